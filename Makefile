@@ -1,0 +1,39 @@
+# make test: set up, build, run the whole suite (simulator always; the GPU too where one exists).
+# make demo: set up, build, run the course's hidden layer and a kernel example.
+# make bench: the benchmarks (on a GPU machine), written to benchmarks/RESULTS.md.
+# make gpu-check: what the GPU machine runs in one call: test + bench.
+SHELL := /bin/bash
+BUILD_DIR ?= build/local
+JOBS ?= $(shell nproc)
+PYTEST_ARGS ?=
+
+.PHONY: all setup build test demo bench gpu-check clean
+
+all: build
+
+setup:
+	@tools/setup.sh > .python-path
+
+build: setup
+	@PY=$$(cat .python-path); \
+	GEN=""; command -v ninja >/dev/null 2>&1 && GEN="-G Ninja"; \
+	[ -f $(BUILD_DIR)/CMakeCache.txt ] || cmake -S . -B $(BUILD_DIR) $$GEN -DPython_EXECUTABLE=$$PY -DCMAKE_BUILD_TYPE=Release >/dev/null; \
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+test: build
+	@PY=$$(cat .python-path); PYTHONPATH=$(CURDIR)/python $$PY -m pytest -q $(PYTEST_ARGS) tests
+
+demo: build
+	@PY=$$(cat .python-path); PYTHONPATH=$(CURDIR)/python $$PY examples/demo.py
+
+bench: build
+	@PY=$$(cat .python-path); PYTHONPATH=$(CURDIR)/python $$PY benchmarks/run.py
+
+gpu-check: build
+	@PY=$$(cat .python-path); set -o pipefail; \
+	PYTHONPATH=$(CURDIR)/python $$PY -m pytest -q $(PYTEST_ARGS) tests 2>&1 | tee $${OUT:-.}/test.log; rc=$$?; \
+	PYTHONPATH=$(CURDIR)/python $$PY benchmarks/run.py 2>&1 | tee $${OUT:-.}/bench.log; \
+	exit $$rc
+
+clean:
+	rm -rf build python/cujit/_core*.so .python-path

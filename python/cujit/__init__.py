@@ -1,0 +1,38 @@
+"""cujit: Numba's CUDA programming model, compiled by a C++ core.
+
+    from cujit import vectorize, cuda, float32
+
+    @vectorize(['float32(float32, float32)'], target='cuda')
+    def add(x, y):
+        return x + y
+
+The decorators capture the function's source and the globals it names; the C++ core
+(cujit._core) parses, types, generates CUDA C++, compiles it with NVRTC and launches it. With
+CUJIT_ENABLE_CUDASIM=1 (or NUMBA_ENABLE_CUDASIM=1) the same code runs on the CPU simulator.
+"""
+
+import atexit as _atexit
+
+from . import _core
+from . import config
+from . import errors
+from .errors import TypingError, UnsupportedError, CudaSupportError, CudaAPIError
+from .types import (void, boolean, bool_, int8, int16, int32, int64, uint8, uint16, uint32,
+                    uint64, float32, float64, intp, uintp, float_, double, byte, int_, from_dtype)
+from .ufunc import vectorize
+from . import cuda
+
+__version__ = "0.1.0"
+
+_core.set_library_search_paths(config.nvrtc_wheel_dirs())
+_core.set_simulator(config.ENABLE_CUDASIM)
+# Device memory is freed through the driver; after interpreter teardown starts the driver may be
+# gone, so frees are skipped from then on.
+_atexit.register(_core._shutdown)
+
+__all__ = [
+    "vectorize", "cuda", "errors", "config", "TypingError", "UnsupportedError",
+    "CudaSupportError", "CudaAPIError", "void", "boolean", "bool_", "int8", "int16", "int32",
+    "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64", "intp", "uintp",
+    "float_", "double", "byte", "int_", "from_dtype",
+]

@@ -1,0 +1,78 @@
+"""The ``cuda`` namespace, as in ``from numba import cuda``.
+
+Names used inside kernels (grid, threadIdx, syncthreads, ...) are compiled by the C++ core; the
+Python objects here only let the globals snapshot recognise them, and say so if called from
+ordinary Python.
+"""
+
+from .. import _core
+from ..errors import CudaSupportError, CudaAPIError
+from .dispatcher import jit, Dispatcher, DeviceFunction
+
+DeviceNDArray = _core.DeviceNDArray
+to_device = _core.to_device
+device_array = _core.device_array
+device_array_like = _core.device_array_like
+
+
+def is_available():
+    """True when a CUDA GPU and driver can be used (always False on the simulator's behalf)."""
+    return _core.gpu_available()
+
+
+def simulator_enabled():
+    """True when kernels and ufuncs run on the CPU simulator (CUJIT_ENABLE_CUDASIM=1)."""
+    return _core.simulator_enabled()
+
+
+def detect():
+    """Prints the GPU found (or why none is usable) and returns True if one is."""
+    if not _core.gpu_available():
+        print("No CUDA GPU found. Set CUJIT_ENABLE_CUDASIM=1 to run on the CPU simulator.")
+        return False
+    info = _core.device_info()
+    print("Found 1 CUDA device")
+    print("id 0    %s    [SUPPORTED]" % info["name"])
+    print("        Compute Capability: %d.%d" % tuple(info["compute_capability"]))
+    return True
+
+
+def synchronize():
+    """Waits for all work on the GPU to finish."""
+    if not _core.simulator_enabled():
+        _core.synchronize()
+
+
+def is_cuda_array(obj):
+    return isinstance(obj, DeviceNDArray) or hasattr(obj, "__cuda_array_interface__")
+
+
+class _KernelOnly:
+    """A name that exists only inside compiled GPU code."""
+
+    def __init__(self, name):
+        self.__name__ = name
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError("cuda.%s() can only be used inside a @cuda.jit kernel or device "
+                           "function" % self.__name__)
+
+    def __getattr__(self, attr):
+        if attr.startswith("__"):
+            raise AttributeError(attr)
+        raise RuntimeError("cuda.%s.%s can only be used inside a @cuda.jit kernel or device "
+                           "function" % (self.__name__, attr))
+
+    def __repr__(self):
+        return "<cuda.%s (GPU code only)>" % self.__name__
+
+
+grid = _KernelOnly("grid")
+gridsize = _KernelOnly("gridsize")
+syncthreads = _KernelOnly("syncthreads")
+threadIdx = _KernelOnly("threadIdx")
+blockIdx = _KernelOnly("blockIdx")
+blockDim = _KernelOnly("blockDim")
+gridDim = _KernelOnly("gridDim")
+laneid = _KernelOnly("laneid")
+warpsize = 32

@@ -1,0 +1,66 @@
+"""@cuda.jit: kernels (launched as f[blocks, threads](...)) and device functions.
+
+A kernel's dispatcher is the C++ _core.Kernel: it fingerprints argument types, compiles on a miss
+and launches, with no Python on the way. Device functions are only compiled as part of the
+kernels and ufuncs that call them.
+"""
+
+from .. import _core
+from ..decorators import capture
+from ..types import signature_string
+
+
+class DeviceFunction:
+    """A ``@cuda.jit(device=True)`` function: callable from kernels, ufuncs and other device
+    functions. It is typed at each call site for the argument types found there."""
+
+    def __init__(self, func):
+        self.py_func = func
+        self.__name__ = func.__name__
+        self.__doc__ = func.__doc__
+        self.__wrapped__ = func
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError("%s() is a CUDA device function: call it from a kernel, a CUDA ufunc or "
+                           "another device function, or call %s.py_func(...) for the Python "
+                           "version" % (self.__name__, self.__name__))
+
+    def __repr__(self):
+        return "<cujit device function %s>" % self.__name__
+
+
+class Dispatcher(_core.Kernel):
+    """A ``@cuda.jit`` kernel. Launch it as ``kernel[blocks, threads](args...)`` or
+    ``kernel[blocks, threads, stream, sharedmem](args...)``."""
+
+    def __init__(self, func, signatures=(), debug=False, lineinfo=False):
+        self.py_func = func
+        self.__name__ = func.__name__
+        self.__doc__ = func.__doc__
+        self.__wrapped__ = func
+        super().__init__(capture(func), [signature_string(s) for s in signatures])
+
+    def __repr__(self):
+        return "<cujit CUDA kernel %s>" % self.__name__
+
+
+def jit(func_or_sig=None, device=False, debug=False, lineinfo=False, inline=False, fastmath=False,
+        opt=True, cache=False, **options):
+    """Compile a kernel (or, with ``device=True``, a device function) for the GPU.
+
+    Forms: ``@cuda.jit``, ``@cuda.jit(device=True)``, ``@cuda.jit('void(float32[:])')``,
+    ``@cuda.jit(void(float32[:]))``, ``@cuda.jit(['void(float32[:])', ...])``.
+    """
+    sigs = ()
+    if func_or_sig is not None and not callable(func_or_sig) or isinstance(func_or_sig, (list, tuple)):
+        sigs = func_or_sig if isinstance(func_or_sig, (list, tuple)) else [func_or_sig]
+        func_or_sig = None
+
+    def wrap(func):
+        if device:
+            return DeviceFunction(func)
+        return Dispatcher(func, sigs, debug=debug, lineinfo=lineinfo)
+
+    if func_or_sig is not None:
+        return wrap(func_or_sig)
+    return wrap

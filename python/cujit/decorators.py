@@ -1,0 +1,141 @@
+"""What the decorators hand the C++ core: a function's source text, where it came from, and a
+snapshot of the globals and closure variables it names (DESIGN.md decision 2).
+
+The snapshot is taken when the function is first compiled and then frozen, as Numba does. Other
+cujit functions it names (device functions) are captured with it, so the core has the whole call
+graph before it starts and never calls back into Python.
+"""
+
+import builtins
+import inspect
+import linecache
+import math
+import cmath
+import random
+import types as _pytypes
+
+import numpy as np
+
+from . import _core
+from . import types as _t
+
+
+class SourceUnavailableError(RuntimeError):
+    """The function's source text cannot be found (cujit compiles from source)."""
+
+
+def get_source(func):
+    """(text, filename, first_line, col_offset) of a function, dedented."""
+    code = func.__code__
+    try:
+        lines, first = inspect.getsourcelines(func)
+    except (OSError, TypeError):
+        # Jupyter and IPython keep cell sources in linecache under the cell's pseudo-filename.
+        lines = linecache.getlines(code.co_filename)
+        if not lines:
+            raise SourceUnavailableError(
+                "cannot read the source of %s(): cujit compiles Python source, so define the "
+                "function in a file or a notebook cell (not with exec or in a plain REPL)"
+                % func.__name__) from None
+        lines, first = inspect.getblock(lines[code.co_firstlineno - 1:]), code.co_firstlineno
+    first = max(first, 1)
+    indent = len(lines[0]) - len(lines[0].lstrip(" \t"))
+    prefix = lines[0][:indent]
+    out = []
+    for ln in lines:
+        out.append(ln[indent:] if ln.startswith(prefix) else ln.lstrip(" \t"))
+    return "".join(out), code.co_filename, first, indent
+
+
+_MODULES = {math: "math", cmath: "cmath", np: "numpy", random: "random"}
+
+
+def _module_name(value):
+    if value in _MODULES:
+        return _MODULES[value]
+    from . import cuda as _cuda
+    if value is _cuda or getattr(value, "__name__", "") in ("numba.cuda", "cujit.cuda"):
+        return "cuda"
+    return None
+
+
+def _classify(value, seen):
+    """The (kind, payload...) tuple the core's FunctionSource.set_globals understands."""
+    from .cuda.dispatcher import DeviceFunction, Dispatcher
+    if isinstance(value, bool):
+        return ("bool", value)
+    if isinstance(value, int):
+        if -(2 ** 63) <= value < 2 ** 63:
+            return ("int", value)
+        return ("opaque", "<class 'int'> (too large for int64)")
+    if isinstance(value, float):
+        return ("float", value)
+    if isinstance(value, np.generic) and value.dtype in _t._BY_DTYPE:
+        name = _t._BY_DTYPE[value.dtype].name
+        return ("scalar", name, value.item())
+    if isinstance(value, _pytypes.ModuleType):
+        name = _module_name(value)
+        if name is not None:
+            return ("module", name)
+        return ("opaque", "<class 'module'> (%s)" % value.__name__)
+    if isinstance(value, _t.ScalarType):
+        return ("dtype", value.name)
+    if isinstance(value, type) and issubclass(value, np.generic):
+        try:
+            return ("dtype", _t.from_dtype(value).name)
+        except TypeError:
+            pass
+    if isinstance(value, DeviceFunction):
+        return ("function", capture(value.py_func, seen))
+    if isinstance(value, Dispatcher):
+        return ("opaque", "<class 'cujit.cuda.Dispatcher'> (a kernel cannot be called from GPU code; "
+                          "use cuda.jit(device=True) for helpers)")
+    # A function taken from a module: `from math import exp`.
+    for mod, mname in _MODULES.items():
+        n = getattr(value, "__name__", None)
+        if n is not None and getattr(mod, n, None) is value:
+            return ("attr", mname, n)
+    from . import cuda as _cuda
+    n = getattr(value, "__name__", None)
+    if n is not None and getattr(_cuda, n, None) is value:
+        return ("attr", "cuda", n)
+    return ("opaque", repr(type(value)))
+
+
+def _names(code):
+    """Every global or free name a code object (and the code objects nested in it) reads."""
+    out = set(code.co_names) | set(code.co_freevars)
+    for c in code.co_consts:
+        if isinstance(c, _pytypes.CodeType):
+            out |= _names(c)
+    return out
+
+
+def capture(func, seen=None):
+    """A _core.FunctionSource for `func`, with its globals snapshot."""
+    if seen is None:
+        seen = {}
+    if id(func) in seen:
+        return seen[id(func)]
+    text, filename, first, indent = get_source(func)
+    fs = _core.FunctionSource(func.__name__, text, filename, first, indent)
+    seen[id(func)] = fs
+    code = func.__code__
+    closure = {}
+    if func.__closure__:
+        for name, cell in zip(code.co_freevars, func.__closure__):
+            try:
+                closure[name] = cell.cell_contents
+            except ValueError:  # an empty cell: the variable is not assigned yet
+                pass
+    snap = {}
+    g = func.__globals__
+    for name in _names(code):
+        if name in closure:
+            snap[name] = _classify(closure[name], seen)
+        elif name in g:
+            snap[name] = _classify(g[name], seen)
+        elif not hasattr(builtins, name):
+            continue  # attribute names and locals also appear in co_names
+    fs.set_globals(snap)
+    return fs

@@ -1,0 +1,57 @@
+"""@vectorize: element-wise functions compiled into ufuncs.
+
+With target='cuda' the result is a CUDA ufunc: the C++ core (_core.CudaUfunc) owns the compiled
+loops and does selection, broadcasting, transfers and the launch, so a call runs no Python.
+"""
+
+from . import _core
+from .decorators import capture
+from .types import signature_string
+
+
+class CUDAUFunc(_core.CudaUfunc):
+    """A vectorized function for the GPU (or the simulator). Call it on arrays and scalars;
+    pass ``out=`` to write into an existing (host or device) array and ``stream=`` to order it."""
+
+    def __init__(self, func, signatures):
+        self.py_func = func
+        self.__name__ = func.__name__
+        self.__qualname__ = getattr(func, "__qualname__", func.__name__)
+        self.__doc__ = func.__doc__
+        self.__module__ = func.__module__
+        super().__init__(capture(func), [signature_string(s) for s in signatures])
+
+    def __repr__(self):
+        return "<cujit CUDA ufunc %s with %d signature(s): %s>" % (
+            self.__name__, len(self.types), ", ".join(self.types))
+
+
+_TARGETS = ("cuda", "cpu", "parallel")
+
+
+def vectorize(signatures=None, target="cpu", identity=None, nopython=True, cache=False,
+              fastmath=False, **options):
+    """Compile a scalar function into a ufunc (Numba's ``numba.vectorize``).
+
+    ``signatures``: a list of signatures, as strings ('float32(float32, float32)') or type
+    expressions (float32(float32, float32)); the GPU target needs at least one.
+    ``target``: 'cuda' for the GPU; 'cpu'/'parallel' for the CPU.
+    """
+    if callable(signatures) and not isinstance(signatures, (list, tuple, str)):
+        return vectorize()(signatures)
+    if target not in _TARGETS:
+        raise ValueError("unknown vectorize target %r: use one of %s" % (target, ", ".join(_TARGETS)))
+    if isinstance(signatures, str) or (signatures is not None and not isinstance(signatures, (list, tuple))):
+        signatures = [signatures]
+
+    def wrap(func):
+        if target == "cuda":
+            if not signatures:
+                raise TypeError("@vectorize(target='cuda') needs explicit signatures, as in "
+                                "@vectorize(['float32(float32, float32)'], target='cuda')")
+            return CUDAUFunc(func, signatures)
+        raise NotImplementedError(
+            "@vectorize for the CPU target is not implemented yet (tracked in the CPU-target "
+            "issue); use target='cuda', which also runs on the simulator")
+
+    return wrap

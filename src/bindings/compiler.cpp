@@ -1,0 +1,115 @@
+// Python bindings of the compiler's inputs: FunctionSource (the user's function and its globals
+// snapshot, as python/cujit/decorators.py captured it) and the signature parser.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <sstream>
+
+#include "compiler/globals.h"
+#include "compiler/types.h"
+#include "pipeline.h"
+
+namespace py = pybind11;
+
+namespace cujit {
+
+namespace {
+
+// The snapshot arrives as {name: (kind, payload...)}; see decorators.py:_classify.
+GlobalValue to_global(const std::string& name, const py::tuple& t) {
+  GlobalValue g;
+  std::string kind = t[0].cast<std::string>();
+  using K = GlobalValue::Kind;
+  if (kind == "int") {
+    g.kind = K::Int;
+    g.i = t[1].cast<int64_t>();
+  } else if (kind == "float") {
+    g.kind = K::Float;
+    g.f = t[1].cast<double>();
+  } else if (kind == "bool") {
+    g.kind = K::Bool;
+    g.i = t[1].cast<bool>();
+  } else if (kind == "scalar") {
+    g.kind = K::Scalar;
+    if (!scalar_from_name(t[1].cast<std::string>(), &g.scalar))
+      throw std::invalid_argument("global '" + name + "': unsupported scalar type " + t[1].cast<std::string>());
+    if (g.scalar == Scalar::Bool) g.i = t[2].cast<bool>();
+    else if (is_float(g.scalar)) g.f = t[2].cast<double>();
+    else if (g.scalar == Scalar::UInt64) g.u = t[2].cast<uint64_t>();
+    else g.i = t[2].cast<int64_t>();
+  } else if (kind == "module") {
+    g.kind = K::Module;
+    g.module = t[1].cast<std::string>();
+  } else if (kind == "attr") {
+    g.kind = K::ModuleAttr;
+    g.module = t[1].cast<std::string>();
+    g.attr = t[2].cast<std::string>();
+  } else if (kind == "dtype") {
+    g.kind = K::DType;
+    if (!scalar_from_name(t[1].cast<std::string>(), &g.scalar))
+      throw std::invalid_argument("global '" + name + "': unsupported type " + t[1].cast<std::string>());
+  } else if (kind == "function") {
+    g.kind = K::Function;
+    g.fn = t[1].cast<std::shared_ptr<FunctionSource>>();
+  } else {
+    g.kind = K::Opaque;
+    g.type_name = t[1].cast<std::string>();
+  }
+  return g;
+}
+
+}  // namespace
+
+std::string FunctionSource::fingerprint() const {
+  std::ostringstream os;
+  os << name << '\n' << source.filename << ':' << source.first_line << '\n' << source.text << '\n';
+  for (const auto& [n, g] : globals) {
+    os << n << '=' << (int)g.kind << ',' << (int)g.scalar << ',' << g.i << ',' << g.u << ','
+       << g.f << ',' << g.module << ',' << g.attr << ',' << g.type_name;
+    if (g.fn) os << ",fn:" << g.fn->name;
+    os << '\n';
+  }
+  return os.str();
+}
+
+void define_compiler(py::module_& m) {
+  py::class_<FunctionSource, std::shared_ptr<FunctionSource>>(m, "FunctionSource",
+      "A Python function's source and globals snapshot, as the compiler sees it.")
+      .def(py::init([](std::string name, std::string text, std::string filename, int first_line, int col_offset) {
+             auto f = std::make_shared<FunctionSource>();
+             f->name = std::move(name);
+             f->source.filename = std::move(filename);
+             f->source.text = std::move(text);
+             f->source.first_line = first_line;
+             f->source.col_offset = col_offset;
+             return f;
+           }),
+           py::arg("name"), py::arg("text"), py::arg("filename"), py::arg("first_line"), py::arg("col_offset") = 0)
+      .def("set_globals", [](FunctionSource& f, const py::dict& d) {
+             f.globals.clear();
+             for (auto item : d) {
+               std::string n = item.first.cast<std::string>();
+               f.globals[n] = to_global(n, item.second.cast<py::tuple>());
+             }
+           })
+      .def_property_readonly("name", [](const FunctionSource& f) { return f.name; })
+      .def_property_readonly("filename", [](const FunctionSource& f) { return f.source.filename; })
+      .def_property_readonly("first_line", [](const FunctionSource& f) { return f.source.first_line; })
+      .def_property_readonly("text", [](const FunctionSource& f) { return f.source.text; });
+
+  m.def("parse_signature", [](const std::string& s) {
+    Signature sig = parse_signature(s);
+    std::vector<std::string> args;
+    for (auto& a : sig.args) args.push_back(a.str());
+    return py::make_tuple(sig.ret.known() ? py::object(py::str(sig.ret.str())) : py::object(py::none()), args);
+  }, "Parses a Numba signature string into (return type or None, [argument types]) spellings.");
+
+  m.def("generate_kernel_source", [](std::shared_ptr<FunctionSource> src, const std::vector<std::string>& arg_types, bool cuda) {
+    std::vector<Type> args;
+    for (auto& a : arg_types) args.push_back(parse_type(a));
+    KernelBuild b = build_kernel(src, args);
+    return cuda ? b.cuda_source : b.host_source;
+  }, "The generated C++ (with prelude) of a kernel for argument types given as strings.");
+}
+
+}  // namespace cujit

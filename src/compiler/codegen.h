@@ -1,0 +1,27 @@
+// Code generation: typed FunctionInstances -> the C++ dialect of DESIGN.md decision 4, with
+// #line directives back to the user's file. The same text builds for the GPU (NVRTC, with the
+// prelude's cuda.h) and for the CPU (the host compiler, with host.h); only the entry points differ.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "compiler/typeinfer.h"
+
+namespace cujit {
+
+enum class Target { CUDA, Host };
+
+/// An entry point: a ufunc loop or a kernel around one typed instance.
+struct EntryPoint {
+  enum class Kind { Ufunc, Kernel } kind;
+  int instance;          // index into Program::fns
+  std::string symbol;    // extern "C" name in the generated code
+};
+
+/// The generated translation unit, without the prelude (pipeline.cpp puts that in front).
+std::string emit_program(const Program& prog, const std::vector<EntryPoint>& entries, Target target);
+
+/// The C++ spelling of a value type ("float", "cj::Array<float, 2>", "cj_T_float32_int64").
+std::string cpp_type(const Type& t);
+
+}  // namespace cujit

@@ -1,0 +1,51 @@
+// What Python hands the compiler for one function: its source and a snapshot of the globals and
+// closure variables it names (DESIGN.md decision 2). The compiler never calls back into Python;
+// other cujit functions the snapshot names carry their own FunctionSource, so the whole call
+// graph is here before compiling starts.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "compiler/diagnostics.h"
+#include "compiler/types.h"
+
+namespace cujit {
+
+struct FunctionSource;
+
+/// One global or closure variable, as the snapshot classified it.
+struct GlobalValue {
+  enum class Kind {
+    Int,         // a Python int: an int64 constant
+    Float,       // a Python float: a float64 constant
+    Bool,        // a Python bool
+    Scalar,      // a NumPy scalar: its own type (SQRT_2PI = np.float32(...) stays float32)
+    Module,      // math, cmath, numpy, random, cuda
+    ModuleAttr,  // a function or constant taken from a module: `from math import exp`
+    DType,       // a type object: np.float32, cujit.int16
+    Function,    // another cujit function (cuda.jit(device=True))
+    Opaque,      // anything else: an error if the function uses it
+  };
+  Kind kind = Kind::Opaque;
+  Scalar scalar = Scalar::Int64;  // Scalar, DType
+  int64_t i = 0;                  // Int, Bool, integer Scalar
+  uint64_t u = 0;                 // unsigned Scalar
+  double f = 0.0;                 // Float, float Scalar
+  std::string module;             // Module, ModuleAttr: canonical module name
+  std::string attr;               // ModuleAttr: the attribute's name in that module
+  std::string type_name;          // Opaque: Python's repr of its type, "<class 'dict'>"
+  std::shared_ptr<FunctionSource> fn;  // Function
+};
+
+/// A Python function ready for the compiler.
+struct FunctionSource {
+  std::string name;
+  SourceFile source;
+  std::map<std::string, GlobalValue> globals;
+  /// A stable text of everything that decides the generated code (for keys and equality).
+  std::string fingerprint() const;
+};
+
+}  // namespace cujit

@@ -1,0 +1,878 @@
+// Type inference with Numba's rules.
+//
+// Each FunctionInstance is typed by walking its body repeatedly: a variable's type is the
+// unification of every value assigned to it (Numba's "int and float make float"), and the walk
+// repeats until no variable's type changes. Reading a variable before any typed assignment is
+// tolerated on early passes (loops carry types backwards) and an error on the last one. Calls to
+// other cujit functions instantiate them for the argument types at the call (device functions
+// are specialised per call signature, as Numba does). Every error here points at a token.
+#include "compiler/typeinfer.h"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "compiler/parser.h"
+
+namespace cujit {
+
+namespace {
+
+enum class Rule {
+  MathUnary, MathToInt, MathPredicate, MathBinary, Abs, MinMax, Round, CastInt, CastFloat,
+  CastBool, Range, Len, Print, CudaGrid, CudaGridsize, CudaBarrier,
+};
+
+struct BuiltinRow {
+  Builtin id;
+  const char* name;
+  Rule rule;
+  const char* spelling;
+};
+const BuiltinRow kBuiltins[] = {
+#define BUILTIN(id, name, rule, spelling) {Builtin::id, name, Rule::rule, spelling},
+#define CONSTANT(name, literal)
+#include "compiler/builtins.def"
+#undef BUILTIN
+#undef CONSTANT
+};
+
+struct ConstRow {
+  const char* name;
+  const char* literal;
+};
+const ConstRow kConstants[] = {
+#define BUILTIN(id, name, rule, spelling)
+#define CONSTANT(name, literal) {name, literal},
+#include "compiler/builtins.def"
+#undef BUILTIN
+#undef CONSTANT
+};
+
+const BuiltinRow* find_builtin(const std::string& name) {
+  for (const auto& b : kBuiltins)
+    if (name == b.name) return &b;
+  return nullptr;
+}
+const BuiltinRow& builtin_row(Builtin id) {
+  for (const auto& b : kBuiltins)
+    if (b.id == id) return b;
+  throw InternalError("unknown builtin id");
+}
+const ConstRow* find_constant(const std::string& name) {
+  for (const auto& c : kConstants)
+    if (name == c.name) return &c;
+  return nullptr;
+}
+
+std::string float64_literal(double v) {
+  if (std::isnan(v)) return "CJ_NAN";
+  if (std::isinf(v)) return v > 0 ? "CJ_INF" : "(-CJ_INF)";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  std::string s = buf;
+  if (s.find_first_of(".eE") == std::string::npos) s += ".0";
+  return v < 0 ? "(" + s + ")" : s;
+}
+
+std::string int_literal(Scalar s, int64_t i, uint64_t u) {
+  std::string body;
+  if (s == Scalar::UInt64) body = std::to_string(u) + "ULL";
+  else if (i == INT64_MIN) body = "(-9223372036854775807LL - 1)";
+  else body = std::to_string(i) + "LL";
+  if (s == Scalar::Int64) return i < 0 ? "(" + body + ")" : body;
+  return std::string("((") + scalar_cpp(s) + ")" + body + ")";
+}
+
+const char* kModules[] = {"math", "cmath", "numpy", "cuda", "random"};
+
+}  // namespace
+
+const char* builtin_spelling(Builtin b) { return builtin_row(b).spelling; }
+
+Type type_of_global(const GlobalValue& g) {
+  switch (g.kind) {
+    case GlobalValue::Kind::Int: return Type::scalar_of(Scalar::Int64);
+    case GlobalValue::Kind::Float: return Type::scalar_of(Scalar::Float64);
+    case GlobalValue::Kind::Bool: return Type::scalar_of(Scalar::Bool);
+    case GlobalValue::Kind::Scalar: return Type::scalar_of(g.scalar);
+    case GlobalValue::Kind::Module: return Type::module(g.module);
+    case GlobalValue::Kind::DType: return Type::dtype(g.scalar);
+    default: return Type::unknown();
+  }
+}
+
+namespace {
+
+std::string constant_literal(const GlobalValue& g) {
+  switch (g.kind) {
+    case GlobalValue::Kind::Int: return int_literal(Scalar::Int64, g.i, 0);
+    case GlobalValue::Kind::Float: return float64_literal(g.f);
+    case GlobalValue::Kind::Bool: return g.i ? "true" : "false";
+    case GlobalValue::Kind::Scalar:
+      if (g.scalar == Scalar::Bool) return g.i ? "true" : "false";
+      if (g.scalar == Scalar::Float64) return float64_literal(g.f);
+      if (g.scalar == Scalar::Float32) return "((float)" + float64_literal(g.f) + ")";
+      return int_literal(g.scalar, g.i, g.u);
+    default: throw InternalError("constant_literal of a non-constant");
+  }
+}
+
+/// Types one FunctionInstance. See the file comment for the algorithm.
+class Typer {
+ public:
+  Typer(Program& prog, int self) : prog_(prog), self_(self) {}
+
+  void run() {
+    FunctionInstance& fn = *prog_.fns[self_];
+    ast::Node& def = *fn.mod.func;
+    if (def.params.size() != fn.arg_types.size()) {
+      error(def, std::string(fn.role == Role::Ufunc ? "the signature gives " : "called with ") +
+                     std::to_string(fn.arg_types.size()) + " argument(s) but " + def.name +
+                     "() takes " + std::to_string(def.params.size()));
+    }
+    for (size_t i = 0; i < def.params.size(); ++i) bind(def.params[i].name, fn.arg_types[i], def);
+    for (int pass = 0; pass < 32; ++pass) {
+      changed_ = false;
+      final_ = false;
+      returns_.clear();
+      block(def.body);
+      if (!changed_) break;
+    }
+    final_ = true;
+    returns_.clear();
+    block(def.body);
+    finish_return(def);
+  }
+
+ private:
+  Program& prog_;
+  int self_;
+  bool changed_ = false;
+  bool final_ = false;
+  std::vector<std::pair<Type, const ast::Node*>> returns_;
+  bool falls_off_end_ = true;
+
+  FunctionInstance& fn() { return *prog_.fns[self_]; }
+  const SourceFile& src() { return fn().mod.source; }
+
+  [[noreturn]] void error(const ast::Node& at, const std::string& msg) {
+    user_error(src(), at.loc, ErrorKind::Typing, msg);
+  }
+  [[noreturn]] void unsupported(const ast::Node& at, const std::string& msg) {
+    user_error(src(), at.loc, ErrorKind::Unsupported, msg);
+  }
+
+  void bind(const std::string& name, const Type& t, const ast::Node& at) {
+    if (!t.known()) return;
+    if (t.tag == Type::Tag::Module || t.tag == Type::Tag::Function || t.tag == Type::Tag::DType ||
+        t.tag == Type::Tag::Range || t.tag == Type::Tag::String || t.tag == Type::Tag::Void) {
+      if (t.tag == Type::Tag::Void) error(at, "cannot assign the result of a function that returns nothing to '" + name + "'");
+      unsupported(at, "a variable cannot hold a " + t.str() + " ('" + name + "')");
+    }
+    auto& locals = fn().locals;
+    auto it = locals.find(name);
+    if (it == locals.end()) {
+      locals[name] = t;
+      fn().local_order.push_back(name);
+      changed_ = true;
+      return;
+    }
+    Type u = unify(it->second, t);
+    if (!u.known())
+      error(at, "Cannot unify " + it->second.str() + " and " + t.str() + " for '" + name + "'");
+    if (u != it->second) {
+      it->second = u;
+      changed_ = true;
+    }
+  }
+
+  // ---- statements -----------------------------------------------------------------------------
+  void block(std::vector<ast::NodePtr>& stmts) {
+    for (auto& s : stmts) stmt(*s);
+  }
+
+  void stmt(ast::Node& s) {
+    using K = ast::Kind;
+    switch (s.kind) {
+      case K::Expr: {
+        if (s.a->is(K::Constant) && s.a->cval.tag == ast::ConstValue::Tag::Str) return;  // docstring
+        expr(*s.a);
+        return;
+      }
+      case K::Assign: {
+        Type v = expr(*s.b);
+        for (auto& t : s.list) assign(*t, v, s);
+        return;
+      }
+      case K::AugAssign: {
+        Type cur = expr(*s.a);
+        Type v = expr(*s.b);
+        Type r = (cur.known() && v.known()) ? binop_type(s, s.op, cur, v) : Type::unknown();
+        s.type = r;
+        assign(*s.a, r, s);
+        return;
+      }
+      case K::Return: {
+        Type v = s.a ? expr(*s.a) : Type::none();
+        if (fn().role == Role::Kernel && s.a && !(v.tag == Type::Tag::None))
+          error(s, "a kernel cannot return a value (it returns " + v.str() +
+                       "); write results into an array argument");
+        returns_.push_back({v, &s});
+        return;
+      }
+      case K::If: {
+        truth(*s.a);
+        block(s.body);
+        block(s.orelse);
+        return;
+      }
+      case K::While: {
+        truth(*s.a);
+        block(s.body);
+        block(s.orelse);
+        return;
+      }
+      case K::For: {
+        Type it = expr(*s.b);
+        Type elem = Type::unknown();
+        if (it.tag == Type::Tag::Range) elem = Type::scalar_of(it.scalar);
+        else if (it.is_array()) {
+          if (it.ndim == 1) elem = Type::scalar_of(it.scalar);
+          else { elem = it; elem.ndim -= 1; elem.layout = it.layout == 'C' ? 'C' : 'A'; }
+        } else if (it.is_tuple()) {
+          for (const auto& e : it.elems) elem = unify(elem, e);
+          if (!elem.known() && !it.elems.empty()) unsupported(*s.b, "iterating over a heterogeneous tuple is not supported");
+        } else if (it.known()) {
+          error(*s.b, "cannot iterate over a value of type " + it.str());
+        }
+        assign(*s.a, elem, s);
+        block(s.body);
+        block(s.orelse);
+        return;
+      }
+      case K::Pass: case K::Break: case K::Continue: return;
+      default: unsupported(s, std::string("'") + ast::kind_name(s.kind) + "' statements are not supported");
+    }
+  }
+
+  void truth(ast::Node& e) {
+    Type t = expr(e);
+    if (t.known() && !t.is_scalar() && t.tag != Type::Tag::None)
+      error(e, "the truth value of a " + t.str() + " is not defined here; compare it with something");
+  }
+
+  void assign(ast::Node& target, const Type& v, const ast::Node& stmt) {
+    using K = ast::Kind;
+    switch (target.kind) {
+      case K::Name:
+        if (is_global(target.name) && !fn().locals.count(target.name) && fn().resolved.count(&target) == 0) {
+          // A name that is a global and assigned here is a local in Python; that is fine.
+        }
+        bind(target.name, v, target);
+        target.type = fn().locals.count(target.name) ? fn().locals[target.name] : Type::unknown();
+        fn().resolved[&target] = Resolved{Resolved::Kind::Local};
+        return;
+      case K::Tuple: {
+        if (!v.known()) {
+          for (auto& e : target.list) assign(*e, Type::unknown(), stmt);
+          return;
+        }
+        if (!v.is_tuple())
+          error(stmt, "cannot unpack a non-tuple value of type " + v.str());
+        if (v.elems.size() != target.list.size())
+          error(stmt, "cannot unpack " + std::to_string(v.elems.size()) + " values into " +
+                          std::to_string(target.list.size()) + " targets");
+        for (size_t i = 0; i < target.list.size(); ++i) assign(*target.list[i], v.elems[i], stmt);
+        target.type = v;
+        return;
+      }
+      case K::Subscript: {
+        Type t = expr(target);
+        Type base = target.a->type;
+        if (base.known() && !base.is_array())
+          error(target, "'" + base.str() + "' does not support item assignment");
+        if (base.is_array() && base.readonly)
+          error(target, "cannot write into a read-only array");
+        if (t.known() && v.known()) {
+          if (t.is_array()) {
+            if (!v.is_scalar()) unsupported(stmt, "assigning a " + v.str() + " to an array slice is not supported");
+          } else if (!v.is_scalar()) {
+            error(stmt, "cannot store a " + v.str() + " into an element of " + base.str());
+          }
+        }
+        return;
+      }
+      case K::Attribute:
+        unsupported(target, "assigning to an attribute is not supported");
+      default:
+        error(target, "cannot assign to this expression");
+    }
+  }
+
+  bool is_global(const std::string& name) { return fn().src->globals.count(name) > 0; }
+
+  void finish_return(const ast::Node& def) {
+    FunctionInstance& f = fn();
+    Type ret = Type::unknown();
+    bool has_value = false, has_none = false;
+    for (auto& [t, at] : returns_) {
+      if (t.tag == Type::Tag::None) { has_none = true; continue; }
+      if (!t.known()) error(*at, "could not infer the type of the returned value");
+      has_value = true;
+      if (f.declared_ret.known()) {
+        if (f.declared_ret.is_scalar() && !t.is_scalar())
+          error(*at, "cannot return a " + t.str() + " from a function declared to return " + f.declared_ret.str());
+        continue;
+      }
+      Type u = unify(ret, t);
+      if (!u.known()) error(*at, "cannot unify the return types " + ret.str() + " and " + t.str());
+      ret = u;
+    }
+    if (f.role == Role::Kernel) { f.ret = Type::void_(); return; }
+    if (f.declared_ret.known() && f.declared_ret.tag != Type::Tag::Void) {
+      if (!has_value) error(def, def.name + "() must return a " + f.declared_ret.str() + " value");
+      f.ret = f.declared_ret;
+      return;
+    }
+    if (has_value && has_none && f.role != Role::Kernel)
+      unsupported(def, def.name + "() returns a value on some paths and None on others; this is not supported");
+    f.ret = has_value ? ret : Type::void_();
+  }
+
+  // ---- expressions ----------------------------------------------------------------------------
+  Type set(ast::Node& e, Type t) {
+    e.type = t;
+    return t;
+  }
+
+  Type expr(ast::Node& e) {
+    using K = ast::Kind;
+    switch (e.kind) {
+      case K::Constant: return set(e, constant(e));
+      case K::Name: return set(e, name(e));
+      case K::Attribute: return set(e, attribute(e));
+      case K::BinOp: {
+        Type a = expr(*e.a), b = expr(*e.b);
+        if (!a.known() || !b.known()) return set(e, Type::unknown());
+        return set(e, binop_type(e, e.op, a, b));
+      }
+      case K::UnaryOp: return set(e, unary(e));
+      case K::BoolOp: {
+        Type r = Type::unknown();
+        bool all_known = true;
+        for (auto& v : e.list) {
+          Type t = expr(*v);
+          if (!t.known()) { all_known = false; continue; }
+          if (!t.is_scalar()) error(*v, "'and'/'or' on a " + t.str() + " is not supported");
+          r = unify(r, t);
+        }
+        return set(e, all_known ? r : Type::unknown());
+      }
+      case K::Compare: {
+        Type l = expr(*e.a);
+        bool ok = l.known();
+        for (size_t i = 0; i < e.list.size(); ++i) {
+          Type r = expr(*e.list[i]);
+          ast::Op op = e.ops[i];
+          if (op == ast::Op::In || op == ast::Op::NotIn)
+            unsupported(e, "'in' is not supported in compiled code");
+          if (op == ast::Op::Is || op == ast::Op::IsNot) {
+            if (l.tag != Type::Tag::None && r.tag != Type::Tag::None && l.known() && r.known())
+              unsupported(e, "'is' is only supported against None");
+          } else if (l.known() && r.known() && (!l.is_scalar() || !r.is_scalar())) {
+            error(e, std::string("'") + ast::op_spelling(op) + "' is not supported between " +
+                         l.str() + " and " + r.str());
+          }
+          ok = ok && r.known();
+          l = r;
+        }
+        return set(e, ok ? Type::scalar_of(Scalar::Bool) : Type::unknown());
+      }
+      case K::IfExp: {
+        truth(*e.a);
+        Type a = expr(*e.b), b = expr(*e.c);
+        if (!a.known() || !b.known()) return set(e, a.known() ? a : b);
+        Type u = unify(a, b);
+        if (!u.known()) error(e, "the two branches of this conditional expression have types " + a.str() + " and " + b.str() + ", which cannot be unified");
+        return set(e, u);
+      }
+      case K::Tuple: {
+        std::vector<Type> el;
+        bool ok = true;
+        for (auto& x : e.list) {
+          Type t = expr(*x);
+          ok = ok && t.known();
+          el.push_back(t);
+        }
+        return set(e, ok ? Type::tuple(el) : Type::unknown());
+      }
+      case K::Subscript: return set(e, subscript(e));
+      case K::Call: return set(e, call(e));
+      case K::List: unsupported(e, "list literals are not supported in compiled code; use a tuple, or an array (cuda.local.array)");
+      case K::Dict: unsupported(e, "dict literals are not supported in compiled code");
+      case K::Slice: error(e, "a slice is only allowed inside []");
+      default: unsupported(e, std::string("'") + ast::kind_name(e.kind) + "' expressions are not supported");
+    }
+  }
+
+  Type constant(ast::Node& e) {
+    using T = ast::ConstValue::Tag;
+    switch (e.cval.tag) {
+      case T::Int:
+        if (e.cval.big_int) error(e, "integer literal too large for int64");
+        return Type::scalar_of(Scalar::Int64);
+      case T::Float: return Type::scalar_of(Scalar::Float64);
+      case T::Bool: return Type::scalar_of(Scalar::Bool);
+      case T::None: return Type::none();
+      case T::Str: return Type::string();
+    }
+    return Type::unknown();
+  }
+
+  Type name(ast::Node& e) {
+    FunctionInstance& f = fn();
+    auto loc = f.locals.find(e.name);
+    if (loc != f.locals.end()) {
+      f.resolved[&e] = Resolved{Resolved::Kind::Local};
+      return loc->second;
+    }
+    auto g = f.src->globals.find(e.name);
+    if (g != f.src->globals.end()) return global(e, g->second);
+    if (const BuiltinRow* b = find_builtin(e.name)) {
+      Resolved r{Resolved::Kind::Builtin};
+      r.builtin = b->id;
+      f.resolved[&e] = r;
+      return Type::function(b->name);
+    }
+    if (e.name == "None") return Type::none();
+    // Not known yet: maybe assigned later in a loop. Only the final pass decides.
+    if (final_) {
+      if (assigned_somewhere(e.name))
+        error(e, "NameError: local variable '" + e.name + "' is used before it is assigned");
+      error(e, "NameError: name '" + e.name + "' is not defined");
+    }
+    return Type::unknown();
+  }
+
+  bool assigned_somewhere(const std::string& n) { return fn().locals.count(n) > 0; }
+
+  Type global(ast::Node& e, const GlobalValue& g) {
+    FunctionInstance& f = fn();
+    using GK = GlobalValue::Kind;
+    switch (g.kind) {
+      case GK::Int: case GK::Float: case GK::Bool: case GK::Scalar: {
+        Resolved r{Resolved::Kind::Constant};
+        r.literal = constant_literal(g);
+        f.resolved[&e] = r;
+        return type_of_global(g);
+      }
+      case GK::Module: {
+        Resolved r{Resolved::Kind::Module};
+        r.name = g.module;
+        f.resolved[&e] = r;
+        return Type::module(g.module);
+      }
+      case GK::ModuleAttr: return module_attr(e, g.module, g.attr);
+      case GK::DType: {
+        Resolved r{Resolved::Kind::DType};
+        f.resolved[&e] = r;
+        return Type::dtype(g.scalar);
+      }
+      case GK::Function: {
+        Resolved r{Resolved::Kind::UserFunction};
+        f.resolved[&e] = r;
+        Type t = Type::function(g.fn->name);
+        t.user_fn = prog_.source_index(g.fn);
+        return t;
+      }
+      case GK::Opaque:
+        error(e, "Untyped global name '" + e.name + "': cannot determine Numba type of " + g.type_name);
+    }
+    return Type::unknown();
+  }
+
+  // `module.attr`, from an Attribute node or a `from module import attr` global.
+  Type module_attr(ast::Node& e, const std::string& module, const std::string& attr) {
+    FunctionInstance& f = fn();
+    std::string q = module + "." + attr;
+    if (const ConstRow* c = find_constant(q)) {
+      Resolved r{Resolved::Kind::Constant};
+      r.literal = c->literal;
+      f.resolved[&e] = r;
+      return Type::scalar_of(Scalar::Float64);
+    }
+    if (const BuiltinRow* b = find_builtin(q)) {
+      Resolved r{Resolved::Kind::Builtin};
+      r.builtin = b->id;
+      f.resolved[&e] = r;
+      return Type::function(q);
+    }
+    Scalar sc;
+    if ((module == "numpy" || module == "cuda") && scalar_from_name(attr, &sc) && attr != "int" && attr != "float" && attr != "bool") {
+      f.resolved[&e] = Resolved{Resolved::Kind::DType};
+      return Type::dtype(sc);
+    }
+    if (module == "cuda") {
+      if (attr == "threadIdx" || attr == "blockIdx" || attr == "blockDim" || attr == "gridDim") {
+        Resolved r{Resolved::Kind::CudaDim};
+        r.name = attr;
+        f.resolved[&e] = r;
+        return Type::module("cuda." + attr);
+      }
+      if (attr == "laneid" || attr == "warpsize") {
+        Resolved r{Resolved::Kind::CudaDim};
+        r.name = attr;
+        f.resolved[&e] = r;
+        return Type::scalar_of(Scalar::Int32);
+      }
+    }
+    error(e, "Unknown attribute '" + attr + "' of module '" + module + "'");
+  }
+
+  Type attribute(ast::Node& e) {
+    Type v = expr(*e.a);
+    if (!v.known()) return Type::unknown();
+    if (v.tag == Type::Tag::Module) {
+      const std::string& m = v.name;
+      if (m.rfind("cuda.", 0) == 0) {  // threadIdx.x and friends
+        if (e.name == "x" || e.name == "y" || e.name == "z") {
+          Resolved r{Resolved::Kind::CudaDim};
+          r.name = m.substr(5) + "." + e.name;
+          fn().resolved[&e] = r;
+          return Type::scalar_of(Scalar::Int32);
+        }
+        error(e, "Unknown attribute '" + e.name + "' of " + m);
+      }
+      return module_attr(e, m, e.name);
+    }
+    if (v.is_array()) {
+      if (e.name == "shape" || e.name == "strides")
+        return Type::tuple(std::vector<Type>(v.ndim, Type::scalar_of(Scalar::Int64)));
+      if (e.name == "size" || e.name == "ndim" || e.name == "itemsize" || e.name == "nbytes")
+        return Type::scalar_of(Scalar::Int64);
+      error(e, "Unknown attribute '" + e.name + "' of type " + v.str());
+    }
+    if (v.is_scalar()) {
+      if (e.name == "real") return v;
+      if (e.name == "imag") return v;
+    }
+    error(e, "Unknown attribute '" + e.name + "' of type " + v.str());
+  }
+
+  Type unary(ast::Node& e) {
+    Type a = expr(*e.a);
+    if (!a.known()) return a;
+    if (e.op == ast::Op::Not) {
+      if (!a.is_scalar() && a.tag != Type::Tag::None) error(e, "'not' is not supported on a " + a.str());
+      return Type::scalar_of(Scalar::Bool);
+    }
+    if (!a.is_scalar())
+      error(e, std::string("bad operand type for unary ") + ast::op_spelling(e.op) + ": '" + a.str() + "'");
+    Scalar s = a.scalar;
+    if (e.op == ast::Op::Invert) {
+      if (is_float(s)) error(e, "bad operand type for unary ~: '" + a.str() + "'");
+      if (s == Scalar::Bool) return a;  // NumPy's ~ on booleans is logical not
+      return Type::scalar_of(arith_result(s, s));
+    }
+    if (is_float(s)) return a;
+    return Type::scalar_of(arith_result(s, s));  // -int8 is int64, as Numba types it
+  }
+
+  Type binop_type(const ast::Node& at, ast::Op op, const Type& a, const Type& b) {
+    using O = ast::Op;
+    auto bad = [&]() -> Type {
+      error(at, std::string("unsupported operand type(s) for ") + ast::op_spelling(op) + ": '" +
+                    a.str() + "' and '" + b.str() + "'");
+    };
+    if (a.is_tuple() && b.is_tuple() && op == O::Add) {
+      std::vector<Type> e = a.elems;
+      e.insert(e.end(), b.elems.begin(), b.elems.end());
+      return Type::tuple(e);
+    }
+    if (a.tag == Type::Tag::String || b.tag == Type::Tag::String)
+      unsupported(at, "string operations are not supported in compiled code");
+    if (!a.is_scalar() || !b.is_scalar()) {
+      if (a.is_array() || b.is_array())
+        unsupported(at, std::string("whole-array arithmetic ('") + ast::op_spelling(op) +
+                            "' on " + (a.is_array() ? a.str() : b.str()) +
+                            ") is not supported in GPU code; index the array element by element");
+      return bad();
+    }
+    Scalar x = a.scalar, y = b.scalar;
+    bool ints = !is_float(x) && !is_float(y);
+    switch (op) {
+      case O::Add: case O::Sub: case O::Mult: case O::FloorDiv: case O::Mod:
+        return Type::scalar_of(arith_result(x, y));
+      case O::Div:
+        if (ints) return Type::scalar_of(Scalar::Float64);
+        return Type::scalar_of(promote(x, y));
+      case O::Pow:
+        if (ints) return Type::scalar_of(arith_result(x, y));
+        if (is_float(x) && !is_float(y)) return a;  // float32 ** int stays float32 (Numba)
+        return Type::scalar_of(promote(x, y));
+      case O::BitAnd: case O::BitOr: case O::BitXor:
+        if (!ints) return bad();
+        if (x == Scalar::Bool && y == Scalar::Bool) return a;
+        return Type::scalar_of(arith_result(x, y));
+      case O::LShift: case O::RShift:
+        if (!ints) return bad();
+        return Type::scalar_of(arith_result(x, y));
+      case O::MatMult:
+        unsupported(at, "the @ operator is not supported in compiled code");
+      default:
+        return bad();
+    }
+  }
+
+  Type subscript(ast::Node& e) {
+    Type base = expr(*e.a);
+    std::vector<ast::Node*> idx;
+    if (e.b->is(ast::Kind::Tuple)) for (auto& x : e.b->list) idx.push_back(x.get());
+    else idx.push_back(e.b.get());
+    std::vector<Type> it;
+    bool known = base.known();
+    for (auto* x : idx) {
+      if (x->is(ast::Kind::Slice)) {
+        for (ast::Node* part : {x->a.get(), x->b.get(), x->c.get()}) {
+          if (!part) continue;
+          Type pt = expr(*part);
+          if (pt.known() && !(pt.is_scalar() && is_integer(pt.scalar)) && pt.tag != Type::Tag::None)
+            error(*part, "slice indices must be integers, not " + pt.str());
+        }
+        it.push_back(Type::none());
+        continue;
+      }
+      Type t = expr(*x);
+      known = known && t.known();
+      it.push_back(t);
+    }
+    if (!known) return Type::unknown();
+    if (base.is_tuple()) {
+      if (idx.size() != 1 || idx[0]->is(ast::Kind::Slice))
+        unsupported(e, "slicing a tuple is not supported");
+      const ast::Node& ix = *idx[0];
+      int64_t k;
+      if (const_int(ix, &k)) {
+        int64_t n = (int64_t)base.elems.size();
+        if (k < -n || k >= n) error(ix, "tuple index " + std::to_string(k) + " out of range for a tuple of " + std::to_string(n));
+        return base.elems[k < 0 ? k + n : k];
+      }
+      if (!(it[0].is_scalar() && is_integer(it[0].scalar))) error(ix, "tuple indices must be integers, not " + it[0].str());
+      Type u = Type::unknown();
+      for (auto& el : base.elems) {
+        u = u.known() ? (u == el ? u : Type::unknown()) : el;
+        if (!u.known()) unsupported(ix, "indexing a heterogeneous tuple needs a constant index");
+      }
+      return u;
+    }
+    if (!base.is_array()) error(e, "'" + base.str() + "' object is not subscriptable");
+    if ((int)idx.size() > base.ndim)
+      error(e, "too many indices for " + base.str() + ": " + std::to_string(idx.size()) + " given");
+    int kept = base.ndim - (int)idx.size();
+    bool leading_ints = true, any_slice = false;
+    for (size_t i = 0; i < idx.size(); ++i) {
+      if (idx[i]->is(ast::Kind::Slice)) { any_slice = true; ++kept; continue; }
+      if (any_slice) leading_ints = false;
+      if (!(it[i].is_scalar() && (is_integer(it[i].scalar) || it[i].scalar == Scalar::Bool)))
+        error(*idx[i], "array indices must be integers, not " + it[i].str());
+    }
+    if (kept == 0) return Type::scalar_of(base.scalar);
+    Type v = base;
+    v.ndim = kept;
+    v.layout = (base.layout == 'C' && leading_ints && !any_slice) ? 'C' : 'A';
+    return v;
+  }
+
+  bool const_int(const ast::Node& n, int64_t* out) {
+    if (n.is(ast::Kind::Constant) && n.cval.tag == ast::ConstValue::Tag::Int && !n.cval.big_int) {
+      *out = n.cval.i;
+      return true;
+    }
+    if (n.is(ast::Kind::UnaryOp) && n.op == ast::Op::USub && const_int(*n.a, out)) {
+      *out = -*out;
+      return true;
+    }
+    return false;
+  }
+
+  Type call(ast::Node& e) {
+    Type callee = expr(*e.a);
+    std::vector<Type> args;
+    bool known = callee.known();
+    for (auto& a : e.list) {
+      Type t = expr(*a);
+      known = known && t.known();
+      args.push_back(t);
+    }
+    for (auto& kw : e.keywords) {
+      Type t = expr(*kw.value);
+      known = known && t.known();
+    }
+    if (!known) return Type::unknown();
+    if (callee.tag == Type::Tag::DType) {
+      if (args.size() != 1 || !e.keywords.empty()) error(e, std::string(scalar_name(callee.scalar)) + "() takes exactly one argument");
+      if (!args[0].is_scalar()) error(*e.list[0], std::string("cannot convert a ") + args[0].str() + " to " + scalar_name(callee.scalar));
+      return Type::scalar_of(callee.scalar);
+    }
+    if (callee.tag != Type::Tag::Function) error(e, "'" + callee.str() + "' object is not callable");
+    if (callee.user_fn >= 0) return call_user(e, callee, args);
+    if (!e.keywords.empty() && callee.name != "print")
+      unsupported(e.keywords[0].value ? *e.keywords[0].value : e, "keyword arguments are not supported for " + callee.name + "()");
+    const BuiltinRow* b = find_builtin(callee.name);
+    if (!b) error(e, "unknown function " + callee.name);
+    return builtin_call(e, *b, args);
+  }
+
+  void arity(const ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args, size_t lo, size_t hi) {
+    if (args.size() < lo || args.size() > hi) {
+      std::string want = lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
+      error(e, std::string(b.name) + "() takes " + want + " argument" + (hi == 1 ? "" : "s") +
+                   ", got " + std::to_string(args.size()));
+    }
+  }
+
+  void need_numbers(const ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args) {
+    for (size_t i = 0; i < args.size(); ++i)
+      if (!args[i].is_scalar())
+        error(*e.list[i], std::string(b.name) + "() needs a number, got " + args[i].str());
+  }
+
+  Type builtin_call(ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args) {
+    auto float_of = [](Scalar s) { return s == Scalar::Float32 ? Scalar::Float32 : Scalar::Float64; };
+    switch (b.rule) {
+      case Rule::MathUnary:
+        arity(e, b, args, 1, 1); need_numbers(e, b, args);
+        return Type::scalar_of(float_of(args[0].scalar));
+      case Rule::MathToInt:
+        arity(e, b, args, 1, 1); need_numbers(e, b, args);
+        return Type::scalar_of(Scalar::Int64);
+      case Rule::MathPredicate:
+        arity(e, b, args, 1, 1); need_numbers(e, b, args);
+        return Type::scalar_of(Scalar::Bool);
+      case Rule::MathBinary:
+        arity(e, b, args, 2, 2); need_numbers(e, b, args);
+        return Type::scalar_of(args[0].scalar == Scalar::Float32 && args[1].scalar == Scalar::Float32
+                                   ? Scalar::Float32 : Scalar::Float64);
+      case Rule::Abs:
+        arity(e, b, args, 1, 1); need_numbers(e, b, args);
+        return args[0].scalar == Scalar::Bool ? Type::scalar_of(Scalar::Int64) : args[0];
+      case Rule::MinMax: {
+        std::vector<Type> items = args;
+        if (args.size() == 1 && args[0].is_tuple()) items = args[0].elems;
+        else if (args.size() < 2) error(e, std::string(b.name) + "() needs two or more numbers, or one tuple");
+        Type u = Type::unknown();
+        for (size_t i = 0; i < items.size(); ++i) {
+          if (!items[i].is_scalar()) error(e, std::string(b.name) + "() needs numbers, got " + items[i].str());
+          u = unify(u, items[i]);
+        }
+        return u;
+      }
+      case Rule::Round:
+        arity(e, b, args, 1, 2); need_numbers(e, b, args);
+        if (args.size() == 2) return Type::scalar_of(float_of(args[0].scalar));
+        return Type::scalar_of(Scalar::Int64);
+      case Rule::CastInt:
+        arity(e, b, args, 1, 1); need_numbers(e, b, args);
+        return Type::scalar_of(Scalar::Int64);
+      case Rule::CastFloat:
+        arity(e, b, args, 1, 1); need_numbers(e, b, args);
+        return Type::scalar_of(Scalar::Float64);
+      case Rule::CastBool:
+        arity(e, b, args, 1, 1); need_numbers(e, b, args);
+        return Type::scalar_of(Scalar::Bool);
+      case Rule::Range: {
+        arity(e, b, args, 1, 3);
+        bool all_u64 = true;
+        for (size_t i = 0; i < args.size(); ++i) {
+          if (!args[i].is_scalar() || is_float(args[i].scalar))
+            error(*e.list[i], "range() arguments must be integers, not " + args[i].str());
+          all_u64 = all_u64 && args[i].scalar == Scalar::UInt64;
+        }
+        Type r = Type::range();
+        r.scalar = all_u64 ? Scalar::UInt64 : Scalar::Int64;
+        return r;
+      }
+      case Rule::Len:
+        arity(e, b, args, 1, 1);
+        if (!args[0].is_array() && !args[0].is_tuple()) error(e, "len() of a " + args[0].str() + " is not supported");
+        return Type::scalar_of(Scalar::Int64);
+      case Rule::Print:
+        for (size_t i = 0; i < args.size(); ++i)
+          if (!args[i].is_scalar() && args[i].tag != Type::Tag::String)
+            unsupported(*e.list[i], "print() of a " + args[i].str() + " is not supported");
+        return Type::none();
+      case Rule::CudaGrid: case Rule::CudaGridsize: {
+        arity(e, b, args, 1, 1);
+        int64_t n;
+        if (!const_int(*e.list[0], &n) || n < 1 || n > 3)
+          error(*e.list[0], std::string(b.name) + "() needs the literal 1, 2 or 3");
+        if (n == 1) return Type::scalar_of(Scalar::Int64);
+        return Type::tuple(std::vector<Type>(n, Type::scalar_of(Scalar::Int64)));
+      }
+      case Rule::CudaBarrier:
+        arity(e, b, args, 0, 0);
+        return Type::none();
+    }
+    return Type::unknown();
+  }
+
+  Type call_user(ast::Node& e, const Type& callee, const std::vector<Type>& args) {
+    if (!e.keywords.empty()) unsupported(*e.keywords[0].value, "keyword arguments are not supported in calls to compiled functions");
+    for (size_t i = 0; i < args.size(); ++i)
+      if (args[i].tag == Type::Tag::Module || args[i].tag == Type::Tag::Function || args[i].tag == Type::Tag::String)
+        unsupported(*e.list[i], "passing a " + args[i].str() + " to a function is not supported");
+    auto src = prog_.sources[callee.user_fn];
+    int idx;
+    try {
+      idx = prog_.instantiate(src, args, Type::unknown(), Role::Device);
+    } catch (CompileError&) {
+      throw;  // the callee's own error, at its own line
+    }
+    if (idx < 0) {
+      error(e, "recursive calls are not supported: " + src->name + "() calls itself (directly or through another function)");
+    }
+    Resolved r{Resolved::Kind::UserFunction};
+    r.instance = idx;
+    fn().resolved[&e] = r;
+    Type ret = prog_.fns[idx]->ret;
+    return ret.tag == Type::Tag::Void ? Type::none() : ret;
+  }
+};
+
+}  // namespace
+
+int Program::source_index(const std::shared_ptr<FunctionSource>& src) {
+  for (size_t i = 0; i < sources.size(); ++i)
+    if (sources[i].get() == src.get()) return (int)i;
+  sources.push_back(src);
+  return (int)sources.size() - 1;
+}
+
+int Program::instantiate(const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args,
+                         const Type& declared_ret, Role role) {
+  for (size_t i = 0; i < fns.size(); ++i) {
+    auto& f = *fns[i];
+    if (f.src.get() == src.get() && f.arg_types == args && f.role == role && f.declared_ret == declared_ret) {
+      if (f.typing) return -1;  // recursion: the caller reports it at the call
+      return (int)i;
+    }
+  }
+  for (auto& f : fns)  // any instance of the same function still being typed is recursion too
+    if (f->src.get() == src.get() && f->typing) return -1;
+  auto inst = std::make_unique<FunctionInstance>();
+  inst->src = src;
+  inst->mod = parse(src->source);
+  inst->arg_types = args;
+  inst->declared_ret = declared_ret;
+  inst->role = role;
+  int idx = (int)fns.size();
+  inst->cpp_name = "cj_f" + std::to_string(idx) + "_" + src->name;
+  inst->typing = true;
+  fns.push_back(std::move(inst));
+  Typer(*this, idx).run();
+  fns[idx]->typing = false;
+  return idx;
+}
+
+}  // namespace cujit

@@ -1,0 +1,77 @@
+// Type inference: one FunctionInstance per (function, argument types), with every expression's
+// type filled in and every name resolved. Numba's rules (DESIGN.md decision 3) live here, and so
+// does every typing error the user can see.
+#pragma once
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "compiler/ast.h"
+#include "compiler/globals.h"
+#include "compiler/types.h"
+
+namespace cujit {
+
+/// What a function is compiled as.
+enum class Role {
+  Device,  // called from other compiled functions; returns a value
+  Kernel,  // a cuda.jit kernel: returns nothing, launched from the host
+  Ufunc,   // the scalar body of a vectorize: returns its declared type
+};
+
+/// Which builtin (builtins.def) a name or attribute resolved to.
+enum class Builtin {
+  None,
+#define BUILTIN(id, name, rule, spelling) id,
+#define CONSTANT(name, literal)
+#include "compiler/builtins.def"
+#undef BUILTIN
+#undef CONSTANT
+};
+const char* builtin_spelling(Builtin b);
+
+/// What name resolution decided for a Name or Attribute node.
+struct Resolved {
+  enum class Kind { Local, Constant, Builtin, UserFunction, Module, DType, CudaDim } kind;
+  std::string literal;       // Constant: the C++ literal, already typed ("1.5f", "(int16_t)3")
+  Builtin builtin = Builtin::None;
+  int instance = -1;         // UserFunction: set on the Call node once the callee is typed
+  std::string name;          // Module/CudaDim: "cuda.threadIdx", ...
+};
+
+/// One typed specialisation of a Python function.
+struct FunctionInstance {
+  std::shared_ptr<FunctionSource> src;
+  ast::Module mod;                       // this instance's own copy of the tree, typed in place
+  std::vector<Type> arg_types;
+  Type declared_ret;                     // from a signature; Unknown when inferred
+  Type ret;                              // the type the C++ function returns
+  Role role = Role::Device;
+  std::map<std::string, Type> locals;    // parameters and assigned names
+  std::vector<std::string> local_order;  // first-assignment order, for declarations
+  std::unordered_map<const ast::Node*, Resolved> resolved;
+  std::string cpp_name;
+  bool typing = false;                   // inference in progress (recursion check)
+};
+
+/// All instances reachable from the entry points compiled together.
+class Program {
+ public:
+  std::vector<std::unique_ptr<FunctionInstance>> fns;
+  std::vector<std::shared_ptr<FunctionSource>> sources;  // user functions named by Type::user_fn
+
+  /// Types `src` for `args` (reusing an existing instance) and returns its index.
+  /// `call_site` is where a caller asked for it (for errors); null for entry points.
+  int instantiate(const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args,
+                  const Type& declared_ret, Role role);
+
+  /// The index in `sources` for a user function (adds it on first use).
+  int source_index(const std::shared_ptr<FunctionSource>& src);
+};
+
+/// The type Numba gives a Python value in the snapshot (for errors and constants).
+Type type_of_global(const GlobalValue& g);
+
+}  // namespace cujit

@@ -1,0 +1,261 @@
+// Scalar tables, Numba's unification and promotion rules, and the signature parser.
+#include "compiler/types.h"
+
+#include <cctype>
+#include <stdexcept>
+
+namespace cujit {
+
+namespace {
+struct ScalarRow {
+  const char* name;
+  const char* cpp;
+  char kind;
+  int size;
+  const char* dtype;
+};
+const ScalarRow kScalars[] = {
+#define SCALAR(e, name, cpp, kind, size, dtype) {name, cpp, kind, size, dtype},
+#include "compiler/scalars.def"
+#undef SCALAR
+};
+const ScalarRow& row(Scalar s) { return kScalars[static_cast<int>(s)]; }
+}  // namespace
+
+const char* scalar_name(Scalar s) { return row(s).name; }
+const char* scalar_cpp(Scalar s) { return row(s).cpp; }
+char scalar_kind(Scalar s) { return row(s).kind; }
+int scalar_size(Scalar s) { return row(s).size; }
+const char* scalar_dtype_str(Scalar s) { return row(s).dtype; }
+bool is_integer(Scalar s) { return row(s).kind == 'i' || row(s).kind == 'u'; }
+bool is_signed(Scalar s) { return row(s).kind == 'i'; }
+bool is_float(Scalar s) { return row(s).kind == 'f'; }
+
+bool scalar_from_name(const std::string& name, Scalar* out) {
+  for (int i = 0; i < (int)(sizeof(kScalars) / sizeof(kScalars[0])); ++i) {
+    if (name == kScalars[i].name) { *out = static_cast<Scalar>(i); return true; }
+  }
+  // Aliases Numba and NumPy accept in signatures.
+  struct Alias { const char* n; Scalar s; };
+  static const Alias aliases[] = {
+      {"bool_", Scalar::Bool},    {"b1", Scalar::Bool},        {"bool", Scalar::Bool},
+      {"i1", Scalar::Int8},       {"i2", Scalar::Int16},       {"i4", Scalar::Int32},
+      {"i8", Scalar::Int64},      {"u1", Scalar::UInt8},       {"u2", Scalar::UInt16},
+      {"u4", Scalar::UInt32},     {"u8", Scalar::UInt64},      {"f4", Scalar::Float32},
+      {"f8", Scalar::Float64},    {"float_", Scalar::Float64}, {"double", Scalar::Float64},
+      {"intp", Scalar::Int64},    {"uintp", Scalar::UInt64},   {"int_", Scalar::Int64},
+      {"byte", Scalar::Int8},     {"uchar", Scalar::UInt8},    {"short", Scalar::Int16},
+      {"intc", Scalar::Int32},    {"uintc", Scalar::UInt32},   {"longlong", Scalar::Int64},
+      {"ulonglong", Scalar::UInt64}, {"float", Scalar::Float64}, {"int", Scalar::Int64},
+      {"single", Scalar::Float32},
+  };
+  for (const auto& a : aliases) {
+    if (name == a.n) { *out = a.s; return true; }
+  }
+  return false;
+}
+
+bool Type::operator==(const Type& o) const {
+  if (tag != o.tag) return false;
+  switch (tag) {
+    case Tag::Scalar: case Tag::DType: return scalar == o.scalar;
+    case Tag::Array: return scalar == o.scalar && ndim == o.ndim && layout == o.layout && readonly == o.readonly;
+    case Tag::Tuple: return elems == o.elems;
+    case Tag::Module: return name == o.name;
+    case Tag::Function: return name == o.name && user_fn == o.user_fn;
+    default: return true;
+  }
+}
+
+std::string Type::str() const {
+  switch (tag) {
+    case Tag::Unknown: return "unknown";
+    case Tag::Scalar: return scalar_name(scalar);
+    case Tag::Array: {
+      std::string s = "array(";
+      s += scalar_name(scalar);
+      s += ", " + std::to_string(ndim) + "d, " + std::string(1, layout) + ")";
+      if (readonly) s = "readonly " + s;
+      return s;
+    }
+    case Tag::Tuple: {
+      bool uni = !elems.empty();
+      for (const auto& e : elems) uni = uni && e == elems[0];
+      if (uni) return "UniTuple(" + elems[0].str() + " x " + std::to_string(elems.size()) + ")";
+      std::string s = "Tuple(";
+      for (size_t i = 0; i < elems.size(); ++i) s += (i ? ", " : "") + elems[i].str();
+      return s + ")";
+    }
+    case Tag::None: return "none";
+    case Tag::Void: return "void";
+    case Tag::Module: return "Module(" + name + ")";
+    case Tag::Function: return "Function(" + name + ")";
+    case Tag::DType: return std::string("class(") + scalar_name(scalar) + ")";
+    case Tag::Range: return "range_state64";
+    case Tag::String: return "unicode_type";
+  }
+  return "?";
+}
+
+// NumPy's promotion lattice for the scalars we have.
+Scalar promote(Scalar a, Scalar b) {
+  if (a == b) return a;
+  if (a == Scalar::Bool) return b;
+  if (b == Scalar::Bool) return a;
+  char ka = scalar_kind(a), kb = scalar_kind(b);
+  int sa = scalar_size(a), sb = scalar_size(b);
+  if (ka == 'f' || kb == 'f') {
+    if (ka == 'f' && kb == 'f') return sa >= sb ? a : b;
+    Scalar f = ka == 'f' ? a : b;
+    Scalar i = ka == 'f' ? b : a;
+    // float32 holds integers of up to 16 bits exactly; wider ones need float64.
+    if (f == Scalar::Float32 && scalar_size(i) <= 2) return Scalar::Float32;
+    return Scalar::Float64;
+  }
+  if (ka == kb) return sa >= sb ? a : b;
+  Scalar s = ka == 'i' ? a : b;
+  Scalar u = ka == 'i' ? b : a;
+  if (scalar_size(s) > scalar_size(u)) return s;
+  switch (scalar_size(u)) {
+    case 1: return Scalar::Int16;
+    case 2: return Scalar::Int32;
+    case 4: return Scalar::Int64;
+    default: return Scalar::Float64;  // int64 with uint64: NumPy gives float64
+  }
+}
+
+Scalar arith_result(Scalar a, Scalar b) {
+  // Numba types integer arithmetic on machine integers: operands are widened to 64 bits first;
+  // the result is signed if either side is (choose_result_int).
+  auto widen = [](Scalar s) {
+    if (s == Scalar::Bool) return Scalar::Int64;
+    if (is_signed(s)) return Scalar::Int64;
+    if (is_integer(s)) return Scalar::UInt64;
+    return s;
+  };
+  if (!is_float(a) && !is_float(b)) {
+    Scalar wa = widen(a), wb = widen(b);
+    if (wa == Scalar::UInt64 && wb == Scalar::UInt64) return Scalar::UInt64;
+    return Scalar::Int64;
+  }
+  return promote(a, b);
+}
+
+Type unify(const Type& a, const Type& b) {
+  if (!a.known()) return b;
+  if (!b.known()) return a;
+  if (a == b) return a;
+  if (a.is_scalar() && b.is_scalar()) {
+    Scalar x = a.scalar, y = b.scalar;
+    if (x == Scalar::Bool && is_integer(y)) return Type::scalar_of(arith_result(y, y));
+    if (y == Scalar::Bool && is_integer(x)) return Type::scalar_of(arith_result(x, x));
+    if (is_integer(x) && is_integer(y)) {
+      // Numba unifies integers to the wider one, keeping the signed kind when mixed.
+      if (is_signed(x) == is_signed(y)) return scalar_size(x) >= scalar_size(y) ? a : b;
+      return Type::scalar_of(promote(x, y) == Scalar::Float64 ? Scalar::Int64 : promote(x, y));
+    }
+    return Type::scalar_of(promote(x, y));
+  }
+  if (a.is_tuple() && b.is_tuple() && a.elems.size() == b.elems.size()) {
+    std::vector<Type> e;
+    for (size_t i = 0; i < a.elems.size(); ++i) {
+      Type u = unify(a.elems[i], b.elems[i]);
+      if (!u.known()) return Type::unknown();
+      e.push_back(u);
+    }
+    return Type::tuple(std::move(e));
+  }
+  if (a.is_array() && b.is_array() && a.scalar == b.scalar && a.ndim == b.ndim) {
+    Type t = a;
+    if (a.layout != b.layout) t.layout = 'A';
+    t.readonly = a.readonly || b.readonly;
+    return t;
+  }
+  return Type::unknown();
+}
+
+// ---- Signature parser -------------------------------------------------------------------------
+// sig   := [type] '(' [type (',' type)*] ')'
+// type  := name ['[' dim (',' dim)* ']'] | '(' ... ')' (not supported)
+// dim   := ':' | '::1' | ':' ':' '1'
+namespace {
+struct SigParser {
+  const std::string& s;
+  size_t p = 0;
+  void ws() { while (p < s.size() && std::isspace((unsigned char)s[p])) ++p; }
+  [[noreturn]] void fail(const std::string& why) {
+    throw std::invalid_argument("bad type signature '" + s + "': " + why);
+  }
+  bool eat(char c) { ws(); if (p < s.size() && s[p] == c) { ++p; return true; } return false; }
+  std::string ident() {
+    ws();
+    size_t b = p;
+    while (p < s.size() && (std::isalnum((unsigned char)s[p]) || s[p] == '_' || s[p] == '.')) ++p;
+    return s.substr(b, p - b);
+  }
+  Type type() {
+    std::string n = ident();
+    if (n.empty()) fail("expected a type name at column " + std::to_string(p));
+    auto dot = n.rfind('.');
+    if (dot != std::string::npos) n = n.substr(dot + 1);  // "types.float32", "np.float32"
+    if (n == "void" || n == "none") return Type::void_();
+    Scalar sc;
+    if (!scalar_from_name(n, &sc)) fail("unknown type '" + n + "'");
+    if (!eat('[')) return Type::scalar_of(sc);
+    int ndim = 0, contig_at = -1;
+    for (;;) {
+      if (!eat(':')) fail("expected ':' in the array dimensions");
+      if (eat(':')) {
+        ws();
+        if (p < s.size() && s[p] == '1') { ++p; contig_at = ndim; }
+        else fail("expected '1' after '::'");
+      }
+      ++ndim;
+      if (eat(']')) break;
+      if (!eat(',')) fail("expected ',' or ']' in the array dimensions");
+    }
+    char layout = 'A';
+    if (contig_at == ndim - 1) layout = 'C';
+    else if (contig_at == 0) layout = 'F';
+    else if (contig_at >= 0) fail("'::1' must be on the first or last dimension");
+    return Type::array(sc, ndim, layout);
+  }
+};
+}  // namespace
+
+Type parse_type(const std::string& text) {
+  SigParser sp{text};
+  Type t = sp.type();
+  sp.ws();
+  if (sp.p != text.size()) sp.fail("unexpected text after the type");
+  return t;
+}
+
+Signature parse_signature(const std::string& text) {
+  SigParser sp{text};
+  Signature sig;
+  sp.ws();
+  if (!sp.eat('(')) {
+    sig.ret = sp.type();
+    if (!sp.eat('(')) sp.fail("expected '(' after the return type");
+  }
+  if (!sp.eat(')')) {
+    for (;;) {
+      sig.args.push_back(sp.type());
+      if (sp.eat(')')) break;
+      if (!sp.eat(',')) sp.fail("expected ',' or ')' between argument types");
+    }
+  }
+  sp.ws();
+  if (sp.p != text.size()) sp.fail("unexpected text after ')'");
+  return sig;
+}
+
+std::string Signature::str() const {
+  std::string r = ret.known() ? ret.str() : "";
+  r += "(";
+  for (size_t i = 0; i < args.size(); ++i) r += (i ? ", " : "") + args[i].str();
+  return r + ")";
+}
+
+}  // namespace cujit

@@ -1,0 +1,107 @@
+// Types of the compiled subset: scalars (scalars.def), arrays (dtype, ndim, layout), tuples, and
+// the compile-time-only kinds (modules, functions, ranges, dtype objects) that name resolution and
+// type inference pass around. Promotion follows Numba's rules (DESIGN.md decision 3).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cujit {
+
+enum class Scalar {
+#define SCALAR(e, name, cpp, kind, size, dtype) e,
+#include "compiler/scalars.def"
+#undef SCALAR
+};
+
+const char* scalar_name(Scalar s);      // "float32"
+const char* scalar_cpp(Scalar s);       // "float"
+char scalar_kind(Scalar s);             // 'b', 'i', 'u', 'f'
+int scalar_size(Scalar s);              // bytes
+const char* scalar_dtype_str(Scalar s); // "<f4"
+bool scalar_from_name(const std::string& name, Scalar* out);  // accepts numba and numpy aliases
+bool is_integer(Scalar s);              // signed or unsigned, not bool
+bool is_signed(Scalar s);
+bool is_float(Scalar s);
+
+struct Type;
+using TypePtr = std::shared_ptr<const Type>;
+
+struct Type {
+  enum class Tag {
+    Unknown,   // not inferred yet
+    Scalar,
+    Array,     // dtype = scalar, ndim, layout 'C' 'F' or 'A'
+    Tuple,     // elems
+    None,
+    Void,      // a function that returns nothing
+    Module,    // name = "math", "cmath", "numpy", "cuda", "random"
+    Function,  // name = qualified builtin ("math.sqrt", "abs", "cuda.grid") or user function
+    DType,     // a type object used as a value: np.float32, cujit.int64; scalar = that type
+    Range,     // range(...) object, iterated by for
+    String,    // a string literal (docstrings, print)
+  };
+  Tag tag = Tag::Unknown;
+  Scalar scalar = Scalar::Int64;
+  int ndim = 0;
+  char layout = 'A';
+  bool readonly = false;
+  std::vector<Type> elems;
+  std::string name;
+  int user_fn = -1;          // Function: index into the pipeline's function table, or -1
+
+  static Type unknown() { return Type{}; }
+  static Type scalar_of(Scalar s) { Type t; t.tag = Tag::Scalar; t.scalar = s; return t; }
+  static Type array(Scalar dtype, int ndim, char layout) {
+    Type t; t.tag = Tag::Array; t.scalar = dtype; t.ndim = ndim; t.layout = layout; return t;
+  }
+  static Type tuple(std::vector<Type> elems) {
+    Type t; t.tag = Tag::Tuple; t.elems = std::move(elems); return t;
+  }
+  static Type none() { Type t; t.tag = Tag::None; return t; }
+  static Type void_() { Type t; t.tag = Tag::Void; return t; }
+  static Type module(std::string n) { Type t; t.tag = Tag::Module; t.name = std::move(n); return t; }
+  static Type function(std::string n) { Type t; t.tag = Tag::Function; t.name = std::move(n); return t; }
+  static Type dtype(Scalar s) { Type t; t.tag = Tag::DType; t.scalar = s; return t; }
+  static Type range() { Type t; t.tag = Tag::Range; t.scalar = Scalar::Int64; return t; }
+  static Type string() { Type t; t.tag = Tag::String; return t; }
+
+  bool known() const { return tag != Tag::Unknown; }
+  bool is_scalar() const { return tag == Tag::Scalar; }
+  bool is_scalar(Scalar s) const { return tag == Tag::Scalar && scalar == s; }
+  bool is_array() const { return tag == Tag::Array; }
+  bool is_tuple() const { return tag == Tag::Tuple; }
+  bool is_numeric() const { return tag == Tag::Scalar; }
+
+  bool operator==(const Type& o) const;
+  bool operator!=(const Type& o) const { return !(*this == o); }
+
+  /// Numba's spelling: "float32", "array(float32, 1d, C)", "UniTuple(float64 x 2)", "none".
+  std::string str() const;
+};
+
+/// The type both a and b convert to where a variable holds either (Numba's unify): int and float
+/// give float, int16 and int64 give int64, bool and int give int, tuples element by element.
+/// Returns an Unknown type when there is none.
+Type unify(const Type& a, const Type& b);
+
+/// NumPy's promotion of two scalar types (np.result_type on dtypes).
+Scalar promote(Scalar a, Scalar b);
+
+/// The type of `a op b` for arithmetic + - * and bit operators on scalars, by Numba's rules:
+/// integers are widened to 64 bits (int8 + int8 is int64), int with float promotes as NumPy does.
+Scalar arith_result(Scalar a, Scalar b);
+
+/// Parses a Numba type signature: "float32(float32, int64)", "void(float32[:], float32[:, ::1])",
+/// "(float32[:], float32[:])" (no return type: void). Throws std::invalid_argument with the reason.
+struct Signature {
+  Type ret;                 // Unknown when the string named no return type
+  std::vector<Type> args;
+  std::string str() const;
+};
+Signature parse_signature(const std::string& text);
+/// Parses one type: "float32", "int64[:, ::1]", "float32[::1]".
+Type parse_type(const std::string& text);
+
+}  // namespace cujit

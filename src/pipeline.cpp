@@ -1,0 +1,180 @@
+// The compile recipe (Halide's Lower.cpp is the model): each stage in order, a debug dump after
+// each, and the mapping of toolchain errors back to the user's Python line.
+#include "pipeline.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+
+#include "compiler/parser.h"
+#include "compiler/typeinfer.h"
+#include "runtime/errors.h"
+#include "toolchain/cache.h"
+
+namespace cujit::prelude {
+const char* get(const std::string& name);  // generated from src/prelude (embed.cmake)
+}
+
+namespace cujit {
+
+#ifndef CUJIT_VERSION
+#define CUJIT_VERSION "dev"
+#endif
+
+int debug_level() {
+  static int level = [] {
+    const char* v = std::getenv("CUJIT_DEBUG");
+    return v ? std::atoi(v) : 0;
+  }();
+  return level;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct StageTimer {
+  const char* stage;
+  std::string what;
+  Clock::time_point t0 = Clock::now();
+  ~StageTimer() {
+    if (debug_level() >= 1) {
+      double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+      std::cerr << "cujit: " << stage << " " << what << ": " << ms << " ms\n";
+    }
+  }
+};
+
+std::string with_prelude(Target t, const std::string& code) {
+  std::string s = prelude::get(t == Target::CUDA ? "cuda.h" : "host.h");
+  s += prelude::get("common.h");
+  s += code;
+  return s;
+}
+
+void dump_program(const Program& prog) {
+  if (debug_level() < 2) return;
+  for (const auto& f : prog.fns) {
+    std::cerr << "cujit: typed " << f->cpp_name << " -> " << f->ret.str() << "\n";
+    for (const auto& [n, t] : f->locals) std::cerr << "    " << n << ": " << t.str() << "\n";
+    std::cerr << ast::dump(*f->mod.func, 2);
+  }
+}
+
+void finish(Build& b, const Program& prog, const std::vector<EntryPoint>& entries) {
+  std::string cuda_code, host_code;
+  {
+    StageTimer t{"codegen", b.name};
+    cuda_code = emit_program(prog, entries, Target::CUDA);
+    host_code = emit_program(prog, entries, Target::Host);
+  }
+  if (debug_level() >= 3) std::cerr << "cujit: generated code for " << b.name << ":\n" << cuda_code << "\n";
+  b.cuda_source = with_prelude(Target::CUDA, cuda_code);
+  b.host_source = with_prelude(Target::Host, host_code);
+  for (const auto& f : prog.fns) b.files[f->mod.source.filename] = f->mod.source;
+}
+
+// Finds the first "FILE(LINE): error: MSG" (NVRTC) or "FILE:LINE:COL: error: MSG" (gcc/clang)
+// whose FILE is one of the user's, and reports it there.
+[[noreturn]] void map_toolchain_error(const Build& b, const std::string& log, const char* tool,
+                                      const std::string& fallback) {
+  std::istringstream in(log);
+  std::string line;
+  while (std::getline(in, line)) {
+    size_t err = line.find(": error");
+    if (err == std::string::npos) err = line.find(": fatal error");
+    if (err == std::string::npos) continue;
+    for (const auto& [file, src] : b.files) {
+      if (line.compare(0, file.size(), file) != 0) continue;
+      std::string rest = line.substr(file.size(), err - file.size());
+      int ln = 0;
+      if (std::sscanf(rest.c_str(), "(%d)", &ln) != 1 && std::sscanf(rest.c_str(), ":%d", &ln) != 1) continue;
+      std::string msg = line.substr(err + 2);
+      SourceLoc loc{ln, -1, 1};
+      user_error(src, loc, ErrorKind::Typing,
+                 std::string("the ") + tool + " rejected the code generated for this line: " + msg +
+                     "\n(this is a cujit bug or an unsupported construct; CUJIT_DEBUG=3 shows the code)");
+    }
+  }
+  throw rt::ToolchainError(fallback);
+}
+
+}  // namespace
+
+UfuncBuild build_ufunc(const std::shared_ptr<FunctionSource>& src, const std::vector<Signature>& sigs) {
+  UfuncBuild b;
+  b.name = src->name;
+  Program prog;
+  std::vector<EntryPoint> entries;
+  {
+    StageTimer t{"parse+type", src->name};
+    for (size_t i = 0; i < sigs.size(); ++i) {
+      const Signature& s = sigs[i];
+      UfuncVariant v;
+      for (const auto& a : s.args) {
+        if (!a.is_scalar()) throw std::invalid_argument("vectorize signatures take scalar types only, got " + a.str() + " in " + s.str());
+        v.inputs.push_back(a.scalar);
+      }
+      if (!s.ret.is_scalar()) throw std::invalid_argument("vectorize signatures need a scalar return type, as in 'float32(float32, float32)'; got '" + s.str() + "'");
+      v.output = s.ret.scalar;
+      int idx = prog.instantiate(src, s.args, s.ret, Role::Ufunc);
+      v.symbol = "cj_ufunc_" + src->name + "_" + std::to_string(i);
+      entries.push_back({EntryPoint::Kind::Ufunc, idx, v.symbol});
+      b.variants.push_back(v);
+    }
+  }
+  dump_program(prog);
+  finish(b, prog, entries);
+  return b;
+}
+
+KernelBuild build_kernel(const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args) {
+  KernelBuild b;
+  b.name = src->name;
+  b.arg_types = args;
+  Program prog;
+  int idx;
+  {
+    StageTimer t{"parse+type", src->name};
+    idx = prog.instantiate(src, args, Type::void_(), Role::Kernel);
+  }
+  dump_program(prog);
+  b.symbol = "cj_kernel_" + src->name;
+  finish(b, prog, {{EntryPoint::Kind::Kernel, idx, b.symbol}});
+  return b;
+}
+
+toolchain::NvrtcOutput compile_cuda(const Build& b, const std::string& arch) {
+  StageTimer t{"nvrtc", b.name + " for " + arch};
+  const bool cubin = arch.rfind("sm_", 0) == 0;
+  const std::string ext = cubin ? "cubin" : "ptx";
+  std::string key = toolchain::cache_key({b.cuda_source, arch, toolchain::nvrtc_version(), CUJIT_VERSION, "nvrtc-1"});
+  if (auto hit = toolchain::cache_get(key, ext)) {
+    toolchain::NvrtcOutput o;
+    o.image = std::move(*hit);
+    o.is_cubin = cubin;
+    return o;
+  }
+  toolchain::NvrtcOutput o;
+  try {
+    o = toolchain::nvrtc_compile(b.cuda_source, b.name + ".cu", arch, {});
+  } catch (const rt::NvrtcCompileError& e) {
+    map_toolchain_error(b, e.log, "CUDA compiler (NVRTC)", std::string(e.what()) + "\n" + e.log);
+  }
+  toolchain::cache_put(key, ext, o.image);
+  toolchain::cache_put_text(key, "cu", b.cuda_source);
+  return o;
+}
+
+std::shared_ptr<toolchain::HostLibrary> compile_host(const Build& b) {
+  StageTimer t{"host compiler", b.name};
+  try {
+    return toolchain::host_compile(b.host_source, {});
+  } catch (const rt::HostCompileError& e) {
+    map_toolchain_error(b, e.output, "host C++ compiler", e.what());
+  }
+}
+
+}  // namespace cujit

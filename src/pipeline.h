@@ -1,0 +1,58 @@
+// The recipe run on a dispatch miss: parse -> type -> codegen -> toolchain. Each stage reads the
+// previous stage's output; with CUJIT_DEBUG=1..3 each prints what it did (1: stages and times,
+// 2: the typed trees, 3: the generated code). The runtime loads what this hands it.
+#pragma once
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compiler/codegen.h"
+#include "compiler/globals.h"
+#include "compiler/types.h"
+#include "toolchain/host_compiler.h"
+#include "toolchain/nvrtc.h"
+
+namespace cujit {
+
+/// Generated code for one decorated function, for both toolchains.
+struct Build {
+  std::string name;                         // the user's function name, for messages
+  std::string cuda_source;                  // prelude + generated code, for NVRTC
+  std::string host_source;                  // prelude + generated code, for the host compiler
+  std::map<std::string, SourceFile> files;  // every user file the code came from (error mapping)
+};
+
+/// One signature of a vectorize: its loop symbol in the generated code.
+struct UfuncVariant {
+  std::vector<Scalar> inputs;
+  Scalar output;
+  std::string symbol;
+};
+
+struct UfuncBuild : Build {
+  std::vector<UfuncVariant> variants;
+};
+
+struct KernelBuild : Build {
+  std::string symbol;
+  std::vector<Type> arg_types;
+};
+
+/// Types and generates a CUDA ufunc: one loop per signature, all in one program.
+UfuncBuild build_ufunc(const std::shared_ptr<FunctionSource>& src, const std::vector<Signature>& sigs);
+
+/// Types and generates a kernel for the argument types of a call (or a declared signature).
+KernelBuild build_kernel(const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args);
+
+/// NVRTC for `arch` ("sm_90": CUBIN; "compute_90": PTX), through the disk cache. Errors in the
+/// generated code are reported at the user's line (cujit.errors.TypingError).
+toolchain::NvrtcOutput compile_cuda(const Build& b, const std::string& arch);
+
+/// The host compiler, through the disk cache; errors mapped to the user's line likewise.
+std::shared_ptr<toolchain::HostLibrary> compile_host(const Build& b);
+
+/// CUJIT_DEBUG, read once.
+int debug_level();
+
+}  // namespace cujit

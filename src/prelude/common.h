@@ -1,0 +1,252 @@
+// The dialect every generated function is written in, for both targets (cuda.h or host.h comes
+// first and defines CJ_FN, the integer types and CJ_LIBM_F/D). Arithmetic here follows Python's
+// and Numba's semantics where C's differ: floor division and modulo take the divisor's sign,
+// integer powers stay integers, shifts past the width give 0, min/max keep the first of equals.
+namespace cj {
+
+constexpr int kMaxDims = 8;
+
+/// An array argument: data pointer, then shape and byte strides per dimension. The runtime
+/// packs exactly this layout (src/runtime/launch.cpp).
+template <class T, int N>
+struct Array {
+  T* data;
+  int64_t shape[N];
+  int64_t strides[N];
+};
+
+template <class T, int N>
+CJ_FN int64_t size(const Array<T, N>& a) {
+  int64_t n = 1;
+  for (int k = 0; k < N; ++k) n *= a.shape[k];
+  return n;
+}
+
+// Negative indices count from the end, as in Python (Numba wraps them too).
+template <class T, int N, class... I>
+CJ_FN T& elem(const Array<T, N>& a, I... ix) {
+  static_assert(sizeof...(I) == N, "one index per dimension");
+  const int64_t idx[] = {(int64_t)ix...};
+  char* p = (char*)a.data;
+  for (int k = 0; k < N; ++k) {
+    int64_t i = idx[k];
+    if (i < 0) i += a.shape[k];
+    p += i * a.strides[k];
+  }
+  return *(T*)p;
+}
+
+/// a[i, j] with fewer indices than dimensions: a view of the remaining ones.
+template <class T, int N, class... I>
+CJ_FN Array<T, N - (int)sizeof...(I)> subarray(const Array<T, N>& a, I... ix) {
+  constexpr int K = (int)sizeof...(I);
+  const int64_t idx[] = {(int64_t)ix...};
+  Array<T, N - K> r;
+  char* p = (char*)a.data;
+  for (int k = 0; k < K; ++k) {
+    int64_t i = idx[k];
+    if (i < 0) i += a.shape[k];
+    p += i * a.strides[k];
+  }
+  r.data = (T*)p;
+  for (int k = K; k < N; ++k) {
+    r.shape[k - K] = a.shape[k];
+    r.strides[k - K] = a.strides[k];
+  }
+  return r;
+}
+
+/// A ufunc launch: the broadcast shape (dimensions merged where the memory allows) and, per
+/// argument (inputs then output), a base pointer and byte strides (0 where it is broadcast).
+template <int N>
+struct UfuncArgs {
+  int64_t n;
+  int64_t ndim;
+  int64_t shape[kMaxDims];
+  char* ptr[N];
+  int64_t strides[N][kMaxDims];
+};
+
+template <int N>
+CJ_FN void ufunc_pointers(const UfuncArgs<N>& p, int64_t i, char** out) {
+  if (p.ndim == 1) {
+    for (int k = 0; k < N; ++k) out[k] = p.ptr[k] + i * p.strides[k][0];
+    return;
+  }
+  for (int k = 0; k < N; ++k) out[k] = p.ptr[k];
+  for (int d = (int)p.ndim - 1; d >= 0; --d) {
+    const int64_t c = i % p.shape[d];
+    i /= p.shape[d];
+    for (int k = 0; k < N; ++k) out[k] += c * p.strides[k][d];
+  }
+}
+
+// ---- Python arithmetic ------------------------------------------------------------------------
+// Division by zero follows NumPy's error model (what Numba uses on the GPU): integers give 0,
+// floats give inf or nan, nothing traps.
+CJ_FN int64_t floordiv(int64_t a, int64_t b) {
+  if (b == 0) return 0;
+  if (b == -1) return (int64_t)(0ULL - (uint64_t)a);  // INT64_MIN // -1 wraps as in NumPy
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+CJ_FN uint64_t floordiv(uint64_t a, uint64_t b) { return b ? a / b : 0; }
+CJ_FN int64_t pymod(int64_t a, int64_t b) {
+  if (b == 0 || b == -1) return 0;
+  int64_t r = a % b;
+  if (r != 0 && ((r < 0) != (b < 0))) r += b;
+  return r;
+}
+CJ_FN uint64_t pymod(uint64_t a, uint64_t b) { return b ? a % b : 0; }
+
+CJ_FN double pymod(double a, double b) {
+  if (b == 0) return CJ_NAN;
+  double m = CJ_LIBM_D(fmod)(a, b);
+  if (m != 0) { if ((b < 0) != (m < 0)) m += b; } else { m = CJ_LIBM_D(copysign)(0.0, b); }
+  return m;
+}
+CJ_FN float pymod(float a, float b) {
+  if (b == 0) return (float)CJ_NAN;
+  float m = CJ_LIBM_F(fmod)(a, b);
+  if (m != 0) { if ((b < 0) != (m < 0)) m += b; } else { m = CJ_LIBM_F(copysign)(0.0f, b); }
+  return m;
+}
+// Python's float floor division: computed from fmod so that a == b * (a // b) + a % b.
+CJ_FN double floordiv(double a, double b) {
+  if (b == 0) return a / b;
+  double m = CJ_LIBM_D(fmod)(a, b);
+  double d = (a - m) / b;
+  if (m != 0 && ((b < 0) != (m < 0))) d -= 1.0;
+  if (d == 0) return CJ_LIBM_D(copysign)(0.0, a / b);
+  double f = CJ_LIBM_D(floor)(d);
+  if (d - f > 0.5) f += 1.0;
+  return f;
+}
+CJ_FN float floordiv(float a, float b) {
+  if (b == 0) return a / b;
+  float m = CJ_LIBM_F(fmod)(a, b);
+  float d = (a - m) / b;
+  if (m != 0 && ((b < 0) != (m < 0))) d -= 1.0f;
+  if (d == 0) return CJ_LIBM_F(copysign)(0.0f, a / b);
+  float f = CJ_LIBM_F(floor)(d);
+  if (d - f > 0.5f) f += 1.0f;
+  return f;
+}
+
+// Integer ** integer by squaring, wrapping like NumPy; a negative exponent gives 0 unless the
+// base is 1 or -1 (NumPy raises there; GPU code cannot).
+template <class T>
+CJ_FN T ipow(T a, T b) {
+  if (b < 0) {
+    if (a == 1) return 1;
+    if (a == (T)-1) return (b % 2) ? (T)-1 : (T)1;
+    return 0;
+  }
+  uint64_t base = (uint64_t)a, r = 1;
+  uint64_t e = (uint64_t)b;
+  while (e) {
+    if (e & 1) r *= base;
+    base *= base;
+    e >>= 1;
+  }
+  return (T)r;
+}
+// float ** integer: Numba multiplies by squaring rather than calling pow, so x**2 is exactly x*x.
+template <class F>
+CJ_FN F powi(F x, int64_t n) {
+  bool inv = n < 0;
+  uint64_t e = inv ? (uint64_t)0 - (uint64_t)n : (uint64_t)n;
+  F r = 1;
+  while (e) {
+    if (e & 1) r *= x;
+    x *= x;
+    e >>= 1;
+  }
+  return inv ? (F)1 / r : r;
+}
+template <class T>
+CJ_FN T lshift(T a, T b) {
+  if (b < 0 || b >= (T)(8 * sizeof(T))) return 0;
+  return (T)((uint64_t)a << b);
+}
+template <class T>
+CJ_FN T rshift(T a, T b) {
+  if (b < 0 || b >= (T)(8 * sizeof(T))) return a < 0 ? (T)-1 : (T)0;
+  return (T)(a >> b);
+}
+
+template <class T> CJ_FN T abs(T x) { return x < 0 ? (T)-x : x; }
+CJ_FN float abs(float x) { return CJ_LIBM_F(fabs)(x); }
+CJ_FN double abs(double x) { return CJ_LIBM_D(fabs)(x); }
+// Python's max(a, b) keeps a unless b is greater (so max(nan, 1) is nan and max(1, nan) is 1).
+template <class T> CJ_FN T max(T a, T b) { return b > a ? b : a; }
+template <class T> CJ_FN T min(T a, T b) { return b < a ? b : a; }
+
+// ---- math ---------------------------------------------------------------------------------------
+#define CJ_MATH1(name, f32, f64) \
+  CJ_FN float name(float x) { return CJ_LIBM_F(f32)(x); } \
+  CJ_FN double name(double x) { return CJ_LIBM_D(f64)(x); }
+#define CJ_MATH2(name, f32, f64) \
+  CJ_FN float name(float x, float y) { return CJ_LIBM_F(f32)(x, y); } \
+  CJ_FN double name(double x, double y) { return CJ_LIBM_D(f64)(x, y); }
+CJ_MATH1(sqrt, sqrt, sqrt)
+CJ_MATH1(exp, exp, exp)
+CJ_MATH1(expm1, expm1, expm1)
+CJ_MATH1(log, log, log)
+CJ_MATH1(log1p, log1p, log1p)
+CJ_MATH1(log2, log2, log2)
+CJ_MATH1(log10, log10, log10)
+CJ_MATH1(sin, sin, sin)
+CJ_MATH1(cos, cos, cos)
+CJ_MATH1(tan, tan, tan)
+CJ_MATH1(asin, asin, asin)
+CJ_MATH1(acos, acos, acos)
+CJ_MATH1(atan, atan, atan)
+CJ_MATH1(sinh, sinh, sinh)
+CJ_MATH1(cosh, cosh, cosh)
+CJ_MATH1(tanh, tanh, tanh)
+CJ_MATH1(asinh, asinh, asinh)
+CJ_MATH1(acosh, acosh, acosh)
+CJ_MATH1(atanh, atanh, atanh)
+CJ_MATH1(erf, erf, erf)
+CJ_MATH1(erfc, erfc, erfc)
+CJ_MATH1(tgamma, tgamma, tgamma)
+CJ_MATH1(lgamma, lgamma, lgamma)
+CJ_MATH1(fabs, fabs, fabs)
+CJ_MATH2(pow, pow, pow)
+CJ_MATH2(atan2, atan2, atan2)
+CJ_MATH2(hypot, hypot, hypot)
+CJ_MATH2(copysign, copysign, copysign)
+CJ_MATH2(fmod, fmod, fmod)
+CJ_FN float degrees(float x) { return x * (180.0f / 3.14159265358979323846f); }
+CJ_FN double degrees(double x) { return x * (180.0 / 3.141592653589793238462643383279502884); }
+CJ_FN float radians(float x) { return x * (3.14159265358979323846f / 180.0f); }
+CJ_FN double radians(double x) { return x * (3.141592653589793238462643383279502884 / 180.0); }
+// math.floor/ceil/trunc return int in Python 3, and so in Numba.
+CJ_FN int64_t floor(float x) { return (int64_t)CJ_LIBM_F(floor)(x); }
+CJ_FN int64_t floor(double x) { return (int64_t)CJ_LIBM_D(floor)(x); }
+CJ_FN int64_t ceil(float x) { return (int64_t)CJ_LIBM_F(ceil)(x); }
+CJ_FN int64_t ceil(double x) { return (int64_t)CJ_LIBM_D(ceil)(x); }
+CJ_FN int64_t trunc(float x) { return (int64_t)CJ_LIBM_F(trunc)(x); }
+CJ_FN int64_t trunc(double x) { return (int64_t)CJ_LIBM_D(trunc)(x); }
+// Written out so they hold whatever the compiler's math flags (no isnan builtin differences).
+CJ_FN bool isnan(double x) { return x != x; }
+CJ_FN bool isinf(double x) { return x == CJ_INF || x == -CJ_INF; }
+CJ_FN bool isfinite(double x) { return !isnan(x) && !isinf(x); }
+CJ_FN bool isnan(float x) { return x != x; }
+CJ_FN bool isinf(float x) { return isinf((double)x); }
+CJ_FN bool isfinite(float x) { return !isnan(x) && !isinf(x); }
+// round(x) is round-half-even to an int; round(x, n) stays a float.
+CJ_FN int64_t round_even(float x) { return (int64_t)CJ_LIBM_F(rint)(x); }
+CJ_FN int64_t round_even(double x) { return (int64_t)CJ_LIBM_D(rint)(x); }
+CJ_FN double round_digits(double x, int64_t n) {
+  if (!isfinite(x)) return x;
+  double p = CJ_LIBM_D(pow)(10.0, (double)(n < 0 ? -n : n));
+  double y = n >= 0 ? x * p : x / p;
+  double r = CJ_LIBM_D(rint)(y);
+  return n >= 0 ? r / p : r * p;
+}
+CJ_FN float round_digits(float x, int64_t n) { return (float)round_digits((double)x, n); }
+
+}  // namespace cj

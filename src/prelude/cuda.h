@@ -1,0 +1,63 @@
+// Prelude for the GPU: what common.h needs, spelled with CUDA builtins. NVRTC compiles it with
+// no include path, so the fixed-width integer types are declared here rather than included.
+#define CJ_TARGET_CUDA 1
+typedef signed char int8_t;
+typedef short int16_t;
+typedef int int32_t;
+typedef long long int64_t;
+typedef unsigned char uint8_t;
+typedef unsigned short uint16_t;
+typedef unsigned int uint32_t;
+typedef unsigned long long uint64_t;
+
+#define CJ_FN __device__ __forceinline__
+#define CJ_DEVICE __device__
+#define CJ_INF __longlong_as_double(0x7ff0000000000000LL)
+#define CJ_NAN __longlong_as_double(0x7ff8000000000000LL)
+
+// Thread indexing: Numba types these as int32.
+#define CJ_threadIdx_x ((int32_t)threadIdx.x)
+#define CJ_threadIdx_y ((int32_t)threadIdx.y)
+#define CJ_threadIdx_z ((int32_t)threadIdx.z)
+#define CJ_blockIdx_x ((int32_t)blockIdx.x)
+#define CJ_blockIdx_y ((int32_t)blockIdx.y)
+#define CJ_blockIdx_z ((int32_t)blockIdx.z)
+#define CJ_blockDim_x ((int32_t)blockDim.x)
+#define CJ_blockDim_y ((int32_t)blockDim.y)
+#define CJ_blockDim_z ((int32_t)blockDim.z)
+#define CJ_gridDim_x ((int32_t)gridDim.x)
+#define CJ_gridDim_y ((int32_t)gridDim.y)
+#define CJ_gridDim_z ((int32_t)gridDim.z)
+#define CJ_warpsize ((int32_t)warpSize)
+#define CJ_laneid (cj::laneid())
+
+namespace cj {
+CJ_FN int32_t laneid() {
+  unsigned r;
+  asm volatile("mov.u32 %0, %%laneid;" : "=r"(r));
+  return (int32_t)r;
+}
+CJ_FN void syncthreads() { __syncthreads(); }
+// Numba computes the global index in 64 bits so grids past 2**31 threads do not wrap.
+CJ_FN int64_t grid_x() { return (int64_t)blockIdx.x * blockDim.x + threadIdx.x; }
+CJ_FN int64_t grid_y() { return (int64_t)blockIdx.y * blockDim.y + threadIdx.y; }
+CJ_FN int64_t grid_z() { return (int64_t)blockIdx.z * blockDim.z + threadIdx.z; }
+CJ_FN int64_t gridsize_x() { return (int64_t)gridDim.x * blockDim.x; }
+CJ_FN int64_t gridsize_y() { return (int64_t)gridDim.y * blockDim.y; }
+CJ_FN int64_t gridsize_z() { return (int64_t)gridDim.z * blockDim.z; }
+}  // namespace cj
+
+// The math library: CUDA's device functions have the C names (sqrtf/sqrt).
+#define CJ_LIBM_F(name) ::name##f
+#define CJ_LIBM_D(name) ::name
+
+// A ufunc: a grid-stride loop over every element (the launch sizes the grid to the device).
+#define CJ_UFUNC_ENTRY(name, N)                                                     \
+  extern "C" __global__ void name(const cj::UfuncArgs<N> p) {                      \
+    const int64_t stride = (int64_t)gridDim.x * blockDim.x;                         \
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < p.n; i += stride) { \
+      char* a[N];                                                                   \
+      cj::ufunc_pointers(p, i, a);                                                  \
+      name##_elem(a);                                                               \
+    }                                                                               \
+  }

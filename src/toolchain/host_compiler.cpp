@@ -1,0 +1,409 @@
+// The host toolchain (see host_compiler.h): finding the compiler, running it without a shell under
+// a time limit, caching its output and loading the result.
+#include "toolchain/host_compiler.h"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "toolchain/cache.h"
+
+extern char** environ;
+
+namespace cujit::toolchain {
+namespace {
+
+using rt::HostCompileError;
+using rt::ToolchainError;
+
+constexpr int kCompileTimeoutS = 300;  // a generated module takes seconds; 300 s means it hangs
+constexpr int kVersionTimeoutS = 60;
+constexpr std::size_t kMaxOutput = 8u << 20;  // keep at most 8 MiB of diagnostics
+const char kNoCompiler[] = "no C++ compiler found: set CXX or install g++ (apt-get install g++)";
+const char kCacheVersion[] = "cujit-host-1";  // bump when the flags or the build change meaning
+
+std::atomic<std::uint64_t> g_compiler_runs{0};
+
+std::string errno_text(int err) { return std::strerror(err); }
+
+// The fixed flags, each for a reason:
+std::vector<std::string> base_flags() {
+  return {
+      // C++20: the simulator runs each GPU thread as a coroutine (co_await at __syncthreads).
+      "-std=c++20",
+      // Kernels on the CPU should be fast enough to be useful; -O2 compiles much faster than -O3.
+      "-O2",
+      // Position-independent code is required for a shared object.
+      "-fPIC",
+      // A shared object, loaded with dlopen.
+      "-shared",
+      // sqrt, fabs, ... may then inline to single instructions as they do on the GPU; errno is
+      // never looked at, Python's error semantics are implemented by the generated code itself.
+      "-fno-math-errno",
+  };
+}
+
+std::vector<std::string> split_words(const std::string& s) {
+  std::vector<std::string> words;
+  std::string cur;
+  for (char c : s) {
+    if (c == ' ' || c == '\t' || c == '\n') {
+      if (!cur.empty()) words.push_back(cur), cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  if (!cur.empty()) words.push_back(cur);
+  return words;
+}
+
+bool is_executable_file(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
+}
+
+// `name` as found on $PATH (a name with a slash is taken as a path); "" when absent.
+std::string find_program(const std::string& name) {
+  if (name.find('/') != std::string::npos) return is_executable_file(name) ? name : std::string();
+  const char* p = std::getenv("PATH");
+  std::string path = (p && *p) ? p : "/usr/local/bin:/usr/bin:/bin";
+  std::size_t start = 0;
+  for (;;) {
+    std::size_t end = path.find(':', start);
+    std::string dir = path.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    if (dir.empty()) dir = ".";
+    std::string candidate = dir + "/" + name;
+    if (is_executable_file(candidate)) return candidate;
+    if (end == std::string::npos) return std::string();
+    start = end + 1;
+  }
+}
+
+// The compiler as argv words, argv[0] resolved to a full path (posix_spawn does not search).
+std::vector<std::string> resolve_compiler() {
+  const char* cxx = std::getenv("CXX");
+  std::vector<std::string> words = split_words(cxx ? cxx : "");
+  if (!words.empty()) {
+    std::string found = find_program(words[0]);
+    if (found.empty())
+      throw ToolchainError(std::string(kNoCompiler) + "\n($CXX is '" + cxx + "', and '" + words[0] +
+                           "' is not an executable)");
+    words[0] = found;
+    return words;
+  }
+  for (const char* name : {"c++", "g++", "clang++"}) {
+    std::string found = find_program(name);
+    if (!found.empty()) return {found};
+  }
+  throw ToolchainError(kNoCompiler);
+}
+
+// A command line as a person would type it (for messages only; it is never given to a shell).
+std::string show_command(const std::vector<std::string>& argv) {
+  std::string out;
+  for (const std::string& w : argv) {
+    if (!out.empty()) out += ' ';
+    bool plain = !w.empty() && w.find_first_of(" \t\n'\"\\$*?;&|<>()") == std::string::npos;
+    if (plain) {
+      out += w;
+    } else {
+      out += '\'';
+      for (char c : w) out += (c == '\'') ? std::string("'\\''") : std::string(1, c);
+      out += '\'';
+    }
+  }
+  return out;
+}
+
+struct ProcessResult {
+  bool exited = false;  // normal exit (then `code`), else killed by `signal`
+  int code = 0;
+  int signal = 0;
+  bool timed_out = false;
+  std::string output;  // stdout and stderr interleaved, as a terminal would show them
+};
+
+// Closes a descriptor on every path out of run_process.
+struct Fd {
+  int fd = -1;
+  ~Fd() { reset(); }
+  void reset() {
+    if (fd >= 0) ::close(fd);
+    fd = -1;
+  }
+};
+
+// Spawns argv (argv[0] a full path) with stdin from /dev/null and stdout+stderr into one pipe,
+// collects the output and waits, killing the process group after `timeout_s`.
+ProcessResult run_process(const std::vector<std::string>& argv, int timeout_s) {
+  const std::string shown = show_command(argv);
+  int fds[2];
+  // O_CLOEXEC: a process spawned by another thread at the same time must not inherit the write
+  // end, or we would wait for EOF until that unrelated process exits. dup2 in the child clears it.
+  if (::pipe2(fds, O_CLOEXEC) != 0)
+    throw ToolchainError("cannot create a pipe to run " + shown + ": " + errno_text(errno));
+  Fd rd{fds[0]}, wr{fds[1]};
+
+  posix_spawn_file_actions_t actions;
+  posix_spawnattr_t attr;
+  if (int rc = posix_spawn_file_actions_init(&actions))
+    throw ToolchainError("posix_spawn_file_actions_init: " + errno_text(rc));
+  if (int rc = posix_spawnattr_init(&attr)) {
+    posix_spawn_file_actions_destroy(&actions);
+    throw ToolchainError("posix_spawnattr_init: " + errno_text(rc));
+  }
+  sigset_t no_signals, default_signals;
+  sigemptyset(&no_signals);
+  sigemptyset(&default_signals);
+  sigaddset(&default_signals, SIGPIPE);  // Python ignores SIGPIPE; the compiler should not
+  int rc = 0;
+  // stdin: the compiler reads nothing interactively, so give it nothing to wait on.
+  if (!rc) rc = posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  if (!rc) rc = posix_spawn_file_actions_adddup2(&actions, wr.fd, 1);
+  if (!rc) rc = posix_spawn_file_actions_adddup2(&actions, wr.fd, 2);
+  // Its own process group, so a timeout can kill the whole tree (ccache -> g++ -> cc1plus).
+  if (!rc) rc = posix_spawnattr_setpgroup(&attr, 0);
+  if (!rc) rc = posix_spawnattr_setsigmask(&attr, &no_signals);
+  if (!rc) rc = posix_spawnattr_setsigdefault(&attr, &default_signals);
+  if (!rc)
+    rc = posix_spawnattr_setflags(
+        &attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  std::vector<char*> cargv;
+  for (const std::string& w : argv) cargv.push_back(const_cast<char*>(w.c_str()));
+  cargv.push_back(nullptr);
+  pid_t pid = -1;
+  if (!rc) rc = posix_spawn(&pid, cargv[0], &actions, &attr, cargv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  if (rc != 0) {
+    if (rc == ENOENT || rc == EACCES || rc == ENOEXEC)
+      throw ToolchainError(std::string(kNoCompiler) + "\n(cannot run " + shown + ": " +
+                           errno_text(rc) + ")");
+    throw ToolchainError("cannot run " + shown + ": " + errno_text(rc));
+  }
+  wr.reset();  // only the child writes now; EOF comes when it (and its children) are done
+
+  ProcessResult res;
+  using clock = std::chrono::steady_clock;
+  const auto deadline = clock::now() + std::chrono::seconds(timeout_s);
+  auto ms_left = [&] {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock::now());
+    return left.count() > 0 ? int(std::min<long long>(left.count(), 1 << 30)) : 0;
+  };
+  bool truncated = false;
+  char buf[1 << 16];
+  for (;;) {
+    struct pollfd p { rd.fd, POLLIN, 0 };
+    int n = ::poll(&p, 1, ms_left());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      int err = errno;
+      ::kill(-pid, SIGKILL);
+      ::kill(pid, SIGKILL);
+      while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {}
+      throw ToolchainError("poll failed while running " + shown + ": " + errno_text(err));
+    }
+    if (n == 0) {  // deadline passed
+      res.timed_out = true;
+      break;
+    }
+    ssize_t got = ::read(rd.fd, buf, sizeof buf);
+    if (got < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (got <= 0) break;  // EOF (or a broken pipe): the process is done writing
+    if (res.output.size() < kMaxOutput) {
+      res.output.append(buf, std::size_t(got));
+    } else {
+      truncated = true;
+    }
+  }
+  if (truncated) res.output += "\n[... further output cut by cujit ...]\n";
+
+  // Reap it; if it closed its output but does not exit, the deadline still applies.
+  int status = 0;
+  for (;;) {
+    if (res.timed_out || ms_left() == 0) {
+      res.timed_out = true;
+      ::kill(-pid, SIGKILL);
+      ::kill(pid, SIGKILL);  // in case the group could not be set up
+    }
+    pid_t r = ::waitpid(pid, &status, res.timed_out ? 0 : WNOHANG);
+    if (r == pid) break;
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0)  // ECHILD: someone set SIGCHLD to SIG_IGN and the status is lost
+      throw ToolchainError("cannot get the exit status of " + shown + ": " + errno_text(errno));
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  res.exited = WIFEXITED(status);
+  res.code = res.exited ? WEXITSTATUS(status) : 0;
+  res.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+  return res;
+}
+
+std::mutex g_version_mutex;
+std::map<std::string, std::string> g_versions;  // compiler command -> version line
+
+std::string version_of(const std::vector<std::string>& cmd) {
+  const std::string id = show_command(cmd);
+  {
+    std::lock_guard<std::mutex> lock(g_version_mutex);
+    auto it = g_versions.find(id);
+    if (it != g_versions.end()) return it->second;
+  }
+  // Run outside the lock: two threads may both ask once, which is harmless.
+  std::vector<std::string> argv = cmd;
+  argv.push_back("--version");
+  ProcessResult r = run_process(argv, kVersionTimeoutS);
+  if (!r.exited || r.code != 0)
+    throw ToolchainError("'" + show_command(argv) + "' failed" +
+                         (r.timed_out ? std::string(" (timed out)") : std::string()) + ":\n" +
+                         r.output);
+  std::string line = r.output.substr(0, r.output.find('\n'));
+  if (line.empty()) line = id;  // still a usable key part
+  std::lock_guard<std::mutex> lock(g_version_mutex);
+  g_versions.emplace(id, line);
+  return line;
+}
+
+// Runs the compiler on `src_path`, writing `out_path`. Throws on any failure, `out_path` removed.
+void run_compiler(const std::vector<std::string>& cmd, const std::vector<std::string>& flags,
+                  const std::vector<std::string>& extra_flags, const std::string& src_path,
+                  const std::string& out_path) {
+  std::vector<std::string> argv = cmd;
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  argv.insert(argv.end(), {"-o", out_path, "-x", "c++", src_path});
+  // After the source: libraries (-lm) must follow what uses them; other flags work anywhere.
+  argv.insert(argv.end(), extra_flags.begin(), extra_flags.end());
+  g_compiler_runs.fetch_add(1, std::memory_order_relaxed);
+  ProcessResult r = run_process(argv, kCompileTimeoutS);
+  const std::string shown = show_command(argv);
+  if (r.exited && r.code == 0) {
+    struct stat st {};
+    if (::stat(out_path.c_str(), &st) == 0) return;
+    throw ToolchainError("the C++ compiler reported success but wrote no " + out_path +
+                         "\ncommand: " + shown + "\n" + r.output);
+  }
+  remove_file_quietly(out_path);
+  if (r.timed_out)
+    throw ToolchainError("the C++ compiler did not finish within " +
+                         std::to_string(kCompileTimeoutS) + " s and was stopped\ncommand: " + shown +
+                         "\n" + r.output);
+  if (!r.exited)  // a crash is the toolchain's problem, not the user's code
+    throw ToolchainError("the C++ compiler was killed by signal " + std::to_string(r.signal) +
+                         " (" + strsignal(r.signal) + ")\ncommand: " + shown + "\n" + r.output);
+  throw HostCompileError("the C++ compiler rejected the generated code (exit status " +
+                             std::to_string(r.code) + ")\ncommand: " + shown + "\n" + r.output,
+                         r.output, shown);
+}
+
+std::shared_ptr<HostLibrary> load_library(const std::string& path) {
+  // RTLD_NOW: unresolved symbols fail here, with a message, not at the first call.
+  // RTLD_LOCAL: modules stay independent; two may define the same extern "C" names.
+  void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    const char* err = ::dlerror();
+    throw ToolchainError("cannot load the compiled module " + path + ": " +
+                         (err ? err : "dlopen failed"));
+  }
+  return std::make_shared<HostLibrary>(handle, path);
+}
+
+// A private folder for one uncached build, removed with everything in it when done.
+struct TempDir {
+  std::string path;
+  std::vector<std::string> files;
+  TempDir() {
+    const char* t = std::getenv("TMPDIR");
+    std::string pattern = std::string((t && *t) ? t : "/tmp") + "/cujit-XXXXXX";
+    std::vector<char> buf(pattern.begin(), pattern.end());
+    buf.push_back('\0');
+    if (::mkdtemp(buf.data()) == nullptr)
+      throw ToolchainError("cannot create a temporary folder " + pattern + ": " + errno_text(errno));
+    path = buf.data();
+  }
+  std::string file(const std::string& name) {
+    files.push_back(path + "/" + name);
+    return files.back();
+  }
+  ~TempDir() {
+    for (const std::string& f : files) remove_file_quietly(f);
+    (void)::rmdir(path.c_str());  // best effort: a leftover empty folder in /tmp is harmless
+  }
+};
+
+}  // namespace
+
+HostLibrary::~HostLibrary() {
+  if (handle_) (void)::dlclose(handle_);  // nothing to report from a destructor
+}
+
+void* HostLibrary::symbol(const std::string& name) const {
+  ::dlerror();  // clear, so a stale message is not reported
+  void* p = ::dlsym(handle_, name.c_str());
+  if (p == nullptr) {
+    const char* err = ::dlerror();
+    throw ToolchainError("symbol '" + name + "' not found in " + path_ +
+                         (err ? std::string(": ") + err : std::string()));
+  }
+  return p;
+}
+
+std::vector<std::string> host_compiler_command() { return resolve_compiler(); }
+
+std::string host_compiler_version() { return version_of(resolve_compiler()); }
+
+std::uint64_t host_compiler_runs() { return g_compiler_runs.load(std::memory_order_relaxed); }
+
+std::shared_ptr<HostLibrary> host_compile(const std::string& source,
+                                          const std::vector<std::string>& extra_flags) {
+  const std::vector<std::string> cmd = resolve_compiler();
+  const std::vector<std::string> flags = base_flags();
+
+  if (!cache_enabled()) {
+    TempDir dir;
+    std::string src = dir.file("module.cpp"), out = dir.file("module.so");
+    write_file_atomic(src, source);
+    run_compiler(cmd, flags, extra_flags, src, out);
+    return load_library(out);  // the file may go once loaded: the mapping stays
+  }
+
+  // Everything that changes the binary is in the key: the source, every flag, the compiler.
+  std::vector<std::string> parts{source};
+  parts.insert(parts.end(), flags.begin(), flags.end());
+  parts.insert(parts.end(), extra_flags.begin(), extra_flags.end());
+  parts.push_back(version_of(cmd));
+  parts.push_back(kCacheVersion);
+  const std::string key = cache_key_list(parts);
+
+  if (cache_file_valid(key, "so")) {
+    std::string path = cache_path(key, "so");
+    try {
+      return load_library(path);
+    } catch (const ToolchainError&) {
+      // Intact but unloadable (e.g. a cache folder shared with another machine): rebuild it.
+      remove_file_quietly(path);
+      remove_file_quietly(path + ".sum");
+    }
+  }
+  // The source goes beside the binary, readable, for whoever debugs the generated code.
+  cache_put_text(key, "cpp", source);
+  const std::string src = cache_path(key, "cpp");
+  const std::string tmp = unique_temp_name(cache_path(key, "so"));
+  run_compiler(cmd, flags, extra_flags, src, tmp);
+  return load_library(cache_adopt_file(key, "so", tmp));
+}
+
+}  // namespace cujit::toolchain

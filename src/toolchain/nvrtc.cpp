@@ -1,0 +1,281 @@
+// NVRTC through dlopen: finding and loading libnvrtc once, and the compile / query wrappers.
+// <nvrtc.h> is included for its types only (decltype); no NVRTC symbol is referenced directly.
+#include "toolchain/nvrtc.h"
+
+#include <dlfcn.h>
+#include <nvrtc.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <mutex>
+
+namespace cujit::toolchain {
+namespace {
+
+using rt::ToolchainError;
+
+// One pointer per function in nvrtc_api.def, typed from its declaration in <nvrtc.h>.
+struct NvrtcApi {
+#define NVRTC_API(name) decltype(&::name) name = nullptr;
+#include "toolchain/nvrtc_api.def"
+#undef NVRTC_API
+  void* handle = nullptr;
+  std::string path;
+};
+
+// Newest first: a machine with both keeps using the toolkit this build was written against.
+const char* const kLibNames[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"};
+
+std::mutex g_paths_mutex;
+std::vector<std::string> g_search_paths;  // guarded by g_paths_mutex
+
+std::once_flag g_load_once;
+NvrtcApi g_api;            // written once inside call_once, read-only afterwards
+std::string g_load_error;  // set instead of g_api.handle when loading failed
+
+std::string env(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? std::string(v) : std::string();
+}
+
+// Tries to resolve every function of the list in `handle`; names the first missing one on failure.
+bool bind_all(void* handle, NvrtcApi& api, std::string& missing) {
+#define NVRTC_API(name)                                                     \
+  api.name = reinterpret_cast<decltype(&::name)>(dlsym(handle, #name));      \
+  if (api.name == nullptr) {                                                \
+    missing = #name;                                                        \
+    return false;                                                           \
+  }
+#include "toolchain/nvrtc_api.def"
+#undef NVRTC_API
+  return true;
+}
+
+// Opens `what` (a full path, or a bare name for the loader's own search) and binds it. On failure
+// appends one line to `tried` and returns false.
+bool try_open(const std::string& what, const std::string& shown, std::string& tried) {
+  // RTLD_LOCAL: NVRTC's symbols stay out of the global namespace, so they cannot clash with
+  // another copy loaded by PyTorch, CuPy, ... in the same process. RTLD_NOW: fail here, not later.
+  void* handle = dlopen(what.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    const char* err = dlerror();
+    tried += "  " + shown + ": " + (err ? err : "dlopen failed") + "\n";
+    return false;
+  }
+  NvrtcApi api;
+  std::string missing;
+  if (!bind_all(handle, api, missing)) {
+    tried += "  " + shown + ": loaded, but it has no " + missing + " (too old?)\n";
+    dlclose(handle);
+    return false;
+  }
+  api.handle = handle;
+  api.path = what;
+  // Report the file actually loaded when the loader searched for a bare name.
+  Dl_info info{};
+  if (what.find('/') == std::string::npos && dladdr(reinterpret_cast<void*>(api.nvrtcVersion), &info) &&
+      info.dli_fname)
+    api.path = info.dli_fname;
+  g_api = api;
+  return true;
+}
+
+void load_nvrtc() {
+  std::vector<std::string> dirs;
+  {
+    std::lock_guard<std::mutex> lock(g_paths_mutex);
+    dirs = g_search_paths;
+  }
+  for (const char* var : {"CUDA_HOME", "CUDA_PATH"}) {
+    std::string root = env(var);
+    if (!root.empty()) dirs.push_back(root + "/lib64");
+  }
+  dirs.push_back("/usr/local/cuda/lib64");
+
+  std::string tried;
+  std::vector<std::string> seen;
+  for (const std::string& dir : dirs) {
+    if (dir.empty() || std::find(seen.begin(), seen.end(), dir) != seen.end()) continue;
+    seen.push_back(dir);
+    bool any = false;
+    for (const char* name : kLibNames) {
+      std::string path = dir + "/" + name;
+      // Only dlopen files that exist, so the error lists real problems, not every absent name.
+      if (access(path.c_str(), F_OK) != 0) continue;
+      any = true;
+      if (try_open(path, path, tried)) return;
+    }
+    if (!any) tried += "  " + dir + ": no libnvrtc.so.13 / .so.12 / .so there\n";
+  }
+  // Last, whatever the system loader finds (LD_LIBRARY_PATH, ld.so.cache).
+  for (const char* name : kLibNames)
+    if (try_open(name, std::string(name) + " (system loader path)", tried)) return;
+
+  g_load_error =
+      "cannot load NVRTC (libnvrtc), which cujit needs to compile for the GPU. Tried:\n" + tried +
+      "Install it with `pip install nvidia-cuda-nvrtc`, or set CUDA_HOME to a CUDA Toolkit "
+      "(12 or 13). The CUDA simulator does not need it.";
+}
+
+// The loaded API, loading it on first use. The attempt is made once per process (the lambda never
+// throws, so call_once's exception path is not relied on); a failure is rethrown on every call.
+const NvrtcApi& api() {
+  std::call_once(g_load_once, [] {
+    try {
+      load_nvrtc();
+    } catch (const std::exception& e) {  // e.g. bad_alloc while building the message
+      g_load_error = std::string("cannot load NVRTC: ") + e.what();
+    }
+  });
+  if (g_api.handle == nullptr) throw ToolchainError(g_load_error);
+  return g_api;
+}
+
+std::string result_name(const NvrtcApi& a, nvrtcResult rc) {
+  const char* s = a.nvrtcGetErrorString(rc);
+  return s ? s : "NVRTC error " + std::to_string(int(rc));
+}
+
+// An NVRTC call that must not fail outside compilation (bad handle, out of memory, ...).
+void check(const NvrtcApi& a, nvrtcResult rc, const char* call) {
+  if (rc != NVRTC_SUCCESS)
+    throw ToolchainError(std::string(call) + " failed: " + result_name(a, rc));
+}
+
+// Destroys the program on every path out of nvrtc_compile.
+struct ProgramGuard {
+  const NvrtcApi& a;
+  nvrtcProgram prog = nullptr;
+  ~ProgramGuard() {
+    if (prog) a.nvrtcDestroyProgram(&prog);  // nothing useful to do if this fails
+  }
+};
+
+std::string program_log(const NvrtcApi& a, nvrtcProgram prog) {
+  std::size_t size = 0;
+  check(a, a.nvrtcGetProgramLogSize(prog, &size), "nvrtcGetProgramLogSize");
+  if (size <= 1) return std::string();
+  std::string log(size, '\0');
+  check(a, a.nvrtcGetProgramLog(prog, &log[0]), "nvrtcGetProgramLog");
+  while (!log.empty() && log.back() == '\0') log.pop_back();  // the size counts the terminator
+  return log;
+}
+
+bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+}  // namespace
+
+void set_library_search_paths(const std::vector<std::string>& dirs) {
+  std::lock_guard<std::mutex> lock(g_paths_mutex);
+  g_search_paths = dirs;
+}
+
+std::string nvrtc_library_path() { return api().path; }
+
+NvrtcOutput nvrtc_compile(const std::string& source, const std::string& program_name,
+                          const std::string& arch, const std::vector<std::string>& extra_options) {
+  bool cubin;
+  if (starts_with(arch, "sm_") && arch.size() > 3) {
+    cubin = true;
+  } else if (starts_with(arch, "compute_") && arch.size() > 8) {
+    cubin = false;
+  } else {
+    throw ToolchainError("nvrtc_compile: arch must be \"sm_XY\" (CUBIN) or \"compute_XY\" (PTX), "
+                         "not \"" + arch + "\"");
+  }
+  const NvrtcApi& a = api();
+
+  std::vector<std::string> options = {
+      // The generated code and the prelude are written to C++17; pin it rather than depend on
+      // the NVRTC version's default.
+      "--std=c++17",
+      // A real arch makes NVRTC finish the job (CUBIN, no driver JIT at load); a virtual one
+      // stops at PTX, which the driver can JIT for GPUs newer than this NVRTC.
+      "-arch=" + arch,
+      // NVRTC would add the folder of the "source" (program_name: the user's .py) to the include
+      // path. Generated code includes nothing from disk, so nothing there may be picked up.
+      "-no-source-include",
+  };
+  // No -lineinfo or -default-device by default: the first costs compile time and is asked for by
+  // the pipeline when profiling; generated code marks its functions __device__/__global__ itself.
+  options.insert(options.end(), extra_options.begin(), extra_options.end());
+  std::vector<const char*> option_ptrs;
+  option_ptrs.reserve(options.size());
+  for (const std::string& o : options) option_ptrs.push_back(o.c_str());
+
+  ProgramGuard guard{a};
+  check(a, a.nvrtcCreateProgram(&guard.prog, source.c_str(),
+                                program_name.empty() ? nullptr : program_name.c_str(), 0, nullptr,
+                                nullptr),
+        "nvrtcCreateProgram");
+  nvrtcResult rc =
+      a.nvrtcCompileProgram(guard.prog, int(option_ptrs.size()), option_ptrs.data());
+  std::string log = program_log(a, guard.prog);  // the log exists after success and failure
+  if (rc != NVRTC_SUCCESS) {
+    std::string name = program_name.empty() ? "the generated code" : program_name;
+    std::string message = "NVRTC could not compile " + name + " for " + arch + ": " +
+                          result_name(a, rc);
+    if (!log.empty()) message += "\n" + log;
+    throw rt::NvrtcCompileError(message, log, program_name, arch, int(rc));
+  }
+
+  NvrtcOutput out;
+  out.is_cubin = cubin;
+  out.log = std::move(log);
+  std::size_t size = 0;
+  if (cubin) {
+    check(a, a.nvrtcGetCUBINSize(guard.prog, &size), "nvrtcGetCUBINSize");
+    if (size == 0) throw ToolchainError("NVRTC produced an empty CUBIN for " + arch);
+    out.image.assign(size, '\0');
+    check(a, a.nvrtcGetCUBIN(guard.prog, &out.image[0]), "nvrtcGetCUBIN");
+  } else {
+    check(a, a.nvrtcGetPTXSize(guard.prog, &size), "nvrtcGetPTXSize");
+    if (size == 0) throw ToolchainError("NVRTC produced empty PTX for " + arch);
+    out.image.assign(size, '\0');
+    check(a, a.nvrtcGetPTX(guard.prog, &out.image[0]), "nvrtcGetPTX");
+    // The size counts the terminating NUL; the driver wants a C string, which std::string's
+    // c_str() still provides, and the cache and hashes want just the text.
+    while (!out.image.empty() && out.image.back() == '\0') out.image.pop_back();
+  }
+  return out;
+}
+
+std::string nvrtc_version() {
+  const NvrtcApi& a = api();
+  int major = 0, minor = 0;
+  check(a, a.nvrtcVersion(&major, &minor), "nvrtcVersion");
+  return std::to_string(major) + "." + std::to_string(minor);
+}
+
+std::vector<int> nvrtc_supported_archs() {
+  const NvrtcApi& a = api();
+  int count = 0;
+  check(a, a.nvrtcGetNumSupportedArchs(&count), "nvrtcGetNumSupportedArchs");
+  std::vector<int> archs(std::size_t(std::max(count, 0)));
+  if (count > 0) check(a, a.nvrtcGetSupportedArchs(archs.data()), "nvrtcGetSupportedArchs");
+  std::sort(archs.begin(), archs.end());  // documented ascending; sort anyway, best_arch relies on it
+  return archs;
+}
+
+std::string best_arch(int cc_major, int cc_minor, bool cubin) {
+  if (cc_major <= 0 || cc_minor < 0 || cc_minor > 9)
+    throw ToolchainError("best_arch: invalid compute capability " + std::to_string(cc_major) +
+                         "." + std::to_string(cc_minor));
+  const int cc = cc_major * 10 + cc_minor;
+  std::vector<int> archs = nvrtc_supported_archs();
+  int pick = 0;
+  for (int arch : archs)
+    if (arch <= cc) pick = arch;  // ascending: ends on the highest not above the device
+  if (pick == 0) {
+    std::string oldest = archs.empty() ? std::string("none")
+                                       : std::to_string(archs.front() / 10) + "." +
+                                             std::to_string(archs.front() % 10);
+    throw ToolchainError("this GPU (compute capability " + std::to_string(cc_major) + "." +
+                         std::to_string(cc_minor) + ") is older than anything NVRTC " +
+                         nvrtc_version() + " can compile for (oldest: " + oldest + ")");
+  }
+  return (cubin ? "sm_" : "compute_") + std::to_string(pick);
+}
+
+}  // namespace cujit::toolchain

@@ -1,0 +1,75 @@
+// NVRTC: compiles generated CUDA C++ to PTX or CUBIN in-process.
+//
+// libnvrtc is not linked: it is opened with dlopen on first use, looking in the folders given by
+// set_library_search_paths (Python passes the pip nvidia-cuda-nvrtc wheel's lib folders), then
+// $CUDA_HOME/lib64, $CUDA_PATH/lib64, /usr/local/cuda/lib64, then the plain loader path, trying
+// libnvrtc.so.13, libnvrtc.so.12, libnvrtc.so in each. So cujit imports and runs the simulator on
+// machines without CUDA, and a GPU user can get NVRTC from pip alone. Results are not cached here:
+// the pipeline caches them (toolchain/cache.h) under a key it knows the inputs of.
+//
+// All functions are thread-safe (NVRTC itself is, per program; the library is loaded once).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "runtime/errors.h"
+
+namespace cujit::rt {
+
+/// NVRTC rejected the generated source (or an option). `log` is NVRTC's log, verbatim: the pipeline
+/// maps its "file.py(LINE): error: ..." lines (from the #line directives in the generated code)
+/// back to the user's Python lines.
+class NvrtcCompileError : public ToolchainError {
+ public:
+  NvrtcCompileError(const std::string& message, std::string log, std::string program_name,
+                    std::string arch, int code)
+      : ToolchainError(message), log(std::move(log)), program_name(std::move(program_name)),
+        arch(std::move(arch)), code(code) {}
+  std::string log;           // NVRTC's full program log
+  std::string program_name;  // as passed to nvrtc_compile
+  std::string arch;          // e.g. "sm_90"
+  int code;                  // the nvrtcResult, e.g. 6 (NVRTC_ERROR_COMPILATION)
+};
+
+}  // namespace cujit::rt
+
+namespace cujit::toolchain {
+
+/// What NVRTC produced: a CUBIN for a real arch ("sm_90"), PTX for a virtual one ("compute_90").
+struct NvrtcOutput {
+  std::string image;  // the CUBIN bytes, or the PTX text (without the trailing NUL)
+  bool is_cubin;
+  std::string log;    // warnings (usually empty)
+};
+
+/// Folders to search for libnvrtc before the standard places. Only has an effect before the first
+/// NVRTC call (the library is loaded once per process).
+void set_library_search_paths(const std::vector<std::string>& dirs);
+
+/// Loads NVRTC if needed and returns the path it was loaded from (diagnostics, `cujit --info`).
+/// Throws rt::ToolchainError listing every place tried when it cannot be found or loaded; the
+/// failure is remembered, later calls throw the same error.
+std::string nvrtc_library_path();
+
+/// Compiles `source`. `program_name` (e.g. the user's file name) names the program in NVRTC's
+/// messages for lines without a #line directive. `arch`: "sm_XY" gives a CUBIN (nvrtcGetCUBIN),
+/// "compute_XY" gives PTX (nvrtcGetPTX). `extra_options` are appended verbatim (e.g. "-lineinfo",
+/// "-default-device"). Throws rt::NvrtcCompileError when compilation fails, rt::ToolchainError when
+/// NVRTC cannot be loaded or misbehaves, or when `arch` has neither prefix.
+NvrtcOutput nvrtc_compile(const std::string& source, const std::string& program_name,
+                          const std::string& arch, const std::vector<std::string>& extra_options);
+
+/// "13.0": the loaded NVRTC's version (part of cache keys: a new NVRTC recompiles everything).
+std::string nvrtc_version();
+
+/// The architectures the loaded NVRTC can target, as numbers (75, 80, ..., 120), ascending.
+std::vector<int> nvrtc_supported_archs();
+
+/// The arch to compile for a device of compute capability cc_major.cc_minor: its own if NVRTC
+/// supports it, else the highest supported one below it. "sm_XY" when `cubin`, else "compute_XY".
+/// A CUBIN only runs on the same major version, so a caller whose device is newer than anything
+/// NVRTC knows (the result's number differs in major) should ask for PTX, which the driver JITs.
+/// Throws rt::ToolchainError when the device is older than every supported arch.
+std::string best_arch(int cc_major, int cc_minor, bool cubin);
+
+}  // namespace cujit::toolchain

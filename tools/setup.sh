@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Makes sure this machine can build and test cujit, then prints the Python to use.
+# A python3 that already has the build and test requirements (the GPU machine: no registry) is used
+# as it is and nothing is installed; otherwise a .venv is made and filled from PyPI.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+log() { echo "setup: $*" >&2; }
+
+# Debian packages the build needs: a C++ compiler (also the CPU/simulator toolchain) and CMake.
+missing=()
+command -v c++ >/dev/null 2>&1 || missing+=(g++)
+command -v cmake >/dev/null 2>&1 || missing+=(cmake)
+if [ ${#missing[@]} -gt 0 ]; then
+  log "installing ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq >&2 && $SUDO apt-get install -y -qq "${missing[@]}" >&2
+fi
+
+has_reqs() { "$1" -c "import numpy, pybind11, scikit_build_core, pytest" >/dev/null 2>&1; }
+
+if [ -z "${CUJIT_FORCE_VENV:-}" ] && has_reqs python3; then
+  command -v python3
+  exit 0
+fi
+if [ ! -x .venv/bin/python ] || ! has_reqs .venv/bin/python; then
+  log "making .venv"
+  python3 -m venv .venv >&2
+  .venv/bin/python -m pip install -q --upgrade pip >&2
+  .venv/bin/python -m pip install -q numpy pybind11 scikit-build-core pytest >&2
+fi
+echo "$PWD/.venv/bin/python"
