@@ -109,7 +109,7 @@ class Emitter {
     bool uni = !t.elems.empty() && t.elems[0].is_scalar();
     for (auto& e : t.elems) uni = uni && e == t.elems[0];
     if (uni) {  // a run-time index into a UniTuple
-      structs_ << "\n  CJ_FN " << cpp_type(t.elems[0]) << " at(int64_t i) const { if (i < 0) i += "
+      structs_ << "\n  CJ_METHOD " << cpp_type(t.elems[0]) << " at(int64_t i) const { if (i < 0) i += "
                << t.elems.size() << "; switch (i) {";
       for (size_t i = 0; i < t.elems.size(); ++i) structs_ << " case " << i << ": return f" << i << ";";
       structs_ << " default: return f0; } }\n";

@@ -11,6 +11,7 @@ typedef unsigned int uint32_t;
 typedef unsigned long long uint64_t;
 
 #define CJ_FN __device__ __forceinline__
+#define CJ_METHOD __device__ __forceinline__
 #define CJ_DEVICE __device__
 #define CJ_INF __longlong_as_double(0x7ff0000000000000LL)
 #define CJ_NAN __longlong_as_double(0x7ff8000000000000LL)

@@ -9,6 +9,7 @@
 
 #define CJ_TARGET_HOST 1
 #define CJ_FN static inline
+#define CJ_METHOD inline
 #define CJ_DEVICE
 #define CJ_EXPORT __attribute__((visibility("default")))
 #define CJ_INF __builtin_inf()

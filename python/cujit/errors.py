@@ -1,0 +1,98 @@
+"""The exceptions cujit raises.
+
+The C++ core (cujit._core) raises these classes directly: src/bindings/errors.cpp translates its
+C++ exceptions into them, looking them up here when the error happens. Everything cujit raises
+on its own account derives from CujitError; plain misuse (a wrong argument type or value) raises
+Python's TypeError / ValueError as usual.
+"""
+
+__all__ = [
+    "CujitError", "TypingError", "UnsupportedError", "CompileSyntaxError", "InternalError",
+    "ToolchainError", "NvrtcError", "CudaSupportError", "CudaAPIError",
+]
+
+
+class CujitError(Exception):
+    """Base class of every cujit error."""
+
+
+class _Located:
+    """Errors in the user's code. The C++ core sets ``msg`` (the message alone), ``filename``,
+    ``lineno`` (1-based) and ``col`` (0-based); ``str()`` is the rendered message: the text, then
+    ``file.py:LINE:``, the offending line and a caret under the problem."""
+
+    def __init__(self, message="", msg=None, filename=None, lineno=None, col=None):
+        super().__init__(message)
+        self.rendered = message
+        self.msg = message if msg is None else msg
+        self.filename = filename
+        self.lineno = lineno
+        self.col = col
+
+    def __str__(self):
+        return self.rendered
+
+    def __reduce__(self):
+        return (type(self), (self.rendered, self.msg, self.filename, self.lineno, self.col))
+
+
+class TypingError(_Located, CujitError):
+    """The compiled code does not type-check: unknown names, types that do not fit, wrong
+    argument counts, a variable that would need two types. Raised when a function is compiled
+    (at decoration for explicit signatures, at the first call otherwise)."""
+
+
+class UnsupportedError(_Located, CujitError):
+    """Valid Python outside the subset cujit compiles (``with``, lambdas, list literals,
+    recursion, ...). Raised when the function is compiled."""
+
+
+class CompileSyntaxError(_Located, CujitError, SyntaxError):
+    """Source text the compiler's lexer or parser rejects. It is also a SyntaxError, so code that
+    catches SyntaxError catches it; unlike SyntaxError, ``str()`` is the full rendered message
+    (SyntaxError's own would be "msg (file, line N)"). ``offset`` is the 1-based column, as
+    SyntaxError has it."""
+
+    def __init__(self, message="", msg=None, filename=None, lineno=None, col=None):
+        # _Located's super().__init__ reaches SyntaxError.__init__ with the message only, so
+        # SyntaxError does not try to parse a (filename, lineno, offset, text) tuple.
+        super().__init__(message, msg, filename, lineno, col)
+        self.offset = None if col is None else col + 1
+
+
+class InternalError(CujitError):
+    """A bug in cujit itself (an invariant of the compiler was broken), never the user's fault.
+    Please report it with the code that triggered it."""
+
+
+class ToolchainError(CujitError):
+    """A compiler cujit drives failed for a reason that is not in the user's code: NVRTC or the
+    host C++ compiler could not be found or loaded, crashed, or rejected generated code.
+    Host compiler failures carry ``output`` and ``command``."""
+
+
+class NvrtcError(ToolchainError):
+    """NVRTC rejected the generated CUDA C++ (``log`` is NVRTC's log, ``arch`` the target,
+    ``code`` the nvrtcResult). Errors the pipeline can place in the user's code are raised as
+    TypingError instead."""
+
+
+class CudaSupportError(CujitError):
+    """No usable CUDA GPU: libcuda.so.1 could not be loaded, cuInit failed, no device was found,
+    or the runtime was already shut down at interpreter exit. Raised on the first GPU use (a
+    device array, a copy, a launch). The message says why; the CPU simulator
+    (CUJIT_ENABLE_CUDASIM=1) needs no GPU."""
+
+
+class CudaAPIError(CujitError):
+    """A CUDA driver call failed. ``call`` is the driver function ("cuMemAllocAsync"), ``code``
+    the CUresult number and ``name`` its name ("CUDA_ERROR_OUT_OF_MEMORY")."""
+
+    def __init__(self, message="", call=None, code=None, name=None):
+        super().__init__(message)
+        self.call = call
+        self.code = code
+        self.name = name
+
+    def __reduce__(self):
+        return (type(self), (str(self), self.call, self.code, self.name))

@@ -1,0 +1,51 @@
+// See common.h.
+#include "bindings/common.h"
+
+#include <atomic>
+
+#include "runtime/driver.h"
+#include "toolchain/nvrtc.h"
+
+namespace py = pybind11;
+
+namespace cujit {
+
+namespace {
+std::atomic<bool> g_check_ptx{false};
+}
+
+void set_check_ptx(bool on) { g_check_ptx = on; }
+
+std::shared_ptr<rt::LoadedModule> load_build(const Build& b, rt::Backend backend) {
+  if (backend == rt::Backend::Sim) {
+    std::shared_ptr<toolchain::HostLibrary> lib;
+    {
+      py::gil_scoped_release nogil;
+      if (g_check_ptx) compile_cuda(b, "compute_90");
+      lib = compile_host(b);
+    }
+    return rt::LoadedModule::load_host(lib);
+  }
+  auto cc = rt::compute_capability();
+  std::string arch = toolchain::best_arch(cc.first, cc.second, true);
+  // A CUBIN runs only on its own major version; past what NVRTC knows, hand the driver PTX.
+  if (std::stoi(arch.substr(3)) / 10 != cc.first) arch = toolchain::best_arch(cc.first, cc.second, false);
+  toolchain::NvrtcOutput out;
+  {
+    py::gil_scoped_release nogil;
+    out = compile_cuda(b, arch);
+  }
+  return rt::LoadedModule::load_gpu(out.image);
+}
+
+void* stream_handle(const py::object& stream) {
+  if (stream.is_none()) return nullptr;
+  if (py::isinstance<py::int_>(stream)) {
+    auto v = stream.cast<uintptr_t>();
+    return (void*)v;
+  }
+  if (py::hasattr(stream, "handle")) return (void*)stream.attr("handle").cast<uintptr_t>();
+  throw py::type_error("stream must be 0, None or a cujit stream");
+}
+
+}  // namespace cujit

@@ -1,0 +1,94 @@
+// C++ exceptions -> the Python classes of cujit.errors (python/cujit/errors.py). The classes are
+// looked up when an exception is translated, not at import, so _core can be imported before
+// cujit.errors (or without the package at all: the fallback is a RuntimeError with the message).
+#include <pybind11/pybind11.h>
+
+#include <exception>
+#include <string>
+
+#include "compiler/diagnostics.h"
+#include "runtime/errors.h"
+#include "toolchain/host_compiler.h"
+#include "toolchain/nvrtc.h"
+
+namespace py = pybind11;
+
+namespace cujit {
+namespace {
+
+// Sets the Python error to cujit.errors.<cls>(message) with `attrs` set on the instance. Must not
+// throw: it runs inside pybind11's translator, with the C++ exception being handled.
+template <typename Attrs>
+void raise(const char* cls, const std::string& message, Attrs&& attrs) {
+  try {
+    py::object type = py::module_::import("cujit.errors").attr(cls);
+    py::object exc = type(message);
+    attrs(exc);
+    PyErr_SetObject(type.ptr(), exc.ptr());
+  } catch (const std::exception& e) {
+    // cujit.errors is missing or broken: still report the original error, and why.
+    std::string text = std::string(cls) + ": " + message + "\n(cujit.errors could not be used: " + e.what() + ")";
+    PyErr_SetString(PyExc_RuntimeError, text.c_str());
+  }
+}
+
+void raise(const char* cls, const std::string& message) {
+  raise(cls, message, [](py::object&) {});
+}
+
+const char* compile_error_class(ErrorKind k) {
+  switch (k) {
+    case ErrorKind::Typing: return "TypingError";
+    case ErrorKind::Unsupported: return "UnsupportedError";
+    case ErrorKind::Syntax: return "CompileSyntaxError";
+  }
+  return "TypingError";
+}
+
+}  // namespace
+
+void define_errors(py::module_& m) {
+  (void)m;
+  // Most derived classes first: the first matching catch wins. Exceptions not listed fall
+  // through (rethrown) to pybind11's own translators (std::invalid_argument -> ValueError, ...).
+  py::register_exception_translator([](std::exception_ptr p) {
+    if (!p) return;
+    try {
+      std::rethrow_exception(p);
+    } catch (const rt::CudaAPIError& e) {
+      raise("CudaAPIError", e.what(), [&](py::object& x) {
+        x.attr("call") = e.call;
+        x.attr("code") = e.code;
+        x.attr("name") = e.name;
+      });
+    } catch (const rt::CudaSupportError& e) {
+      raise("CudaSupportError", e.what());
+    } catch (const rt::NvrtcCompileError& e) {
+      raise("NvrtcError", e.what(), [&](py::object& x) {
+        x.attr("log") = e.log;
+        x.attr("arch") = e.arch;
+        x.attr("code") = e.code;
+        x.attr("program_name") = e.program_name;
+      });
+    } catch (const rt::HostCompileError& e) {
+      raise("ToolchainError", e.what(), [&](py::object& x) {
+        x.attr("output") = e.output;
+        x.attr("command") = e.command;
+      });
+    } catch (const rt::ToolchainError& e) {
+      raise("ToolchainError", e.what());
+    } catch (const CompileError& e) {
+      raise(compile_error_class(e.kind), e.what(), [&](py::object& x) {
+        x.attr("msg") = e.message;
+        x.attr("filename") = e.filename;
+        x.attr("lineno") = e.loc.line;
+        x.attr("col") = e.loc.col;
+        if (e.kind == ErrorKind::Syntax) x.attr("offset") = e.loc.col + 1;  // SyntaxError's is 1-based
+      });
+    } catch (const InternalError& e) {
+      raise("InternalError", e.what());
+    }
+  });
+}
+
+}  // namespace cujit

@@ -1,0 +1,270 @@
+// @cuda.jit kernels from Python: _core.Kernel is the dispatcher. `kernel[grid, block]` makes a
+// KernelLaunch; calling it fingerprints the argument types, compiles on a miss (one
+// specialisation per fingerprint, as Numba does), marshals the arguments into the byte layout the
+// generated entry expects (cj::Array for arrays, the value for scalars) and launches. Host NumPy
+// arrays are copied to the device and back around the launch (Numba's semantics); device arrays
+// are passed as they are.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstring>
+#include <mutex>
+#include <unordered_map>
+
+#include "bindings/common.h"
+#include "pipeline.h"
+#include "runtime/device_array.h"
+#include "runtime/driver.h"
+#include "runtime/launch.h"
+
+namespace py = pybind11;
+
+namespace cujit {
+
+namespace {
+
+char layout_of(const std::vector<int64_t>& shape, const std::vector<int64_t>& strides, int64_t itemsize) {
+  auto contiguous = [&](bool c) {
+    int64_t expect = itemsize;
+    for (size_t k = 0; k < shape.size(); ++k) {
+      size_t d = c ? shape.size() - 1 - k : k;
+      if (shape[d] != 1 && strides[d] != expect) return false;
+      expect *= shape[d];
+    }
+    return true;
+  };
+  if (contiguous(true)) return 'C';
+  if (contiguous(false)) return 'F';
+  return 'A';
+}
+
+/// One argument, typed and marshalled.
+struct KArg {
+  Type type;
+  std::vector<int64_t> bytes;              // what the kernel parameter points at
+  std::shared_ptr<rt::DeviceArray> dev;    // keeps device memory alive during the launch
+  py::object host_back;                    // a host array to copy back into after the launch (or None)
+};
+
+void array_bytes(KArg& a, char* data, const std::vector<int64_t>& shape, const std::vector<int64_t>& strides) {
+  a.bytes.push_back((int64_t)(intptr_t)data);
+  for (auto s : shape) a.bytes.push_back(s);
+  for (auto s : strides) a.bytes.push_back(s);
+}
+
+KArg marshal(const py::handle& h, rt::Backend backend, int index) {
+  KArg a;
+  auto set_array = [&](Scalar dt, const std::vector<int64_t>& shape, const std::vector<int64_t>& strides, char* data) {
+    a.type = Type::array(dt, (int)shape.size(), layout_of(shape, strides, scalar_size(dt)));
+    array_bytes(a, data, shape, strides);
+  };
+  if (py::isinstance<rt::DeviceArray>(h) || (!py::isinstance<py::array>(h) && py::hasattr(h, "__cuda_array_interface__"))) {
+    a.dev = py::isinstance<rt::DeviceArray>(h) ? h.cast<std::shared_ptr<rt::DeviceArray>>() : rt::device_array_from_cai(h);
+    if (a.dev->backend() != backend)
+      throw py::value_error("argument " + std::to_string(index) + " is a device array of the " +
+                            (a.dev->backend() == rt::Backend::Sim ? "simulator" : "GPU") + ", but the kernel runs on the " +
+                            (backend == rt::Backend::Sim ? "simulator" : "GPU"));
+    set_array(a.dev->dtype, a.dev->shape, a.dev->strides, a.dev->data);
+    return a;
+  }
+  if (py::isinstance<py::array>(h)) {
+    py::array arr = py::reinterpret_borrow<py::array>(h);
+    Scalar dt;
+    if (!rt::scalar_from_numpy_dtype(arr.dtype(), &dt))
+      throw py::type_error("argument " + std::to_string(index) + ": unsupported array dtype " + py::str(arr.dtype()).cast<std::string>());
+    if (backend == rt::Backend::Sim) {
+      std::vector<int64_t> shape(arr.shape(), arr.shape() + arr.ndim()), strides(arr.strides(), arr.strides() + arr.ndim());
+      set_array(dt, shape, strides, (char*)arr.data());
+      a.host_back = arr;  // keeps it alive; on the simulator the kernel writes into it directly
+      return a;
+    }
+    a.dev = rt::device_array_from_numpy(arr, true, backend);
+    if (arr.writeable()) a.host_back = arr;
+    set_array(dt, a.dev->shape, a.dev->strides, a.dev->data);
+    return a;
+  }
+  // Scalars: Python's bool, int, float become boolean, int64, float64; NumPy scalars keep theirs.
+  int64_t word = 0;
+  Scalar s;
+  if (py::isinstance<py::bool_>(h)) {
+    s = Scalar::Bool;
+    bool v = h.cast<bool>();
+    std::memcpy(&word, &v, 1);
+  } else if (py::isinstance<py::int_>(h)) {
+    s = Scalar::Int64;
+    word = h.cast<int64_t>();
+  } else if (py::isinstance<py::float_>(h)) {
+    s = Scalar::Float64;
+    double v = h.cast<double>();
+    std::memcpy(&word, &v, 8);
+  } else if (py::hasattr(h, "dtype") && py::hasattr(h, "item") && rt::scalar_from_numpy_dtype(py::dtype::from_args(h.attr("dtype")), &s)) {
+    py::array one = py::array::ensure(h);
+    std::memcpy(&word, one.data(), scalar_size(s));
+  } else {
+    throw py::type_error("argument " + std::to_string(index) + ": cannot determine Numba type of " +
+                         py::repr(py::type::of(h)).cast<std::string>());
+  }
+  a.type = Type::scalar_of(s);
+  a.bytes.push_back(word);
+  return a;
+}
+
+rt::Dim3 dim3_of(const py::handle& h, const char* what) {
+  rt::Dim3 d;
+  std::vector<int64_t> v;
+  if (py::isinstance<py::tuple>(h) || py::isinstance<py::list>(h)) {
+    for (auto x : h) v.push_back(x.cast<int64_t>());
+  } else {
+    v.push_back(h.cast<int64_t>());
+  }
+  if (v.empty() || v.size() > 3) throw py::value_error(std::string(what) + " must be an int or a tuple of 1 to 3 ints");
+  for (auto x : v)
+    if (x <= 0) throw py::value_error(std::string(what) + " sizes must be positive, got " + std::to_string(x));
+  d.x = (uint32_t)v[0];
+  if (v.size() > 1) d.y = (uint32_t)v[1];
+  if (v.size() > 2) d.z = (uint32_t)v[2];
+  return d;
+}
+
+struct Specialization {
+  KernelBuild build;
+  std::shared_ptr<rt::LoadedModule> modules[2];
+};
+
+class Kernel;
+
+struct KernelLaunch {
+  Kernel* kernel;
+  py::object owner;
+  rt::Dim3 grid, block;
+  py::object stream;
+  size_t shared = 0;
+};
+
+class Kernel {
+ public:
+  Kernel(std::shared_ptr<FunctionSource> src, const std::vector<std::string>& sigs) : src_(std::move(src)) {
+    for (const auto& s : sigs) {
+      Signature sig;
+      try {
+        sig = parse_signature(s);
+      } catch (const std::invalid_argument& e) {
+        throw py::value_error(e.what());
+      }
+      if (sig.ret.known() && sig.ret.tag != Type::Tag::Void)
+        throw py::type_error("a kernel's signature must return void, got '" + s + "'");
+      specialize(sig.args);
+    }
+  }
+
+  KernelLaunch configure(py::object self, const py::object& config) {
+    if (!py::isinstance<py::tuple>(config))
+      throw py::type_error("launch a kernel as kernel[blocks, threads] or kernel[blocks, threads, stream, sharedmem]");
+    py::tuple t = config;
+    if (t.size() < 2 || t.size() > 4)
+      throw py::value_error("a launch configuration has 2 to 4 items (blocks, threads[, stream[, sharedmem]]), got " + std::to_string(t.size()));
+    KernelLaunch l{this, self, dim3_of(t[0], "the grid (blocks)"), dim3_of(t[1], "the block (threads)"), py::int_(0), 0};
+    if (t.size() > 2) l.stream = t[2];
+    if (t.size() > 3) {
+      int64_t sh = t[3].cast<int64_t>();
+      if (sh < 0) throw py::value_error("sharedmem must be >= 0");
+      l.shared = (size_t)sh;
+    }
+    return l;
+  }
+
+  void launch(const KernelLaunch& l, const py::args& args) {
+    rt::Backend backend = rt::current_backend();
+    for (auto a : args)
+      if (py::isinstance<rt::DeviceArray>(a)) backend = a.cast<std::shared_ptr<rt::DeviceArray>>()->backend();
+    uint64_t threads = (uint64_t)l.block.x * l.block.y * l.block.z;
+    uint64_t limit = backend == rt::Backend::GPU ? (uint64_t)rt::max_threads_per_block() : 1024;
+    if (threads > limit)
+      throw py::value_error("a block of " + std::to_string(threads) + " threads is more than the device's maximum of " +
+                            std::to_string(limit) + " threads per block");
+    std::vector<KArg> karg;
+    std::vector<Type> types;
+    for (size_t i = 0; i < args.size(); ++i) {
+      karg.push_back(marshal(args[i], backend, (int)i));
+      types.push_back(karg.back().type);
+    }
+    Specialization& sp = specialize(types);
+    if (sp.build.arg_types.size() != args.size())
+      throw py::type_error(src_->name + "() takes " + std::to_string(sp.build.arg_types.size()) + " arguments, got " + std::to_string(args.size()));
+    rt::LoadedModule& mod = module(sp, backend);
+    std::vector<void*> params;
+    for (auto& a : karg) params.push_back(a.bytes.data());
+    void* stream = stream_handle(l.stream);
+    {
+      py::gil_scoped_release nogil;
+      mod.launch_kernel(sp.build.symbol, l.grid, l.block, l.shared, stream, params.data());
+    }
+    for (auto& a : karg)
+      if (a.dev && a.host_back && !a.host_back.is_none()) rt::device_array_to_numpy(*a.dev, a.host_back);
+  }
+
+  std::vector<std::string> signatures() {
+    std::lock_guard<std::mutex> g(mu_);
+    std::vector<std::string> r;
+    for (auto& [k, sp] : specs_) {
+      std::string s = "(";
+      for (size_t i = 0; i < sp->build.arg_types.size(); ++i) s += (i ? ", " : "") + sp->build.arg_types[i].str();
+      r.push_back(s + ")");
+    }
+    return r;
+  }
+
+  std::string inspect_source(const std::vector<std::string>& arg_types, bool cuda) {
+    std::vector<Type> t;
+    for (auto& a : arg_types) t.push_back(parse_type(a));
+    Specialization& sp = specialize(t);
+    return cuda ? sp.build.cuda_source : sp.build.host_source;
+  }
+
+ private:
+  std::shared_ptr<FunctionSource> src_;
+  std::mutex mu_;
+  std::unordered_map<std::string, std::unique_ptr<Specialization>> specs_;
+
+  Specialization& specialize(const std::vector<Type>& types) {
+    std::string key;
+    for (auto& t : types) key += t.str() + ";";
+    {
+      std::lock_guard<std::mutex> g(mu_);
+      auto it = specs_.find(key);
+      if (it != specs_.end()) return *it->second;
+    }
+    auto sp = std::make_unique<Specialization>();
+    sp->build = build_kernel(src_, types);
+    std::lock_guard<std::mutex> g(mu_);
+    auto& slot = specs_[key];
+    if (!slot) slot = std::move(sp);
+    return *slot;
+  }
+
+  rt::LoadedModule& module(Specialization& sp, rt::Backend b) {
+    std::lock_guard<std::mutex> g(mu_);
+    auto& slot = sp.modules[b == rt::Backend::GPU ? 0 : 1];
+    if (!slot) slot = load_build(sp.build, b);
+    return *slot;
+  }
+};
+
+}  // namespace
+
+void define_kernel(py::module_& m) {
+  py::class_<KernelLaunch>(m, "KernelLaunch", "A kernel with its launch configuration; call it with the arguments.")
+      .def("__call__", [](KernelLaunch& l, py::args args) { l.kernel->launch(l, args); });
+  py::class_<Kernel>(m, "Kernel", py::dynamic_attr(), "A @cuda.jit kernel dispatcher.")
+      .def(py::init<std::shared_ptr<FunctionSource>, const std::vector<std::string>&>())
+      .def("__getitem__", [](py::object self, py::object config) { return self.cast<Kernel&>().configure(self, config); })
+      .def("configure", [](py::object self, py::object grid, py::object block, py::object stream, int64_t shared) {
+             return self.cast<Kernel&>().configure(self, py::make_tuple(grid, block, stream, shared));
+           }, py::arg("griddim"), py::arg("blockdim"), py::arg("stream") = 0, py::arg("sharedmem") = 0)
+      .def_property_readonly("signatures", &Kernel::signatures)
+      .def("inspect_source", &Kernel::inspect_source, py::arg("arg_types"), py::arg("cuda") = true,
+           "The generated C++ (with prelude) for argument types given as strings ('float32[::1]').");
+}
+
+}  // namespace cujit

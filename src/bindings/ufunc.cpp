@@ -1,0 +1,306 @@
+// CUDA ufuncs from Python: _core.CudaUfunc. Construction types and generates every signature
+// (so typing errors show at decoration, as in Numba); the toolchain runs on the first call for
+// each backend. A call selects the signature by Numba's rule (arrays must match exactly,
+// scalars adapt), broadcasts, moves host data to the device and back, and launches — all here,
+// with no Python on the way.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <mutex>
+
+#include "bindings/common.h"
+#include "pipeline.h"
+#include "runtime/device_array.h"
+#include "runtime/launch.h"
+#include "runtime/ufunc.h"
+
+namespace py = pybind11;
+
+namespace cujit {
+
+namespace {
+
+std::string ufunc_type_letters(const UfuncVariant& v) {
+  std::string s;
+  for (Scalar x : v.inputs) s += py::dtype(scalar_dtype_str(x)).attr("char").cast<std::string>();
+  return s + "->" + py::dtype(scalar_dtype_str(v.output)).attr("char").cast<std::string>();
+}
+
+/// One argument of a call, classified.
+struct Arg {
+  enum class Kind { Device, Host, Scalar } kind;
+  std::shared_ptr<rt::DeviceArray> dev;
+  py::array host;
+  py::object scalar;
+  Scalar dtype = Scalar::Float64;  // arrays: their dtype; scalars: np.asarray(x).dtype
+  bool dtype_known = true;         // false for a scalar of a dtype cujit has no type for
+};
+
+Arg classify(const py::handle& h) {
+  Arg a;
+  if (py::isinstance<rt::DeviceArray>(h)) {
+    a.kind = Arg::Kind::Device;
+    a.dev = h.cast<std::shared_ptr<rt::DeviceArray>>();
+    a.dtype = a.dev->dtype;
+    return a;
+  }
+  if (py::isinstance<py::array>(h) && py::cast<py::array>(h).ndim() > 0) {
+    a.kind = Arg::Kind::Host;
+    a.host = py::reinterpret_borrow<py::array>(h);
+  } else if (py::hasattr(h, "__cuda_array_interface__")) {
+    a.kind = Arg::Kind::Device;
+    a.dev = rt::device_array_from_cai(h);
+    a.dtype = a.dev->dtype;
+    return a;
+  } else if (py::isinstance<py::list>(h) || py::isinstance<py::tuple>(h)) {
+    a.kind = Arg::Kind::Host;
+    a.host = py::array::ensure(h);
+  } else {
+    a.kind = Arg::Kind::Scalar;
+    a.scalar = py::reinterpret_borrow<py::object>(h);
+    a.dtype_known = rt::scalar_from_numpy_dtype(py::array::ensure(h).dtype(), &a.dtype);
+    return a;
+  }
+  if (!rt::scalar_from_numpy_dtype(a.host.dtype(), &a.dtype))
+    throw py::type_error("unsupported array dtype " + py::str(a.host.dtype()).cast<std::string>() + " for a CUDA ufunc");
+  return a;
+}
+
+class CudaUfunc {
+ public:
+  CudaUfunc(std::shared_ptr<FunctionSource> src, const std::vector<std::string>& sigs) {
+    std::vector<Signature> parsed;
+    for (const auto& s : sigs) {
+      try {
+        parsed.push_back(parse_signature(s));
+      } catch (const std::invalid_argument& e) {
+        throw py::value_error(e.what());
+      }
+    }
+    build_ = build_ufunc(src, parsed);
+    nin_ = build_.variants.empty() ? 0 : (int)build_.variants[0].inputs.size();
+    for (const auto& v : build_.variants)
+      if ((int)v.inputs.size() != nin_) throw py::value_error("all signatures of a ufunc must take the same number of arguments");
+  }
+
+  int nin() const { return nin_; }
+  std::vector<std::string> types() const {
+    std::vector<std::string> r;
+    for (const auto& v : build_.variants) r.push_back(ufunc_type_letters(v));
+    return r;
+  }
+  const UfuncBuild& build() const { return build_; }
+
+  py::object call(const py::args& args, const py::kwargs& kw) {
+    py::object out = py::none(), stream = py::int_(0);
+    for (auto item : kw) {
+      std::string k = item.first.cast<std::string>();
+      if (k == "out") out = py::reinterpret_borrow<py::object>(item.second);
+      else if (k == "stream") stream = py::reinterpret_borrow<py::object>(item.second);
+      else throw py::type_error(build_.name + "() got an unexpected keyword argument '" + k + "'");
+    }
+    if ((int)args.size() == nin_ + 1 && out.is_none()) {  // ufunc(a, b, out) positional form
+      out = args[nin_];
+    } else if ((int)args.size() != nin_) {
+      throw py::type_error(build_.name + "() takes " + std::to_string(nin_) + " positional argument(s) but " +
+                           std::to_string(args.size()) + " were given");
+    }
+    std::vector<Arg> in;
+    for (int i = 0; i < nin_; ++i) in.push_back(classify(args[i]));
+    const UfuncVariant& v = select(in);
+    return run(v, in, out, stream_handle(stream));
+  }
+
+ private:
+  UfuncBuild build_;
+  int nin_ = 0;
+  std::mutex mu_;
+  std::shared_ptr<rt::LoadedModule> modules_[2];
+
+  // Numba's rule: first look for a signature that matches every argument exactly (a scalar by
+  // the dtype NumPy gives it); failing that, one where the arrays match exactly and scalars
+  // are free. More than one candidate in the second pass is ambiguous.
+  const UfuncVariant& select(const std::vector<Arg>& in) {
+    auto pass = [&](bool scalars_exact) {
+      std::vector<const UfuncVariant*> m;
+      for (const auto& v : build_.variants) {
+        bool ok = true;
+        for (int i = 0; i < nin_ && ok; ++i) {
+          if (in[i].kind == Arg::Kind::Scalar && !scalars_exact) continue;
+          ok = in[i].dtype_known && in[i].dtype == v.inputs[i];
+        }
+        if (ok) m.push_back(&v);
+      }
+      return m;
+    };
+    bool any_scalar = false;
+    for (auto& a : in) any_scalar = any_scalar || a.kind == Arg::Kind::Scalar;
+    std::vector<const UfuncVariant*> m;
+    if (any_scalar) m = pass(true);
+    if (m.empty()) m = pass(false);
+    if (m.empty()) {
+      std::string got;
+      for (int i = 0; i < nin_; ++i)
+        got += std::string(i ? ", " : "") + (in[i].kind == Arg::Kind::Scalar ? "scalar" : scalar_name(in[i].dtype));
+      throw py::type_error("No matching version of " + build_.name + "() for (" + got +
+                           "). GPU ufunc requires array arguments to have the exact types; this "
+                           "behaves like a NumPy ufunc with casting='no'. Signatures: " + join(types()));
+    }
+    if (m.size() > 1 && !any_scalar_exact(in))
+      throw py::type_error("Failed to resolve " + build_.name + "(): ambiguous signature, too many "
+                           "untyped scalars. Use a NumPy scalar (np.float32(x)) to choose the type.");
+    return *m[0];
+  }
+  static bool any_scalar_exact(const std::vector<Arg>&) { return false; }
+  static std::string join(const std::vector<std::string>& v) {
+    std::string s;
+    for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + v[i];
+    return s;
+  }
+
+  rt::LoadedModule& module(rt::Backend b) {
+    std::lock_guard<std::mutex> g(mu_);
+    auto& slot = modules_[b == rt::Backend::GPU ? 0 : 1];
+    if (!slot) slot = load_build(build_, b);
+    return *slot;
+  }
+
+  py::object run(const UfuncVariant& v, std::vector<Arg>& in, py::object out, void* stream) {
+    // Where the work happens: the backend of the device arrays involved, else the current one.
+    rt::Backend backend = rt::current_backend();
+    bool device_result = false;
+    for (auto& a : in) if (a.kind == Arg::Kind::Device) { backend = a.dev->backend(); device_result = true; }
+    std::shared_ptr<rt::DeviceArray> out_dev;
+    py::array out_host;
+    bool have_out = !out.is_none();
+    if (have_out) {
+      if (py::isinstance<rt::DeviceArray>(out) || py::hasattr(out, "__cuda_array_interface__")) {
+        out_dev = py::isinstance<rt::DeviceArray>(out) ? out.cast<std::shared_ptr<rt::DeviceArray>>()
+                                                       : rt::device_array_from_cai(out);
+        backend = out_dev->backend();
+      } else if (py::isinstance<py::array>(out)) {
+        out_host = py::reinterpret_borrow<py::array>(out);
+      } else {
+        throw py::type_error("out= must be a NumPy array or a device array");
+      }
+    }
+    for (auto& a : in)
+      if (a.kind == Arg::Kind::Device && a.dev->backend() != backend)
+        throw py::value_error("cannot mix simulator and GPU device arrays in one call");
+
+    // Operands as the loop reads them. On the simulator host memory is device memory, so host
+    // arrays are used in place; on the GPU they are copied over.
+    std::vector<std::shared_ptr<rt::DeviceArray>> keep;
+    std::vector<py::array> keep_host;
+    std::vector<rt::Operand> ops;
+    std::vector<std::vector<int64_t>> shapes;
+    for (int i = 0; i < nin_; ++i) {
+      Arg& a = in[i];
+      rt::Operand op;
+      if (a.kind == Arg::Kind::Scalar) {
+        py::array s = py::array(py::dtype(scalar_dtype_str(v.inputs[i])), std::vector<py::ssize_t>{1});
+        s.attr("__setitem__")(0, a.scalar);
+        a.kind = Arg::Kind::Host;
+        a.host = s;
+      }
+      if (a.kind == Arg::Kind::Host && backend == rt::Backend::Sim) {
+        keep_host.push_back(a.host);
+        op.data = (char*)a.host.data();
+        for (py::ssize_t d = 0; d < a.host.ndim(); ++d) {
+          op.shape.push_back(a.host.shape(d));
+          op.strides.push_back(a.host.strides(d));
+        }
+      } else {
+        std::shared_ptr<rt::DeviceArray> d = a.kind == Arg::Kind::Device ? a.dev : rt::device_array_from_numpy(a.host, true, backend);
+        keep.push_back(d);
+        op.data = d->data;
+        op.shape = d->shape;
+        op.strides = d->strides;
+      }
+      shapes.push_back(op.shape);
+      ops.push_back(op);
+    }
+    std::vector<int64_t> shape = rt::broadcast_shapes(shapes);
+
+    // The output.
+    auto check_out = [&](const std::vector<int64_t>& oshape, Scalar odt) {
+      if (oshape != shape)
+        throw py::value_error("out= has shape " + shape_str(oshape) + " but the result has shape " + shape_str(shape));
+      if (odt != v.output)
+        throw py::type_error(std::string("out= has dtype ") + scalar_name(odt) + " but this signature returns " + scalar_name(v.output));
+    };
+    rt::Operand o;
+    std::shared_ptr<rt::DeviceArray> result_dev;
+    py::array result_host;
+    if (out_dev) {
+      check_out(out_dev->shape, out_dev->dtype);
+      result_dev = out_dev;
+    } else if (have_out) {
+      Scalar odt;
+      if (!rt::scalar_from_numpy_dtype(out_host.dtype(), &odt)) throw py::type_error("unsupported out= dtype");
+      std::vector<int64_t> oshape(out_host.shape(), out_host.shape() + out_host.ndim());
+      check_out(oshape, odt);
+      if (backend == rt::Backend::Sim) result_host = out_host;
+      else result_dev = rt::new_device_array(backend, v.output, shape, 'C');
+    } else if (device_result || backend == rt::Backend::GPU) {
+      result_dev = rt::new_device_array(backend, v.output, shape, 'C');
+    } else {
+      result_host = py::array(py::dtype(scalar_dtype_str(v.output)), std::vector<py::ssize_t>(shape.begin(), shape.end()));
+    }
+    if (result_dev) {
+      o.data = result_dev->data;
+      o.shape = result_dev->shape;
+      o.strides = result_dev->strides;
+    } else {
+      if (!result_host.writeable()) throw py::value_error("out= is read-only");
+      o.data = (char*)result_host.mutable_data();
+      for (py::ssize_t d = 0; d < result_host.ndim(); ++d) {
+        o.shape.push_back(result_host.shape(d));
+        o.strides.push_back(result_host.strides(d));
+      }
+    }
+    ops.push_back(o);
+
+    int64_t n = 0;
+    std::vector<int64_t> packed = rt::pack_ufunc_args(shape, ops, &n);
+    rt::LoadedModule& mod = module(backend);
+    {
+      py::gil_scoped_release nogil;
+      mod.launch_ufunc(v.symbol, packed, n, stream);
+    }
+
+    if (out_dev) return out;
+    if (have_out) {
+      if (result_dev) rt::device_array_to_numpy(*result_dev, out_host);
+      return out;
+    }
+    if (device_result) return py::cast(result_dev);
+    if (result_dev) return rt::device_array_to_numpy(*result_dev, py::none());
+    return result_host;
+  }
+
+  static std::string shape_str(const std::vector<int64_t>& s) {
+    std::string r = "(";
+    for (size_t i = 0; i < s.size(); ++i) r += (i ? ", " : "") + std::to_string(s[i]);
+    return r + (s.size() == 1 ? ",)" : ")");
+  }
+};
+
+}  // namespace
+
+void define_ufunc(py::module_& m) {
+  py::class_<CudaUfunc>(m, "CudaUfunc", py::dynamic_attr(),
+                        "A CUDA ufunc: compiled loops for each signature, called on arrays and scalars.")
+      .def(py::init<std::shared_ptr<FunctionSource>, const std::vector<std::string>&>())
+      .def("__call__", &CudaUfunc::call)
+      .def_property_readonly("nin", &CudaUfunc::nin)
+      .def_property_readonly("nout", [](const CudaUfunc&) { return 1; })
+      .def_property_readonly("nargs", [](const CudaUfunc& u) { return u.nin() + 1; })
+      .def_property_readonly("types", &CudaUfunc::types)
+      .def_property_readonly("ntypes", [](const CudaUfunc& u) { return u.types().size(); })
+      .def("inspect_source", [](const CudaUfunc& u, bool cuda) { return cuda ? u.build().cuda_source : u.build().host_source; },
+           py::arg("cuda") = true, "The generated C++ (with its prelude) for the GPU or for the CPU.");
+}
+
+}  // namespace cujit

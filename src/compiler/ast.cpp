@@ -1,0 +1,191 @@
+// Names of node kinds and operators (from the .def files), and the tree printer behind
+// CUJIT_DEBUG=2. The printout shows one node per line, children indented by two, with each
+// node's location (@line:col) and, once type inference has run, its type (": float32") and any
+// implicit conversion ("-> float64").
+#include "compiler/ast.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <cstdlib>
+#include <sstream>
+
+namespace cujit::ast {
+
+const char* op_spelling(Op op) {
+  switch (op) {
+    case Op::None: return "";
+#define OP(name, spelling) case Op::name: return spelling;
+#include "compiler/operators.def"
+#undef OP
+  }
+  return "?";
+}
+
+const char* kind_name(Kind k) {
+  switch (k) {
+#define NODE(name, fields) case Kind::name: return #name;
+#include "compiler/ast_nodes.def"
+#undef NODE
+  }
+  return "?";
+}
+
+namespace {
+
+// Python's repr of a float: the fewest digits that read back as the same double, in fixed
+// notation for exponents from -4 to 15 and in scientific notation outside them.
+std::string float_repr(double f) {
+  if (f != f) return "nan";
+  if (f == HUGE_VAL || f == -HUGE_VAL) return f > 0 ? "inf" : "-inf";
+  char buf[400];
+  int digits = 17;
+  for (int d = 1; d <= 17; ++d) {
+    std::snprintf(buf, sizeof buf, "%.*e", d - 1, f);
+    if (std::strtod(buf, nullptr) == f) {
+      digits = d;
+      break;
+    }
+  }
+  std::snprintf(buf, sizeof buf, "%.*e", digits - 1, f);
+  int exp = std::atoi(std::strchr(buf, 'e') + 1);
+  if (exp < -4 || exp >= 16) return buf;
+  std::snprintf(buf, sizeof buf, "%.*f", std::max(0, digits - 1 - exp), f);
+  std::string s = buf;
+  if (s.find('.') == std::string::npos) s += ".0";
+  return s;
+}
+
+std::string str_repr(const std::string& s) {
+  std::string out = "'";
+  for (unsigned char c : s) {
+    switch (c) {
+      case '\\': out += "\\\\"; break;
+      case '\'': out += "\\'"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      default:
+        if (c < 0x20 || c == 0x7F) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\x%02x", c);
+          out += buf;
+        } else {
+          out += (char)c;  // UTF-8 passes through
+        }
+    }
+  }
+  return out + "'";
+}
+
+std::string const_repr(const ConstValue& v) {
+  switch (v.tag) {
+    case ConstValue::Tag::None: return "None";
+    case ConstValue::Tag::Bool: return v.b ? "True" : "False";
+    case ConstValue::Tag::Int:
+      if (v.big_int) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "<big int, low 64 bits 0x%016llx>",
+                      (unsigned long long)(uint64_t)v.i);
+        return buf;
+      }
+      return std::to_string(v.i);
+    case ConstValue::Tag::Float: return float_repr(v.f);
+    case ConstValue::Tag::Str: return str_repr(v.s);
+  }
+  return "?";
+}
+
+class Dumper {
+ public:
+  std::ostringstream os;
+
+  void node(const Node& n, int indent) {
+    line(n, indent, header(n));
+    int in = indent + 2;
+    switch (n.kind) {
+      case Kind::Slice:
+        for (const NodePtr* p : {&n.a, &n.b, &n.c}) child(*p, in);
+        break;
+      case Kind::Call:
+        child(n.a, in);
+        for (const NodePtr& e : n.list) child(e, in);
+        for (const Keyword& k : n.keywords) {
+          os << std::string(in, ' ') << "keyword " << k.name << " @" << k.loc.line << ":"
+             << k.loc.col << "\n";
+          child(k.value, in + 2);
+        }
+        break;
+      case Kind::Assign:
+        for (const NodePtr& e : n.list) child(e, in);
+        child(n.b, in);
+        break;
+      case Kind::Compare:
+        child(n.a, in);
+        for (const NodePtr& e : n.list) child(e, in);
+        break;
+      case Kind::FunctionDef:
+        for (const NodePtr& s : n.body) node(*s, in);
+        break;
+      default:
+        if (n.a) child(n.a, in);
+        if (n.b) child(n.b, in);
+        if (n.c) child(n.c, in);
+        for (const NodePtr& e : n.list) child(e, in);
+        block("body:", n.body, in);
+        block("orelse:", n.orelse, in);
+        break;
+    }
+  }
+
+ private:
+  static std::string header(const Node& n) {
+    std::string h = kind_name(n.kind);
+    switch (n.kind) {
+      case Kind::Constant: return h + " " + const_repr(n.cval);
+      case Kind::Name: return h + " " + n.name;
+      case Kind::Attribute: return h + " ." + n.name;
+      case Kind::BinOp: case Kind::UnaryOp: case Kind::BoolOp:
+        return h + " " + op_spelling(n.op);
+      case Kind::AugAssign: return h + " " + op_spelling(n.op) + "=";
+      case Kind::Compare:
+        for (Op op : n.ops) h += std::string(" ") + op_spelling(op);
+        return h;
+      case Kind::FunctionDef: {
+        h += " " + n.name + "(";
+        for (size_t i = 0; i < n.params.size(); ++i) h += (i ? ", " : "") + n.params[i].name;
+        return h + ")";
+      }
+      default: return h;
+    }
+  }
+
+  void line(const Node& n, int indent, const std::string& text) {
+    os << std::string(indent, ' ') << text << " @" << n.loc.line << ":" << n.loc.col;
+    if (n.type.known()) os << " : " << n.type.str();
+    if (n.conv.known()) os << " -> " << n.conv.str();
+    os << "\n";
+  }
+
+  void child(const NodePtr& p, int indent) {
+    if (p) node(*p, indent);
+    else os << std::string(indent, ' ') << "<none>\n";
+  }
+
+  void block(const char* label, const std::vector<NodePtr>& stmts, int indent) {
+    if (stmts.empty()) return;
+    os << std::string(indent, ' ') << label << "\n";
+    for (const NodePtr& s : stmts) node(*s, indent + 2);
+  }
+};
+
+}  // namespace
+
+std::string dump(const Node& n, int indent) {
+  Dumper d;
+  d.node(n, indent);
+  return d.os.str();
+}
+
+}  // namespace cujit::ast

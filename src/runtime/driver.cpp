@@ -1,0 +1,362 @@
+// See driver.h. libcuda is opened once (std::call_once) and never closed: the table must stay
+// valid while destructors run at exit. The Driver object and the context state are leaked on
+// purpose for the same reason (no static destructor may run before the last Buffer is freed).
+#include "runtime/driver.h"
+
+#include <dlfcn.h>
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <stdexcept>
+
+namespace cujit::rt {
+namespace {
+
+#define CUJIT_STR2(x) #x
+#define CUJIT_STR(x) CUJIT_STR2(x)  // stringifies after expansion: cuMemAlloc -> "cuMemAlloc_v2"
+
+const char kSimHint[] =
+    "Set CUJIT_ENABLE_CUDASIM=1 (or NUMBA_ENABLE_CUDASIM=1) to run on the CPU simulator.";
+
+std::mutex g_paths_mutex;
+std::vector<std::string> g_search_paths;  // guarded by g_paths_mutex
+
+std::once_flag g_load_once;
+std::atomic<Driver*> g_driver{nullptr};  // set once inside call_once, never freed
+std::string g_load_error;                // written inside call_once when loading failed
+std::atomic<bool> g_shutdown{false};
+
+// The primary context, retained once. g_ctx is read without the lock on every call (the fast
+// path of ensure_context); it is written once, under g_ctx_mutex.
+std::mutex g_ctx_mutex;
+std::atomic<CUcontext> g_ctx{nullptr};
+CUdevice g_dev = 0;                // valid once g_ctx is set
+std::atomic<int> g_ordinal{0};     // the device chosen; fixed once g_ctx is set
+
+// Device attributes never change for a device, and some are read on every launch
+// (multiprocessor_count), so each is asked of the driver once.
+// An entry is 0 while unknown, else (1 << 32) | the value (static zero-initialisation needs no
+// constructor to have run).
+constexpr int kAttrCache = 256;
+std::atomic<uint64_t> g_attr_cache[kAttrCache];
+
+// Binds every function of cuda_api.def in `handle`. Missing ones stay null (an old driver may
+// lack the pool functions, which then fall back); `missing` names the first missing function
+// that nothing can work without.
+void bind_all(void* handle, CudaApi& api, std::string& missing) {
+#define CUDA_API(name) api.name = reinterpret_cast<decltype(&::name)>(dlsym(handle, CUJIT_STR(name)));
+#include "toolchain/cuda_api.def"
+#undef CUDA_API
+  const std::pair<const void*, const char*> required[] = {
+      {(const void*)api.cuGetErrorName, "cuGetErrorName"},
+      {(const void*)api.cuGetErrorString, "cuGetErrorString"},
+      {(const void*)api.cuInit, "cuInit"},
+      {(const void*)api.cuDriverGetVersion, "cuDriverGetVersion"},
+      {(const void*)api.cuDeviceGetCount, "cuDeviceGetCount"},
+      {(const void*)api.cuDeviceGet, "cuDeviceGet"},
+      {(const void*)api.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain"},
+      {(const void*)api.cuCtxGetCurrent, "cuCtxGetCurrent"},
+      {(const void*)api.cuCtxSetCurrent, "cuCtxSetCurrent"},
+  };
+  for (const auto& r : required)
+    if (r.first == nullptr) {
+      missing = r.second;
+      return;
+    }
+}
+
+std::string result_text(const CudaApi& api, CUresult rc) {
+  const char* name = nullptr;
+  const char* text = nullptr;
+  if (api.cuGetErrorName) api.cuGetErrorName(rc, &name);
+  if (api.cuGetErrorString) api.cuGetErrorString(rc, &text);
+  std::string s = name ? name : "CUresult " + std::to_string(int(rc));
+  if (text) s += ": " + std::string(text);
+  return s;
+}
+
+// Opens `what` and binds it; on failure appends why to `tried` and returns null.
+Driver* try_open(const std::string& what, std::string& tried) {
+  // RTLD_LOCAL keeps the driver's symbols out of the global namespace; RTLD_NOW fails here.
+  void* handle = dlopen(what.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    const char* err = dlerror();
+    if (!tried.empty()) tried += "; ";
+    tried += err ? err : (what + ": dlopen failed");
+    return nullptr;
+  }
+  auto* d = new Driver();
+  std::string missing;
+  bind_all(handle, d->api, missing);
+  if (!missing.empty()) {
+    if (!tried.empty()) tried += "; ";
+    tried += what + " has no " + missing + " (not a CUDA driver, or too old)";
+    delete d;
+    dlclose(handle);
+    return nullptr;
+  }
+  d->library_path = what;
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(d->api.cuInit), &info) && info.dli_fname) d->library_path = info.dli_fname;
+  return d;
+}
+
+void load_driver() {
+  std::vector<std::string> candidates = {"libcuda.so.1"};  // the loader's own search first
+  {
+    std::lock_guard<std::mutex> g(g_paths_mutex);
+    for (const auto& dir : g_search_paths)
+      if (!dir.empty()) {
+        candidates.push_back(dir + "/libcuda.so.1");
+        candidates.push_back(dir + "/libcuda.so");
+      }
+  }
+  std::string tried;
+  Driver* d = nullptr;
+  for (const auto& c : candidates)
+    if ((d = try_open(c, tried)) != nullptr) break;
+  if (d == nullptr) {
+    g_load_error = "no CUDA GPU is available (libcuda.so.1 could not be loaded: " + tried + "). " + kSimHint;
+    return;
+  }
+  CUresult rc = d->api.cuInit(0);
+  if (rc != CUDA_SUCCESS) {
+    // The library stays loaded (its handle leaks): unloading a driver mid-process is not safe.
+    g_load_error = "no CUDA GPU is available (cuInit failed: " + result_text(d->api, rc) + "; driver " +
+                   d->library_path + "). " + kSimHint;
+    return;
+  }
+  if (d->api.cuDriverGetVersion(&d->version) != CUDA_SUCCESS) d->version = 0;
+  int count = 0;
+  rc = d->api.cuDeviceGetCount(&count);
+  if (rc != CUDA_SUCCESS || count <= 0) {
+    g_load_error = "no CUDA GPU is available (" +
+                   (rc != CUDA_SUCCESS ? "cuDeviceGetCount failed: " + result_text(d->api, rc)
+                                       : std::string("the driver reports no device")) +
+                   "). " + kSimHint;
+    return;
+  }
+  d->device_count = count;
+  g_driver.store(d, std::memory_order_release);
+}
+
+// Retains the primary context of the chosen device (once); returns it.
+CUcontext retain_primary() {
+  std::lock_guard<std::mutex> g(g_ctx_mutex);
+  CUcontext ctx = g_ctx.load(std::memory_order_acquire);
+  if (ctx) return ctx;
+  const Driver& d = Driver::get();
+  int ordinal = g_ordinal.load();
+  if (ordinal < 0 || ordinal >= d.device_count)
+    throw CudaSupportError("CUDA device " + std::to_string(ordinal) + " does not exist (the driver reports " +
+                           std::to_string(d.device_count) + " device(s))");
+  CUdevice dev = 0;
+  CUJIT_CU(cuDeviceGet, &dev, ordinal);
+  CUJIT_CU(cuDevicePrimaryCtxRetain, &ctx, dev);
+  if (ctx == nullptr) throw CudaSupportError("cuDevicePrimaryCtxRetain returned no context");
+  g_dev = dev;
+  g_ctx.store(ctx, std::memory_order_release);
+  return ctx;
+}
+
+}  // namespace
+
+const Driver& Driver::get() {
+  if (g_shutdown.load(std::memory_order_acquire))
+    throw CudaSupportError("the CUDA driver can no longer be used: cujit's runtime was shut down "
+                           "(the interpreter is exiting)");
+  std::call_once(g_load_once, [] {
+    try {
+      load_driver();
+    } catch (const std::exception& e) {  // e.g. bad_alloc while building a message
+      g_load_error = std::string("no CUDA GPU is available (") + e.what() + "). " + kSimHint;
+    }
+  });
+  Driver* d = g_driver.load(std::memory_order_acquire);
+  if (d == nullptr) throw CudaSupportError(g_load_error);
+  return *d;
+}
+
+void check(CUresult rc, const char* call) {
+  if (rc == CUDA_SUCCESS) return;
+  const char* name = nullptr;
+  const char* text = nullptr;
+  if (Driver* d = g_driver.load(std::memory_order_acquire)) {
+    if (d->api.cuGetErrorName(rc, &name) != CUDA_SUCCESS) name = nullptr;
+    if (d->api.cuGetErrorString(rc, &text) != CUDA_SUCCESS) text = nullptr;
+  }
+  throw CudaAPIError(call ? call : "CUDA driver call", int(rc),
+                     name ? name : "CUDA_ERROR_" + std::to_string(int(rc)), text ? text : "unknown error");
+}
+
+CUresult missing_driver_function(const char* call) {
+  throw CudaSupportError(std::string("the installed CUDA driver has no ") + call +
+                         "; a newer NVIDIA driver is needed");
+}
+
+void set_library_search_paths(const std::vector<std::string>& dirs) {
+  std::lock_guard<std::mutex> g(g_paths_mutex);
+  g_search_paths = dirs;
+}
+
+bool gpu_available() noexcept {
+  try {
+    return Driver::get().device_count > 0;
+  } catch (...) {
+    return false;
+  }
+}
+
+int current_device() noexcept { return g_ordinal.load(); }
+
+void set_device(int ordinal) {
+  std::lock_guard<std::mutex> g(g_ctx_mutex);
+  if (g_ctx.load() != nullptr && ordinal != g_ordinal.load())
+    throw CudaSupportError("cujit already uses CUDA device " + std::to_string(g_ordinal.load()) +
+                           "; the device must be chosen before the GPU is first used");
+  g_ordinal.store(ordinal);
+}
+
+void ensure_context() {
+  CUcontext ctx = g_ctx.load(std::memory_order_acquire);
+  if (ctx == nullptr) ctx = retain_primary();
+  // Another library (or the user) may have made a different context current on this thread, so
+  // ask each time; cuCtxGetCurrent only reads thread-local state.
+  CUcontext cur = nullptr;
+  CUJIT_CU(cuCtxGetCurrent, &cur);
+  if (cur != ctx) CUJIT_CU(cuCtxSetCurrent, ctx);
+}
+
+CUcontext context() {
+  ensure_context();
+  return g_ctx.load(std::memory_order_acquire);
+}
+
+CUdevice device() {
+  context();
+  return g_dev;
+}
+
+int device_attribute(CUdevice_attribute attr) {
+  const int a = int(attr);
+  const bool cached = a >= 0 && a < kAttrCache;
+  if (cached) {
+    uint64_t e = g_attr_cache[a].load(std::memory_order_relaxed);
+    if (e != 0) return int(uint32_t(e));
+  }
+  CUdevice dev = device();
+  int v = 0;
+  CUJIT_CU(cuDeviceGetAttribute, &v, attr, dev);
+  if (cached) g_attr_cache[a].store((uint64_t(1) << 32) | uint32_t(v), std::memory_order_relaxed);
+  return v;
+}
+
+std::pair<int, int> compute_capability() {
+  return {device_attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
+          device_attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)};
+}
+
+std::string device_name() {
+  CUdevice dev = device();
+  char buf[256] = {0};
+  CUJIT_CU(cuDeviceGetName, buf, int(sizeof(buf) - 1), dev);
+  buf[sizeof(buf) - 1] = 0;
+  return buf;
+}
+
+size_t total_memory() {
+  CUdevice dev = device();
+  size_t bytes = 0;
+  CUJIT_CU(cuDeviceTotalMem, &bytes, dev);
+  return bytes;
+}
+
+int multiprocessor_count() { return device_attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT); }
+int max_threads_per_block() { return device_attribute(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK); }
+int driver_version() { return Driver::get().version; }
+
+bool memory_pools_supported() {
+  const Driver& d = Driver::get();
+  if (!d.api.cuMemAllocAsync || !d.api.cuMemFreeAsync) return false;
+  return device_attribute(CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED) != 0;
+}
+
+CUmodule load_module(const std::string& image) {
+  if (image.empty()) throw std::invalid_argument("load_module: the CUBIN/PTX image is empty");
+  ensure_context();
+  const Driver& d = Driver::get();
+  if (!d.api.cuModuleLoadDataEx) missing_driver_function("cuModuleLoadDataEx");
+  // The JIT's error log says why PTX was rejected; CUBINs fail without one.
+  char log[8192] = {0};
+  CUjit_option opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void* vals[] = {log, reinterpret_cast<void*>(uintptr_t(sizeof(log) - 1))};
+  CUmodule mod = nullptr;
+  // c_str(): PTX must be NUL-terminated; a CUBIN is read by its ELF header and ignores it.
+  CUresult rc = d.api.cuModuleLoadDataEx(&mod, image.c_str(), 2, opts, vals);
+  if (rc == CUDA_SUCCESS && mod == nullptr) throw CudaSupportError("cuModuleLoadDataEx returned no module");
+  if (rc != CUDA_SUCCESS) {
+    log[sizeof(log) - 1] = 0;
+    const char* name = nullptr;
+    const char* text = nullptr;
+    if (d.api.cuGetErrorName(rc, &name) != CUDA_SUCCESS) name = nullptr;
+    if (d.api.cuGetErrorString(rc, &text) != CUDA_SUCCESS) text = nullptr;
+    std::string t = text ? text : "unknown error";
+    if (log[0]) t += "; JIT log: " + std::string(log);
+    throw CudaAPIError("cuModuleLoadData", int(rc), name ? name : "CUDA_ERROR_" + std::to_string(int(rc)), t);
+  }
+  return mod;
+}
+
+void unload_module(CUmodule module) noexcept {
+  if (module == nullptr || g_shutdown.load(std::memory_order_acquire)) return;
+  try {
+    ensure_context();
+    Driver::get().api.cuModuleUnload(module);  // result ignored: nothing to do about it here
+  } catch (...) {
+  }
+}
+
+CUfunction get_function(CUmodule module, const std::string& name) {
+  if (module == nullptr) throw std::invalid_argument("get_function: no module");
+  ensure_context();
+  CUfunction f = nullptr;
+  CUJIT_CU(cuModuleGetFunction, &f, module, name.c_str());
+  if (f == nullptr) throw CudaSupportError("cuModuleGetFunction returned no function for " + name);
+  return f;
+}
+
+void launch(CUfunction f, const unsigned grid[3], const unsigned block[3], unsigned shared_bytes,
+            CUstream stream, void** params) {
+  if (f == nullptr || grid == nullptr || block == nullptr)
+    throw std::invalid_argument("launch: no function or launch configuration");
+  for (int i = 0; i < 3; ++i)
+    if (grid[i] == 0 || block[i] == 0)
+      throw std::invalid_argument("launch: grid and block sizes must be at least 1");
+  ensure_context();
+  // Above 48 KiB of dynamic shared memory a kernel must opt in; the launch then fails cleanly
+  // (CUDA_ERROR_INVALID_VALUE) if the device has less.
+  if (shared_bytes > 48u * 1024u) CUJIT_CU(cuFuncSetAttribute, f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(shared_bytes));
+  CUJIT_CU(cuLaunchKernel, f, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared_bytes, stream, params,
+           nullptr);
+}
+
+void synchronize() {
+  ensure_context();
+  // Called directly: CUJIT_CU needs at least one argument in C++17.
+  check(Driver::get().api.cuCtxSynchronize ? Driver::get().api.cuCtxSynchronize()
+                                           : missing_driver_function("cuCtxSynchronize"),
+        "cuCtxSynchronize");
+}
+
+void stream_synchronize(CUstream stream) {
+  ensure_context();
+  CUJIT_CU(cuStreamSynchronize, stream);
+}
+
+std::string driver_library_path() { return Driver::get().library_path; }
+
+void mark_driver_shutdown() noexcept { g_shutdown.store(true, std::memory_order_release); }
+bool driver_shut_down() noexcept { return g_shutdown.load(std::memory_order_acquire); }
+
+}  // namespace cujit::rt

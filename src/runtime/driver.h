@@ -1,0 +1,116 @@
+// The CUDA driver, reached through dlopen: libcuda.so.1 is opened on first use and every function
+// of toolchain/cuda_api.def is resolved into one table, so cujit imports and runs the simulator on
+// machines without a GPU. Above the table: the primary context of the device (made current on any
+// thread that needs it), device queries, modules and launches. Every driver call is checked; a
+// failure throws rt::CudaAPIError, a missing driver or GPU rt::CudaSupportError (runtime/errors.h).
+//
+// All functions are thread-safe. After shutdown() (memory.h; Python's atexit) the driver is never
+// called again: cleanup functions (unload_module, Buffer's destructor) become no-ops and the rest
+// throw CudaSupportError.
+#pragma once
+#include <cuda.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "runtime/errors.h"
+
+namespace cujit::rt {
+
+/// One pointer per function of cuda_api.def. Member names are the names after cuda.h's macros
+/// (cuMemAlloc_v2), so `api.cuMemAlloc(...)` in code resolves to the right member. A pointer is
+/// null when the loaded libcuda lacks that function (an old driver); CUJIT_CU reports it.
+struct CudaApi {
+#define CUDA_API(name) decltype(&::name) name = nullptr;
+#include "toolchain/cuda_api.def"
+#undef CUDA_API
+};
+
+/// The loaded driver, initialised (cuInit) with at least one device. Loaded once per process.
+class Driver {
+ public:
+  /// The driver, loading and initialising it on first use. Throws CudaSupportError (the same
+  /// message every time) when libcuda cannot be loaded, cuInit fails or there is no device, and
+  /// after shutdown.
+  static const Driver& get();
+
+  CudaApi api;
+  std::string library_path;  // the file libcuda was loaded from
+  int version = 0;           // cuDriverGetVersion: 13000 for CUDA 13.0
+  int device_count = 0;
+};
+
+/// Throws CudaAPIError(call, rc, cuGetErrorName, cuGetErrorString) unless rc is CUDA_SUCCESS.
+void check(CUresult rc, const char* call);
+
+/// Throws CudaSupportError saying the driver lacks `call`; returns a CUresult only so it can
+/// stand in a ?: with a driver call.
+CUresult missing_driver_function(const char* call);
+
+/// Calls a driver function through the table and checks the result; the error names the function
+/// as written (`#fn` is not macro-expanded: "cuMemAlloc", not "cuMemAlloc_v2").
+#define CUJIT_CU(fn, ...)                                                                    \
+  ::cujit::rt::check(::cujit::rt::Driver::get().api.fn                                       \
+                         ? ::cujit::rt::Driver::get().api.fn(__VA_ARGS__)                    \
+                         : ::cujit::rt::missing_driver_function(#fn),                        \
+                     #fn)
+
+/// Folders searched for libcuda.so.1 after the plain name (the system loader's own search).
+/// Only has an effect before the driver is first used.
+void set_library_search_paths(const std::vector<std::string>& dirs);
+
+/// True when a CUDA GPU can be used: libcuda loads, cuInit succeeds, a device exists. Loads the
+/// driver on its first call; never throws.
+bool gpu_available() noexcept;
+
+/// The device cujit uses (an ordinal, 0 unless set_device chose another before first use).
+int current_device() noexcept;
+/// Chooses the device before the driver is first used. Throws CudaSupportError once the primary
+/// context of another device is in use (cujit uses one device per process).
+void set_device(int ordinal);
+
+/// Retains the primary context of the current device on first use and makes it current on the
+/// calling thread if it is not already. Every function below (and memory.h) calls it.
+void ensure_context();
+/// The retained primary context (after ensure_context()).
+CUcontext context();
+/// The CUdevice of current_device().
+CUdevice device();
+
+// Device queries (of the current device). Each loads the driver and may throw as above.
+std::pair<int, int> compute_capability();  // (major, minor), e.g. (9, 0)
+std::string device_name();                 // "NVIDIA H100 80GB HBM3"
+size_t total_memory();                     // bytes
+int device_attribute(CUdevice_attribute attr);
+int multiprocessor_count();
+int max_threads_per_block();
+int driver_version();                      // cuDriverGetVersion: 13000 for CUDA 13.0
+/// Whether the device supports cuMemAllocAsync (CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED).
+bool memory_pools_supported();
+
+/// Loads a CUBIN or PTX image into the context (cuModuleLoadDataEx). A failed PTX JIT puts the
+/// driver's error log in the CudaAPIError's message. Throws std::invalid_argument on an empty image.
+CUmodule load_module(const std::string& image);
+/// Unloads a module; errors are ignored (it runs from destructors) and nothing is done after
+/// shutdown. Never throws.
+void unload_module(CUmodule module) noexcept;
+/// The kernel `name` (its mangled or extern "C" name) of `module`.
+CUfunction get_function(CUmodule module, const std::string& name);
+/// cuLaunchKernel. Dynamic shared memory above the default 48 KiB is opted into first
+/// (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES). Throws std::invalid_argument on zero sizes.
+void launch(CUfunction f, const unsigned grid[3], const unsigned block[3], unsigned shared_bytes,
+            CUstream stream, void** params);
+/// Waits for all work in the context (cuCtxSynchronize).
+void synchronize();
+/// Waits for the work queued on `stream` (0: the legacy default stream).
+void stream_synchronize(CUstream stream);
+
+/// Where libcuda was loaded from (diagnostics); loads it if needed, throws like Driver::get().
+std::string driver_library_path();
+
+/// Set by memory.h's shutdown(): from then on the driver is not called.
+void mark_driver_shutdown() noexcept;
+bool driver_shut_down() noexcept;
+
+}  // namespace cujit::rt

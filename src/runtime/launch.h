@@ -1,0 +1,50 @@
+// Loaded code and launches, for both backends: a GPU module (cuModuleLoadData of a CUBIN/PTX)
+// or a host shared object (the simulator), with the same two launch calls. Ufunc loops take the
+// packed UfuncArgs block (runtime/ufunc.h); kernels take an array of pointers to each argument's
+// bytes, which is what cuLaunchKernel wants and what the simulator's entry reads.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "runtime/memory.h"
+#include "toolchain/host_compiler.h"
+
+namespace cujit::rt {
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+};
+
+class LoadedModule {
+ public:
+  /// Loads a CUBIN or PTX image into the current context.
+  static std::shared_ptr<LoadedModule> load_gpu(const std::string& image);
+  /// Wraps a host shared object built for the simulator.
+  static std::shared_ptr<LoadedModule> load_host(std::shared_ptr<toolchain::HostLibrary> lib);
+  ~LoadedModule();
+
+  Backend backend() const { return backend_; }
+
+  /// Runs the ufunc loop `symbol` over `n` elements with the packed arguments.
+  void launch_ufunc(const std::string& symbol, std::vector<int64_t>& args, int64_t n, void* stream);
+
+  /// Launches kernel `symbol`; `params[i]` points at argument i's bytes.
+  void launch_kernel(const std::string& symbol, Dim3 grid, Dim3 block, size_t shared_bytes,
+                     void* stream, void** params);
+
+ private:
+  LoadedModule() = default;
+  void* function(const std::string& symbol);
+
+  Backend backend_ = Backend::Sim;
+  void* module_ = nullptr;  // CUmodule
+  std::shared_ptr<toolchain::HostLibrary> lib_;
+  std::mutex mu_;
+  std::map<std::string, void*> functions_;
+};
+
+}  // namespace cujit::rt

@@ -1,0 +1,37 @@
+"""One bad program per diagnostic (tests/errors/*.py). Each holds its expectation in a comment on
+the offending line: `# error: <ExceptionClass>: <text the message contains>`. The runner checks
+the class, the text, the `file.py:LINE:` header and the caret under that line."""
+import pathlib
+import re
+import runpy
+
+import pytest
+
+import cujit.errors
+
+ERRORS = sorted((pathlib.Path(__file__).parent / "errors").glob("*.py"))
+EXPECT = re.compile(r"#\s*error:\s*(\w+):\s*(.*)$")
+
+
+def expectation(path):
+    for lineno, line in enumerate(path.read_text().splitlines(), 1):
+        m = EXPECT.search(line)
+        if m:
+            return lineno, m.group(1), m.group(2).strip()
+    raise AssertionError("%s has no '# error:' comment" % path)
+
+
+@pytest.mark.parametrize("path", ERRORS, ids=[p.stem for p in ERRORS])
+def test_diagnostic(path, target):
+    lineno, cls_name, text = expectation(path)
+    cls = getattr(cujit.errors, cls_name)
+    with pytest.raises(cls) as info:
+        runpy.run_path(str(path))
+    msg = str(info.value)
+    assert text in msg
+    header = "%s:%d:" % (path, lineno)
+    assert header in msg, msg
+    after = msg.split(header, 1)[1].splitlines()
+    assert after[1].strip() == path.read_text().splitlines()[lineno - 1].strip()
+    assert after[2].strip().startswith("^")
+    assert info.value.lineno == lineno
