@@ -30,10 +30,10 @@ bench: build
 	@PY=$$(cat .python-path); PYTHONPATH=$(CURDIR)/python $$PY benchmarks/run.py
 
 gpu-check: build
-	@PY=$$(cat .python-path); set -o pipefail; \
-	PYTHONPATH=$(CURDIR)/python $$PY -m pytest -q $(PYTEST_ARGS) tests 2>&1 | tee $${OUT:-.}/test.log; rc=$$?; \
-	PYTHONPATH=$(CURDIR)/python $$PY benchmarks/run.py 2>&1 | tee $${OUT:-.}/bench.log; \
-	exit $$rc
+	@PY=$$(cat .python-path); O=$${OUT:-.}; \
+	PYTHONPATH=$(CURDIR)/python $$PY -m pytest -q -ra $(PYTEST_ARGS) tests > $$O/test.log 2>&1; rc=$$?; tail -25 $$O/test.log; \
+	PYTHONPATH=$(CURDIR)/python $$PY benchmarks/run.py > $$O/bench.log 2>&1; tail -20 $$O/bench.log; \
+	cp benchmarks/RESULTS.md $$O/ 2>/dev/null; exit $$rc
 
 clean:
 	rm -rf build python/cujit/_core*.so .python-path
