@@ -7,6 +7,7 @@
 
 #include "compiler/globals.h"
 #include "compiler/types.h"
+#include "compiler/typeinfer.h"
 #include "pipeline.h"
 
 namespace py = pybind11;
@@ -103,6 +104,18 @@ void define_compiler(py::module_& m) {
     for (auto& a : sig.args) args.push_back(a.str());
     return py::make_tuple(sig.ret.known() ? py::object(py::str(sig.ret.str())) : py::object(py::none()), args);
   }, "Parses a Numba signature string into (return type or None, [argument types]) spellings.");
+
+  m.def("infer_types", [](std::shared_ptr<FunctionSource> src, const std::vector<std::string>& arg_types) {
+    std::vector<Type> args;
+    for (auto& a : arg_types) args.push_back(parse_type(a));
+    Program prog;
+    int idx = prog.instantiate(src, args, Type::unknown(), Role::Device);
+    const FunctionInstance& f = *prog.fns[idx];
+    py::dict locals;
+    for (const auto& [n, t] : f.locals) locals[py::str(n)] = t.str();
+    return py::make_tuple(f.ret.str(), locals);
+  }, "Types a function as a device function for argument types given as strings; returns "
+     "(return type, {variable: type}) in Numba's spelling.");
 
   m.def("generate_kernel_source", [](std::shared_ptr<FunctionSource> src, const std::vector<std::string>& arg_types, bool cuda) {
     std::vector<Type> args;

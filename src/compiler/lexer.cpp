@@ -11,7 +11,6 @@
 #include <clocale>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 
 namespace cujit {
 
@@ -19,12 +18,13 @@ namespace {
 
 struct Spelling {
   const char* text;
+  size_t len;
   TokenKind kind;
 };
 
 const Spelling kKeywords[] = {
 #define TOKEN(kind, desc)
-#define KEYWORD(kind, spelling) {spelling, TokenKind::kind},
+#define KEYWORD(kind, spelling) {spelling, sizeof(spelling) - 1, TokenKind::kind},
 #define PUNCT(kind, spelling)
 #include "compiler/tokens.def"
 #undef TOKEN
@@ -35,7 +35,7 @@ const Spelling kKeywords[] = {
 const Spelling kPuncts[] = {
 #define TOKEN(kind, desc)
 #define KEYWORD(kind, spelling)
-#define PUNCT(kind, spelling) {spelling, TokenKind::kind},
+#define PUNCT(kind, spelling) {spelling, sizeof(spelling) - 1, TokenKind::kind},
 #include "compiler/tokens.def"
 #undef TOKEN
 #undef KEYWORD
@@ -481,8 +481,8 @@ class Lexer {
     const Spelling* best = nullptr;
     size_t best_len = 0;
     for (const Spelling& sp : kPuncts) {
-      size_t n = std::strlen(sp.text);
-      if (n > best_len && s_.compare(pos_, n, sp.text) == 0) {
+      size_t n = sp.len;
+      if (n > best_len && sp.text[0] == s_[pos_] && s_.compare(pos_, n, sp.text) == 0) {
         best = &sp;
         best_len = n;
       }

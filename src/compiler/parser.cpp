@@ -9,7 +9,8 @@
 // the lexer as Indent and Dedent tokens, so a block is "Indent statement+ Dedent".
 //
 // The parser decides with one token of look-ahead (two where Python needs it: `not in`, `is not`,
-// a keyword argument `name=`). It never backtracks.
+// a keyword argument `name=`) and never backtracks; only `match`, a soft keyword, is told apart
+// from a name by looking ahead to the end of its line.
 //
 // Python that is valid but outside the compiled subset is still recognised, so that the user gets
 // "'with' statements are not supported" at the `with` rather than a syntax error somewhere after
@@ -43,6 +44,7 @@ using Tag = ast::ConstValue::Tag;
 
 constexpr int kMaxDepth = 200;    // expression recursion: brackets, unary operators, `**`, ...
 constexpr int kMaxBlocks = 100;   // indented blocks inside one another (Python allows 100 too)
+constexpr int kMaxHeight = 1000;  // height of one expression tree, and length of an elif chain
 
 // Which operator a token is, by where it appears: binary precedence levels 0 (`|`, loosest) to
 // 5 (`*`), comparisons, and augmented assignments.
@@ -82,7 +84,6 @@ NodePtr make(Kind k, SourceLoc loc, Op op = Op::None, NodePtr a = nullptr, NodeP
   n->b = std::move(b);
   return n;
 }
-constexpr int kMaxHeight = 1000;  // height of one expression tree, and length of an elif chain
 
 class Parser {
  public:
@@ -220,8 +221,9 @@ class Parser {
     NodePtr fn = ast::make(Kind::FunctionDef, name.loc);
     fn->name = name.text;
     expect(T::LParen, "expected '(' after the function name");
+    std::unordered_set<std::string> names;
     while (!at(T::RParen)) {
-      param(*fn);
+      param(*fn, names);
       if (!accept(T::Comma)) break;
     }
     expect(T::RParen, "expected ',' or ')' in the parameter list");
@@ -232,7 +234,7 @@ class Parser {
   }
 
   // param = NAME      (defaults, annotations, *args, **kwargs and markers are refused here)
-  void param(Node& fn) {
+  void param(Node& fn, std::unordered_set<std::string>& names) {
     const Token& t = tok();
     if (at(T::Star))
       unsupported(t, peek().is(T::Name) ? "*args parameters are not supported"
@@ -241,9 +243,8 @@ class Parser {
     if (at(T::Slash)) unsupported(t, "positional-only parameters ('/') are not supported");
     if (!at(T::Name)) syntax(t, "expected a parameter name, found " + describe(t));
     next();
-    for (const ast::Param& p : fn.params)
-      if (p.name == t.text)
-        syntax(t, "duplicate argument '" + t.text + "' in function definition");
+    if (!names.insert(t.text).second)
+      syntax(t, "duplicate argument '" + t.text + "' in function definition");
     fn.params.push_back({t.text, t.loc});
     if (at(T::Colon)) unsupported(tok(), "parameter annotations are not supported");
     if (at(T::Assign)) unsupported(tok(), "default argument values are not supported");
@@ -621,14 +622,15 @@ class Parser {
     size_t lparen = pos_;
     next();
     NodePtr n = make(Kind::Call, toks_[start].loc, Op::None, std::move(callee));
+    std::unordered_set<std::string> names;  // keyword arguments so far
     while (!at(T::RParen)) {
       if (at(T::Star)) unsupported(tok(), "argument unpacking (*args) is not supported");
       if (at(T::DoubleStar)) unsupported(tok(), "argument unpacking (**kwargs) is not supported");
       if (at(T::Name) && peek().is(T::Assign)) {
         const Token& name = next();
         next();
-        for (const ast::Keyword& k : n->keywords)
-          if (k.name == name.text) syntax(name, "keyword argument repeated: " + name.text);
+        if (!names.insert(name.text).second)
+          syntax(name, "keyword argument repeated: " + name.text);
         n->keywords.push_back({name.text, name.loc, test()});
       } else {
         if (!n->keywords.empty()) syntax(tok(), "positional argument follows keyword argument");

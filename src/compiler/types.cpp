@@ -38,7 +38,7 @@ bool scalar_from_name(const std::string& name, Scalar* out) {
   // Aliases Numba and NumPy accept in signatures.
   struct Alias { const char* n; Scalar s; };
   static const Alias aliases[] = {
-      {"bool_", Scalar::Bool},    {"b1", Scalar::Bool},        {"bool", Scalar::Bool},
+      {"bool_", Scalar::Bool},    {"b1", Scalar::Bool},        {"boolean", Scalar::Bool},
       {"i1", Scalar::Int8},       {"i2", Scalar::Int16},       {"i4", Scalar::Int32},
       {"i8", Scalar::Int64},      {"u1", Scalar::UInt8},       {"u2", Scalar::UInt16},
       {"u4", Scalar::UInt32},     {"u8", Scalar::UInt64},      {"f4", Scalar::Float32},
