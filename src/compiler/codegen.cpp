@@ -380,7 +380,8 @@ class Emitter {
   std::string constant(const ast::Node& e) {
     using T = ast::ConstValue::Tag;
     switch (e.cval.tag) {
-      case T::Int: return e.cval.i == INT64_MIN ? "(-9223372036854775807LL - 1)" : "(" + std::to_string(e.cval.i) + "LL)";
+      // Spelled as int64_t, not long long: on Linux they are different types to templates.
+      case T::Int: return e.cval.i == INT64_MIN ? "((int64_t)(-9223372036854775807LL - 1))" : "((int64_t)" + std::to_string(e.cval.i) + "LL)";
       case T::Float: {
         char buf[64];
         double v = e.cval.f;

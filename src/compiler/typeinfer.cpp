@@ -80,7 +80,6 @@ std::string int_literal(Scalar s, int64_t i, uint64_t u) {
   if (s == Scalar::UInt64) body = std::to_string(u) + "ULL";
   else if (i == INT64_MIN) body = "(-9223372036854775807LL - 1)";
   else body = std::to_string(i) + "LL";
-  if (s == Scalar::Int64) return i < 0 ? "(" + body + ")" : body;
   return std::string("((") + scalar_cpp(s) + ")" + body + ")";
 }
 
