@@ -34,7 +34,8 @@ struct Buffer {
   Origin origin = Origin::Host;
   void* ptr = nullptr;     // the device address (GPU) or host address (Sim); null when nbytes is 0 on the GPU
   size_t nbytes = 0;       // usable bytes from ptr
-  void* stream = nullptr;  // the CUstream of the allocation (Pool); 0 is the legacy default stream
+  void* stream = nullptr;  // the CUstream of the allocation (Pool), freed on it too: it must outlive
+                           // the Buffer. Null is the legacy default stream.
   std::shared_ptr<void> owner;  // External only
 
   Buffer() = default;
