@@ -519,11 +519,22 @@ class Emitter {
     std::vector<const ast::Node*> idx;
     if (e.b->is(ast::Kind::Tuple)) for (auto& x : e.b->list) idx.push_back(x.get());
     else idx.push_back(e.b.get());
-    std::string s = (e.type.is_array() ? "cj::subarray(" : "cj::elem(") + expr(*e.a);
-    for (auto* x : idx) {
-      if (x->is(ast::Kind::Slice)) throw InternalError("codegen: slices are not implemented yet");
-      s += ", (int64_t)(" + expr(*x) + ")";
+    bool any_slice = false;
+    for (auto* x : idx) any_slice = any_slice || x->is(ast::Kind::Slice);
+    if (any_slice) {
+      std::string s = "cj::view<" + std::to_string(e.type.ndim) + ">(" + expr(*e.a);
+      for (auto* x : idx) {
+        if (!x->is(ast::Kind::Slice)) { s += ", cj::ix_int((int64_t)(" + expr(*x) + "))"; continue; }
+        auto part = [&](const ast::NodePtr& p, const char* dflt) {
+          return p && p->type.tag != Type::Tag::None ? "(int64_t)(" + expr(*p) + ")" : std::string(dflt);
+        };
+        int has = (x->a && x->a->type.tag != Type::Tag::None ? 1 : 0) | (x->b && x->b->type.tag != Type::Tag::None ? 2 : 0);
+        s += ", cj::ix_slice(" + part(x->a, "0") + ", " + part(x->b, "0") + ", " + part(x->c, "1") + ", " + std::to_string(has) + ")";
+      }
+      return s + ")";
     }
+    std::string s = (e.type.is_array() ? "cj::subarray(" : "cj::elem(") + expr(*e.a);
+    for (auto* x : idx) s += ", (int64_t)(" + expr(*x) + ")";
     return s + ")";
   }
 

@@ -294,9 +294,8 @@ class Typer {
         if (base.is_array() && base.readonly)
           error(target, "cannot write into a read-only array");
         if (t.known() && v.known()) {
-          if (t.is_array()) {
-            if (!v.is_scalar()) unsupported(stmt, "assigning a " + v.str() + " to an array slice is not supported");
-          } else if (!v.is_scalar()) {
+          if (t.is_array())
+            unsupported(stmt, "assigning to a whole array or slice (" + t.str() + ") is not supported yet; assign element by element"); else if (!v.is_scalar()) {
             error(stmt, "cannot store a " + v.str() + " into an element of " + base.str());
           }
         }

@@ -56,6 +56,59 @@ CJ_FN Array<T, N - (int)sizeof...(I)> subarray(const Array<T, N>& a, I... ix) {
   return r;
 }
 
+/// One index of a view: an integer (kind 0) or a slice (kind 1) whose missing start and stop
+/// are flagged in `has` (bit 0: start given, bit 1: stop given), resolved as Python's
+/// slice.indices does.
+struct Ix {
+  int64_t start, stop, step;
+  int kind, has;
+};
+CJ_FN Ix ix_int(int64_t i) { return Ix{i, 0, 1, 0, 0}; }
+CJ_FN Ix ix_slice(int64_t start, int64_t stop, int64_t step, int has) { return Ix{start, stop, step, 1, has}; }
+
+/// a[i, lo:hi:step, ...]: a view (no copy) with M dimensions.
+template <int M, class T, int N, class... S>
+CJ_FN Array<T, M> view(const Array<T, N>& a, S... s) {
+  const Ix ix[] = {s...};
+  constexpr int K = (int)sizeof...(S);
+  Array<T, M> r;
+  char* p = (char*)a.data;
+  int o = 0;
+  for (int k = 0; k < N; ++k) {
+    const int64_t n = a.shape[k];
+    if (k >= K) {
+      r.shape[o] = n;
+      r.strides[o++] = a.strides[k];
+      continue;
+    }
+    if (ix[k].kind == 0) {
+      int64_t i = ix[k].start;
+      if (i < 0) i += n;
+      p += i * a.strides[k];
+      continue;
+    }
+    int64_t step = ix[k].step == 0 ? 1 : ix[k].step, start, stop;
+    if (step > 0) {
+      start = (ix[k].has & 1) ? ix[k].start : 0;
+      stop = (ix[k].has & 2) ? ix[k].stop : n;
+      if (start < 0) { start += n; if (start < 0) start = 0; } else if (start > n) start = n;
+      if (stop < 0) { stop += n; if (stop < 0) stop = 0; } else if (stop > n) stop = n;
+    } else {
+      start = (ix[k].has & 1) ? ix[k].start : n - 1;
+      stop = (ix[k].has & 2) ? ix[k].stop : -1 - n;
+      if (start < 0) { start += n; if (start < 0) start = -1; } else if (start >= n) start = n - 1;
+      if (stop < 0) { stop += n; if (stop < 0) stop = -1; } else if (stop >= n) stop = n - 1;
+    }
+    int64_t len = step > 0 ? (stop > start ? (stop - start + step - 1) / step : 0)
+                           : (start > stop ? (start - stop - step - 1) / (-step) : 0);
+    p += (len > 0 ? start : 0) * a.strides[k];
+    r.shape[o] = len;
+    r.strides[o++] = a.strides[k] * step;
+  }
+  r.data = (T*)p;
+  return r;
+}
+
 /// A ufunc launch: the broadcast shape (dimensions merged where the memory allows) and, per
 /// argument (inputs then output), a base pointer and byte strides (0 where it is broadcast).
 template <int N>

@@ -1,0 +1,200 @@
+"""cuda.jit kernels as far as the foundation goes: launches with ints and tuples, thread and block
+indices, cuda.grid/gridsize, N-d indexing with negative indices, slices as views, .shape/.size/
+.ndim/len, scalar arguments, host arrays copied in and back, device functions calling device
+functions, eager signatures, and launch errors. (The blog post seed's kernels are here.)"""
+import math
+
+import numpy as np
+import pytest
+
+from cujit import cuda, float32, void
+
+
+@cuda.jit
+def doubled(arr):
+    x_idx = cuda.threadIdx.x
+    y_idx = cuda.threadIdx.y
+    arr[x_idx, y_idx] *= 2
+
+
+@cuda.jit
+def doubled_auto_grid(arr):
+    x_idx, y_idx = cuda.grid(2)
+    arr[x_idx, y_idx] *= 2
+
+
+@cuda.jit
+def doubled_man_copy(arr, out):
+    x_idx, y_idx = cuda.grid(2)
+    out[x_idx, y_idx] = arr[x_idx, y_idx] * 2
+
+
+def test_blog_post_kernels(target):
+    arr = np.random.randn(3, 3).astype(np.float32)
+    ref = arr * 2
+    doubled[1, (3, 3)](arr)  # host array: copied in and back, as in Numba
+    np.testing.assert_array_equal(arr, ref)
+    arr = np.random.randn(3, 3).astype(np.float32)
+    ref = arr * 2
+    doubled_auto_grid[1, (3, 3)](arr)
+    np.testing.assert_array_equal(arr, ref)
+    arr = np.random.randn(3, 3).astype(np.float32)
+    out = cuda.device_array_like(arr)
+    arr_gpu = cuda.to_device(arr)
+    doubled_man_copy[1, (3, 3)](arr_gpu, out)
+    np.testing.assert_array_equal(out.copy_to_host(), arr * 2)
+
+
+@cuda.jit
+def grid_stride_scale(a, factor):
+    start = cuda.grid(1)
+    stride = cuda.gridsize(1)
+    for i in range(start, a.shape[0], stride):
+        a[i] = a[i] * factor
+
+
+def test_grid_stride_loop_with_scalar_argument(target):
+    a = np.arange(10000, dtype=np.float64)
+    d = cuda.to_device(a)
+    grid_stride_scale[7, 64](d, 2.5)
+    np.testing.assert_array_equal(d.copy_to_host(), a * 2.5)
+
+
+@cuda.jit
+def indices(out):
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i, 0] = cuda.threadIdx.x
+        out[i, 1] = cuda.blockIdx.x
+        out[i, 2] = cuda.blockDim.x
+        out[i, 3] = cuda.gridDim.x
+        out[i, -1] = out.ndim + len(out) + out.size
+
+
+def test_thread_and_block_indices(target):
+    out = np.zeros((100, 5), dtype=np.int32)
+    indices[4, 32](out)
+    i = np.arange(100)
+    np.testing.assert_array_equal(out[:, 0], i % 32)
+    np.testing.assert_array_equal(out[:, 1], i // 32)
+    assert (out[:, 2] == 32).all() and (out[:, 3] == 4).all()
+    assert (out[:, 4] == 2 + 100 + 500).all()
+
+
+@cuda.jit
+def grid3(out):
+    x, y, z = cuda.grid(3)
+    sx, sy, sz = cuda.gridsize(3)
+    if x < out.shape[0] and y < out.shape[1] and z < out.shape[2]:
+        out[x, y, z] = x * 10000 + y * 100 + z + 0 * (sx + sy + sz)
+
+
+def test_three_dimensional_grid(target):
+    out = np.zeros((5, 6, 7), dtype=np.int64)
+    grid3[(2, 2, 2), (4, 4, 4)](out)
+    x, y, z = np.indices(out.shape)
+    np.testing.assert_array_equal(out, x * 10000 + y * 100 + z)
+
+
+@cuda.jit
+def row_sums(a, out):
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        row = a[i, :]
+        s = 0.0
+        for j in range(row.shape[0]):
+            s += row[j]
+        out[i] = s
+
+
+@cuda.jit
+def reverse_copy(a, out):
+    i = cuda.grid(1)
+    r = a[::-1]
+    if i < r.shape[0]:
+        out[i] = r[i]
+
+
+def test_slices_are_views(target):
+    a = np.arange(12, dtype=np.float32).reshape(3, 4)
+    out = np.zeros(3, dtype=np.float32)
+    row_sums[1, 8](a, out)
+    np.testing.assert_array_equal(out, a.sum(axis=1))
+    b = np.arange(10, dtype=np.int32)
+    o = np.zeros(10, dtype=np.int32)
+    reverse_copy[1, 16](b, o)
+    np.testing.assert_array_equal(o, b[::-1])
+
+
+def test_non_contiguous_and_fortran_arrays(target):
+    a = np.asfortranarray(np.arange(12, dtype=np.float32).reshape(3, 4))
+    out = np.zeros(3, dtype=np.float32)
+    row_sums[1, 8](a, out)
+    np.testing.assert_array_equal(out, a.sum(axis=1))
+    big = np.arange(24, dtype=np.float32).reshape(3, 8)
+    row_sums[1, 8](big[:, ::2], out)
+    np.testing.assert_array_equal(out, big[:, ::2].sum(axis=1))
+
+
+@cuda.jit(device=True)
+def square(x):
+    return x * x
+
+
+@cuda.jit(device=True)
+def norm2(x, y):
+    return math.sqrt(square(x) + square(y))
+
+
+@cuda.jit
+def norms(xs, ys, out):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = norm2(xs[i], ys[i])
+
+
+def test_device_functions_call_device_functions(target):
+    x = np.random.rand(300).astype(np.float32)
+    y = np.random.rand(300).astype(np.float32)
+    out = np.zeros(300, dtype=np.float32)
+    norms[3, 128](x, y, out)
+    np.testing.assert_allclose(out, np.hypot(x, y), rtol=1e-6)
+
+
+@cuda.jit('void(float32[::1], float32)')
+def add_scalar_eager(a, v):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] += v
+
+
+@cuda.jit(void(float32[:], float32))
+def add_scalar_typed(a, v):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] += v
+
+
+def test_eager_signatures(target):
+    assert add_scalar_eager.signatures == ["(array(float32, 1d, C), float32)"]
+    a = np.zeros(10, dtype=np.float32)
+    add_scalar_eager[1, 32](a, np.float32(1.5))
+    add_scalar_typed[1, 32](a, np.float32(1.0))
+    np.testing.assert_array_equal(a, np.full(10, 2.5, dtype=np.float32))
+
+
+def test_launch_configuration_errors(target):
+    a = np.zeros(4, dtype=np.float32)
+    with pytest.raises(ValueError, match="maximum of 1024 threads per block"):
+        add_scalar_typed[1, 2048](a, np.float32(1))
+    with pytest.raises(ValueError, match="must be positive"):
+        add_scalar_typed[0, 32](a, np.float32(1))
+    with pytest.raises(ValueError, match="1 to 3 ints"):
+        add_scalar_typed[1, (1, 1, 1, 1)](a, np.float32(1))
+    with pytest.raises(TypeError, match="cannot determine Numba type of <class 'dict'>"):
+        add_scalar_typed[1, 32]({}, np.float32(1))
+
+
+def test_kernel_called_from_python_is_an_error():
+    with pytest.raises(RuntimeError, match="only be used inside"):
+        cuda.grid(1)
