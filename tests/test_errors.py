@@ -1,6 +1,7 @@
 """One bad program per diagnostic (tests/errors/*.py). Each holds its expectation in a comment on
 the offending line: `# error: <ExceptionClass>: <text the message contains>`. The runner checks
-the class, the text, the `file.py:LINE:` header and the caret under that line."""
+the class, the text, the `file.py:LINE:` header and the caret under that line. A first line
+`# target: sim` limits a program to that target (a diagnostic only one target gives)."""
 import pathlib
 import re
 import runpy
@@ -23,6 +24,9 @@ def expectation(path):
 
 @pytest.mark.parametrize("path", ERRORS, ids=[p.stem for p in ERRORS])
 def test_diagnostic(path, target):
+    first = path.read_text().splitlines()[0]
+    if first.startswith("# target:") and first.split(":", 1)[1].strip() != target:
+        pytest.skip("this diagnostic is for the %s target" % first.split(":", 1)[1].strip())
     lineno, cls_name, text = expectation(path)
     cls = getattr(cujit.errors, cls_name)
     with pytest.raises(cls) as info:

@@ -198,3 +198,21 @@ def test_launch_configuration_errors(target):
 def test_kernel_called_from_python_is_an_error():
     with pytest.raises(RuntimeError, match="only be used inside"):
         cuda.grid(1)
+
+
+@cuda.jit
+def barrier_then_write(a):
+    i = cuda.grid(1)
+    cuda.syncthreads()
+    if i < a.size:
+        a[i] = i
+
+
+def test_syncthreads_runs_on_the_gpu(target):
+    a = np.zeros(64, dtype=np.int64)
+    if target == "sim":
+        with pytest.raises(Exception, match="not supported by the simulator yet"):
+            barrier_then_write[2, 32](a)
+    else:
+        barrier_then_write[2, 32](a)
+        np.testing.assert_array_equal(a, np.arange(64))

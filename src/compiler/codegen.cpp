@@ -55,6 +55,7 @@ namespace {
 class Emitter {
  public:
   Emitter(const Program& prog, Target target) : prog_(prog), target_(target) {}
+  TargetGap gap_;
 
   std::string run(const std::vector<EntryPoint>& entries) {
     // Only instances reachable from the entries are emitted (early inference passes may have
@@ -613,7 +614,14 @@ class Emitter {
         for (size_t i = 0; i < r.elems.size(); ++i) s += (i ? ", " : "") + base + xyz[i] + "()";
         return s + "}";
       }
-      case Builtin::CudaSync: return sp + "()";
+      case Builtin::CudaSync:
+        if (target_ == Target::Host && !gap_.any) {
+          gap_ = TargetGap{true, fn_->mod.source, e.loc,
+                           "cuda.syncthreads() is not supported by the simulator yet: its threads of a "
+                           "block run one after another, so a barrier cannot be honoured. Run this "
+                           "kernel on a GPU."};
+        }
+        return sp + "()";
       default: break;
     }
     // The math families: arguments converted to the result's float type (or float64 for the
@@ -692,8 +700,12 @@ class Emitter {
 
 }  // namespace
 
-std::string emit_program(const Program& prog, const std::vector<EntryPoint>& entries, Target target) {
-  return Emitter(prog, target).run(entries);
+std::string emit_program(const Program& prog, const std::vector<EntryPoint>& entries, Target target,
+                         TargetGap* gap) {
+  Emitter em(prog, target);
+  std::string code = em.run(entries);
+  if (gap) *gap = em.gap_;
+  return code;
 }
 
 }  // namespace cujit
