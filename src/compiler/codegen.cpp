@@ -90,6 +90,7 @@ class Emitter {
   std::set<std::string> emitted_structs_;
   const FunctionInstance* fn_ = nullptr;
   std::ostringstream body_;
+  std::ostringstream storage_;  // cuda.local/shared.array storage of the function being emitted
   int indent_ = 1;
   int tmp_ = 0;
   std::vector<std::string> loop_flags_;  // for/while ... else: the "broke out" flag of each loop
@@ -152,6 +153,7 @@ class Emitter {
   std::string function(const FunctionInstance& f) {
     fn_ = &f;
     body_.str("");
+    storage_.str("");
     indent_ = 1;
     const ast::Node& def = *f.mod.func;
     std::ostringstream os;
@@ -169,7 +171,7 @@ class Emitter {
       out("v_" + n + " = " + convert("p_" + n, f.arg_types[i], f.locals.at(n)) + ";");
     }
     block(def.body);
-    os << body_.str() << "}\n";
+    os << storage_.str() << body_.str() << "}\n";
     return os.str();
   }
 
@@ -613,6 +615,31 @@ class Emitter {
         const char* xyz[] = {"x", "y", "z"};
         for (size_t i = 0; i < r.elems.size(); ++i) s += (i ? ", " : "") + base + xyz[i] + "()";
         return s + "}";
+      }
+      case Builtin::CudaLocalArray: case Builtin::CudaSharedArray: {
+        const std::vector<int64_t>& dims = fn_->array_shapes.at(&e);
+        int64_t n = 1;
+        for (auto d : dims) n *= d;
+        std::string T = scalar_cpp(r.scalar), name = "cj_mem" + std::to_string(tmp_++);
+        // Shared memory: __shared__ on the GPU; in the simulator, one buffer per CPU thread,
+        // which runs a block's threads one after another, so the block shares it.
+        std::string where = b == Builtin::CudaLocalArray ? "" : target_ == Target::CUDA ? "__shared__ " : "static thread_local ";
+        storage_ << "  " << where << T << " " << name << "[" << n << "];\n";
+        std::string s = "cj::c_array<" + T + ", " + std::to_string(dims.size()) + ">(" + name;
+        for (auto d : dims) s += ", (int64_t)" + std::to_string(d);
+        return s + ")";
+      }
+      case Builtin::AtomicAdd: case Builtin::AtomicSub: case Builtin::AtomicMax: case Builtin::AtomicMin:
+      case Builtin::AtomicExch: {
+        const ast::Node& ix = *e.list[1];
+        std::string ref = "cj::elem(" + expr(*e.list[0]);
+        if (ix.type.is_tuple()) {
+          std::string t = expr(ix);
+          for (size_t i = 0; i < ix.type.elems.size(); ++i) ref += ", (int64_t)(" + t + ").f" + std::to_string(i);
+        } else {
+          ref += ", (int64_t)(" + expr(ix) + ")";
+        }
+        return sp + "(&" + ref + "), " + arg(e, 2, r) + ")";
       }
       case Builtin::CudaSync:
         if (target_ == Target::Host && !gap_.any) {

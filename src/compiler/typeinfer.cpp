@@ -20,7 +20,7 @@ namespace {
 
 enum class Rule {
   MathUnary, MathToInt, MathPredicate, MathBinary, Abs, MinMax, Round, CastInt, CastFloat,
-  CastBool, Range, Len, Print, CudaGrid, CudaGridsize, CudaBarrier,
+  CastBool, Range, Len, Print, CudaGrid, CudaGridsize, CudaBarrier, ArrayAlloc, Atomic,
 };
 
 struct BuiltinRow {
@@ -518,6 +518,12 @@ class Typer {
         f.resolved[&e] = r;
         return Type::module("cuda." + attr);
       }
+      if (attr == "local" || attr == "shared" || attr == "atomic") {
+        Resolved r{Resolved::Kind::Module};
+        r.name = "cuda." + attr;
+        f.resolved[&e] = r;
+        return Type::module("cuda." + attr);
+      }
       if (attr == "laneid" || attr == "warpsize") {
         Resolved r{Resolved::Kind::CudaDim};
         r.name = attr;
@@ -533,6 +539,7 @@ class Typer {
     if (!v.known()) return Type::unknown();
     if (v.tag == Type::Tag::Module) {
       const std::string& m = v.name;
+      if (m == "cuda.local" || m == "cuda.shared" || m == "cuda.atomic") return module_attr(e, m, e.name);
       if (m.rfind("cuda.", 0) == 0) {  // threadIdx.x and friends
         if (e.name == "x" || e.name == "y" || e.name == "z") {
           Resolved r{Resolved::Kind::CudaDim};
@@ -715,7 +722,8 @@ class Typer {
     }
     if (callee.tag != Type::Tag::Function) error(e, "'" + callee.str() + "' object is not callable");
     if (callee.user_fn >= 0) return call_user(e, callee, args);
-    if (!e.keywords.empty() && callee.name != "print")
+    if (!e.keywords.empty() && callee.name != "print" && callee.name != "cuda.local.array" &&
+        callee.name != "cuda.shared.array")
       unsupported(e.keywords[0].value ? *e.keywords[0].value : e, "keyword arguments are not supported for " + callee.name + "()");
     const BuiltinRow* b = find_builtin(callee.name);
     if (!b) error(e, "unknown function " + callee.name);
@@ -811,8 +819,68 @@ class Typer {
       case Rule::CudaBarrier:
         arity(e, b, args, 0, 0);
         return Type::none();
+      case Rule::ArrayAlloc: return array_alloc(e, b);
+      case Rule::Atomic: {
+        arity(e, b, args, 3, 3);
+        const Type& a = args[0];
+        if (!a.is_array()) error(*e.list[0], std::string(b.name) + "() needs an array as its first argument, got " + a.str());
+        Scalar d = a.scalar;
+        bool ok = d == Scalar::Int32 || d == Scalar::Int64 || d == Scalar::UInt32 || d == Scalar::UInt64 ||
+                  d == Scalar::Float32 || d == Scalar::Float64;
+        if (!ok) error(*e.list[0], std::string(b.name) + "() does not support arrays of " + scalar_name(d));
+        std::vector<Type> idx = args[1].is_tuple() ? args[1].elems : std::vector<Type>{args[1]};
+        if ((int)idx.size() != a.ndim)
+          error(*e.list[1], std::string(b.name) + "() needs " + std::to_string(a.ndim) + " index(es) for " + a.str());
+        for (auto& t : idx)
+          if (!t.is_scalar() || !is_integer(t.scalar)) error(*e.list[1], "atomic indices must be integers, not " + t.str());
+        if (!args[2].is_scalar()) error(*e.list[2], std::string(b.name) + "() needs a number to combine, got " + args[2].str());
+        return Type::scalar_of(d);
+      }
     }
     return Type::unknown();
+  }
+
+  // A compile-time integer: a literal, a negated one, or a global int constant.
+  bool const_value(const ast::Node& n, int64_t* out) {
+    if (const_int(n, out)) return true;
+    if (n.is(ast::Kind::Name) && !fn().locals.count(n.name)) {
+      auto g = fn().src->globals.find(n.name);
+      if (g != fn().src->globals.end() && (g->second.kind == GlobalValue::Kind::Int ||
+          (g->second.kind == GlobalValue::Kind::Scalar && is_integer(g->second.scalar)))) {
+        *out = g->second.i;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // cuda.local.array(shape, dtype) / cuda.shared.array(shape, dtype), positional or by keyword.
+  Type array_alloc(ast::Node& e, const BuiltinRow& b) {
+    const ast::Node* shape = e.list.size() > 0 ? e.list[0].get() : nullptr;
+    const ast::Node* dtype = e.list.size() > 1 ? e.list[1].get() : nullptr;
+    for (auto& kw : e.keywords) {
+      if (kw.name == "shape") shape = kw.value.get();
+      else if (kw.name == "dtype") dtype = kw.value.get();
+      else error(*kw.value, std::string(b.name) + "() got an unexpected keyword argument '" + kw.name + "'");
+    }
+    if (!shape || !dtype || e.list.size() > 2) error(e, std::string(b.name) + "() takes a shape and a dtype");
+    if (dtype->type.tag != Type::Tag::DType)
+      error(*dtype, std::string(b.name) + "() needs a NumPy or cujit type as its dtype (np.float32, float32), got " + dtype->type.str());
+    std::vector<int64_t> dims;
+    std::vector<const ast::Node*> parts;
+    if (shape->is(ast::Kind::Tuple)) for (auto& x : shape->list) parts.push_back(x.get());
+    else parts.push_back(shape);
+    for (auto* p : parts) {
+      int64_t v;
+      if (!const_value(*p, &v))
+        error(*p, std::string(b.name) + "() needs a shape of constant integers (literals or global ints)");
+      if (v == 0 && b.id == Builtin::CudaSharedArray)
+        unsupported(*p, "dynamic shared memory (a shape of 0) is not supported yet");
+      if (v <= 0) error(*p, std::string(b.name) + "() needs positive sizes, got " + std::to_string(v));
+      dims.push_back(v);
+    }
+    fn().array_shapes[&e] = dims;
+    return Type::array(dtype->type.scalar, (int)dims.size(), 'C');
   }
 
   Type call_user(ast::Node& e, const Type& callee, const std::vector<Type>& args) {

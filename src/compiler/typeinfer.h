@@ -52,6 +52,7 @@ struct FunctionInstance {
   std::map<std::string, Type> locals;    // parameters and assigned names
   std::vector<std::string> local_order;  // first-assignment order, for declarations
   std::unordered_map<const ast::Node*, Resolved> resolved;
+  std::unordered_map<const ast::Node*, std::vector<int64_t>> array_shapes;  // cuda.local/shared.array
   std::string cpp_name;
   bool typing = false;                   // inference in progress (recursion check)
 };

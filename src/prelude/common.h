@@ -36,6 +36,21 @@ CJ_FN T& elem(const Array<T, N>& a, I... ix) {
   return *(T*)p;
 }
 
+/// A C-ordered array over `data` (cuda.local.array / cuda.shared.array storage).
+template <class T, int N, class... D>
+CJ_FN Array<T, N> c_array(T* data, D... dims) {
+  Array<T, N> r;
+  r.data = data;
+  const int64_t d[] = {(int64_t)dims...};
+  int64_t stride = (int64_t)sizeof(T);
+  for (int k = N - 1; k >= 0; --k) {
+    r.shape[k] = d[k];
+    r.strides[k] = stride;
+    stride *= d[k];
+  }
+  return r;
+}
+
 /// a[i, j] with fewer indices than dimensions: a view of the remaining ones.
 template <class T, int N, class... I>
 CJ_FN Array<T, N - (int)sizeof...(I)> subarray(const Array<T, N>& a, I... ix) {

@@ -46,6 +46,53 @@ CJ_FN int64_t grid_z() { return (int64_t)blockIdx.z * blockDim.z + threadIdx.z; 
 CJ_FN int64_t gridsize_x() { return (int64_t)gridDim.x * blockDim.x; }
 CJ_FN int64_t gridsize_y() { return (int64_t)gridDim.y * blockDim.y; }
 CJ_FN int64_t gridsize_z() { return (int64_t)gridDim.z * blockDim.z; }
+// Atomics return the old value. CUDA has no 64-bit signed add, and no float max/min: those go
+// through the unsigned add (same bits) or a compare-and-swap loop.
+CJ_FN int32_t atomic_add(int32_t* p, int32_t v) { return atomicAdd(p, v); }
+CJ_FN uint32_t atomic_add(uint32_t* p, uint32_t v) { return atomicAdd(p, v); }
+CJ_FN uint64_t atomic_add(uint64_t* p, uint64_t v) { return atomicAdd((unsigned long long*)p, (unsigned long long)v); }
+CJ_FN int64_t atomic_add(int64_t* p, int64_t v) { return (int64_t)atomicAdd((unsigned long long*)p, (unsigned long long)v); }
+CJ_FN float atomic_add(float* p, float v) { return atomicAdd(p, v); }
+CJ_FN double atomic_add(double* p, double v) { return atomicAdd(p, v); }
+template <class T> CJ_FN T atomic_sub(T* p, T v) { return atomic_add(p, (T)(0 - v)); }
+CJ_FN float atomic_sub(float* p, float v) { return atomicAdd(p, -v); }
+CJ_FN double atomic_sub(double* p, double v) { return atomicAdd(p, -v); }
+CJ_FN int32_t atomic_max(int32_t* p, int32_t v) { return atomicMax(p, v); }
+CJ_FN uint32_t atomic_max(uint32_t* p, uint32_t v) { return atomicMax(p, v); }
+CJ_FN int64_t atomic_max(int64_t* p, int64_t v) { return atomicMax((long long*)p, (long long)v); }
+CJ_FN uint64_t atomic_max(uint64_t* p, uint64_t v) { return atomicMax((unsigned long long*)p, (unsigned long long)v); }
+CJ_FN int32_t atomic_min(int32_t* p, int32_t v) { return atomicMin(p, v); }
+CJ_FN uint32_t atomic_min(uint32_t* p, uint32_t v) { return atomicMin(p, v); }
+CJ_FN int64_t atomic_min(int64_t* p, int64_t v) { return atomicMin((long long*)p, (long long)v); }
+CJ_FN uint64_t atomic_min(uint64_t* p, uint64_t v) { return atomicMin((unsigned long long*)p, (unsigned long long)v); }
+template <class F, class B, class Op>
+CJ_FN F atomic_float_cas(F* p, F v, Op op) {
+  B* bp = (B*)p;
+  B old = *bp, assumed;
+  do {
+    assumed = old;
+    F cur = *(F*)&assumed;
+    F next = op(cur, v);
+    old = atomicCAS(bp, assumed, *(B*)&next);
+  } while (old != assumed);
+  return *(F*)&old;
+}
+// Numba's atomic max/min on floats ignore NaN in the value only where nanmax/nanmin say so;
+// max(cur, v) here keeps cur unless v is greater, as Python's max does.
+struct CjMaxOp { template <class F> CJ_FN F operator()(F a, F b) const { return b > a ? b : a; } };
+struct CjMinOp { template <class F> CJ_FN F operator()(F a, F b) const { return b < a ? b : a; } };
+CJ_FN float atomic_max(float* p, float v) { return atomic_float_cas<float, unsigned int>(p, v, CjMaxOp{}); }
+CJ_FN double atomic_max(double* p, double v) { return atomic_float_cas<double, unsigned long long>(p, v, CjMaxOp{}); }
+CJ_FN float atomic_min(float* p, float v) { return atomic_float_cas<float, unsigned int>(p, v, CjMinOp{}); }
+CJ_FN double atomic_min(double* p, double v) { return atomic_float_cas<double, unsigned long long>(p, v, CjMinOp{}); }
+CJ_FN int32_t atomic_exch(int32_t* p, int32_t v) { return atomicExch(p, v); }
+CJ_FN uint32_t atomic_exch(uint32_t* p, uint32_t v) { return atomicExch(p, v); }
+CJ_FN int64_t atomic_exch(int64_t* p, int64_t v) { return (int64_t)atomicExch((unsigned long long*)p, (unsigned long long)v); }
+CJ_FN uint64_t atomic_exch(uint64_t* p, uint64_t v) { return atomicExch((unsigned long long*)p, (unsigned long long)v); }
+CJ_FN float atomic_exch(float* p, float v) { return atomicExch(p, v); }
+CJ_FN double atomic_exch(double* p, double v) {
+  return __longlong_as_double((long long)atomicExch((unsigned long long*)p, (unsigned long long)__double_as_longlong(v)));
+}
 }  // namespace cj
 
 // The math library: CUDA's device functions have the C names (sqrtf/sqrt).

@@ -37,6 +37,42 @@ CJ_FN int64_t grid_z() { return (int64_t)sim_thread.blockIdx.z * sim_thread.bloc
 CJ_FN int64_t gridsize_x() { return (int64_t)sim_thread.gridDim.x * sim_thread.blockDim.x; }
 CJ_FN int64_t gridsize_y() { return (int64_t)sim_thread.gridDim.y * sim_thread.blockDim.y; }
 CJ_FN int64_t gridsize_z() { return (int64_t)sim_thread.gridDim.z * sim_thread.blockDim.z; }
+// Atomics: blocks of a simulated launch run on several CPU threads at once. Integers use the
+// compiler's atomic builtins; floats a compare-and-swap loop on their bits.
+template <class T> CJ_FN T atomic_add(T* p, T v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
+template <class T> CJ_FN T atomic_sub(T* p, T v) { return __atomic_fetch_sub(p, v, __ATOMIC_SEQ_CST); }
+template <class T> CJ_FN T atomic_exch(T* p, T v) { return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST); }
+template <class T, class Op> CJ_FN T atomic_update(T* p, T v, Op op) {
+  T old = __atomic_load_n(p, __ATOMIC_SEQ_CST);
+  while (!__atomic_compare_exchange_n(p, &old, op(old, v), false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {}
+  return old;
+}
+template <class F, class B, class Op> CJ_FN F atomic_float(F* p, F v, Op op) {
+  B* bp = (B*)p;
+  B old = __atomic_load_n(bp, __ATOMIC_SEQ_CST), next;
+  for (;;) {
+    F cur, res;
+    std::memcpy(&cur, &old, sizeof(F));
+    res = op(cur, v);
+    std::memcpy(&next, &res, sizeof(F));
+    if (__atomic_compare_exchange_n(bp, &old, next, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) return cur;
+  }
+}
+struct CjAddOp { template <class F> F operator()(F a, F b) const { return a + b; } };
+struct CjSubOp { template <class F> F operator()(F a, F b) const { return a - b; } };
+struct CjMaxOp { template <class F> F operator()(F a, F b) const { return b > a ? b : a; } };
+struct CjMinOp { template <class F> F operator()(F a, F b) const { return b < a ? b : a; } };
+struct CjExchOp { template <class F> F operator()(F, F b) const { return b; } };
+template <class T> CJ_FN T atomic_max(T* p, T v) { return atomic_update(p, v, CjMaxOp{}); }
+template <class T> CJ_FN T atomic_min(T* p, T v) { return atomic_update(p, v, CjMinOp{}); }
+#define CJ_HOST_FLOAT_ATOMICS(F, B)                                                                  \
+  CJ_FN F atomic_add(F* p, F v) { return atomic_float<F, B>(p, v, CjAddOp{}); }                    \
+  CJ_FN F atomic_sub(F* p, F v) { return atomic_float<F, B>(p, v, CjSubOp{}); }                    \
+  CJ_FN F atomic_max(F* p, F v) { return atomic_float<F, B>(p, v, CjMaxOp{}); }                    \
+  CJ_FN F atomic_min(F* p, F v) { return atomic_float<F, B>(p, v, CjMinOp{}); }                    \
+  CJ_FN F atomic_exch(F* p, F v) { return atomic_float<F, B>(p, v, CjExchOp{}); }
+CJ_HOST_FLOAT_ATOMICS(float, uint32_t)
+CJ_HOST_FLOAT_ATOMICS(double, uint64_t)
 }  // namespace cj
 
 #define CJ_threadIdx_x (cj::sim_thread.threadIdx.x)

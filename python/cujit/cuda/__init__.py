@@ -76,3 +76,6 @@ blockDim = _KernelOnly("blockDim")
 gridDim = _KernelOnly("gridDim")
 laneid = _KernelOnly("laneid")
 warpsize = 32
+local = _KernelOnly("local")
+shared = _KernelOnly("shared")
+atomic = _KernelOnly("atomic")
