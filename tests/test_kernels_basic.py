@@ -208,11 +208,23 @@ def barrier_then_write(a):
         a[i] = i
 
 
-def test_syncthreads_runs_on_the_gpu(target):
+def test_syncthreads(target):
     a = np.zeros(64, dtype=np.int64)
-    if target == "sim":
-        with pytest.raises(Exception, match="not supported by the simulator yet"):
-            barrier_then_write[2, 32](a)
-    else:
-        barrier_then_write[2, 32](a)
-        np.testing.assert_array_equal(a, np.arange(64))
+    barrier_then_write[2, 32](a)
+    np.testing.assert_array_equal(a, np.arange(64))
+
+
+@cuda.jit
+def half_block_barrier(a):
+    i = cuda.threadIdx.x
+    if i < 16:
+        cuda.syncthreads()
+    a[i] = i
+
+
+def test_simulator_reports_a_partial_barrier_as_deadlock(target):
+    if target != "sim":
+        pytest.skip("on a GPU this is undefined behaviour; the simulator is the tool that finds it")
+    import cujit.errors
+    with pytest.raises(cujit.errors.SimulatorError, match="deadlock in block .0, 0, 0.: 16 of its 32 threads wait"):
+        half_block_barrier[1, 32](np.zeros(32, dtype=np.int64))

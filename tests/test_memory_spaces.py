@@ -98,8 +98,6 @@ def shared_reverse(a, out):
 
 
 def test_shared_array_with_barrier(target):
-    if target == "sim":
-        pytest.skip("the simulator refuses syncthreads until its coroutine scheduler lands")
     a = np.arange(128, dtype=np.float32)
     out = np.zeros_like(a)
     shared_reverse[1, 128](a, out)
@@ -117,7 +115,7 @@ def shared_counter(out):
 
 def test_shared_array_is_per_block(target):
     # Without a barrier the last thread of each block sees the whole block's count on the
-    # simulator (threads run in order); on the GPU the count is at most the block size.
+    # simulator (threads of a kernel without barriers run in order); on the GPU at most that.
     out = np.zeros(4, dtype=np.int32)
     shared_counter[4, 32](out)
     assert (out >= 1).all() and (out <= 32).all()

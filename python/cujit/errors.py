@@ -8,7 +8,7 @@ Python's TypeError / ValueError as usual.
 
 __all__ = [
     "CujitError", "TypingError", "UnsupportedError", "CompileSyntaxError", "InternalError",
-    "ToolchainError", "NvrtcError", "CudaSupportError", "CudaAPIError",
+    "ToolchainError", "NvrtcError", "SimulatorError", "CudaSupportError", "CudaAPIError",
 ]
 
 
@@ -75,6 +75,11 @@ class NvrtcError(ToolchainError):
     """NVRTC rejected the generated CUDA C++ (``log`` is NVRTC's log, ``arch`` the target,
     ``code`` the nvrtcResult). Errors the pipeline can place in the user's code are raised as
     TypingError instead."""
+
+
+class SimulatorError(CujitError):
+    """The CUDA simulator stopped a kernel that would misbehave on a GPU: for example a
+    cuda.syncthreads() that only part of a block reaches (a deadlock on the GPU)."""
 
 
 class CudaSupportError(CujitError):

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <cstdlib>
+#include <ucontext.h>
 
 #define CJ_TARGET_HOST 1
 #define CJ_FN static inline
@@ -24,13 +26,94 @@ struct SimLaunch {
   Dim3 grid, block;
   int64_t block_begin, block_end;
   int64_t shared_bytes;
+  char error[512];  // set by the simulated kernel when it must stop (a deadlock); read by the runtime
 };
 struct SimThread {
   Dim3 threadIdx, blockIdx, blockDim, gridDim;
 };
 inline thread_local SimThread sim_thread;
 
-CJ_FN void syncthreads() {}
+// ---- Barriers: each simulated thread of a block that synchronises runs as a fiber (ucontext)
+// with its own stack. cuda.syncthreads() switches back to the block's scheduler, which resumes
+// every other thread up to the same barrier before releasing them all, so shared memory written
+// before a barrier is seen after it, as on the GPU. A barrier that only part of the block reaches
+// (the others have returned) is a deadlock on a GPU; here it is reported.
+struct SimFibers {
+  ucontext_t scheduler;
+  ucontext_t* threads = nullptr;
+  char* stacks = nullptr;
+  int* state = nullptr;  // 0 runnable, 1 at the barrier, 2 finished
+  int count = 0, capacity = 0, current = -1;
+  void (*entry)(void*) = nullptr;
+  void* arg = nullptr;
+};
+inline thread_local SimFibers sim_fibers;
+constexpr size_t kFiberStack = 256 * 1024;
+
+CJ_FN void syncthreads() {
+  SimFibers& f = sim_fibers;
+  if (f.current < 0) return;  // not under the fiber scheduler: a block of one thread
+  f.state[f.current] = 1;
+  swapcontext(&f.threads[f.current], &f.scheduler);
+}
+
+static void sim_fiber_main() {
+  SimFibers& f = sim_fibers;
+  f.entry(f.arg);
+  f.state[f.current] = 2;
+  // returning resumes uc_link: the scheduler
+}
+
+/// Runs one block's threads as fibers; returns false (and fills err) on a deadlock.
+static bool sim_run_block_fibers(int nthreads, void (*entry)(void*), void* arg, char* err, size_t errlen) {
+  SimFibers& f = sim_fibers;
+  if (f.capacity < nthreads) {
+    std::free(f.threads); std::free(f.stacks); std::free(f.state);
+    f.threads = (ucontext_t*)std::malloc(sizeof(ucontext_t) * nthreads);
+    f.stacks = (char*)std::malloc(kFiberStack * (size_t)nthreads);
+    f.state = (int*)std::malloc(sizeof(int) * nthreads);
+    f.capacity = nthreads;
+  }
+  f.count = nthreads;
+  f.entry = entry;
+  f.arg = arg;
+  for (int t = 0; t < nthreads; ++t) {
+    getcontext(&f.threads[t]);
+    f.threads[t].uc_stack.ss_sp = f.stacks + kFiberStack * (size_t)t;
+    f.threads[t].uc_stack.ss_size = kFiberStack;
+    f.threads[t].uc_link = &f.scheduler;
+    makecontext(&f.threads[t], (void (*)())sim_fiber_main, 0);
+    f.state[t] = 0;
+  }
+  for (;;) {
+    for (int t = 0; t < nthreads; ++t) {
+      if (f.state[t] != 0) continue;
+      f.current = t;
+      sim_thread.threadIdx.x = t % sim_thread.blockDim.x;
+      sim_thread.threadIdx.y = (t / sim_thread.blockDim.x) % sim_thread.blockDim.y;
+      sim_thread.threadIdx.z = t / (sim_thread.blockDim.x * sim_thread.blockDim.y);
+      swapcontext(&f.scheduler, &f.threads[t]);
+    }
+    f.current = -1;
+    int waiting = 0, finished = 0;
+    for (int t = 0; t < nthreads; ++t) {
+      waiting += f.state[t] == 1;
+      finished += f.state[t] == 2;
+    }
+    if (finished == nthreads) return true;
+    if (finished > 0) {
+      std::snprintf(err, errlen,
+                    "deadlock in block (%d, %d, %d): %d of its %d threads wait at cuda.syncthreads() "
+                    "but %d have already returned and will never reach it",
+                    sim_thread.blockIdx.x, sim_thread.blockIdx.y, sim_thread.blockIdx.z, waiting, nthreads, finished);
+      return false;
+    }
+    for (int t = 0; t < nthreads; ++t) f.state[t] = 0;  // everyone is at the barrier: release
+  }
+}
+
+template <class Body>
+static void sim_fiber_trampoline(void* p) { (*(Body*)p)(); }
 CJ_FN int64_t grid_x() { return (int64_t)sim_thread.blockIdx.x * sim_thread.blockDim.x + sim_thread.threadIdx.x; }
 CJ_FN int64_t grid_y() { return (int64_t)sim_thread.blockIdx.y * sim_thread.blockDim.y + sim_thread.threadIdx.y; }
 CJ_FN int64_t grid_z() { return (int64_t)sim_thread.blockIdx.z * sim_thread.blockDim.z + sim_thread.threadIdx.z; }
@@ -93,22 +176,31 @@ CJ_HOST_FLOAT_ATOMICS(double, uint64_t)
 #define CJ_LIBM_F(name) ::name##f
 #define CJ_LIBM_D(name) ::name
 
-// Every thread of blocks [block_begin, block_end), in the order x fastest (as warps are formed).
-#define CJ_SIM_EACH_THREAD(L, CALL)                                                         \
+// Every thread of blocks [block_begin, block_end), in the order x fastest (as warps are formed);
+// as fibers when the kernel synchronises (BARRIER), else as a plain loop.
+#define CJ_SIM_EACH_THREAD(L, BARRIER, CALL)                                                \
   cj::SimThread& cj_t = cj::sim_thread;                                                     \
   cj_t.blockDim = (L)->block;                                                               \
   cj_t.gridDim = (L)->grid;                                                                 \
+  auto cj_body = [&]() { CALL };                                                            \
+  const int cj_nt = (L)->block.x * (L)->block.y * (L)->block.z;                             \
   for (int64_t cj_b = (L)->block_begin; cj_b < (L)->block_end; ++cj_b) {                    \
     cj_t.blockIdx.x = (int32_t)(cj_b % (L)->grid.x);                                        \
     cj_t.blockIdx.y = (int32_t)((cj_b / (L)->grid.x) % (L)->grid.y);                        \
     cj_t.blockIdx.z = (int32_t)(cj_b / ((int64_t)(L)->grid.x * (L)->grid.y));               \
+    if (BARRIER && cj_nt > 1) {                                                             \
+      if (!cj::sim_run_block_fibers(cj_nt, &cj::sim_fiber_trampoline<decltype(cj_body)>,    \
+                                    &cj_body, (L)->error, sizeof((L)->error)))              \
+        return;                                                                             \
+      continue;                                                                             \
+    }                                                                                       \
     for (int32_t cj_z = 0; cj_z < (L)->block.z; ++cj_z)                                     \
       for (int32_t cj_y = 0; cj_y < (L)->block.y; ++cj_y)                                   \
         for (int32_t cj_x = 0; cj_x < (L)->block.x; ++cj_x) {                               \
           cj_t.threadIdx.x = cj_x;                                                          \
           cj_t.threadIdx.y = cj_y;                                                          \
           cj_t.threadIdx.z = cj_z;                                                          \
-          CALL                                                                              \
+          cj_body();                                                                        \
         }                                                                                   \
   }
 

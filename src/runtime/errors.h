@@ -29,4 +29,10 @@ class ToolchainError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The simulator stopped a kernel: a deadlock at a barrier, and (later) its other checks.
+class SimulatorError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 }  // namespace cujit::rt

@@ -18,6 +18,7 @@ struct SimLaunch {  // cj::SimLaunch
   int32_t block[3];
   int64_t block_begin, block_end;
   int64_t shared_bytes;
+  char error[512];
 };
 using HostKernelFn = void (*)(void** params, const SimLaunch* launch);
 }  // namespace
@@ -80,8 +81,9 @@ void LoadedModule::launch_kernel(const std::string& symbol, Dim3 grid, Dim3 bloc
   int64_t per_block = (int64_t)block.x * block.y * block.z;
   parallel_for(nblocks, std::max<int64_t>(1, 4096 / std::max<int64_t>(1, per_block)), [&](int64_t b, int64_t e) {
     SimLaunch l{{(int32_t)grid.x, (int32_t)grid.y, (int32_t)grid.z},
-                {(int32_t)block.x, (int32_t)block.y, (int32_t)block.z}, b, e, (int64_t)shared_bytes};
+                {(int32_t)block.x, (int32_t)block.y, (int32_t)block.z}, b, e, (int64_t)shared_bytes, {0}};
     fn(params, &l);
+    if (l.error[0]) throw SimulatorError(std::string("simulated kernel ") + symbol + ": " + l.error);
   });
 }
 
