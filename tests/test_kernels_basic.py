@@ -228,3 +228,69 @@ def test_simulator_reports_a_partial_barrier_as_deadlock(target):
     import cujit.errors
     with pytest.raises(cujit.errors.SimulatorError, match="deadlock in block .0, 0, 0.: 16 of its 32 threads wait"):
         half_block_barrier[1, 32](np.zeros(32, dtype=np.int64))
+
+
+@cuda.jit
+def votes(pred, out):
+    i = cuda.threadIdx.x
+    c = cuda.syncthreads_count(pred[i])
+    a = cuda.syncthreads_and(pred[i])
+    o = cuda.syncthreads_or(pred[i])
+    cuda.syncwarp()
+    cuda.threadfence()
+    cuda.threadfence_block()
+    cuda.threadfence_system()
+    out[i, 0] = c
+    out[i, 1] = a
+    out[i, 2] = o
+
+
+def test_barrier_votes_and_fences(target):
+    for p in (np.arange(64) % 3 == 0, np.ones(64, bool), np.zeros(64, bool)):
+        pred = p.astype(np.int32)
+        out = np.zeros((64, 3), dtype=np.int32)
+        votes[1, 64](pred, out)
+        assert (out[:, 0] == pred.sum()).all()
+        assert (out[:, 1] == int(pred.all())).all()
+        assert (out[:, 2] == int(pred.any())).all()
+
+
+@cuda.jit
+def bit_intrinsics(x, out32, outf):
+    i = cuda.grid(1)
+    if i < x.size:
+        v = x[i]
+        out32[i, 0] = cuda.popc(v)
+        out32[i, 1] = cuda.clz(v)
+        out32[i, 2] = cuda.ffs(v)
+        out32[i, 3] = cuda.brev(v)
+        outf[i, 0] = cuda.fma(np.float64(v), 2.0, 1.0)
+        outf[i, 1] = cuda.cbrt(np.float64(v))
+
+
+def test_bit_and_math_intrinsics(target):
+    x = np.array([0, 1, 2, 3, 255, 1 << 20, 123456789, 2 ** 31 - 1], dtype=np.uint32)
+    out32 = np.zeros((x.size, 4), dtype=np.uint32)
+    outf = np.zeros((x.size, 2))
+    bit_intrinsics[1, 32](x, out32, outf)
+    bits = [format(int(v), "032b") for v in x]
+    np.testing.assert_array_equal(out32[:, 0], [b.count("1") for b in bits])
+    np.testing.assert_array_equal(out32[:, 1], [len(b) - len(b.lstrip("0")) for b in bits])
+    np.testing.assert_array_equal(out32[:, 2], [(len(b) - b.rfind("1")) if "1" in b else 0 for b in bits])
+    np.testing.assert_array_equal(out32[:, 3], [int(b[::-1], 2) for b in bits])
+    np.testing.assert_allclose(outf[:, 0], x * 2.0 + 1.0)
+    np.testing.assert_allclose(outf[:, 1], np.cbrt(x.astype(float)), rtol=1e-14)
+
+
+@cuda.jit
+def printer(a):
+    i = cuda.grid(1)
+    if i == 0:
+        print("value", a[0], 7, True)
+
+
+def test_print_from_kernel(target, capfd):
+    printer[1, 4](np.array([2.5]))
+    cuda.synchronize()
+    out = capfd.readouterr().out
+    assert "value 2.500000 7 True" in out

@@ -642,6 +642,16 @@ class Emitter {
         }
         return sp + "(&" + ref + "), " + arg(e, 2, r) + ")";
       }
+      case Builtin::CudaSyncCount: case Builtin::CudaSyncAnd: case Builtin::CudaSyncOr:
+        uses_barrier_ = true;
+        return sp + "(" + truth(*e.list[0]) + ")";
+      case Builtin::CudaSyncwarp: case Builtin::CudaFence: case Builtin::CudaFenceBlock: case Builtin::CudaFenceSystem:
+        return sp + "()";
+      case Builtin::CudaPopc: case Builtin::CudaClz: case Builtin::CudaFfs:
+        return sp + "(" + expr(*e.list[0]) + ")";
+      case Builtin::CudaBrev: return sp + "(" + arg(e, 0, r) + ")";
+      case Builtin::CudaFma:
+        return sp + "(" + arg(e, 0, r) + ", " + arg(e, 1, r) + ", " + arg(e, 2, r) + ")";
       case Builtin::CudaSync:
         uses_barrier_ = true;
         return sp + "()";
@@ -682,7 +692,9 @@ class Emitter {
       else if (is_signed(s)) { fmt += "%lld"; args += ", (long long)(" + expr(a) + ")"; }
       else { fmt += "%llu"; args += ", (unsigned long long)(" + expr(a) + ")"; }
     }
-    return "printf(\"" + fmt + "\\n\"" + args + ")";
+    std::string call = "printf(\"" + fmt + "\\n\"" + args + ")";
+    // On the CPU stdout may be a buffered pipe (Jupyter, pytest): flush so output keeps its order.
+    return target_ == Target::Host ? "(" + call + ", fflush(stdout))" : call;
   }
 
   // ---- entry points ---------------------------------------------------------------------------

@@ -20,7 +20,8 @@ namespace {
 
 enum class Rule {
   MathUnary, MathToInt, MathPredicate, MathBinary, Abs, MinMax, Round, CastInt, CastFloat,
-  CastBool, Range, Len, Print, CudaGrid, CudaGridsize, CudaBarrier, ArrayAlloc, Atomic,
+  CastBool, Range, Len, Print, CudaGrid, CudaGridsize, CudaBarrier, CudaVote, CudaFence, CudaBits, CudaBitsSame, CudaFma,
+  ArrayAlloc, Atomic,
 };
 
 struct BuiltinRow {
@@ -819,6 +820,27 @@ class Typer {
       case Rule::CudaBarrier:
         arity(e, b, args, 0, 0);
         return Type::none();
+      case Rule::CudaVote:
+        arity(e, b, args, 1, 1); need_numbers(e, b, args);
+        return Type::scalar_of(Scalar::Int32);
+      case Rule::CudaFence:
+        arity(e, b, args, 0, b.id == Builtin::CudaSyncwarp ? 1 : 0);
+        return Type::none();
+      case Rule::CudaBits: case Rule::CudaBitsSame:
+        arity(e, b, args, 1, 1);
+        if (!args[0].is_scalar() || !is_integer(args[0].scalar))
+          error(*e.list[0], std::string(b.name) + "() needs an integer, got " + args[0].str());
+        if (b.id == Builtin::CudaBrev)
+          return Type::scalar_of(scalar_size(args[0].scalar) <= 4 ? Scalar::UInt32 : Scalar::UInt64);
+        if (b.rule == Rule::CudaBitsSame) return args[0];
+        return Type::scalar_of(Scalar::UInt32);
+      case Rule::CudaFma: {
+        arity(e, b, args, 3, 3); need_numbers(e, b, args);
+        Scalar r = args[0].scalar;
+        for (auto& a : args) r = promote(r, a.scalar);
+        if (!is_float(r)) r = Scalar::Float64;
+        return Type::scalar_of(r);
+      }
       case Rule::ArrayAlloc: return array_alloc(e, b);
       case Rule::Atomic: {
         arity(e, b, args, 3, 3);

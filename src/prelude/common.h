@@ -282,6 +282,9 @@ CJ_MATH1(erfc, erfc, erfc)
 CJ_MATH1(tgamma, tgamma, tgamma)
 CJ_MATH1(lgamma, lgamma, lgamma)
 CJ_MATH1(fabs, fabs, fabs)
+CJ_MATH1(cbrt, cbrt, cbrt)
+CJ_FN float fma(float a, float b, float c) { return CJ_LIBM_F(fma)(a, b, c); }
+CJ_FN double fma(double a, double b, double c) { return CJ_LIBM_D(fma)(a, b, c); }
 CJ_MATH2(pow, pow, pow)
 CJ_MATH2(atan2, atan2, atan2)
 CJ_MATH2(hypot, hypot, hypot)
@@ -316,5 +319,32 @@ CJ_FN double round_digits(double x, int64_t n) {
   return n >= 0 ? r / p : r * p;
 }
 CJ_FN float round_digits(float x, int64_t n) { return (float)round_digits((double)x, n); }
+
+// ---- bit intrinsics (cuda.popc/clz/ffs/brev), written portably; NVCC turns them into the
+// single instructions. Widths follow the argument's type.
+template <class T> CJ_FN uint32_t popc(T x) {
+  uint64_t v = (uint64_t)x & (sizeof(T) == 8 ? ~0ULL : ((1ULL << (8 * sizeof(T))) - 1));
+  uint32_t n = 0;
+  while (v) { v &= v - 1; ++n; }
+  return n;
+}
+template <class T> CJ_FN uint32_t clz(T x) {
+  const int w = 8 * (int)sizeof(T);
+  uint64_t v = (uint64_t)x;
+  for (int i = w - 1; i >= 0; --i) if ((v >> i) & 1) return (uint32_t)(w - 1 - i);
+  return (uint32_t)w;
+}
+template <class T> CJ_FN uint32_t ffs(T x) {
+  const int w = 8 * (int)sizeof(T);
+  uint64_t v = (uint64_t)x;
+  for (int i = 0; i < w; ++i) if ((v >> i) & 1) return (uint32_t)(i + 1);
+  return 0;
+}
+template <class T> CJ_FN T brev(T x) {
+  const int w = 8 * (int)sizeof(T);
+  uint64_t v = (uint64_t)x, r = 0;
+  for (int i = 0; i < w; ++i) if ((v >> i) & 1) r |= 1ULL << (w - 1 - i);
+  return (T)r;
+}
 
 }  // namespace cj

@@ -39,6 +39,13 @@ CJ_FN int32_t laneid() {
   return (int32_t)r;
 }
 CJ_FN void syncthreads() { __syncthreads(); }
+CJ_FN int32_t syncthreads_count(bool p) { return __syncthreads_count(p); }
+CJ_FN int32_t syncthreads_and(bool p) { return __syncthreads_and(p); }
+CJ_FN int32_t syncthreads_or(bool p) { return __syncthreads_or(p); }
+CJ_FN void syncwarp() { __syncwarp(); }
+CJ_FN void threadfence() { __threadfence(); }
+CJ_FN void threadfence_block() { __threadfence_block(); }
+CJ_FN void threadfence_system() { __threadfence_system(); }
 // Numba computes the global index in 64 bits so grids past 2**31 threads do not wrap.
 CJ_FN int64_t grid_x() { return (int64_t)blockIdx.x * blockDim.x + threadIdx.x; }
 CJ_FN int64_t grid_y() { return (int64_t)blockIdx.y * blockDim.y + threadIdx.y; }

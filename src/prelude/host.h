@@ -46,6 +46,8 @@ struct SimFibers {
   int count = 0, capacity = 0, current = -1;
   void (*entry)(void*) = nullptr;
   void* arg = nullptr;
+  int generation = 0;   // barriers passed; syncthreads_count & co. use slot generation % 2
+  int votes[2] = {0, 0};
 };
 inline thread_local SimFibers sim_fibers;
 constexpr size_t kFiberStack = 256 * 1024;
@@ -75,6 +77,8 @@ static bool sim_run_block_fibers(int nthreads, void (*entry)(void*), void* arg, 
     f.capacity = nthreads;
   }
   f.count = nthreads;
+  f.generation = 0;
+  f.votes[0] = f.votes[1] = 0;
   f.entry = entry;
   f.arg = arg;
   for (int t = 0; t < nthreads; ++t) {
@@ -109,8 +113,33 @@ static bool sim_run_block_fibers(int nthreads, void (*entry)(void*), void* arg, 
       return false;
     }
     for (int t = 0; t < nthreads; ++t) f.state[t] = 0;  // everyone is at the barrier: release
+    ++f.generation;
+    f.votes[f.generation % 2] = 0;
   }
 }
+
+// A barrier that also counts: each thread adds its vote to this generation's slot, and after the
+// release reads the total; the other slot is cleared for the next barrier.
+CJ_FN int32_t syncthreads_count(bool p) {
+  SimFibers& f = sim_fibers;
+  if (f.current < 0) return p ? 1 : 0;
+  int slot = f.generation % 2;
+  f.votes[slot] += p ? 1 : 0;
+  syncthreads();
+  return f.votes[slot];
+}
+CJ_FN int32_t syncthreads_and(bool p) {
+  SimFibers& f = sim_fibers;
+  int n = f.current < 0 ? 1 : f.count;
+  return syncthreads_count(p) == n ? 1 : 0;
+}
+CJ_FN int32_t syncthreads_or(bool p) { return syncthreads_count(p) > 0 ? 1 : 0; }
+// The simulator runs a block's threads on one CPU thread: warps are always in step and memory
+// is always coherent within the launch, so these only need to stop the compiler reordering.
+CJ_FN void syncwarp() { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
+CJ_FN void threadfence_block() { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
+CJ_FN void threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+CJ_FN void threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 
 template <class Body>
 static void sim_fiber_trampoline(void* p) { (*(Body*)p)(); }
