@@ -7,7 +7,7 @@ BUILD_DIR ?= build/local
 JOBS ?= $(shell nproc)
 PYTEST_ARGS ?=
 
-.PHONY: all setup build test demo bench gpu-check clean
+.PHONY: all setup build test test-cpp demo bench gpu-check clean
 
 all: build
 
@@ -20,8 +20,13 @@ build: setup
 	[ -f $(BUILD_DIR)/CMakeCache.txt ] || cmake -S . -B $(BUILD_DIR) $$GEN -DPython_EXECUTABLE=$$PY -DCMAKE_BUILD_TYPE=Release >/dev/null; \
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
-test: build
+test: build test-cpp
 	@PY=$$(cat .python-path); PYTHONPATH=$(CURDIR)/python $$PY -m pytest -q $(PYTEST_ARGS) tests
+
+# The C++ unit tests of the front end and the toolchain (standalone programs, no Python).
+test-cpp:
+	@bash tests_cpp/run.sh > build/tests_cpp.log 2>&1 && bash tests_cpp/toolchain_run.sh >> build/tests_cpp.log 2>&1 \
+	  && echo "C++ tests: $$(grep -c PASSED build/tests_cpp.log) programs passed" || { tail -40 build/tests_cpp.log; exit 1; }
 
 demo: build
 	@PY=$$(cat .python-path); PYTHONPATH=$(CURDIR)/python $$PY examples/demo.py
