@@ -21,6 +21,7 @@ from .types import (void, boolean, bool_, int8, int16, int32, int64, uint8, uint
                     uint64, float32, float64, intp, uintp, float_, double, byte, int_, from_dtype)
 from .ufunc import vectorize
 from . import cuda
+from .alias import install_numba_alias
 
 __version__ = "0.1.0"
 
@@ -31,7 +32,7 @@ _core.set_simulator(config.ENABLE_CUDASIM)
 _atexit.register(_core._shutdown)
 
 __all__ = [
-    "vectorize", "cuda", "errors", "config", "TypingError", "UnsupportedError",
+    "vectorize", "cuda", "errors", "config", "install_numba_alias", "TypingError", "UnsupportedError",
     "CudaSupportError", "CudaAPIError", "void", "boolean", "bool_", "int8", "int16", "int32",
     "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64", "intp", "uintp",
     "float_", "double", "byte", "int_", "from_dtype",

@@ -1,0 +1,53 @@
+"""The numba alias: after install_numba_alias(), `import numba`, `from numba import cuda,
+vectorize, float32` and `numba.cuda.*` resolve to cujit, so course code runs unmodified.
+
+Names cujit does not have yet raise ImportError/AttributeError naming what is missing, rather
+than falling back to a real Numba (the two must never mix in one program).
+"""
+import importlib.abc
+import importlib.machinery
+import sys
+
+_ALIASES = {
+    "numba": "cujit",
+    "numba.cuda": "cujit.cuda",
+    "numba.types": "cujit.types",
+    "numba.core": "cujit",
+    "numba.core.types": "cujit.types",
+    "numba.core.errors": "cujit.errors",
+    "numba.errors": "cujit.errors",
+}
+
+
+class _AliasLoader(importlib.abc.Loader):
+    def __init__(self, target):
+        self.target = target
+
+    def create_module(self, spec):
+        return importlib.import_module(self.target)
+
+    def exec_module(self, module):
+        pass
+
+
+class _AliasFinder(importlib.abc.MetaPathFinder):
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname in _ALIASES:
+            return importlib.machinery.ModuleSpec(fullname, _AliasLoader(_ALIASES[fullname]))
+        if fullname.startswith("numba.") or fullname.startswith("numba_cuda"):
+            raise ImportError("cujit's numba alias has no module %r yet" % fullname)
+        return None
+
+
+def install_numba_alias():
+    """Make `import numba` (and numba.cuda, numba.types, numba.core.errors) resolve to cujit."""
+    for name in list(sys.modules):
+        if name == "numba" or name.startswith("numba."):
+            mod = sys.modules[name]
+            if not getattr(mod, "__name__", "").startswith("cujit"):
+                raise RuntimeError("the real numba is already imported; install the alias before "
+                                   "anything imports numba")
+    if not any(isinstance(f, _AliasFinder) for f in sys.meta_path):
+        sys.meta_path.insert(0, _AliasFinder())
+    for alias, target in _ALIASES.items():
+        sys.modules[alias] = importlib.import_module(target)
