@@ -198,3 +198,17 @@ def test_host_out(target):
     r = add_f32(a, a, out=out)
     assert r is out
     np.testing.assert_array_equal(out, a * 2)
+
+
+def make_scaler(factor, offset):
+    @vectorize(['float64(float64)'], target='cuda')
+    def scale(x):
+        return x * factor + offset  # closure variables are snapshotted as constants
+    return scale
+
+
+def test_closure_variables_are_constants(target):
+    s = make_scaler(3, np.float32(0.5))
+    np.testing.assert_array_equal(s(np.arange(4.0)), np.arange(4.0) * 3 + 0.5)
+    t = make_scaler(2.0, 1)
+    np.testing.assert_array_equal(t(np.arange(4.0)), np.arange(4.0) * 2.0 + 1)
