@@ -147,12 +147,11 @@ class CudaUfunc {
                            "). GPU ufunc requires array arguments to have the exact types; this "
                            "behaves like a NumPy ufunc with casting='no'. Signatures: " + join(types()));
     }
-    if (m.size() > 1 && !any_scalar_exact(in))
+    if (m.size() > 1)
       throw py::type_error("Failed to resolve " + build_.name + "(): ambiguous signature, too many "
                            "untyped scalars. Use a NumPy scalar (np.float32(x)) to choose the type.");
     return *m[0];
   }
-  static bool any_scalar_exact(const std::vector<Arg>&) { return false; }
   static std::string join(const std::vector<std::string>& v) {
     std::string s;
     for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + v[i];

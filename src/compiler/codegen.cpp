@@ -160,12 +160,7 @@ class Emitter {
     std::ostringstream os;
     os << line(def) << signature(f) << " {\n";
     for (const auto& name : f.local_order) {
-      const Type& t = f.locals.at(name);
-      if (t.is_array()) {
-        body_ << "  " << type(t) << " v_" << name << "{};\n";
-      } else {
-        body_ << "  " << type(t) << " v_" << name << "{};\n";
-      }
+      body_ << "  " << type(f.locals.at(name)) << " v_" << name << "{};\n";
     }
     for (size_t i = 0; i < def.params.size(); ++i) {
       const std::string& n = def.params[i].name;
@@ -178,10 +173,6 @@ class Emitter {
 
   void block(const std::vector<ast::NodePtr>& stmts) {
     for (const auto& s : stmts) stmt(*s);
-  }
-
-  std::string target_type_of(const ast::Node& target) {
-    return type(target.type);
   }
 
   void stmt(const ast::Node& s) {
@@ -206,7 +197,7 @@ class Emitter {
         if (s.a->is(K::Subscript)) {
           // Evaluate the element's address once: arr[f(i)] += v.
           std::string ref = "cj_r" + std::to_string(tmp_++);
-          out("{ auto& " + ref + " = " + lvalue(*s.a) + ";");
+          out("{ auto& " + ref + " = " + index_expr(*s.a) + ";");
           std::string v = binop(s.op, ref, s.a->type, expr(*s.b), s.b->type, s.type);
           out("  " + ref + " = " + convert(v, s.type, s.a->type) + "; }");
           return;
@@ -319,7 +310,7 @@ class Emitter {
     }
     if (target.is(K::Subscript)) {
       const Type& elem = target.type;
-      out(lvalue(target) + " = " + convert(code, from, elem) + ";");
+      out(index_expr(target) + " = " + convert(code, from, elem) + ";");
       return;
     }
     if (target.is(K::Tuple)) {
@@ -333,10 +324,6 @@ class Emitter {
       return;
     }
     throw InternalError("codegen: store to this target");
-  }
-
-  std::string lvalue(const ast::Node& sub) {
-    return index_expr(sub);
   }
 
   // ---- expressions ----------------------------------------------------------------------------

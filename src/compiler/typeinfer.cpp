@@ -266,9 +266,6 @@ class Typer {
     using K = ast::Kind;
     switch (target.kind) {
       case K::Name:
-        if (is_global(target.name) && !fn().locals.count(target.name) && fn().resolved.count(&target) == 0) {
-          // A name that is a global and assigned here is a local in Python; that is fine.
-        }
         bind(target.name, v, target);
         target.type = fn().locals.count(target.name) ? fn().locals[target.name] : Type::unknown();
         fn().resolved[&target] = Resolved{Resolved::Kind::Local};
@@ -308,8 +305,6 @@ class Typer {
         error(target, "cannot assign to this expression");
     }
   }
-
-  bool is_global(const std::string& name) { return fn().src->globals.count(name) > 0; }
 
   void finish_return(const ast::Node& def) {
     FunctionInstance& f = fn();
