@@ -121,3 +121,47 @@ def test_shared_array_is_per_block(target):
     assert (out >= 1).all() and (out <= 32).all()
     if target == "sim":
         assert (out == 32).all()
+
+
+@cuda.jit
+def more_atomics(bits, u, f, old):
+    i = cuda.grid(1)
+    if i < 64:
+        cuda.atomic.or_(bits, 0, 1 << (i % 32))
+        cuda.atomic.and_(bits, 1, ~(1 << (i % 32)))
+        cuda.atomic.xor(bits, 2, 1 << (i % 32))
+        cuda.atomic.inc(u, 0, 9)
+        cuda.atomic.dec(u, 1, 100)
+        cuda.atomic.nanmax(f, 0, f[1 + i % 2])
+        # A ticket lock: thread i waits until the counter is i, then moves it on (the GPU's
+        # independent thread scheduling lets the waiting threads of a warp spin).
+        got = cuda.atomic.cas(u, 2, i, i + 1)
+        while got != i:
+            got = cuda.atomic.cas(u, 2, i, i + 1)
+        old[i] = got
+        cuda.atomic.compare_and_swap(u[3:], 0, 1)
+
+
+def test_bit_inc_dec_nan_and_cas_atomics(target):
+    bits = np.array([0, -1, 0], dtype=np.int64)
+    u = np.array([0, 0, 0, 0], dtype=np.uint32)
+    f = np.array([np.nan, np.nan, 2.5], dtype=np.float64)
+    old = np.zeros(64, dtype=np.uint32)
+    more_atomics[1, 64](bits, u, f, old)
+    assert bits[0] == 0xFFFFFFFF and bits[1] == -1 - 0xFFFFFFFF and bits[2] == 0
+    assert u[0] == 64 % 10  # inc wraps to 0 after 9
+    assert u[1] == 100 - 63  # 0 -> 100 (wrap), then 63 decrements
+    assert f[0] == 2.5  # NaNs ignored
+    assert u[2] == 64 and list(old) == list(range(64))  # each thread's cas succeeded once, in turn
+    assert u[3] == 1
+
+
+def test_atomic_type_errors(target):
+    import cujit.errors
+
+    @cuda.jit
+    def bad(a):
+        cuda.atomic.inc(a, 0, 1)
+
+    with pytest.raises(cujit.errors.TypingError, match="does not support arrays of int32"):
+        bad[1, 1](np.zeros(2, dtype=np.int32))

@@ -618,16 +618,23 @@ class Emitter {
         return s + ")";
       }
       case Builtin::AtomicAdd: case Builtin::AtomicSub: case Builtin::AtomicMax: case Builtin::AtomicMin:
-      case Builtin::AtomicExch: {
-        const ast::Node& ix = *e.list[1];
+      case Builtin::AtomicExch: case Builtin::AtomicNanmax: case Builtin::AtomicNanmin: case Builtin::AtomicAnd:
+      case Builtin::AtomicOr: case Builtin::AtomicXor: case Builtin::AtomicInc: case Builtin::AtomicDec:
+      case Builtin::AtomicCas: case Builtin::AtomicCas0: {
         std::string ref = "cj::elem(" + expr(*e.list[0]);
-        if (ix.type.is_tuple()) {
-          std::string t = expr(ix);
-          for (size_t i = 0; i < ix.type.elems.size(); ++i) ref += ", (int64_t)(" + t + ").f" + std::to_string(i);
+        size_t first_value = 2;
+        if (b == Builtin::AtomicCas0) {
+          ref += ", (int64_t)0";
+          first_value = 1;
+        } else if (e.list[1]->type.is_tuple()) {
+          std::string t = expr(*e.list[1]);
+          for (size_t i = 0; i < e.list[1]->type.elems.size(); ++i) ref += ", (int64_t)(" + t + ").f" + std::to_string(i);
         } else {
-          ref += ", (int64_t)(" + expr(ix) + ")";
+          ref += ", (int64_t)(" + expr(*e.list[1]) + ")";
         }
-        return sp + "(&" + ref + "), " + arg(e, 2, r) + ")";
+        std::string s = sp + "(&" + ref + ")";
+        for (size_t k = first_value; k < e.list.size(); ++k) s += ", " + arg(e, k, r);
+        return s + ")";
       }
       case Builtin::CudaSyncCount: case Builtin::CudaSyncAnd: case Builtin::CudaSyncOr:
         uses_barrier_ = true;

@@ -21,7 +21,7 @@ namespace {
 enum class Rule {
   MathUnary, MathToInt, MathPredicate, MathBinary, Abs, MinMax, Round, CastInt, CastFloat,
   CastBool, Range, Len, Print, CudaGrid, CudaGridsize, CudaBarrier, CudaVote, CudaFence, CudaBits, CudaBitsSame, CudaFma,
-  ArrayAlloc, Atomic,
+  ArrayAlloc, Atomic, AtomicInt, AtomicUnsigned, AtomicCas,
 };
 
 struct BuiltinRow {
@@ -837,20 +837,29 @@ class Typer {
         return Type::scalar_of(r);
       }
       case Rule::ArrayAlloc: return array_alloc(e, b);
-      case Rule::Atomic: {
-        arity(e, b, args, 3, 3);
+      case Rule::Atomic: case Rule::AtomicInt: case Rule::AtomicUnsigned: case Rule::AtomicCas: {
+        const bool cas0 = b.id == Builtin::AtomicCas0;  // compare_and_swap(ary, old, val): ary[0]
+        const size_t nargs = b.rule == Rule::AtomicCas && !cas0 ? 4 : 3;
+        arity(e, b, args, nargs, nargs);
         const Type& a = args[0];
         if (!a.is_array()) error(*e.list[0], std::string(b.name) + "() needs an array as its first argument, got " + a.str());
         Scalar d = a.scalar;
-        bool ok = d == Scalar::Int32 || d == Scalar::Int64 || d == Scalar::UInt32 || d == Scalar::UInt64 ||
-                  d == Scalar::Float32 || d == Scalar::Float64;
+        bool ints = d == Scalar::Int32 || d == Scalar::Int64 || d == Scalar::UInt32 || d == Scalar::UInt64;
+        bool ok = b.rule == Rule::AtomicUnsigned ? (d == Scalar::UInt32 || d == Scalar::UInt64)
+                : b.rule == Rule::Atomic ? (ints || d == Scalar::Float32 || d == Scalar::Float64)
+                : ints;
         if (!ok) error(*e.list[0], std::string(b.name) + "() does not support arrays of " + scalar_name(d));
-        std::vector<Type> idx = args[1].is_tuple() ? args[1].elems : std::vector<Type>{args[1]};
-        if ((int)idx.size() != a.ndim)
-          error(*e.list[1], std::string(b.name) + "() needs " + std::to_string(a.ndim) + " index(es) for " + a.str());
-        for (auto& t : idx)
-          if (!t.is_scalar() || !is_integer(t.scalar)) error(*e.list[1], "atomic indices must be integers, not " + t.str());
-        if (!args[2].is_scalar()) error(*e.list[2], std::string(b.name) + "() needs a number to combine, got " + args[2].str());
+        if (cas0) {
+          if (a.ndim != 1) error(*e.list[0], std::string(b.name) + "() needs a 1-d array");
+        } else {
+          std::vector<Type> idx = args[1].is_tuple() ? args[1].elems : std::vector<Type>{args[1]};
+          if ((int)idx.size() != a.ndim)
+            error(*e.list[1], std::string(b.name) + "() needs " + std::to_string(a.ndim) + " index(es) for " + a.str());
+          for (auto& t : idx)
+            if (!t.is_scalar() || !is_integer(t.scalar)) error(*e.list[1], "atomic indices must be integers, not " + t.str());
+        }
+        for (size_t k = cas0 ? 1 : 2; k < nargs; ++k)
+          if (!args[k].is_scalar()) error(*e.list[k], std::string(b.name) + "() needs a number, got " + args[k].str());
         return Type::scalar_of(d);
       }
     }

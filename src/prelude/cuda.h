@@ -100,6 +100,45 @@ CJ_FN float atomic_exch(float* p, float v) { return atomicExch(p, v); }
 CJ_FN double atomic_exch(double* p, double v) {
   return __longlong_as_double((long long)atomicExch((unsigned long long*)p, (unsigned long long)__double_as_longlong(v)));
 }
+// Integer bit atomics; 64-bit signed ones through the unsigned instruction (same bits).
+#define CJ_CUDA_BIT_ATOMIC(name, fn)                                                             \
+  CJ_FN int32_t name(int32_t* p, int32_t v) { return fn(p, v); }                                  \
+  CJ_FN uint32_t name(uint32_t* p, uint32_t v) { return fn(p, v); }                               \
+  CJ_FN uint64_t name(uint64_t* p, uint64_t v) { return fn((unsigned long long*)p, (unsigned long long)v); } \
+  CJ_FN int64_t name(int64_t* p, int64_t v) { return (int64_t)fn((unsigned long long*)p, (unsigned long long)v); }
+CJ_CUDA_BIT_ATOMIC(atomic_and, atomicAnd)
+CJ_CUDA_BIT_ATOMIC(atomic_or, atomicOr)
+CJ_CUDA_BIT_ATOMIC(atomic_xor, atomicXor)
+CJ_FN int32_t atomic_cas(int32_t* p, int32_t o, int32_t v) { return atomicCAS(p, o, v); }
+CJ_FN uint32_t atomic_cas(uint32_t* p, uint32_t o, uint32_t v) { return atomicCAS(p, o, v); }
+CJ_FN uint64_t atomic_cas(uint64_t* p, uint64_t o, uint64_t v) { return atomicCAS((unsigned long long*)p, o, v); }
+CJ_FN int64_t atomic_cas(int64_t* p, int64_t o, int64_t v) {
+  return (int64_t)atomicCAS((unsigned long long*)p, (unsigned long long)o, (unsigned long long)v);
+}
+// inc/dec wrap at `v` as CUDA's atomicInc/atomicDec do; 64-bit ones by compare-and-swap.
+CJ_FN uint32_t atomic_inc(uint32_t* p, uint32_t v) { return atomicInc(p, v); }
+CJ_FN uint32_t atomic_dec(uint32_t* p, uint32_t v) { return atomicDec(p, v); }
+CJ_FN uint64_t atomic_inc(uint64_t* p, uint64_t v) {
+  unsigned long long* q = (unsigned long long*)p;
+  unsigned long long old = *q, assumed;
+  do { assumed = old; old = atomicCAS(q, assumed, assumed >= v ? 0ULL : assumed + 1); } while (old != assumed);
+  return old;
+}
+CJ_FN uint64_t atomic_dec(uint64_t* p, uint64_t v) {
+  unsigned long long* q = (unsigned long long*)p;
+  unsigned long long old = *q, assumed;
+  do { assumed = old; old = atomicCAS(q, assumed, (assumed == 0 || assumed > v) ? v : assumed - 1); } while (old != assumed);
+  return old;
+}
+// nanmax/nanmin: a NaN on either side yields the other value.
+struct CjNanMaxOp { template <class F> CJ_FN F operator()(F a, F b) const { return a != a ? b : (b != b ? a : (b > a ? b : a)); } };
+struct CjNanMinOp { template <class F> CJ_FN F operator()(F a, F b) const { return a != a ? b : (b != b ? a : (b < a ? b : a)); } };
+CJ_FN float atomic_nanmax(float* p, float v) { return atomic_float_cas<float, unsigned int>(p, v, CjNanMaxOp{}); }
+CJ_FN double atomic_nanmax(double* p, double v) { return atomic_float_cas<double, unsigned long long>(p, v, CjNanMaxOp{}); }
+CJ_FN float atomic_nanmin(float* p, float v) { return atomic_float_cas<float, unsigned int>(p, v, CjNanMinOp{}); }
+CJ_FN double atomic_nanmin(double* p, double v) { return atomic_float_cas<double, unsigned long long>(p, v, CjNanMinOp{}); }
+template <class T> CJ_FN T atomic_nanmax(T* p, T v) { return atomic_max(p, v); }
+template <class T> CJ_FN T atomic_nanmin(T* p, T v) { return atomic_min(p, v); }
 }  // namespace cj
 
 // The math library: CUDA's device functions have the C names (sqrtf/sqrt).

@@ -185,6 +185,25 @@ template <class T> CJ_FN T atomic_min(T* p, T v) { return atomic_update(p, v, Cj
   CJ_FN F atomic_exch(F* p, F v) { return atomic_float<F, B>(p, v, CjExchOp{}); }
 CJ_HOST_FLOAT_ATOMICS(float, uint32_t)
 CJ_HOST_FLOAT_ATOMICS(double, uint64_t)
+template <class T> CJ_FN T atomic_and(T* p, T v) { return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST); }
+template <class T> CJ_FN T atomic_or(T* p, T v) { return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST); }
+template <class T> CJ_FN T atomic_xor(T* p, T v) { return __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST); }
+template <class T> CJ_FN T atomic_cas(T* p, T o, T v) {
+  __atomic_compare_exchange_n(p, &o, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+  return o;  // on failure o now holds the value found, on success it was the value found
+}
+struct CjIncOp { template <class T> T operator()(T a, T b) const { return a >= b ? 0 : a + 1; } };
+struct CjDecOp { template <class T> T operator()(T a, T b) const { return (a == 0 || a > b) ? b : a - 1; } };
+template <class T> CJ_FN T atomic_inc(T* p, T v) { return atomic_update(p, v, CjIncOp{}); }
+template <class T> CJ_FN T atomic_dec(T* p, T v) { return atomic_update(p, v, CjDecOp{}); }
+struct CjNanMaxOp { template <class F> F operator()(F a, F b) const { return a != a ? b : (b != b ? a : (b > a ? b : a)); } };
+struct CjNanMinOp { template <class F> F operator()(F a, F b) const { return a != a ? b : (b != b ? a : (b < a ? b : a)); } };
+template <class T> CJ_FN T atomic_nanmax(T* p, T v) { return atomic_update(p, v, CjMaxOp{}); }
+template <class T> CJ_FN T atomic_nanmin(T* p, T v) { return atomic_update(p, v, CjMinOp{}); }
+CJ_FN float atomic_nanmax(float* p, float v) { return atomic_float<float, uint32_t>(p, v, CjNanMaxOp{}); }
+CJ_FN double atomic_nanmax(double* p, double v) { return atomic_float<double, uint64_t>(p, v, CjNanMaxOp{}); }
+CJ_FN float atomic_nanmin(float* p, float v) { return atomic_float<float, uint32_t>(p, v, CjNanMinOp{}); }
+CJ_FN double atomic_nanmin(double* p, double v) { return atomic_float<double, uint64_t>(p, v, CjNanMinOp{}); }
 }  // namespace cj
 
 #define CJ_threadIdx_x (cj::sim_thread.threadIdx.x)
