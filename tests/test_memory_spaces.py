@@ -165,3 +165,27 @@ def test_atomic_type_errors(target):
 
     with pytest.raises(cujit.errors.TypingError, match="does not support arrays of int32"):
         bad[1, 1](np.zeros(2, dtype=np.int32))
+
+
+@cuda.jit
+def dynamic_shared_reverse(a, out):
+    s = cuda.shared.array(0, dtype=float32)
+    t = cuda.threadIdx.x
+    s[t] = a[t]
+    cuda.syncthreads()
+    out[t] = s[s.shape[0] - 1 - t]
+
+
+def test_dynamic_shared_memory_sized_by_the_launch(target):
+    a = np.arange(64, dtype=np.float32)
+    out = np.zeros_like(a)
+    dynamic_shared_reverse[1, 64, 0, 64 * 4](a, out)
+    np.testing.assert_array_equal(out, a[::-1])
+
+
+def test_too_much_dynamic_shared_memory_is_refused_before_launch(target):
+    if target == "sim":
+        pytest.skip("the simulator has no shared-memory limit of its own")
+    a = np.zeros(64, dtype=np.float32)
+    with pytest.raises(ValueError, match="bytes of dynamic shared memory"):
+        dynamic_shared_reverse[1, 64, 0, 1 << 30](a, a.copy())

@@ -183,6 +183,12 @@ class Kernel {
     if (threads > limit)
       throw py::value_error("a block of " + std::to_string(threads) + " threads is more than the device's maximum of " +
                             std::to_string(limit) + " threads per block");
+    if (backend == rt::Backend::GPU) {
+      auto max_shared = (size_t)rt::device_attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+      if (l.shared > max_shared)
+        throw py::value_error("the launch asks for " + std::to_string(l.shared) + " bytes of dynamic shared memory; the device "
+                              "allows at most " + std::to_string(max_shared) + " per block");
+    }
     std::vector<KArg> karg;
     std::vector<Type> types;
     for (size_t i = 0; i < args.size(); ++i) {

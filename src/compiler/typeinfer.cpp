@@ -900,8 +900,11 @@ class Typer {
       int64_t v;
       if (!const_value(*p, &v))
         error(*p, std::string(b.name) + "() needs a shape of constant integers (literals or global ints)");
-      if (v == 0 && b.id == Builtin::CudaSharedArray)
-        unsupported(*p, "dynamic shared memory (a shape of 0) is not supported yet");
+      if (v == 0 && b.id == Builtin::CudaSharedArray) {  // dynamic: sized by the launch's sharedmem
+        if (parts.size() != 1) error(*p, "dynamic shared memory (a shape of 0) must be 1-dimensional");
+        dims.push_back(0);
+        continue;
+      }
       if (v <= 0) error(*p, std::string(b.name) + "() needs positive sizes, got " + std::to_string(v));
       dims.push_back(v);
     }

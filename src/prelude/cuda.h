@@ -38,6 +38,13 @@ CJ_FN int32_t laneid() {
   asm volatile("mov.u32 %0, %%laneid;" : "=r"(r));
   return (int32_t)r;
 }
+extern __shared__ __align__(16) unsigned char cj_dyn_smem[];
+CJ_FN void* dyn_shared_ptr() { return cj_dyn_smem; }
+CJ_FN uint32_t dyn_shared_bytes() {
+  uint32_t r;
+  asm volatile("mov.u32 %0, %%dynamic_smem_size;" : "=r"(r));
+  return r;
+}
 CJ_FN void syncthreads() { __syncthreads(); }
 CJ_FN int32_t syncthreads_count(bool p) { return __syncthreads_count(p); }
 CJ_FN int32_t syncthreads_and(bool p) { return __syncthreads_and(p); }

@@ -32,6 +32,19 @@ struct SimThread {
   Dim3 threadIdx, blockIdx, blockDim, gridDim;
 };
 inline thread_local SimThread sim_thread;
+// Dynamic shared memory of the block this CPU thread is running (the launch's sharedmem bytes).
+inline thread_local unsigned char* sim_dyn_smem = nullptr;
+inline thread_local int64_t sim_dyn_smem_bytes = 0, sim_dyn_smem_capacity = 0;
+CJ_FN void* dyn_shared_ptr() { return sim_dyn_smem; }
+CJ_FN int64_t dyn_shared_bytes() { return sim_dyn_smem_bytes; }
+CJ_FN void sim_set_dyn_smem(int64_t bytes) {
+  if (bytes > sim_dyn_smem_capacity) {
+    std::free(sim_dyn_smem);
+    sim_dyn_smem = (unsigned char*)std::aligned_alloc(16, (size_t)((bytes + 15) / 16 * 16));
+    sim_dyn_smem_capacity = bytes;
+  }
+  sim_dyn_smem_bytes = bytes;
+}
 
 // ---- Barriers: each simulated thread of a block that synchronises runs as a fiber (ucontext)
 // with its own stack. cuda.syncthreads() switches back to the block's scheduler, which resumes
@@ -230,6 +243,7 @@ CJ_FN double atomic_nanmin(double* p, double v) { return atomic_float<double, ui
   cj::SimThread& cj_t = cj::sim_thread;                                                     \
   cj_t.blockDim = (L)->block;                                                               \
   cj_t.gridDim = (L)->grid;                                                                 \
+  cj::sim_set_dyn_smem((L)->shared_bytes);                                                  \
   auto cj_body = [&]() { CALL };                                                            \
   const int cj_nt = (L)->block.x * (L)->block.y * (L)->block.z;                             \
   for (int64_t cj_b = (L)->block_begin; cj_b < (L)->block_end; ++cj_b) {                    \
