@@ -189,3 +189,37 @@ def test_too_much_dynamic_shared_memory_is_refused_before_launch(target):
     a = np.zeros(64, dtype=np.float32)
     with pytest.raises(ValueError, match="bytes of dynamic shared memory"):
         dynamic_shared_reverse[1, 64, 0, 1 << 30](a, a.copy())
+
+
+WEIGHTS = np.array([[0.5, 1.5, -2.0], [3.25, 0.0, 1.0]], dtype=np.float32)
+OFFSETS = np.arange(3, dtype=np.int16) - 1
+
+
+@cuda.jit
+def apply_const(x, out):
+    i = cuda.grid(1)
+    w = cuda.const.array_like(WEIGHTS)
+    if i < out.shape[0]:
+        acc = 0.0
+        for r in range(w.shape[0]):
+            for c in range(w.shape[1]):
+                acc += w[r, c] * x[i] + OFFSETS[c]
+        out[i] = acc
+
+
+def test_const_array_like_and_global_arrays(target):
+    x = np.arange(10, dtype=np.float32)
+    out = np.zeros(10, dtype=np.float64)
+    apply_const[1, 32](x, out)
+    np.testing.assert_allclose(out, WEIGHTS.sum() * x + 2 * OFFSETS.sum(), rtol=1e-6)
+
+
+@cuda.jit
+def write_const(out):
+    OFFSETS[0] = 1
+
+
+def test_global_arrays_are_read_only(target):
+    import cujit.errors
+    with pytest.raises(cujit.errors.TypingError, match="read-only"):
+        write_const[1, 1](np.zeros(1))

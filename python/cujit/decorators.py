@@ -73,6 +73,10 @@ def _classify(value, seen):
     if isinstance(value, np.generic) and value.dtype in _t._BY_DTYPE:
         name = _t._BY_DTYPE[value.dtype].name
         return ("scalar", name, value.item())
+    if isinstance(value, np.ndarray) and value.dtype in _t._BY_DTYPE and value.ndim >= 1:
+        # Global arrays are constants in compiled code, as in Numba (cuda.const.array_like).
+        c = np.ascontiguousarray(value)
+        return ("array", _t._BY_DTYPE[c.dtype].name, list(c.shape), c.tobytes())
     if isinstance(value, _pytypes.ModuleType):
         name = _module_name(value)
         if name is not None:

@@ -49,6 +49,12 @@ GlobalValue to_global(const std::string& name, const py::tuple& t) {
     g.kind = K::DType;
     if (!scalar_from_name(t[1].cast<std::string>(), &g.scalar))
       throw std::invalid_argument("global '" + name + "': unsupported type " + t[1].cast<std::string>());
+  } else if (kind == "array") {
+    g.kind = K::Array;
+    if (!scalar_from_name(t[1].cast<std::string>(), &g.scalar))
+      throw std::invalid_argument("global '" + name + "': unsupported array dtype " + t[1].cast<std::string>());
+    g.shape = t[2].cast<std::vector<int64_t>>();
+    g.bytes = t[3].cast<std::string>();
   } else if (kind == "function") {
     g.kind = K::Function;
     g.fn = t[1].cast<std::shared_ptr<FunctionSource>>();
@@ -68,6 +74,7 @@ std::string FunctionSource::fingerprint() const {
     os << n << '=' << (int)g.kind << ',' << (int)g.scalar << ',' << g.i << ',' << g.u << ','
        << g.f << ',' << g.module << ',' << g.attr << ',' << g.type_name;
     if (g.fn) os << ",fn:" << g.fn->name;
+    if (g.kind == GlobalValue::Kind::Array) os << ",array:" << g.bytes.size() << ":" << std::hash<std::string>()(g.bytes);
     os << '\n';
   }
   return os.str();

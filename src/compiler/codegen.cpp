@@ -7,6 +7,7 @@
 // name the user's .py line. Tuples become small structs generated on demand.
 #include "compiler/codegen.h"
 
+#include <cstring>
 #include <functional>
 #include <set>
 #include <sstream>
@@ -345,6 +346,7 @@ class Emitter {
       case K::Constant: return constant(e);
       case K::Name: {
         const Resolved* r = resolved(e);
+        if (r && r->kind == Resolved::Kind::Constant && e.type.is_array()) return const_array(r->literal, e.type);
         if (r && r->kind == Resolved::Kind::Constant) return r->literal;
         if (r && r->kind == Resolved::Kind::Local) return "v_" + e.name;
         throw InternalError("codegen: name '" + e.name + "' used as a value");
@@ -366,6 +368,49 @@ class Emitter {
       case K::Call: return call(e);
       default: throw InternalError(std::string("codegen: expression ") + ast::kind_name(e.kind));
     }
+  }
+
+  // A global array: emitted once at file scope (constant memory on the GPU), used through a view.
+  std::string const_array(const std::string& sym, const Type& t) {
+    const GlobalValue& g = *fn_->const_arrays.at(sym);
+    std::string T = scalar_cpp(g.scalar);
+    if (emitted_structs_.insert(sym).second) {
+      size_t n = g.bytes.size() / scalar_size(g.scalar);
+      structs_ << (target_ == Target::CUDA ? "__constant__ " : "static ") << "const " << T << " " << sym << "["
+               << (n ? n : 1) << "] = {";
+      for (size_t i = 0; i < n; ++i) {
+        const char* p = g.bytes.data() + i * scalar_size(g.scalar);
+        char buf[64];
+        switch (g.scalar) {
+          case Scalar::Bool: std::snprintf(buf, sizeof buf, "%s", *p ? "true" : "false"); break;
+          case Scalar::Float32: case Scalar::Float64: {
+            double v;
+            if (g.scalar == Scalar::Float32) { float x; std::memcpy(&x, p, 4); v = x; } else { std::memcpy(&v, p, 8); }
+            std::snprintf(buf, sizeof buf, g.scalar == Scalar::Float32 ? "%.9g" : "%.17g", v);
+            if (!std::strpbrk(buf, ".eE")) std::strcat(buf, ".0");
+            if (g.scalar == Scalar::Float32) std::strcat(buf, "f");
+            break;
+          }
+          default: {
+            int64_t v = 0; uint64_t u = 0;
+            int sz = scalar_size(g.scalar);
+            if (is_signed(g.scalar)) {
+              if (sz == 1) v = *(const int8_t*)p; else if (sz == 2) { int16_t x; std::memcpy(&x, p, 2); v = x; }
+              else if (sz == 4) { int32_t x; std::memcpy(&x, p, 4); v = x; } else std::memcpy(&v, p, 8);
+              std::snprintf(buf, sizeof buf, "(%s)%lldLL", T.c_str(), (long long)v);
+            } else {
+              std::memcpy(&u, p, sz);
+              std::snprintf(buf, sizeof buf, "(%s)%lluULL", T.c_str(), (unsigned long long)u);
+            }
+          }
+        }
+        structs_ << (i ? ", " : "") << buf;
+      }
+      structs_ << "};\n";
+    }
+    std::string s = "cj::c_array<" + T + ", " + std::to_string(t.ndim) + ">((" + T + "*)" + sym;
+    for (auto d : g.shape) s += ", (int64_t)" + std::to_string(d);
+    return s + ")";
   }
 
   std::string constant(const ast::Node& e) {
@@ -604,6 +649,7 @@ class Emitter {
         for (size_t i = 0; i < r.elems.size(); ++i) s += (i ? ", " : "") + base + xyz[i] + "()";
         return s + "}";
       }
+      case Builtin::CudaConstArray: return expr(*e.list[0]);
       case Builtin::CudaLocalArray: case Builtin::CudaSharedArray: {
         const std::vector<int64_t>& dims = fn_->array_shapes.at(&e);
         int64_t n = 1;

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "compiler/diagnostics.h"
 #include "compiler/types.h"
@@ -26,6 +27,7 @@ struct GlobalValue {
     ModuleAttr,  // a function or constant taken from a module: `from math import exp`
     DType,       // a type object: np.float32, cujit.int16
     Function,    // another cujit function (cuda.jit(device=True))
+    Array,       // a NumPy array: a read-only constant (cuda.const.array_like), its bytes copied
     Opaque,      // anything else: an error if the function uses it
   };
   Kind kind = Kind::Opaque;
@@ -37,6 +39,8 @@ struct GlobalValue {
   std::string attr;               // ModuleAttr: the attribute's name in that module
   std::string type_name;          // Opaque: Python's repr of its type, "<class 'dict'>"
   std::shared_ptr<FunctionSource> fn;  // Function
+  std::vector<int64_t> shape;          // Array: C-ordered shape
+  std::string bytes;                   // Array: the elements, C order
 };
 
 /// A Python function ready for the compiler.

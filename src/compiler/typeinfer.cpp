@@ -21,7 +21,7 @@ namespace {
 enum class Rule {
   MathUnary, MathToInt, MathPredicate, MathBinary, Abs, MinMax, Round, CastInt, CastFloat,
   CastBool, Range, Len, Print, CudaGrid, CudaGridsize, CudaBarrier, CudaVote, CudaFence, CudaBits, CudaBitsSame, CudaFma,
-  ArrayAlloc, Atomic, AtomicInt, AtomicUnsigned, AtomicCas,
+  ConstArray, ArrayAlloc, Atomic, AtomicInt, AtomicUnsigned, AtomicCas,
 };
 
 struct BuiltinRow {
@@ -480,10 +480,32 @@ class Typer {
         t.user_fn = prog_.source_index(g.fn);
         return t;
       }
+      case GK::Array: {
+        check_finite(e, g);
+        Resolved r{Resolved::Kind::Constant};
+        r.literal = "cj_const_" + f.src->name + "_" + e.name;
+        f.resolved[&e] = r;
+        f.const_arrays[r.literal] = &g;
+        Type t = Type::array(g.scalar, (int)g.shape.size(), 'C');
+        t.readonly = true;
+        return t;
+      }
       case GK::Opaque:
         error(e, "Untyped global name '" + e.name + "': cannot determine Numba type of " + g.type_name);
     }
     return Type::unknown();
+  }
+
+  // Constant arrays are written into the generated code as initialisers, where NaN and inf have
+  // no portable spelling on both toolchains yet.
+  void check_finite(const ast::Node& e, const GlobalValue& g) {
+    if (!is_float(g.scalar)) return;
+    size_t n = g.bytes.size() / scalar_size(g.scalar);
+    for (size_t i = 0; i < n; ++i) {
+      double v = g.scalar == Scalar::Float32 ? (double)reinterpret_cast<const float*>(g.bytes.data())[i]
+                                             : reinterpret_cast<const double*>(g.bytes.data())[i];
+      if (!std::isfinite(v)) unsupported(e, "global array '" + e.name + "' holds NaN or inf, which constant arrays do not support yet");
+    }
   }
 
   // `module.attr`, from an Attribute node or a `from module import attr` global.
@@ -514,7 +536,7 @@ class Typer {
         f.resolved[&e] = r;
         return Type::module("cuda." + attr);
       }
-      if (attr == "local" || attr == "shared" || attr == "atomic") {
+      if (attr == "local" || attr == "shared" || attr == "atomic" || attr == "const") {
         Resolved r{Resolved::Kind::Module};
         r.name = "cuda." + attr;
         f.resolved[&e] = r;
@@ -535,7 +557,8 @@ class Typer {
     if (!v.known()) return Type::unknown();
     if (v.tag == Type::Tag::Module) {
       const std::string& m = v.name;
-      if (m == "cuda.local" || m == "cuda.shared" || m == "cuda.atomic") return module_attr(e, m, e.name);
+      if (m == "cuda.local" || m == "cuda.shared" || m == "cuda.atomic" || m == "cuda.const")
+        return module_attr(e, m, e.name);
       if (m.rfind("cuda.", 0) == 0) {  // threadIdx.x and friends
         if (e.name == "x" || e.name == "y" || e.name == "z") {
           Resolved r{Resolved::Kind::CudaDim};
@@ -836,6 +859,12 @@ class Typer {
         if (!is_float(r)) r = Scalar::Float64;
         return Type::scalar_of(r);
       }
+      case Rule::ConstArray:
+        arity(e, b, args, 1, 1);
+        if (!args[0].is_array() || !fn().resolved.count(e.list[0].get()) ||
+            fn().resolved[e.list[0].get()].kind != Resolved::Kind::Constant)
+          error(*e.list[0], "cuda.const.array_like() needs a global NumPy array");
+        return args[0];
       case Rule::ArrayAlloc: return array_alloc(e, b);
       case Rule::Atomic: case Rule::AtomicInt: case Rule::AtomicUnsigned: case Rule::AtomicCas: {
         const bool cas0 = b.id == Builtin::AtomicCas0;  // compare_and_swap(ary, old, val): ary[0]

@@ -53,6 +53,7 @@ struct FunctionInstance {
   std::vector<std::string> local_order;  // first-assignment order, for declarations
   std::unordered_map<const ast::Node*, Resolved> resolved;
   std::unordered_map<const ast::Node*, std::vector<int64_t>> array_shapes;  // cuda.local/shared.array
+  std::map<std::string, const GlobalValue*> const_arrays;  // symbol -> global array (constant memory)
   std::string cpp_name;
   bool typing = false;                   // inference in progress (recursion check)
 };
