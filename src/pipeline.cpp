@@ -68,7 +68,7 @@ void finish(Build& b, const Program& prog, const std::vector<EntryPoint>& entrie
   {
     StageTimer t{"codegen", b.name};
     cuda_code = emit_program(prog, entries, Target::CUDA);
-    host_code = emit_program(prog, entries, Target::Host, &b.host_gap);
+    host_code = emit_program(prog, entries, Target::Host);
   }
   if (debug_level() >= 3) std::cerr << "cujit: generated code for " << b.name << ":\n" << cuda_code << "\n";
   b.cuda_source = with_prelude(Target::CUDA, cuda_code);
@@ -170,7 +170,6 @@ toolchain::NvrtcOutput compile_cuda(const Build& b, const std::string& arch) {
 
 std::shared_ptr<toolchain::HostLibrary> compile_host(const Build& b) {
   StageTimer t{"host compiler", b.name};
-  if (b.host_gap.any) user_error(b.host_gap.source, b.host_gap.loc, ErrorKind::Unsupported, b.host_gap.message);
   try {
     return toolchain::host_compile(b.host_source, {});
   } catch (const rt::HostCompileError& e) {

@@ -21,7 +21,6 @@ struct Build {
   std::string cuda_source;                  // prelude + generated code, for NVRTC
   std::string host_source;                  // prelude + generated code, for the host compiler
   std::map<std::string, SourceFile> files;  // every user file the code came from (error mapping)
-  TargetGap host_gap;                       // what the simulator cannot run yet, if anything
 };
 
 /// One signature of a vectorize: its loop symbol in the generated code.
@@ -51,7 +50,6 @@ KernelBuild build_kernel(const std::shared_ptr<FunctionSource>& src, const std::
 toolchain::NvrtcOutput compile_cuda(const Build& b, const std::string& arch);
 
 /// The host compiler, through the disk cache; errors mapped to the user's line likewise.
-/// Raises UnsupportedError at the construct when the build has a host_gap.
 std::shared_ptr<toolchain::HostLibrary> compile_host(const Build& b);
 
 /// CUJIT_DEBUG, read once.

@@ -22,7 +22,6 @@ def _flag(*names):
 
 ENABLE_CUDASIM = _flag("CUJIT_ENABLE_CUDASIM", "NUMBA_ENABLE_CUDASIM")
 CHECK_PTX = _flag("CUJIT_CHECK_PTX")
-DEBUG = int(os.environ.get("CUJIT_DEBUG", "0") or 0)
 
 
 def nvrtc_wheel_dirs():

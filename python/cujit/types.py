@@ -102,16 +102,16 @@ class Signature:
 
 void = VoidType()
 boolean = bool_ = ScalarType("boolean", np.bool_)
-int8 = byte = ScalarType("int8", np.int8)
+int8 = ScalarType("int8", np.int8)
 int16 = ScalarType("int16", np.int16)
 int32 = ScalarType("int32", np.int32)
 int64 = intp = int_ = ScalarType("int64", np.int64)
-uint8 = ScalarType("uint8", np.uint8)
+uint8 = byte = ScalarType("uint8", np.uint8)
 uint16 = ScalarType("uint16", np.uint16)
 uint32 = ScalarType("uint32", np.uint32)
 uint64 = uintp = ScalarType("uint64", np.uint64)
-float32 = ScalarType("float32", np.float32)
-float64 = float_ = double = ScalarType("float64", np.float64)
+float32 = float_ = ScalarType("float32", np.float32)
+float64 = double = ScalarType("float64", np.float64)
 
 _BY_DTYPE = {t.dtype: t for t in (boolean, int8, int16, int32, int64, uint8, uint16, uint32,
                                    uint64, float32, float64)}

@@ -56,7 +56,6 @@ namespace {
 class Emitter {
  public:
   Emitter(const Program& prog, Target target) : prog_(prog), target_(target) {}
-  TargetGap gap_;
   bool uses_barrier_ = false;  // some emitted function calls cuda.syncthreads()
 
   std::string run(const std::vector<EntryPoint>& entries) {
@@ -777,12 +776,8 @@ class Emitter {
 
 }  // namespace
 
-std::string emit_program(const Program& prog, const std::vector<EntryPoint>& entries, Target target,
-                         TargetGap* gap) {
-  Emitter em(prog, target);
-  std::string code = em.run(entries);
-  if (gap) *gap = em.gap_;
-  return code;
+std::string emit_program(const Program& prog, const std::vector<EntryPoint>& entries, Target target) {
+  return Emitter(prog, target).run(entries);
 }
 
 }  // namespace cujit

@@ -18,19 +18,8 @@ struct EntryPoint {
   std::string symbol;    // extern "C" name in the generated code
 };
 
-/// Something the generated code uses that its target cannot run faithfully yet (the simulator
-/// has no barrier until its coroutine scheduler lands): where, and why.
-struct TargetGap {
-  bool any = false;
-  SourceFile source;
-  SourceLoc loc;
-  std::string message;
-};
-
 /// The generated translation unit, without the prelude (pipeline.cpp puts that in front).
-/// `gap`, if given, receives the first construct the target cannot run yet.
-std::string emit_program(const Program& prog, const std::vector<EntryPoint>& entries, Target target,
-                         TargetGap* gap = nullptr);
+std::string emit_program(const Program& prog, const std::vector<EntryPoint>& entries, Target target);
 
 /// The C++ spelling of a value type ("float", "cj::Array<float, 2>", "cj_T_float32_int64").
 std::string cpp_type(const Type& t);
