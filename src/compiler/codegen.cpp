@@ -416,17 +416,8 @@ class Emitter {
     using T = ast::ConstValue::Tag;
     switch (e.cval.tag) {
       // Spelled as int64_t, not long long: on Linux they are different types to templates.
-      case T::Int: return e.cval.i == INT64_MIN ? "((int64_t)(-9223372036854775807LL - 1))" : "((int64_t)" + std::to_string(e.cval.i) + "LL)";
-      case T::Float: {
-        char buf[64];
-        double v = e.cval.f;
-        if (v != v) return "CJ_NAN";
-        if (v > 1.7976931348623157e308) return "CJ_INF";
-        std::snprintf(buf, sizeof buf, "%.17g", v);
-        std::string s = buf;
-        if (s.find_first_of(".eE") == std::string::npos) s += ".0";
-        return s;
-      }
+      case T::Int: return int_literal(Scalar::Int64, e.cval.i, 0);
+      case T::Float: return float64_literal(e.cval.f);
       case T::Bool: return e.cval.b ? "true" : "false";
       case T::None: return "0";
       case T::Str: throw InternalError("codegen: string constant as a value");

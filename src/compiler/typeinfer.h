@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "compiler/ast.h"
+#include "compiler/builtins.h"
 #include "compiler/globals.h"
 #include "compiler/types.h"
 
@@ -20,17 +21,6 @@ enum class Role {
   Kernel,  // a cuda.jit kernel: returns nothing, launched from the host
   Ufunc,   // the scalar body of a vectorize: returns its declared type
 };
-
-/// Which builtin (builtins.def) a name or attribute resolved to.
-enum class Builtin {
-  None,
-#define BUILTIN(id, name, rule, spelling) id,
-#define CONSTANT(name, literal)
-#include "compiler/builtins.def"
-#undef BUILTIN
-#undef CONSTANT
-};
-const char* builtin_spelling(Builtin b);
 
 /// What name resolution decided for a Name or Attribute node.
 struct Resolved {

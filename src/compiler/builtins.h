@@ -1,0 +1,55 @@
+// The table of intrinsics (builtins.def) as the compiler looks it up: which builtin a qualified
+// name is, its typing rule (implemented in typeinfer.cpp) and its spelling in generated code;
+// and the module constants (math.pi, ...). Also the C++ spelling of constant values.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "compiler/types.h"
+
+namespace cujit {
+
+/// Which builtin (builtins.def) a name or attribute resolved to.
+enum class Builtin {
+  None,
+#define BUILTIN(id, name, rule, spelling) id,
+#define CONSTANT(name, literal)
+#include "compiler/builtins.def"
+#undef BUILTIN
+#undef CONSTANT
+};
+
+/// The typing rule of a builtin (the third column of builtins.def).
+enum class Rule {
+  MathUnary, MathToInt, MathPredicate, MathBinary, Abs, MinMax, Round, CastInt, CastFloat,
+  CastBool, Range, Len, Print, CudaGrid, CudaGridsize, CudaBarrier, CudaVote, CudaFence, CudaBits,
+  CudaBitsSame, CudaFma, ConstArray, ArrayAlloc, Atomic, AtomicInt, AtomicUnsigned, AtomicCas,
+};
+
+struct BuiltinRow {
+  Builtin id;
+  const char* name;      // qualified Python name: "math.sqrt", "abs", "cuda.atomic.add"
+  Rule rule;
+  const char* spelling;  // the prelude function in generated code
+};
+
+struct ConstRow {
+  const char* name;      // "math.pi"
+  const char* literal;   // a C++ float64 literal
+};
+
+/// The row for a qualified name, or null.
+const BuiltinRow* find_builtin(const std::string& name);
+/// The row of a builtin.
+const BuiltinRow& builtin_row(Builtin id);
+/// The module constant for a qualified name, or null.
+const ConstRow* find_constant(const std::string& name);
+/// The generated-code spelling of a builtin.
+const char* builtin_spelling(Builtin b);
+
+/// A float64 constant as a C++ literal (CJ_INF/CJ_NAN for the non-finite ones).
+std::string float64_literal(double v);
+/// An integer constant of type `s` as a C++ expression of exactly that type.
+std::string int_literal(Scalar s, int64_t i, uint64_t u);
+
+}  // namespace cujit
