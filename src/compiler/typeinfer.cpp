@@ -605,7 +605,7 @@ class Typer {
         unsupported(e, "slicing a tuple is not supported");
       const ast::Node& ix = *idx[0];
       int64_t k;
-      if (const_int(ix, &k)) {
+      if (const_int_literal(ix, &k)) {
         int64_t n = (int64_t)base.elems.size();
         if (k < -n || k >= n) error(ix, "tuple index " + std::to_string(k) + " out of range for a tuple of " + std::to_string(n));
         return base.elems[k < 0 ? k + n : k];
@@ -636,18 +636,6 @@ class Typer {
     return v;
   }
 
-  bool const_int(const ast::Node& n, int64_t* out) {
-    if (n.is(ast::Kind::Constant) && n.cval.tag == ast::ConstValue::Tag::Int && !n.cval.big_int) {
-      *out = n.cval.i;
-      return true;
-    }
-    if (n.is(ast::Kind::UnaryOp) && n.op == ast::Op::USub && const_int(*n.a, out)) {
-      *out = -*out;
-      return true;
-    }
-    return false;
-  }
-
   Type call(ast::Node& e) {
     Type callee = expr(*e.a);
     std::vector<Type> args;
@@ -674,199 +662,7 @@ class Typer {
       unsupported(e.keywords[0].value ? *e.keywords[0].value : e, "keyword arguments are not supported for " + callee.name + "()");
     const BuiltinRow* b = find_builtin(callee.name);
     if (!b) error(e, "unknown function " + callee.name);
-    return builtin_call(e, *b, args);
-  }
-
-  void arity(const ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args, size_t lo, size_t hi) {
-    if (args.size() < lo || args.size() > hi) {
-      std::string want = lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
-      error(e, std::string(b.name) + "() takes " + want + " argument" + (hi == 1 ? "" : "s") +
-                   ", got " + std::to_string(args.size()));
-    }
-  }
-
-  void need_numbers(const ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args) {
-    for (size_t i = 0; i < args.size(); ++i)
-      if (!args[i].is_scalar())
-        error(*e.list[i], std::string(b.name) + "() needs a number, got " + args[i].str());
-  }
-
-  Type builtin_call(ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args) {
-    auto float_of = [](Scalar s) { return s == Scalar::Float32 ? Scalar::Float32 : Scalar::Float64; };
-    switch (b.rule) {
-      case Rule::MathUnary:
-        arity(e, b, args, 1, 1); need_numbers(e, b, args);
-        return Type::scalar_of(float_of(args[0].scalar));
-      case Rule::MathToInt:
-        arity(e, b, args, 1, 1); need_numbers(e, b, args);
-        return Type::scalar_of(Scalar::Int64);
-      case Rule::MathPredicate:
-        arity(e, b, args, 1, 1); need_numbers(e, b, args);
-        return Type::scalar_of(Scalar::Bool);
-      case Rule::MathBinary:
-        arity(e, b, args, 2, 2); need_numbers(e, b, args);
-        return Type::scalar_of(args[0].scalar == Scalar::Float32 && args[1].scalar == Scalar::Float32
-                                   ? Scalar::Float32 : Scalar::Float64);
-      case Rule::Abs:
-        arity(e, b, args, 1, 1); need_numbers(e, b, args);
-        return args[0].scalar == Scalar::Bool ? Type::scalar_of(Scalar::Int64) : args[0];
-      case Rule::MinMax: {
-        std::vector<Type> items = args;
-        if (args.size() == 1 && args[0].is_tuple()) items = args[0].elems;
-        else if (args.size() < 2) error(e, std::string(b.name) + "() needs two or more numbers, or one tuple");
-        Type u = Type::unknown();
-        for (size_t i = 0; i < items.size(); ++i) {
-          if (!items[i].is_scalar()) error(e, std::string(b.name) + "() needs numbers, got " + items[i].str());
-          u = unify(u, items[i]);
-        }
-        return u;
-      }
-      case Rule::Round:
-        arity(e, b, args, 1, 2); need_numbers(e, b, args);
-        if (args.size() == 2) return Type::scalar_of(float_of(args[0].scalar));
-        return Type::scalar_of(Scalar::Int64);
-      case Rule::CastInt:
-        arity(e, b, args, 1, 1); need_numbers(e, b, args);
-        return Type::scalar_of(Scalar::Int64);
-      case Rule::CastFloat:
-        arity(e, b, args, 1, 1); need_numbers(e, b, args);
-        return Type::scalar_of(Scalar::Float64);
-      case Rule::CastBool:
-        arity(e, b, args, 1, 1); need_numbers(e, b, args);
-        return Type::scalar_of(Scalar::Bool);
-      case Rule::Range: {
-        arity(e, b, args, 1, 3);
-        bool all_u64 = true;
-        for (size_t i = 0; i < args.size(); ++i) {
-          if (!args[i].is_scalar() || is_float(args[i].scalar))
-            error(*e.list[i], "range() arguments must be integers, not " + args[i].str());
-          all_u64 = all_u64 && args[i].scalar == Scalar::UInt64;
-        }
-        Type r = Type::range();
-        r.scalar = all_u64 ? Scalar::UInt64 : Scalar::Int64;
-        return r;
-      }
-      case Rule::Len:
-        arity(e, b, args, 1, 1);
-        if (!args[0].is_array() && !args[0].is_tuple()) error(e, "len() of a " + args[0].str() + " is not supported");
-        return Type::scalar_of(Scalar::Int64);
-      case Rule::Print:
-        for (size_t i = 0; i < args.size(); ++i)
-          if (!args[i].is_scalar() && args[i].tag != Type::Tag::String)
-            unsupported(*e.list[i], "print() of a " + args[i].str() + " is not supported");
-        return Type::none();
-      case Rule::CudaGrid: case Rule::CudaGridsize: {
-        arity(e, b, args, 1, 1);
-        int64_t n;
-        if (!const_int(*e.list[0], &n) || n < 1 || n > 3)
-          error(*e.list[0], std::string(b.name) + "() needs the literal 1, 2 or 3");
-        if (n == 1) return Type::scalar_of(Scalar::Int64);
-        return Type::tuple(std::vector<Type>(n, Type::scalar_of(Scalar::Int64)));
-      }
-      case Rule::CudaBarrier:
-        arity(e, b, args, 0, 0);
-        return Type::none();
-      case Rule::CudaVote:
-        arity(e, b, args, 1, 1); need_numbers(e, b, args);
-        return Type::scalar_of(Scalar::Int32);
-      case Rule::CudaFence:
-        arity(e, b, args, 0, b.id == Builtin::CudaSyncwarp ? 1 : 0);
-        return Type::none();
-      case Rule::CudaBits: case Rule::CudaBitsSame:
-        arity(e, b, args, 1, 1);
-        if (!args[0].is_scalar() || !is_integer(args[0].scalar))
-          error(*e.list[0], std::string(b.name) + "() needs an integer, got " + args[0].str());
-        if (b.id == Builtin::CudaBrev)
-          return Type::scalar_of(scalar_size(args[0].scalar) <= 4 ? Scalar::UInt32 : Scalar::UInt64);
-        if (b.rule == Rule::CudaBitsSame) return args[0];
-        return Type::scalar_of(Scalar::UInt32);
-      case Rule::CudaFma: {
-        arity(e, b, args, 3, 3); need_numbers(e, b, args);
-        Scalar r = args[0].scalar;
-        for (auto& a : args) r = promote(r, a.scalar);
-        if (!is_float(r)) r = Scalar::Float64;
-        return Type::scalar_of(r);
-      }
-      case Rule::ConstArray:
-        arity(e, b, args, 1, 1);
-        if (!args[0].is_array() || !fn().resolved.count(e.list[0].get()) ||
-            fn().resolved[e.list[0].get()].kind != Resolved::Kind::Constant)
-          error(*e.list[0], "cuda.const.array_like() needs a global NumPy array");
-        return args[0];
-      case Rule::ArrayAlloc: return array_alloc(e, b);
-      case Rule::Atomic: case Rule::AtomicInt: case Rule::AtomicUnsigned: case Rule::AtomicCas: {
-        const bool cas0 = b.id == Builtin::AtomicCas0;  // compare_and_swap(ary, old, val): ary[0]
-        const size_t nargs = b.rule == Rule::AtomicCas && !cas0 ? 4 : 3;
-        arity(e, b, args, nargs, nargs);
-        const Type& a = args[0];
-        if (!a.is_array()) error(*e.list[0], std::string(b.name) + "() needs an array as its first argument, got " + a.str());
-        Scalar d = a.scalar;
-        bool ints = d == Scalar::Int32 || d == Scalar::Int64 || d == Scalar::UInt32 || d == Scalar::UInt64;
-        bool ok = b.rule == Rule::AtomicUnsigned ? (d == Scalar::UInt32 || d == Scalar::UInt64)
-                : b.rule == Rule::Atomic ? (ints || d == Scalar::Float32 || d == Scalar::Float64)
-                : ints;
-        if (!ok) error(*e.list[0], std::string(b.name) + "() does not support arrays of " + scalar_name(d));
-        if (cas0) {
-          if (a.ndim != 1) error(*e.list[0], std::string(b.name) + "() needs a 1-d array");
-        } else {
-          std::vector<Type> idx = args[1].is_tuple() ? args[1].elems : std::vector<Type>{args[1]};
-          if ((int)idx.size() != a.ndim)
-            error(*e.list[1], std::string(b.name) + "() needs " + std::to_string(a.ndim) + " index(es) for " + a.str());
-          for (auto& t : idx)
-            if (!t.is_scalar() || !is_integer(t.scalar)) error(*e.list[1], "atomic indices must be integers, not " + t.str());
-        }
-        for (size_t k = cas0 ? 1 : 2; k < nargs; ++k)
-          if (!args[k].is_scalar()) error(*e.list[k], std::string(b.name) + "() needs a number, got " + args[k].str());
-        return Type::scalar_of(d);
-      }
-    }
-    return Type::unknown();
-  }
-
-  // A compile-time integer: a literal, a negated one, or a global int constant.
-  bool const_value(const ast::Node& n, int64_t* out) {
-    if (const_int(n, out)) return true;
-    if (n.is(ast::Kind::Name) && !fn().locals.count(n.name)) {
-      auto g = fn().src->globals.find(n.name);
-      if (g != fn().src->globals.end() && (g->second.kind == GlobalValue::Kind::Int ||
-          (g->second.kind == GlobalValue::Kind::Scalar && is_integer(g->second.scalar)))) {
-        *out = g->second.i;
-        return true;
-      }
-    }
-    return false;
-  }
-
-  // cuda.local.array(shape, dtype) / cuda.shared.array(shape, dtype), positional or by keyword.
-  Type array_alloc(ast::Node& e, const BuiltinRow& b) {
-    const ast::Node* shape = e.list.size() > 0 ? e.list[0].get() : nullptr;
-    const ast::Node* dtype = e.list.size() > 1 ? e.list[1].get() : nullptr;
-    for (auto& kw : e.keywords) {
-      if (kw.name == "shape") shape = kw.value.get();
-      else if (kw.name == "dtype") dtype = kw.value.get();
-      else error(*kw.value, std::string(b.name) + "() got an unexpected keyword argument '" + kw.name + "'");
-    }
-    if (!shape || !dtype || e.list.size() > 2) error(e, std::string(b.name) + "() takes a shape and a dtype");
-    if (dtype->type.tag != Type::Tag::DType)
-      error(*dtype, std::string(b.name) + "() needs a NumPy or cujit type as its dtype (np.float32, float32), got " + dtype->type.str());
-    std::vector<int64_t> dims;
-    std::vector<const ast::Node*> parts;
-    if (shape->is(ast::Kind::Tuple)) for (auto& x : shape->list) parts.push_back(x.get());
-    else parts.push_back(shape);
-    for (auto* p : parts) {
-      int64_t v;
-      if (!const_value(*p, &v))
-        error(*p, std::string(b.name) + "() needs a shape of constant integers (literals or global ints)");
-      if (v == 0 && b.id == Builtin::CudaSharedArray) {  // dynamic: sized by the launch's sharedmem
-        if (parts.size() != 1) error(*p, "dynamic shared memory (a shape of 0) must be 1-dimensional");
-        dims.push_back(0);
-        continue;
-      }
-      if (v <= 0) error(*p, std::string(b.name) + "() needs positive sizes, got " + std::to_string(v));
-      dims.push_back(v);
-    }
-    fn().array_shapes[&e] = dims;
-    return Type::array(dtype->type.scalar, (int)dims.size(), 'C');
+    return type_builtin_call(fn(), e, *b, args);
   }
 
   Type call_user(ast::Node& e, const Type& callee, const std::vector<Type>& args) {

@@ -66,4 +66,11 @@ class Program {
 /// The type Numba gives a Python value in the snapshot (for errors and constants).
 Type type_of_global(const GlobalValue& g);
 
+struct BuiltinRow;
+/// The result type of a call to an intrinsic with arguments of the given types, checking its
+/// arity and argument types (typeinfer_builtins.cpp). Records array shapes in `fn`.
+Type type_builtin_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args);
+/// An integer literal, or a negated one.
+bool const_int_literal(const ast::Node& n, int64_t* out);
+
 }  // namespace cujit
