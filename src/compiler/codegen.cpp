@@ -56,7 +56,7 @@ namespace {
 class Emitter {
  public:
   Emitter(const Program& prog, Target target) : prog_(prog), target_(target) {}
-  bool uses_barrier_ = false;  // some emitted function calls cuda.syncthreads()
+  bool uses_barrier_ = false;  // some emitted function calls cuda.syncthreads() or a warp-synchronous intrinsic
 
   std::string run(const std::vector<EntryPoint>& entries) {
     // Only instances reachable from the entries are emitted (early inference passes may have
@@ -677,7 +677,28 @@ class Emitter {
       case Builtin::CudaSyncCount: case Builtin::CudaSyncAnd: case Builtin::CudaSyncOr:
         uses_barrier_ = true;
         return sp + "(" + truth(*e.list[0]) + ")";
-      case Builtin::CudaSyncwarp: case Builtin::CudaFence: case Builtin::CudaFenceBlock: case Builtin::CudaFenceSystem:
+      // Warp-synchronous intrinsics: the simulator must run the block's threads as fibers.
+      case Builtin::CudaShfl: case Builtin::CudaShflUp: case Builtin::CudaShflDown: case Builtin::CudaShflXor:
+        uses_barrier_ = true;
+        return sp + "((uint32_t)(" + expr(*e.list[0]) + "), " + expr(*e.list[1]) + ", (int32_t)(" + expr(*e.list[2]) + "))";
+      case Builtin::CudaAllSync: case Builtin::CudaAnySync: case Builtin::CudaEqSync: case Builtin::CudaBallotSync:
+        uses_barrier_ = true;
+        return sp + "((uint32_t)(" + expr(*e.list[0]) + "), " + truth(*e.list[1]) + ")";
+      case Builtin::CudaMatchAnySync: {
+        // CUDA matches 32- or 64-bit values; Numba's signatures widen smaller ints to int32.
+        Scalar s = e.list[1]->type.scalar;
+        Type vt = Type::scalar_of(is_float(s) ? s : scalar_size(s) == 8 ? s : Scalar::Int32);
+        uses_barrier_ = true;
+        return sp + "((uint32_t)(" + expr(*e.list[0]) + "), " + convert(expr(*e.list[1]), e.list[1]->type, vt) + ")";
+      }
+      case Builtin::CudaActivemask:
+        uses_barrier_ = true;
+        return sp + "()";
+      case Builtin::CudaLanemaskLt: return sp + "()";
+      case Builtin::CudaSyncwarp:
+        uses_barrier_ = true;
+        return sp + "(" + (e.list.empty() ? std::string("0xffffffffu") : "(uint32_t)(" + expr(*e.list[0]) + ")") + ")";
+      case Builtin::CudaFence: case Builtin::CudaFenceBlock: case Builtin::CudaFenceSystem:
         return sp + "()";
       case Builtin::CudaPopc: case Builtin::CudaClz: case Builtin::CudaFfs:
         return sp + "(" + expr(*e.list[0]) + ")";

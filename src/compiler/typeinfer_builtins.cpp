@@ -39,6 +39,11 @@ class BuiltinTyper {
         error(*e.list[i], std::string(b.name) + "() needs a number, got " + args[i].str());
   }
 
+  void need_int(const ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args, size_t i) {
+    if (!args[i].is_scalar() || !is_integer(args[i].scalar))
+      error(*e.list[i], std::string(b.name) + "() needs an integer " + (i == 0 ? "mask" : "lane") + ", got " + args[i].str());
+  }
+
   Type builtin_call(ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args) {
     auto float_of = [](Scalar s) { return s == Scalar::Float32 ? Scalar::Float32 : Scalar::Float64; };
     switch (b.rule) {
@@ -120,6 +125,29 @@ class BuiltinTyper {
       case Rule::CudaFence:
         arity(e, b, args, 0, b.id == Builtin::CudaSyncwarp ? 1 : 0);
         return Type::none();
+      case Rule::CudaShfl: {
+        arity(e, b, args, 3, 3);
+        need_int(e, b, args, 0);
+        Scalar v = args[1].is_scalar() ? args[1].scalar : Scalar::Bool;
+        if (!args[1].is_scalar() || !(v == Scalar::Int32 || v == Scalar::Int64 || v == Scalar::Float32 || v == Scalar::Float64))
+          error(*e.list[1], std::string(b.name) + "() only supports 32- and 64-bit ints and floats, got " + args[1].str());
+        need_int(e, b, args, 2);
+        return args[1];
+      }
+      case Rule::CudaWarpVote:
+        arity(e, b, args, 2, 2);
+        need_int(e, b, args, 0);
+        if (!args[1].is_scalar() || is_float(args[1].scalar))
+          error(*e.list[1], std::string(b.name) + "() needs an integer or boolean predicate, got " + args[1].str());
+        return Type::scalar_of(b.id == Builtin::CudaBallotSync ? Scalar::Int32 : Scalar::Bool);
+      case Rule::CudaMatch:
+        arity(e, b, args, 2, 2);
+        need_int(e, b, args, 0);
+        need_numbers(e, b, args);
+        return Type::scalar_of(Scalar::Int32);
+      case Rule::CudaWarpMask:
+        arity(e, b, args, 0, 0);
+        return Type::scalar_of(Scalar::UInt32);
       case Rule::CudaBits: case Rule::CudaBitsSame:
         arity(e, b, args, 1, 1);
         if (!args[0].is_scalar() || !is_integer(args[0].scalar))
@@ -180,6 +208,25 @@ class BuiltinTyper {
           (g->second.kind == GlobalValue::Kind::Scalar && is_integer(g->second.scalar)))) {
         *out = g->second.i;
         return true;
+      }
+    }
+    // Integer arithmetic on constants (`TPB // 32`, `(N + 1) * 2`), folded as Python would.
+    int64_t a, b;
+    if (n.is(ast::Kind::BinOp) && const_value(*n.a, &a) && const_value(*n.b, &b)) {
+      switch (n.op) {
+        case ast::Op::Add: *out = a + b; return true;
+        case ast::Op::Sub: *out = a - b; return true;
+        case ast::Op::Mult: *out = a * b; return true;
+        case ast::Op::FloorDiv: case ast::Op::Mod: {
+          if (b == 0) return false;
+          int64_t q = a / b, r = a % b;
+          if (r != 0 && ((r < 0) != (b < 0))) { --q; r += b; }  // Python floors toward -inf
+          *out = n.op == ast::Op::FloorDiv ? q : r;
+          return true;
+        }
+        case ast::Op::LShift: if (b < 0 || b > 62) return false; *out = a << b; return true;
+        case ast::Op::RShift: if (b < 0 || b > 63) return false; *out = a >> b; return true;
+        default: return false;
       }
     }
     return false;

@@ -49,7 +49,23 @@ CJ_FN void syncthreads() { __syncthreads(); }
 CJ_FN int32_t syncthreads_count(bool p) { return __syncthreads_count(p); }
 CJ_FN int32_t syncthreads_and(bool p) { return __syncthreads_and(p); }
 CJ_FN int32_t syncthreads_or(bool p) { return __syncthreads_or(p); }
-CJ_FN void syncwarp() { __syncwarp(); }
+CJ_FN void syncwarp(uint32_t mask) { __syncwarp(mask); }
+// Warp shuffles, votes and matches: CUDA's intrinsics, with a width of 32 as in Numba.
+template <class T> CJ_FN T shfl_sync(uint32_t m, T v, int32_t lane) { return __shfl_sync(m, v, lane); }
+template <class T> CJ_FN T shfl_up_sync(uint32_t m, T v, int32_t d) { return __shfl_up_sync(m, v, (unsigned)d); }
+template <class T> CJ_FN T shfl_down_sync(uint32_t m, T v, int32_t d) { return __shfl_down_sync(m, v, (unsigned)d); }
+template <class T> CJ_FN T shfl_xor_sync(uint32_t m, T v, int32_t x) { return __shfl_xor_sync(m, v, x); }
+CJ_FN bool all_sync(uint32_t m, bool p) { return __all_sync(m, p) != 0; }
+CJ_FN bool any_sync(uint32_t m, bool p) { return __any_sync(m, p) != 0; }
+CJ_FN bool eq_sync(uint32_t m, bool p) { return __uni_sync(m, p) != 0; }
+CJ_FN int32_t ballot_sync(uint32_t m, bool p) { return (int32_t)__ballot_sync(m, p); }
+template <class T> CJ_FN int32_t match_any_sync(uint32_t m, T v) { return (int32_t)__match_any_sync(m, v); }
+CJ_FN uint32_t activemask() { return __activemask(); }
+CJ_FN uint32_t lanemask_lt() {
+  uint32_t r;
+  asm("mov.u32 %0, %%lanemask_lt;" : "=r"(r));
+  return r;
+}
 CJ_FN void threadfence() { __threadfence(); }
 CJ_FN void threadfence_block() { __threadfence_block(); }
 CJ_FN void threadfence_system() { __threadfence_system(); }

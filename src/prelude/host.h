@@ -46,16 +46,77 @@ CJ_FN void sim_set_dyn_smem(int64_t bytes) {
   sim_dyn_smem_bytes = bytes;
 }
 
-// ---- Barriers: each simulated thread of a block that synchronises runs as a fiber (ucontext)
-// with its own stack. cuda.syncthreads() switches back to the block's scheduler, which resumes
-// every other thread up to the same barrier before releasing them all, so shared memory written
-// before a barrier is seen after it, as on the GPU. A barrier that only part of the block reaches
-// (the others have returned) is a deadlock on a GPU; here it is reported.
+// ---- Fibers: each simulated thread of a block that synchronises runs as a fiber with its own
+// stack. cuda.syncthreads() switches back to the block's scheduler, which resumes every other
+// thread up to the same barrier before releasing them all, so shared memory written before a
+// barrier is seen after it, as on the GPU. Warp-synchronous intrinsics (shuffles, votes,
+// syncwarp) do the same per warp: each lane leaves its operand and yields, and once no thread
+// can run, the scheduler computes every waiting lane's result from its warp's operands. A
+// barrier that only part of the block reaches (the others have returned) is a deadlock on a GPU;
+// here it is reported.
+//
+// On x86-64 a switch saves the callee-saved registers and swaps stack pointers (a few ns);
+// elsewhere it falls back to ucontext, whose swapcontext also makes a signal-mask system call.
+}  // namespace cj
+#if defined(__x86_64__)
+extern "C" void cj_fiber_switch(void** save_sp, void* load_sp);
+// Callee-saved state (rbp, rbx, r12-r15, MXCSR and the x87 control word) goes on the old stack;
+// its stack pointer is stored in *save_sp; the new stack is popped in the same order and `ret`
+// continues wherever that fiber last switched (or at its start function, for a new one).
+asm(R"(
+  .text
+  .p2align 4
+  .globl cj_fiber_switch
+  .hidden cj_fiber_switch
+  .type cj_fiber_switch,@function
+cj_fiber_switch:
+  pushq %rbp
+  pushq %rbx
+  pushq %r12
+  pushq %r13
+  pushq %r14
+  pushq %r15
+  subq $8, %rsp
+  stmxcsr (%rsp)
+  fnstcw 4(%rsp)
+  movq %rsp, (%rdi)
+  movq %rsi, %rsp
+  ldmxcsr (%rsp)
+  fldcw 4(%rsp)
+  addq $8, %rsp
+  popq %r15
+  popq %r14
+  popq %r13
+  popq %r12
+  popq %rbx
+  popq %rbp
+  ret
+  .size cj_fiber_switch, .-cj_fiber_switch
+)");
+#define CJ_SIM_NATIVE_FIBERS 1
+#else
+#define CJ_SIM_NATIVE_FIBERS 0
+#endif
+
+namespace cj {
+// The operations a lane can wait at; the scheduler resolves them per warp.
+enum SimWarpOp : int { kShflIdx, kShflUp, kShflDown, kShflXor, kAll, kAny, kEq, kBallot, kMatchAny, kActive, kSyncwarp };
 struct SimFibers {
+#if CJ_SIM_NATIVE_FIBERS
+  void* scheduler_sp = nullptr;
+  void** sp = nullptr;  // each fiber's saved stack pointer
+#else
   ucontext_t scheduler;
   ucontext_t* threads = nullptr;
+#endif
   char* stacks = nullptr;
-  int* state = nullptr;  // 0 runnable, 1 at the barrier, 2 finished
+  int* state = nullptr;  // 0 runnable, 1 at the barrier, 2 finished, 3 at a warp operation
+  // A lane's pending warp operation: its kind, mask, operand bits and lane argument; its result.
+  int* wop = nullptr;
+  uint32_t* wmask = nullptr;
+  uint64_t* wval = nullptr;
+  int32_t* warg = nullptr;
+  uint64_t* wres = nullptr;
   int count = 0, capacity = 0, current = -1;
   void (*entry)(void*) = nullptr;
   void* arg = nullptr;
@@ -65,28 +126,178 @@ struct SimFibers {
 inline thread_local SimFibers sim_fibers;
 constexpr size_t kFiberStack = 256 * 1024;
 
-CJ_FN void syncthreads() {
-  SimFibers& f = sim_fibers;
-  if (f.current < 0) return;  // not under the fiber scheduler: a block of one thread
-  f.state[f.current] = 1;
-  swapcontext(&f.threads[f.current], &f.scheduler);
-}
-
 static void sim_fiber_main() {
   SimFibers& f = sim_fibers;
   f.entry(f.arg);
   f.state[f.current] = 2;
-  // returning resumes uc_link: the scheduler
+#if CJ_SIM_NATIVE_FIBERS
+  cj_fiber_switch(&f.sp[f.current], f.scheduler_sp);  // never resumed
+  __builtin_unreachable();
+#endif
+  // ucontext: returning resumes uc_link, the scheduler
+}
+
+// Back to the scheduler, from the running fiber, in `state`.
+CJ_FN void sim_fiber_yield(int state) {
+  SimFibers& f = sim_fibers;
+  f.state[f.current] = state;
+#if CJ_SIM_NATIVE_FIBERS
+  cj_fiber_switch(&f.sp[f.current], f.scheduler_sp);
+#else
+  swapcontext(&f.threads[f.current], &f.scheduler);
+#endif
+}
+
+CJ_FN void syncthreads() {
+  if (sim_fibers.current < 0) return;  // not under the fiber scheduler: a block of one thread
+  sim_fiber_yield(1);
+}
+
+// Lane `l` of a warp whose waiting lanes are `present` (bit i: lane i waits at a warp operation;
+// ops/masks/vals/args indexed by lane): the result of its operation. A shuffle from a lane that
+// does not take part returns the caller's own value, as CUDA does for lanes outside the width.
+CJ_FN uint64_t sim_warp_result(int l, uint32_t present, const int* ops, const uint32_t* masks,
+                               const uint64_t* vals, const int32_t* args) {
+  const uint32_t in = present & masks[l];
+  auto from = [&](int src) { return src >= 0 && src < 32 && (present >> src & 1u) ? vals[src] : vals[l]; };
+  uint32_t bits = 0;
+  switch (ops[l]) {
+    case kShflIdx: return from(args[l] & 31);
+    case kShflUp: return from(l - args[l]);
+    case kShflDown: return from(l + args[l]);
+    case kShflXor: return from(l ^ args[l]);
+    case kAll: case kAny: case kEq: case kBallot:
+      for (int i = 0; i < 32; ++i)
+        if ((in >> i & 1u) && vals[i]) bits |= 1u << i;
+      if (ops[l] == kBallot) return bits;
+      if (ops[l] == kAll) return bits == in;
+      if (ops[l] == kAny) return bits != 0;
+      return bits == 0 || bits == in;
+    case kMatchAny:
+      for (int i = 0; i < 32; ++i)
+        if ((in >> i & 1u) && vals[i] == vals[l]) bits |= 1u << i;
+      return bits;
+    case kActive: return present;
+    default: return 0;
+  }
+}
+
+// Every warp with lanes waiting at a warp operation gets its results and runs again; returns
+// whether there was one.
+static bool sim_resolve_warps(SimFibers& f) {
+  bool any = false;
+  for (int w = 0; w * 32 < f.count; ++w) {
+    const int base = w * 32, n = f.count - base < 32 ? f.count - base : 32;
+    uint32_t present = 0;
+    for (int l = 0; l < n; ++l)
+      if (f.state[base + l] == 3) present |= 1u << l;
+    if (!present) continue;
+    any = true;
+    for (int l = 0; l < n; ++l)
+      if (present >> l & 1u) {
+        f.wres[base + l] = sim_warp_result(l, present, f.wop + base, f.wmask + base, f.wval + base, f.warg + base);
+      }
+    for (int l = 0; l < n; ++l)
+      if (present >> l & 1u) f.state[base + l] = 0;
+  }
+  return any;
+}
+
+// One lane's warp operation: wait for the rest of its warp (under fibers) or, for a block of
+// one thread, answer alone.
+CJ_FN uint64_t sim_warp_op(int op, uint32_t mask, uint64_t val, int32_t arg) {
+  SimFibers& f = sim_fibers;
+  if (f.current < 0) {
+    int ops[32] = {};
+    uint32_t masks[32] = {};
+    uint64_t vals[32] = {};
+    int32_t args[32] = {};
+    ops[0] = op; masks[0] = mask; vals[0] = val; args[0] = arg;
+    return sim_warp_result(0, 1u, ops, masks, vals, args);
+  }
+  const int t = f.current;
+  f.wop[t] = op; f.wmask[t] = mask; f.wval[t] = val; f.warg[t] = arg;
+  sim_fiber_yield(3);
+  return f.wres[t];
+}
+template <class T> CJ_FN uint64_t sim_bits(T v) {
+  uint64_t b = 0;
+  std::memcpy(&b, &v, sizeof(T));
+  return b;
+}
+template <class T> CJ_FN T sim_from_bits(uint64_t b) {
+  T v;
+  std::memcpy(&v, &b, sizeof(T));
+  return v;
+}
+template <class T> CJ_FN T shfl_sync(uint32_t m, T v, int32_t lane) { return sim_from_bits<T>(sim_warp_op(kShflIdx, m, sim_bits(v), lane)); }
+template <class T> CJ_FN T shfl_up_sync(uint32_t m, T v, int32_t d) { return sim_from_bits<T>(sim_warp_op(kShflUp, m, sim_bits(v), d)); }
+template <class T> CJ_FN T shfl_down_sync(uint32_t m, T v, int32_t d) { return sim_from_bits<T>(sim_warp_op(kShflDown, m, sim_bits(v), d)); }
+template <class T> CJ_FN T shfl_xor_sync(uint32_t m, T v, int32_t x) { return sim_from_bits<T>(sim_warp_op(kShflXor, m, sim_bits(v), x)); }
+CJ_FN bool all_sync(uint32_t m, bool p) { return sim_warp_op(kAll, m, p, 0) != 0; }
+CJ_FN bool any_sync(uint32_t m, bool p) { return sim_warp_op(kAny, m, p, 0) != 0; }
+CJ_FN bool eq_sync(uint32_t m, bool p) { return sim_warp_op(kEq, m, p, 0) != 0; }
+CJ_FN int32_t ballot_sync(uint32_t m, bool p) { return (int32_t)sim_warp_op(kBallot, m, p, 0); }
+template <class T> CJ_FN int32_t match_any_sync(uint32_t m, T v) { return (int32_t)sim_warp_op(kMatchAny, m, sim_bits(v), 0); }
+CJ_FN uint32_t activemask() { return (uint32_t)sim_warp_op(kActive, 0xffffffffu, 0, 0); }
+CJ_FN void syncwarp(uint32_t m) { sim_warp_op(kSyncwarp, m, 0, 0); }
+CJ_FN uint32_t lanemask_lt() {
+  const SimThread& s = sim_thread;
+  int lane = (s.threadIdx.x + s.blockDim.x * (s.threadIdx.y + s.blockDim.y * s.threadIdx.z)) % 32;
+  return (1u << lane) - 1u;
+}
+
+// A fresh fiber for thread t: it starts in sim_fiber_main on its own stack.
+static void sim_fiber_init(SimFibers& f, int t) {
+  char* top = f.stacks + kFiberStack * (size_t)(t + 1);
+#if CJ_SIM_NATIVE_FIBERS
+  // cj_fiber_switch pops MXCSR/x87 word, six registers, then returns into sim_fiber_main. The
+  // return slot sits at a 16-byte boundary so sim_fiber_main starts with the ABI's alignment.
+  void** ret_slot = (void**)(((uintptr_t)top - 64) & ~(uintptr_t)15);
+  ret_slot[0] = (void*)&sim_fiber_main;
+  ret_slot[1] = nullptr;
+  void** sp = ret_slot - 7;
+  for (int i = 1; i < 7; ++i) sp[i] = nullptr;
+  uint32_t ctl[2] = {0x1F80u, 0x037Fu};  // default MXCSR and x87 control word
+  std::memcpy(sp, ctl, 8);
+  f.sp[t] = sp;
+#else
+  getcontext(&f.threads[t]);
+  f.threads[t].uc_stack.ss_sp = top - kFiberStack;
+  f.threads[t].uc_stack.ss_size = kFiberStack;
+  f.threads[t].uc_link = &f.scheduler;
+  makecontext(&f.threads[t], (void (*)())sim_fiber_main, 0);
+#endif
+}
+
+static void sim_fiber_resume(SimFibers& f, int t) {
+#if CJ_SIM_NATIVE_FIBERS
+  cj_fiber_switch(&f.scheduler_sp, f.sp[t]);
+#else
+  swapcontext(&f.scheduler, &f.threads[t]);
+#endif
 }
 
 /// Runs one block's threads as fibers; returns false (and fills err) on a deadlock.
 static bool sim_run_block_fibers(int nthreads, void (*entry)(void*), void* arg, char* err, size_t errlen) {
   SimFibers& f = sim_fibers;
   if (f.capacity < nthreads) {
-    std::free(f.threads); std::free(f.stacks); std::free(f.state);
+#if CJ_SIM_NATIVE_FIBERS
+    std::free(f.sp);
+    f.sp = (void**)std::malloc(sizeof(void*) * nthreads);
+#else
+    std::free(f.threads);
     f.threads = (ucontext_t*)std::malloc(sizeof(ucontext_t) * nthreads);
+#endif
+    std::free(f.stacks); std::free(f.state); std::free(f.wop); std::free(f.wmask);
+    std::free(f.wval); std::free(f.warg); std::free(f.wres);
     f.stacks = (char*)std::malloc(kFiberStack * (size_t)nthreads);
     f.state = (int*)std::malloc(sizeof(int) * nthreads);
+    f.wop = (int*)std::malloc(sizeof(int) * nthreads);
+    f.wmask = (uint32_t*)std::malloc(sizeof(uint32_t) * nthreads);
+    f.wval = (uint64_t*)std::malloc(sizeof(uint64_t) * nthreads);
+    f.warg = (int32_t*)std::malloc(sizeof(int32_t) * nthreads);
+    f.wres = (uint64_t*)std::malloc(sizeof(uint64_t) * nthreads);
     f.capacity = nthreads;
   }
   f.count = nthreads;
@@ -95,11 +306,7 @@ static bool sim_run_block_fibers(int nthreads, void (*entry)(void*), void* arg, 
   f.entry = entry;
   f.arg = arg;
   for (int t = 0; t < nthreads; ++t) {
-    getcontext(&f.threads[t]);
-    f.threads[t].uc_stack.ss_sp = f.stacks + kFiberStack * (size_t)t;
-    f.threads[t].uc_stack.ss_size = kFiberStack;
-    f.threads[t].uc_link = &f.scheduler;
-    makecontext(&f.threads[t], (void (*)())sim_fiber_main, 0);
+    sim_fiber_init(f, t);
     f.state[t] = 0;
   }
   for (;;) {
@@ -109,9 +316,10 @@ static bool sim_run_block_fibers(int nthreads, void (*entry)(void*), void* arg, 
       sim_thread.threadIdx.x = t % sim_thread.blockDim.x;
       sim_thread.threadIdx.y = (t / sim_thread.blockDim.x) % sim_thread.blockDim.y;
       sim_thread.threadIdx.z = t / (sim_thread.blockDim.x * sim_thread.blockDim.y);
-      swapcontext(&f.scheduler, &f.threads[t]);
+      sim_fiber_resume(f, t);
     }
     f.current = -1;
+    if (sim_resolve_warps(f)) continue;
     int waiting = 0, finished = 0;
     for (int t = 0; t < nthreads; ++t) {
       waiting += f.state[t] == 1;
@@ -147,9 +355,7 @@ CJ_FN int32_t syncthreads_and(bool p) {
   return syncthreads_count(p) == n ? 1 : 0;
 }
 CJ_FN int32_t syncthreads_or(bool p) { return syncthreads_count(p) > 0 ? 1 : 0; }
-// The simulator runs a block's threads on one CPU thread: warps are always in step and memory
-// is always coherent within the launch, so these only need to stop the compiler reordering.
-CJ_FN void syncwarp() { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
+// Blocks of a launch run on several CPU threads at once; a block's threads on one.
 CJ_FN void threadfence_block() { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
 CJ_FN void threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 CJ_FN void threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
