@@ -10,6 +10,7 @@ PROGRAM = textwrap.dedent('''
     import numpy as np
     from numba import cuda, vectorize, float32
     import numba
+    from numba.cuda.random import create_xoroshiro128p_states, xoroshiro128p_uniform_float32
 
     @vectorize(['float32(float32, float32)'], target='cuda')
     def add_ufunc(x, y):
@@ -25,6 +26,15 @@ PROGRAM = textwrap.dedent('''
     m = np.ones((3, 3), dtype=np.float32)
     doubled[1, (3, 3)](m)
     print(m.sum(), numba.cuda is cuda, cuda.simulator_enabled())
+
+    @cuda.jit
+    def uniform(states, out):
+        i = cuda.grid(1)
+        out[i] = xoroshiro128p_uniform_float32(states, i)
+
+    u = np.zeros(8, dtype=np.float32)
+    uniform[1, 8](create_xoroshiro128p_states(8, seed=3), u)
+    print(bool(((u >= 0) & (u <= 1)).all()), len(set(u.tolist())))
 ''')
 
 
@@ -36,4 +46,4 @@ def test_course_program_runs_unmodified_through_cujit_run(tmp_path):
     out = subprocess.run([sys.executable, "-m", "cujit.run", str(script)], capture_output=True, text=True,
                          env=env, timeout=300)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.splitlines() == ["[0.0, 2.0, 4.0, 6.0]", "18.0 True True"]
+    assert out.stdout.splitlines() == ["[0.0, 2.0, 4.0, 6.0]", "18.0 True True", "True 8"]

@@ -11,6 +11,7 @@ import sys
 _ALIASES = {
     "numba": "cujit",
     "numba.cuda": "cujit.cuda",
+    "numba.cuda.random": "cujit.cuda.random",
     "numba.types": "cujit.types",
     "numba.core": "cujit",
     "numba.core.types": "cujit.types",

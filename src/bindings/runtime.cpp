@@ -12,6 +12,7 @@
 #include "runtime/device_array.h"
 #include "runtime/driver.h"
 #include "runtime/memory.h"
+#include "runtime/random.h"
 #include "toolchain/nvrtc.h"
 
 namespace py = pybind11;
@@ -213,6 +214,25 @@ void define_runtime(py::module_& m) {
           rt::set_library_search_paths(dirs);
         },
         "dirs"_a, "Folders searched for libnvrtc and libcuda, before the first use of either.");
+  m.def("xoroshiro128p_states",
+        [](int64_t n, py::int_ seed, py::int_ subsequence) {
+          if (n < 0) throw py::value_error("the number of states must not be negative, got " + std::to_string(n));
+          // Python ints of any size, taken modulo 2**64 as Numba's uint64(seed) does.
+          auto u64 = [](const py::int_& v) {
+            py::object m = py::reinterpret_steal<py::object>(PyNumber_And(v.ptr(), py::int_(~0ull).ptr()));
+            if (!m) throw py::error_already_set();
+            return m.cast<uint64_t>();
+          };
+          uint64_t s = u64(seed), sub = u64(subsequence);
+          py::array_t<uint64_t> out({n, (int64_t)2});
+          {
+            py::gil_scoped_release nogil;
+            rt::xoroshiro128p_init(out.mutable_data(), n, s, sub);
+          }
+          return out;
+        },
+        "n"_a, "seed"_a, "subsequence"_a = 0,
+        "Initial xoroshiro128+ states as a host (n, 2) uint64 array (runtime/random.h).");
   m.def("_shutdown", &rt::shutdown, "Interpreter exit: stop calling the CUDA driver (frees are skipped).");
 }
 

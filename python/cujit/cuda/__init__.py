@@ -8,6 +8,7 @@ ordinary Python.
 from .. import _core
 from ..errors import CudaSupportError, CudaAPIError
 from .dispatcher import jit, Dispatcher, DeviceFunction
+from . import random
 
 DeviceNDArray = _core.DeviceNDArray
 to_device = _core.to_device
