@@ -39,12 +39,50 @@ def get_source(func):
                 % func.__name__) from None
         lines, first = inspect.getblock(lines[code.co_firstlineno - 1:]), code.co_firstlineno
     first = max(first, 1)
+    if func.__name__ == "<lambda>":
+        return _lambda_source(func, lines, first)
     indent = len(lines[0]) - len(lines[0].lstrip(" \t"))
     prefix = lines[0][:indent]
     out = []
     for ln in lines:
         out.append(ln[indent:] if ln.startswith(prefix) else ln.lstrip(" \t"))
     return "".join(out), code.co_filename, first, indent
+
+
+def _lambda_source(func, lines, first):
+    """A lambda as the source of an equivalent function: `def <name>(args):` on the line before
+    the lambda's, and `return <body>` on its line, so errors in the body name the user's line."""
+    import ast as pyast
+    import textwrap
+    code = func.__code__
+    params = list(code.co_varnames[:code.co_argcount])
+    text = textwrap.dedent("".join(lines))
+    try:
+        tree = pyast.parse(text)
+    except SyntaxError:
+        tree = None
+    found = None
+    if tree is not None:
+        for node in pyast.walk(tree):
+            if isinstance(node, pyast.Lambda) and [a.arg for a in node.args.args] == params:
+                found = node
+                break
+    if found is None:
+        raise SourceUnavailableError(
+            "cannot find the source of the lambda on %s line %d: define it with def instead"
+            % (code.co_filename, first))
+    body = pyast.get_source_segment(text, found.body)
+    line = first + found.body.lineno - 1
+    name = "lambda_%d" % line
+    # Keep the body at its column in the user's file so carets land under the right token.
+    col = found.body.col_offset + (len(lines[0]) - len(lines[0].lstrip(" \t"))) - \
+        (len(text) - len(text.lstrip(" \t")))
+    if "\n" in body or col < 8:
+        body_line = "    return " + " ".join(body.split())
+    else:
+        body_line = " " * (col - 7) + "return " + body
+    source = "def %s(%s):\n%s\n" % (name, ", ".join(params), body_line)
+    return source, code.co_filename, max(line - 1, 1), 0
 
 
 _MODULES = {math: "math", cmath: "cmath", np: "numpy", random: "random"}
@@ -122,7 +160,8 @@ def capture(func, seen=None):
     if id(func) in seen:
         return seen[id(func)]
     text, filename, first, indent = get_source(func)
-    fs = _core.FunctionSource(func.__name__, text, filename, first, indent)
+    name = func.__name__ if func.__name__ != "<lambda>" else text.split("(", 1)[0][4:]
+    fs = _core.FunctionSource(name, text, filename, first, indent)
     seen[id(func)] = fs
     code = func.__code__
     closure = {}

@@ -9,6 +9,7 @@ from .. import _core
 from ..errors import CudaSupportError, CudaAPIError
 from .dispatcher import jit, Dispatcher, DeviceFunction
 from . import random
+from .reduce import Reduce, reduce
 
 DeviceNDArray = _core.DeviceNDArray
 to_device = _core.to_device
