@@ -294,3 +294,28 @@ def test_print_from_kernel(target, capfd):
     cuda.synchronize()
     out = capfd.readouterr().out
     assert "value 2.500000 7 True" in out
+
+
+@cuda.jit
+def slice_stores(a, b, c, d):
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        a[i, :] = i            # fill a row (converted to the array's dtype)
+        a[i, 1:3] = 2.7        # part of it: float stored into int32 truncates, as in Numba
+        c[i, :, :] = b[i]      # a 1-d row broadcast over a 2-d view
+        d[i, ::2] = b[i, ::-1][:2]  # strided views on both sides
+
+
+def test_assigning_to_slices(target):
+    a = np.zeros((4, 5), np.int32)
+    b = np.arange(12.0).reshape(4, 3)
+    c = np.zeros((4, 2, 3), np.float32)
+    d = np.full((4, 4), -1.0)
+    slice_stores[1, 4](a, b, c, d)
+    ref = np.repeat(np.arange(4, dtype=np.int32)[:, None], 5, axis=1)
+    ref[:, 1:3] = 2
+    np.testing.assert_array_equal(a, ref)
+    np.testing.assert_array_equal(c, np.broadcast_to(b[:, None, :], (4, 2, 3)))
+    refd = np.full((4, 4), -1.0)
+    refd[:, ::2] = b[:, ::-1][:, :2]
+    np.testing.assert_array_equal(d, refd)

@@ -308,6 +308,12 @@ class Emitter {
       out("v_" + target.name + " = " + convert(code, from, to) + ";");
       return;
     }
+    if (target.is(K::Subscript) && target.type.is_array()) {  // a slice: fill it or copy into it
+      const Type elem = Type::scalar_of(target.type.scalar);
+      if (from.is_array()) out("cj::copy_into(" + expr(target) + ", " + code + ");");
+      else out("cj::fill(" + expr(target) + ", " + convert(code, from, elem) + ");");
+      return;
+    }
     if (target.is(K::Subscript)) {
       const Type& elem = target.type;
       out(index_expr(target) + " = " + convert(code, from, elem) + ";");

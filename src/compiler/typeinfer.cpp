@@ -220,8 +220,15 @@ class Typer {
         if (base.is_array() && base.readonly)
           error(target, "cannot write into a read-only array");
         if (t.known() && v.known()) {
-          if (t.is_array())
-            unsupported(stmt, "assigning to a whole array or slice (" + t.str() + ") is not supported yet; assign element by element"); else if (!v.is_scalar()) {
+          if (t.is_array()) {
+            // a[i, :] = x fills the view; a[1:n] = b copies b into it, broadcast as NumPy does.
+            if (stmt.is(ast::Kind::AugAssign))
+              unsupported(stmt, "augmented assignment to a slice (" + t.str() + ") is not supported; use a loop");
+            if (v.is_array() && v.ndim > t.ndim)
+              error(stmt, "cannot assign a " + v.str() + " to a slice with fewer dimensions (" + t.str() + ")");
+            if (!v.is_scalar() && !v.is_array())
+              error(stmt, "cannot assign a " + v.str() + " to a slice of " + base.str());
+          } else if (!v.is_scalar()) {
             error(stmt, "cannot store a " + v.str() + " into an element of " + base.str());
           }
         }

@@ -71,6 +71,41 @@ CJ_FN Array<T, N - (int)sizeof...(I)> subarray(const Array<T, N>& a, I... ix) {
   return r;
 }
 
+/// The address of the flat (C-order) element k of an N-d view.
+template <class T, int N>
+CJ_FN T* flat_elem(const Array<T, N>& a, int64_t k) {
+  char* p = (char*)a.data;
+  for (int d = N - 1; d >= 0; --d) {
+    p += (k % a.shape[d]) * a.strides[d];
+    k /= a.shape[d];
+  }
+  return (T*)p;
+}
+/// a[...] = v: every element of the view (by this one thread, as in Numba's kernels).
+template <class T, int N>
+CJ_FN void fill(const Array<T, N>& a, T v) {
+  const int64_t n = size(a);
+  for (int64_t k = 0; k < n; ++k) *flat_elem(a, k) = v;
+}
+/// a[...] = b: b's elements converted to a's dtype, b's dimensions aligned to a's last ones and
+/// broadcast where they are 1, as NumPy assigns.
+template <class T, int N, class U, int M>
+CJ_FN void copy_into(const Array<T, N>& a, const Array<U, M>& b) {
+  static_assert(M <= N, "the typer rejects a source with more dimensions");
+  const int64_t n = size(a);
+  for (int64_t k = 0; k < n; ++k) {
+    const char* q = (const char*)b.data;
+    int64_t rest = k;
+    for (int d = N - 1; d >= 0; --d) {
+      const int64_t i = rest % a.shape[d];
+      rest /= a.shape[d];
+      const int bd = d - (N - M);
+      if (bd >= 0 && b.shape[bd] != 1) q += i * b.strides[bd];
+    }
+    *flat_elem(a, k) = (T) * (const U*)q;
+  }
+}
+
 /// One index of a view: an integer (kind 0) or a slice (kind 1) whose missing start and stop
 /// are flagged in `has` (bit 0: start given, bit 1: stop given), resolved as Python's
 /// slice.indices does.
