@@ -7,7 +7,7 @@
 
 namespace cujit::rt {
 
-/// Calls body(begin, end) over disjoint pieces of [0, n) on up to hardware_concurrency threads
+/// Calls body(begin, end) over disjoint pieces of [0, n) on a pool of hardware_concurrency threads
 /// (one piece, on the calling thread, when n is small). Rethrows the first exception.
 void parallel_for(int64_t n, int64_t min_piece, const std::function<void(int64_t, int64_t)>& body);
 
