@@ -20,6 +20,7 @@ from .errors import TypingError, UnsupportedError, CudaSupportError, CudaAPIErro
 from .types import (void, boolean, bool_, int8, int16, int32, int64, uint8, uint16, uint32,
                     uint64, float32, float64, intp, uintp, float_, double, byte, int_, from_dtype)
 from .ufunc import vectorize
+from .gufunc import guvectorize
 from . import cuda
 from .alias import install_numba_alias
 
@@ -33,8 +34,8 @@ _core.set_check_ptx(config.CHECK_PTX)
 _atexit.register(_core._shutdown)
 
 __all__ = [
-    "vectorize", "cuda", "errors", "config", "install_numba_alias", "TypingError", "UnsupportedError",
-    "CudaSupportError", "CudaAPIError", "void", "boolean", "bool_", "int8", "int16", "int32",
-    "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64", "intp", "uintp",
-    "float_", "double", "byte", "int_", "from_dtype",
+    "vectorize", "guvectorize", "cuda", "errors", "config", "install_numba_alias", "TypingError",
+    "UnsupportedError", "CudaSupportError", "CudaAPIError", "void", "boolean", "bool_", "int8",
+    "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64", "intp",
+    "uintp", "float_", "double", "byte", "int_", "from_dtype",
 ]
