@@ -91,7 +91,8 @@ def votes(a, o):
     o[i, 1] = cuda.any_sync(FULL, p)
     o[i, 2] = cuda.eq_sync(FULL, p)
     o[i, 3] = cuda.ballot_sync(FULL, p)
-    o[i, 4] = cuda.ballot_sync(0x0000ffff, a[i])  # an integer predicate; lanes outside the mask don't count
+    if cuda.laneid < 16:  # half a warp, named by its mask; an integer predicate
+        o[i, 4] = cuda.ballot_sync(0x0000ffff, a[i])
     o[i, 5] = cuda.match_any_sync(FULL, a[i])
 
 
@@ -113,7 +114,7 @@ def test_votes_ballot_match(target):
             assert row[1] == any(lanes > 0)
             assert row[2] == (all(lanes > 0) or not any(lanes > 0))
             assert row[3] == np.int32(np.uint32(bits))  # Numba types ballot_sync as int32
-            assert row[4] == low
+            assert row[4] == (low if l < 16 else 0)
             assert row[5] == np.int32(np.uint32(match))
 
 

@@ -153,7 +153,7 @@ CJ_FN void syncthreads() {
   sim_fiber_yield(1);
 }
 
-// Lane `l` of a warp whose waiting lanes are `present` (bit i: lane i waits at a warp operation;
+// Lane `l` of a warp whose lanes in `present` wait at this warp operation together (bit i: lane i;
 // ops/masks/vals/args indexed by lane): the result of its operation. A shuffle from a lane that
 // does not take part returns the caller's own value, as CUDA does for lanes outside the width.
 CJ_FN uint64_t sim_warp_result(int l, uint32_t present, const int* ops, const uint32_t* masks,
@@ -182,25 +182,42 @@ CJ_FN uint64_t sim_warp_result(int l, uint32_t present, const int* ops, const ui
   }
 }
 
-// Every warp with lanes waiting at a warp operation gets its results and runs again; returns
-// whether there was one.
+// Lanes that wait at the same operation with the same mask act together. As on the GPU, such a
+// group waits until every lane its mask names has arrived (lanes that have returned, or that the
+// block does not have, excepted), so a lane of one branch cannot run ahead of the others. Pass 0
+// resolves only complete groups; if none is complete and nothing else can run, pass 1 resolves
+// the groups as they are (on a GPU that program would hang or be undefined). Returns whether a
+// group was resolved.
 static bool sim_resolve_warps(SimFibers& f) {
-  bool any = false;
-  for (int w = 0; w * 32 < f.count; ++w) {
-    const int base = w * 32, n = f.count - base < 32 ? f.count - base : 32;
-    uint32_t present = 0;
-    for (int l = 0; l < n; ++l)
-      if (f.state[base + l] == 3) present |= 1u << l;
-    if (!present) continue;
-    any = true;
-    for (int l = 0; l < n; ++l)
-      if (present >> l & 1u) {
-        f.wres[base + l] = sim_warp_result(l, present, f.wop + base, f.wmask + base, f.wval + base, f.warg + base);
+  for (int pass = 0; pass < 2; ++pass) {
+    bool any = false;
+    for (int w = 0; w * 32 < f.count; ++w) {
+      const int base = w * 32, n = f.count - base < 32 ? f.count - base : 32;
+      uint32_t present = 0, live = 0;
+      for (int l = 0; l < n; ++l) {
+        if (f.state[base + l] == 3) present |= 1u << l;
+        if (f.state[base + l] != 2) live |= 1u << l;
       }
-    for (int l = 0; l < n; ++l)
-      if (present >> l & 1u) f.state[base + l] = 0;
+      while (present) {
+        const int first = __builtin_ctz(present);
+        const int op = f.wop[base + first];
+        const uint32_t mask = f.wmask[base + first];
+        uint32_t group = 0;
+        for (int l = first; l < n; ++l)
+          if ((present >> l & 1u) && f.wop[base + l] == op && f.wmask[base + l] == mask) group |= 1u << l;
+        present &= ~group;
+        if (pass == 0 && (mask & live & ~group)) continue;  // lanes it names are still on their way
+        any = true;
+        for (int l = first; l < n; ++l)
+          if (group >> l & 1u)
+            f.wres[base + l] = sim_warp_result(l, group, f.wop + base, f.wmask + base, f.wval + base, f.warg + base);
+        for (int l = first; l < n; ++l)
+          if (group >> l & 1u) f.state[base + l] = 0;
+      }
+    }
+    if (any) return true;
   }
-  return any;
+  return false;
 }
 
 // One lane's warp operation: wait for the rest of its warp (under fibers) or, for a block of
@@ -239,7 +256,8 @@ CJ_FN bool any_sync(uint32_t m, bool p) { return sim_warp_op(kAny, m, p, 0) != 0
 CJ_FN bool eq_sync(uint32_t m, bool p) { return sim_warp_op(kEq, m, p, 0) != 0; }
 CJ_FN int32_t ballot_sync(uint32_t m, bool p) { return (int32_t)sim_warp_op(kBallot, m, p, 0); }
 template <class T> CJ_FN int32_t match_any_sync(uint32_t m, T v) { return (int32_t)sim_warp_op(kMatchAny, m, sim_bits(v), 0); }
-CJ_FN uint32_t activemask() { return (uint32_t)sim_warp_op(kActive, 0xffffffffu, 0, 0); }
+// No mask: activemask waits for nobody and reports the lanes that reached it together.
+CJ_FN uint32_t activemask() { return (uint32_t)sim_warp_op(kActive, 0u, 0, 0); }
 CJ_FN void syncwarp(uint32_t m) { sim_warp_op(kSyncwarp, m, 0, 0); }
 CJ_FN uint32_t lanemask_lt() {
   const SimThread& s = sim_thread;
