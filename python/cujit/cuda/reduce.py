@@ -8,9 +8,9 @@ as in ``numba.cuda.reduce``.
     total = sum_reduce(arr)                  # a NumPy scalar of arr's dtype
     sum_reduce(d_arr, res=d_out, init=0.0)   # into d_out[0], no copy to the host
 
-Two launches of one kernel, whatever the size: first enough blocks to fill the GPU, each thread
-folding a grid-stride slice of the array (four loads in flight per step) and each block folding
-its threads' values in shared memory; then one block folds the per-block partials and `init`.
+One launch, whatever the size: enough blocks to fill the GPU, each thread folding a grid-stride
+slice of the array (four loads in flight per step) and each block folding its threads' values in
+shared memory; the last block to finish then folds the per-block partials and `init`.
 The kernel is written below in the kernel subset itself, with the user's function as a device
 function, and compiled once per dtype.
 """
@@ -26,7 +26,24 @@ _MAX_BLOCKS = 1024  # enough blocks to keep every SM of a large GPU streaming
 def _make_kernel(op, nbtype):
     from cujit import cuda
 
-    def reduce_blocks(arr, n, out, init, use_init):
+    @cuda.jit(device=True)
+    def block_fold(v, valid):
+        """Folds the values `v` of threads [0, valid) of the block; thread 0 gets the result."""
+        tid = cuda.threadIdx.x
+        sm = cuda.shared.array(_BLOCK, nbtype)
+        sm[tid] = v
+        cuda.syncthreads()
+        s = _BLOCK // 2
+        while s > 0:
+            if tid < s and tid + s < valid:
+                sm[tid] = op(sm[tid], sm[tid + s])
+            cuda.syncthreads()
+            s //= 2
+        r = sm[0]
+        cuda.syncthreads()  # sm is reused by the next fold
+        return r
+
+    def reduce_all(arr, n, partials, count, out, init):
         tid = cuda.threadIdx.x
         i = cuda.blockIdx.x * cuda.blockDim.x + tid
         stride = cuda.gridDim.x * cuda.blockDim.x
@@ -45,23 +62,29 @@ def _make_kernel(op, nbtype):
                 v = op(v, arr[i])
                 i += stride
         # Threads [0, valid) of this block own at least one element.
-        valid = min(cuda.blockDim.x, n - cuda.blockIdx.x * cuda.blockDim.x)
-        sm = cuda.shared.array(_BLOCK, nbtype)
-        sm[tid] = v
-        cuda.syncthreads()
-        s = _BLOCK // 2
-        while s > 0:
-            if tid < s and tid + s < valid:
-                sm[tid] = op(sm[tid], sm[tid + s])
-            cuda.syncthreads()
-            s //= 2
+        r = block_fold(v, min(cuda.blockDim.x, n - cuda.blockIdx.x * cuda.blockDim.x))
+        # The last block to finish folds every block's partial (CUDA's threadFenceReduction):
+        # one launch whatever the size.
+        last = cuda.shared.array(1, np.int32)
         if tid == 0:
-            r = sm[0]
-            if use_init:
-                r = op(r, init)
-            out[cuda.blockIdx.x] = r
+            partials[cuda.blockIdx.x] = r
+            cuda.threadfence()
+            last[0] = cuda.atomic.add(count, 0, 1) == cuda.gridDim.x - 1
+        cuda.syncthreads()
+        if last[0] != 0:
+            nb = cuda.gridDim.x
+            if tid < nb:
+                v = partials[tid]
+                j = tid + cuda.blockDim.x
+                while j < nb:
+                    v = op(v, partials[j])
+                    j += cuda.blockDim.x
+            r = block_fold(v, min(cuda.blockDim.x, nb))
+            if tid == 0:
+                out[0] = op(r, init)
+                count[0] = 0  # ready for the next call
 
-    return Dispatcher(reduce_blocks)
+    return Dispatcher(reduce_all)
 
 
 class Reduce:
@@ -71,6 +94,7 @@ class Reduce:
         self._functor = functor
         self._device = functor if isinstance(functor, DeviceFunction) else DeviceFunction(functor)
         self._kernels = {}
+        self._buffers = {}
         self.__name__ = getattr(functor, "__name__", "reduce")
         self.__doc__ = getattr(functor, "__doc__", None)
 
@@ -79,6 +103,18 @@ class Reduce:
         if k is None:
             k = self._kernels[dtype] = _make_kernel(self._device, from_dtype(dtype))
         return k
+
+    def _scratch(self, dtype, stream):
+        """Per-block partials, the arrival counter (zero between calls) and a one-element result,
+        kept per dtype, stream and backend: calls on one stream are ordered, so they can share."""
+        from cujit import cuda
+        key = (dtype, getattr(stream, "handle", stream), cuda.simulator_enabled())
+        s = self._buffers.get(key)
+        if s is None:
+            s = self._buffers[key] = (cuda.device_array(_MAX_BLOCKS, dtype=dtype),
+                                      cuda.to_device(np.zeros(1, np.int32)),
+                                      cuda.device_array(1, dtype=dtype), np.empty(1, dtype))
+        return s
 
     def __call__(self, arr, size=None, res=None, init=0, stream=0):
         """Reduces `arr` (host or device, 1-d; its first `size` elements if given) and returns the
@@ -97,18 +133,12 @@ class Reduce:
             return init
         if not cuda.is_cuda_array(arr):
             arr = cuda.to_device(np.ascontiguousarray(arr[:n]), stream=stream)
-        kernel = self._kernel(dtype)
+        partials, count, out, host = self._scratch(dtype, stream)
         blocks = min((n + _BLOCK - 1) // _BLOCK, _MAX_BLOCKS)
-        out = res if res is not None else cuda.device_array(1, dtype=dtype, stream=stream)
-        if blocks == 1:
-            kernel[1, _BLOCK, stream](arr, n, out, init, True)
-        else:
-            partials = cuda.device_array(blocks, dtype=dtype, stream=stream)
-            kernel[blocks, _BLOCK, stream](arr, n, partials, init, False)
-            kernel[1, _BLOCK, stream](partials, blocks, out, init, True)
+        self._kernel(dtype)[blocks, _BLOCK, stream](arr, n, partials, count, out if res is None else res, init)
         if res is not None:
             return None
-        return out.copy_to_host(stream=stream)[0]
+        return out.copy_to_host(host, stream=stream)[0]
 
 
 reduce = Reduce
