@@ -9,7 +9,7 @@ as in ``numba.cuda.reduce``.
     sum_reduce(d_arr, res=d_out, init=0.0)   # into d_out[0], no copy to the host
 
 One launch, whatever the size: enough blocks to fill the GPU, each thread folding a grid-stride
-slice of the array (four loads in flight per step) and each block folding its threads' values in
+slice of the array (eight loads in flight per step) and each block folding its threads' values in
 shared memory; the last block to finish then folds the per-block partials and `init`.
 The kernel is written below in the kernel subset itself, with the user's function as a device
 function, and compiled once per dtype.
@@ -20,7 +20,23 @@ from .dispatcher import DeviceFunction, Dispatcher
 from ..types import from_dtype
 
 _BLOCK = 256        # threads per block; a power of two (the in-block tree halves it)
-_MAX_BLOCKS = 1024  # enough blocks to keep every SM of a large GPU streaming
+_BLOCKS_PER_SM = 4  # resident on any GPU (1,024 threads per SM) whatever the kernel's registers,
+                    # so the grid is a single wave with eight loads in flight per thread
+_SIM_BLOCKS = 64    # the simulator runs blocks on CPU threads: a few per core is plenty
+
+
+def _max_blocks():
+    from cujit import cuda
+    if cuda.simulator_enabled():
+        return _SIM_BLOCKS
+    global _GPU_BLOCKS
+    if _GPU_BLOCKS is None:
+        from .. import _core
+        _GPU_BLOCKS = _core.device_info()["multiprocessors"] * _BLOCKS_PER_SM
+    return _GPU_BLOCKS
+
+
+_GPU_BLOCKS = None
 
 
 def _make_kernel(op, nbtype):
@@ -51,13 +67,17 @@ def _make_kernel(op, nbtype):
         if i < n:
             v = arr[i]
             i += stride
-            while i + 3 * stride < n:
+            while i + 7 * stride < n:
                 a0 = arr[i]
                 a1 = arr[i + stride]
                 a2 = arr[i + 2 * stride]
                 a3 = arr[i + 3 * stride]
-                v = op(v, op(op(a0, a1), op(a2, a3)))
-                i += 4 * stride
+                a4 = arr[i + 4 * stride]
+                a5 = arr[i + 5 * stride]
+                a6 = arr[i + 6 * stride]
+                a7 = arr[i + 7 * stride]
+                v = op(v, op(op(op(a0, a1), op(a2, a3)), op(op(a4, a5), op(a6, a7))))
+                i += 8 * stride
             while i < n:
                 v = op(v, arr[i])
                 i += stride
@@ -111,7 +131,7 @@ class Reduce:
         key = (dtype, getattr(stream, "handle", stream), cuda.simulator_enabled())
         s = self._buffers.get(key)
         if s is None:
-            s = self._buffers[key] = (cuda.device_array(_MAX_BLOCKS, dtype=dtype),
+            s = self._buffers[key] = (cuda.device_array(_max_blocks(), dtype=dtype),
                                       cuda.to_device(np.zeros(1, np.int32)),
                                       cuda.device_array(1, dtype=dtype), np.empty(1, dtype))
         return s
@@ -134,7 +154,7 @@ class Reduce:
         if not cuda.is_cuda_array(arr):
             arr = cuda.to_device(np.ascontiguousarray(arr[:n]), stream=stream)
         partials, count, out, host = self._scratch(dtype, stream)
-        blocks = min((n + _BLOCK - 1) // _BLOCK, _MAX_BLOCKS)
+        blocks = min((n + _BLOCK - 1) // _BLOCK, _max_blocks())
         self._kernel(dtype)[blocks, _BLOCK, stream](arr, n, partials, count, out if res is None else res, init)
         if res is not None:
             return None
