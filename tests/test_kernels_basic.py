@@ -319,3 +319,22 @@ def test_assigning_to_slices(target):
     refd = np.full((4, 4), -1.0)
     refd[:, ::2] = b[:, ::-1][:, :2]
     np.testing.assert_array_equal(d, refd)
+
+
+@cuda.jit
+def store_scalar(out, v):
+    out[0] = v
+
+
+@pytest.mark.parametrize("value", [np.int8(-5), np.int16(-300), np.int32(-70000), np.uint8(250),
+                                   np.uint16(65000), np.uint32(4_000_000_000), np.int64(-2 ** 40),
+                                   np.uint64(2 ** 64 - 3), np.float32(1.25e-3), np.float64(-2.5e300),
+                                   np.bool_(True), True, 7, -1.5])
+def test_scalar_arguments_keep_their_numpy_type(target, value):
+    # NumPy scalars keep their dtype (a kernel is compiled per type); Python's bool, int and
+    # float become boolean, int64 and float64, as in Numba.
+    dtype = np.asarray(value).dtype if isinstance(value, np.generic) else \
+        {bool: np.bool_, int: np.int64, float: np.float64}[type(value)]
+    out = np.zeros(1, dtype=dtype)
+    store_scalar[1, 1](out, value)
+    assert out[0] == value

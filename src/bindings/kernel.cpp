@@ -53,13 +53,77 @@ void array_bytes(KArg& a, char* data, const std::vector<int64_t>& shape, const s
   for (auto s : strides) a.bytes.push_back(s);
 }
 
+/// Whether h is a NumPy scalar (np.float32(1), np.int64(2), ...) of a dtype cujit has; its
+/// scalar kind, looked up once per Python type.
+bool numpy_scalar_kind(const py::handle& h, Scalar* out) {
+  static std::unordered_map<PyTypeObject*, int> kinds;  // -1: not a usable NumPy scalar type
+  static std::mutex mu;
+  PyTypeObject* tp = Py_TYPE(h.ptr());
+  {
+    std::lock_guard<std::mutex> g(mu);
+    auto it = kinds.find(tp);
+    if (it != kinds.end()) {
+      if (it->second < 0) return false;
+      *out = (Scalar)it->second;
+      return true;
+    }
+  }
+  Scalar s;
+  static PyObject* generic = py::object(py::module_::import("numpy").attr("generic")).release().ptr();
+  bool ok = PyObject_IsInstance(h.ptr(), generic) == 1 &&
+            rt::scalar_from_numpy_dtype(py::dtype::from_args(h.attr("dtype")), &s);
+  std::lock_guard<std::mutex> g(mu);
+  kinds[tp] = ok ? (int)s : -1;
+  if (ok) *out = s;
+  return ok;
+}
+
+/// The value of NumPy scalar h (of kind s) in its own type's bytes, without making an array.
+void numpy_scalar_bytes(const py::handle& h, Scalar s, int64_t* word) {
+  auto store = [&](auto v) { std::memcpy(word, &v, sizeof(v)); };
+  PyObject* o = h.ptr();
+  if (is_float(s)) {
+    double d = PyFloat_AsDouble(o);  // exact for float32 and float64 values
+    if (d == -1.0 && PyErr_Occurred()) throw py::error_already_set();
+    if (s == Scalar::Float32) store((float)d);
+    else store(d);
+    return;
+  }
+  if (s == Scalar::Bool) {
+    int b = PyObject_IsTrue(o);
+    if (b < 0) throw py::error_already_set();
+    store((bool)b);
+    return;
+  }
+  py::object i = py::reinterpret_steal<py::object>(PyNumber_Index(o));
+  if (!i) throw py::error_already_set();
+  if (s == Scalar::UInt64) {
+    store((uint64_t)PyLong_AsUnsignedLongLong(i.ptr()));
+  } else {
+    long long v = PyLong_AsLongLong(i.ptr());
+    switch (scalar_size(s)) {  // two's complement: the low bytes are the narrow value
+      case 1: store((int8_t)v); break;
+      case 2: store((int16_t)v); break;
+      case 4: store((int32_t)v); break;
+      default: store((int64_t)v); break;
+    }
+  }
+  if (PyErr_Occurred()) throw py::error_already_set();
+}
+
 KArg marshal(const py::handle& h, rt::Backend backend, int index) {
   KArg a;
   auto set_array = [&](Scalar dt, const std::vector<int64_t>& shape, const std::vector<int64_t>& strides, char* data) {
     a.type = Type::array(dt, (int)shape.size(), layout_of(shape, strides, scalar_size(dt)));
     array_bytes(a, data, shape, strides);
   };
-  if (py::isinstance<rt::DeviceArray>(h) || (!py::isinstance<py::array>(h) && py::hasattr(h, "__cuda_array_interface__"))) {
+  // Plain Python scalars first: probing them for __cuda_array_interface__ would raise and format
+  // an AttributeError on every launch.
+  Scalar np_kind;
+  const bool scalar = PyBool_Check(h.ptr()) || PyLong_CheckExact(h.ptr()) || PyFloat_CheckExact(h.ptr()) ||
+                      numpy_scalar_kind(h, &np_kind);
+  if (py::isinstance<rt::DeviceArray>(h) ||
+      (!scalar && !py::isinstance<py::array>(h) && py::hasattr(h, "__cuda_array_interface__"))) {
     a.dev = py::isinstance<rt::DeviceArray>(h) ? h.cast<std::shared_ptr<rt::DeviceArray>>() : rt::device_array_from_cai(h);
     if (a.dev->backend() != backend)
       throw py::value_error("argument " + std::to_string(index) + " is a device array of the " +
@@ -98,9 +162,9 @@ KArg marshal(const py::handle& h, rt::Backend backend, int index) {
     s = Scalar::Float64;
     double v = h.cast<double>();
     std::memcpy(&word, &v, 8);
-  } else if (py::hasattr(h, "dtype") && py::hasattr(h, "item") && rt::scalar_from_numpy_dtype(py::dtype::from_args(h.attr("dtype")), &s)) {
-    py::array one = py::array::ensure(h);
-    std::memcpy(&word, one.data(), scalar_size(s));
+  } else if (numpy_scalar_kind(h, &np_kind)) {
+    s = np_kind;
+    numpy_scalar_bytes(h, s, &word);
   } else {
     throw py::type_error("argument " + std::to_string(index) + ": cannot determine Numba type of " +
                          py::repr(py::type::of(h)).cast<std::string>());

@@ -106,7 +106,8 @@ Pool& pool(int workers) {
 
 void parallel_for(int64_t n, int64_t min_piece, const std::function<void(int64_t, int64_t)>& body) {
   if (n <= 0) return;
-  int64_t hw = std::max(1u, std::thread::hardware_concurrency());
+  // Read once: hardware_concurrency() opens and parses a sysfs file on every call.
+  static const int64_t hw = std::max(1u, std::thread::hardware_concurrency());
   int64_t pieces = std::min<int64_t>(hw, std::max<int64_t>(1, n / std::max<int64_t>(1, min_piece)));
   if (pieces <= 1) {
     body(0, n);
