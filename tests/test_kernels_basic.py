@@ -7,6 +7,9 @@ import math
 import numpy as np
 import pytest
 
+import cujit
+import cujit.errors
+
 from cujit import cuda, float32, void
 
 
@@ -193,6 +196,31 @@ def test_launch_configuration_errors(target):
         add_scalar_typed[1, (1, 1, 1, 1)](a, np.float32(1))
     with pytest.raises(TypeError, match="cannot determine Numba type of <class 'dict'>"):
         add_scalar_typed[1, 32]({}, np.float32(1))
+    with pytest.raises(ValueError, match="must be positive, got -2"):
+        add_scalar_typed[(4, -2), 32](a, np.float32(1))
+    with pytest.raises(cujit.errors.TypingError, match="called with 1 argument"):
+        lazy_add[1, 32](a)
+    # A kernel declared with signatures compiles nothing else, as in Numba.
+    with pytest.raises(TypeError, match=r"No matching definition for argument type\(s\) array\(float64, 1d, C\), float32"):
+        add_scalar_typed[1, 32](np.zeros(4), np.float32(1))
+    with pytest.raises(TypeError, match="No matching definition"):
+        add_scalar_typed[1, 32](a)
+    with pytest.raises(TypeError, match="No matching definition"):
+        add_scalar_eager[1, 32](np.zeros((4, 4), np.float32)[:, 0], np.float32(1))  # not C-contiguous
+
+
+@cuda.jit
+def lazy_add(a, v):
+    a[0] += v
+
+
+def test_declared_signatures_convert_scalars(target):
+    a = np.zeros(4, dtype=np.float32)
+    add_scalar_typed[1, 32](a, 2)          # a Python int becomes the declared float32
+    add_scalar_typed[1, 32](a, 0.5)        # a Python float too
+    add_scalar_eager[1, 32](a, np.int16(-1))
+    np.testing.assert_array_equal(a, np.full(4, 1.5, dtype=np.float32))
+    assert add_scalar_typed.signatures == ["(array(float32, 1d, A), float32)"]
 
 
 def test_kernel_called_from_python_is_an_error():

@@ -111,6 +111,50 @@ void numpy_scalar_bytes(const py::handle& h, Scalar s, int64_t* word) {
   if (PyErr_Occurred()) throw py::error_already_set();
 }
 
+/// Re-encodes a marshalled scalar of type `from` as type `to` (C++'s conversions, as Numba's).
+void convert_scalar_word(int64_t* word, Scalar from, Scalar to) {
+  if (from == to) return;
+  double d = 0;
+  int64_t i = 0;
+  uint64_t u = 0;
+  bool is_f = is_float(from), is_u = false;
+  switch (from) {
+    case Scalar::Float32: { float f; std::memcpy(&f, word, 4); d = f; break; }
+    case Scalar::Float64: std::memcpy(&d, word, 8); break;
+    case Scalar::Bool: { bool b; std::memcpy(&b, word, 1); i = b; break; }
+    case Scalar::UInt64: std::memcpy(&u, word, 8); is_u = true; break;
+    default: {  // narrower ints were stored sign- or zero-extended into their own bytes
+      int64_t v = 0;
+      switch (scalar_size(from)) {
+        case 1: v = from == Scalar::Int8 ? (int64_t)*(int8_t*)word : (int64_t)*(uint8_t*)word; break;
+        case 2: v = from == Scalar::Int16 ? (int64_t)*(int16_t*)word : (int64_t)*(uint16_t*)word; break;
+        case 4: v = from == Scalar::Int32 ? (int64_t)*(int32_t*)word : (int64_t)*(uint32_t*)word; break;
+        default: v = *word; break;
+      }
+      i = v;
+    }
+  }
+  *word = 0;
+  auto put = [&](auto zero) {
+    using T = decltype(zero);
+    T v = is_f ? (T)d : is_u ? (T)u : (T)i;
+    std::memcpy(word, &v, sizeof(T));
+  };
+  switch (to) {
+    case Scalar::Bool: { bool b = is_f ? d != 0 : is_u ? u != 0 : i != 0; std::memcpy(word, &b, 1); break; }
+    case Scalar::Int8: put(int8_t{}); break;
+    case Scalar::Int16: put(int16_t{}); break;
+    case Scalar::Int32: put(int32_t{}); break;
+    case Scalar::Int64: put(int64_t{}); break;
+    case Scalar::UInt8: put(uint8_t{}); break;
+    case Scalar::UInt16: put(uint16_t{}); break;
+    case Scalar::UInt32: put(uint32_t{}); break;
+    case Scalar::UInt64: put(uint64_t{}); break;
+    case Scalar::Float32: put(float{}); break;
+    case Scalar::Float64: put(double{}); break;
+  }
+}
+
 KArg marshal(const py::handle& h, rt::Backend backend, int index) {
   KArg a;
   auto set_array = [&](Scalar dt, const std::vector<int64_t>& shape, const std::vector<int64_t>& strides, char* data) {
@@ -219,6 +263,7 @@ class Kernel {
       if (sig.ret.known() && sig.ret.tag != Type::Tag::Void)
         throw py::type_error("a kernel's signature must return void, got '" + s + "'");
       specialize(sig.args);
+      declared_.push_back(sig.args);
     }
   }
 
@@ -259,6 +304,7 @@ class Kernel {
       karg.push_back(marshal(args[i], backend, (int)i));
       types.push_back(karg.back().type);
     }
+    if (!declared_.empty()) types = bind_declared(karg, types);
     Specialization& sp = specialize(types);
     if (sp.build.arg_types.size() != args.size())
       throw py::type_error(src_->name + "() takes " + std::to_string(sp.build.arg_types.size()) + " arguments, got " + std::to_string(args.size()));
@@ -296,6 +342,37 @@ class Kernel {
   std::shared_ptr<FunctionSource> src_;
   std::mutex mu_;
   std::unordered_map<std::string, std::unique_ptr<Specialization>> specs_;
+  // Signatures given at decoration. As in Numba, such a kernel compiles nothing else: a call
+  // must fit one of them, and its scalars are converted to the declared types.
+  std::vector<std::vector<Type>> declared_;
+
+  static bool fits(const Type& declared, const Type& actual) {
+    if (declared.is_scalar()) return actual.is_scalar();
+    if (!declared.is_array() || !actual.is_array()) return false;
+    if (declared.scalar != actual.scalar || declared.ndim != actual.ndim) return false;
+    return declared.layout == 'A' || declared.layout == actual.layout;
+  }
+
+  std::vector<Type> bind_declared(std::vector<KArg>& karg, const std::vector<Type>& actual) {
+    for (const auto& sig : declared_) {
+      if (sig.size() != actual.size()) continue;
+      bool ok = true;
+      for (size_t i = 0; ok && i < sig.size(); ++i) ok = fits(sig[i], actual[i]);
+      if (!ok) continue;
+      for (size_t i = 0; i < sig.size(); ++i)
+        if (sig[i].is_scalar()) convert_scalar_word(&karg[i].bytes[0], actual[i].scalar, sig[i].scalar);
+      return sig;
+    }
+    std::string got, want;
+    for (size_t i = 0; i < actual.size(); ++i) got += (i ? ", " : "") + actual[i].str();
+    for (const auto& sig : declared_) {
+      want += "\n  (";
+      for (size_t i = 0; i < sig.size(); ++i) want += (i ? ", " : "") + sig[i].str();
+      want += ")";
+    }
+    throw py::type_error("No matching definition for argument type(s) " + got + " of " + src_->name +
+                         "(); it was declared for:" + want);
+  }
 
   Specialization& specialize(const std::vector<Type>& types) {
     std::string key;
