@@ -190,6 +190,10 @@ KArg marshal(const py::handle& h, rt::Backend backend, int index) {
     a.dev = rt::device_array_from_numpy(arr, true, backend);
     if (arr.writeable()) a.host_back = arr;
     set_array(dt, a.dev->shape, a.dev->strides, a.dev->data);
+    // Typed by the user's array, as Numba types it (and as the simulator, which uses it in place,
+    // does), not by the contiguous copy: a strided view stays layout 'A' on both targets.
+    std::vector<int64_t> shape(arr.shape(), arr.shape() + arr.ndim()), strides(arr.strides(), arr.strides() + arr.ndim());
+    a.type.layout = layout_of(shape, strides, scalar_size(dt));
     return a;
   }
   // Scalars: Python's bool, int, float become boolean, int64, float64; NumPy scalars keep theirs.
