@@ -259,11 +259,12 @@ template <class T> CJ_FN int32_t match_any_sync(uint32_t m, T v) { return (int32
 // No mask: activemask waits for nobody and reports the lanes that reached it together.
 CJ_FN uint32_t activemask() { return (uint32_t)sim_warp_op(kActive, 0u, 0, 0); }
 CJ_FN void syncwarp(uint32_t m) { sim_warp_op(kSyncwarp, m, 0, 0); }
-CJ_FN uint32_t lanemask_lt() {
+// A lane is the thread's linear index in its block (x fastest) modulo 32, as warps are formed.
+CJ_FN int32_t sim_laneid() {
   const SimThread& s = sim_thread;
-  int lane = (s.threadIdx.x + s.blockDim.x * (s.threadIdx.y + s.blockDim.y * s.threadIdx.z)) % 32;
-  return (1u << lane) - 1u;
+  return (int32_t)((s.threadIdx.x + s.blockDim.x * (s.threadIdx.y + s.blockDim.y * s.threadIdx.z)) % 32);
 }
+CJ_FN uint32_t lanemask_lt() { return (1u << sim_laneid()) - 1u; }
 
 // A fresh fiber for thread t: it starts in sim_fiber_main on its own stack.
 static void sim_fiber_init(SimFibers& f, int t) {
@@ -456,7 +457,7 @@ CJ_FN double atomic_nanmin(double* p, double v) { return atomic_float<double, ui
 #define CJ_gridDim_y (cj::sim_thread.gridDim.y)
 #define CJ_gridDim_z (cj::sim_thread.gridDim.z)
 #define CJ_warpsize ((int32_t)32)
-#define CJ_laneid ((int32_t)((cj::sim_thread.threadIdx.x + cj::sim_thread.blockDim.x * (cj::sim_thread.threadIdx.y + cj::sim_thread.blockDim.y * cj::sim_thread.threadIdx.z)) % 32))
+#define CJ_laneid (cj::sim_laneid())
 
 #define CJ_LIBM_F(name) ::name##f
 #define CJ_LIBM_D(name) ::name
