@@ -8,6 +8,7 @@ namespace py = pybind11;
 namespace cujit {
 void define_errors(py::module_& m);
 void define_runtime(py::module_& m);
+void define_device_array(py::module_& m);
 void define_compiler(py::module_& m);
 void define_ufunc(py::module_& m);
 void define_kernel(py::module_& m);
@@ -17,6 +18,7 @@ PYBIND11_MODULE(_core, m) {
   m.doc() = "cujit's C++ core: compiler, toolchain and CUDA runtime.";
   cujit::define_errors(m);
   cujit::define_runtime(m);
+  cujit::define_device_array(m);
   cujit::define_compiler(m);
   cujit::define_ufunc(m);
   cujit::define_kernel(m);

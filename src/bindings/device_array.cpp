@@ -1,0 +1,186 @@
+// cujit._core.DeviceNDArray (rt::DeviceArray) and the functions that make and fill device arrays:
+// to_device, device_array(_like). Element data never passes through Python: copies are rt:: calls
+// on whole buffers (runtime/device_array.h).
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <string>
+#include <vector>
+
+#include "bindings/common.h"
+#include "runtime/device_array.h"
+#include "runtime/memory.h"
+
+namespace py = pybind11;
+
+namespace cujit {
+namespace {
+
+using rt::DeviceArray;
+
+std::vector<int64_t> shape_arg(const py::handle& shape, const char* what) {
+  auto as_int = [&](const py::handle& h) {
+    if (!py::hasattr(h, "__index__") || py::isinstance<py::bool_>(h))
+      throw py::type_error(std::string(what) + " must be an int or a tuple of ints, got " +
+                           py::repr(h).cast<std::string>());
+    return py::int_(py::reinterpret_borrow<py::object>(h)).cast<int64_t>();
+  };
+  std::vector<int64_t> v;
+  if (py::isinstance<py::tuple>(shape) || py::isinstance<py::list>(shape)) {
+    for (auto d : shape) v.push_back(as_int(d));
+  } else {
+    v.push_back(as_int(shape));
+  }
+  return v;
+}
+
+// dtype=: anything np.dtype accepts, and objects with a .dtype (cujit.float32, ...).
+Scalar dtype_arg(const py::object& dtype) {
+  py::dtype dt;
+  try {
+    dt = py::dtype::from_args(dtype);
+  } catch (py::error_already_set&) {
+    if (!py::hasattr(dtype, "dtype")) throw;
+    dt = py::dtype::from_args(dtype.attr("dtype"));
+  }
+  Scalar s;
+  if (!rt::scalar_from_numpy_dtype(dt, &s))
+    throw py::type_error("unsupported dtype " + py::str(dt).cast<std::string>() +
+                         " for a device array (supported: bool, int8-64, uint8-64, float32, float64)");
+  return s;
+}
+
+py::tuple to_tuple(const std::vector<int64_t>& v) { return py::tuple(py::cast(v)); }
+
+std::string repr(const DeviceArray& a) {
+  std::string shape = py::repr(to_tuple(a.shape)).cast<std::string>();
+  return "<cujit.cuda.DeviceNDArray shape=" + shape + " dtype=" + scalar_name(a.dtype) + " on " +
+         rt::backend_name(a.backend()) + ">";
+}
+
+bool is_device_array(const py::handle& h) {
+  return py::isinstance<DeviceArray>(h) || (!py::isinstance<py::array>(h) && py::hasattr(h, "__cuda_array_interface__"));
+}
+
+std::shared_ptr<DeviceArray> as_device_array(const py::handle& h) {
+  if (py::isinstance<DeviceArray>(h)) return h.cast<std::shared_ptr<DeviceArray>>();
+  return rt::device_array_from_cai(h);
+}
+
+// The host data of `obj` as a NumPy array: arrays as they are, anything else through
+// np.asarray (lists, tuples, NumPy and Python scalars), converted to `dtype` when given.
+py::array host_array(const py::object& obj, const Scalar* dtype) {
+  if (py::isinstance<py::array>(obj)) return py::reinterpret_borrow<py::array>(obj);
+  py::module_ np = py::module_::import("numpy");
+  if (dtype) return py::array(np.attr("asarray")(obj, rt::numpy_dtype(*dtype)));
+  return py::array(np.attr("asarray")(obj));
+}
+
+void copy_to_device(DeviceArray& self, const py::object& ary, const py::object& stream) {
+  void* s = stream_handle(stream);
+  if (is_device_array(ary)) {
+    auto src = as_device_array(ary);
+    rt::copy_device_array(self, *src, s);
+    return;
+  }
+  rt::copy_numpy_to_device_array(self, host_array(ary, &self.dtype), s);
+}
+
+py::object to_device(const py::object& obj, const py::object& stream, bool copy, const py::object& to) {
+  void* s = stream_handle(stream);
+  if (!to.is_none()) {
+    if (!py::isinstance<DeviceArray>(to)) throw py::type_error("to_device: to= must be a DeviceNDArray");
+    copy_to_device(to.cast<DeviceArray&>(), obj, stream);
+    return to;
+  }
+  if (py::isinstance<DeviceArray>(obj)) return obj;
+  if (is_device_array(obj)) return py::cast(rt::device_array_from_cai(obj));
+  py::array host = host_array(obj, nullptr);
+  return py::cast(rt::device_array_from_numpy(host, copy, rt::current_backend(), s));
+}
+
+py::object device_array(const py::object& shape, const py::object& dtype, const py::object& strides,
+                        const std::string& order, const py::object& stream) {
+  void* s = stream_handle(stream);
+  std::vector<int64_t> sh = shape_arg(shape, "shape");
+  Scalar dt = dtype_arg(dtype);
+  if (!strides.is_none()) {
+    std::vector<int64_t> st = shape_arg(strides, "strides");
+    return py::cast(rt::new_device_array_strided(rt::current_backend(), dt, sh, st, s));
+  }
+  if (order != "C" && order != "F") throw py::value_error("order must be 'C' or 'F', got '" + order + "'");
+  return py::cast(rt::new_device_array(rt::current_backend(), dt, sh, order[0], s));
+}
+
+// Numba's rule: the new array is Fortran-ordered if `ary` is F- and not C-contiguous, else C.
+py::object device_array_like(const py::object& ary, const py::object& stream) {
+  void* s = stream_handle(stream);
+  if (is_device_array(ary)) {
+    auto a = as_device_array(ary);
+    char order = a->is_f_contiguous() && !a->is_c_contiguous() ? 'F' : 'C';
+    return py::cast(rt::new_device_array(a->backend(), a->dtype, a->shape, order, s));
+  }
+  py::array h = host_array(ary, nullptr);
+  Scalar dt;
+  if (!rt::scalar_from_numpy_dtype(h.dtype(), &dt)) dt = dtype_arg(h.dtype());  // throws with the reason
+  bool f = (h.flags() & py::array::f_style) && !(h.flags() & py::array::c_style);
+  std::vector<int64_t> shape(h.shape(), h.shape() + h.ndim());
+  return py::cast(rt::new_device_array(rt::current_backend(), dt, shape, f ? 'F' : 'C', s));
+}
+
+}  // namespace
+
+void define_device_array(py::module_& m) {
+  using namespace py::literals;
+  py::class_<DeviceArray, std::shared_ptr<DeviceArray>>(
+      m, "DeviceNDArray",
+      "An array in device memory (GPU memory, or host memory on the simulator). Make one with "
+      "cuda.to_device, cuda.device_array or cuda.device_array_like.")
+      .def_property_readonly("shape", [](const DeviceArray& a) { return to_tuple(a.shape); })
+      .def_property_readonly("strides", [](const DeviceArray& a) { return to_tuple(a.strides); },
+                             "Byte strides, as NumPy's.")
+      .def_property_readonly("dtype", [](const DeviceArray& a) { return rt::numpy_dtype(a.dtype); })
+      .def_property_readonly("size", &DeviceArray::size)
+      .def_property_readonly("ndim", &DeviceArray::ndim)
+      .def_property_readonly("nbytes", &DeviceArray::nbytes)
+      .def_property_readonly("itemsize", &DeviceArray::itemsize)
+      .def_property_readonly("_device_pointer",
+                             [](const DeviceArray& a) { return py::int_(reinterpret_cast<uintptr_t>(a.data)); })
+      .def_property_readonly("_backend", [](const DeviceArray& a) { return rt::backend_name(a.backend()); })
+      .def_property_readonly(
+          "__cuda_array_interface__",
+          [](const DeviceArray& a) -> py::dict {
+            // AttributeError, so hasattr() says a simulator array is not a CUDA array.
+            if (a.backend() != rt::Backend::GPU)
+              throw py::attribute_error("a simulator device array has no __cuda_array_interface__ (it is not in GPU memory)");
+            return rt::cuda_array_interface(a);
+          })
+      .def("copy_to_host",
+           [](const DeviceArray& a, const py::object& ary, const py::object& stream) {
+             return rt::device_array_to_numpy(a, ary, stream_handle(stream));
+           },
+           "ary"_a = py::none(), "stream"_a = 0,
+           "Copies the data to the host: into `ary` (same shape and dtype) or a new array, which is returned.")
+      .def("copy_to_device", &copy_to_device, "ary"_a, "stream"_a = 0,
+           "Copies a host array (or a device array of the same backend) of the same shape and dtype into this one.")
+      .def("is_c_contiguous", &DeviceArray::is_c_contiguous)
+      .def("is_f_contiguous", &DeviceArray::is_f_contiguous)
+      .def("__len__",
+           [](const DeviceArray& a) -> int64_t {
+             if (a.shape.empty()) throw py::type_error("len() of unsized object");
+             return a.shape[0];
+           })
+      .def("__repr__", &repr);
+
+  m.def("to_device", &to_device, "obj"_a, "stream"_a = 0, "copy"_a = true, "to"_a = py::none(),
+        "Copies a NumPy array (or anything np.asarray accepts) to a new device array on the current "
+        "backend, keeping C or F order. A device array is returned as it is; with to=, copies into it.");
+  m.def("device_array", &device_array, "shape"_a, "dtype"_a = py::module_::import("numpy").attr("float64"),
+        "strides"_a = py::none(), "order"_a = "C", "stream"_a = 0,
+        "A new, uninitialised device array on the current backend.");
+  m.def("device_array_like", &device_array_like, "ary"_a, "stream"_a = 0,
+        "A new, uninitialised device array of ary's shape, dtype and order (on ary's backend for a device array).");
+}
+
+}  // namespace cujit
