@@ -8,7 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "bindings/assign.h"
 #include "bindings/common.h"
+#include "runtime/array_views.h"
 #include "runtime/device_array.h"
 #include "runtime/memory.h"
 
@@ -129,15 +131,120 @@ py::object device_array_like(const py::object& ary, const py::object& stream) {
   return py::cast(rt::new_device_array(rt::current_backend(), dt, shape, f ? 'F' : 'C', s));
 }
 
+
+// A Python index key (an int, slice, None, Ellipsis or a tuple of them) as array_views.h's items.
+// Integer and boolean arrays (NumPy's advanced indexing) would need copies: refused.
+std::vector<rt::IndexItem> index_key(const py::handle& key) {
+  std::vector<rt::IndexItem> items;
+  auto opt_int = [](const py::handle& h, int64_t* v) {
+    if (h.is_none()) return false;
+    *v = py::int_(py::reinterpret_borrow<py::object>(h)).cast<int64_t>();
+    return true;
+  };
+  auto one = [&](const py::handle& h) {
+    rt::IndexItem it;
+    if (h.is_none()) {
+      it.kind = rt::IndexItem::Kind::NewAxis;
+    } else if (h.ptr() == Py_Ellipsis) {
+      it.kind = rt::IndexItem::Kind::Ellipsis;
+    } else if (PySlice_Check(h.ptr())) {
+      it.kind = rt::IndexItem::Kind::Slice;
+      it.has_start = opt_int(h.attr("start"), &it.start);
+      it.has_stop = opt_int(h.attr("stop"), &it.stop);
+      if (!opt_int(h.attr("step"), &it.step)) it.step = 1;
+    } else if (!py::isinstance<py::bool_>(h) && !py::isinstance<py::array>(h) && py::hasattr(h, "__index__")) {
+      it.kind = rt::IndexItem::Kind::Int;
+      it.index = py::int_(py::reinterpret_borrow<py::object>(h)).cast<int64_t>();
+    } else {
+      throw py::index_error("only integers, slices (`:`), ellipsis (`...`) and None are valid indices of a "
+                            "device array (got " + py::repr(h).cast<std::string>() +
+                            "); index arrays would need a copy: copy to the host first");
+    }
+    items.push_back(it);
+  };
+  if (py::isinstance<py::tuple>(key)) {
+    for (auto h : py::reinterpret_borrow<py::tuple>(key)) one(h);
+  } else {
+    one(key);
+  }
+  return items;
+}
+
+py::object getitem(const DeviceArray& a, const py::handle& key) {
+  bool element = false;
+  auto v = std::make_shared<DeviceArray>(rt::index(a, index_key(key), &element));
+  if (!element) return py::cast(v);
+  // One element: a NumPy scalar, as indexing a NumPy array gives.
+  py::array host = rt::device_array_to_numpy(*v, py::none());
+  return host.attr("__getitem__")(py::tuple());
+}
+
+void setitem(DeviceArray& a, const py::handle& key, const py::handle& value) {
+  bool element = false;
+  DeviceArray v = rt::index(a, index_key(key), &element);
+  assign(v, value, nullptr);
+}
+
+char order_arg(const std::string& order) {
+  if (order.size() != 1) throw py::value_error("order must be one of 'C', 'F', 'A', got '" + order + "'");
+  return order[0];
+}
+
+py::object reshape(const DeviceArray& a, const py::args& args, const py::kwargs& kw) {
+  std::string order = "C";
+  for (auto item : kw) {
+    std::string k = item.first.cast<std::string>();
+    if (k != "order") throw py::type_error("reshape() got an unexpected keyword argument '" + k + "'");
+    order = item.second.cast<std::string>();
+  }
+  std::vector<int64_t> shape;
+  if (args.size() == 1) shape = shape_arg(args[0], "shape");
+  else for (auto d : args) shape.push_back(shape_arg(d, "shape")[0]);
+  try {
+    return py::cast(std::make_shared<DeviceArray>(rt::reshape(a, shape, order_arg(order))));
+  } catch (const rt::RequiresCopy& e) {
+    PyErr_SetString(PyExc_NotImplementedError, e.what());
+    throw py::error_already_set();
+  }
+}
+
+py::object ravel(const DeviceArray& a, const std::string& order) {
+  try {
+    return py::cast(std::make_shared<DeviceArray>(rt::ravel(a, order_arg(order))));
+  } catch (const rt::RequiresCopy& e) {
+    PyErr_SetString(PyExc_NotImplementedError, e.what());
+    throw py::error_already_set();
+  }
+}
+
+std::vector<int64_t> axes_arg(const py::args& args) {
+  // transpose(), transpose(None), transpose((1, 0)), transpose(1, 0)
+  if (args.size() == 0 || (args.size() == 1 && args[0].is_none())) return {};
+  if (args.size() == 1) return shape_arg(args[0], "axes");
+  std::vector<int64_t> v;
+  for (auto d : args) v.push_back(shape_arg(d, "axes")[0]);
+  return v;
+}
+
+py::array to_numpy_array(const DeviceArray& a, const py::object& dtype, const py::object& copy) {
+  if (!copy.is_none() && !copy.cast<bool>())
+    throw py::value_error("`copy=False` is not supported: reading a device array always copies it to the host");
+  py::array h = rt::device_array_to_numpy(a, py::none());
+  if (dtype.is_none()) return h;
+  return py::array(h.attr("astype")(dtype));
+}
+
 }  // namespace
+
+void define_dlpack(py::module_& m, py::class_<rt::DeviceArray, std::shared_ptr<rt::DeviceArray>>& cls);
 
 void define_device_array(py::module_& m) {
   using namespace py::literals;
-  py::class_<DeviceArray, std::shared_ptr<DeviceArray>>(
+  py::class_<DeviceArray, std::shared_ptr<DeviceArray>> cls(
       m, "DeviceNDArray",
       "An array in device memory (GPU memory, or host memory on the simulator). Make one with "
-      "cuda.to_device, cuda.device_array or cuda.device_array_like.")
-      .def_property_readonly("shape", [](const DeviceArray& a) { return to_tuple(a.shape); })
+      "cuda.to_device, cuda.device_array or cuda.device_array_like.");
+  cls.def_property_readonly("shape", [](const DeviceArray& a) { return to_tuple(a.shape); })
       .def_property_readonly("strides", [](const DeviceArray& a) { return to_tuple(a.strides); },
                              "Byte strides, as NumPy's.")
       .def_property_readonly("dtype", [](const DeviceArray& a) { return rt::numpy_dtype(a.dtype); })
@@ -171,8 +278,78 @@ void define_device_array(py::module_& m) {
              if (a.shape.empty()) throw py::type_error("len() of unsized object");
              return a.shape[0];
            })
-      .def("__repr__", &repr);
+      .def("__repr__", &repr)
+      .def("__getitem__", &getitem,
+           "An int, slice, None or Ellipsis key (or a tuple of them): a view sharing this memory, or "
+           "for one element its value as a NumPy scalar.")
+      .def("__setitem__", &setitem,
+           "Writes a scalar, sequence, NumPy array or device array into the elements the key selects, "
+           "broadcasting and converting to this array's dtype.")
+      .def("getitem", [](const DeviceArray& a, const py::handle& key, const py::object&) { return getitem(a, key); },
+           "item"_a, "stream"_a = 0)
+      .def("setitem",
+           [](DeviceArray& a, const py::handle& key, const py::handle& value, const py::object& stream) {
+             bool element = false;
+             DeviceArray v = rt::index(a, index_key(key), &element);
+             assign(v, value, stream_handle(stream));
+           },
+           "key"_a, "value"_a, "stream"_a = 0)
+      .def("reshape", &reshape, "A view with another shape (one dimension may be -1); order='C' or 'F'. "
+                                "NotImplementedError where the strides cannot express it without a copy.")
+      .def("ravel", &ravel, "order"_a = "C", "A 1-d view of a contiguous array (NotImplementedError otherwise).")
+      .def("transpose",
+           [](const DeviceArray& a, const py::args& axes) {
+             return std::make_shared<DeviceArray>(rt::transpose(a, axes_arg(axes)));
+           },
+           "A view with the dimensions permuted (reversed by default). Unlike Numba, which copies "
+           "2-d arrays through a transpose kernel, no data moves.")
+      .def_property_readonly("T", [](const DeviceArray& a) { return std::make_shared<DeviceArray>(rt::transpose(a, {})); })
+      .def("view",
+           [](const DeviceArray& a, const py::object& dtype) {
+             return std::make_shared<DeviceArray>(rt::view_as(a, dtype_arg(dtype)));
+           },
+           "dtype"_a, "The same memory read as another dtype.")
+      .def("split",
+           [](const DeviceArray& a, int64_t section, const py::object&) {
+             py::list parts;
+             for (auto& p : rt::split(a, section)) parts.append(std::make_shared<DeviceArray>(p));
+             return py::iter(parts);
+           },
+           "section"_a, "stream"_a = 0, "Views of `section` elements each (the last may be shorter) of a 1-d array.")
+      .def("squeeze",
+           [](const DeviceArray& a, const py::object& axis, const py::object&) {
+             std::vector<int64_t> axes;
+             if (!axis.is_none()) axes = shape_arg(axis, "axis");
+             return std::make_shared<DeviceArray>(rt::squeeze(a, axes));
+           },
+           "axis"_a = py::none(), "stream"_a = 0, "A view without size-1 dimensions.")
+      .def("__array__", &to_numpy_array, "dtype"_a = py::none(), "copy"_a = py::none(),
+           "A host copy, so NumPy functions can read a device array.")
+      .def_property_readonly("flags",
+                             [](const DeviceArray& a) {
+                               py::dict f;
+                               f["C_CONTIGUOUS"] = a.is_c_contiguous();
+                               f["F_CONTIGUOUS"] = a.is_f_contiguous();
+                               return f;
+                             })
+      .def_property_readonly("device_ctypes_pointer",
+                             [](const DeviceArray& a) {
+                               return py::module_::import("ctypes").attr("c_void_p")(reinterpret_cast<uintptr_t>(a.data));
+                             });
+  define_dlpack(m, cls);
 
+  m.def("as_cuda_array",
+        [](const py::object& obj, bool sync) -> py::object {
+          (void)sync;  // the interface's stream is always synchronised with (protocol v3)
+          if (py::isinstance<DeviceArray>(obj)) return obj;
+          if (py::isinstance<py::array>(obj) || !py::hasattr(obj, "__cuda_array_interface__"))
+            throw py::type_error("as_cuda_array: " + py::type::of(obj).attr("__name__").cast<std::string>() +
+                                 " does not implement the CUDA array interface (__cuda_array_interface__); "
+                                 "use cuda.to_device to copy host data");
+          return py::cast(rt::device_array_from_cai(obj));
+        },
+        "obj"_a, "sync"_a = true,
+        "A DeviceNDArray viewing the GPU memory of an object with __cuda_array_interface__ (no copy).");
   m.def("to_device", &to_device, "obj"_a, "stream"_a = 0, "copy"_a = true, "to"_a = py::none(),
         "Copies a NumPy array (or anything np.asarray accepts) to a new device array on the current "
         "backend, keeping C or F order. A device array is returned as it is; with to=, copies into it.");

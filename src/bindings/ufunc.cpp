@@ -211,7 +211,7 @@ class CudaUfunc {
           op.strides.push_back(a.host.strides(d));
         }
       } else {
-        std::shared_ptr<rt::DeviceArray> d = a.kind == Arg::Kind::Device ? a.dev : rt::device_array_from_numpy(a.host, true, backend);
+        std::shared_ptr<rt::DeviceArray> d = a.kind == Arg::Kind::Device ? a.dev : rt::device_array_from_numpy(a.host, true, backend, stream);
         keep.push_back(d);
         op.data = d->data;
         op.shape = d->shape;
@@ -241,9 +241,9 @@ class CudaUfunc {
       std::vector<int64_t> oshape(out_host.shape(), out_host.shape() + out_host.ndim());
       check_out(oshape, odt);
       if (backend == rt::Backend::Sim) result_host = out_host;
-      else result_dev = rt::new_device_array(backend, v.output, shape, 'C');
+      else result_dev = rt::new_device_array(backend, v.output, shape, 'C', stream);
     } else if (device_result || backend == rt::Backend::GPU) {
-      result_dev = rt::new_device_array(backend, v.output, shape, 'C');
+      result_dev = rt::new_device_array(backend, v.output, shape, 'C', stream);
     } else {
       result_host = py::array(py::dtype(scalar_dtype_str(v.output)), std::vector<py::ssize_t>(shape.begin(), shape.end()));
     }
@@ -271,11 +271,11 @@ class CudaUfunc {
 
     if (out_dev) return out;
     if (have_out) {
-      if (result_dev) rt::device_array_to_numpy(*result_dev, out_host);
+      if (result_dev) rt::device_array_to_numpy(*result_dev, out_host, stream);
       return out;
     }
     if (device_result) return py::cast(result_dev);
-    if (result_dev) return rt::device_array_to_numpy(*result_dev, py::none());
+    if (result_dev) return rt::device_array_to_numpy(*result_dev, py::none(), stream);
     return result_host;
   }
 

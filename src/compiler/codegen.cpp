@@ -767,6 +767,10 @@ class Emitter {
       for (size_t i = 0; i < f.arg_types.size(); ++i)
         os << (i ? ", " : "") << "*(const " << type(f.arg_types[i]) << "*)a[" << i << "]";
       os << ");\n}\n";
+      // Each operand's itemsize, for the GPU loop's vector path (prelude/cuda.h).
+      os << "using " << ep.symbol << "_sizes = cj::Sizes<";
+      for (size_t i = 0; i < f.arg_types.size(); ++i) os << scalar_size(f.arg_types[i].scalar) << ", ";
+      os << scalar_size(f.ret.scalar) << ">;\n";
       os << "CJ_UFUNC_ENTRY(" << ep.symbol << ", " << n << ")\n";
       return os.str();
     }

@@ -170,6 +170,23 @@ struct UfuncArgs {
   int64_t strides[N][kMaxDims];
 };
 
+// The itemsize of each operand of a ufunc loop (inputs, then the output), written by codegen;
+// the GPU loop's vector path reads them (prelude/cuda.h).
+template <int A, int... R>
+struct MaxOf {
+  static constexpr int v = A > MaxOf<R...>::v ? A : MaxOf<R...>::v;
+};
+template <int A>
+struct MaxOf<A> {
+  static constexpr int v = A;
+};
+template <int... S>
+struct Sizes {
+  static constexpr int n = sizeof...(S);
+  static constexpr int v[n] = {S...};
+  static constexpr int max = MaxOf<S...>::v;
+};
+
 template <int N>
 CJ_FN void ufunc_pointers(const UfuncArgs<N>& p, int64_t i, char** out) {
   if (p.ndim == 1) {

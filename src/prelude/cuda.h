@@ -169,12 +169,59 @@ template <class T> CJ_FN T atomic_nanmin(T* p, T v) { return atomic_min(p, v); }
 #define CJ_LIBM_D(name) ::name
 
 // A ufunc: a grid-stride loop over every element (the launch sizes the grid to the device).
+// When every operand is dense, 1-d and 16-byte aligned (the common case: whole contiguous
+// arrays), each thread moves K = 16 / (largest itemsize) elements per operand with one access of
+// K * itemsize bytes (16 for the widest operand), runs the element function on registers, and
+// writes the result back the same way; the rest (views, broadcasts, the tail) goes element by
+// element. `Sizes` lists each operand's itemsize (inputs, then the output), from codegen.
+namespace cj {
+// Copies `bytes` (16, 8, 4, 2 or 1; a constant once the caller's loop is unrolled) in one access.
+CJ_DEVICE __forceinline__ void move_bytes(void* dst, const void* src, int bytes) {
+  switch (bytes) {
+    case 16: *(uint4*)dst = *(const uint4*)src; break;
+    case 8: *(uint2*)dst = *(const uint2*)src; break;
+    case 4: *(unsigned*)dst = *(const unsigned*)src; break;
+    case 2: *(unsigned short*)dst = *(const unsigned short*)src; break;
+    default: *(unsigned char*)dst = *(const unsigned char*)src; break;
+  }
+}
+// Args is cj::UfuncArgs<N> (common.h, which comes after this file).
+template <class Sz, void (*Elem)(char**), class Args>
+CJ_DEVICE __forceinline__ void ufunc_loop(const Args& p) {
+  constexpr int N = Sz::n, K = 16 / Sz::max;
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  const int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  bool dense = p.ndim == 1;
+#pragma unroll
+  for (int k = 0; k < N; ++k)
+    dense = dense && p.strides[k][0] == Sz::v[k] && ((unsigned long long)p.ptr[k] & 15) == 0;
+  int64_t first = 0;
+  if (dense) {
+    const int64_t nvec = p.n / K;
+    for (int64_t v = tid; v < nvec; v += stride) {
+      uint4 buf[N];
+#pragma unroll
+      for (int k = 0; k < N - 1; ++k) move_bytes(&buf[k], p.ptr[k] + v * (K * Sz::v[k]), K * Sz::v[k]);
+#pragma unroll
+      for (int e = 0; e < K; ++e) {
+        char* a[N];
+#pragma unroll
+        for (int k = 0; k < N; ++k) a[k] = (char*)&buf[k] + e * Sz::v[k];
+        Elem(a);
+      }
+      move_bytes(p.ptr[N - 1] + v * (K * Sz::v[N - 1]), &buf[N - 1], K * Sz::v[N - 1]);
+    }
+    first = nvec * K;
+  }
+  for (int64_t i = first + tid; i < p.n; i += stride) {
+    char* a[N];
+    ufunc_pointers(p, i, a);
+    Elem(a);
+  }
+}
+}  // namespace cj
+
 #define CJ_UFUNC_ENTRY(name, N)                                                     \
   extern "C" __global__ void name(const cj::UfuncArgs<N> p) {                      \
-    const int64_t stride = (int64_t)gridDim.x * blockDim.x;                         \
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < p.n; i += stride) { \
-      char* a[N];                                                                   \
-      cj::ufunc_pointers(p, i, a);                                                  \
-      name##_elem(a);                                                               \
-    }                                                                               \
+    cj::ufunc_loop<name##_sizes, name##_elem>(p);                                   \
   }

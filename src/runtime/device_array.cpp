@@ -243,7 +243,7 @@ py::array device_array_to_numpy(const DeviceArray& a, py::object out, void* stre
                             " but the device array has shape " + shape_str(a.shape));
     Scalar odt;
     if (!scalar_from_numpy_dtype(result.dtype(), &odt) || odt != a.dtype)
-      throw py::type_error("copy_to_host: ary has dtype " + dtype_str(result.dtype()) +
+      throw py::value_error("copy_to_host: ary has dtype " + dtype_str(result.dtype()) +
                            " but the device array has dtype " + scalar_name(a.dtype));
     if (!result.writeable()) throw py::value_error("copy_to_host: ary is read-only");
   }
@@ -281,7 +281,7 @@ void copy_numpy_to_device_array(DeviceArray& dst, py::array src, void* stream) {
                           " but the device array has shape " + shape_str(dst.shape));
   Scalar sdt;
   if (!scalar_from_numpy_dtype(src.dtype(), &sdt) || sdt != dst.dtype)
-    throw py::type_error("copy_to_device: the host array has dtype " + dtype_str(src.dtype()) +
+    throw py::value_error("copy_to_device: the host array has dtype " + dtype_str(src.dtype()) +
                          " but the device array has dtype " + scalar_name(dst.dtype));
   if (dst.size() == 0) return;
   check_alive(dst);
@@ -325,7 +325,7 @@ void copy_device_array(DeviceArray& dst, const DeviceArray& src, void* stream) {
     throw py::value_error("copy_to_device: the source has shape " + shape_str(src.shape) +
                           " but the device array has shape " + shape_str(dst.shape));
   if (src.dtype != dst.dtype)
-    throw py::type_error(std::string("copy_to_device: the source has dtype ") + scalar_name(src.dtype) +
+    throw py::value_error(std::string("copy_to_device: the source has dtype ") + scalar_name(src.dtype) +
                          " but the device array has dtype " + scalar_name(dst.dtype));
   if (dst.size() == 0) return;
   check_alive(dst);
@@ -408,7 +408,9 @@ py::dict cuda_array_interface(const DeviceArray& a) {
   d["data"] = py::make_tuple(py::int_(reinterpret_cast<uintptr_t>(a.data)), py::bool_(a.readonly));
   d["strides"] = a.is_c_contiguous() ? py::object(py::none()) : py::object(tuple_of(a.strides));
   d["version"] = 3;
-  d["stream"] = py::none();
+  // Our work is queued on the legacy default stream (1 in the protocol): a consumer on another
+  // stream must synchronise with it first. None would promise there is nothing to wait for.
+  d["stream"] = 1;
   return d;
 }
 

@@ -48,4 +48,5 @@ CJ_DEVICE static float cj_f0_polar_distance(float p_rho1, float p_theta1, float 
 CJ_DEVICE static void cj_ufunc_polar_distance_0_elem(char** a) {
   *(float*)a[4] = cj_f0_polar_distance(*(const float*)a[0], *(const float*)a[1], *(const float*)a[2], *(const float*)a[3]);
 }
+using cj_ufunc_polar_distance_0_sizes = cj::Sizes<4, 4, 4, 4, 4>;
 CJ_UFUNC_ENTRY(cj_ufunc_polar_distance_0, 5)

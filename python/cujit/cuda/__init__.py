@@ -15,6 +15,8 @@ DeviceNDArray = _core.DeviceNDArray
 to_device = _core.to_device
 device_array = _core.device_array
 device_array_like = _core.device_array_like
+as_cuda_array = _core.as_cuda_array
+from_dlpack = _core.from_dlpack
 
 
 def is_available():

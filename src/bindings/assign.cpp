@@ -1,0 +1,143 @@
+// See assign.h. The GPU loop is an ordinary CUDA ufunc `def cj_assign(x): return x` typed for
+// (source dtype) -> (destination dtype), so the conversion is the compiler's own; one is built and
+// loaded per dtype pair on first use and kept for the process.
+#include "bindings/assign.h"
+
+#include <pybind11/numpy.h>
+
+#include <map>
+#include <mutex>
+#include <string>
+#include <utility>
+
+#include "bindings/common.h"
+#include "pipeline.h"
+#include "runtime/ufunc.h"
+
+namespace py = pybind11;
+
+namespace cujit {
+namespace {
+
+std::string shape_str(const std::vector<int64_t>& s) {
+  std::string r = "(";
+  for (size_t i = 0; i < s.size(); ++i) r += (i ? ", " : "") + std::to_string(s[i]);
+  return r + (s.size() == 1 ? ",)" : ")");
+}
+
+struct AssignLoop {
+  UfuncBuild build;
+  std::shared_ptr<rt::LoadedModule> module;  // GPU only: the simulator uses NumPy
+};
+
+AssignLoop& assign_loop(Scalar from, Scalar to) {
+  static std::mutex mu;
+  static std::map<std::pair<Scalar, Scalar>, std::unique_ptr<AssignLoop>> loops;
+  std::lock_guard<std::mutex> g(mu);
+  auto& slot = loops[{from, to}];
+  if (!slot) {
+    auto src = std::make_shared<FunctionSource>();
+    src->name = "cj_assign";
+    src->source.filename = "<cujit device array assignment>";
+    src->source.text = "def cj_assign(x):\n    return x\n";
+    Signature sig;
+    sig.ret = Type::scalar_of(to);
+    sig.args = {Type::scalar_of(from)};
+    auto loop = std::make_unique<AssignLoop>();
+    loop->build = build_ufunc(src, {sig});
+    loop->module = load_build(loop->build, rt::Backend::GPU);
+    slot = std::move(loop);
+  }
+  return *slot;
+}
+
+// Numba's rule: the value may have fewer dimensions (missing ones are leading), and each of its
+// dimensions must equal dst's or be 1.
+std::vector<int64_t> fit_shape(const std::vector<int64_t>& dst, const std::vector<int64_t>& value) {
+  if (value.size() > dst.size())
+    throw py::value_error("Can't assign " + std::to_string(value.size()) + "-D array to " +
+                          std::to_string(dst.size()) + "-D self (value shape " + shape_str(value) +
+                          ", destination shape " + shape_str(dst) + ")");
+  std::vector<int64_t> padded(dst.size() - value.size(), 1);
+  padded.insert(padded.end(), value.begin(), value.end());
+  for (size_t i = 0; i < dst.size(); ++i)
+    if (padded[i] != 1 && padded[i] != dst[i])
+      throw py::value_error("Can't copy sequence with size " + std::to_string(padded[i]) + " to array axis " +
+                            std::to_string(i) + " with dimension " + std::to_string(dst[i]) + " (value shape " +
+                            shape_str(value) + ", destination shape " + shape_str(dst) + ")");
+  return padded;
+}
+
+py::array numpy_view_of_sim(const rt::DeviceArray& a) {
+  auto* keep = new std::shared_ptr<rt::Buffer>(a.buf);
+  py::capsule owner(keep, [](void* p) { delete static_cast<std::shared_ptr<rt::Buffer>*>(p); });
+  std::vector<py::ssize_t> shape(a.shape.begin(), a.shape.end()), strides(a.strides.begin(), a.strides.end());
+  return py::array(rt::numpy_dtype(a.dtype), shape, strides, a.data, owner);
+}
+
+}  // namespace
+
+void assign(rt::DeviceArray& dst, const py::handle& value, void* stream) {
+  if (dst.readonly) throw py::value_error("assignment destination is read-only");
+  py::module_ np = py::module_::import("numpy");
+  std::shared_ptr<rt::DeviceArray> src_dev;
+  py::array src_host;
+  if (py::isinstance<rt::DeviceArray>(value)) {
+    src_dev = value.cast<std::shared_ptr<rt::DeviceArray>>();
+  } else if (!py::isinstance<py::array>(value) && py::hasattr(value, "__cuda_array_interface__")) {
+    src_dev = rt::device_array_from_cai(value);
+  } else {
+    src_host = py::array(np.attr("asarray")(value));
+    Scalar s;
+    // dtypes the device has no type for (float16, complex, object) are converted on the host.
+    if (!rt::scalar_from_numpy_dtype(src_host.dtype(), &s))
+      src_host = py::array(np.attr("asarray")(value).attr("astype")(rt::numpy_dtype(dst.dtype)));
+  }
+  std::vector<int64_t> vshape = src_dev ? src_dev->shape
+                                        : std::vector<int64_t>(src_host.shape(), src_host.shape() + src_host.ndim());
+  std::vector<int64_t> padded = fit_shape(dst.shape, vshape);
+  if (dst.size() == 0) return;
+  if (src_dev && src_dev->backend() != dst.backend())
+    throw py::value_error(std::string("cannot assign a ") + rt::backend_name(src_dev->backend()) +
+                          " device array to a " + rt::backend_name(dst.backend()) + " device array");
+
+  if (dst.backend() == rt::Backend::Sim) {
+    using namespace py::literals;
+    py::object v = src_dev ? py::object(numpy_view_of_sim(*src_dev)) : py::object(src_host);
+    np.attr("copyto")(numpy_view_of_sim(dst), v, "casting"_a = "unsafe");
+    return;
+  }
+
+  // The GPU. Same dtype and shape, both dense in one order: a plain copy.
+  Scalar from = dst.dtype;
+  if (src_dev) from = src_dev->dtype;
+  else rt::scalar_from_numpy_dtype(src_host.dtype(), &from);
+  if (from == dst.dtype && vshape == dst.shape) {
+    if (src_dev && ((src_dev->is_c_contiguous() && dst.is_c_contiguous()) ||
+                    (src_dev->is_f_contiguous() && dst.is_f_contiguous()))) {
+      rt::copy_device_array(dst, *src_dev, stream);
+      return;
+    }
+    if (!src_dev && (dst.is_c_contiguous() || dst.is_f_contiguous())) {
+      rt::copy_numpy_to_device_array(dst, src_host, stream);
+      return;
+    }
+  }
+  if (!src_dev) src_dev = rt::device_array_from_numpy(src_host, true, rt::Backend::GPU, stream);
+  std::vector<rt::Operand> ops(2);
+  ops[0].data = src_dev->data;
+  ops[0].shape = padded;
+  ops[0].strides.assign(dst.shape.size() - src_dev->shape.size(), 0);
+  ops[0].strides.insert(ops[0].strides.end(), src_dev->strides.begin(), src_dev->strides.end());
+  ops[1].data = dst.data;
+  ops[1].shape = dst.shape;
+  ops[1].strides = dst.strides;
+  int64_t n = 0;
+  std::vector<int64_t> packed = rt::pack_ufunc_args(dst.shape, ops, &n);
+  AssignLoop& loop = assign_loop(from, dst.dtype);
+  py::gil_scoped_release nogil;
+  loop.module->launch_ufunc(loop.build.variants[0].symbol, packed, n, stream);
+  // src_dev (a temporary upload) is freed to the pool on its stream, after the loop has read it.
+}
+
+}  // namespace cujit
