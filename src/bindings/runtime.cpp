@@ -87,7 +87,8 @@ int attribute(const std::string& name, int ordinal) {
   for (const auto& row : kAttributes) {
     if (name != row.name) continue;
     if (ordinal >= 0) {
-      if (ordinal == rt::current_device()) return rt::device_attribute(row.attr);  // cached
+      // Asked of the device directly, not through rt::device_attribute, which would make (and so
+      // fix) the context of the current device just to list devices. Python's Device caches values.
       CUdevice dev = 0;
       CUJIT_CU(cuDeviceGet, &dev, ordinal);
       int v = 0;
