@@ -13,6 +13,20 @@ import pytest
 from cujit import _core, cuda
 
 
+PAGE = 4096
+
+
+def page_aligned(n, dtype):
+    """A zeroed 1-d array whose bytes start on a page and fill whole pages. The driver locks whole
+    pages, and two arrays sharing a page (likely for heap allocations side by side) could not
+    both be registered."""
+    dtype = np.dtype(dtype)
+    nbytes = -(-n * dtype.itemsize // PAGE) * PAGE
+    raw = np.zeros(nbytes + PAGE, np.uint8)
+    start = -raw.ctypes.data % PAGE
+    return raw[start:start + nbytes].view(dtype)[:n]
+
+
 @cuda.jit
 def double(a):
     i = cuda.grid(1)
@@ -107,8 +121,9 @@ def test_large_pageable_copies(target, nbytes):
 
 
 def test_pinned_context_manager(target):
-    x = np.arange(3 << 18, dtype=np.float64)  # 6 MiB: pageable before, pinned inside
-    y = np.zeros_like(x)
+    x = page_aligned(3 << 18, np.float64)  # 6 MiB: pageable before, pinned inside
+    x[:] = np.arange(x.size)
+    y = page_aligned(x.size, np.float64)
     s = cuda.stream()
     with cuda.pinned(x, y) as nothing:
         assert nothing is None
@@ -157,11 +172,11 @@ def test_mapped_array_options_and_like(target):
 
 
 def test_mapped_context_manager(target):
-    # Arrays of at least a few pages each: the driver locks whole pages, and two small arrays
-    # sharing a page could not both be registered.
     n = 1 << 16
-    a = np.arange(n, dtype=np.float64)
-    b = np.arange(n, dtype=np.int64)
+    a = page_aligned(n, np.float64)
+    a[:] = np.arange(n)
+    b = page_aligned(n, np.int64)
+    b[:] = np.arange(n)
     with cuda.mapped(a) as da:
         assert isinstance(da, cuda.DeviceNDArray) and da.shape == a.shape
         double[n // 256, 256](da)
@@ -174,7 +189,8 @@ def test_mapped_context_manager(target):
         np.testing.assert_array_equal(devs[0].copy_to_host(), a)
     np.testing.assert_array_equal(b, np.arange(n) * 2)
     # A strided view maps too: the device array sees the same elements.
-    c = np.arange(float(n))
+    c = page_aligned(n, np.float64)
+    c[:] = np.arange(n)
     with cuda.mapped(c[::2]) as dc:
         np.testing.assert_array_equal(dc.copy_to_host(), c[::2])
 
