@@ -9,6 +9,7 @@ Python's TypeError / ValueError as usual.
 __all__ = [
     "CujitError", "TypingError", "UnsupportedError", "CompileSyntaxError", "InternalError",
     "ToolchainError", "NvrtcError", "SimulatorError", "CudaSupportError", "CudaAPIError",
+    "CudaOutOfMemoryError",
 ]
 
 
@@ -101,3 +102,20 @@ class CudaAPIError(CujitError):
 
     def __reduce__(self):
         return (type(self), (str(self), self.call, self.code, self.name))
+
+
+class CudaOutOfMemoryError(CudaAPIError, MemoryError):
+    """A device allocation failed for want of memory (on the simulator: the host allocation behind
+    it failed). It is a CudaAPIError (``name`` is "CUDA_ERROR_OUT_OF_MEMORY") and a MemoryError.
+    ``requested`` is the size asked for in bytes; ``free`` and ``total`` the device's memory when it
+    failed (the host's on the simulator). The message names all three, in bytes and binary units.
+    The memory pool's cache has been returned to the device, so a smaller allocation can follow."""
+
+    def __init__(self, message="", call=None, code=None, name=None, requested=None, free=None, total=None):
+        super().__init__(message, call, code, name)
+        self.requested = requested
+        self.free = free
+        self.total = total
+
+    def __reduce__(self):
+        return (type(self), (str(self), self.call, self.code, self.name, self.requested, self.free, self.total))

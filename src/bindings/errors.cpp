@@ -55,6 +55,15 @@ void define_errors(py::module_& m) {
     if (!p) return;
     try {
       std::rethrow_exception(p);
+    } catch (const rt::CudaOutOfMemoryError& e) {
+      raise("CudaOutOfMemoryError", e.what(), [&](py::object& x) {
+        x.attr("call") = e.call;
+        x.attr("code") = e.code;
+        x.attr("name") = e.name;
+        x.attr("requested") = e.requested;
+        x.attr("free") = e.free_bytes;
+        x.attr("total") = e.total_bytes;
+      });
     } catch (const rt::CudaAPIError& e) {
       raise("CudaAPIError", e.what(), [&](py::object& x) {
         x.attr("call") = e.call;

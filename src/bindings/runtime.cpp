@@ -1,10 +1,13 @@
-// The runtime as Python sees it, beyond device arrays (bindings/device_array.cpp): the backend
-// switch (set_simulator), GPU queries, random-state seeding and _shutdown.
+// The runtime as Python sees it, beyond device arrays (bindings/device_array.cpp), streams
+// (bindings/streams.cpp) and host memory (bindings/host_memory.cpp): the backend switch
+// (set_simulator), device selection and queries (python/cujit/cuda/devices.py builds Device and
+// Context on them), memory info, random-state seeding and _shutdown.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bindings/common.h"
@@ -12,6 +15,8 @@
 #include "runtime/driver.h"
 #include "runtime/memory.h"
 #include "runtime/random.h"
+
+#include <algorithm>
 #include "toolchain/nvrtc.h"
 
 namespace py = pybind11;
@@ -19,10 +24,115 @@ namespace py = pybind11;
 namespace cujit {
 namespace {
 
+// Device attributes by Numba's names (cuda.get_current_device().MAX_THREADS_PER_BLOCK): the name
+// after CU_DEVICE_ATTRIBUTE_, and the value the simulator reports, -1 where it has none (the
+// attribute is then missing there). Simulator values are the limits its launches enforce, a Volta-
+// class shape elsewhere, and its compute capability is Numba's simulator's (5.2).
+struct AttributeRow {
+  const char* name;
+  CUdevice_attribute attr;
+  int sim;
+};
+#define CUJIT_ATTR(name, sim) {#name, CU_DEVICE_ATTRIBUTE_##name, sim}
+const AttributeRow kAttributes[] = {
+    CUJIT_ATTR(MAX_THREADS_PER_BLOCK, 1024),
+    CUJIT_ATTR(MAX_BLOCK_DIM_X, 1024),
+    CUJIT_ATTR(MAX_BLOCK_DIM_Y, 1024),
+    CUJIT_ATTR(MAX_BLOCK_DIM_Z, 64),
+    CUJIT_ATTR(MAX_GRID_DIM_X, 2147483647),
+    CUJIT_ATTR(MAX_GRID_DIM_Y, 65535),
+    CUJIT_ATTR(MAX_GRID_DIM_Z, 65535),
+    CUJIT_ATTR(MAX_SHARED_MEMORY_PER_BLOCK, 49152),
+    CUJIT_ATTR(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, -1),
+    CUJIT_ATTR(MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, -1),
+    CUJIT_ATTR(TOTAL_CONSTANT_MEMORY, 65536),
+    CUJIT_ATTR(WARP_SIZE, 32),
+    CUJIT_ATTR(MAX_REGISTERS_PER_BLOCK, -1),
+    CUJIT_ATTR(MAX_REGISTERS_PER_MULTIPROCESSOR, -1),
+    CUJIT_ATTR(MAX_THREADS_PER_MULTIPROCESSOR, -1),
+    CUJIT_ATTR(MAX_BLOCKS_PER_MULTIPROCESSOR, -1),
+    CUJIT_ATTR(MULTIPROCESSOR_COUNT, 0),  // 0: the simulator's CPU thread count, filled in at run time
+    CUJIT_ATTR(CLOCK_RATE, -1),
+    CUJIT_ATTR(MEMORY_CLOCK_RATE, -1),
+    CUJIT_ATTR(GLOBAL_MEMORY_BUS_WIDTH, -1),
+    CUJIT_ATTR(L2_CACHE_SIZE, -1),
+    CUJIT_ATTR(COMPUTE_CAPABILITY_MAJOR, 5),
+    CUJIT_ATTR(COMPUTE_CAPABILITY_MINOR, 2),
+    CUJIT_ATTR(KERNEL_EXEC_TIMEOUT, 0),
+    CUJIT_ATTR(INTEGRATED, 1),  // the simulator's device memory is host memory
+    CUJIT_ATTR(CAN_MAP_HOST_MEMORY, 1),
+    CUJIT_ATTR(UNIFIED_ADDRESSING, 1),
+    CUJIT_ATTR(MANAGED_MEMORY, 0),
+    CUJIT_ATTR(CONCURRENT_KERNELS, 0),
+    CUJIT_ATTR(ASYNC_ENGINE_COUNT, 0),
+    CUJIT_ATTR(COMPUTE_MODE, 0),
+    CUJIT_ATTR(ECC_ENABLED, 0),
+    CUJIT_ATTR(TCC_DRIVER, 0),
+    CUJIT_ATTR(PCI_BUS_ID, 0),
+    CUJIT_ATTR(PCI_DEVICE_ID, 0),
+    CUJIT_ATTR(PCI_DOMAIN_ID, 0),
+    CUJIT_ATTR(MULTI_GPU_BOARD, 0),
+    CUJIT_ATTR(SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO, 1),
+    CUJIT_ATTR(COOPERATIVE_LAUNCH, 0),
+    CUJIT_ATTR(MEMORY_POOLS_SUPPORTED, 0),
+    CUJIT_ATTR(PAGEABLE_MEMORY_ACCESS, 1),
+    CUJIT_ATTR(CONCURRENT_MANAGED_ACCESS, 0),
+    CUJIT_ATTR(TEXTURE_ALIGNMENT, -1),
+    CUJIT_ATTR(MAX_PITCH, -1),
+};
+#undef CUJIT_ATTR
+
+// Attribute `name` of GPU `ordinal`, or of the simulated device when ordinal < 0.
+int attribute(const std::string& name, int ordinal) {
+  for (const auto& row : kAttributes) {
+    if (name != row.name) continue;
+    if (ordinal >= 0) {
+      // Asked of the device directly, not through rt::device_attribute, which would make (and so
+      // fix) the context of the current device just to list devices. Python's Device caches values.
+      CUdevice dev = 0;
+      CUJIT_CU(cuDeviceGet, &dev, ordinal);
+      int v = 0;
+      CUJIT_CU(cuDeviceGetAttribute, &v, row.attr, dev);
+      return v;
+    }
+    if (row.sim == 0 && name == "MULTIPROCESSOR_COUNT") return int(std::max(1u, std::thread::hardware_concurrency()));
+    if (row.sim < 0) break;
+    return row.sim;
+  }
+  throw py::attribute_error(std::string(ordinal >= 0 ? "a CUDA device" : "the simulated device") +
+                            " has no attribute " + name);
+}
+
+// The name, uuid, compute capability and memory of GPU `ordinal`, asked of the driver without
+// making a context (so listing devices does not fix the one cujit uses).
+py::dict gpu_properties(int ordinal) {
+  const int n = rt::device_count();
+  if (ordinal < 0 || ordinal >= n)
+    throw py::index_error("CUDA device " + std::to_string(ordinal) + " does not exist (the driver reports " +
+                          std::to_string(n) + " device(s))");
+  CUdevice dev = 0;
+  CUJIT_CU(cuDeviceGet, &dev, ordinal);
+  char name[256] = {0};
+  CUJIT_CU(cuDeviceGetName, name, int(sizeof(name) - 1), dev);
+  std::string uuid = rt::device_uuid(ordinal);
+  size_t total = 0;
+  CUJIT_CU(cuDeviceTotalMem, &total, dev);
+  py::dict d;
+  d["id"] = ordinal;
+  d["name"] = std::string(name);
+  d["uuid"] = uuid;
+  d["compute_capability"] = py::make_tuple(attribute("COMPUTE_CAPABILITY_MAJOR", ordinal),
+                                           attribute("COMPUTE_CAPABILITY_MINOR", ordinal));
+  d["total_memory"] = total;
+  return d;
+}
+
 py::dict device_info() {
   py::dict d;
   auto cc = rt::compute_capability();
+  d["id"] = rt::current_device();
   d["name"] = rt::device_name();
+  d["uuid"] = rt::device_uuid(rt::current_device());
   d["compute_capability"] = py::make_tuple(cc.first, cc.second);
   d["total_memory"] = rt::total_memory();
   d["multiprocessors"] = rt::multiprocessor_count();
@@ -45,7 +155,37 @@ void define_runtime(py::module_& m) {
     rt::synchronize();
   }, "Waits for all work on the GPU (cuCtxSynchronize).");
   m.def("device_info", &device_info,
-        "The GPU's name, compute_capability, total_memory, multiprocessors, max_threads_per_block, driver_version.");
+        "The GPU's id, name, uuid, compute_capability, total_memory, multiprocessors, max_threads_per_block, "
+        "driver_version.");
+  m.def("device_attribute", &attribute, "name"_a, "ordinal"_a,
+        "A device attribute by its CU_DEVICE_ATTRIBUTE_ suffix, of GPU `ordinal` or (ordinal -1) the simulated "
+        "device; AttributeError when unknown (or without a value on the simulator).");
+  m.def("gpu_properties", &gpu_properties, "ordinal"_a,
+        "id, name, uuid, compute_capability and total_memory of GPU `ordinal` (no context is made).");
+  m.def("device_attribute_names", [] {
+    std::vector<std::string> v;
+    for (const auto& row : kAttributes) v.push_back(row.name);
+    return v;
+  }, "The names device_attribute accepts.");
+  m.def("device_count", [] { return rt::device_count(); }, "How many GPUs the driver reports.");
+  m.def("select_device", [](int ordinal) {
+    py::gil_scoped_release nogil;
+    rt::set_device(ordinal);
+    rt::ensure_context();  // the choice is now fixed for the process, as Numba's context creation fixes it
+  }, "ordinal"_a, "Uses GPU `ordinal`; another one than the one in use raises CudaSupportError.");
+  m.def("current_device_id", [] { return rt::current_device(); }, "The ordinal of the GPU cujit uses.");
+  m.def("memory_info", [](bool simulator) {
+    std::pair<size_t, size_t> fi;
+    {
+      py::gil_scoped_release nogil;
+      fi = rt::memory_info(simulator ? rt::Backend::Sim : rt::Backend::GPU);
+    }
+    return py::make_tuple(fi.first, fi.second);
+  }, "simulator"_a, "(free, total) bytes of the GPU (cuMemGetInfo) or, simulator=True, of the host.");
+  m.def("release_cached_memory", [] {
+    py::gil_scoped_release nogil;
+    rt::release_cached_memory();
+  }, "Waits for the GPU and returns the memory pool's cached memory to the device.");
   m.def("set_library_search_paths",
         [](const std::vector<std::string>& dirs) {
           // One list serves both libraries loaded with dlopen: NVRTC (the pip wheel folders) and libcuda.

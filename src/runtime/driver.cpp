@@ -210,7 +210,13 @@ bool gpu_available() noexcept {
 
 int current_device() noexcept { return g_ordinal.load(); }
 
+int device_count() { return Driver::get().device_count; }
+
 void set_device(int ordinal) {
+  const int n = device_count();
+  if (ordinal < 0 || ordinal >= n)
+    throw std::invalid_argument("CUDA device " + std::to_string(ordinal) + " does not exist (the driver reports " +
+                                std::to_string(n) + " device(s))");
   std::lock_guard<std::mutex> g(g_ctx_mutex);
   if (g_ctx.load() != nullptr && ordinal != g_ordinal.load())
     throw CudaSupportError("cujit already uses CUDA device " + std::to_string(g_ordinal.load()) +
@@ -263,6 +269,21 @@ std::string device_name() {
   CUJIT_CU(cuDeviceGetName, buf, int(sizeof(buf) - 1), dev);
   buf[sizeof(buf) - 1] = 0;
   return buf;
+}
+
+std::string device_uuid(int ordinal) {
+  CUdevice dev = 0;
+  CUJIT_CU(cuDeviceGet, &dev, ordinal);
+  CUuuid u{};
+  CUJIT_CU(cuDeviceGetUuid, &u, dev);
+  static const char hex[] = "0123456789abcdef";
+  std::string s = "GPU-";
+  for (int i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) s += '-';
+    s += hex[(unsigned char)u.bytes[i] >> 4];
+    s += hex[(unsigned char)u.bytes[i] & 15];
+  }
+  return s;
 }
 
 size_t total_memory() {

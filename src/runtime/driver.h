@@ -66,9 +66,13 @@ bool gpu_available() noexcept;
 
 /// The device cujit uses (an ordinal, 0 unless set_device chose another before first use).
 int current_device() noexcept;
-/// Chooses the device before the driver is first used. Throws CudaSupportError once the primary
-/// context of another device is in use (cujit uses one device per process).
+/// Chooses the device before the driver is first used. Throws std::invalid_argument for an ordinal
+/// the driver does not report (so a bad choice cannot break later GPU use), CudaSupportError without
+/// a GPU, and CudaSupportError once the primary context of another device is in use (cujit uses one
+/// device per process; choosing the device in use again is fine).
 void set_device(int ordinal);
+/// How many devices the driver reports (loads it; throws CudaSupportError without a GPU).
+int device_count();
 
 /// Retains the primary context of the current device on first use and makes it current on the
 /// calling thread if it is not already. Every function below (and memory.h) calls it.
@@ -81,6 +85,8 @@ CUdevice device();
 // Device queries (of the current device). Each loads the driver and may throw as above.
 std::pair<int, int> compute_capability();  // (major, minor), e.g. (9, 0)
 std::string device_name();                 // "NVIDIA H100 80GB HBM3"
+/// "GPU-8c1e3f5a-...": cuDeviceGetUuid of GPU `ordinal`, formatted as nvidia-smi does (no context needed).
+std::string device_uuid(int ordinal);
 size_t total_memory();                     // bytes
 int device_attribute(CUdevice_attribute attr);
 int multiprocessor_count();

@@ -1,6 +1,7 @@
 // Runtime errors: what a CUDA driver or NVRTC call, or a missing GPU, becomes. bindings/errors.cpp
 // turns them into cujit.cuda.CudaAPIError / CudaSupportError / cujit.errors.NvrtcError.
 #pragma once
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 
@@ -9,12 +10,28 @@ namespace cujit::rt {
 /// A driver call failed: "cuMemAllocAsync failed: CUDA_ERROR_OUT_OF_MEMORY (out of memory)".
 class CudaAPIError : public std::runtime_error {
  public:
-  CudaAPIError(std::string call, int code, std::string name, std::string text)
-      : std::runtime_error(call + " failed: " + name + " (" + text + ")"),
+  CudaAPIError(std::string call, int code, std::string name, std::string text, const std::string& detail = "")
+      : std::runtime_error(call + " failed: " + name + " (" + text + ")" + detail),
         call(std::move(call)), code(code), name(std::move(name)) {}
   std::string call;  // the driver function, e.g. "cuMemAllocAsync"
   int code;          // the CUresult
   std::string name;  // e.g. "CUDA_ERROR_OUT_OF_MEMORY"
+};
+
+/// A device allocation failed for want of memory (CUDA_ERROR_OUT_OF_MEMORY from the driver, or the
+/// simulator's host allocation failing). The message names the request and the memory left:
+/// "cuMemAllocAsync failed: CUDA_ERROR_OUT_OF_MEMORY (out of memory): cannot allocate 1125899906842624
+/// bytes (1.00 PiB) on the GPU; 79.10 GiB free of 79.19 GiB". Python: cujit.errors.CudaOutOfMemoryError,
+/// a CudaAPIError and a MemoryError.
+class CudaOutOfMemoryError : public CudaAPIError {
+ public:
+  CudaOutOfMemoryError(std::string call, int code, std::string name, std::string text, const std::string& detail,
+                       size_t requested, size_t free_bytes, size_t total_bytes)
+      : CudaAPIError(std::move(call), code, std::move(name), std::move(text), detail),
+        requested(requested), free_bytes(free_bytes), total_bytes(total_bytes) {}
+  size_t requested;    // bytes asked for
+  size_t free_bytes;   // free memory when it failed (cuMemGetInfo; the host's available memory on the simulator)
+  size_t total_bytes;  // total memory of the device (the host's on the simulator)
 };
 
 /// No usable GPU or driver: the message says why and names the simulator switch.

@@ -3,12 +3,31 @@
 // pools) and copies with the driver; the simulator backend keeps "device" memory in ordinary
 // 64-byte aligned host memory and copies with memcpy, never touching libcuda.
 //
+// Copies and streams (the contract the array and launch code relies on):
+//  - Every copy is queued on `stream` (a CUstream: null is the legacy default stream; handles made
+//    by runtime/stream.h, CU_STREAM_LEGACY, CU_STREAM_PER_THREAD and other libraries' streams all
+//    work), so it is ordered after earlier work on that stream.
+//  - Host memory that cujit page-locked (runtime/host_memory.h: pinned_array, mapped_array,
+//    cuda.pinned) is DMA'd directly. With wait == false such a copy returns as soon as it is
+//    queued: the caller must keep both sides alive and untouched until the stream is synchronised
+//    (Numba's asynchronous copy on a non-default stream). With wait == true (the default) the
+//    stream is synchronised before returning.
+//  - Pageable host memory always completes before the call returns, whatever `wait` says (the
+//    caller may free it at once). Above 1 MiB it goes through cujit's pinned staging buffers in
+//    chunks, the host memcpy of one chunk (split over the simulator's CPU thread pool) overlapping
+//    the DMA of the previous one, so it runs near the pinned rate instead of the driver's own,
+//    slower staging.
+//  - Device-to-device copies never touch host memory: wait == false leaves them queued.
+//  - The simulator ignores `stream` and `wait`: every copy is complete when it returns.
+//
 // Which backend new arrays use is process-wide state set from Python (_core.set_simulator); every
 // Buffer remembers its own. At interpreter exit Python calls shutdown(): from then on GPU memory
 // is not freed (the driver may already be torn down; the process is ending anyway).
 #pragma once
 #include <cstddef>
 #include <memory>
+#include <string>
+#include <utility>
 
 namespace cujit::rt {
 
@@ -37,6 +56,8 @@ struct Buffer {
   void* stream = nullptr;  // the CUstream of the allocation (Pool), freed on it too: it must outlive
                            // the Buffer. Null is the legacy default stream.
   std::shared_ptr<void> owner;  // External only
+  std::shared_ptr<void> stream_owner;  // Pool: the rt::Stream `stream` belongs to (when cujit made it), so the
+                                       // stream outlives the cuMemFreeAsync queued on it; released after the free
 
   Buffer() = default;
   Buffer(const Buffer&) = delete;
@@ -50,21 +71,37 @@ struct Buffer {
 
 /// `nbytes` of uninitialised memory on `backend`. GPU: on `stream` (a CUstream, null for the legacy
 /// default stream), usable by work ordered after it on that stream, and by the host after a sync;
-/// on out-of-memory the pool's cached memory is released and the allocation retried once.
-/// Throws CudaSupportError (no GPU), CudaAPIError (the driver failed), std::bad_alloc (host).
+/// on out-of-memory the pool's cached memory is released and the allocation retried once. A stream
+/// made by runtime/stream.h is kept alive by the Buffer until the memory is freed on it.
+/// Throws CudaSupportError (no GPU), CudaOutOfMemoryError (the device, or on the simulator the host,
+/// has not enough memory; the pool is trimmed, so a later, smaller allocation can work),
+/// CudaAPIError (the driver failed otherwise).
 std::shared_ptr<Buffer> allocate(Backend backend, size_t nbytes, void* stream = nullptr);
 
 /// A Buffer over memory that another object owns; `owner` is released (not the memory) when the
 /// Buffer dies.
 std::shared_ptr<Buffer> wrap_external(Backend backend, void* ptr, size_t nbytes, std::shared_ptr<void> owner);
 
-// Copies of `n` bytes, complete when they return (the GPU ones are queued on `stream`, then that
-// stream is synchronised). n == 0 does nothing; a null pointer with n > 0 throws
-// std::invalid_argument. Host pointers may be pageable memory.
-void copy_host_to_device(Backend backend, void* dst_device, const void* src_host, size_t n, void* stream = nullptr);
-void copy_device_to_host(Backend backend, void* dst_host, const void* src_device, size_t n, void* stream = nullptr);
+// Copies of `n` bytes on `stream`; see "Copies and streams" above for when they are complete.
+// n == 0 does nothing; a null pointer with n > 0 throws std::invalid_argument. Host pointers may be
+// pageable or pinned memory.
+void copy_host_to_device(Backend backend, void* dst_device, const void* src_host, size_t n, void* stream = nullptr,
+                         bool wait = true);
+void copy_device_to_host(Backend backend, void* dst_host, const void* src_device, size_t n, void* stream = nullptr,
+                         bool wait = true);
 void copy_device_to_device(Backend backend, void* dst_device, const void* src_device, size_t n,
-                           void* stream = nullptr);
+                           void* stream = nullptr, bool wait = true);
+
+/// (free, total) bytes: the device's (cuMemGetInfo) on the GPU, the host's available and physical
+/// memory on the simulator.
+std::pair<size_t, size_t> memory_info(Backend backend);
+
+/// "1.50 GiB": a byte count in binary units, for messages.
+std::string format_bytes(size_t n);
+
+/// Waits for pending work and returns the memory the GPU pool caches to the device (cuda.close(),
+/// and after an out-of-memory). Does nothing on the simulator or when the GPU was never used.
+void release_cached_memory() noexcept;
 
 /// Interpreter exit: stop calling the driver (GPU frees are skipped, later GPU use throws
 /// CudaSupportError). Idempotent; never throws.

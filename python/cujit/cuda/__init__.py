@@ -6,8 +6,12 @@ ordinary Python.
 """
 
 from .. import _core
-from ..errors import CudaSupportError, CudaAPIError
+from ..errors import CudaSupportError, CudaAPIError, CudaOutOfMemoryError
 from .dispatcher import jit, Dispatcher, DeviceFunction
+from .devices import (detect, list_devices, gpus, select_device, get_current_device, current_context,
+                      close, Device, Context)
+from .host_memory import (pinned_array, pinned_array_like, mapped_array, mapped_array_like, pinned, mapped,
+                          MappedNDArray)
 from . import random
 from .reduce import Reduce, reduce
 
@@ -18,6 +22,16 @@ device_array_like = _core.device_array_like
 as_cuda_array = _core.as_cuda_array
 from_dlpack = _core.from_dlpack
 
+# Streams and events (src/runtime/stream.h): made on the backend current at the call.
+Stream = _core.Stream
+Event = _core.Event
+stream = _core.stream
+default_stream = _core.default_stream
+legacy_default_stream = _core.legacy_default_stream
+per_thread_default_stream = _core.per_thread_default_stream
+event = _core.event
+event_elapsed_time = _core.event_elapsed_time
+
 
 def is_available():
     """True when a CUDA GPU and driver can be used (always False on the simulator's behalf)."""
@@ -27,18 +41,6 @@ def is_available():
 def simulator_enabled():
     """True when kernels and ufuncs run on the CPU simulator (CUJIT_ENABLE_CUDASIM=1)."""
     return _core.simulator_enabled()
-
-
-def detect():
-    """Prints the GPU found (or why none is usable) and returns True if one is."""
-    if not _core.gpu_available():
-        print("No CUDA GPU found. Set CUJIT_ENABLE_CUDASIM=1 to run on the CPU simulator.")
-        return False
-    info = _core.device_info()
-    print("Found 1 CUDA device")
-    print("id 0    %s    [SUPPORTED]" % info["name"])
-    print("        Compute Capability: %d.%d" % tuple(info["compute_capability"]))
-    return True
 
 
 def synchronize():

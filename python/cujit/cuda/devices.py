@@ -1,0 +1,200 @@
+"""Devices and contexts, as in ``numba.cuda``: ``detect``, ``list_devices``, ``gpus``,
+``select_device``, ``get_current_device``, ``current_context``, ``close``.
+
+cujit uses one GPU per process, through its primary context (src/runtime/driver.h): any device may
+be selected before the GPU is first used, the one in use may be selected again, and selecting
+another afterwards raises CudaSupportError. On the simulator there is one simulated device, named
+"SIMULATOR", with Numba's simulator's compute capability (5, 2); its memory info is the host's.
+"""
+
+from collections import namedtuple
+
+from .. import _core
+
+# Numba's name and fields (numba.cuda.cudadrv.driver._MemoryInfo).
+_MemoryInfo = namedtuple("_MemoryInfo", "free,total")
+MemoryInfo = _MemoryInfo
+
+_SIMULATOR_CC = (5, 2)
+_SIMULATOR_UUID = "GPU-00000000-0000-0000-0000-000000000000"
+
+
+def _simulating():
+    return _core.simulator_enabled()
+
+
+class Device:
+    """A CUDA device (or the simulated one). ``id``, ``name`` (a str), ``compute_capability`` (a
+    tuple), ``uuid`` ("GPU-..."), and the CU_DEVICE_ATTRIBUTE_* values by their names
+    (``MAX_THREADS_PER_BLOCK``, ``MULTIPROCESSOR_COUNT``, ``WARP_SIZE``, ...), read on first use.
+    ``with device:`` selects it."""
+
+    def __init__(self, ordinal, simulator):
+        self.id = ordinal
+        self._simulator = simulator
+        if simulator:
+            self.name = "SIMULATOR"
+            self.compute_capability = _SIMULATOR_CC
+            self.uuid = _SIMULATOR_UUID
+        else:
+            props = _core.gpu_properties(ordinal)
+            self.name = props["name"]
+            self.compute_capability = tuple(props["compute_capability"])
+            self.uuid = props["uuid"]
+
+    def __getattr__(self, attr):
+        # Only called for names not set in __init__: device attributes, by Numba's upper-case names.
+        if not attr.isupper():
+            raise AttributeError("%r object has no attribute %r" % (type(self).__name__, attr))
+        value = _core.device_attribute(attr, -1 if self._simulator else self.id)
+        setattr(self, attr, value)  # attributes never change for a device
+        return value
+
+    @property
+    def supports_float16(self):
+        return self.compute_capability >= (5, 3) or self._simulator
+
+    def get_primary_context(self):
+        return Context(self)
+
+    def __enter__(self):
+        select_device(self.id)
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def __repr__(self):
+        return "<CUDA device %d '%s'>" % (self.id, self.name)
+
+    def __eq__(self, other):
+        return isinstance(other, Device) and (self.id, self._simulator) == (other.id, other._simulator)
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __hash__(self):
+        return hash((self.id, self._simulator))
+
+
+class Context:
+    """The context of a device (cujit uses the device's primary context). ``device``,
+    ``get_memory_info()`` -> ``(free, total)`` bytes, ``synchronize()``."""
+
+    def __init__(self, device):
+        self.device = device
+
+    def get_memory_info(self):
+        return _MemoryInfo(*_core.memory_info(self.device._simulator))
+
+    def synchronize(self):
+        if not self.device._simulator:
+            _core.synchronize()
+
+    def __repr__(self):
+        return "<CUDA context of %r>" % (self.device,)
+
+
+class _DeviceList:
+    """``cuda.gpus``: the devices of the current backend (len, index, iterate). On the GPU, a
+    CudaSupportError is raised when no GPU is usable."""
+
+    def __len__(self):
+        return 1 if _simulating() else _core.device_count()
+
+    def __getitem__(self, i):
+        n = len(self)
+        if not isinstance(i, int) or isinstance(i, bool):
+            raise TypeError("device indices must be integers, not %s" % type(i).__name__)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("device index out of range (%d device(s))" % n)
+        return Device(i, _simulating())
+
+    def __iter__(self):
+        return iter([self[i] for i in range(len(self))])
+
+    @property
+    def current(self):
+        return get_current_device()
+
+    def __repr__(self):
+        return "[%s]" % ", ".join(repr(d) for d in self)
+
+
+gpus = _DeviceList()
+
+
+def list_devices():
+    "All the devices of the current backend (``cuda.gpus``)."
+    return gpus
+
+
+def select_device(device_id):
+    """Makes ``device_id`` the device cujit uses and returns it. On the GPU, choosing a device
+    other than the one already in use raises CudaSupportError (one device per process), and a
+    device that does not exist ValueError. The simulator has device 0 only."""
+    if isinstance(device_id, bool) or not isinstance(device_id, int):
+        raise TypeError("device_id must be an int, not %s" % type(device_id).__name__)
+    if _simulating():
+        if device_id != 0:
+            raise ValueError("the simulator has one device (0), not %d" % device_id)
+        return Device(0, True)
+    _core.select_device(device_id)
+    return Device(device_id, False)
+
+
+def get_current_device():
+    "The device cujit uses (the simulated one on the simulator)."
+    if _simulating():
+        return Device(0, True)
+    return Device(_core.current_device_id(), False)
+
+
+def current_context():
+    "The context of the current device."
+    return Context(get_current_device())
+
+
+def close():
+    """cujit keeps one primary context for the life of the process, so this does not destroy it:
+    it waits for the GPU's pending work and gives the memory pool's cached memory back to the
+    device. Arrays stay valid. A no-op on the simulator."""
+    if not _simulating() and _core.gpu_available():
+        _core.release_cached_memory()
+
+
+def detect():
+    """Prints the devices found, as Numba does, and returns True if any is supported. On the
+    simulator, reports the simulated device."""
+    if _simulating():
+        devs = [Device(0, True)]
+    else:
+        if not _core.gpu_available():
+            try:
+                _core.device_count()  # raises CudaSupportError, whose message says why
+            except Exception as e:  # noqa: BLE001 - shown to the user, not handled
+                print("No CUDA GPU found: %s" % e)
+            return False
+        devs = list(gpus)
+    print("Found %d CUDA devices" % len(devs))
+    supported = 0
+    for dev in devs:
+        cc = dev.compute_capability
+        if cc < (3, 5):
+            support = "[NOT SUPPORTED: CC < 3.5]"
+        else:
+            support = "[SUPPORTED]"
+            supported += 1
+        print("id %d    %20s %40s" % (dev.id, dev.name, support))
+        attrs = [("Compute Capability", "%d.%d" % cc)]
+        if not dev._simulator:
+            attrs += [("PCI Device ID", dev.PCI_DEVICE_ID), ("PCI Bus ID", dev.PCI_BUS_ID)]
+        attrs += [("UUID", dev.uuid), ("Watchdog", "Enabled" if dev.KERNEL_EXEC_TIMEOUT else "Disabled"),
+                  ("FP32/FP64 Performance Ratio", dev.SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO)]
+        for key, val in attrs:
+            print("%40s: %s" % (key, val))
+    print("Summary:")
+    print("\t%d/%d devices are supported" % (supported, len(devs)))
+    return supported > 0
