@@ -38,6 +38,12 @@ std::shared_ptr<rt::LoadedModule> load_build(const Build& b, rt::Backend backend
   return rt::LoadedModule::load_gpu(out.image);
 }
 
+bool is_exact_ndarray(const py::handle& h) {
+  static PyTypeObject* ndarray = reinterpret_cast<PyTypeObject*>(
+      py::object(py::module_::import("numpy").attr("ndarray")).release().ptr());  // kept for the process
+  return Py_TYPE(h.ptr()) == ndarray;
+}
+
 void* stream_handle(const py::object& stream) {
   if (stream.is_none()) return nullptr;
   if (py::isinstance<py::int_>(stream)) {

@@ -18,6 +18,11 @@ std::shared_ptr<rt::LoadedModule> load_build(const Build& b, rt::Backend backend
 /// The CUstream for a Python stream argument: 0 or None is the default stream.
 void* stream_handle(const pybind11::object& stream);
 
+/// True for an object whose type is exactly numpy.ndarray. Subclasses may carry
+/// __cuda_array_interface__ (cuda.mapped_array's MappedNDArray: host memory the GPU can address),
+/// which then takes precedence over the host-array path.
+bool is_exact_ndarray(const pybind11::handle& h);
+
 /// On the simulator, also compile every program to PTX (CUJIT_CHECK_PTX; the tests turn it on).
 void set_check_ptx(bool on);
 

@@ -62,7 +62,7 @@ std::string repr(const DeviceArray& a) {
 }
 
 bool is_device_array(const py::handle& h) {
-  return py::isinstance<DeviceArray>(h) || (!py::isinstance<py::array>(h) && py::hasattr(h, "__cuda_array_interface__"));
+  return py::isinstance<DeviceArray>(h) || (!is_exact_ndarray(h) && py::hasattr(h, "__cuda_array_interface__"));
 }
 
 std::shared_ptr<DeviceArray> as_device_array(const py::handle& h) {

@@ -167,7 +167,7 @@ KArg marshal(const py::handle& h, rt::Backend backend, int index) {
   const bool scalar = PyBool_Check(h.ptr()) || PyLong_CheckExact(h.ptr()) || PyFloat_CheckExact(h.ptr()) ||
                       numpy_scalar_kind(h, &np_kind);
   if (py::isinstance<rt::DeviceArray>(h) ||
-      (!scalar && !py::isinstance<py::array>(h) && py::hasattr(h, "__cuda_array_interface__"))) {
+      (!scalar && !is_exact_ndarray(h) && py::hasattr(h, "__cuda_array_interface__"))) {
     a.dev = py::isinstance<rt::DeviceArray>(h) ? h.cast<std::shared_ptr<rt::DeviceArray>>() : rt::device_array_from_cai(h);
     if (a.dev->backend() != backend)
       throw py::value_error("argument " + std::to_string(index) + " is a device array of the " +

@@ -45,15 +45,16 @@ Arg classify(const py::handle& h) {
     a.dtype = a.dev->dtype;
     return a;
   }
-  if (py::isinstance<py::array>(h) && py::cast<py::array>(h).ndim() > 0) {
+  if (is_exact_ndarray(h) && py::cast<py::array>(h).ndim() > 0) {
     a.kind = Arg::Kind::Host;
     a.host = py::reinterpret_borrow<py::array>(h);
-  } else if (py::hasattr(h, "__cuda_array_interface__")) {
+  } else if (!is_exact_ndarray(h) && py::hasattr(h, "__cuda_array_interface__")) {
     a.kind = Arg::Kind::Device;
     a.dev = rt::device_array_from_cai(h);
     a.dtype = a.dev->dtype;
     return a;
-  } else if (py::isinstance<py::list>(h) || py::isinstance<py::tuple>(h)) {
+  } else if ((py::isinstance<py::array>(h) && py::cast<py::array>(h).ndim() > 0) || py::isinstance<py::list>(h) ||
+             py::isinstance<py::tuple>(h)) {
     a.kind = Arg::Kind::Host;
     a.host = py::array::ensure(h);
   } else {

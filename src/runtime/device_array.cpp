@@ -1,4 +1,6 @@
-// See device_array.h. Copies between layouts go through NumPy (np.copyto on strided views), so
+// See device_array.h. A copy on a stream other than the default returns once queued when the host
+// memory is pinned (Numba's asynchronous copies; memory.h's `wait`); host temporaries made here
+// are pageable, and pageable copies always complete before returning. Copies between layouts go through NumPy (np.copyto on strided views), so
 // no element loop is written here: a dense device array and a host array of the same order move
 // in one copy; anything else moves the device bytes the view spans through a host staging array
 // (on the simulator the device memory is viewed directly) and lets NumPy place the elements.
@@ -217,7 +219,7 @@ std::shared_ptr<DeviceArray> device_array_from_numpy(py::array arr, bool copy, B
     if (arr.nbytes() != n) throw std::logic_error("to_device: host and device sizes differ");
     const void* src = arr.data();
     py::gil_scoped_release nogil;
-    copy_host_to_device(backend, d->data, src, size_t(n), stream);
+    copy_host_to_device(backend, d->data, src, size_t(n), stream, /*wait=*/stream == nullptr);
   }
   return d;
 }
@@ -253,7 +255,7 @@ py::array device_array_to_numpy(const DeviceArray& a, py::object out, void* stre
   if ((a.is_c_contiguous() && host_c_contiguous(result)) || (a.is_f_contiguous() && host_f_contiguous(result))) {
     void* dst = result.mutable_data();
     py::gil_scoped_release nogil;
-    copy_device_to_host(backend, dst, a.data, size_t(a.nbytes()), stream);
+    copy_device_to_host(backend, dst, a.data, size_t(a.nbytes()), stream, /*wait=*/stream == nullptr);
     return result;
   }
   if (backend == Backend::Sim) {
@@ -293,7 +295,7 @@ void copy_numpy_to_device_array(DeviceArray& dst, py::array src, void* stream) {
       src = py::array(py::module_::import("numpy").attr("array")(src, "order"_a = c ? "C" : "F"));
     const void* p = src.data();
     py::gil_scoped_release nogil;
-    copy_host_to_device(backend, dst.data, p, size_t(dst.nbytes()), stream);
+    copy_host_to_device(backend, dst.data, p, size_t(dst.nbytes()), stream, /*wait=*/stream == nullptr);
     return;
   }
   if (backend == Backend::Sim) {
@@ -332,7 +334,7 @@ void copy_device_array(DeviceArray& dst, const DeviceArray& src, void* stream) {
   check_alive(src);
   if ((dst.is_c_contiguous() && src.is_c_contiguous()) || (dst.is_f_contiguous() && src.is_f_contiguous())) {
     py::gil_scoped_release nogil;
-    copy_device_to_device(dst.backend(), dst.data, src.data, size_t(dst.nbytes()), stream);
+    copy_device_to_device(dst.backend(), dst.data, src.data, size_t(dst.nbytes()), stream, /*wait=*/stream == nullptr);
     return;
   }
   if (dst.backend() == Backend::Sim) {
