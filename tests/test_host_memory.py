@@ -10,6 +10,8 @@ import gc
 import numpy as np
 import pytest
 
+import cujit
+
 from cujit import _core, cuda
 
 
@@ -141,6 +143,11 @@ def test_pinned_context_manager(target):
     np.testing.assert_array_equal(cuda.to_device(x).copy_to_host(), x)
 
 
+@cujit.vectorize(["int32(int32, int32)"], target="cuda")
+def add_i32(a, b):
+    return a + b
+
+
 def test_mapped_array(target):
     m = cuda.mapped_array(1000, dtype=np.int32)
     assert isinstance(m, cuda.MappedNDArray) and isinstance(m, np.ndarray)
@@ -160,6 +167,15 @@ def test_mapped_array(target):
     double[4, 256](m)
     cuda.synchronize()
     np.testing.assert_array_equal(m, np.arange(1000) * 2)
+    # On the GPU a mapped array is device memory to the dispatchers (no copy in or back), so a
+    # ufunc of it returns a device array; on the simulator it is a host array like any other.
+    r = add_i32(m, m)
+    if target == "gpu":
+        assert isinstance(r, cuda.DeviceNDArray)
+        r = r.copy_to_host()
+    else:
+        assert type(r) is np.ndarray
+    np.testing.assert_array_equal(r, np.arange(1000) * 4)
 
 
 def test_mapped_array_options_and_like(target):
