@@ -404,8 +404,9 @@ def test_gpu_strided_copies_and_interface():
 @gpu
 def test_gpu_device_info_and_many_allocations():
     info = core.device_info()
-    assert set(info) == {"name", "compute_capability", "total_memory", "multiprocessors",
+    assert set(info) == {"id", "uuid", "name", "compute_capability", "total_memory", "multiprocessors",
                          "max_threads_per_block", "driver_version"}
+    assert info["id"] == 0 and info["uuid"].startswith("GPU-")
     assert info["compute_capability"][0] >= 3 and info["total_memory"] > 0
     core.set_simulator(False)
     for _ in range(200):  # freed to the pool and reused

@@ -48,11 +48,11 @@ def _nbytes(shape, strides, dtype):
     return dtype.itemsize + sum((d - 1) * abs(s) for d, s in zip(shape, strides))
 
 
-def _host_array(shape, dtype, strides, order, **flags):
+def _host_array(shape, dtype, strides, order, subtype=np.ndarray, **flags):
     shape, dtype, strides = _normalize(shape, dtype, strides, order)
     alloc = _core.host_alloc(_nbytes(shape, strides, dtype), **flags)
     # The array's base is the allocation: the memory lives as long as any view of it.
-    return np.ndarray(shape=shape, dtype=dtype, strides=strides, order=order, buffer=alloc), alloc
+    return np.ndarray.__new__(subtype, shape=shape, dtype=dtype, strides=strides, order=order, buffer=alloc), alloc
 
 
 def pinned_array(shape, dtype=np.float64, strides=None, order="C"):
@@ -113,11 +113,10 @@ def mapped_array(shape, dtype=np.float64, strides=None, order="C", stream=0, por
     address space (a ``MappedNDArray``). ``portable``: usable from every context; ``wc``:
     write-combined (fast for the host to write and the device to read, slow for the host to
     read)."""
-    ary, alloc = _host_array(shape, dtype, strides, order, mapped=True, portable=portable, wc=wc)
-    view = ary.view(MappedNDArray)
-    view._cujit_alloc = alloc
-    view.stream = stream
-    return view
+    ary, alloc = _host_array(shape, dtype, strides, order, MappedNDArray, mapped=True, portable=portable, wc=wc)
+    ary._cujit_alloc = alloc
+    ary.stream = stream
+    return ary
 
 
 def _contiguous_strides_like(ary):
