@@ -19,11 +19,7 @@ namespace py = pybind11;
 namespace cujit {
 namespace {
 
-std::string shape_str(const std::vector<int64_t>& s) {
-  std::string r = "(";
-  for (size_t i = 0; i < s.size(); ++i) r += (i ? ", " : "") + std::to_string(s[i]);
-  return r + (s.size() == 1 ? ",)" : ")");
-}
+using rt::shape_str;
 
 struct AssignLoop {
   UfuncBuild build;
@@ -68,13 +64,6 @@ std::vector<int64_t> fit_shape(const std::vector<int64_t>& dst, const std::vecto
   return padded;
 }
 
-py::array numpy_view_of_sim(const rt::DeviceArray& a) {
-  auto* keep = new std::shared_ptr<rt::Buffer>(a.buf);
-  py::capsule owner(keep, [](void* p) { delete static_cast<std::shared_ptr<rt::Buffer>*>(p); });
-  std::vector<py::ssize_t> shape(a.shape.begin(), a.shape.end()), strides(a.strides.begin(), a.strides.end());
-  return py::array(rt::numpy_dtype(a.dtype), shape, strides, a.data, owner);
-}
-
 }  // namespace
 
 void assign(rt::DeviceArray& dst, const py::handle& value, void* stream) {
@@ -103,8 +92,8 @@ void assign(rt::DeviceArray& dst, const py::handle& value, void* stream) {
 
   if (dst.backend() == rt::Backend::Sim) {
     using namespace py::literals;
-    py::object v = src_dev ? py::object(numpy_view_of_sim(*src_dev)) : py::object(src_host);
-    np.attr("copyto")(numpy_view_of_sim(dst), v, "casting"_a = "unsafe");
+    py::object v = src_dev ? py::object(rt::sim_view(*src_dev)) : py::object(src_host);
+    np.attr("copyto")(rt::sim_view(dst), v, "casting"_a = "unsafe");
     return;
   }
 

@@ -226,7 +226,7 @@ class CudaUfunc {
     // The output.
     auto check_out = [&](const std::vector<int64_t>& oshape, Scalar odt) {
       if (oshape != shape)
-        throw py::value_error("out= has shape " + shape_str(oshape) + " but the result has shape " + shape_str(shape));
+        throw py::value_error("out= has shape " + rt::shape_str(oshape) + " but the result has shape " + rt::shape_str(shape));
       if (odt != v.output)
         throw py::type_error(std::string("out= has dtype ") + scalar_name(odt) + " but this signature returns " + scalar_name(v.output));
     };
@@ -280,11 +280,6 @@ class CudaUfunc {
     return result_host;
   }
 
-  static std::string shape_str(const std::vector<int64_t>& s) {
-    std::string r = "(";
-    for (size_t i = 0; i < s.size(); ++i) r += (i ? ", " : "") + std::to_string(s[i]);
-    return r + (s.size() == 1 ? ",)" : ")");
-  }
 };
 
 }  // namespace

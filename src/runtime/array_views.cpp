@@ -8,12 +8,6 @@
 namespace cujit::rt {
 namespace {
 
-std::string shape_str(const std::vector<int64_t>& s) {
-  std::string r = "(";
-  for (size_t i = 0; i < s.size(); ++i) r += (i ? ", " : "") + std::to_string(s[i]);
-  return r + (s.size() == 1 ? ",)" : ")");
-}
-
 DeviceArray with_layout(const DeviceArray& a, char* data, std::vector<int64_t> shape, std::vector<int64_t> strides) {
   DeviceArray v;
   v.buf = a.buf;

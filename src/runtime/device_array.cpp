@@ -17,12 +17,6 @@ namespace py = pybind11;
 namespace cujit::rt {
 namespace {
 
-std::string shape_str(const std::vector<int64_t>& s) {
-  std::string r = "(";
-  for (size_t i = 0; i < s.size(); ++i) r += (i ? ", " : "") + std::to_string(s[i]);
-  return r + (s.size() == 1 ? ",)" : ")");
-}
-
 std::vector<int64_t> shape_of(const py::array& a) {
   return std::vector<int64_t>(a.shape(), a.shape() + a.ndim());
 }
@@ -79,13 +73,6 @@ py::array strided_view(const DeviceArray& a, char* host_data, py::handle base) {
   return py::array(numpy_dtype(a.dtype), shape, strides, host_data, base);
 }
 
-// On the simulator device memory is host memory: a view of it, holding the Buffer.
-py::array sim_view(const DeviceArray& a) {
-  auto* keep = new std::shared_ptr<Buffer>(a.buf);
-  py::capsule owner(keep, [](void* p) { delete static_cast<std::shared_ptr<Buffer>*>(p); });
-  return strided_view(a, a.data, owner);
-}
-
 void copyto(const py::array& dst, const py::array& src) { py::module_::import("numpy").attr("copyto")(dst, src); }
 
 void check_alive(const DeviceArray& a) {
@@ -94,6 +81,18 @@ void check_alive(const DeviceArray& a) {
 }
 
 }  // namespace
+
+std::string shape_str(const std::vector<int64_t>& s) {
+  std::string r = "(";
+  for (size_t i = 0; i < s.size(); ++i) r += (i ? ", " : "") + std::to_string(s[i]);
+  return r + (s.size() == 1 ? ",)" : ")");
+}
+
+py::array sim_view(const DeviceArray& a) {
+  auto* keep = new std::shared_ptr<Buffer>(a.buf);
+  py::capsule owner(keep, [](void* p) { delete static_cast<std::shared_ptr<Buffer>*>(p); });
+  return strided_view(a, a.data, owner);
+}
 
 int64_t DeviceArray::itemsize() const { return scalar_size(dtype); }
 

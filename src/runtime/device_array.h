@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "compiler/types.h"
@@ -36,6 +37,13 @@ struct DeviceArray {
   /// The byte range [*lo, *hi) relative to `data` that the elements occupy (both 0 when empty).
   void extent(int64_t* lo, int64_t* hi) const;
 };
+
+/// NumPy's spelling of a shape or strides tuple, for messages: "(2, 3)", "(5,)", "()".
+std::string shape_str(const std::vector<int64_t>& s);
+
+/// A NumPy array viewing a simulator array's memory in place (it keeps the Buffer alive). Only
+/// for Backend::Sim, whose device memory is host memory.
+pybind11::array sim_view(const DeviceArray& a);
 
 /// The cujit scalar of a NumPy dtype (by kind and size, so np.intc and np.int32 agree), or false
 /// for dtypes cujit has no scalar for (complex, object, structured, non-native byte order, ...).
