@@ -194,7 +194,7 @@ def test_launch_configuration_errors(target):
         add_scalar_typed[0, 32](a, np.float32(1))
     with pytest.raises(ValueError, match="1 to 3 ints"):
         add_scalar_typed[1, (1, 1, 1, 1)](a, np.float32(1))
-    with pytest.raises(TypeError, match="cannot determine Numba type of <class 'dict'>"):
+    with pytest.raises(TypeError, match="argument 0 of .*Cannot determine Numba type of <class 'dict'>"):
         add_scalar_typed[1, 32]({}, np.float32(1))
     with pytest.raises(ValueError, match="must be positive, got -2"):
         add_scalar_typed[(4, -2), 32](a, np.float32(1))

@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include "bindings/common.h"
+#include "bindings/marshal.h"
 #include "pipeline.h"
 #include "runtime/device_array.h"
 #include "runtime/driver.h"
@@ -23,204 +24,6 @@ namespace py = pybind11;
 namespace cujit {
 
 namespace {
-
-char layout_of(const std::vector<int64_t>& shape, const std::vector<int64_t>& strides, int64_t itemsize) {
-  auto contiguous = [&](bool c) {
-    int64_t expect = itemsize;
-    for (size_t k = 0; k < shape.size(); ++k) {
-      size_t d = c ? shape.size() - 1 - k : k;
-      if (shape[d] != 1 && strides[d] != expect) return false;
-      expect *= shape[d];
-    }
-    return true;
-  };
-  if (contiguous(true)) return 'C';
-  if (contiguous(false)) return 'F';
-  return 'A';
-}
-
-/// One argument, typed and marshalled.
-struct KArg {
-  Type type;
-  std::vector<int64_t> bytes;              // what the kernel parameter points at
-  std::shared_ptr<rt::DeviceArray> dev;    // keeps device memory alive during the launch
-  py::object host_back;                    // a host array to copy back into after the launch (or None)
-};
-
-void array_bytes(KArg& a, char* data, const std::vector<int64_t>& shape, const std::vector<int64_t>& strides) {
-  a.bytes.push_back((int64_t)(intptr_t)data);
-  for (auto s : shape) a.bytes.push_back(s);
-  for (auto s : strides) a.bytes.push_back(s);
-}
-
-/// Whether h is a NumPy scalar (np.float32(1), np.int64(2), ...) of a dtype cujit has; its
-/// scalar kind, looked up once per Python type.
-bool numpy_scalar_kind(const py::handle& h, Scalar* out) {
-  static std::unordered_map<PyTypeObject*, int> kinds;  // -1: not a usable NumPy scalar type
-  static std::mutex mu;
-  PyTypeObject* tp = Py_TYPE(h.ptr());
-  {
-    std::lock_guard<std::mutex> g(mu);
-    auto it = kinds.find(tp);
-    if (it != kinds.end()) {
-      if (it->second < 0) return false;
-      *out = (Scalar)it->second;
-      return true;
-    }
-  }
-  Scalar s;
-  static PyObject* generic = py::object(py::module_::import("numpy").attr("generic")).release().ptr();
-  bool ok = PyObject_IsInstance(h.ptr(), generic) == 1 &&
-            rt::scalar_from_numpy_dtype(py::dtype::from_args(h.attr("dtype")), &s);
-  std::lock_guard<std::mutex> g(mu);
-  kinds[tp] = ok ? (int)s : -1;
-  if (ok) *out = s;
-  return ok;
-}
-
-/// The value of NumPy scalar h (of kind s) in its own type's bytes, without making an array.
-void numpy_scalar_bytes(const py::handle& h, Scalar s, int64_t* word) {
-  auto store = [&](auto v) { std::memcpy(word, &v, sizeof(v)); };
-  PyObject* o = h.ptr();
-  if (is_float(s)) {
-    double d = PyFloat_AsDouble(o);  // exact for float32 and float64 values
-    if (d == -1.0 && PyErr_Occurred()) throw py::error_already_set();
-    if (s == Scalar::Float32) store((float)d);
-    else store(d);
-    return;
-  }
-  if (s == Scalar::Bool) {
-    int b = PyObject_IsTrue(o);
-    if (b < 0) throw py::error_already_set();
-    store((bool)b);
-    return;
-  }
-  py::object i = py::reinterpret_steal<py::object>(PyNumber_Index(o));
-  if (!i) throw py::error_already_set();
-  if (s == Scalar::UInt64) {
-    store((uint64_t)PyLong_AsUnsignedLongLong(i.ptr()));
-  } else {
-    long long v = PyLong_AsLongLong(i.ptr());
-    switch (scalar_size(s)) {  // two's complement: the low bytes are the narrow value
-      case 1: store((int8_t)v); break;
-      case 2: store((int16_t)v); break;
-      case 4: store((int32_t)v); break;
-      default: store((int64_t)v); break;
-    }
-  }
-  if (PyErr_Occurred()) throw py::error_already_set();
-}
-
-/// Re-encodes a marshalled scalar of type `from` as type `to` (C++'s conversions, as Numba's).
-void convert_scalar_word(int64_t* word, Scalar from, Scalar to) {
-  if (from == to) return;
-  double d = 0;
-  int64_t i = 0;
-  uint64_t u = 0;
-  bool is_f = is_float(from), is_u = false;
-  switch (from) {
-    case Scalar::Float32: { float f; std::memcpy(&f, word, 4); d = f; break; }
-    case Scalar::Float64: std::memcpy(&d, word, 8); break;
-    case Scalar::Bool: { bool b; std::memcpy(&b, word, 1); i = b; break; }
-    case Scalar::UInt64: std::memcpy(&u, word, 8); is_u = true; break;
-    default: {  // narrower ints were stored sign- or zero-extended into their own bytes
-      int64_t v = 0;
-      switch (scalar_size(from)) {
-        case 1: v = from == Scalar::Int8 ? (int64_t)*(int8_t*)word : (int64_t)*(uint8_t*)word; break;
-        case 2: v = from == Scalar::Int16 ? (int64_t)*(int16_t*)word : (int64_t)*(uint16_t*)word; break;
-        case 4: v = from == Scalar::Int32 ? (int64_t)*(int32_t*)word : (int64_t)*(uint32_t*)word; break;
-        default: v = *word; break;
-      }
-      i = v;
-    }
-  }
-  *word = 0;
-  auto put = [&](auto zero) {
-    using T = decltype(zero);
-    T v = is_f ? (T)d : is_u ? (T)u : (T)i;
-    std::memcpy(word, &v, sizeof(T));
-  };
-  switch (to) {
-    case Scalar::Bool: { bool b = is_f ? d != 0 : is_u ? u != 0 : i != 0; std::memcpy(word, &b, 1); break; }
-    case Scalar::Int8: put(int8_t{}); break;
-    case Scalar::Int16: put(int16_t{}); break;
-    case Scalar::Int32: put(int32_t{}); break;
-    case Scalar::Int64: put(int64_t{}); break;
-    case Scalar::UInt8: put(uint8_t{}); break;
-    case Scalar::UInt16: put(uint16_t{}); break;
-    case Scalar::UInt32: put(uint32_t{}); break;
-    case Scalar::UInt64: put(uint64_t{}); break;
-    case Scalar::Float32: put(float{}); break;
-    case Scalar::Float64: put(double{}); break;
-  }
-}
-
-KArg marshal(const py::handle& h, rt::Backend backend, int index) {
-  KArg a;
-  auto set_array = [&](Scalar dt, const std::vector<int64_t>& shape, const std::vector<int64_t>& strides, char* data) {
-    a.type = Type::array(dt, (int)shape.size(), layout_of(shape, strides, scalar_size(dt)));
-    array_bytes(a, data, shape, strides);
-  };
-  // Plain Python scalars first: probing them for __cuda_array_interface__ would raise and format
-  // an AttributeError on every launch.
-  Scalar np_kind;
-  const bool scalar = PyBool_Check(h.ptr()) || PyLong_CheckExact(h.ptr()) || PyFloat_CheckExact(h.ptr()) ||
-                      numpy_scalar_kind(h, &np_kind);
-  if (py::isinstance<rt::DeviceArray>(h) ||
-      (!scalar && !is_exact_ndarray(h) && py::hasattr(h, "__cuda_array_interface__"))) {
-    a.dev = py::isinstance<rt::DeviceArray>(h) ? h.cast<std::shared_ptr<rt::DeviceArray>>() : rt::device_array_from_cai(h);
-    if (a.dev->backend() != backend)
-      throw py::value_error("argument " + std::to_string(index) + " is a device array of the " +
-                            (a.dev->backend() == rt::Backend::Sim ? "simulator" : "GPU") + ", but the kernel runs on the " +
-                            (backend == rt::Backend::Sim ? "simulator" : "GPU"));
-    set_array(a.dev->dtype, a.dev->shape, a.dev->strides, a.dev->data);
-    return a;
-  }
-  if (py::isinstance<py::array>(h)) {
-    py::array arr = py::reinterpret_borrow<py::array>(h);
-    Scalar dt;
-    if (!rt::scalar_from_numpy_dtype(arr.dtype(), &dt))
-      throw py::type_error("argument " + std::to_string(index) + ": unsupported array dtype " + py::str(arr.dtype()).cast<std::string>());
-    if (backend == rt::Backend::Sim) {
-      std::vector<int64_t> shape(arr.shape(), arr.shape() + arr.ndim()), strides(arr.strides(), arr.strides() + arr.ndim());
-      set_array(dt, shape, strides, (char*)arr.data());
-      a.host_back = arr;  // keeps it alive; on the simulator the kernel writes into it directly
-      return a;
-    }
-    a.dev = rt::device_array_from_numpy(arr, true, backend);
-    if (arr.writeable()) a.host_back = arr;
-    set_array(dt, a.dev->shape, a.dev->strides, a.dev->data);
-    // Typed by the user's array, as Numba types it (and as the simulator, which uses it in place,
-    // does), not by the contiguous copy: a strided view stays layout 'A' on both targets.
-    std::vector<int64_t> shape(arr.shape(), arr.shape() + arr.ndim()), strides(arr.strides(), arr.strides() + arr.ndim());
-    a.type.layout = layout_of(shape, strides, scalar_size(dt));
-    return a;
-  }
-  // Scalars: Python's bool, int, float become boolean, int64, float64; NumPy scalars keep theirs.
-  int64_t word = 0;
-  Scalar s;
-  if (py::isinstance<py::bool_>(h)) {
-    s = Scalar::Bool;
-    bool v = h.cast<bool>();
-    std::memcpy(&word, &v, 1);
-  } else if (py::isinstance<py::int_>(h)) {
-    s = Scalar::Int64;
-    word = h.cast<int64_t>();
-  } else if (py::isinstance<py::float_>(h)) {
-    s = Scalar::Float64;
-    double v = h.cast<double>();
-    std::memcpy(&word, &v, 8);
-  } else if (numpy_scalar_kind(h, &np_kind)) {
-    s = np_kind;
-    numpy_scalar_bytes(h, s, &word);
-  } else {
-    throw py::type_error("argument " + std::to_string(index) + ": cannot determine Numba type of " +
-                         py::repr(py::type::of(h)).cast<std::string>());
-  }
-  a.type = Type::scalar_of(s);
-  a.bytes.push_back(word);
-  return a;
-}
 
 rt::Dim3 dim3_of(const py::handle& h, const char* what) {
   rt::Dim3 d;
@@ -305,7 +108,11 @@ class Kernel {
     std::vector<KArg> karg;
     std::vector<Type> types;
     for (size_t i = 0; i < args.size(); ++i) {
-      karg.push_back(marshal(args[i], backend, (int)i));
+      try {
+        karg.push_back(marshal(args[i], backend, (int)i));
+      } catch (const UnknownArgumentType& e) {
+        throw py::type_error("argument " + std::to_string(i) + " of " + src_->name + "(): " + e.what());
+      }
       types.push_back(karg.back().type);
     }
     if (!declared_.empty()) types = bind_declared(karg, types);

@@ -1,0 +1,45 @@
+// Python values as the generated code receives them: the type cujit gives each argument (Numba's
+// typeof) and its bytes (cj::Array words for arrays, the value for scalars). Shared by the kernel
+// dispatcher (bindings/kernel.cpp) and the CPU dispatcher (bindings/cpu.cpp).
+#pragma once
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <memory>
+#include <vector>
+
+#include "compiler/types.h"
+#include "runtime/device_array.h"
+
+namespace cujit {
+
+/// 'C', 'F' or 'A' for an array of this shape and byte strides (size-1 dimensions ignored).
+char layout_of(const std::vector<int64_t>& shape, const std::vector<int64_t>& strides, int64_t itemsize);
+
+/// One argument, typed and marshalled.
+struct KArg {
+  Type type;
+  std::vector<int64_t> bytes;              // what the kernel parameter points at
+  std::shared_ptr<rt::DeviceArray> dev;    // keeps device memory alive during the launch
+  pybind11::object host_back;              // a host array to copy back into after the launch (or None)
+};
+
+/// Whether h is a NumPy scalar (np.float32(1), ...) of a dtype cujit has, and its kind.
+bool numpy_scalar_kind(const pybind11::handle& h, Scalar* out);
+
+/// Re-encodes a marshalled scalar of type `from` as type `to` (C++'s conversions, as Numba's).
+void convert_scalar_word(int64_t* word, Scalar from, Scalar to);
+
+/// Types and marshals argument `index` for `backend`: device arrays as they are, host arrays in
+/// place on the simulator (and for CPU code) or copied to the GPU, scalars by value. Throws
+/// UnknownArgumentType for a value cujit has no type for.
+KArg marshal(const pybind11::handle& h, rt::Backend backend, int index);
+
+/// A Python value with no cujit type (a dict, a string, ...); what() is Numba's wording,
+/// "Cannot determine Numba type of <class 'dict'>".
+struct UnknownArgumentType : std::runtime_error {
+  UnknownArgumentType(int index, const std::string& msg) : std::runtime_error(msg), index(index) {}
+  int index;
+};
+
+}  // namespace cujit
