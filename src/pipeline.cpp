@@ -146,6 +146,31 @@ KernelBuild build_kernel(const std::shared_ptr<FunctionSource>& src, const std::
   return b;
 }
 
+CpuBuild build_cpu_function(const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args) {
+  CpuBuild b;
+  b.name = src->name;
+  b.arg_types = args;
+  Program prog;
+  int idx;
+  {
+    StageTimer t{"parse+type", src->name};
+    idx = prog.instantiate(src, args, Type::unknown(), Role::Device);
+  }
+  dump_program(prog);
+  b.ret = prog.fns[idx]->ret;
+  b.symbol = "cj_cpu_" + src->name;
+  finish(b, prog, {{EntryPoint::Kind::Cpu, idx, b.symbol}});
+  return b;
+}
+
+void argument_type_error(const std::shared_ptr<FunctionSource>& src, int index, const std::string& msg) {
+  ast::Module mod = parse(src->source);
+  const ast::Node& def = *mod.func;
+  SourceLoc at = index < (int)def.params.size() ? def.params[index].loc : def.loc;
+  user_error(src->source, at, ErrorKind::Typing,
+             "non-precise type pyobject: argument " + std::to_string(index) + " of " + src->name + "(): " + msg);
+}
+
 toolchain::NvrtcOutput compile_cuda(const Build& b, const std::string& arch) {
   StageTimer t{"nvrtc", b.name + " for " + arch};
   const bool cubin = arch.rfind("sm_", 0) == 0;

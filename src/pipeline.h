@@ -42,6 +42,19 @@ struct KernelBuild : Build {
 /// Types and generates a CUDA ufunc: one loop per signature, all in one program.
 UfuncBuild build_ufunc(const std::shared_ptr<FunctionSource>& src, const std::vector<Signature>& sigs);
 
+/// An @jit (CPU) function typed for one set of argument types; only host_source is used.
+struct CpuBuild : Build {
+  std::string symbol;
+  std::vector<Type> arg_types;
+  Type ret;
+};
+
+/// Types and generates an @jit function for the argument types of a call.
+CpuBuild build_cpu_function(const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args);
+
+/// Throws the TypingError for argument `index` of `src` (rendered at that parameter in the def).
+[[noreturn]] void argument_type_error(const std::shared_ptr<FunctionSource>& src, int index, const std::string& msg);
+
 /// Types and generates a kernel for the argument types of a call (or a declared signature).
 KernelBuild build_kernel(const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args);
 

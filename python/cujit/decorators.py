@@ -127,7 +127,9 @@ def _classify(value, seen):
             return ("dtype", _t.from_dtype(value).name)
         except TypeError:
             pass
-    if isinstance(value, DeviceFunction):
+    from .cpu import CPUDispatcher
+    if isinstance(value, (DeviceFunction, CPUDispatcher)):
+        # @jit functions call each other as device functions do: typed at each call site.
         return ("function", capture(value.py_func, seen))
     if isinstance(value, Dispatcher):
         return ("opaque", "<class 'cujit.cuda.Dispatcher'> (a kernel cannot be called from GPU code; "

@@ -115,7 +115,7 @@ class Kernel {
       }
       types.push_back(karg.back().type);
     }
-    if (!declared_.empty()) types = bind_declared(karg, types);
+    if (!declared_.empty()) types = bind_declared(declared_, karg, types, src_->name);
     Specialization& sp = specialize(types);
     if (sp.build.arg_types.size() != args.size())
       throw py::type_error(src_->name + "() takes " + std::to_string(sp.build.arg_types.size()) + " arguments, got " + std::to_string(args.size()));
@@ -156,34 +156,6 @@ class Kernel {
   // Signatures given at decoration. As in Numba, such a kernel compiles nothing else: a call
   // must fit one of them, and its scalars are converted to the declared types.
   std::vector<std::vector<Type>> declared_;
-
-  static bool fits(const Type& declared, const Type& actual) {
-    if (declared.is_scalar()) return actual.is_scalar();
-    if (!declared.is_array() || !actual.is_array()) return false;
-    if (declared.scalar != actual.scalar || declared.ndim != actual.ndim) return false;
-    return declared.layout == 'A' || declared.layout == actual.layout;
-  }
-
-  std::vector<Type> bind_declared(std::vector<KArg>& karg, const std::vector<Type>& actual) {
-    for (const auto& sig : declared_) {
-      if (sig.size() != actual.size()) continue;
-      bool ok = true;
-      for (size_t i = 0; ok && i < sig.size(); ++i) ok = fits(sig[i], actual[i]);
-      if (!ok) continue;
-      for (size_t i = 0; i < sig.size(); ++i)
-        if (sig[i].is_scalar()) convert_scalar_word(&karg[i].bytes[0], actual[i].scalar, sig[i].scalar);
-      return sig;
-    }
-    std::string got, want;
-    for (size_t i = 0; i < actual.size(); ++i) got += (i ? ", " : "") + actual[i].str();
-    for (const auto& sig : declared_) {
-      want += "\n  (";
-      for (size_t i = 0; i < sig.size(); ++i) want += (i ? ", " : "") + sig[i].str();
-      want += ")";
-    }
-    throw py::type_error("No matching definition for argument type(s) " + got + " of " + src_->name +
-                         "(); it was declared for:" + want);
-  }
 
   Specialization& specialize(const std::vector<Type>& types) {
     std::string key;

@@ -207,4 +207,36 @@ KArg marshal(const py::handle& h, rt::Backend backend, int index) {
   return a;
 }
 
+namespace {
+bool fits(const Type& declared, const Type& actual) {
+  if (declared.is_scalar()) return actual.is_scalar();
+  if (!declared.is_array() || !actual.is_array()) return false;
+  if (declared.scalar != actual.scalar || declared.ndim != actual.ndim) return false;
+  return declared.layout == 'A' || declared.layout == actual.layout;
+}
+}  // namespace
+
+
+std::vector<Type> bind_declared(const std::vector<std::vector<Type>>& declared, std::vector<KArg>& karg,
+                                const std::vector<Type>& actual, const std::string& name) {
+  for (const auto& sig : declared) {
+    if (sig.size() != actual.size()) continue;
+    bool ok = true;
+    for (size_t i = 0; ok && i < sig.size(); ++i) ok = fits(sig[i], actual[i]);
+    if (!ok) continue;
+    for (size_t i = 0; i < sig.size(); ++i)
+      if (sig[i].is_scalar()) convert_scalar_word(&karg[i].bytes[0], actual[i].scalar, sig[i].scalar);
+    return sig;
+  }
+  std::string got, want;
+  for (size_t i = 0; i < actual.size(); ++i) got += (i ? ", " : "") + actual[i].str();
+  for (const auto& sig : declared) {
+    want += "\n  (";
+    for (size_t i = 0; i < sig.size(); ++i) want += (i ? ", " : "") + sig[i].str();
+    want += ")";
+  }
+  throw py::type_error("No matching definition for argument type(s) " + got + " of " + name +
+                       "(); it was declared for:" + want);
+}
+
 }  // namespace cujit

@@ -6,6 +6,8 @@
 #include <pybind11/pybind11.h>
 
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "compiler/types.h"
@@ -34,6 +36,12 @@ void convert_scalar_word(int64_t* word, Scalar from, Scalar to);
 /// place on the simulator (and for CPU code) or copied to the GPU, scalars by value. Throws
 /// UnknownArgumentType for a value cujit has no type for.
 KArg marshal(const pybind11::handle& h, rt::Backend backend, int index);
+
+/// Numba's rule for declared signatures: the first whose arrays fit the actual ones exactly
+/// (dtype, ndim; layout unless declared 'A') and whose arity matches; its scalars are converted
+/// in place. Returns that signature; throws TypeError "No matching definition ..." otherwise.
+std::vector<Type> bind_declared(const std::vector<std::vector<Type>>& declared, std::vector<KArg>& karg,
+                                const std::vector<Type>& actual, const std::string& name);
 
 /// A Python value with no cujit type (a dict, a string, ...); what() is Numba's wording,
 /// "Cannot determine Numba type of <class 'dict'>".

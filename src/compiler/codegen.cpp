@@ -774,6 +774,22 @@ class Emitter {
       os << "CJ_UFUNC_ENTRY(" << ep.symbol << ", " << n << ")\n";
       return os.str();
     }
+    if (ep.kind == EntryPoint::Kind::Cpu) {
+      // An @jit function, called from the CPU dispatcher with one pointer per argument's bytes
+      // (the marshalled words, as for simulator kernels) and a pointer to the result's.
+      if (target_ != Target::Host) return "";
+      const auto& ps = f.mod.func->params;
+      os << "extern \"C\" CJ_EXPORT void " << ep.symbol << "(void** cj_params, void* cj_ret) {\n";
+      std::string call = f.cpp_name + "(";
+      for (size_t i = 0; i < ps.size(); ++i) {
+        os << "  " << type(f.arg_types[i]) << " cj_p" << i << " = *(" << type(f.arg_types[i]) << "*)cj_params[" << i << "];\n";
+        call += (i ? ", " : "") + std::string("cj_p") + std::to_string(i);
+      }
+      call += ")";
+      if (f.ret.tag == Type::Tag::Void || f.ret.tag == Type::Tag::None) os << "  (void)cj_ret;\n  " << call << ";\n}\n";
+      else os << "  *(" << type(f.ret) << "*)cj_ret = " << call << ";\n}\n";
+      return os.str();
+    }
     // Kernel. On the GPU its parameters are the typed values cuLaunchKernel passes; in the
     // simulator they arrive as an array of pointers to each argument's bytes (the same array the
     // runtime builds for cuLaunchKernel), and the prelude's loop runs every thread of the blocks.

@@ -13,7 +13,7 @@ enum class Target { CUDA, Host };
 
 /// An entry point: a ufunc loop or a kernel around one typed instance.
 struct EntryPoint {
-  enum class Kind { Ufunc, Kernel } kind;
+  enum class Kind { Ufunc, Kernel, Cpu } kind;  // Cpu: an @jit function, host target only
   int instance;          // index into Program::fns
   std::string symbol;    // extern "C" name in the generated code
 };

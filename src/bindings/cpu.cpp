@@ -1,0 +1,161 @@
+// @jit / @njit functions from Python: _core.CpuFunction is the CPU dispatcher. A call types its
+// arguments as Numba would (bindings/marshal.h: NumPy arrays are used in place), compiles one
+// specialisation per argument-type fingerprint with the host C++ compiler (through the disk
+// cache), and calls the loaded function with the GIL released. There is no object mode: a value
+// cujit cannot type is a TypingError at that parameter.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstring>
+#include <mutex>
+#include <unordered_map>
+
+#include "bindings/common.h"
+#include "bindings/marshal.h"
+#include "pipeline.h"
+
+namespace py = pybind11;
+
+namespace cujit {
+namespace {
+
+using CpuEntry = void (*)(void** params, void* ret);
+
+struct CpuSpec {
+  CpuBuild build;
+  std::shared_ptr<toolchain::HostLibrary> lib;
+  CpuEntry fn = nullptr;
+};
+
+// The Python value of a result word: Python's bool, int and float, as Numba returns them.
+py::object result_value(const Type& t, const int64_t* word) {
+  if (t.tag == Type::Tag::Void || t.tag == Type::Tag::None) return py::none();
+  auto get = [&](auto zero) {
+    decltype(zero) v;
+    std::memcpy(&v, word, sizeof(v));
+    return v;
+  };
+  switch (t.scalar) {
+    case Scalar::Bool: return py::bool_(get(bool{}));
+    case Scalar::Int8: return py::int_(get(int8_t{}));
+    case Scalar::Int16: return py::int_(get(int16_t{}));
+    case Scalar::Int32: return py::int_(get(int32_t{}));
+    case Scalar::Int64: return py::int_(get(int64_t{}));
+    case Scalar::UInt8: return py::int_(get(uint8_t{}));
+    case Scalar::UInt16: return py::int_(get(uint16_t{}));
+    case Scalar::UInt32: return py::int_(get(uint32_t{}));
+    case Scalar::UInt64: return py::int_(get(uint64_t{}));
+    case Scalar::Float32: return py::float_(get(float{}));
+    case Scalar::Float64: return py::float_(get(double{}));
+  }
+  return py::none();
+}
+
+class CpuFunction {
+ public:
+  CpuFunction(std::shared_ptr<FunctionSource> src, const std::vector<std::string>& sigs) : src_(std::move(src)) {
+    for (const auto& s : sigs) {
+      Signature sig;
+      try {
+        sig = parse_signature(s);
+      } catch (const std::invalid_argument& e) {
+        throw py::value_error(e.what());
+      }
+      specialize(sig.args);
+      declared_.push_back(sig.args);
+    }
+  }
+
+  py::object call(const py::args& args, const py::kwargs& kw) {
+    if (kw.size() > 0) throw py::type_error(src_->name + "(): keyword arguments are not supported by cujit's @jit yet");
+    std::vector<KArg> karg;
+    std::vector<Type> types;
+    for (size_t i = 0; i < args.size(); ++i) {
+      try {
+        karg.push_back(marshal(args[i], rt::Backend::Sim, (int)i));
+      } catch (const UnknownArgumentType& e) {
+        argument_type_error(src_, e.index, e.what());
+      }
+      types.push_back(karg.back().type);
+    }
+    if (!declared_.empty()) types = bind_declared(declared_, karg, types, src_->name);
+    CpuSpec& sp = specialize(types);
+    if (sp.build.arg_types.size() != args.size())
+      throw py::type_error(src_->name + "() takes " + std::to_string(sp.build.arg_types.size()) + " arguments, got " +
+                           std::to_string(args.size()));
+    std::vector<void*> params;
+    for (auto& a : karg) params.push_back(a.bytes.data());
+    int64_t ret[2] = {0, 0};
+    {
+      py::gil_scoped_release nogil;
+      sp.fn(params.data(), ret);
+    }
+    return result_value(sp.build.ret, ret);
+  }
+
+  std::vector<std::string> signatures() {
+    std::lock_guard<std::mutex> g(mu_);
+    std::vector<std::string> r;
+    for (auto& key : order_) {
+      const auto& t = specs_[key]->build.arg_types;
+      std::string s = "(";
+      for (size_t i = 0; i < t.size(); ++i) s += (i ? ", " : "") + t[i].str();
+      r.push_back(s + (t.size() == 1 ? ",)" : ")"));
+    }
+    return r;
+  }
+
+  std::string inspect_source(const std::vector<std::string>& arg_types) {
+    std::vector<Type> t;
+    for (auto& a : arg_types) t.push_back(parse_type(a));
+    return specialize(t).build.host_source;
+  }
+
+ private:
+  std::shared_ptr<FunctionSource> src_;
+  std::mutex mu_;
+  std::unordered_map<std::string, std::unique_ptr<CpuSpec>> specs_;
+  std::vector<std::string> order_;  // fingerprints in compile order, for .signatures
+  std::vector<std::vector<Type>> declared_;
+
+  CpuSpec& specialize(const std::vector<Type>& types) {
+    std::string key;
+    for (auto& t : types) key += t.str() + ";";
+    {
+      std::lock_guard<std::mutex> g(mu_);
+      auto it = specs_.find(key);
+      if (it != specs_.end()) return *it->second;
+    }
+    auto sp = std::make_unique<CpuSpec>();
+    sp->build = build_cpu_function(src_, types);
+    const Type& r = sp->build.ret;
+    if (!(r.is_scalar() || r.tag == Type::Tag::Void || r.tag == Type::Tag::None))
+      throw py::type_error(src_->name + "() returns " + r.str() +
+                           "; cujit's @jit returns scalars (or nothing) so far, not tuples or arrays");
+    {
+      py::gil_scoped_release nogil;
+      sp->lib = compile_host(sp->build);
+    }
+    sp->fn = reinterpret_cast<CpuEntry>(sp->lib->symbol(sp->build.symbol));
+    std::lock_guard<std::mutex> g(mu_);
+    auto& slot = specs_[key];
+    if (!slot) {
+      slot = std::move(sp);
+      order_.push_back(key);
+    }
+    return *slot;
+  }
+};
+
+}  // namespace
+
+void define_cpu(py::module_& m) {
+  py::class_<CpuFunction>(m, "CpuFunction", py::dynamic_attr(), "An @jit / @njit CPU function dispatcher.")
+      .def(py::init<std::shared_ptr<FunctionSource>, const std::vector<std::string>&>())
+      .def("__call__", &CpuFunction::call)
+      .def_property_readonly("_signatures", &CpuFunction::signatures)
+      .def("inspect_source", &CpuFunction::inspect_source, py::arg("arg_types"),
+           "The generated C++ (with prelude) for argument types given as strings ('float64', 'int32[::1]').");
+}
+
+}  // namespace cujit

@@ -1,0 +1,108 @@
+"""@jit / @njit on the CPU (issue 5, first slice): scalar and array arguments, scalar results,
+one specialisation per argument types, declared signatures, calls between jitted functions,
+py_func, and the TypingError for an argument cujit cannot type. No GPU or simulator involved:
+the host C++ compiler builds the same generated code the simulator runs."""
+import math
+
+import numpy as np
+import pytest
+
+import cujit
+from cujit import jit, njit
+
+
+@jit
+def hypot(x, y):
+    # The course's first example.
+    x = abs(x)
+    y = abs(y)
+    t = min(x, y)
+    x = max(x, y)
+    t = t / x
+    return x * math.sqrt(1 + t * t)
+
+
+@njit
+def total(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i]
+    return s
+
+
+@njit
+def twice_total(a):
+    return 2 * total(a)  # a jitted function calling another
+
+
+@njit
+def scale_in_place(a, k):
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            a[i, j] *= k
+
+
+@jit("float32(float32, float32)")
+def add32(a, b):
+    return a + b
+
+
+@njit
+def returns_nothing(a):
+    a[0] = 1
+
+
+@njit
+def is_positive(x):
+    return x > 0
+
+
+@njit
+def cannot_compile(x):
+    return x["key"]
+
+
+def test_hypot_matches_py_func():
+    assert hypot(3.0, 4.0) == hypot.py_func(3.0, 4.0) == 5.0
+    assert hypot(3, 4) == 5.0 and type(hypot(3, 4)) is float
+    assert hypot.signatures == ["(float64, float64)", "(int64, int64)"]
+    assert hypot.__name__ == "hypot" and hypot.py_func.__name__ == "hypot"
+
+
+def test_arrays_are_used_in_place_and_calls_nest():
+    a = np.arange(10.0)
+    assert total(a) == 45.0 and twice_total(a) == 90.0
+    assert total(np.arange(10, dtype=np.int32)) == 45.0  # a second specialisation
+    assert total(a[::2]) == a[::2].sum()                   # a strided view, layout 'A'
+    m = np.ones((3, 4), np.float32)
+    scale_in_place(m, 3)
+    assert (m == 3).all()
+    assert returns_nothing(np.zeros(2)) is None
+
+
+def test_result_types_follow_numba():
+    assert is_positive(2) is True and is_positive(-1.5) is False
+    r = add32(1, 2)  # declared signature: ints converted to float32, result a Python float
+    assert r == 3.0 and type(r) is float
+    assert add32.signatures == ["(float32, float32)"]
+    with pytest.raises(TypeError, match="No matching definition"):
+        add32(np.zeros(2), 1.0)
+
+
+def test_unknown_argument_type_is_a_typing_error_at_the_parameter():
+    with pytest.raises(cujit.TypingError) as e:
+        cannot_compile(dict(key="value"))
+    text = str(e.value)
+    assert "non-precise type pyobject: argument 0 of cannot_compile(): Cannot determine Numba type of <class 'dict'>" in text
+    assert "def cannot_compile(x):" in text
+    # The caret sits under the parameter.
+    lines = text.splitlines()
+    src = next(i for i, ln in enumerate(lines) if "def cannot_compile(x):" in ln)
+    assert lines[src + 1].index("^") == lines[src].index("x):")
+
+
+def test_options_are_accepted():
+    f = jit(nopython=True, cache=True, fastmath=True, boundscheck=False, error_model="numpy")(hypot.py_func)
+    assert f(6.0, 8.0) == 10.0
+    with pytest.raises(NotImplementedError, match="object mode"):
+        jit(forceobj=True)(hypot.py_func)
