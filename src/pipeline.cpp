@@ -130,36 +130,37 @@ UfuncBuild build_ufunc(const std::shared_ptr<FunctionSource>& src, const std::ve
   return b;
 }
 
-KernelBuild build_kernel(const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args) {
-  KernelBuild b;
+namespace {
+// One entry point for one set of argument types (a kernel or an @jit function): types it, fills
+// `b` and returns the instance's inferred return type.
+Type build_single(Build& b, const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args,
+                  const Type& declared_ret, Role role, EntryPoint::Kind kind, const std::string& symbol) {
   b.name = src->name;
-  b.arg_types = args;
   Program prog;
   int idx;
   {
     StageTimer t{"parse+type", src->name};
-    idx = prog.instantiate(src, args, Type::void_(), Role::Kernel);
+    idx = prog.instantiate(src, args, declared_ret, role);
   }
   dump_program(prog);
+  finish(b, prog, {{kind, idx, symbol}});
+  return prog.fns[idx]->ret;
+}
+}  // namespace
+
+KernelBuild build_kernel(const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args) {
+  KernelBuild b;
+  b.arg_types = args;
   b.symbol = "cj_kernel_" + src->name;
-  finish(b, prog, {{EntryPoint::Kind::Kernel, idx, b.symbol}});
+  build_single(b, src, args, Type::void_(), Role::Kernel, EntryPoint::Kind::Kernel, b.symbol);
   return b;
 }
 
 CpuBuild build_cpu_function(const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args) {
   CpuBuild b;
-  b.name = src->name;
   b.arg_types = args;
-  Program prog;
-  int idx;
-  {
-    StageTimer t{"parse+type", src->name};
-    idx = prog.instantiate(src, args, Type::unknown(), Role::Device);
-  }
-  dump_program(prog);
-  b.ret = prog.fns[idx]->ret;
   b.symbol = "cj_cpu_" + src->name;
-  finish(b, prog, {{EntryPoint::Kind::Cpu, idx, b.symbol}});
+  b.ret = build_single(b, src, args, Type::unknown(), Role::Device, EntryPoint::Kind::Cpu, b.symbol);
   return b;
 }
 
