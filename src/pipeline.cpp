@@ -50,6 +50,7 @@ struct StageTimer {
 std::string with_prelude(Target t, const std::string& code) {
   std::string s = prelude::get(t == Target::CUDA ? "cuda.h" : "host.h");
   s += prelude::get("common.h");
+  if (t == Target::Host) s += prelude::get("host_random.h");
   s += code;
   return s;
 }
@@ -67,11 +68,11 @@ void finish(Build& b, const Program& prog, const std::vector<EntryPoint>& entrie
   std::string cuda_code, host_code;
   {
     StageTimer t{"codegen", b.name};
-    cuda_code = emit_program(prog, entries, Target::CUDA);
+    if (!prog.host_only) cuda_code = emit_program(prog, entries, Target::CUDA);
     host_code = emit_program(prog, entries, Target::Host);
   }
   if (debug_level() >= 3) std::cerr << "cujit: generated code for " << b.name << ":\n" << cuda_code << "\n";
-  b.cuda_source = with_prelude(Target::CUDA, cuda_code);
+  if (!prog.host_only) b.cuda_source = with_prelude(Target::CUDA, cuda_code);
   b.host_source = with_prelude(Target::Host, host_code);
   for (const auto& f : prog.fns) b.files[f->mod.source.filename] = f->mod.source;
 }
@@ -137,6 +138,7 @@ Type build_single(Build& b, const std::shared_ptr<FunctionSource>& src, const st
                   const Type& declared_ret, Role role, EntryPoint::Kind kind, const std::string& symbol) {
   b.name = src->name;
   Program prog;
+  prog.host_only = kind == EntryPoint::Kind::Cpu;
   int idx;
   {
     StageTimer t{"parse+type", src->name};
@@ -194,13 +196,28 @@ toolchain::NvrtcOutput compile_cuda(const Build& b, const std::string& arch) {
   return o;
 }
 
+namespace {
+// This thread's generator states for compiled CPU code (prelude/host_random.h): 0 for `random`,
+// 1 for `np.random`. They live here, not in each library, so that every library in the process
+// draws from the same sequence, as in Numba. Zeroed memory is a state the prelude seeds on use.
+void* host_random_state(int which) {
+  alignas(64) static thread_local unsigned char states[2][4096];
+  return states[which & 1];
+}
+}  // namespace
+
 std::shared_ptr<toolchain::HostLibrary> compile_host(const Build& b) {
   StageTimer t{"host compiler", b.name};
+  std::shared_ptr<toolchain::HostLibrary> lib;
   try {
-    return toolchain::host_compile(b.host_source, {});
+    lib = toolchain::host_compile(b.host_source, {});
   } catch (const rt::HostCompileError& e) {
     map_toolchain_error(b, e.output, "host C++ compiler", e.what());
   }
+  // Every library built from the host prelude has this hook.
+  auto bind = reinterpret_cast<void (*)(void* (*)(int))>(lib->symbol("cj_host_bind"));
+  bind(&host_random_state);
+  return lib;
 }
 
 }  // namespace cujit

@@ -85,7 +85,7 @@ def _lambda_source(func, lines, first):
     return source, code.co_filename, max(line - 1, 1), 0
 
 
-_MODULES = {math: "math", cmath: "cmath", np: "numpy", random: "random"}
+_MODULES = {math: "math", cmath: "cmath", np: "numpy", np.random: "numpy.random", random: "random"}
 
 
 def _module_name(value):

@@ -6,6 +6,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cstring>
 #include <mutex>
 #include <unordered_map>
@@ -27,12 +28,45 @@ struct CpuSpec {
   CpuEntry fn = nullptr;
 };
 
-// The Python value of a result word: Python's bool, int and float, as Numba returns them.
-py::object result_value(const Type& t, const int64_t* word) {
+// Size and alignment of a value of type `t` as the generated C++ lays it out (tuples are plain
+// structs of their elements, prelude scalars are the C types), so results can be read back.
+void size_align(const Type& t, size_t* size, size_t* align) {
+  if (t.is_scalar()) {
+    *size = *align = (size_t)scalar_size(t.scalar);
+  } else if (t.is_tuple()) {
+    size_t off = 0, al = 1;
+    for (const auto& e : t.elems) {
+      size_t s, a;
+      size_align(e, &s, &a);
+      off = (off + a - 1) / a * a + s;
+      al = std::max(al, a);
+    }
+    *size = (off + al - 1) / al * al;
+    *align = al;
+  } else {
+    *size = 0;
+    *align = 1;
+  }
+}
+
+// A result as Python returns it: bool, int and float for scalars (as Numba), tuples of those.
+py::object result_value(const Type& t, const char* p) {
   if (t.tag == Type::Tag::Void || t.tag == Type::Tag::None) return py::none();
+  if (t.is_tuple()) {
+    py::tuple out(t.elems.size());
+    size_t off = 0;
+    for (size_t i = 0; i < t.elems.size(); ++i) {
+      size_t s, a;
+      size_align(t.elems[i], &s, &a);
+      off = (off + a - 1) / a * a;
+      out[i] = result_value(t.elems[i], p + off);
+      off += s;
+    }
+    return std::move(out);
+  }
   auto get = [&](auto zero) {
     decltype(zero) v;
-    std::memcpy(&v, word, sizeof(v));
+    std::memcpy(&v, p, sizeof(v));
     return v;
   };
   switch (t.scalar) {
@@ -49,6 +83,17 @@ py::object result_value(const Type& t, const int64_t* word) {
     case Scalar::Float64: return py::float_(get(double{}));
   }
   return py::none();
+}
+
+// Whether the dispatcher can hand a result of this type back to Python.
+bool returnable(const Type& t) {
+  if (t.is_scalar() || t.tag == Type::Tag::Void || t.tag == Type::Tag::None) return true;
+  if (t.is_tuple()) {
+    for (const auto& e : t.elems)
+      if (!returnable(e)) return false;
+    return true;
+  }
+  return false;
 }
 
 class CpuFunction {
@@ -85,12 +130,14 @@ class CpuFunction {
                            std::to_string(args.size()));
     std::vector<void*> params;
     for (auto& a : karg) params.push_back(a.bytes.data());
-    int64_t ret[2] = {0, 0};
+    size_t size, align;
+    size_align(sp.build.ret, &size, &align);
+    std::vector<int64_t> ret(size / 8 + 2, 0);
     {
       py::gil_scoped_release nogil;
-      sp.fn(params.data(), ret);
+      sp.fn(params.data(), ret.data());
     }
-    return result_value(sp.build.ret, ret);
+    return result_value(sp.build.ret, reinterpret_cast<const char*>(ret.data()));
   }
 
   std::vector<std::string> signatures() {
@@ -129,9 +176,9 @@ class CpuFunction {
     auto sp = std::make_unique<CpuSpec>();
     sp->build = build_cpu_function(src_, types);
     const Type& r = sp->build.ret;
-    if (!(r.is_scalar() || r.tag == Type::Tag::Void || r.tag == Type::Tag::None))
+    if (!returnable(r))
       throw py::type_error(src_->name + "() returns " + r.str() +
-                           "; cujit's @jit returns scalars (or nothing) so far, not tuples or arrays");
+                           "; cujit's @jit returns scalars, tuples of them, or nothing so far, not arrays");
     {
       py::gil_scoped_release nogil;
       sp->lib = compile_host(sp->build);

@@ -711,6 +711,11 @@ class Emitter {
       case Builtin::CudaBrev: return sp + "(" + arg(e, 0, r) + ")";
       case Builtin::CudaFma:
         return sp + "(" + arg(e, 0, r) + ", " + arg(e, 1, r) + ", " + arg(e, 2, r) + ")";
+      case Builtin::PyRandom: case Builtin::PyUniform: case Builtin::PyGauss: case Builtin::PyNormalvariate:
+      case Builtin::PyRandint: case Builtin::PyRandrange: case Builtin::PySeed: case Builtin::NpRandom:
+      case Builtin::NpRandomSample: case Builtin::NpRand: case Builtin::NpRandn: case Builtin::NpStdNormal:
+      case Builtin::NpNormal: case Builtin::NpUniform: case Builtin::NpRandint: case Builtin::NpSeed:
+        return random_call(e, b, sp);
       case Builtin::CudaSync:
         uses_barrier_ = true;
         return sp + "()";
@@ -729,6 +734,29 @@ class Emitter {
     std::string s = sp + "(";
     for (size_t i = 0; i < e.list.size(); ++i) s += (i ? ", " : "") + arg(e, i, at);
     return s + ")";
+  }
+
+  // random.* / np.random.* (prelude/host_random.h): the generator (0: random, 1: np.random) comes
+  // first; parameters left at None take their defaults here.
+  std::string random_call(const ast::Node& e, Builtin b, const std::string& sp) {
+    using B = Builtin;
+    const bool py = b == B::PyRandom || b == B::PyUniform || b == B::PyGauss || b == B::PyNormalvariate ||
+                    b == B::PyRandint || b == B::PyRandrange || b == B::PySeed;
+    const Type f64 = Type::scalar_of(Scalar::Float64), i64 = Type::scalar_of(Scalar::Int64);
+    auto given = [&](size_t i) { return i < e.list.size() && e.list[i]->type.tag != Type::Tag::None; };
+    auto num = [&](size_t i, const char* dflt) { return given(i) ? arg(e, i, f64) : std::string(dflt); };
+    std::string which = py ? "0" : "1";
+    switch (b) {
+      case B::PySeed: case B::NpSeed: return sp + "(" + which + ", " + arg(e, 0, i64) + ")";
+      case B::PyUniform: case B::NpUniform: case B::PyGauss: case B::PyNormalvariate: case B::NpNormal:
+        return sp + "(" + which + ", " + num(0, "0.0") + ", " + num(1, "1.0") + ")";
+      case B::NpRandn: case B::NpStdNormal: return sp + "(1, 0.0, 1.0)";
+      case B::PyRandint: return sp + "(" + arg(e, 0, i64) + ", " + arg(e, 1, i64) + ")";
+      case B::PyRandrange: case B::NpRandint:  // one argument: [0, n)
+        if (!given(1)) return sp + "(0, " + arg(e, 0, i64) + ")";
+        return sp + "(" + arg(e, 0, i64) + ", " + arg(e, 1, i64) + ")";
+      default: return sp + "(" + which + ")";
+    }
   }
 
   std::string print(const ast::Node& e) {

@@ -464,6 +464,12 @@ class Typer {
       f.resolved[&e] = Resolved{Resolved::Kind::DType};
       return Type::dtype(sc);
     }
+    if (module == "numpy" && attr == "random") {
+      Resolved r{Resolved::Kind::Module};
+      r.name = "numpy.random";
+      f.resolved[&e] = r;
+      return Type::module("numpy.random");
+    }
     if (module == "cuda") {
       if (attr == "threadIdx" || attr == "blockIdx" || attr == "blockDim" || attr == "gridDim") {
         Resolved r{Resolved::Kind::CudaDim};
@@ -645,6 +651,9 @@ class Typer {
 
   Type call(ast::Node& e) {
     Type callee = expr(*e.a);
+    bool keywords_bound = false;
+    if (callee.tag == Type::Tag::Function && callee.user_fn < 0)
+      if (const BuiltinRow* b = find_builtin(callee.name)) keywords_bound = bind_builtin_keywords(fn(), e, *b);
     std::vector<Type> args;
     bool known = callee.known();
     for (auto& a : e.list) {
@@ -664,7 +673,7 @@ class Typer {
     }
     if (callee.tag != Type::Tag::Function) error(e, "'" + callee.str() + "' object is not callable");
     if (callee.user_fn >= 0) return call_user(e, callee, args);
-    if (!e.keywords.empty() && callee.name != "print" && callee.name != "cuda.local.array" &&
+    if (!keywords_bound && !e.keywords.empty() && callee.name != "print" && callee.name != "cuda.local.array" &&
         callee.name != "cuda.shared.array")
       unsupported(e.keywords[0].value ? *e.keywords[0].value : e, "keyword arguments are not supported for " + callee.name + "()");
     const BuiltinRow* b = find_builtin(callee.name);
@@ -721,6 +730,7 @@ int Program::instantiate(const std::shared_ptr<FunctionSource>& src, const std::
   inst->arg_types = args;
   inst->declared_ret = declared_ret;
   inst->role = role;
+  inst->host_only = host_only;
   int idx = (int)fns.size();
   inst->cpp_name = "cj_f" + std::to_string(idx) + "_" + src->name;
   inst->typing = true;

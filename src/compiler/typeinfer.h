@@ -46,6 +46,7 @@ struct FunctionInstance {
   std::map<std::string, const GlobalValue*> const_arrays;  // symbol -> global array (constant memory)
   std::string cpp_name;
   bool typing = false;                   // inference in progress (recursion check)
+  bool host_only = false;                // compiled for the CPU only (Program::host_only)
 };
 
 /// All instances reachable from the entry points compiled together.
@@ -53,6 +54,9 @@ class Program {
  public:
   std::vector<std::unique_ptr<FunctionInstance>> fns;
   std::vector<std::shared_ptr<FunctionSource>> sources;  // user functions named by Type::user_fn
+  // Compiled for the CPU only (@jit, CPU ufuncs): CPU-only intrinsics (random numbers) are
+  // allowed, and no CUDA code is generated.
+  bool host_only = false;
 
   /// Types `src` for `args` (reusing an existing instance) and returns its index.
   /// `call_site` is where a caller asked for it (for errors); null for entry points.
@@ -70,6 +74,10 @@ struct BuiltinRow;
 /// The result type of a call to an intrinsic with arguments of the given types, checking its
 /// arity and argument types (typeinfer_builtins.cpp). Records array shapes in `fn`.
 Type type_builtin_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args);
+/// Puts the keyword arguments of a call to an intrinsic that takes them (np.random.normal(scale=2))
+/// into parameter order, filling skipped parameters with their defaults. False for intrinsics
+/// without keyword parameters (the call's keywords are then the caller's to reject).
+bool bind_builtin_keywords(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b);
 /// An integer literal, or a negated one.
 bool const_int_literal(const ast::Node& n, int64_t* out);
 

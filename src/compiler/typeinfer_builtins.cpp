@@ -170,6 +170,7 @@ class BuiltinTyper {
           error(*e.list[0], "cuda.const.array_like() needs a global NumPy array");
         return args[0];
       case Rule::ArrayAlloc: return array_alloc(e, b);
+      case Rule::Random: return random_call(e, b, args);
       case Rule::Atomic: case Rule::AtomicInt: case Rule::AtomicUnsigned: case Rule::AtomicCas: {
         const bool cas0 = b.id == Builtin::AtomicCas0;  // compare_and_swap(ary, old, val): ary[0]
         const size_t nargs = b.rule == Rule::AtomicCas && !cas0 ? 4 : 3;
@@ -232,6 +233,59 @@ class BuiltinTyper {
     return false;
   }
 
+  // random.* and np.random.*: CPU code only. Arguments were put in parameter order by
+  // bind_builtin_keywords; a None is a parameter left at its default.
+  Type random_call(ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args) {
+    if (!fn().host_only)
+      unsupported(e, std::string(b.name) + "() is only supported in CPU code (@jit, @vectorize); GPU code "
+                     "draws random numbers with cujit.cuda.random (create_xoroshiro128p_states)");
+    using B = Builtin;
+    auto given = [&](size_t i) { return i < args.size() && args[i].tag != Type::Tag::None; };
+    auto number = [&](size_t i) {
+      if (given(i) && !args[i].is_scalar())
+        error(*e.list[i], std::string(b.name) + "() needs a number, got " + args[i].str());
+    };
+    auto integer = [&](size_t i) {
+      if (given(i) && (!args[i].is_scalar() || is_float(args[i].scalar)))
+        error(*e.list[i], std::string(b.name) + "() needs an integer, got " + args[i].str());
+    };
+    // The size= forms (arrays of draws) come with array allocation; until then, say so.
+    auto no_size = [&](size_t i) {
+      if (given(i)) unsupported(*e.list[i], std::string(b.name) + "() with a size (an array of draws) is not supported yet");
+    };
+    switch (b.id) {
+      case B::PySeed: case B::NpSeed:
+        arity(e, b, args, 1, 1); integer(0);
+        return Type::none();
+      case B::PyRandom:
+        arity(e, b, args, 0, 0);
+        return Type::scalar_of(Scalar::Float64);
+      case B::NpRandom: case B::NpRandomSample: case B::NpStdNormal:
+        arity(e, b, args, 0, 1); no_size(0);
+        return Type::scalar_of(Scalar::Float64);
+      case B::NpRand: case B::NpRandn:
+        for (size_t i = 0; i < args.size(); ++i) no_size(i);
+        return Type::scalar_of(Scalar::Float64);
+      case B::PyUniform: arity(e, b, args, 2, 2); number(0); number(1); return Type::scalar_of(Scalar::Float64);
+      case B::PyGauss: case B::PyNormalvariate:
+        arity(e, b, args, 0, 2); number(0); number(1);
+        return Type::scalar_of(Scalar::Float64);
+      case B::NpNormal: case B::NpUniform:
+        arity(e, b, args, 0, 3); number(0); number(1); no_size(2);
+        return Type::scalar_of(Scalar::Float64);
+      case B::PyRandint: arity(e, b, args, 2, 2); integer(0); integer(1); return Type::scalar_of(Scalar::Int64);
+      case B::PyRandrange:
+        arity(e, b, args, 1, 3); integer(0); integer(1);
+        if (given(2)) unsupported(*e.list[2], "random.randrange() with a step is not supported");
+        return Type::scalar_of(Scalar::Int64);
+      case B::NpRandint:
+        arity(e, b, args, 1, 3); integer(0); integer(1); no_size(2);
+        return Type::scalar_of(Scalar::Int64);
+      default: break;
+    }
+    throw InternalError(std::string("no typing rule for ") + b.name);
+  }
+
   // cuda.local.array(shape, dtype) / cuda.shared.array(shape, dtype), positional or by keyword.
   Type array_alloc(ast::Node& e, const BuiltinRow& b) {
     const ast::Node* shape = e.list.size() > 0 ? e.list[0].get() : nullptr;
@@ -277,6 +331,74 @@ class BuiltinTyper {
 };
 
 }  // namespace
+
+namespace {
+// The parameters of the intrinsics that take keyword arguments (NumPy's and Python's names), in
+// order, with the default put in where a later parameter is given by name and this one is not.
+struct KwParam {
+  const char* name;
+  ast::ConstValue::Tag tag;  // None: "not given"
+  double value;
+};
+struct KwSpec {
+  Builtin id;
+  std::vector<KwParam> params;
+};
+const std::vector<KwSpec>& keyword_specs() {
+  using T = ast::ConstValue::Tag;
+  static const std::vector<KwSpec> specs = {
+      {Builtin::PyGauss, {{"mu", T::Float, 0.0}, {"sigma", T::Float, 1.0}}},
+      {Builtin::PyNormalvariate, {{"mu", T::Float, 0.0}, {"sigma", T::Float, 1.0}}},
+      {Builtin::PyUniform, {{"a", T::None, 0}, {"b", T::None, 0}}},
+      {Builtin::PyRandint, {{"a", T::None, 0}, {"b", T::None, 0}}},
+      {Builtin::PyRandrange, {{"start", T::None, 0}, {"stop", T::None, 0}, {"step", T::None, 0}}},
+      {Builtin::PySeed, {{"a", T::None, 0}}},
+      {Builtin::NpSeed, {{"seed", T::None, 0}}},
+      {Builtin::NpRandom, {{"size", T::None, 0}}},
+      {Builtin::NpRandomSample, {{"size", T::None, 0}}},
+      {Builtin::NpStdNormal, {{"size", T::None, 0}}},
+      {Builtin::NpNormal, {{"loc", T::Float, 0.0}, {"scale", T::Float, 1.0}, {"size", T::None, 0}}},
+      {Builtin::NpUniform, {{"low", T::Float, 0.0}, {"high", T::Float, 1.0}, {"size", T::None, 0}}},
+      {Builtin::NpRandint, {{"low", T::None, 0}, {"high", T::None, 0}, {"size", T::None, 0}}},
+  };
+  return specs;
+}
+}  // namespace
+
+bool bind_builtin_keywords(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b) {
+  const KwSpec* spec = nullptr;
+  for (const auto& s : keyword_specs())
+    if (s.id == b.id) spec = &s;
+  if (!spec) return false;
+  if (call.keywords.empty()) return true;
+  const auto& ps = spec->params;
+  if (call.list.size() > ps.size()) return true;  // the rule reports the arity
+  std::vector<ast::NodePtr> slots(ps.size());
+  for (size_t i = 0; i < call.list.size(); ++i) slots[i] = std::move(call.list[i]);
+  for (auto& kw : call.keywords) {
+    size_t k = 0;
+    while (k < ps.size() && kw.name != ps[k].name) ++k;
+    if (k == ps.size())
+      user_error(fn.mod.source, kw.loc, ErrorKind::Typing, std::string(b.name) + "() got an unexpected keyword argument '" + kw.name + "'");
+    if (slots[k])
+      user_error(fn.mod.source, kw.loc, ErrorKind::Typing, std::string(b.name) + "() got multiple values for argument '" + kw.name + "'");
+    slots[k] = std::move(kw.value);
+  }
+  call.keywords.clear();
+  size_t last = 0;
+  for (size_t k = 0; k < slots.size(); ++k)
+    if (slots[k]) last = k + 1;
+  call.list.clear();
+  for (size_t k = 0; k < last; ++k) {
+    if (!slots[k]) {
+      slots[k] = ast::make(ast::Kind::Constant, call.loc);
+      slots[k]->cval.tag = ps[k].tag;
+      slots[k]->cval.f = ps[k].value;
+    }
+    call.list.push_back(std::move(slots[k]));
+  }
+  return true;
+}
 
 Type type_builtin_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args) {
   return BuiltinTyper(fn).builtin_call(call, b, args);

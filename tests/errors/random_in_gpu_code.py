@@ -1,0 +1,8 @@
+import random
+
+from cujit import vectorize
+
+
+@vectorize(['float64(float64)'], target='cuda')
+def noisy(x):
+    return x + random.random()  # error: UnsupportedError: random.random() is only supported in CPU code
