@@ -8,6 +8,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "compiler/annotate.h"
 #include "compiler/parser.h"
 #include "compiler/typeinfer.h"
 #include "runtime/errors.h"
@@ -135,7 +136,8 @@ namespace {
 // One entry point for one set of argument types (a kernel or an @jit function): types it, fills
 // `b` and returns the instance's inferred return type.
 Type build_single(Build& b, const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args,
-                  const Type& declared_ret, Role role, EntryPoint::Kind kind, const std::string& symbol) {
+                  const Type& declared_ret, Role role, EntryPoint::Kind kind, const std::string& symbol,
+                  std::string* annotated = nullptr) {
   b.name = src->name;
   Program prog;
   prog.host_only = kind == EntryPoint::Kind::Cpu;
@@ -146,6 +148,7 @@ Type build_single(Build& b, const std::shared_ptr<FunctionSource>& src, const st
   }
   dump_program(prog);
   finish(b, prog, {{kind, idx, symbol}});
+  if (annotated) *annotated = annotate_types(*prog.fns[idx]);
   return prog.fns[idx]->ret;
 }
 }  // namespace
@@ -162,7 +165,7 @@ CpuBuild build_cpu_function(const std::shared_ptr<FunctionSource>& src, const st
   CpuBuild b;
   b.arg_types = args;
   b.symbol = "cj_cpu_" + src->name;
-  b.ret = build_single(b, src, args, Type::unknown(), Role::Device, EntryPoint::Kind::Cpu, b.symbol);
+  b.ret = build_single(b, src, args, Type::unknown(), Role::Device, EntryPoint::Kind::Cpu, b.symbol, &b.annotated);
   return b;
 }
 

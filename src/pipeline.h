@@ -47,6 +47,7 @@ struct CpuBuild : Build {
   std::string symbol;
   std::vector<Type> arg_types;
   Type ret;
+  std::string annotated;  // inspect_types() text (compiler/annotate.h)
 };
 
 /// Types and generates an @jit function for the argument types of a call.

@@ -2,6 +2,7 @@
 one specialisation per argument types, declared signatures, calls between jitted functions,
 py_func, and the TypingError for an argument cujit cannot type. No GPU or simulator involved:
 the host C++ compiler builds the same generated code the simulator runs."""
+import io
 import math
 
 import numpy as np
@@ -106,3 +107,31 @@ def test_options_are_accepted():
     assert f(6.0, 8.0) == 10.0
     with pytest.raises(NotImplementedError, match="object mode"):
         jit(forceobj=True)(hypot.py_func)
+
+
+def test_inspect_types_annotates_each_line():
+    hypot(3.0, 4.0)
+    out = io.StringIO()
+    hypot.inspect_types(file=out)
+    text = out.getvalue()
+    # One listing per specialisation, headed as Numba's: name (argtypes), then the file.
+    assert text.startswith("hypot (float64, float64)\n" + "-" * 80 + "\n# File: ")
+    assert "hypot (int64, int64)" in text or len(hypot.signatures) == 1
+    first = text.split("=" * 80)[0]
+    assert "#   x = arg(0, name=x)  :: float64" in first
+    assert "#   abs(float64)  :: float64" in first
+    assert "#   t  :: float64" in first
+    assert "#   math.sqrt(float64)  :: float64" in first
+    assert "#   $return  :: float64" in first
+    # Each source line appears under its own LINE header.
+    assert "    return x * math.sqrt(1 + t * t)" in first
+    only = io.StringIO()
+    hypot.inspect_types(file=only, signature=(cujit.float64, cujit.float64))
+    assert only.getvalue().count("-" * 80) == 1
+
+
+def test_overloads_are_keyed_by_argument_types():
+    hypot(3.0, 4.0)
+    assert (cujit.float64, cujit.float64) in hypot.overloads
+    ov = hypot.overloads[(cujit.float64, cujit.float64)]
+    assert "cj_cpu_hypot" in ov.source

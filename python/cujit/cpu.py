@@ -6,9 +6,34 @@ generated code as the simulator's, through the disk cache) and calls it. There i
 what cannot be compiled raises cujit.errors.TypingError.
 """
 
+import sys
+
 from . import _core
+from . import types as _t
 from .decorators import capture
 from .types import signature_string
+
+
+class _TypeName(_t.Type):
+    """A type as the dispatcher names it ('float64', 'array(float32, 1d, C)')."""
+
+    def __init__(self, name):
+        self.name = name
+
+
+class _Overload:
+    """One compiled specialisation: its argument types and its generated C++ (``source``)."""
+
+    def __init__(self, dispatcher, arg_types):
+        self.signature = tuple(_TypeName(t) for t in arg_types)
+        self._dispatcher = dispatcher
+
+    @property
+    def source(self):
+        return self._dispatcher.inspect_source([str(t) for t in self.signature])
+
+    def __repr__(self):
+        return "<compiled %s%r>" % (self._dispatcher.__name__, self.signature)
 
 
 class CPUDispatcher(_core.CpuFunction):
@@ -26,7 +51,27 @@ class CPUDispatcher(_core.CpuFunction):
     @property
     def signatures(self):
         """The argument types of each compiled specialisation, as strings: ``['(int64, int64)']``."""
-        return list(self._signatures)
+        return ["(" + ", ".join(t) + ("," if len(t) == 1 else "") + ")" for t in self._signatures]
+
+    @property
+    def overloads(self):
+        """The compiled specialisations: argument-type tuple -> its generated C++ source. Keys
+        compare equal to tuples of cujit types: ``(cujit.float64, cujit.float64) in f.overloads``."""
+        return {tuple(_TypeName(t) for t in sig): _Overload(self, sig) for sig in self._signatures}
+
+    def inspect_types(self, file=None, signature=None, pretty=False):
+        """Print each specialisation's source annotated with the types inference gave its
+        variables, calls and results (Numba prints its IR there; the types are the same)."""
+        if pretty:
+            raise NotImplementedError("inspect_types(pretty=True) needs Jupyter's HTML output, which cujit "
+                                      "does not produce; call inspect_types() for the text listing")
+        texts = self._annotations()
+        if signature is not None:
+            want = tuple(str(t) for t in (signature.args if hasattr(signature, "args") else signature))
+            texts = [t for s, t in zip(self._signatures, texts) if tuple(s) == want]
+        out = file if file is not None else sys.stdout
+        for t in texts:
+            print(t, file=out)
 
     def __repr__(self):
         return "CPUDispatcher(%r)" % (self.py_func,)

@@ -140,15 +140,23 @@ class CpuFunction {
     return result_value(sp.build.ret, reinterpret_cast<const char*>(ret.data()));
   }
 
-  std::vector<std::string> signatures() {
+  /// The argument types of each compiled specialisation, in compile order.
+  std::vector<std::vector<std::string>> signatures() {
+    std::lock_guard<std::mutex> g(mu_);
+    std::vector<std::vector<std::string>> r;
+    for (auto& key : order_) {
+      std::vector<std::string> one;
+      for (const auto& t : specs_[key]->build.arg_types) one.push_back(t.str());
+      r.push_back(one);
+    }
+    return r;
+  }
+
+  /// The inspect_types() listing of every compiled specialisation, in compile order.
+  std::vector<std::string> annotations() {
     std::lock_guard<std::mutex> g(mu_);
     std::vector<std::string> r;
-    for (auto& key : order_) {
-      const auto& t = specs_[key]->build.arg_types;
-      std::string s = "(";
-      for (size_t i = 0; i < t.size(); ++i) s += (i ? ", " : "") + t[i].str();
-      r.push_back(s + (t.size() == 1 ? ",)" : ")"));
-    }
+    for (auto& key : order_) r.push_back(specs_[key]->build.annotated);
     return r;
   }
 
@@ -201,6 +209,7 @@ void define_cpu(py::module_& m) {
       .def(py::init<std::shared_ptr<FunctionSource>, const std::vector<std::string>&>())
       .def("__call__", &CpuFunction::call)
       .def_property_readonly("_signatures", &CpuFunction::signatures)
+      .def("_annotations", &CpuFunction::annotations)
       .def("inspect_source", &CpuFunction::inspect_source, py::arg("arg_types"),
            "The generated C++ (with prelude) for argument types given as strings ('float64', 'int32[::1]').");
 }

@@ -1,0 +1,129 @@
+#include "compiler/annotate.h"
+
+#include <map>
+#include <set>
+#include <sstream>
+#include <vector>
+
+namespace cujit {
+namespace {
+
+class Annotator {
+ public:
+  explicit Annotator(const FunctionInstance& f) : f_(f) {}
+
+  std::string run() {
+    const ast::Node& def = *f_.mod.func;
+    for (size_t i = 0; i < def.params.size() && i < f_.arg_types.size(); ++i)
+      note(def.params[i].loc.line, def.params[i].name + " = arg(" + std::to_string(i) + ", name=" +
+                                       def.params[i].name + ")  :: " + f_.arg_types[i].str());
+    stmts(def.body);
+    std::ostringstream os;
+    os << f_.src->name << " (";
+    for (size_t i = 0; i < f_.arg_types.size(); ++i) os << (i ? ", " : "") << f_.arg_types[i].str();
+    os << (f_.arg_types.size() == 1 ? ",)" : ")") << "\n" << std::string(80, '-') << "\n";
+    const SourceFile& src = f_.mod.source;
+    os << "# File: " << src.filename << "\n";
+    int first = src.first_line, last = first;
+    for (char c : src.text) last += c == '\n';
+    for (int line = first; line < last; ++line) {
+      std::string text = src.line_text(line);
+      std::string indent = text.substr(0, text.find_first_not_of(" \t") == std::string::npos ? 0 : text.find_first_not_of(" \t"));
+      os << indent << "# --- LINE " << line << " --- \n";
+      auto it = notes_.find(line);
+      if (it != notes_.end())
+        for (const auto& n : it->second) os << indent << "#   " << n << "\n";
+      os << "\n" << text << "\n\n";
+    }
+    os << std::string(80, '=') << "\n";
+    return os.str();
+  }
+
+ private:
+  const FunctionInstance& f_;
+  std::map<int, std::vector<std::string>> notes_;
+  std::set<std::pair<int, std::string>> seen_;
+
+  void note(int line, const std::string& s) {
+    if (seen_.insert({line, s}).second) notes_[line].push_back(s);
+  }
+
+  std::string callee_name(const ast::Node& c) {
+    if (c.is(ast::Kind::Name)) return c.name;
+    if (c.is(ast::Kind::Attribute)) return callee_name(*c.a) + "." + c.name;
+    return "<callee>";
+  }
+
+  void stmts(const std::vector<ast::NodePtr>& body) {
+    for (const auto& s : body) stmt(*s);
+  }
+
+  void target(const ast::Node& t) {
+    if (t.is(ast::Kind::Name)) {
+      auto it = f_.locals.find(t.name);
+      if (it != f_.locals.end()) note(t.loc.line, t.name + "  :: " + it->second.str());
+    } else if (t.is(ast::Kind::Tuple)) {
+      for (const auto& e : t.list) target(*e);
+    } else {
+      expr(t);
+    }
+  }
+
+  void stmt(const ast::Node& s) {
+    using K = ast::Kind;
+    switch (s.kind) {
+      case K::Assign:
+        expr(*s.b);
+        for (const auto& t : s.list) target(*t);
+        break;
+      case K::AugAssign:
+        expr(*s.b);
+        target(*s.a);
+        break;
+      case K::For:
+        expr(*s.b);
+        target(*s.a);
+        stmts(s.body);
+        stmts(s.orelse);
+        break;
+      case K::While: case K::If:
+        expr(*s.a);
+        stmts(s.body);
+        stmts(s.orelse);
+        break;
+      case K::Return:
+        if (s.a) expr(*s.a);
+        note(s.loc.line, "$return  :: " + (s.a ? s.a->type.str() : std::string("none")));
+        break;
+      case K::Expr:
+        expr(*s.a);
+        break;
+      default: break;
+    }
+  }
+
+  void expr(const ast::Node& e) {
+    using K = ast::Kind;
+    if (e.a) expr(*e.a);
+    if (e.b) expr(*e.b);
+    if (e.c) expr(*e.c);
+    for (const auto& x : e.list) expr(*x);
+    for (const auto& k : e.keywords) expr(*k.value);
+    if (e.is(K::Call)) {
+      std::string s = callee_name(*e.a) + "(";
+      for (size_t i = 0; i < e.list.size(); ++i) s += (i ? ", " : "") + e.list[i]->type.str();
+      note(e.loc.line, s + ")  :: " + e.type.str());
+    } else if (e.is(K::BinOp)) {
+      note(e.loc.line, e.a->type.str() + " " + ast::op_spelling(e.op) + " " + e.b->type.str() + "  :: " + e.type.str());
+    } else if (e.is(K::Name)) {
+      auto it = f_.locals.find(e.name);
+      if (it != f_.locals.end()) note(e.loc.line, e.name + "  :: " + it->second.str());
+    }
+  }
+};
+
+}  // namespace
+
+std::string annotate_types(const FunctionInstance& f) { return Annotator(f).run(); }
+
+}  // namespace cujit
