@@ -12,6 +12,7 @@
 #include "compiler/parser.h"
 #include "compiler/typeinfer.h"
 #include "runtime/errors.h"
+#include "runtime/host_calls.h"
 #include "toolchain/cache.h"
 
 namespace cujit::prelude {
@@ -51,7 +52,11 @@ struct StageTimer {
 std::string with_prelude(Target t, const std::string& code) {
   std::string s = prelude::get(t == Target::CUDA ? "cuda.h" : "host.h");
   s += prelude::get("common.h");
-  if (t == Target::Host) s += prelude::get("host_random.h");
+  if (t == Target::Host) {
+    s += prelude::get("host_services.h");
+    s += prelude::get("host_random.h");
+    s += prelude::get("host_arrays.h");
+  }
   s += code;
   return s;
 }
@@ -199,16 +204,6 @@ toolchain::NvrtcOutput compile_cuda(const Build& b, const std::string& arch) {
   return o;
 }
 
-namespace {
-// This thread's generator states for compiled CPU code (prelude/host_random.h): 0 for `random`,
-// 1 for `np.random`. They live here, not in each library, so that every library in the process
-// draws from the same sequence, as in Numba. Zeroed memory is a state the prelude seeds on use.
-void* host_random_state(int which) {
-  alignas(64) static thread_local unsigned char states[2][4096];
-  return states[which & 1];
-}
-}  // namespace
-
 std::shared_ptr<toolchain::HostLibrary> compile_host(const Build& b) {
   StageTimer t{"host compiler", b.name};
   std::shared_ptr<toolchain::HostLibrary> lib;
@@ -217,9 +212,9 @@ std::shared_ptr<toolchain::HostLibrary> compile_host(const Build& b) {
   } catch (const rt::HostCompileError& e) {
     map_toolchain_error(b, e.output, "host C++ compiler", e.what());
   }
-  // Every library built from the host prelude has this hook.
-  auto bind = reinterpret_cast<void (*)(void* (*)(int))>(lib->symbol("cj_host_bind"));
-  bind(&host_random_state);
+  // Every library built from the host prelude has this hook (prelude/host_services.h).
+  auto bind = reinterpret_cast<void (*)(const rt::HostServices*)>(lib->symbol("cj_host_bind"));
+  bind(rt::host_services());
   return lib;
 }
 

@@ -14,6 +14,7 @@
 #include "bindings/common.h"
 #include "bindings/marshal.h"
 #include "pipeline.h"
+#include "runtime/host_calls.h"
 
 namespace py = pybind11;
 
@@ -43,14 +44,67 @@ void size_align(const Type& t, size_t* size, size_t* align) {
     }
     *size = (off + al - 1) / al * al;
     *align = al;
+  } else if (t.is_array()) {  // cj::Array<T, N>: data, shape[N], strides[N]
+    *size = 8 + 16 * (size_t)t.ndim;
+    *align = 8;
   } else {
     *size = 0;
     *align = 1;
   }
 }
 
-// A result as Python returns it: bool, int and float for scalars (as Numba), tuples of those.
-py::object result_value(const Type& t, const char* p) {
+// Who owns the memory of the arrays a call returns: blocks of the call's arena become NumPy's
+// (one capsule per block, shared by every array in it), views of arguments keep the argument
+// as their base, anything else (a global constant array in the library) is copied.
+struct ResultOwners {
+  rt::CallArena* arena;
+  const py::args* args;
+  struct Owned {
+    const char* start;
+    int64_t bytes;
+    py::object base;
+  };
+  std::vector<Owned> owned;
+
+  py::object base_for(const char* p) {
+    for (const auto& o : owned)
+      if (p >= o.start && p < o.start + o.bytes) return o.base;
+    int64_t bytes = 0;
+    if (void* start = arena->release(p, &bytes)) {
+      py::capsule cap(start, [](void* q) { std::free(q); });
+      owned.push_back({static_cast<const char*>(start), bytes, cap});
+      return std::move(cap);
+    }
+    for (const auto& a : *args) {
+      if (!py::isinstance<py::array>(a)) continue;
+      py::array arr = py::reinterpret_borrow<py::array>(a);
+      const char* lo = static_cast<const char*>(arr.data());
+      if (p >= lo && p < lo + std::max<py::ssize_t>(arr.nbytes(), 1)) return py::reinterpret_borrow<py::object>(a);
+    }
+    return py::none();
+  }
+};
+
+py::object array_result(const Type& t, const char* p, ResultOwners& owners) {
+  const char* data;
+  std::memcpy(&data, p, sizeof data);
+  std::vector<py::ssize_t> shape(t.ndim), strides(t.ndim);
+  for (int k = 0; k < t.ndim; ++k) {
+    int64_t v;
+    std::memcpy(&v, p + 8 + 8 * k, 8);
+    shape[k] = v;
+    std::memcpy(&v, p + 8 + 8 * (t.ndim + k), 8);
+    strides[k] = v;
+  }
+  py::dtype dt(std::string(scalar_dtype_str(t.scalar)));
+  py::object base = owners.base_for(data);
+  if (base.is_none()) return py::array(dt, shape, strides, data).attr("copy")();
+  return py::array(dt, shape, strides, data, base);
+}
+
+// A result as Python returns it: bool, int and float for scalars (as Numba), NumPy arrays,
+// tuples of those.
+py::object result_value(const Type& t, const char* p, ResultOwners& owners) {
   if (t.tag == Type::Tag::Void || t.tag == Type::Tag::None) return py::none();
   if (t.is_tuple()) {
     py::tuple out(t.elems.size());
@@ -59,11 +113,12 @@ py::object result_value(const Type& t, const char* p) {
       size_t s, a;
       size_align(t.elems[i], &s, &a);
       off = (off + a - 1) / a * a;
-      out[i] = result_value(t.elems[i], p + off);
+      out[i] = result_value(t.elems[i], p + off, owners);
       off += s;
     }
     return std::move(out);
   }
+  if (t.is_array()) return array_result(t, p, owners);
   auto get = [&](auto zero) {
     decltype(zero) v;
     std::memcpy(&v, p, sizeof(v));
@@ -87,7 +142,7 @@ py::object result_value(const Type& t, const char* p) {
 
 // Whether the dispatcher can hand a result of this type back to Python.
 bool returnable(const Type& t) {
-  if (t.is_scalar() || t.tag == Type::Tag::Void || t.tag == Type::Tag::None) return true;
+  if (t.is_scalar() || t.is_array() || t.tag == Type::Tag::Void || t.tag == Type::Tag::None) return true;
   if (t.is_tuple()) {
     for (const auto& e : t.elems)
       if (!returnable(e)) return false;
@@ -133,11 +188,14 @@ class CpuFunction {
     size_t size, align;
     size_align(sp.build.ret, &size, &align);
     std::vector<int64_t> ret(size / 8 + 2, 0);
+    rt::CallArena arena;  // what the call allocates; freed on return unless returned
     {
       py::gil_scoped_release nogil;
+      rt::ArenaScope scope(&arena);
       sp.fn(params.data(), ret.data());
     }
-    return result_value(sp.build.ret, reinterpret_cast<const char*>(ret.data()));
+    ResultOwners owners{&arena, &args, {}};
+    return result_value(sp.build.ret, reinterpret_cast<const char*>(ret.data()), owners);
   }
 
   /// The argument types of each compiled specialisation, in compile order.
@@ -186,7 +244,7 @@ class CpuFunction {
     const Type& r = sp->build.ret;
     if (!returnable(r))
       throw py::type_error(src_->name + "() returns " + r.str() +
-                           "; cujit's @jit returns scalars, tuples of them, or nothing so far, not arrays");
+                           "; cujit's @jit returns numbers, arrays and tuples of them, or nothing");
     {
       py::gil_scoped_release nogil;
       sp->lib = compile_host(sp->build);

@@ -716,10 +716,22 @@ class Emitter {
       case Builtin::NpRandomSample: case Builtin::NpRand: case Builtin::NpRandn: case Builtin::NpStdNormal:
       case Builtin::NpNormal: case Builtin::NpUniform: case Builtin::NpRandint: case Builtin::NpSeed:
         return random_call(e, b, sp);
+      case Builtin::NpEmpty: case Builtin::NpZeros: case Builtin::NpOnes: case Builtin::NpFull:
+      case Builtin::NpEmptyLike: case Builtin::NpZerosLike: case Builtin::NpOnesLike: case Builtin::NpFullLike:
+      case Builtin::NpArange: case Builtin::NpCopy:
+        return array_new(e, b, sp);
+      case Builtin::NpSum: case Builtin::NpMean:
+        return sp + "<" + scalar_cpp(r.scalar) + ">(" + expr(*e.list[0]) + ")";
+      case Builtin::NpMin: case Builtin::NpAmin: return sp + "(" + expr(*e.list[0]) + ", false)";
+      case Builtin::NpMax: case Builtin::NpAmax: return sp + "(" + expr(*e.list[0]) + ", true)";
       case Builtin::CudaSync:
         uses_barrier_ = true;
         return sp + "()";
       default: break;
+    }
+    if (r.is_array()) {  // np.sqrt(a) and friends on an array: elementwise into a new array
+      const std::string R = scalar_cpp(r.scalar);
+      return "cj::np_map<" + R + ">(" + expr(*e.list[0]) + ", [](auto x) { return " + sp + "((" + R + ")x); })";
     }
     // The math families: arguments converted to the result's float type (or float64 for the
     // predicates and the to-int functions, whose results are not floats).
@@ -736,8 +748,46 @@ class Emitter {
     return s + ")";
   }
 
+  // np.empty and friends (prelude/host_arrays.h). A shape tuple is evaluated once, inside an
+  // immediately called lambda (host code only, so C++20 is at hand).
+  std::string array_new(const ast::Node& e, Builtin b, const std::string& sp) {
+    using B = Builtin;
+    const Type& r = e.type;
+    const std::string T = scalar_cpp(r.scalar), N = std::to_string(r.ndim);
+    auto given = [&](size_t i) { return i < e.list.size() && e.list[i]->type.tag != Type::Tag::None; };
+    auto dims = [&](const std::string& pre) {
+      const ast::Node& sh = *e.list[0];
+      if (!sh.type.is_tuple()) return sp + "<" + T + ", " + N + ">(" + pre + "(int64_t)(" + expr(sh) + "))";
+      std::string call = sp + "<" + T + ", " + N + ">(" + pre;
+      for (size_t k = 0; k < sh.type.elems.size(); ++k) call += (k ? ", " : "") + std::string("(int64_t)cj_s.f") + std::to_string(k);
+      return "[&] { const auto cj_s = " + expr(sh) + "; return " + call + "); }()";
+    };
+    switch (b) {
+      case B::NpEmpty: case B::NpZeros: case B::NpOnes: return dims("");
+      case B::NpFull: return dims("(" + T + ")(" + expr(*e.list[1]) + "), ");
+      case B::NpEmptyLike: return sp + "<" + T + ">(" + expr(*e.list[0]) + ")";
+      case B::NpZerosLike: return "cj::filled(" + sp + "<" + T + ">(" + expr(*e.list[0]) + "), (" + T + ")0)";
+      case B::NpOnesLike: return "cj::filled(" + sp + "<" + T + ">(" + expr(*e.list[0]) + "), (" + T + ")1)";
+      case B::NpFullLike:
+        return "cj::filled(" + sp + "<" + T + ">(" + expr(*e.list[0]) + "), (" + T + ")(" + expr(*e.list[1]) + "))";
+      case B::NpCopy: return sp + "<" + T + ">(" + expr(*e.list[0]) + ", [](" + T + " x) { return x; })";
+      case B::NpArange: {
+        bool ints = true;
+        for (size_t i = 0; i < 3; ++i) ints = ints && (!given(i) || !is_float(e.list[i]->type.scalar));
+        const Type w = Type::scalar_of(ints ? Scalar::Int64 : Scalar::Float64);
+        std::string start = given(1) ? arg(e, 0, w) : (ints ? "(int64_t)0" : "0.0");
+        std::string stop = given(1) ? arg(e, 1, w) : arg(e, 0, w);
+        std::string step = given(2) ? arg(e, 2, w) : (ints ? "(int64_t)1" : "1.0");
+        return std::string(ints ? "cj::np_arange_int<" : "cj::np_arange<") + T + ">(" + start + ", " + stop + ", " + step + ")";
+      }
+      default: break;
+    }
+    throw InternalError("codegen: array constructor");
+  }
+
   // random.* / np.random.* (prelude/host_random.h): the generator (0: random, 1: np.random) comes
-  // first; parameters left at None take their defaults here.
+  // first; parameters left at None take their defaults here. With a size, an immediately called
+  // lambda evaluates the arguments once and fills a new array with draws.
   std::string random_call(const ast::Node& e, Builtin b, const std::string& sp) {
     using B = Builtin;
     const bool py = b == B::PyRandom || b == B::PyUniform || b == B::PyGauss || b == B::PyNormalvariate ||
@@ -746,17 +796,55 @@ class Emitter {
     auto given = [&](size_t i) { return i < e.list.size() && e.list[i]->type.tag != Type::Tag::None; };
     auto num = [&](size_t i, const char* dflt) { return given(i) ? arg(e, i, f64) : std::string(dflt); };
     std::string which = py ? "0" : "1";
+    std::vector<std::string> a;  // the draw's arguments after the generator
+    int size_arg = -1;           // where the size is, for the array forms
+    std::string draw;
     switch (b) {
       case B::PySeed: case B::NpSeed: return sp + "(" + which + ", " + arg(e, 0, i64) + ")";
       case B::PyUniform: case B::NpUniform: case B::PyGauss: case B::PyNormalvariate: case B::NpNormal:
-        return sp + "(" + which + ", " + num(0, "0.0") + ", " + num(1, "1.0") + ")";
-      case B::NpRandn: case B::NpStdNormal: return sp + "(1, 0.0, 1.0)";
-      case B::PyRandint: return sp + "(" + arg(e, 0, i64) + ", " + arg(e, 1, i64) + ")";
+        a = {num(0, "0.0"), num(1, "1.0")};
+        draw = sp + "(" + which + ", cj_a0, cj_a1)";
+        size_arg = 2;
+        break;
+      case B::NpRandn: case B::NpStdNormal:
+        draw = sp + "(1, 0.0, 1.0)";
+        size_arg = b == B::NpRandn ? -2 : 0;
+        break;
+      case B::PyRandint: a = {arg(e, 0, i64), arg(e, 1, i64)}; draw = sp + "(cj_a0, cj_a1)"; break;
       case B::PyRandrange: case B::NpRandint:  // one argument: [0, n)
-        if (!given(1)) return sp + "(0, " + arg(e, 0, i64) + ")";
-        return sp + "(" + arg(e, 0, i64) + ", " + arg(e, 1, i64) + ")";
-      default: return sp + "(" + which + ")";
+        if (!given(1)) a = {"(int64_t)0", arg(e, 0, i64)};
+        else a = {arg(e, 0, i64), arg(e, 1, i64)};
+        draw = sp + "(cj_a0, cj_a1)";
+        size_arg = 2;
+        break;
+      default:
+        draw = sp + "(" + which + ")";
+        size_arg = b == B::NpRand ? -2 : 0;
+        break;
     }
+    if (!e.type.is_array()) {  // a scalar draw: the arguments in place
+      for (size_t i = 0; i < a.size(); ++i) {
+        const std::string name = "cj_a" + std::to_string(i);
+        for (size_t p = draw.find(name); p != std::string::npos; p = draw.find(name)) draw.replace(p, name.size(), a[i]);
+      }
+      return draw;
+    }
+    const std::string T = scalar_cpp(e.type.scalar), N = std::to_string(e.type.ndim);
+    std::string out = "[&] { ";
+    for (size_t i = 0; i < a.size(); ++i) out += "const auto cj_a" + std::to_string(i) + " = " + a[i] + "; ";
+    std::string dims;
+    if (size_arg == -2) {  // rand(d0, d1, ...)
+      for (size_t i = 0; i < e.list.size(); ++i) dims += (i ? ", " : "") + std::string("(int64_t)(") + expr(*e.list[i]) + ")";
+    } else {
+      const ast::Node& sz = *e.list[size_arg];
+      out += "const auto cj_s = " + expr(sz) + "; ";
+      if (!sz.type.is_tuple()) dims = "(int64_t)cj_s";
+      for (size_t k = 0; sz.type.is_tuple() && k < sz.type.elems.size(); ++k)
+        dims += (k ? ", " : "") + std::string("(int64_t)cj_s.f") + std::to_string(k);
+    }
+    out += "auto cj_r = cj::np_empty<" + T + ", " + N + ">(" + dims + "); ";
+    out += "for (int64_t cj_k = 0, cj_n = cj::size(cj_r); cj_k < cj_n; ++cj_k) cj_r.data[cj_k] = " + draw + "; ";
+    return out + "return cj_r; }()";
   }
 
   std::string print(const ast::Node& e) {

@@ -649,7 +649,26 @@ class Typer {
     return v;
   }
 
+  // a.sum(), a.mean(), a.min(), a.max(), a.copy() on an array are np.sum(a) and so on: the call
+  // is rewritten in this instance's own tree to that function with the array first.
+  void array_method(ast::Node& e) {
+    if (!e.a->is(ast::Kind::Attribute)) return;
+    static const std::map<std::string, std::string> methods = {
+        {"sum", "numpy.sum"}, {"mean", "numpy.mean"}, {"min", "numpy.min"},
+        {"max", "numpy.max"}, {"copy", "numpy.copy"}};
+    auto m = methods.find(e.a->name);
+    if (m == methods.end()) return;
+    Type v = expr(*e.a->a);
+    if (!v.is_array()) return;
+    ast::NodePtr self = std::move(e.a->a);
+    ast::NodePtr callee = ast::make(ast::Kind::Name, e.a->loc);
+    callee->name = m->second;
+    e.a = std::move(callee);
+    e.list.insert(e.list.begin(), std::move(self));
+  }
+
   Type call(ast::Node& e) {
+    array_method(e);
     Type callee = expr(*e.a);
     bool keywords_bound = false;
     if (callee.tag == Type::Tag::Function && callee.user_fn < 0)

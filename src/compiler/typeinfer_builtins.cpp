@@ -48,7 +48,10 @@ class BuiltinTyper {
     auto float_of = [](Scalar s) { return s == Scalar::Float32 ? Scalar::Float32 : Scalar::Float64; };
     switch (b.rule) {
       case Rule::MathUnary:
-        arity(e, b, args, 1, 1); need_numbers(e, b, args);
+        arity(e, b, args, 1, 1);
+        if (args[0].is_array() && fn().host_only && std::string(b.name).rfind("numpy.", 0) == 0)
+          return Type::array(float_of(args[0].scalar), args[0].ndim, 'C');  // elementwise, a new array
+        need_numbers(e, b, args);
         return Type::scalar_of(float_of(args[0].scalar));
       case Rule::MathToInt:
         arity(e, b, args, 1, 1); need_numbers(e, b, args);
@@ -171,6 +174,19 @@ class BuiltinTyper {
         return args[0];
       case Rule::ArrayAlloc: return array_alloc(e, b);
       case Rule::Random: return random_call(e, b, args);
+      case Rule::ArrayNew: return array_new(e, b, args);
+      case Rule::ArrayReduce: {
+        host_only(e, b);
+        arity(e, b, args, 1, 1);
+        if (!args[0].is_array()) error(*e.list[0], std::string(b.name) + "() needs an array, got " + args[0].str());
+        Scalar d = args[0].scalar;
+        if (b.id == Builtin::NpSum) {
+          if (d == Scalar::Bool || is_signed(d)) return Type::scalar_of(Scalar::Int64);
+          return Type::scalar_of(is_integer(d) ? Scalar::UInt64 : d);
+        }
+        if (b.id == Builtin::NpMean) return Type::scalar_of(d == Scalar::Float32 ? d : Scalar::Float64);
+        return Type::scalar_of(d);
+      }
       case Rule::Atomic: case Rule::AtomicInt: case Rule::AtomicUnsigned: case Rule::AtomicCas: {
         const bool cas0 = b.id == Builtin::AtomicCas0;  // compare_and_swap(ary, old, val): ary[0]
         const size_t nargs = b.rule == Rule::AtomicCas && !cas0 ? 4 : 3;
@@ -249,9 +265,10 @@ class BuiltinTyper {
       if (given(i) && (!args[i].is_scalar() || is_float(args[i].scalar)))
         error(*e.list[i], std::string(b.name) + "() needs an integer, got " + args[i].str());
     };
-    // The size= forms (arrays of draws) come with array allocation; until then, say so.
-    auto no_size = [&](size_t i) {
-      if (given(i)) unsupported(*e.list[i], std::string(b.name) + "() with a size (an array of draws) is not supported yet");
+    // With a size (an int or a tuple of ints), an array of that shape filled with draws.
+    auto sized = [&](size_t i, Scalar s) {
+      if (!given(i)) return Type::scalar_of(s);
+      return Type::array(s, shape_ndim(*e.list[i], b, args[i]), 'C');
     };
     switch (b.id) {
       case B::PySeed: case B::NpSeed:
@@ -261,26 +278,101 @@ class BuiltinTyper {
         arity(e, b, args, 0, 0);
         return Type::scalar_of(Scalar::Float64);
       case B::NpRandom: case B::NpRandomSample: case B::NpStdNormal:
-        arity(e, b, args, 0, 1); no_size(0);
-        return Type::scalar_of(Scalar::Float64);
-      case B::NpRand: case B::NpRandn:
-        for (size_t i = 0; i < args.size(); ++i) no_size(i);
-        return Type::scalar_of(Scalar::Float64);
+        arity(e, b, args, 0, 1);
+        return sized(0, Scalar::Float64);
+      case B::NpRand: case B::NpRandn:  // rand(d0, d1, ...): the sizes as separate arguments
+        for (size_t i = 0; i < args.size(); ++i) integer(i);
+        if (args.empty()) return Type::scalar_of(Scalar::Float64);
+        return Type::array(Scalar::Float64, (int)args.size(), 'C');
       case B::PyUniform: arity(e, b, args, 2, 2); number(0); number(1); return Type::scalar_of(Scalar::Float64);
       case B::PyGauss: case B::PyNormalvariate:
         arity(e, b, args, 0, 2); number(0); number(1);
         return Type::scalar_of(Scalar::Float64);
       case B::NpNormal: case B::NpUniform:
-        arity(e, b, args, 0, 3); number(0); number(1); no_size(2);
-        return Type::scalar_of(Scalar::Float64);
+        arity(e, b, args, 0, 3); number(0); number(1);
+        return sized(2, Scalar::Float64);
       case B::PyRandint: arity(e, b, args, 2, 2); integer(0); integer(1); return Type::scalar_of(Scalar::Int64);
       case B::PyRandrange:
         arity(e, b, args, 1, 3); integer(0); integer(1);
         if (given(2)) unsupported(*e.list[2], "random.randrange() with a step is not supported");
         return Type::scalar_of(Scalar::Int64);
       case B::NpRandint:
-        arity(e, b, args, 1, 3); integer(0); integer(1); no_size(2);
-        return Type::scalar_of(Scalar::Int64);
+        arity(e, b, args, 1, 3); integer(0); integer(1);
+        return sized(2, Scalar::Int64);
+      default: break;
+    }
+    throw InternalError(std::string("no typing rule for ") + b.name);
+  }
+
+  void host_only(const ast::Node& e, const BuiltinRow& b) {
+    if (!fn().host_only)
+      unsupported(e, std::string(b.name) + "() is only supported in CPU code (@jit); GPU code makes arrays "
+                     "with cuda.local.array / cuda.shared.array, or takes them as arguments");
+  }
+
+  // The dtype argument of an array constructor: np.float32, cujit.float32, float, int, bool.
+  Scalar dtype_arg(const ast::Node& at, const BuiltinRow& b, const Type& t) {
+    if (t.tag == Type::Tag::DType) return t.scalar;
+    if (t.tag == Type::Tag::Function) {
+      if (t.name == "float") return Scalar::Float64;
+      if (t.name == "int") return Scalar::Int64;
+      if (t.name == "bool") return Scalar::Bool;
+    }
+    error(at, std::string(b.name) + "() needs a NumPy or cujit type as its dtype (np.float32, float), got " + t.str());
+  }
+
+  // The ndim of a shape argument: an integer (1) or a tuple of integers.
+  int shape_ndim(const ast::Node& at, const BuiltinRow& b, const Type& t) {
+    if (t.is_scalar() && is_integer(t.scalar)) return 1;
+    if (t.is_tuple()) {
+      for (const auto& x : t.elems)
+        if (!x.is_scalar() || !is_integer(x.scalar))
+          error(at, std::string(b.name) + "() needs a shape of integers, got " + t.str());
+      return (int)t.elems.size();
+    }
+    error(at, std::string(b.name) + "() needs an integer or a tuple of integers as its shape, got " + t.str());
+  }
+
+  Type array_new(ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args) {
+    using B = Builtin;
+    host_only(e, b);
+    auto given = [&](size_t i) { return i < args.size() && args[i].tag != Type::Tag::None; };
+    auto dtype_or = [&](size_t i, Scalar dflt) { return given(i) ? dtype_arg(*e.list[i], b, args[i]) : dflt; };
+    auto need_array = [&](size_t i) {
+      if (!given(i) || !args[i].is_array()) error(i < e.list.size() ? *e.list[i] : e, std::string(b.name) + "() needs an array");
+    };
+    auto need_scalar = [&](size_t i) {
+      if (!given(i) || !args[i].is_scalar()) error(i < e.list.size() ? *e.list[i] : e, std::string(b.name) + "() needs a fill value (a number)");
+    };
+    switch (b.id) {
+      case B::NpEmpty: case B::NpZeros: case B::NpOnes:
+        arity(e, b, args, 1, 2);
+        return Type::array(dtype_or(1, Scalar::Float64), shape_ndim(*e.list[0], b, args[0]), 'C');
+      case B::NpFull: {
+        arity(e, b, args, 2, 3); need_scalar(1);
+        Scalar fill = args[1].scalar;  // NumPy: the fill value's own dtype
+        return Type::array(dtype_or(2, fill), shape_ndim(*e.list[0], b, args[0]), 'C');
+      }
+      case B::NpEmptyLike: case B::NpZerosLike: case B::NpOnesLike:
+        arity(e, b, args, 1, 2); need_array(0);
+        return Type::array(dtype_or(1, args[0].scalar), args[0].ndim, 'C');
+      case B::NpFullLike:
+        arity(e, b, args, 2, 3); need_array(0); need_scalar(1);
+        return Type::array(dtype_or(2, args[0].scalar), args[0].ndim, 'C');
+      case B::NpCopy:
+        arity(e, b, args, 1, 1); need_array(0);
+        return Type::array(args[0].scalar, args[0].ndim, 'C');
+      case B::NpArange: {
+        arity(e, b, args, 1, 4);
+        bool any_float = false;
+        for (size_t i = 0; i < 3; ++i) {
+          if (!given(i)) continue;
+          if (!args[i].is_scalar()) error(*e.list[i], "numpy.arange() needs numbers, got " + args[i].str());
+          any_float = any_float || is_float(args[i].scalar);
+        }
+        if (!given(0)) error(e, "numpy.arange() needs a stop");
+        return Type::array(dtype_or(3, any_float ? Scalar::Float64 : Scalar::Int64), 1, 'C');
+      }
       default: break;
     }
     throw InternalError(std::string("no typing rule for ") + b.name);
@@ -360,6 +452,15 @@ const std::vector<KwSpec>& keyword_specs() {
       {Builtin::NpNormal, {{"loc", T::Float, 0.0}, {"scale", T::Float, 1.0}, {"size", T::None, 0}}},
       {Builtin::NpUniform, {{"low", T::Float, 0.0}, {"high", T::Float, 1.0}, {"size", T::None, 0}}},
       {Builtin::NpRandint, {{"low", T::None, 0}, {"high", T::None, 0}, {"size", T::None, 0}}},
+      {Builtin::NpEmpty, {{"shape", T::None, 0}, {"dtype", T::None, 0}}},
+      {Builtin::NpZeros, {{"shape", T::None, 0}, {"dtype", T::None, 0}}},
+      {Builtin::NpOnes, {{"shape", T::None, 0}, {"dtype", T::None, 0}}},
+      {Builtin::NpFull, {{"shape", T::None, 0}, {"fill_value", T::None, 0}, {"dtype", T::None, 0}}},
+      {Builtin::NpEmptyLike, {{"a", T::None, 0}, {"dtype", T::None, 0}}},
+      {Builtin::NpZerosLike, {{"a", T::None, 0}, {"dtype", T::None, 0}}},
+      {Builtin::NpOnesLike, {{"a", T::None, 0}, {"dtype", T::None, 0}}},
+      {Builtin::NpFullLike, {{"a", T::None, 0}, {"fill_value", T::None, 0}, {"dtype", T::None, 0}}},
+      {Builtin::NpArange, {{"start", T::None, 0}, {"stop", T::None, 0}, {"step", T::None, 0}, {"dtype", T::None, 0}}},
   };
   return specs;
 }

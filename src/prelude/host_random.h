@@ -6,9 +6,7 @@
 // np.random.seed(s) inside a jitted function gives NumPy's sequence for the same seed, and
 // `random.seed(s)` gives that sequence too (not CPython's, whose seeding differs; Numba's doesn't).
 //
-// The states must be shared by every compiled library in the process (a function that seeds and
-// one that draws may be compiled separately), so they live in the cujit extension: the runtime
-// calls cj_host_bind with the function that returns this thread's state when it loads a library.
+// The states live in the cujit extension (host_services.h), shared by every compiled library.
 #include <sys/random.h>
 
 namespace cj {
@@ -19,9 +17,7 @@ struct MtState {
   double gauss;
   int32_t seeded;     // 0: fresh thread state, seeded from the OS on first use
 };
-using HostStateFn = void* (*)(int which);  // which: 0 = random, 1 = np.random
 static_assert(sizeof(MtState) <= 4096, "the extension keeps 4096 bytes per state (pipeline.cpp)");
-inline HostStateFn host_state_fn = nullptr;
 inline thread_local MtState* tl_rng[2] = {nullptr, nullptr};
 
 CJ_FN void mt_seed(MtState& s, uint32_t seed) {
@@ -38,7 +34,7 @@ CJ_FN void mt_seed(MtState& s, uint32_t seed) {
 CJ_FN MtState& rng(int which) {
   MtState* s = tl_rng[which];
   if (__builtin_expect(s == nullptr, 0)) {
-    s = (MtState*)host_state_fn(which);
+    s = (MtState*)host_services.random_state(which);
     tl_rng[which] = s;
     if (!s->seeded) {
       uint32_t seed = 0;
@@ -151,5 +147,3 @@ CJ_FN int64_t py_randrange(int64_t lo, int64_t hi) {
 }
 CJ_FN int64_t py_randint(int64_t lo, int64_t hi) { return py_randrange(lo, hi + 1); }
 }  // namespace cj
-
-extern "C" CJ_EXPORT void cj_host_bind(cj::HostStateFn f) { cj::host_state_fn = f; }

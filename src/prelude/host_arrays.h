@@ -1,0 +1,134 @@
+
+// ---- NumPy arrays made and reduced in CPU code (host target only) ----------------------------
+// np.empty/zeros/ones/full/*_like/arange, np.copy, elementwise NumPy math on arrays and the
+// reductions sum/mean/min/max. New arrays are C-ordered, in memory the current call's arena
+// owns (host_services.h): returned ones go to NumPy, the rest is freed when the call ends.
+namespace cj {
+
+template <class T, int N, class... D>
+CJ_FN Array<T, N> np_empty(D... dims) {
+  static_assert(sizeof...(D) == N, "one size per dimension");
+  int64_t d[] = {(int64_t)dims...};
+  int64_t n = 1;
+  for (int k = 0; k < N; ++k) {
+    if (d[k] < 0) d[k] = 0;  // NumPy raises ValueError; compiled code has no exceptions yet
+    n *= d[k];
+  }
+  T* p = (T*)host_services.alloc(n * (int64_t)sizeof(T));
+  Array<T, N> r;
+  r.data = p;
+  int64_t stride = (int64_t)sizeof(T);
+  for (int k = N - 1; k >= 0; --k) {
+    r.shape[k] = d[k];
+    r.strides[k] = stride;
+    stride *= d[k];
+  }
+  return r;
+}
+
+template <class T, int N>
+CJ_FN Array<T, N> filled(Array<T, N> a, T v) {
+  const int64_t n = size(a);
+  for (int64_t i = 0; i < n; ++i) a.data[i] = v;  // new arrays are contiguous
+  return a;
+}
+
+template <class T, int N, class... D>
+CJ_FN Array<T, N> np_zeros(D... dims) {
+  Array<T, N> a = np_empty<T, N>(dims...);
+  std::memset((void*)a.data, 0, (size_t)(size(a) * (int64_t)sizeof(T)));
+  return a;
+}
+template <class T, int N, class... D>
+CJ_FN Array<T, N> np_ones(D... dims) { return filled(np_empty<T, N>(dims...), (T)1); }
+template <class T, int N, class V, class... D>
+CJ_FN Array<T, N> np_full(V v, D... dims) { return filled(np_empty<T, N>(dims...), (T)v); }
+
+// A new C-ordered array of `a`'s shape.
+template <class T, class U, int N>
+CJ_FN Array<T, N> empty_like(const Array<U, N>& a) {
+  Array<T, N> r;
+  int64_t n = 1;
+  for (int k = 0; k < N; ++k) n *= a.shape[k];
+  r.data = (T*)host_services.alloc(n * (int64_t)sizeof(T));
+  int64_t stride = (int64_t)sizeof(T);
+  for (int k = N - 1; k >= 0; --k) {
+    r.shape[k] = a.shape[k];
+    r.strides[k] = stride;
+    stride *= a.shape[k];
+  }
+  return r;
+}
+
+template <class T>
+CJ_FN Array<T, 1> np_arange(double start, double stop, double step) {
+  double len = std::ceil((stop - start) / step);
+  int64_t n = len > 0 ? (int64_t)len : 0;
+  Array<T, 1> r = np_empty<T, 1>(n);
+  for (int64_t i = 0; i < n; ++i) r.data[i] = (T)(start + (double)i * step);
+  return r;
+}
+// Integer aranges stay exact past 2**53.
+template <class T>
+CJ_FN Array<T, 1> np_arange_int(int64_t start, int64_t stop, int64_t step) {
+  if (step == 0) step = 1;  // NumPy raises ZeroDivisionError
+  int64_t n = step > 0 ? (stop - start + step - 1) / step : (start - stop - step - 1) / -step;
+  if (n < 0) n = 0;
+  Array<T, 1> r = np_empty<T, 1>(n);
+  for (int64_t i = 0; i < n; ++i) r.data[i] = (T)(start + i * step);
+  return r;
+}
+
+// Calls f on every element of `a` in C order (any strides).
+template <class T, int N, class F>
+CJ_FN void for_each(const Array<T, N>& a, F&& f) {
+  int64_t n = size(a);
+  if (n == 0) return;
+  int64_t idx[N > 0 ? N : 1] = {};
+  char* p = (char*)a.data;
+  for (int64_t i = 0; i < n; ++i) {
+    f(*(T*)p);
+    for (int k = N - 1; k >= 0; --k) {  // odometer: next index, moving the pointer with it
+      p += a.strides[k];
+      if (++idx[k] < a.shape[k]) break;
+      p -= a.strides[k] * a.shape[k];
+      idx[k] = 0;
+    }
+  }
+}
+
+// np.sqrt(a) and friends on an array: a new array of f(element).
+template <class R, class T, int N, class F>
+CJ_FN Array<R, N> np_map(const Array<T, N>& a, F&& f) {
+  Array<R, N> r = empty_like<R>(a);
+  R* out = r.data;
+  for_each(a, [&](T x) { *out++ = f(x); });
+  return r;
+}
+
+template <class R, class T, int N>
+CJ_FN R np_sum(const Array<T, N>& a) {
+  R s = 0;
+  for_each(a, [&](T x) { s += (R)x; });
+  return s;
+}
+template <class R, class T, int N>
+CJ_FN R np_mean(const Array<T, N>& a) {
+  double s = 0;
+  for_each(a, [&](T x) { s += (double)x; });
+  return (R)(s / (double)size(a));  // an empty array gives nan, as NumPy (which also warns)
+}
+// np.min/np.max: NaN wins, as in NumPy. An empty array has no extreme (NumPy raises); 0 here.
+template <class T, int N>
+CJ_FN T np_extreme(const Array<T, N>& a, bool want_max) {
+  bool first = true, nan = false;
+  T m = 0;
+  for_each(a, [&](T x) {
+    if (x != x) nan = true;
+    if (first || (want_max ? x > m : x < m)) m = x;
+    first = false;
+  });
+  return nan ? (T)NAN : m;
+}
+
+}  // namespace cj
