@@ -63,16 +63,19 @@ void dump_program(const Program& prog) {
   }
 }
 
-void finish(Build& b, const Program& prog, const std::vector<EntryPoint>& entries) {
+// host_only: a CPU @vectorize/@guvectorize, whose NumPy loops exist only for the host (and need
+// prelude/numpy_loop.h there); nothing is generated for NVRTC.
+void finish(Build& b, const Program& prog, const std::vector<EntryPoint>& entries, bool host_only = false) {
   std::string cuda_code, host_code;
   {
     StageTimer t{"codegen", b.name};
-    cuda_code = emit_program(prog, entries, Target::CUDA);
+    if (!host_only) cuda_code = emit_program(prog, entries, Target::CUDA);
     host_code = emit_program(prog, entries, Target::Host);
   }
-  if (debug_level() >= 3) std::cerr << "cujit: generated code for " << b.name << ":\n" << cuda_code << "\n";
-  b.cuda_source = with_prelude(Target::CUDA, cuda_code);
-  b.host_source = with_prelude(Target::Host, host_code);
+  if (debug_level() >= 3)
+    std::cerr << "cujit: generated code for " << b.name << ":\n" << (host_only ? host_code : cuda_code) << "\n";
+  if (!host_only) b.cuda_source = with_prelude(Target::CUDA, cuda_code);
+  b.host_source = with_prelude(Target::Host, host_only ? prelude::get("numpy_loop.h") + host_code : host_code);
   for (const auto& f : prog.fns) b.files[f->mod.source.filename] = f->mod.source;
 }
 
@@ -128,6 +131,64 @@ UfuncBuild build_ufunc(const std::shared_ptr<FunctionSource>& src, const std::ve
   dump_program(prog);
   finish(b, prog, entries);
   return b;
+}
+
+namespace {
+// The shared part of the two CPU NumPy-loop builds: one instance and one entry per signature.
+NumpyUfuncBuild build_numpy_loops(const std::shared_ptr<FunctionSource>& src, const std::vector<Signature>& sigs,
+                                  EntryPoint::Kind kind, const std::vector<std::vector<int>>& core_dims,
+                                  bool parallel, int first) {
+  const bool gufunc = kind == EntryPoint::Kind::NumpyGufunc;
+  NumpyUfuncBuild b;
+  b.name = src->name;
+  // -O3: GCC vectorises at -O2 only loops that need no remainder, and NumPy's counts are any.
+  b.host_flags = {"-O3"};
+  if (parallel) b.host_flags.push_back("-fopenmp");
+  Program prog;
+  std::vector<EntryPoint> entries;
+  {
+    StageTimer t{"parse+type", src->name};
+    for (size_t i = 0; i < sigs.size(); ++i) {
+      const Signature& s = sigs[i];
+      for (const auto& a : s.args) {
+        if (!gufunc && !a.is_scalar())
+          throw std::invalid_argument("vectorize signatures take scalar types only, got " + a.str() + " in " + s.str());
+        if (gufunc && !a.is_scalar() && !a.is_array())
+          throw std::invalid_argument("guvectorize signatures take arrays and scalars, got " + a.str() + " in " + s.str());
+      }
+      if (!gufunc && s.ret.known() && !s.ret.is_scalar())
+        throw std::invalid_argument("vectorize signatures need a scalar return type, as in 'float32(float32, float32)'; got '" + s.str() + "'");
+      // A gufunc writes its outputs through array arguments; typing ignores a 'void' return.
+      Type declared = gufunc ? Type::unknown() : s.ret;
+      NumpyLoopVariant v;
+      v.args = s.args;
+      int idx = prog.instantiate(src, s.args, declared, gufunc ? Role::Device : Role::Ufunc);
+      v.output = prog.fns[idx]->ret;
+      if (!gufunc && !v.output.is_scalar())
+        throw std::invalid_argument(src->name + "() returns " + v.output.str() + " for (" + s.str() +
+                                    "); a vectorize function must return a scalar");
+      v.symbol = std::string(gufunc ? "cj_gufunc_" : "cj_npyloop_") + src->name + "_" + std::to_string(first + (int)i);
+      EntryPoint e{kind, idx, v.symbol};
+      e.parallel = parallel;
+      e.core_dims = core_dims;
+      entries.push_back(e);
+      b.variants.push_back(v);
+    }
+  }
+  dump_program(prog);
+  finish(b, prog, entries, true);
+  return b;
+}
+}  // namespace
+
+NumpyUfuncBuild build_numpy_ufunc(const std::shared_ptr<FunctionSource>& src, const std::vector<Signature>& sigs,
+                                  bool parallel, int first) {
+  return build_numpy_loops(src, sigs, EntryPoint::Kind::NumpyLoop, {}, parallel, first);
+}
+
+NumpyUfuncBuild build_numpy_gufunc(const std::shared_ptr<FunctionSource>& src, const std::vector<Signature>& sigs,
+                                   const std::vector<std::vector<int>>& core_dims, bool parallel, int first) {
+  return build_numpy_loops(src, sigs, EntryPoint::Kind::NumpyGufunc, core_dims, parallel, first);
 }
 
 namespace {
@@ -197,7 +258,7 @@ toolchain::NvrtcOutput compile_cuda(const Build& b, const std::string& arch) {
 std::shared_ptr<toolchain::HostLibrary> compile_host(const Build& b) {
   StageTimer t{"host compiler", b.name};
   try {
-    return toolchain::host_compile(b.host_source, {});
+    return toolchain::host_compile(b.host_source, b.host_flags);
   } catch (const rt::HostCompileError& e) {
     map_toolchain_error(b, e.output, "host C++ compiler", e.what());
   }
