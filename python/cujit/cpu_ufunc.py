@@ -129,13 +129,16 @@ class DUFunc(_Lazy):
     def __call__(self, *args, **kwargs):
         try:
             return self.ufunc(*args, **kwargs)
-        except TypeError:
-            # NumPy found no loop (or the call is wrong, which the retry reports again).
+        except TypeError as e:
+            # NumPy found no loop for these types (or the call itself is wrong).
             if len(args) not in (self._nin, self._nin + 1):
                 raise
-            sig = "(%s)" % ", ".join(_type_name(a) for a in args[:self._nin])
-            if not self._loops.add([sig]):
-                raise
+            no_loop = e
+        # Compiled outside the except block, so that a TypingError is not shown as raised
+        # "during handling" of NumPy's error.
+        sig = "(%s)" % ", ".join(_type_name(a) for a in args[:self._nin])
+        if not self._loops.add([sig]):
+            raise no_loop
         self.ufunc = self._make()
         return self.ufunc(*args, **kwargs)
 
@@ -209,15 +212,16 @@ class GUFunc(_Lazy):
     def __call__(self, *args, **kwargs):
         try:
             return self.ufunc(*args, **kwargs)
-        except TypeError:
+        except TypeError as e:
             if len(args) != self.nargs or kwargs:
                 raise TypeError("%s() was given only a layout, so it compiles for the types of "
                                 "its arguments and every output must be passed: call it as "
                                 "%s(%s)" % (self.__name__, self.__name__, ", ".join(
                                     ["in%d" % i for i in range(self._nin)]
                                     + ["out%d" % i for i in range(self._nout)]))) from None
-            if not self._loops.add([self._signature_for(args)]):
-                raise
+            no_loop = e
+        if not self._loops.add([self._signature_for(args)]):
+            raise no_loop
         self.ufunc = self._make()
         return self.ufunc(*args, **kwargs)
 
