@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import cujit
-from cujit import vectorize, float32, float64, int64
+from cujit import vectorize, float32, float64
 
 SQRT_2PI = math.sqrt(2 * math.pi)
 
@@ -152,6 +152,14 @@ def test_reduce_accumulate_outer():
     d = np.zeros(4, dtype=np.int64)
     plus.at(d, [0, 0, 3], 5)
     np.testing.assert_array_equal(d, [10, 0, 0, 5])
+
+
+def test_accumulate_is_not_taken_as_dense():
+    # Bug found while building: NumPy's accumulate passes the output shifted by one element as
+    # the first input, with every step the itemsize; the dense path (vectorised, __restrict)
+    # added stale values. Overlapping operands now take the strided loop.
+    a = np.random.default_rng(5).random(10000)
+    np.testing.assert_allclose(plus.accumulate(a), np.cumsum(a), rtol=1e-12)
 
 
 def test_scalar_broadcast_paths():

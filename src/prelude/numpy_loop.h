@@ -72,7 +72,7 @@ struct NpyLoop {
     for (int k = 0; k < nin && dense_ok; ++k) {
       const char* p = args[k];
       const char* p_end = p + (steps[k] ? n : 1) * size[k];
-      dense_ok = p == o || p_end <= o || o_end <= p;
+      dense_ok = (p == o && steps[k] != 0) || p_end <= o || o_end <= p;
     }
     if (!dense_ok) return strided(f, n, args, steps, std::index_sequence_for<A...>{});
     if constexpr (scalars_too) {
