@@ -21,6 +21,7 @@ struct Build {
   std::string cuda_source;                  // prelude + generated code, for NVRTC
   std::string host_source;                  // prelude + generated code, for the host compiler
   std::map<std::string, SourceFile> files;  // every user file the code came from (error mapping)
+  std::vector<std::string> host_flags;      // extra host-compiler flags (-fopenmp for target='parallel')
 };
 
 /// One signature of a vectorize: its loop symbol in the generated code.
@@ -52,6 +53,29 @@ struct CpuBuild : Build {
 
 /// Types and generates an @jit function for the argument types of a call.
 CpuBuild build_cpu_function(const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args);
+
+/// A CPU @vectorize / @guvectorize: NumPy inner loops, one per signature, in one host library.
+/// For a vectorize, `output` is the declared or (with no return type given) inferred result.
+struct NumpyLoopVariant {
+  std::vector<Type> args;  // vectorize: scalars; guvectorize: every operand, outputs included
+  Type output;             // vectorize only
+  std::string symbol;
+};
+
+struct NumpyUfuncBuild : Build {
+  std::vector<NumpyLoopVariant> variants;
+};
+
+/// Types and generates NumPy loops for a CPU @vectorize; `first` numbers the symbols (a lazy
+/// ufunc builds one library per new signature). A signature without a return type ("(float32,
+/// int64)") takes the inferred one. `parallel` splits long loops over OpenMP threads.
+NumpyUfuncBuild build_numpy_ufunc(const std::shared_ptr<FunctionSource>& src, const std::vector<Signature>& sigs,
+                                  bool parallel, int first);
+
+/// The same for a CPU @guvectorize: `core_dims` as EntryPoint::core_dims (one list per operand);
+/// each signature lists every operand (inputs then outputs) and returns nothing.
+NumpyUfuncBuild build_numpy_gufunc(const std::shared_ptr<FunctionSource>& src, const std::vector<Signature>& sigs,
+                                   const std::vector<std::vector<int>>& core_dims, bool parallel, int first);
 
 /// Throws the TypingError for argument `index` of `src` (rendered at that parameter in the def).
 [[noreturn]] void argument_type_error(const std::shared_ptr<FunctionSource>& src, int index, const std::string& msg);

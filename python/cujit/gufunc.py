@@ -543,7 +543,9 @@ def guvectorize(ftylist=None, signature=None, target="cpu", identity=None, nopyt
     ``ftylist``: the signatures, as strings ('void(float32[:], float32[:], float32[:])') or type
     expressions (void(float32[:], float32[:], float32[:])). ``signature``: the layout, such as
     '(n),(n)->()' or '(m,n),(n,p)->(m,p)'. ``target``: 'cuda' for the GPU (or the simulator);
-    'cpu' and 'parallel' are not implemented yet.
+    'cpu' (the default) and 'parallel' make a NumPy gufunc (cpu_ufunc.py); there, a layout alone
+    (``@guvectorize('(n)->()')``) gives a GUFunc that compiles for the types of each call, which
+    must then pass every output. The rest describes the CUDA target.
 
     A '()' input declared as a scalar is passed to the function as a scalar; a '()' output is
     declared as a 1-D array and written as ``res[0] = ...``. The call follows Numba's CUDA gufunc,
@@ -562,9 +564,7 @@ def guvectorize(ftylist=None, signature=None, target="cpu", identity=None, nopyt
                         "@guvectorize(['void(float32[:], float32[:], float32[:])'], "
                         "'(n),(n)->()', target='cuda')")
     if target != "cuda":
-        raise NotImplementedError(
-            "@guvectorize for the CPU target is not implemented yet (tracked in the CPU-target "
-            "issue); use target='cuda', which also runs on the simulator")
+        return _cpu_guvectorize(ftylist, signature, target)
     if signature is None:
         if isinstance(ftylist, str) and "->" in ftylist:
             raise TypeError("@guvectorize(target='cuda') needs explicit signatures before the "
@@ -587,5 +587,25 @@ def guvectorize(ftylist=None, signature=None, target="cpu", identity=None, nopyt
 
     def wrap(func):
         return CUDAGUFunc(func, list(ftylist), signature)
+
+    return wrap
+
+
+def _cpu_guvectorize(ftylist, layout, target):
+    """guvectorize's 'cpu' and 'parallel' targets (cpu_ufunc.py): the decorator."""
+    from .cpu_ufunc import GUFunc, make_gufunc
+    if layout is None and isinstance(ftylist, str) and "->" in ftylist:
+        layout, ftylist = ftylist, None  # @guvectorize('(n)->()'): compiled per call
+    if layout is None:
+        raise TypeError("@guvectorize needs a layout such as '(n),(n)->()' as its second "
+                        "argument")
+    parse_layout(layout)  # layout errors show even before the function is seen
+    if ftylist is not None and not isinstance(ftylist, (list, tuple)):
+        ftylist = [ftylist]
+
+    def wrap(func):
+        if not ftylist:
+            return GUFunc(func, layout, target)
+        return make_gufunc(func, list(ftylist), layout, target)
 
     return wrap

@@ -2,9 +2,12 @@
 
 With target='cuda' the result is a CUDA ufunc: the C++ core (_core.CudaUfunc) owns the compiled
 loops and does selection, broadcasting, transfers and the launch, so a call runs no Python.
+With target='cpu' (the default) or 'parallel' it is a real numpy.ufunc (cpu_ufunc.py), or, without
+signatures, a DUFunc that compiles loops as calls need them.
 """
 
 from . import _core
+from .cpu_ufunc import DUFunc, make_ufunc
 from .decorators import capture
 from .types import signature_string
 
@@ -35,7 +38,9 @@ def vectorize(signatures=None, target="cpu", identity=None, nopython=True, cache
 
     ``signatures``: a list of signatures, as strings ('float32(float32, float32)') or type
     expressions (float32(float32, float32)); the GPU target needs at least one.
-    ``target``: 'cuda' for the GPU; 'cpu'/'parallel' for the CPU.
+    ``target``: 'cuda' for the GPU; 'cpu'/'parallel' for the CPU, where the result is a
+    numpy.ufunc (a lazy DUFunc without signatures); 'parallel' splits long loops over the cores.
+    ``identity``: the CPU ufunc's identity for reductions: None, 0, 1 or 'reorderable'.
     """
     if callable(signatures) and not isinstance(signatures, (list, tuple, str)):
         return vectorize()(signatures)
@@ -50,8 +55,8 @@ def vectorize(signatures=None, target="cpu", identity=None, nopython=True, cache
                 raise TypeError("@vectorize(target='cuda') needs explicit signatures, as in "
                                 "@vectorize(['float32(float32, float32)'], target='cuda')")
             return CUDAUFunc(func, signatures)
-        raise NotImplementedError(
-            "@vectorize for the CPU target is not implemented yet (tracked in the CPU-target "
-            "issue); use target='cuda', which also runs on the simulator")
+        if not signatures:
+            return DUFunc(func, target, identity)
+        return make_ufunc(func, signatures, target, identity)
 
     return wrap

@@ -13,6 +13,7 @@ void define_compiler(py::module_& m);
 void define_ufunc(py::module_& m);
 void define_kernel(py::module_& m);
 void define_cpu(py::module_& m);
+void define_cpu_ufunc(py::module_& m);
 void define_streams(py::module_& m);
 void define_host_memory(py::module_& m);
 }  // namespace cujit
@@ -26,6 +27,7 @@ PYBIND11_MODULE(_core, m) {
   cujit::define_ufunc(m);
   cujit::define_kernel(m);
   cujit::define_cpu(m);
+  cujit::define_cpu_ufunc(m);
   cujit::define_streams(m);
   cujit::define_host_memory(m);
   m.def("set_check_ptx", &cujit::set_check_ptx, "Also compile simulator programs to PTX (CUJIT_CHECK_PTX).");

@@ -7,6 +7,7 @@
 // name the user's .py line. Tuples become small structs generated on demand.
 #include "compiler/codegen.h"
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <set>
@@ -906,6 +907,8 @@ class Emitter {
       else os << "  *(" << type(f.ret) << "*)cj_ret = " << call << ";\n}\n";
       return os.str();
     }
+    if (ep.kind == EntryPoint::Kind::NumpyLoop) return numpy_loop(ep, f);
+    if (ep.kind == EntryPoint::Kind::NumpyGufunc) return numpy_gufunc(ep, f);
     // Kernel. On the GPU its parameters are the typed values cuLaunchKernel passes; in the
     // simulator they arrive as an array of pointers to each argument's bytes (the same array the
     // runtime builds for cuLaunchKernel), and the prelude's loop runs every thread of the blocks.
@@ -924,6 +927,64 @@ class Emitter {
     call += ");";
     if (target_ == Target::CUDA) os << "  " << call << "\n}\n";
     else os << "  CJ_SIM_EACH_THREAD(cj_launch, " << (uses_barrier_ ? "true" : "false") << ", " << call << ")\n}\n";
+    return os.str();
+  }
+
+  // A CPU @vectorize loop: NumPy's loop signature around the typed scalar function; the prelude
+  // (npy_ufunc_loop) chooses the dense, scalar-broadcast or strided path per call.
+  std::string numpy_loop(const EntryPoint& ep, const FunctionInstance& f) {
+    if (target_ != Target::Host) return "";
+    std::ostringstream os, types, params, call;
+    for (size_t i = 0; i < f.arg_types.size(); ++i) {
+      types << ", " << type(f.arg_types[i]);
+      params << (i ? ", " : "") << type(f.arg_types[i]) << " x" << i;
+      call << (i ? ", " : "") << "x" << i;
+    }
+    os << "extern \"C\" CJ_EXPORT void " << ep.symbol
+       << "(char** args, const int64_t* dims, const int64_t* steps, void*) {\n"
+       << "  cj::npy_ufunc_loop<" << (ep.parallel ? "true" : "false") << ", " << type(f.ret) << types.str()
+       << ">([](" << params.str() << ") -> " << type(f.ret) << " { return " << f.cpp_name << "(" << call.str()
+       << "); }, args, dims, steps);\n}\n";
+    return os.str();
+  }
+
+  // A CPU @guvectorize loop: for each outer index, an array view per array operand (core
+  // dimensions from NumPy's dims and steps, as ep.core_dims maps them) or the value of a scalar
+  // operand, then one call of the typed function.
+  std::string numpy_gufunc(const EntryPoint& ep, const FunctionInstance& f) {
+    if (target_ != Target::Host) return "";
+    const size_t nargs = f.arg_types.size();
+    int ncore = 0;
+    for (auto& c : ep.core_dims) for (int d : c) ncore = std::max(ncore, d);
+    std::ostringstream os, call;
+    os << "extern \"C\" CJ_EXPORT void " << ep.symbol
+       << "(char** args, const int64_t* dims, const int64_t* steps, void*) {\n";
+    size_t core_step = nargs;  // where operand k's core strides start in steps
+    for (size_t k = 0; k < nargs; ++k) {
+      const auto& c = ep.core_dims[k];
+      if (!c.empty()) {
+        os << "  static const int cj_dims" << k << "[] = {";
+        for (size_t j = 0; j < c.size(); ++j) os << (j ? ", " : "") << c[j];
+        os << "};\n";
+      }
+    }
+    os << "  cj::npy_gufunc_outer<" << (ep.parallel ? "true" : "false") << ">(dims, " << ncore
+       << ", [&](int64_t begin, int64_t end) {\n    for (int64_t i = begin; i < end; ++i) {\n";
+    for (size_t k = 0; k < nargs; ++k) {
+      const Type& t = f.arg_types[k];
+      const auto& c = ep.core_dims[k];
+      std::string at = "args[" + std::to_string(k) + "] + i * steps[" + std::to_string(k) + "]";
+      if (t.is_array()) {
+        os << "      " << type(t) << " p" << k << " = cj::npy_core_view<" << scalar_cpp(t.scalar) << ", " << t.ndim
+           << ", " << c.size() << ">(" << at << ", dims, steps + " << core_step << ", "
+           << (c.empty() ? std::string("nullptr") : "cj_dims" + std::to_string(k)) << ");\n";
+      } else {
+        os << "      " << type(t) << " p" << k << " = *(const " << type(t) << "*)(" << at << ");\n";
+      }
+      core_step += c.size();
+      call << (k ? ", " : "") << "p" << k;
+    }
+    os << "      " << f.cpp_name << "(" << call.str() << ");\n    }\n  });\n}\n";
     return os.str();
   }
 };

@@ -13,9 +13,15 @@ enum class Target { CUDA, Host };
 
 /// An entry point: a ufunc loop or a kernel around one typed instance.
 struct EntryPoint {
-  enum class Kind { Ufunc, Kernel, Cpu } kind;  // Cpu: an @jit function, host target only
+  // Cpu: an @jit function. NumpyLoop / NumpyGufunc: a NumPy inner loop (args, dimensions, steps,
+  // data) for a CPU @vectorize / @guvectorize (prelude/numpy_loop.h). All three: host target only.
+  enum class Kind { Ufunc, Kernel, Cpu, NumpyLoop, NumpyGufunc } kind;
   int instance;          // index into Program::fns
   std::string symbol;    // extern "C" name in the generated code
+  bool parallel = false;  // NumpyLoop / NumpyGufunc: split the loop over OpenMP threads
+  // NumpyGufunc: per operand, the index into NumPy's dimensions array (1 + the core dimension's
+  // number in order of first appearance in the layout) of each of its core dimensions.
+  std::vector<std::vector<int>> core_dims;
 };
 
 /// The generated translation unit, without the prelude (pipeline.cpp puts that in front).

@@ -1,0 +1,229 @@
+"""@vectorize and @guvectorize for the CPU ('cpu' and 'parallel' targets): real NumPy ufuncs.
+
+The C++ core (_core.NumpyLoops, src/bindings/cpu_ufunc.cpp) compiles one NumPy inner loop per
+signature with the host C++ compiler and builds a numpy.ufunc from them with NumPy's C API, so a
+call is NumPy's own: loop selection and casting, broadcasting, out=, reduce, accumulate, outer.
+
+Without signatures the result is lazy, like Numba's DUFunc (and GUFunc for guvectorize): a call
+first goes to the current numpy.ufunc, so NumPy's casting may pick a loop already compiled; when
+NumPy finds none, a loop is compiled for the arguments' types, a new numpy.ufunc holding every loop
+so far replaces the old one, and the call is made again.
+"""
+
+import inspect
+
+import numpy as np
+
+from . import _core
+from .decorators import capture
+from .types import from_dtype, signature_string
+
+
+def _identity_name(identity):
+    """vectorize's identity= as the core spells it (Numba's rule: None, 0, 1 or 'reorderable')."""
+    if identity is None:
+        return "none"
+    if isinstance(identity, str):
+        if identity == "reorderable":
+            return "reorderable"
+    elif identity == 0:
+        return "zero"
+    elif identity == 1:
+        return "one"
+    raise ValueError("Invalid identity value %r" % (identity,))
+
+
+def _nparams(func):
+    return len(inspect.signature(func).parameters)
+
+
+def _type_name(value):
+    """The cujit type of a call argument, by Numba's rules for a ufunc: an array is its dtype, a
+    Python int int64, a float float64, a bool boolean, a NumPy scalar its dtype."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        dtype = value.dtype
+    elif isinstance(value, bool):
+        dtype = np.dtype(np.bool_)
+    elif isinstance(value, int):
+        dtype = np.dtype(np.int64)
+    elif isinstance(value, float):
+        dtype = np.dtype(np.float64)
+    else:
+        dtype = np.asarray(value).dtype
+    return str(from_dtype(dtype))
+
+
+def make_ufunc(func, signatures, target, identity):
+    """@vectorize(signatures) on the CPU: a numpy.ufunc with one loop per signature, in order."""
+    loops = _core.NumpyLoops(capture(func), target == "parallel", _nparams(func), [])
+    loops.add([signature_string(s) for s in signatures])
+    return loops.make(func.__name__, func.__doc__ or "", _nparams(func), 1, _identity_name(identity), "")
+
+
+class _Lazy:
+    """What DUFunc and GUFunc share: the loops, the current numpy.ufunc, and the retry."""
+
+    def __init__(self, func, loops, nin, nout, identity, layout):
+        self.py_func = func
+        self.__name__ = func.__name__
+        self.__qualname__ = getattr(func, "__qualname__", func.__name__)
+        self.__doc__ = func.__doc__
+        self.__module__ = func.__module__
+        self._loops = loops
+        self._nin, self._nout = nin, nout
+        self._identity = _identity_name(identity)
+        self._layout = layout
+        self.ufunc = self._make()
+
+    def _make(self):
+        return self._loops.make(self.__name__, self.py_func.__doc__ or "", self._nin, self._nout,
+                                self._identity, self._layout or "")
+
+    def _add(self, signatures):
+        """Compiles loops for `signatures` (strings); a new numpy.ufunc if any was new."""
+        if self._loops.add(signatures):
+            self.ufunc = self._make()
+
+    nin = property(lambda self: self._nin)
+    nout = property(lambda self: self._nout)
+    nargs = property(lambda self: self._nin + self._nout)
+    types = property(lambda self: self.ufunc.types)
+    ntypes = property(lambda self: self.ufunc.ntypes)
+    identity = property(lambda self: self.ufunc.identity)
+    signature = property(lambda self: self.ufunc.signature)
+
+    def inspect_sources(self):
+        """The generated C++ (prelude included) of each library compiled so far."""
+        return list(self._loops.sources)
+
+    # Reductions and the other methods use the loops there are (as Numba's DUFunc does).
+    def reduce(self, *args, **kwargs):
+        return self.ufunc.reduce(*args, **kwargs)
+
+    def accumulate(self, *args, **kwargs):
+        return self.ufunc.accumulate(*args, **kwargs)
+
+    def reduceat(self, *args, **kwargs):
+        return self.ufunc.reduceat(*args, **kwargs)
+
+    def outer(self, *args, **kwargs):
+        return self.ufunc.outer(*args, **kwargs)
+
+    def at(self, *args, **kwargs):
+        return self.ufunc.at(*args, **kwargs)
+
+
+class DUFunc(_Lazy):
+    """A CPU @vectorize without signatures: compiles a loop for each new combination of argument
+    types, as Numba's DUFunc does. ``.ufunc`` is the current numpy.ufunc."""
+
+    def __init__(self, func, target="cpu", identity=None):
+        nin = _nparams(func)
+        loops = _core.NumpyLoops(capture(func), target == "parallel", nin, [])
+        super().__init__(func, loops, nin, 1, identity, None)
+
+    def add(self, sig):
+        """Compiles the loop for one signature ('float64(float64)', or argument types only)."""
+        self._add([signature_string(sig)])
+
+    def __call__(self, *args, **kwargs):
+        try:
+            return self.ufunc(*args, **kwargs)
+        except TypeError as e:
+            # NumPy found no loop for these types (or the call itself is wrong).
+            if len(args) not in (self._nin, self._nin + 1):
+                raise
+            no_loop = e
+        # Compiled outside the except block, so that a TypingError is not shown as raised
+        # "during handling" of NumPy's error.
+        sig = "(%s)" % ", ".join(_type_name(a) for a in args[:self._nin])
+        if not self._loops.add([sig]):
+            raise no_loop
+        self.ufunc = self._make()
+        return self.ufunc(*args, **kwargs)
+
+    def __repr__(self):
+        return "<cujit DUFunc %s, types %s>" % (self.__name__, self.types)
+
+
+# ---------------------------------------------------------------------------------------------
+# guvectorize
+
+def _core_dims(inputs, outputs):
+    """NumPy's dimensions-array index of each operand's core dimensions: 1 + the dimension's
+    number in order of first appearance in the layout (NumPy numbers them so)."""
+    number = {}
+    result = []
+    for group in inputs + outputs:
+        for name in group:
+            number.setdefault(name, len(number))
+        result.append([1 + number[n] for n in group])
+    return result
+
+
+def _check_arity(func, layout, inputs, outputs):
+    nargs = len(inputs) + len(outputs)
+    if _nparams(func) != nargs:
+        raise TypeError("%s() must take exactly %d arguments (the layout %r has %d input(s) and "
+                        "%d output(s)), but it takes %d"
+                        % (func.__name__, nargs, layout, len(inputs), len(outputs), _nparams(func)))
+
+
+def make_gufunc(func, signatures, layout, target):
+    """@guvectorize(signatures, layout) on the CPU: a NumPy gufunc with one loop per signature."""
+    from .gufunc import _Variant, parse_layout
+    inputs, outputs = parse_layout(layout)
+    spellings = [signature_string(s) for s in signatures]
+    for i, s in enumerate(spellings):
+        _Variant(i, s, inputs, outputs, func.__name__)  # checks each operand against the layout
+    _check_arity(func, layout, inputs, outputs)
+    loops = _core.NumpyLoops(capture(func), target == "parallel", len(inputs),
+                             _core_dims(inputs, outputs))
+    loops.add(spellings)
+    return loops.make(func.__name__, func.__doc__ or "", len(inputs), len(outputs), "none", layout)
+
+
+class GUFunc(_Lazy):
+    """A CPU @guvectorize given only a layout: compiles a loop for the types of each call, as
+    Numba's dynamic GUFunc does. Its types come from the arguments, so every output must be
+    passed: ``g(a, b, out)``."""
+
+    def __init__(self, func, layout, target="cpu"):
+        from .gufunc import parse_layout
+        self._inputs, self._outputs = parse_layout(layout)
+        nin, nout = len(self._inputs), len(self._outputs)
+        _check_arity(func, layout, self._inputs, self._outputs)
+        loops = _core.NumpyLoops(capture(func), target == "parallel", nin,
+                                 _core_dims(self._inputs, self._outputs))
+        super().__init__(func, loops, nin, nout, None, layout)
+
+    def _signature_for(self, args):
+        parts = []
+        for i, (a, core) in enumerate(zip(args, self._inputs + self._outputs)):
+            name = _type_name(a)
+            if core:
+                parts.append("%s[%s]" % (name, ", ".join([":"] * len(core))))
+            elif i >= self._nin:
+                parts.append("%s[:]" % name)  # a '()' output is written as res[0]
+            else:
+                parts.append(name)
+        return "(%s)" % ", ".join(parts)
+
+    def __call__(self, *args, **kwargs):
+        try:
+            return self.ufunc(*args, **kwargs)
+        except TypeError as e:
+            if len(args) != self.nargs or kwargs:
+                raise TypeError("%s() was given only a layout, so it compiles for the types of "
+                                "its arguments and every output must be passed: call it as "
+                                "%s(%s)" % (self.__name__, self.__name__, ", ".join(
+                                    ["in%d" % i for i in range(self._nin)]
+                                    + ["out%d" % i for i in range(self._nout)]))) from None
+            no_loop = e
+        if not self._loops.add([self._signature_for(args)]):
+            raise no_loop
+        self.ufunc = self._make()
+        return self.ufunc(*args, **kwargs)
+
+    def __repr__(self):
+        return "<cujit GUFunc %s%s, types %s>" % (self.__name__, self._layout, self.types)
