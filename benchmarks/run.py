@@ -72,6 +72,17 @@ BENCHMARKS = [
               "%(gbps).0f GB/s (%(pct_of_copy).0f%% of copy, %(copy_gbps).0f GB/s)",
               "at least 95% of a D2D copy (numba-cuda 2,092 GB/s, copy 2,930 GB/s)",
               100_000_000, 100_000, (), ("cujit", "numba", "cupy")),
+    # The CPU target (issue 5): the numba column is Numba's CPU compiler on the same machine.
+    Benchmark("cpu.py", "CPU: @jit monte_carlo_pi(n = {n:,}) with random.random (best of 20)",
+              "ms", "%.2f ms", "at or under Numba (0.56: 11.4 ms on 2 cores)", 1_000_000, 10_000,
+              ("monte_carlo_pi",)),
+    Benchmark("cpu.py", "CPU: @vectorize cpu_gaussian_pdf over {n:,} float32, float32 mean and "
+              "sigma (best of 20)", "ms", "%.2f ms", "at or under Numba (6.1 ms on 2 cores)",
+              1_000_000, 10_000, ("gaussian_pdf",)),
+    Benchmark("cpu.py", "CPU: first call of a new @jit function (hypot), empty cache, decoration "
+              "to result", "ms", "%.0f ms", "at or under Numba (0.32 s)", 1, 1, ("compile",)),
+    Benchmark("cpu.py", "CPU: the same in a second process, disk cache warm (@jit(cache=True))",
+              "ms", "%.1f ms", "under 20 ms", 1, 1, ("cached",)),
 ]
 
 
@@ -152,6 +163,12 @@ NOTES = [
     "  tool: on an H100 numba-cuda's copy_to_device between device arrays ran at about 1,820",
     "  GB/s, while cudaMemcpy (CuPy's copyto) ran at about 2,880 GB/s, the issue's 2,930, so",
     "  numba-cuda's add can reach over 100% of its copy.",
+    "- CPU rows (cpu.py): the numba column is Numba's own CPU compiler (the numba package that",
+    "  numba-cuda runs on), in its own process on the same machine. monte_carlo_pi and",
+    "  cpu_gaussian_pdf are the course's code (a lazy @vectorize, called with float32 x, mean and",
+    "  sigma); compile is decoration plus first call of hypot in a fresh process with an empty",
+    "  cache; cached repeats that in a second process with the disk cache the first one filled",
+    "  (Numba needs cache=True for that; both use it). Tool imports are not counted.",
 ]
 
 
