@@ -502,6 +502,11 @@ bool bind_builtin_keywords(FunctionInstance& fn, ast::Node& call, const BuiltinR
 }
 
 Type type_builtin_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args) {
+  // CPU functions have no grid, shared memory or atomics to ask for (Numba: a TypingError).
+  if (fn.host_only && std::string(b.name).rfind("cuda.", 0) == 0)
+    user_error(fn.mod.source, call.loc, ErrorKind::Typing,
+               std::string(b.name) + "() is GPU code: it cannot be called from a CPU function (@jit, CPU "
+               "@vectorize); compile the function with @cuda.jit instead");
   return BuiltinTyper(fn).builtin_call(call, b, args);
 }
 
