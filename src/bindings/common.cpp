@@ -16,6 +16,14 @@ std::atomic<bool> g_check_ptx{false};
 
 void set_check_ptx(bool on) { g_check_ptx = on; }
 
+Signature parse_signature_or_raise(const std::string& text) {
+  try {
+    return parse_signature(text);
+  } catch (const std::invalid_argument& e) {
+    throw py::value_error(e.what());
+  }
+}
+
 std::shared_ptr<rt::LoadedModule> load_build(const Build& b, rt::Backend backend) {
   if (backend == rt::Backend::Sim) {
     std::shared_ptr<toolchain::HostLibrary> lib;

@@ -3,7 +3,12 @@
 #pragma once
 #include <pybind11/pybind11.h>
 
+#include <functional>
 #include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
 
 #include "pipeline.h"
 #include "runtime/launch.h"
@@ -22,6 +27,45 @@ void* stream_handle(const pybind11::object& stream);
 /// __cuda_array_interface__ (cuda.mapped_array's MappedNDArray: host memory the GPU can address),
 /// which then takes precedence over the host-array path.
 bool is_exact_ndarray(const pybind11::handle& h);
+
+/// A decorator's signature string parsed, a malformed one raised as Python's ValueError.
+Signature parse_signature_or_raise(const std::string& text);
+
+/// A dispatcher's compiled specialisations, one per argument-type fingerprint, in compile order.
+/// `get` builds a missing one outside the lock (compiling can take seconds and other threads may
+/// call meanwhile); if two threads build the same one, the first stored wins.
+template <class Spec>
+class SpecCache {
+ public:
+  Spec& get(const std::vector<Type>& types, const std::function<std::unique_ptr<Spec>()>& build) {
+    std::string key;
+    for (const auto& t : types) key += t.str() + ";";
+    {
+      std::lock_guard<std::mutex> g(mu_);
+      auto it = specs_.find(key);
+      if (it != specs_.end()) return *it->second;
+    }
+    std::unique_ptr<Spec> sp = build();
+    std::lock_guard<std::mutex> g(mu_);
+    auto& slot = specs_[key];
+    if (!slot) {
+      slot = std::move(sp);
+      order_.push_back(slot.get());
+    }
+    return *slot;
+  }
+
+  /// Every specialisation, in compile order.
+  std::vector<const Spec*> all() {
+    std::lock_guard<std::mutex> g(mu_);
+    return order_;
+  }
+
+ private:
+  std::mutex mu_;
+  std::unordered_map<std::string, std::unique_ptr<Spec>> specs_;
+  std::vector<const Spec*> order_;
+};
 
 /// On the simulator, also compile every program to PTX (CUJIT_CHECK_PTX; the tests turn it on).
 void set_check_ptx(bool on);

@@ -8,8 +8,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <mutex>
-#include <unordered_map>
 
 #include "bindings/common.h"
 #include "bindings/marshal.h"
@@ -98,7 +96,7 @@ py::object array_result(const Type& t, const char* p, ResultOwners& owners) {
   }
   py::dtype dt(std::string(scalar_dtype_str(t.scalar)));
   py::object base = owners.base_for(data);
-  if (base.is_none()) return py::array(dt, shape, strides, data).attr("copy")();
+  if (base.is_none()) return py::array(dt, shape, strides, data);  // without a base pybind11 copies
   return py::array(dt, shape, strides, data, base);
 }
 
@@ -155,12 +153,7 @@ class CpuFunction {
  public:
   CpuFunction(std::shared_ptr<FunctionSource> src, const std::vector<std::string>& sigs) : src_(std::move(src)) {
     for (const auto& s : sigs) {
-      Signature sig;
-      try {
-        sig = parse_signature(s);
-      } catch (const std::invalid_argument& e) {
-        throw py::value_error(e.what());
-      }
+      Signature sig = parse_signature_or_raise(s);
       specialize(sig.args);
       declared_.push_back(sig.args);
     }
@@ -200,11 +193,10 @@ class CpuFunction {
 
   /// The argument types of each compiled specialisation, in compile order.
   std::vector<std::vector<std::string>> signatures() {
-    std::lock_guard<std::mutex> g(mu_);
     std::vector<std::vector<std::string>> r;
-    for (auto& key : order_) {
+    for (const CpuSpec* sp : specs_.all()) {
       std::vector<std::string> one;
-      for (const auto& t : specs_[key]->build.arg_types) one.push_back(t.str());
+      for (const auto& t : sp->build.arg_types) one.push_back(t.str());
       r.push_back(one);
     }
     return r;
@@ -212,9 +204,8 @@ class CpuFunction {
 
   /// The inspect_types() listing of every compiled specialisation, in compile order.
   std::vector<std::string> annotations() {
-    std::lock_guard<std::mutex> g(mu_);
     std::vector<std::string> r;
-    for (auto& key : order_) r.push_back(specs_[key]->build.annotated);
+    for (const CpuSpec* sp : specs_.all()) r.push_back(sp->build.annotated);
     return r;
   }
 
@@ -226,37 +217,24 @@ class CpuFunction {
 
  private:
   std::shared_ptr<FunctionSource> src_;
-  std::mutex mu_;
-  std::unordered_map<std::string, std::unique_ptr<CpuSpec>> specs_;
-  std::vector<std::string> order_;  // fingerprints in compile order, for .signatures
+  SpecCache<CpuSpec> specs_;
   std::vector<std::vector<Type>> declared_;
 
   CpuSpec& specialize(const std::vector<Type>& types) {
-    std::string key;
-    for (auto& t : types) key += t.str() + ";";
-    {
-      std::lock_guard<std::mutex> g(mu_);
-      auto it = specs_.find(key);
-      if (it != specs_.end()) return *it->second;
-    }
-    auto sp = std::make_unique<CpuSpec>();
-    sp->build = build_cpu_function(src_, types);
-    const Type& r = sp->build.ret;
-    if (!returnable(r))
-      throw py::type_error(src_->name + "() returns " + r.str() +
-                           "; cujit's @jit returns numbers, arrays and tuples of them, or nothing");
-    {
-      py::gil_scoped_release nogil;
-      sp->lib = compile_host(sp->build);
-    }
-    sp->fn = reinterpret_cast<CpuEntry>(sp->lib->symbol(sp->build.symbol));
-    std::lock_guard<std::mutex> g(mu_);
-    auto& slot = specs_[key];
-    if (!slot) {
-      slot = std::move(sp);
-      order_.push_back(key);
-    }
-    return *slot;
+    return specs_.get(types, [&] {
+      auto sp = std::make_unique<CpuSpec>();
+      sp->build = build_cpu_function(src_, types);
+      const Type& r = sp->build.ret;
+      if (!returnable(r))
+        throw py::type_error(src_->name + "() returns " + r.str() +
+                             "; cujit's @jit returns numbers, arrays and tuples of them, or nothing");
+      {
+        py::gil_scoped_release nogil;
+        sp->lib = compile_host(sp->build);
+      }
+      sp->fn = reinterpret_cast<CpuEntry>(sp->lib->symbol(sp->build.symbol));
+      return sp;
+    });
   }
 };
 

@@ -17,6 +17,7 @@
 
 #include <set>
 
+#include "bindings/common.h"
 #include "pipeline.h"
 
 namespace py = pybind11;
@@ -89,12 +90,7 @@ class NumpyLoops {
     std::vector<Signature> sigs;
     std::set<std::string> seen;
     for (const auto& t : sig_text) {
-      Signature s;
-      try {
-        s = parse_signature(t);
-      } catch (const std::invalid_argument& e) {
-        throw py::value_error(e.what());
-      }
+      Signature s = parse_signature_or_raise(t);
       std::string key = arg_key(s.args);
       if (have_.count(key) || !seen.insert(key).second) continue;
       sigs.push_back(s);

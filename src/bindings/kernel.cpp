@@ -61,12 +61,7 @@ class Kernel {
  public:
   Kernel(std::shared_ptr<FunctionSource> src, const std::vector<std::string>& sigs) : src_(std::move(src)) {
     for (const auto& s : sigs) {
-      Signature sig;
-      try {
-        sig = parse_signature(s);
-      } catch (const std::invalid_argument& e) {
-        throw py::value_error(e.what());
-      }
+      Signature sig = parse_signature_or_raise(s);
       if (sig.ret.known() && sig.ret.tag != Type::Tag::Void)
         throw py::type_error("a kernel's signature must return void, got '" + s + "'");
       specialize(sig.args);
@@ -132,9 +127,8 @@ class Kernel {
   }
 
   std::vector<std::string> signatures() {
-    std::lock_guard<std::mutex> g(mu_);
     std::vector<std::string> r;
-    for (auto& [k, sp] : specs_) {
+    for (const Specialization* sp : specs_.all()) {
       std::string s = "(";
       for (size_t i = 0; i < sp->build.arg_types.size(); ++i) s += (i ? ", " : "") + sp->build.arg_types[i].str();
       r.push_back(s + ")");
@@ -152,25 +146,17 @@ class Kernel {
  private:
   std::shared_ptr<FunctionSource> src_;
   std::mutex mu_;
-  std::unordered_map<std::string, std::unique_ptr<Specialization>> specs_;
+  SpecCache<Specialization> specs_;
   // Signatures given at decoration. As in Numba, such a kernel compiles nothing else: a call
   // must fit one of them, and its scalars are converted to the declared types.
   std::vector<std::vector<Type>> declared_;
 
   Specialization& specialize(const std::vector<Type>& types) {
-    std::string key;
-    for (auto& t : types) key += t.str() + ";";
-    {
-      std::lock_guard<std::mutex> g(mu_);
-      auto it = specs_.find(key);
-      if (it != specs_.end()) return *it->second;
-    }
-    auto sp = std::make_unique<Specialization>();
-    sp->build = build_kernel(src_, types);
-    std::lock_guard<std::mutex> g(mu_);
-    auto& slot = specs_[key];
-    if (!slot) slot = std::move(sp);
-    return *slot;
+    return specs_.get(types, [&] {
+      auto sp = std::make_unique<Specialization>();
+      sp->build = build_kernel(src_, types);
+      return sp;
+    });
   }
 
   rt::LoadedModule& module(Specialization& sp, rt::Backend b) {

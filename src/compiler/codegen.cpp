@@ -749,23 +749,31 @@ class Emitter {
     return s + ")";
   }
 
-  // np.empty and friends (prelude/host_arrays.h). A shape tuple is evaluated once, inside an
-  // immediately called lambda (host code only, so C++20 is at hand).
+  // The sizes of a shape argument (an integer or a tuple of them) as int64 C++ arguments. A
+  // tuple is read from `cj_s`, which `*init` declares: the caller puts it first in an
+  // immediately called lambda (host code only, so C++20 is at hand), evaluating it once.
+  std::string shape_sizes(const ast::Node& sh, std::string* init) {
+    if (!sh.type.is_tuple()) return "(int64_t)(" + expr(sh) + ")";
+    *init = "const auto cj_s = " + expr(sh) + "; ";
+    std::string dims;
+    for (size_t k = 0; k < sh.type.elems.size(); ++k) dims += (k ? ", " : "") + std::string("(int64_t)cj_s.f") + std::to_string(k);
+    return dims;
+  }
+
+  // np.empty and friends (prelude/host_arrays.h).
   std::string array_new(const ast::Node& e, Builtin b, const std::string& sp) {
     using B = Builtin;
     const Type& r = e.type;
     const std::string T = scalar_cpp(r.scalar), N = std::to_string(r.ndim);
     auto given = [&](size_t i) { return i < e.list.size() && e.list[i]->type.tag != Type::Tag::None; };
-    auto dims = [&](const std::string& pre) {
-      const ast::Node& sh = *e.list[0];
-      if (!sh.type.is_tuple()) return sp + "<" + T + ", " + N + ">(" + pre + "(int64_t)(" + expr(sh) + "))";
-      std::string call = sp + "<" + T + ", " + N + ">(" + pre;
-      for (size_t k = 0; k < sh.type.elems.size(); ++k) call += (k ? ", " : "") + std::string("(int64_t)cj_s.f") + std::to_string(k);
-      return "[&] { const auto cj_s = " + expr(sh) + "; return " + call + "); }()";
+    auto sized = [&](const std::string& pre) {
+      std::string init, dims = shape_sizes(*e.list[0], &init);
+      std::string call = sp + "<" + T + ", " + N + ">(" + pre + dims + ")";
+      return init.empty() ? call : "[&] { " + init + "return " + call + "; }()";
     };
     switch (b) {
-      case B::NpEmpty: case B::NpZeros: case B::NpOnes: return dims("");
-      case B::NpFull: return dims("(" + T + ")(" + expr(*e.list[1]) + "), ");
+      case B::NpEmpty: case B::NpZeros: case B::NpOnes: return sized("");
+      case B::NpFull: return sized("(" + T + ")(" + expr(*e.list[1]) + "), ");
       case B::NpEmptyLike: return sp + "<" + T + ">(" + expr(*e.list[0]) + ")";
       case B::NpZerosLike: return "cj::filled(" + sp + "<" + T + ">(" + expr(*e.list[0]) + "), (" + T + ")0)";
       case B::NpOnesLike: return "cj::filled(" + sp + "<" + T + ">(" + expr(*e.list[0]) + "), (" + T + ")1)";
@@ -796,55 +804,49 @@ class Emitter {
     const Type f64 = Type::scalar_of(Scalar::Float64), i64 = Type::scalar_of(Scalar::Int64);
     auto given = [&](size_t i) { return i < e.list.size() && e.list[i]->type.tag != Type::Tag::None; };
     auto num = [&](size_t i, const char* dflt) { return given(i) ? arg(e, i, f64) : std::string(dflt); };
-    std::string which = py ? "0" : "1";
+    const std::string which = py ? "0" : "1";
     std::vector<std::string> a;  // the draw's arguments after the generator
-    int size_arg = -1;           // where the size is, for the array forms
-    std::string draw;
+    int size_arg = -1;           // where the size is; -2: rand(d0, d1, ...), sizes as arguments
     switch (b) {
       case B::PySeed: case B::NpSeed: return sp + "(" + which + ", " + arg(e, 0, i64) + ")";
       case B::PyUniform: case B::NpUniform: case B::PyGauss: case B::PyNormalvariate: case B::NpNormal:
         a = {num(0, "0.0"), num(1, "1.0")};
-        draw = sp + "(" + which + ", cj_a0, cj_a1)";
         size_arg = 2;
         break;
       case B::NpRandn: case B::NpStdNormal:
-        draw = sp + "(1, 0.0, 1.0)";
+        a = {"0.0", "1.0"};
         size_arg = b == B::NpRandn ? -2 : 0;
         break;
-      case B::PyRandint: a = {arg(e, 0, i64), arg(e, 1, i64)}; draw = sp + "(cj_a0, cj_a1)"; break;
+      case B::PyRandint: a = {arg(e, 0, i64), arg(e, 1, i64)}; break;
       case B::PyRandrange: case B::NpRandint:  // one argument: [0, n)
-        if (!given(1)) a = {"(int64_t)0", arg(e, 0, i64)};
-        else a = {arg(e, 0, i64), arg(e, 1, i64)};
-        draw = sp + "(cj_a0, cj_a1)";
+        a = given(1) ? std::vector<std::string>{arg(e, 0, i64), arg(e, 1, i64)}
+                     : std::vector<std::string>{"(int64_t)0", arg(e, 0, i64)};
         size_arg = 2;
         break;
-      default:
-        draw = sp + "(" + which + ")";
-        size_arg = b == B::NpRand ? -2 : 0;
-        break;
+      default: size_arg = b == B::NpRand ? -2 : 0; break;
     }
-    if (!e.type.is_array()) {  // a scalar draw: the arguments in place
-      for (size_t i = 0; i < a.size(); ++i) {
-        const std::string name = "cj_a" + std::to_string(i);
-        for (size_t p = draw.find(name); p != std::string::npos; p = draw.find(name)) draw.replace(p, name.size(), a[i]);
-      }
-      return draw;
+    // The integer draws take no generator argument: each function knows its own.
+    const bool with_gen = !(b == B::PyRandint || b == B::PyRandrange || b == B::NpRandint);
+    auto draw = [&](const std::vector<std::string>& args) {
+      std::string s = sp + "(" + (with_gen ? which : "");
+      for (size_t i = 0; i < args.size(); ++i) s += (with_gen || i ? ", " : "") + args[i];
+      return s + ")";
+    };
+    if (!e.type.is_array()) return draw(a);
+    std::string out = "[&] { ", init, dims;
+    std::vector<std::string> names;
+    for (size_t i = 0; i < a.size(); ++i) {
+      names.push_back("cj_a" + std::to_string(i));
+      out += "const auto " + names.back() + " = " + a[i] + "; ";
     }
-    const std::string T = scalar_cpp(e.type.scalar), N = std::to_string(e.type.ndim);
-    std::string out = "[&] { ";
-    for (size_t i = 0; i < a.size(); ++i) out += "const auto cj_a" + std::to_string(i) + " = " + a[i] + "; ";
-    std::string dims;
-    if (size_arg == -2) {  // rand(d0, d1, ...)
+    if (size_arg == -2) {
       for (size_t i = 0; i < e.list.size(); ++i) dims += (i ? ", " : "") + std::string("(int64_t)(") + expr(*e.list[i]) + ")";
     } else {
-      const ast::Node& sz = *e.list[size_arg];
-      out += "const auto cj_s = " + expr(sz) + "; ";
-      if (!sz.type.is_tuple()) dims = "(int64_t)cj_s";
-      for (size_t k = 0; sz.type.is_tuple() && k < sz.type.elems.size(); ++k)
-        dims += (k ? ", " : "") + std::string("(int64_t)cj_s.f") + std::to_string(k);
+      dims = shape_sizes(*e.list[size_arg], &init);
     }
-    out += "auto cj_r = cj::np_empty<" + T + ", " + N + ">(" + dims + "); ";
-    out += "for (int64_t cj_k = 0, cj_n = cj::size(cj_r); cj_k < cj_n; ++cj_k) cj_r.data[cj_k] = " + draw + "; ";
+    const std::string T = scalar_cpp(e.type.scalar), N = std::to_string(e.type.ndim);
+    out += init + "auto cj_r = cj::np_empty<" + T + ", " + N + ">(" + dims + "); ";
+    out += "for (int64_t cj_k = 0, cj_n = cj::size(cj_r); cj_k < cj_n; ++cj_k) cj_r.data[cj_k] = " + draw(names) + "; ";
     return out + "return cj_r; }()";
   }
 

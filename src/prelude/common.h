@@ -36,12 +36,11 @@ CJ_FN T& elem(const Array<T, N>& a, I... ix) {
   return *(T*)p;
 }
 
-/// A C-ordered array over `data` (cuda.local.array / cuda.shared.array storage).
-template <class T, int N, class... D>
-CJ_FN Array<T, N> c_array(T* data, D... dims) {
+/// A C-ordered array over `data` with sizes d[0..N) (also np.empty's, prelude/host_arrays.h).
+template <class T, int N>
+CJ_FN Array<T, N> c_array_of(T* data, const int64_t* d) {
   Array<T, N> r;
   r.data = data;
-  const int64_t d[] = {(int64_t)dims...};
   int64_t stride = (int64_t)sizeof(T);
   for (int k = N - 1; k >= 0; --k) {
     r.shape[k] = d[k];
@@ -49,6 +48,13 @@ CJ_FN Array<T, N> c_array(T* data, D... dims) {
     stride *= d[k];
   }
   return r;
+}
+
+/// A C-ordered array over `data` (cuda.local.array / cuda.shared.array storage).
+template <class T, int N, class... D>
+CJ_FN Array<T, N> c_array(T* data, D... dims) {
+  const int64_t d[] = {(int64_t)dims...};
+  return c_array_of<T, N>(data, d);
 }
 
 /// a[i, j] with fewer indices than dimensions: a view of the remaining ones.

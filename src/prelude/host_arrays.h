@@ -5,25 +5,22 @@
 // owns (host_services.h): returned ones go to NumPy, the rest is freed when the call ends.
 namespace cj {
 
-template <class T, int N, class... D>
-CJ_FN Array<T, N> np_empty(D... dims) {
-  static_assert(sizeof...(D) == N, "one size per dimension");
-  int64_t d[] = {(int64_t)dims...};
+// A new C-ordered array of sizes d[0..N), in the current call's arena.
+template <class T, int N>
+CJ_FN Array<T, N> new_c_array(int64_t* d) {
   int64_t n = 1;
   for (int k = 0; k < N; ++k) {
     if (d[k] < 0) d[k] = 0;  // NumPy raises ValueError; compiled code has no exceptions yet
     n *= d[k];
   }
-  T* p = (T*)host_services.alloc(n * (int64_t)sizeof(T));
-  Array<T, N> r;
-  r.data = p;
-  int64_t stride = (int64_t)sizeof(T);
-  for (int k = N - 1; k >= 0; --k) {
-    r.shape[k] = d[k];
-    r.strides[k] = stride;
-    stride *= d[k];
-  }
-  return r;
+  return c_array_of<T, N>((T*)host_services.alloc(n * (int64_t)sizeof(T)), d);
+}
+
+template <class T, int N, class... D>
+CJ_FN Array<T, N> np_empty(D... dims) {
+  static_assert(sizeof...(D) == N, "one size per dimension");
+  int64_t d[] = {(int64_t)dims...};
+  return new_c_array<T, N>(d);
 }
 
 template <class T, int N>
@@ -47,17 +44,9 @@ CJ_FN Array<T, N> np_full(V v, D... dims) { return filled(np_empty<T, N>(dims...
 // A new C-ordered array of `a`'s shape.
 template <class T, class U, int N>
 CJ_FN Array<T, N> empty_like(const Array<U, N>& a) {
-  Array<T, N> r;
-  int64_t n = 1;
-  for (int k = 0; k < N; ++k) n *= a.shape[k];
-  r.data = (T*)host_services.alloc(n * (int64_t)sizeof(T));
-  int64_t stride = (int64_t)sizeof(T);
-  for (int k = N - 1; k >= 0; --k) {
-    r.shape[k] = a.shape[k];
-    r.strides[k] = stride;
-    stride *= a.shape[k];
-  }
-  return r;
+  int64_t d[N];
+  for (int k = 0; k < N; ++k) d[k] = a.shape[k];
+  return new_c_array<T, N>(d);
 }
 
 template <class T>

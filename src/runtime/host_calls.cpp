@@ -14,8 +14,8 @@ void* random_state(int which) {
   return states[which & 1];
 }
 
-// Memory outside any call (a library used without the dispatcher, which cujit does not do) is
-// never freed rather than freed too early.
+// Memory outside any call is never freed rather than freed too early. That happens only where
+// NumPy calls compiled code directly: a CPU ufunc loop whose body makes an array.
 void* alloc(int64_t bytes) {
   if (t_arena) return t_arena->alloc(bytes);
   return std::aligned_alloc(64, (size_t)((bytes + 63) / 64 * 64 + 64));
