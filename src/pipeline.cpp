@@ -206,10 +206,11 @@ namespace {
 // `b` and returns the instance's inferred return type.
 Type build_single(Build& b, const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args,
                   const Type& declared_ret, Role role, EntryPoint::Kind kind, const std::string& symbol,
-                  std::string* annotated = nullptr) {
+                  std::string* annotated = nullptr, bool parallel = false) {
   b.name = src->name;
   Program prog;
   prog.host_only = kind == EntryPoint::Kind::Cpu;
+  prog.parallel = parallel;
   int idx;
   {
     StageTimer t{"parse+type", src->name};
@@ -230,7 +231,8 @@ KernelBuild build_kernel(const std::shared_ptr<FunctionSource>& src, const std::
   return b;
 }
 
-CpuBuild build_cpu_function(const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args) {
+CpuBuild build_cpu_function(const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args,
+                            const CpuOptions& options) {
   CpuBuild b;
   b.arg_types = args;
   b.symbol = "cj_cpu_" + src->name;
@@ -240,7 +242,10 @@ CpuBuild build_cpu_function(const std::shared_ptr<FunctionSource>& src, const st
   // faster. Not for simulator kernels: their fibers crash under it.
   b.host_flags = {"-mtls-dialect=gnu2"};
 #endif
-  b.ret = build_single(b, src, args, Type::unknown(), Role::Device, EntryPoint::Kind::Cpu, b.symbol, &b.annotated);
+  if (options.parallel) b.host_flags.push_back("-fopenmp");
+  if (options.fastmath) b.host_flags.push_back("-ffast-math");
+  b.ret = build_single(b, src, args, Type::unknown(), Role::Device, EntryPoint::Kind::Cpu, b.symbol, &b.annotated,
+                       options.parallel);
   return b;
 }
 

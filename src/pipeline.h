@@ -51,8 +51,15 @@ struct CpuBuild : Build {
   std::string annotated;  // inspect_types() text (compiler/annotate.h)
 };
 
+/// @jit's options that change the generated code or its flags.
+struct CpuOptions {
+  bool parallel = false;  // prange loops on OpenMP threads (-fopenmp)
+  bool fastmath = false;  // -ffast-math, as Numba's fastmath=True relaxes LLVM's float rules
+};
+
 /// Types and generates an @jit function for the argument types of a call.
-CpuBuild build_cpu_function(const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args);
+CpuBuild build_cpu_function(const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args,
+                            const CpuOptions& options = {});
 
 /// A CPU @vectorize / @guvectorize: NumPy inner loops, one per signature, in one host library.
 /// For a vectorize, `output` is the declared or (with no return type given) inferred result.

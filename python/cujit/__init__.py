@@ -20,7 +20,7 @@ from .errors import TypingError, UnsupportedError, CudaSupportError, CudaAPIErro
 from .types import (void, boolean, bool_, int8, int16, int32, int64, uint8, uint16, uint32,
                     uint64, float32, float64, intp, uintp, float_, double, byte, int_, from_dtype)
 from .ufunc import vectorize
-from .cpu import jit, njit
+from .cpu import jit, njit, prange, get_num_threads, set_num_threads, get_thread_id
 from .gufunc import guvectorize
 from . import cuda
 from .alias import install_numba_alias
@@ -35,7 +35,8 @@ _core.set_check_ptx(config.CHECK_PTX)
 _atexit.register(_core._shutdown)
 
 __all__ = [
-    "vectorize", "guvectorize", "jit", "njit", "cuda", "errors", "config", "install_numba_alias", "TypingError",
+    "vectorize", "guvectorize", "jit", "njit", "prange", "get_num_threads", "set_num_threads",
+    "get_thread_id", "cuda", "errors", "config", "install_numba_alias", "TypingError",
     "UnsupportedError", "CudaSupportError", "CudaAPIError", "void", "boolean", "bool_", "int8",
     "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64", "intp",
     "uintp", "float_", "double", "byte", "int_", "from_dtype",

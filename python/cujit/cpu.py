@@ -46,7 +46,8 @@ class CPUDispatcher(_core.CpuFunction):
         self.__doc__ = func.__doc__
         self.__wrapped__ = func
         self.targetoptions = dict(options)
-        super().__init__(capture(func), [signature_string(s) for s in signatures])
+        super().__init__(capture(func), [signature_string(s) for s in signatures],
+                         parallel=bool(options.get("parallel")), fastmath=bool(options.get("fastmath")))
 
     @property
     def signatures(self):
@@ -82,8 +83,10 @@ def jit(signature_or_function=None, locals=None, cache=False, pipeline_class=Non
     """Compile a function for the CPU, as ``numba.jit``.
 
     Forms: ``@jit``, ``@jit(nopython=True)``, ``@jit('float64(float64, float64)')``,
-    ``@jit(['int64(int64)', ...])``. ``cache`` is accepted (the disk cache is always on);
-    ``fastmath``, ``boundscheck``, ``error_model`` and ``parallel`` are accepted and recorded.
+    ``@jit(['int64(int64)', ...])``. ``cache`` is accepted (the disk cache is always on).
+    ``parallel=True`` runs the outermost ``prange`` loops on all cores (OpenMP), with reductions
+    of ``+=``-style updates; ``fastmath=True`` compiles with -ffast-math. ``boundscheck`` and
+    ``error_model`` are accepted and recorded.
     ``forceobj=True`` asks for object mode, which cujit does not have.
     """
     if forceobj:
@@ -110,3 +113,30 @@ def njit(*args, **kws):
     """``jit(nopython=True)``: the same as ``jit`` here, since every cujit function is nopython."""
     kws["nopython"] = True
     return jit(*args, **kws)
+
+
+def prange(*args):
+    """``range`` that ``@jit(parallel=True)`` runs in parallel (elsewhere, and in Python, a range)."""
+    return range(*args)
+
+
+def get_num_threads():
+    """Threads that parallel CPU code (prange loops, target='parallel' ufuncs) uses."""
+    return _core.get_num_threads()
+
+
+def set_num_threads(n):
+    """Use ``n`` threads in parallel CPU code from now on: 1 <= n <= NUMBA_NUM_THREADS (which
+    defaults to the machine's hardware threads). One setting for the whole process (Numba keeps
+    one per calling thread)."""
+    limit = _core.max_threads()
+    if not isinstance(n, (int, __import__("numpy").integer)) or isinstance(n, bool):
+        raise TypeError("The number of threads specified must be an integer")
+    if not 1 <= n <= limit:
+        raise ValueError("The number of threads must be between 1 and %d" % limit)
+    _core.set_num_threads(int(n))
+
+
+def get_thread_id():
+    """The OpenMP thread running the current prange iteration; 0 in Python (the main thread)."""
+    return 0

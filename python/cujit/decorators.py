@@ -91,6 +91,9 @@ _MODULES = {math: "math", cmath: "cmath", np: "numpy", np.random: "numpy.random"
 def _module_name(value):
     if value in _MODULES:
         return _MODULES[value]
+    import cujit
+    if value is cujit:  # `import numba` through the alias, or `import cujit`
+        return "numba"
     from . import cuda as _cuda
     if value is _cuda or getattr(value, "__name__", "") in ("numba.cuda", "cujit.cuda"):
         return "cuda"
@@ -139,10 +142,13 @@ def _classify(value, seen):
         n = getattr(value, "__name__", None)
         if n is not None and getattr(mod, n, None) is value:
             return ("attr", mname, n)
+    import cujit
     from . import cuda as _cuda
     n = getattr(value, "__name__", None)
     if n is not None and getattr(_cuda, n, None) is value:
         return ("attr", "cuda", n)
+    if n is not None and getattr(cujit, n, None) is value:  # from numba import prange
+        return ("attr", "numba", n)
     return ("opaque", repr(type(value)))
 
 

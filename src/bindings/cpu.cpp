@@ -151,7 +151,8 @@ bool returnable(const Type& t) {
 
 class CpuFunction {
  public:
-  CpuFunction(std::shared_ptr<FunctionSource> src, const std::vector<std::string>& sigs) : src_(std::move(src)) {
+  CpuFunction(std::shared_ptr<FunctionSource> src, const std::vector<std::string>& sigs, bool parallel, bool fastmath)
+      : src_(std::move(src)), options_{parallel, fastmath} {
     for (const auto& s : sigs) {
       Signature sig = parse_signature_or_raise(s);
       specialize(sig.args);
@@ -217,13 +218,14 @@ class CpuFunction {
 
  private:
   std::shared_ptr<FunctionSource> src_;
+  CpuOptions options_;
   SpecCache<CpuSpec> specs_;
   std::vector<std::vector<Type>> declared_;
 
   CpuSpec& specialize(const std::vector<Type>& types) {
     return specs_.get(types, [&] {
       auto sp = std::make_unique<CpuSpec>();
-      sp->build = build_cpu_function(src_, types);
+      sp->build = build_cpu_function(src_, types, options_);
       const Type& r = sp->build.ret;
       if (!returnable(r))
         throw py::type_error(src_->name + "() returns " + r.str() +
@@ -242,12 +244,17 @@ class CpuFunction {
 
 void define_cpu(py::module_& m) {
   py::class_<CpuFunction>(m, "CpuFunction", py::dynamic_attr(), "An @jit / @njit CPU function dispatcher.")
-      .def(py::init<std::shared_ptr<FunctionSource>, const std::vector<std::string>&>())
+      .def(py::init<std::shared_ptr<FunctionSource>, const std::vector<std::string>&, bool, bool>(), py::arg("source"),
+           py::arg("signatures"), py::arg("parallel") = false, py::arg("fastmath") = false)
       .def("__call__", &CpuFunction::call)
       .def_property_readonly("_signatures", &CpuFunction::signatures)
       .def("_annotations", &CpuFunction::annotations)
       .def("inspect_source", &CpuFunction::inspect_source, py::arg("arg_types"),
            "The generated C++ (with prelude) for argument types given as strings ('float64', 'int32[::1]').");
+  // Threads of parallel CPU code (prange, target='parallel' ufuncs); cujit/cpu.py checks ranges.
+  m.def("max_threads", &rt::max_threads, "NUMBA_NUM_THREADS / CUJIT_NUM_THREADS, else the hardware threads.");
+  m.def("get_num_threads", &rt::num_threads);
+  m.def("set_num_threads", &rt::set_num_threads, py::arg("n"));
 }
 
 }  // namespace cujit

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "compiler/builtins.h"
+#include "compiler/parallel.h"
 #include "compiler/parser.h"
 
 namespace cujit {
@@ -80,6 +81,7 @@ class Typer {
   bool final_ = false;
   std::vector<std::pair<Type, const ast::Node*>> returns_;
   bool falls_off_end_ = true;
+  int prange_depth_ = 0;  // parallel prange loops around the statement being typed
 
   FunctionInstance& fn() { return *prog_.fns[self_]; }
   const SourceFile& src() { return fn().mod.source; }
@@ -175,13 +177,25 @@ class Typer {
           error(*s.b, "cannot iterate over a value of type " + it.str());
         }
         assign(*s.a, elem, s);
+        // In parallel code the outermost prange loops run on OpenMP threads; nested ones, and
+        // prange elsewhere, are plain ranges (as in Numba).
+        const bool parallel = prog_.parallel && fn().host_only && prange_depth_ == 0 && is_prange(*s.b);
+        prange_depth_ += parallel;
         block(s.body);
+        prange_depth_ -= parallel;
         block(s.orelse);
+        if (parallel && final_) fn().parallel_loops[&s] = plan_parallel_loop(s, fn());
         return;
       }
       case K::Pass: case K::Break: case K::Continue: return;
       default: unsupported(s, std::string("'") + ast::kind_name(s.kind) + "' statements are not supported");
     }
+  }
+
+  bool is_prange(const ast::Node& iter) {
+    if (!iter.is(ast::Kind::Call)) return false;
+    auto r = fn().resolved.find(iter.a.get());
+    return r != fn().resolved.end() && r->second.kind == Resolved::Kind::Builtin && r->second.builtin == Builtin::Prange;
   }
 
   void truth(ast::Node& e) {
@@ -459,8 +473,14 @@ class Typer {
       f.resolved[&e] = r;
       return Type::function(q);
     }
+    if (module == "numba" && attr == "cuda") {  // numba.cuda.grid(1) after `import numba`
+      Resolved r{Resolved::Kind::Module};
+      r.name = "cuda";
+      f.resolved[&e] = r;
+      return Type::module("cuda");
+    }
     Scalar sc;
-    if ((module == "numpy" || module == "cuda") && scalar_from_name(attr, &sc) && attr != "int" && attr != "float" && attr != "bool") {
+    if ((module == "numpy" || module == "cuda" || module == "numba") && scalar_from_name(attr, &sc) && attr != "int" && attr != "float" && attr != "bool") {
       f.resolved[&e] = Resolved{Resolved::Kind::DType};
       return Type::dtype(sc);
     }

@@ -31,6 +31,13 @@ struct Resolved {
   std::string name;          // Module/CudaDim: "cuda.threadIdx", ...
 };
 
+/// A prange loop of @jit(parallel=True) code: what each OpenMP thread keeps for itself
+/// (compiler/parallel.h). Names are the user's.
+struct ParallelLoop {
+  std::vector<std::string> privates;  // assigned in the body: one copy per thread (firstprivate)
+  std::vector<std::pair<std::string, std::string>> reductions;  // name, OpenMP operator (+ * min ...)
+};
+
 /// One typed specialisation of a Python function.
 struct FunctionInstance {
   std::shared_ptr<FunctionSource> src;
@@ -47,6 +54,7 @@ struct FunctionInstance {
   std::string cpp_name;
   bool typing = false;                   // inference in progress (recursion check)
   bool host_only = false;                // compiled for the CPU only (Program::host_only)
+  std::unordered_map<const ast::Node*, ParallelLoop> parallel_loops;  // For node -> its plan
 };
 
 /// All instances reachable from the entry points compiled together.
@@ -57,6 +65,8 @@ class Program {
   // Compiled for the CPU only (@jit, CPU ufuncs): CPU-only intrinsics (random numbers) are
   // allowed, and no CUDA code is generated.
   bool host_only = false;
+  // @jit(parallel=True): prange loops run on OpenMP threads (host_only programs only).
+  bool parallel = false;
 
   /// Types `src` for `args` (reusing an existing instance) and returns its index.
   /// `call_site` is where a caller asked for it (for errors); null for entry points.

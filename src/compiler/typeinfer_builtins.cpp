@@ -174,9 +174,13 @@ class BuiltinTyper {
         return args[0];
       case Rule::ArrayAlloc: return array_alloc(e, b);
       case Rule::Random: return random_call(e, b, args);
+      case Rule::ThreadId:
+        host_only(e, b, "GPU code knows its thread from cuda.grid(1) or cuda.threadIdx");
+        arity(e, b, args, 0, 0);
+        return Type::scalar_of(Scalar::Int64);
       case Rule::ArrayNew: return array_new(e, b, args);
       case Rule::ArrayReduce: {
-        host_only(e, b);
+        host_only(e, b, kArraysOnGpu);
         arity(e, b, args, 1, 1);
         if (!args[0].is_array()) error(*e.list[0], std::string(b.name) + "() needs an array, got " + args[0].str());
         Scalar d = args[0].scalar;
@@ -252,9 +256,7 @@ class BuiltinTyper {
   // random.* and np.random.*: CPU code only. Arguments were put in parameter order by
   // bind_builtin_keywords; a None is a parameter left at its default.
   Type random_call(ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args) {
-    if (!fn().host_only)
-      unsupported(e, std::string(b.name) + "() is only supported in CPU code (@jit, @vectorize); GPU code "
-                     "draws random numbers with cujit.cuda.random (create_xoroshiro128p_states)");
+    host_only(e, b, "GPU code draws random numbers with cujit.cuda.random (create_xoroshiro128p_states)");
     using B = Builtin;
     auto given = [&](size_t i) { return i < args.size() && args[i].tag != Type::Tag::None; };
     auto number = [&](size_t i) {
@@ -304,11 +306,13 @@ class BuiltinTyper {
     throw InternalError(std::string("no typing rule for ") + b.name);
   }
 
-  void host_only(const ast::Node& e, const BuiltinRow& b) {
+  // CPU-only intrinsics: `gpu_hint` says what GPU code does instead.
+  void host_only(const ast::Node& e, const BuiltinRow& b, const char* gpu_hint) {
     if (!fn().host_only)
-      unsupported(e, std::string(b.name) + "() is only supported in CPU code (@jit); GPU code makes arrays "
-                     "with cuda.local.array / cuda.shared.array, or takes them as arguments");
+      unsupported(e, std::string(b.name) + "() is only supported in CPU code (@jit, @vectorize); " + gpu_hint);
   }
+  static constexpr const char* kArraysOnGpu =
+      "GPU code makes arrays with cuda.local.array / cuda.shared.array, or takes them as arguments";
 
   // The dtype argument of an array constructor: np.float32, cujit.float32, float, int, bool.
   Scalar dtype_arg(const ast::Node& at, const BuiltinRow& b, const Type& t) {
@@ -335,7 +339,7 @@ class BuiltinTyper {
 
   Type array_new(ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args) {
     using B = Builtin;
-    host_only(e, b);
+    host_only(e, b, kArraysOnGpu);
     auto given = [&](size_t i) { return i < args.size() && args[i].tag != Type::Tag::None; };
     auto dtype_or = [&](size_t i, Scalar dflt) { return given(i) ? dtype_arg(*e.list[i], b, args[i]) : dflt; };
     auto need_array = [&](size_t i) {

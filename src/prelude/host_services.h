@@ -1,3 +1,7 @@
+#include <type_traits>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 // ---- What compiled CPU code asks of the cujit extension (host target only) -------------------
 // Some state must be shared by every library compiled in the process, or must outlive the call
@@ -11,8 +15,51 @@ struct HostServices {
   void* (*alloc)(int64_t bytes);      // memory owned by the current call (64-byte aligned)
   void* (*arena_get)();               // the current call's allocations, to hand to worker threads
   void (*arena_set)(void* arena);     // (prange), which allocate into the same call
+  int (*num_threads)();               // threads for a parallel loop (cujit.set_num_threads)
+  void* (*arena_open)();              // a new arena for this thread; returns the previous one
+  void (*arena_close)(void* prev);    // frees this thread's arena, makes `prev` current again
+  void (*arena_reset)();              // frees what this thread's arena holds (NumPy loops, per element)
 };
 inline HostServices host_services = {};
+
+/// Makes `arena` this thread's for the scope (a prange worker allocates into its caller's call),
+/// restoring the previous one after: pool threads outlive the call.
+struct ArenaUse {
+  void* prev;
+  explicit ArenaUse(void* arena) : prev(host_services.arena_get()) { host_services.arena_set(arena); }
+  ~ArenaUse() { host_services.arena_set(prev); }
+  ArenaUse(const ArenaUse&) = delete;
+  ArenaUse& operator=(const ArenaUse&) = delete;
+};
+
+/// An arena of its own for a NumPy loop call (CPU ufuncs have no dispatcher around them): arrays
+/// the loop body makes are freed when NumPy's call of the loop returns.
+struct CallScope {
+  void* prev;
+  CallScope() : prev(host_services.arena_open()) {}
+  ~CallScope() { host_services.arena_close(prev); }
+  CallScope(const CallScope&) = delete;
+  CallScope& operator=(const CallScope&) = delete;
+};
+
+/// len(range(start, stop, step)); 0 for a zero step (which Python refuses).
+template <class T>
+inline int64_t range_len(T start, T stop, T step) {
+  if (step > 0) return start < stop ? (int64_t)((stop - start - 1) / step + 1) : 0;
+  if constexpr (std::is_signed_v<T>) {
+    if (step < 0) return start > stop ? (int64_t)((start - stop - 1) / (-step) + 1) : 0;
+  }
+  return 0;
+}
+
+/// numba.get_thread_id(): the OpenMP thread running this prange iteration, 0 elsewhere.
+inline int64_t thread_id() {
+#ifdef _OPENMP
+  return omp_get_thread_num();
+#else
+  return 0;
+#endif
+}
 }  // namespace cj
 
 extern "C" CJ_EXPORT void cj_host_bind(const cj::HostServices* s) { cj::host_services = *s; }

@@ -8,6 +8,7 @@
 // the scalar inputs known at compile time, so the compiler vectorises it; everything else takes
 // the strided path. With Parallel the range is split over OpenMP threads, when the build has
 // -fopenmp and the range is long enough to pay for waking them.
+#include <optional>
 #include <utility>
 #ifdef _OPENMP
 #include <omp.h>
@@ -88,8 +89,13 @@ template <bool Parallel, class Body>
 inline void npy_range(int64_t n, int64_t min_parallel, Body&& body) {
 #ifdef _OPENMP
   if (Parallel && n >= min_parallel) {
-#pragma omp parallel
+    void* const arena = host_services.arena_get();
+#pragma omp parallel num_threads(cj::host_services.num_threads())
     {
+      // A loop whose elements make arrays opened an arena (CallScope) and frees it after each
+      // element: every worker needs one of its own for that.
+      std::optional<CallScope> own;
+      if (arena) own.emplace();
       const int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
       const int64_t begin = n * t / nt, end = n * (t + 1) / nt;
       if (begin < end) body(begin, end);

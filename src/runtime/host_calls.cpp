@@ -1,7 +1,9 @@
 #include "runtime/host_calls.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 
 namespace cujit::rt {
 namespace {
@@ -14,8 +16,8 @@ void* random_state(int which) {
   return states[which & 1];
 }
 
-// Memory outside any call is never freed rather than freed too early. That happens only where
-// NumPy calls compiled code directly: a CPU ufunc loop whose body makes an array.
+// Memory outside any call is never freed rather than freed too early; every entry point opens
+// an arena (the dispatcher for @jit, the loop itself for CPU ufuncs), so this is a last resort.
 void* alloc(int64_t bytes) {
   if (t_arena) return t_arena->alloc(bytes);
   return std::aligned_alloc(64, (size_t)((bytes + 63) / 64 * 64 + 64));
@@ -24,14 +26,59 @@ void* alloc(int64_t bytes) {
 void* arena_get() { return t_arena; }
 void arena_set(void* a) { t_arena = static_cast<CallArena*>(a); }
 
-const HostServices kServices = {&random_state, &alloc, &arena_get, &arena_set};
+int env_threads() {
+  for (const char* name : {"CUJIT_NUM_THREADS", "NUMBA_NUM_THREADS"}) {
+    const char* v = std::getenv(name);
+    if (v && std::atoi(v) > 0) return std::atoi(v);
+  }
+  unsigned hw = std::thread::hardware_concurrency();
+  return hw ? (int)hw : 1;
+}
+
+std::atomic<int> g_threads{0};  // 0: not read from the environment yet
+
+int threads_service() { return num_threads(); }
+
+void* arena_open() {
+  CallArena* prev = t_arena;
+  t_arena = new CallArena;
+  return prev;
+}
+
+void arena_close(void* prev) {
+  delete t_arena;
+  t_arena = static_cast<CallArena*>(prev);
+}
+
+void arena_reset() {
+  if (t_arena) t_arena->clear();
+}
+
+const HostServices kServices = {&random_state,    &alloc,      &arena_get,   &arena_set,
+                                &threads_service, &arena_open, &arena_close, &arena_reset};
 
 }  // namespace
 
 const HostServices* host_services() { return &kServices; }
 
-CallArena::~CallArena() {
+int max_threads() {
+  static const int n = env_threads();
+  return n;
+}
+
+int num_threads() {
+  int n = g_threads.load(std::memory_order_relaxed);
+  return n > 0 ? n : max_threads();
+}
+
+void set_num_threads(int n) { g_threads.store(n, std::memory_order_relaxed); }
+
+CallArena::~CallArena() { clear(); }
+
+void CallArena::clear() {
+  std::lock_guard<std::mutex> g(mu_);
   for (auto& b : blocks_) std::free(b.data);
+  blocks_.clear();
 }
 
 void* CallArena::alloc(int64_t bytes) {

@@ -15,8 +15,18 @@ struct HostServices {
   void* (*alloc)(int64_t bytes);
   void* (*arena_get)();
   void (*arena_set)(void* arena);
+  int (*num_threads)();
+  void* (*arena_open)();
+  void (*arena_close)(void* prev);
+  void (*arena_reset)();
 };
 const HostServices* host_services();
+
+/// Threads a parallel loop may use: at most max_threads() (NUMBA_NUM_THREADS or
+/// CUJIT_NUM_THREADS, else the machine's hardware threads), as Numba's set_num_threads.
+int max_threads();
+int num_threads();
+void set_num_threads(int n);  // 1 <= n <= max_threads(), checked by the caller
 
 /// The memory one call to compiled CPU code allocated (np.empty and friends).
 class CallArena {
@@ -29,6 +39,7 @@ class CallArena {
   /// Takes the block that holds `p` out of the arena (the caller frees it with std::free) and
   /// returns its start and size; null when no block of this arena holds `p`.
   void* release(const void* p, int64_t* bytes);
+  void clear();  // frees every block
 
  private:
   std::mutex mu_;  // prange workers allocate into their caller's arena

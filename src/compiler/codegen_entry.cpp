@@ -1,0 +1,136 @@
+// The extern "C" entry points around typed functions: CUDA ufunc element functions, kernels (a
+// __global__ function on the GPU, the simulator's per-thread loop on the CPU), @jit functions and
+// NumPy inner loops. codegen.cpp writes the typed functions they call.
+#include "compiler/codegen_entry.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace cujit {
+
+namespace {
+// A CPU @vectorize loop: NumPy's loop signature around the typed scalar function; the prelude
+// (npy_ufunc_loop) chooses the dense, scalar-broadcast or strided path per call.
+std::string numpy_loop(const EntryPoint& ep, const FunctionInstance& f, const EntryContext& cx) {
+  const auto& type = cx.type;
+  if (cx.target != Target::Host) return "";
+  std::ostringstream os, types, params, call;
+  for (size_t i = 0; i < f.arg_types.size(); ++i) {
+    types << ", " << type(f.arg_types[i]);
+    params << (i ? ", " : "") << type(f.arg_types[i]) << " x" << i;
+    call << (i ? ", " : "") << "x" << i;
+  }
+  os << "extern \"C\" CJ_EXPORT void " << ep.symbol
+     << "(char** args, const int64_t* dims, const int64_t* steps, void*) {\n"
+     << (cx.allocates ? "  const cj::CallScope cj_scope;\n" : "")
+     << "  cj::npy_ufunc_loop<" << (ep.parallel ? "true" : "false") << ", " << type(f.ret) << types.str()
+     << ">([](" << params.str() << ") -> " << type(f.ret) << " { ";
+  // Arrays an element makes are freed before the next (the result is a scalar).
+  if (cx.allocates) os << "const auto r = " << f.cpp_name << "(" << call.str() << "); cj::host_services.arena_reset(); return r;";
+  else os << "return " << f.cpp_name << "(" << call.str() << ");";
+  os << " }, args, dims, steps);\n}\n";
+  return os.str();
+}
+
+// A CPU @guvectorize loop: for each outer index, an array view per array operand (core
+// dimensions from NumPy's dims and steps, as ep.core_dims maps them) or the value of a scalar
+// operand, then one call of the typed function.
+std::string numpy_gufunc(const EntryPoint& ep, const FunctionInstance& f, const EntryContext& cx) {
+  const auto& type = cx.type;
+  if (cx.target != Target::Host) return "";
+  const size_t nargs = f.arg_types.size();
+  int ncore = 0;
+  for (auto& c : ep.core_dims) for (int d : c) ncore = std::max(ncore, d);
+  std::ostringstream os, call;
+  os << "extern \"C\" CJ_EXPORT void " << ep.symbol
+     << "(char** args, const int64_t* dims, const int64_t* steps, void*) {\n"
+     << (cx.allocates ? "  const cj::CallScope cj_scope;\n" : "");
+  size_t core_step = nargs;  // where operand k's core strides start in steps
+  for (size_t k = 0; k < nargs; ++k) {
+    const auto& c = ep.core_dims[k];
+    if (!c.empty()) {
+      os << "  static const int cj_dims" << k << "[] = {";
+      for (size_t j = 0; j < c.size(); ++j) os << (j ? ", " : "") << c[j];
+      os << "};\n";
+    }
+  }
+  os << "  cj::npy_gufunc_outer<" << (ep.parallel ? "true" : "false") << ">(dims, " << ncore
+     << ", [&](int64_t begin, int64_t end) {\n    for (int64_t i = begin; i < end; ++i) {\n";
+  for (size_t k = 0; k < nargs; ++k) {
+    const Type& t = f.arg_types[k];
+    const auto& c = ep.core_dims[k];
+    std::string at = "args[" + std::to_string(k) + "] + i * steps[" + std::to_string(k) + "]";
+    if (t.is_array()) {
+      os << "      " << type(t) << " p" << k << " = cj::npy_core_view<" << scalar_cpp(t.scalar) << ", " << t.ndim
+         << ", " << c.size() << ">(" << at << ", dims, steps + " << core_step << ", "
+         << (c.empty() ? std::string("nullptr") : "cj_dims" + std::to_string(k)) << ");\n";
+    } else {
+      os << "      " << type(t) << " p" << k << " = *(const " << type(t) << "*)(" << at << ");\n";
+    }
+    core_step += c.size();
+    call << (k ? ", " : "") << "p" << k;
+  }
+  os << "      " << f.cpp_name << "(" << call.str() << ");\n"
+     << (cx.allocates ? "      cj::host_services.arena_reset();\n" : "") << "    }\n  });\n}\n";
+  return os.str();
+}
+
+}  // namespace
+
+std::string emit_entry(const EntryPoint& ep, const FunctionInstance& f, const EntryContext& cx) {
+  const auto& type = cx.type;
+  std::ostringstream os;
+  if (ep.kind == EntryPoint::Kind::Ufunc) {
+    int n = (int)f.arg_types.size() + 1;
+    os << "CJ_DEVICE static void " << ep.symbol << "_elem(char** a) {\n  *(" << type(f.ret) << "*)a["
+       << n - 1 << "] = " << f.cpp_name << "(";
+    for (size_t i = 0; i < f.arg_types.size(); ++i)
+      os << (i ? ", " : "") << "*(const " << type(f.arg_types[i]) << "*)a[" << i << "]";
+    os << ");\n}\n";
+    // Each operand's itemsize, for the GPU loop's vector path (prelude/cuda.h).
+    os << "using " << ep.symbol << "_sizes = cj::Sizes<";
+    for (size_t i = 0; i < f.arg_types.size(); ++i) os << scalar_size(f.arg_types[i].scalar) << ", ";
+    os << scalar_size(f.ret.scalar) << ">;\n";
+    os << "CJ_UFUNC_ENTRY(" << ep.symbol << ", " << n << ")\n";
+    return os.str();
+  }
+  if (ep.kind == EntryPoint::Kind::Cpu) {
+    // An @jit function, called from the CPU dispatcher with one pointer per argument's bytes
+    // (the marshalled words, as for simulator kernels) and a pointer to the result's.
+    if (cx.target != Target::Host) return "";
+    const auto& ps = f.mod.func->params;
+    os << "extern \"C\" CJ_EXPORT void " << ep.symbol << "(void** cj_params, void* cj_ret) {\n";
+    std::string call = f.cpp_name + "(";
+    for (size_t i = 0; i < ps.size(); ++i) {
+      os << "  " << type(f.arg_types[i]) << " cj_p" << i << " = *(" << type(f.arg_types[i]) << "*)cj_params[" << i << "];\n";
+      call += (i ? ", " : "") + std::string("cj_p") + std::to_string(i);
+    }
+    call += ")";
+    if (f.ret.tag == Type::Tag::Void || f.ret.tag == Type::Tag::None) os << "  (void)cj_ret;\n  " << call << ";\n}\n";
+    else os << "  *(" << type(f.ret) << "*)cj_ret = " << call << ";\n}\n";
+    return os.str();
+  }
+  if (ep.kind == EntryPoint::Kind::NumpyLoop) return numpy_loop(ep, f, cx);
+  if (ep.kind == EntryPoint::Kind::NumpyGufunc) return numpy_gufunc(ep, f, cx);
+  // Kernel. On the GPU its parameters are the typed values cuLaunchKernel passes; in the
+  // simulator they arrive as an array of pointers to each argument's bytes (the same array the
+  // runtime builds for cuLaunchKernel), and the prelude's loop runs every thread of the blocks.
+  const auto& params = f.mod.func->params;
+  if (cx.target == Target::CUDA) {
+    os << "extern \"C\" __global__ void " << ep.symbol << "(";
+    for (size_t i = 0; i < params.size(); ++i) os << (i ? ", " : "") << type(f.arg_types[i]) << " cj_p" << i;
+    os << ") {\n";
+  } else {
+    os << "extern \"C\" CJ_EXPORT void " << ep.symbol << "(void** cj_params, cj::SimLaunch* cj_launch) {\n";
+    for (size_t i = 0; i < params.size(); ++i)
+      os << "  " << type(f.arg_types[i]) << " cj_p" << i << " = *(" << type(f.arg_types[i]) << "*)cj_params[" << i << "];\n";
+  }
+  std::string call = f.cpp_name + "(";
+  for (size_t i = 0; i < params.size(); ++i) call += (i ? ", " : "") + std::string("cj_p") + std::to_string(i);
+  call += ");";
+  if (cx.target == Target::CUDA) os << "  " << call << "\n}\n";
+  else os << "  CJ_SIM_EACH_THREAD(cj_launch, " << (cx.uses_barrier ? "true" : "false") << ", " << call << ")\n}\n";
+  return os.str();
+}
+
+}  // namespace cujit

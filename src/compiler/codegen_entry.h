@@ -1,0 +1,22 @@
+// Entry points of generated code (codegen_entry.cpp); used by codegen.cpp only.
+#pragma once
+#include <functional>
+#include <string>
+
+#include "compiler/codegen.h"
+
+namespace cujit {
+
+/// What an entry point needs from the emitter that wrote the program's functions.
+struct EntryContext {
+  Target target;
+  bool uses_barrier;  // a kernel syncs: the simulator runs its threads as fibers
+  bool allocates;     // some function makes arrays: NumPy loops free them after each element
+  std::function<std::string(const Type&)> type;  // C++ spelling, defining tuple structs on demand
+};
+
+/// The extern "C" wrapper of `ep` around its typed function `f`; "" where `ep` has none on
+/// cx.target (CPU-only kinds on the GPU).
+std::string emit_entry(const EntryPoint& ep, const FunctionInstance& f, const EntryContext& cx);
+
+}  // namespace cujit
