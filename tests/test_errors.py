@@ -32,7 +32,7 @@ def test_diagnostic(path, target):
     with pytest.raises(cls) as info:
         runpy.run_path(str(path))
     msg = str(info.value)
-    assert text in msg
+    assert text in info.value.msg, info.value.msg  # the message itself, not the quoted line
     header = "%s:%d:" % (path, lineno)
     assert header in msg, msg
     after = msg.split(header, 1)[1].splitlines()
