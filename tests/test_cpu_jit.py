@@ -135,3 +135,21 @@ def test_overloads_are_keyed_by_argument_types():
     assert (cujit.float64, cujit.float64) in hypot.overloads
     ov = hypot.overloads[(cujit.float64, cujit.float64)]
     assert "cj_cpu_hypot" in ov.source
+
+
+@njit
+def _array_plus(a, x):
+    return a.sum() + x
+
+
+def test_overloads_and_inspect_types_with_array_arguments():
+    import io
+    _array_plus(np.ones(3), 1.0)
+    _array_plus(np.ones((2, 2), np.float32), 1)
+    assert _array_plus.signatures == ["(array(float64, 1d, C), float64)", "(array(float32, 2d, C), int64)"]
+    sources = [o.source for o in _array_plus.overloads.values()]
+    assert all("cj_cpu__array_plus" in s for s in sources) and sources[0] != sources[1]
+    out = io.StringIO()
+    _array_plus.inspect_types(file=out, signature=(cujit.float32[:, ::1], cujit.int64))
+    text = out.getvalue()
+    assert "array(float32, 2d, C)" in text and "array(float64, 1d, C)" not in text

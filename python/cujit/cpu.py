@@ -24,13 +24,14 @@ class _TypeName(_t.Type):
 class _Overload:
     """One compiled specialisation: its argument types and its generated C++ (``source``)."""
 
-    def __init__(self, dispatcher, arg_types):
+    def __init__(self, dispatcher, index, arg_types):
         self.signature = tuple(_TypeName(t) for t in arg_types)
         self._dispatcher = dispatcher
+        self._index = index
 
     @property
     def source(self):
-        return self._dispatcher.inspect_source([str(t) for t in self.signature])
+        return self._dispatcher._source_at(self._index)
 
     def __repr__(self):
         return "<compiled %s%r>" % (self._dispatcher.__name__, self.signature)
@@ -58,7 +59,7 @@ class CPUDispatcher(_core.CpuFunction):
     def overloads(self):
         """The compiled specialisations: argument-type tuple -> its generated C++ source. Keys
         compare equal to tuples of cujit types: ``(cujit.float64, cujit.float64) in f.overloads``."""
-        return {tuple(_TypeName(t) for t in sig): _Overload(self, sig) for sig in self._signatures}
+        return {tuple(_TypeName(t) for t in sig): _Overload(self, i, sig) for i, sig in enumerate(self._signatures)}
 
     def inspect_types(self, file=None, signature=None, pretty=False):
         """Print each specialisation's source annotated with the types inference gave its
@@ -68,7 +69,9 @@ class CPUDispatcher(_core.CpuFunction):
                                       "does not produce; call inspect_types() for the text listing")
         texts = self._annotations()
         if signature is not None:
-            want = tuple(str(t) for t in (signature.args if hasattr(signature, "args") else signature))
+            args = signature.args if hasattr(signature, "args") else signature
+            # cujit.float64[::1] prints as 'float64[::1]'; the compiled list spells Numba's names.
+            want = tuple(_core.parse_signature("(%s)" % ", ".join(str(t) for t in args))[1])
             texts = [t for s, t in zip(self._signatures, texts) if tuple(s) == want]
         out = file if file is not None else sys.stdout
         for t in texts:

@@ -210,6 +210,13 @@ class CpuFunction {
     return r;
   }
 
+  /// The generated C++ of the i-th compiled specialisation (compile order, as signatures()).
+  std::string source_at(size_t i) {
+    auto all = specs_.all();
+    if (i >= all.size()) throw py::index_error("no compiled specialisation " + std::to_string(i));
+    return all[i]->build.host_source;
+  }
+
   std::string inspect_source(const std::vector<std::string>& arg_types) {
     std::vector<Type> t;
     for (auto& a : arg_types) t.push_back(parse_type(a));
@@ -249,6 +256,7 @@ void define_cpu(py::module_& m) {
       .def("__call__", &CpuFunction::call)
       .def_property_readonly("_signatures", &CpuFunction::signatures)
       .def("_annotations", &CpuFunction::annotations)
+      .def("_source_at", &CpuFunction::source_at, py::arg("index"))
       .def("inspect_source", &CpuFunction::inspect_source, py::arg("arg_types"),
            "The generated C++ (with prelude) for argument types given as strings ('float64', 'int32[::1]').");
   // Threads of parallel CPU code (prange, target='parallel' ufuncs); cujit/cpu.py checks ranges.
