@@ -55,6 +55,7 @@ struct CpuBuild : Build {
 struct CpuOptions {
   bool parallel = false;  // prange loops on OpenMP threads (-fopenmp)
   bool fastmath = false;  // -ffast-math, as Numba's fastmath=True relaxes LLVM's float rules
+  bool python_errors = true;  // error_model='python': division by zero raises ZeroDivisionError
 };
 
 /// Types and generates an @jit function for the argument types of a call.

@@ -48,7 +48,8 @@ class CPUDispatcher(_core.CpuFunction):
         self.__wrapped__ = func
         self.targetoptions = dict(options)
         super().__init__(capture(func), [signature_string(s) for s in signatures],
-                         parallel=bool(options.get("parallel")), fastmath=bool(options.get("fastmath")))
+                         parallel=bool(options.get("parallel")), fastmath=bool(options.get("fastmath")),
+                         python_errors=options.get("error_model", "python") != "numpy")
 
     @property
     def signatures(self):

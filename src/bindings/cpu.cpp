@@ -19,7 +19,21 @@ namespace py = pybind11;
 namespace cujit {
 namespace {
 
-using CpuEntry = void (*)(void** params, void* ret);
+// Returns null, or "Type: message" of the Python exception the compiled code raised.
+using CpuEntry = const char* (*)(void** params, void* ret);
+
+// The exceptions compiled CPU code raises (prelude/host_services.h cj::raise), by type name.
+[[noreturn]] void raise_python_error(const std::string& text) {
+  const size_t colon = text.find(": ");
+  const std::string type = text.substr(0, colon), msg = colon == std::string::npos ? text : text.substr(colon + 2);
+  if (type == "ZeroDivisionError") {
+    PyErr_SetString(PyExc_ZeroDivisionError, msg.c_str());
+    throw py::error_already_set();
+  }
+  if (type == "ValueError") throw py::value_error(msg);
+  if (type == "IndexError") throw py::index_error(msg);
+  throw std::runtime_error(text);
+}
 
 struct CpuSpec {
   CpuBuild build;
@@ -151,8 +165,9 @@ bool returnable(const Type& t) {
 
 class CpuFunction {
  public:
-  CpuFunction(std::shared_ptr<FunctionSource> src, const std::vector<std::string>& sigs, bool parallel, bool fastmath)
-      : src_(std::move(src)), options_{parallel, fastmath} {
+  CpuFunction(std::shared_ptr<FunctionSource> src, const std::vector<std::string>& sigs, bool parallel, bool fastmath,
+              bool python_errors)
+      : src_(std::move(src)), options_{parallel, fastmath, python_errors} {
     for (const auto& s : sigs) {
       Signature sig = parse_signature_or_raise(s);
       specialize(sig.args);
@@ -183,11 +198,13 @@ class CpuFunction {
     size_align(sp.build.ret, &size, &align);
     std::vector<int64_t> ret(size / 8 + 2, 0);
     rt::CallArena arena;  // what the call allocates; freed on return unless returned
+    const char* error;
     {
       py::gil_scoped_release nogil;
       rt::ArenaScope scope(&arena);
-      sp.fn(params.data(), ret.data());
+      error = sp.fn(params.data(), ret.data());
     }
+    if (error) raise_python_error(error);
     ResultOwners owners{&arena, &args, {}};
     return result_value(sp.build.ret, reinterpret_cast<const char*>(ret.data()), owners);
   }
@@ -251,8 +268,9 @@ class CpuFunction {
 
 void define_cpu(py::module_& m) {
   py::class_<CpuFunction>(m, "CpuFunction", py::dynamic_attr(), "An @jit / @njit CPU function dispatcher.")
-      .def(py::init<std::shared_ptr<FunctionSource>, const std::vector<std::string>&, bool, bool>(), py::arg("source"),
-           py::arg("signatures"), py::arg("parallel") = false, py::arg("fastmath") = false)
+      .def(py::init<std::shared_ptr<FunctionSource>, const std::vector<std::string>&, bool, bool, bool>(),
+           py::arg("source"), py::arg("signatures"), py::arg("parallel") = false, py::arg("fastmath") = false,
+           py::arg("python_errors") = true)
       .def("__call__", &CpuFunction::call)
       .def_property_readonly("_signatures", &CpuFunction::signatures)
       .def("_annotations", &CpuFunction::annotations)

@@ -286,15 +286,20 @@ class Emitter {
     for (size_t k = 0; k < plan.privates.size(); ++k)
       clauses += (k ? ", v_" : " firstprivate(v_") + plan.privates[k] + (k + 1 == plan.privates.size() ? ")" : "");
     for (const auto& [name, op] : plan.reductions) clauses += " reduction(" + op + ": v_" + name + ")";
+    // An exception must not leave an OpenMP region: each iteration's is caught, the first kept
+    // and rethrown after the region.
+    out("  cj::PyError " + p + "_err{nullptr, nullptr};");
     out("#pragma omp parallel" + clauses);
     out("{ const cj::ArenaUse " + p + "_use(" + p + "_arena);");
     out("#pragma omp for schedule(static)");
-    out("for (int64_t " + p + "_k = 0; " + p + "_k < " + p + "_n; ++" + p + "_k) {");
+    out("for (int64_t " + p + "_k = 0; " + p + "_k < " + p + "_n; ++" + p + "_k) try {");
     ++indent_;
     store(*s.a, "(" + T + ")(" + p + "_start + (" + T + ")" + p + "_k * " + p + "_step)", Type::scalar_of(it.scalar));
     block(s.body);
     --indent_;
-    out("} } }");
+    out("} catch (const cj::PyError& e) { cj::keep_first(" + p + "_err, e); }");
+    out("}");
+    out("  if (" + p + "_err.type) throw " + p + "_err; }");
   }
 
   void for_stmt(const ast::Node& s) {
@@ -510,9 +515,11 @@ class Emitter {
       case O::Add: return "(" + c(a, ta) + " + " + c(b, tb) + ")";
       case O::Sub: return "(" + c(a, ta) + " - " + c(b, tb) + ")";
       case O::Mult: return "(" + c(a, ta) + " * " + c(b, tb) + ")";
-      case O::Div: return "(" + c(a, ta) + " / " + c(b, tb) + ")";
-      case O::FloorDiv: return "cj::floordiv(" + c(a, ta) + ", " + c(b, tb) + ")";
-      case O::Mod: return "cj::pymod(" + c(a, ta) + ", " + c(b, tb) + ")";
+      case O::Div:
+        if (prog_.python_errors) return "cj::py_truediv(" + c(a, ta) + ", " + c(b, tb) + ")";
+        return "(" + c(a, ta) + " / " + c(b, tb) + ")";
+      case O::FloorDiv: return std::string(prog_.python_errors ? "cj::py_floordiv(" : "cj::floordiv(") + c(a, ta) + ", " + c(b, tb) + ")";
+      case O::Mod: return std::string(prog_.python_errors ? "cj::py_mod(" : "cj::pymod(") + c(a, ta) + ", " + c(b, tb) + ")";
       case O::Pow:
         if (is_float(result.scalar) && tb.is_scalar() && !is_float(tb.scalar))
           return "cj::powi(" + c(a, ta) + ", (int64_t)(" + b + "))";

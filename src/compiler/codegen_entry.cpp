@@ -25,8 +25,12 @@ std::string numpy_loop(const EntryPoint& ep, const FunctionInstance& f, const En
      << (cx.allocates ? "  const cj::CallScope cj_scope;\n" : "")
      << "  cj::npy_ufunc_loop<" << (ep.parallel ? "true" : "false") << ", " << type(f.ret) << types.str()
      << ">([](" << params.str() << ") -> " << type(f.ret) << " { ";
-  // Arrays an element makes are freed before the next (the result is a scalar).
-  if (cx.allocates) os << "const auto r = " << f.cpp_name << "(" << call.str() << "); cj::host_services.arena_reset(); return r;";
+  // Arrays an element makes are freed before the next (the result is a scalar). Only array
+  // constructors raise in ufunc code (NumPy's error model), and a NumPy loop has no way to
+  // report it: the element is 0, as NumPy's own loops leave an invalid one.
+  if (cx.allocates)
+    os << "try { const auto r = " << f.cpp_name << "(" << call.str() << "); cj::host_services.arena_reset(); return r; } "
+       << "catch (const cj::PyError&) { cj::host_services.arena_reset(); return " << type(f.ret) << "{}; }";
   else os << "return " << f.cpp_name << "(" << call.str() << ");";
   os << " }, args, dims, steps);\n}\n";
   return os.str();
@@ -70,8 +74,12 @@ std::string numpy_gufunc(const EntryPoint& ep, const FunctionInstance& f, const 
     core_step += c.size();
     call << (k ? ", " : "") << "p" << k;
   }
-  os << "      " << f.cpp_name << "(" << call.str() << ");\n"
-     << (cx.allocates ? "      cj::host_services.arena_reset();\n" : "") << "    }\n  });\n}\n";
+  if (cx.allocates)  // as for a ufunc's element: an exception leaves the outputs as they are
+    os << "      try { " << f.cpp_name << "(" << call.str() << "); } catch (const cj::PyError&) {}\n"
+       << "      cj::host_services.arena_reset();\n";
+  else
+    os << "      " << f.cpp_name << "(" << call.str() << ");\n";
+  os << "    }\n  });\n}\n";
   return os.str();
 }
 
@@ -99,15 +107,17 @@ std::string emit_entry(const EntryPoint& ep, const FunctionInstance& f, const En
     // (the marshalled words, as for simulator kernels) and a pointer to the result's.
     if (cx.target != Target::Host) return "";
     const auto& ps = f.mod.func->params;
-    os << "extern \"C\" CJ_EXPORT void " << ep.symbol << "(void** cj_params, void* cj_ret) {\n";
+    // Returns null, or the "Type: message" of the Python exception the function raised.
+    os << "extern \"C\" CJ_EXPORT const char* " << ep.symbol << "(void** cj_params, void* cj_ret) try {\n";
     std::string call = f.cpp_name + "(";
     for (size_t i = 0; i < ps.size(); ++i) {
       os << "  " << type(f.arg_types[i]) << " cj_p" << i << " = *(" << type(f.arg_types[i]) << "*)cj_params[" << i << "];\n";
       call += (i ? ", " : "") + std::string("cj_p") + std::to_string(i);
     }
     call += ")";
-    if (f.ret.tag == Type::Tag::Void || f.ret.tag == Type::Tag::None) os << "  (void)cj_ret;\n  " << call << ";\n}\n";
-    else os << "  *(" << type(f.ret) << "*)cj_ret = " << call << ";\n}\n";
+    if (f.ret.tag == Type::Tag::Void || f.ret.tag == Type::Tag::None) os << "  (void)cj_ret;\n  " << call << ";\n";
+    else os << "  *(" << type(f.ret) << "*)cj_ret = " << call << ";\n";
+    os << "  return nullptr;\n} catch (const cj::PyError& e) {\n  return cj::error_text(e);\n}\n";
     return os.str();
   }
   if (ep.kind == EntryPoint::Kind::NumpyLoop) return numpy_loop(ep, f, cx);

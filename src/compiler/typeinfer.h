@@ -67,6 +67,9 @@ class Program {
   bool host_only = false;
   // @jit(parallel=True): prange loops run on OpenMP threads (host_only programs only).
   bool parallel = false;
+  // @jit's error_model='python' (its default): division and modulo by zero raise
+  // ZeroDivisionError. Elsewhere NumPy's model: integers give 0, floats inf or nan.
+  bool python_errors = false;
 
   /// Types `src` for `args` (reusing an existing instance) and returns its index.
   /// `call_site` is where a caller asked for it (for errors); null for entry points.

@@ -52,6 +52,44 @@ inline int64_t range_len(T start, T stop, T step) {
   return 0;
 }
 
+// ---- Python exceptions from compiled CPU code --------------------------------------------------
+// @jit code raises as Python does (error_model='python'): a PyError, caught by the entry point,
+// which hands "Type: message" to the dispatcher (bindings/cpu.cpp) to raise. Both strings are
+// literals. prange workers keep the first one and the loop rethrows it after the region; CPU
+// ufunc loops (NumPy error model) only see the ones array constructors raise.
+struct PyError {
+  const char* type;
+  const char* msg;
+};
+[[noreturn]] inline void raise(const char* type, const char* msg) { throw PyError{type, msg}; }
+inline void keep_first(PyError& slot, const PyError& e) {
+#pragma omp critical(cj_first_error)
+  {
+    if (!slot.type) slot = e;
+  }
+}
+inline const char* error_text(const PyError& e) {
+  static thread_local char buf[256];
+  std::snprintf(buf, sizeof buf, "%s: %s", e.type, e.msg);
+  return buf;
+}
+
+template <class T>
+inline T py_truediv(T a, T b) {
+  if (b == 0) raise("ZeroDivisionError", "division by zero");
+  return a / b;
+}
+template <class T>
+inline T py_floordiv(T a, T b) {
+  if (b == 0) raise("ZeroDivisionError", std::is_integral_v<T> ? "integer division by zero" : "division by zero");
+  return floordiv(a, b);
+}
+template <class T>
+inline T py_mod(T a, T b) {
+  if (b == 0) raise("ZeroDivisionError", std::is_integral_v<T> ? "integer modulo by zero" : "modulo by zero");
+  return pymod(a, b);
+}
+
 /// numba.get_thread_id(): the OpenMP thread running this prange iteration, 0 elsewhere.
 inline int64_t thread_id() {
 #ifdef _OPENMP
