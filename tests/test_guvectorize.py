@@ -178,8 +178,11 @@ def test_signature_selected_by_dtype(target):
     assert dot(a64.astype(np.float32), a64.astype(np.float32)).dtype == np.float32
     with pytest.raises(TypeError, match="no matching signature"):
         dot(a64.astype(np.int64), a64.astype(np.int64))
-    with pytest.raises(TypeError, match="no matching signature"):
-        dot(a64, a64.astype(np.float32))  # arrays are not cast, as in CUDA ufuncs
+    # No exact match: numba-cuda takes the first signature whose dtypes cast to the inputs'
+    # (float32 -> float64 can) and converts the host inputs to it.
+    mixed = dot(a64, a64.astype(np.float32))
+    assert mixed.dtype == np.float32
+    np.testing.assert_allclose(mixed, (a64 * a64).sum(axis=1), rtol=1e-5)
 
 
 def test_integer_and_boolean_types_and_a_grid_stride_loop(target, monkeypatch):
@@ -267,3 +270,25 @@ def test_decorator_errors(target):
         @guvectorize(['void(float32[:], float32[:])'], '(n)->()', target='cuda')
         def bad(a, r):
             r[0] = not_defined_anywhere  # noqa: F821
+
+
+@guvectorize(['(float32[:], float32[:])'], '(i)->()', target='cuda')
+def l2_norm(vec, out):
+    acc = 0.0
+    for value in vec:
+        acc += value ** 2
+    out[0] = math.sqrt(acc)
+
+
+def test_course_l2_norm_casts_float64_host_input(target):
+    # Seed 002's appendix: float64 coordinates into a float32-only CUDA gufunc. numba-cuda takes
+    # the first signature whose dtypes cast to the inputs' and converts host inputs to it.
+    angles = np.random.default_rng(3).uniform(-np.pi, np.pi, 10)
+    coords = np.stack([np.cos(angles), np.sin(angles)], axis=1)
+    r = l2_norm(coords)
+    assert r.dtype == np.float32 and r.shape == (10,)
+    np.testing.assert_allclose(r, 1.0, rtol=1e-6)
+    with pytest.raises(TypeError, match="does not support .astype"):
+        l2_norm(cuda.to_device(coords))
+    with pytest.raises(TypeError, match="no matching signature"):
+        l2_norm(np.ones((2, 2), np.bool_))

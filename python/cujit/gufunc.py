@@ -356,8 +356,9 @@ class CUDAGUFunc:
         if not found:
             found = [v for v in self._variants if matches(v, False)]
         if not found:
-            raise TypeError("no matching signature of %s() for input types (%s): array inputs "
-                            "must match a signature's dtypes exactly (no casting); signatures: %s"
+            found = self._cast_inputs(ins)
+        if not found:
+            raise TypeError("no matching signature of %s() for input types (%s); signatures: %s"
                             % (self.__name__, ", ".join(_describe(a) for a in ins),
                                ", ".join(self.types)))
         if len(found) > 1:
@@ -365,6 +366,21 @@ class CUDAGUFunc:
                             "NumPy scalar (np.float32(x)) to choose one"
                             % (self.__name__, ", ".join(v.letters(self.nin) for v in found)))
         return found[0]
+
+    def _cast_inputs(self, ins):
+        """numba-cuda's fallback: the first signature (in declaration order) each of whose input
+        dtypes NumPy can cast to the given one's; host inputs are converted to it (the course's
+        float32 l2_norm on float64 coordinates), device arrays cannot be."""
+        for v in self._variants:
+            if all(a.kind == "scalar" or np.can_cast(d, a.dtype) for a, d in zip(ins, v.in_dtypes)):
+                for a, d in zip(ins, v.in_dtypes):
+                    if a.kind == "device" and a.dtype != d:
+                        raise TypeError("compatible signature is possible by casting but %s does not "
+                                        "support .astype()" % type(a.value))
+                    if a.kind == "host" and a.dtype != d:
+                        a.value, a.dtype = a.value.astype(d), np.dtype(d)
+                return [v]
+        return []
 
     def __call__(self, *args, **kwargs):
         out = kwargs.pop("out", None)
