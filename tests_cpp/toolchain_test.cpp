@@ -297,6 +297,17 @@ void test_cache_round_trip_and_corruption() {
   CHECK(threw);
 }
 
+void test_key_ignores_line_file_names() {
+  // The same code from two Jupyter kernels: only the cell file names differ.
+  const std::string a = "#line 3 \"/tmp/ipykernel_11/abc.py\"\nint f() { return 1; }\n#line 4 \"x.py\"\n";
+  const std::string b = "#line 3 \"/tmp/ipykernel_22/abc.py\"\nint f() { return 1; }\n#line 4 \"y.py\"\n";
+  CHECK(without_line_files(a) == without_line_files(b));
+  CHECK(without_line_files(a) == "#line 3\nint f() { return 1; }\n#line 4\n");
+  CHECK(without_line_files("#line 5 \"f.py\"") == "#line 5\n");
+  CHECK(without_line_files("int s = \"#line 1 \\\"q\\\"\";") == "int s = \"#line 1 \\\"q\\\"\";");
+  CHECK(without_line_files(a) != without_line_files("#line 9 \"/tmp/ipykernel_11/abc.py\"\nint f() { return 1; }\n"));
+}
+
 void test_disable_cache() {
   std::string dir = fresh_cache("disabled");
   std::string tmp = g_scratch + "/tmp_disabled";
@@ -383,6 +394,7 @@ int main(int argc, char** argv) {
       {"host_errors", test_host_errors},
       {"cache_round_trip_and_corruption", test_cache_round_trip_and_corruption},
       {"disable_cache", test_disable_cache},
+      {"key_ignores_line_file_names", test_key_ignores_line_file_names},
       {"concurrent_puts", test_concurrent_puts},
   };
   for (const auto& [name, fn] : tests) {

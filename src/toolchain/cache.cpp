@@ -165,6 +165,26 @@ std::string cache_key(std::initializer_list<std::string_view> parts) {
   return h.hex();
 }
 
+std::string without_line_files(std::string_view source) {
+  std::string out;
+  out.reserve(source.size());
+  size_t pos = 0;
+  while (pos < source.size()) {
+    size_t end = source.find('\n', pos);
+    end = end == std::string_view::npos ? source.size() : end + 1;
+    std::string_view line = source.substr(pos, end - pos);
+    const size_t quote = line.find(" \"");
+    if (line.rfind("#line ", 0) == 0 && quote != std::string_view::npos) {
+      out.append(line.substr(0, quote));
+      out.push_back('\n');
+    } else {
+      out.append(line);
+    }
+    pos = end;
+  }
+  return out;
+}
+
 std::string cache_key_list(const std::vector<std::string>& parts) {
   Hasher128 h;
   for (const std::string& p : parts) h.part(p);

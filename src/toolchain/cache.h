@@ -26,6 +26,11 @@ namespace cujit::toolchain {
 /// honest inputs practically impossible; nobody is expected to forge cache entries.
 std::string cache_key(std::initializer_list<std::string_view> parts);
 /// The same hash over a list built at run time (e.g. source + a variable number of flags).
+/// Generated source as the cache key sees it: `#line N "file"` directives lose the file name.
+/// Only messages and debug information name the file, and the same function defined in a new
+/// Jupyter kernel (whose cells are /tmp/ipykernel_<pid>/...) must find its cached binary.
+std::string without_line_files(std::string_view source);
+
 /// cache_key({a, b}) == cache_key_list({a, b}).
 std::string cache_key_list(const std::vector<std::string>& parts);
 

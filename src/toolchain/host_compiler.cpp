@@ -381,7 +381,7 @@ std::shared_ptr<HostLibrary> host_compile(const std::string& source,
   }
 
   // Everything that changes the binary is in the key: the source, every flag, the compiler.
-  std::vector<std::string> parts{source};
+  std::vector<std::string> parts{without_line_files(source)};
   parts.insert(parts.end(), flags.begin(), flags.end());
   parts.insert(parts.end(), extra_flags.begin(), extra_flags.end());
   parts.push_back(version_of(cmd));
