@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Makes sure this machine can build and test cujit, then prints the Python to use.
 # A python3 that already has the build and test requirements (the GPU machine: no registry) is used
-# as it is and nothing is installed; otherwise a .venv is made and filled from PyPI.
+# as it is and nothing is installed; otherwise a .venv is made and filled from PyPI, including what
+# tests/test_notebooks.py uses when it can: nbclient and ipykernel to run the notebooks in a real
+# Jupyter kernel, and matplotlib for their plots. (Debian packages them too, but a venv does not see
+# system packages, and Debian's matplotlib is built against Debian's NumPy, not PyPI's.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 log() { echo "setup: $*" >&2; }
@@ -17,6 +20,10 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 has_reqs() { "$1" -c "import numpy, pybind11, scikit_build_core, pytest" >/dev/null 2>&1; }
+# The notebook test's: where python3 is used as it is and lacks them, that test runs the cells
+# in-process and the notebooks skip their plots.
+NOTEBOOK_REQS=(nbclient nbformat ipykernel matplotlib)
+has_notebook_reqs() { "$1" -c "import nbclient, nbformat, ipykernel, matplotlib" >/dev/null 2>&1; }
 
 if [ -z "${CUJIT_FORCE_VENV:-}" ] && has_reqs python3; then
   command -v python3
@@ -27,5 +34,9 @@ if [ ! -x .venv/bin/python ] || ! has_reqs .venv/bin/python; then
   python3 -m venv .venv >&2
   .venv/bin/python -m pip install -q --upgrade pip >&2
   .venv/bin/python -m pip install -q numpy pybind11 scikit-build-core pytest >&2
+fi
+if ! has_notebook_reqs .venv/bin/python; then
+  log "installing ${NOTEBOOK_REQS[*]} for the notebook test"
+  .venv/bin/python -m pip install -q "${NOTEBOOK_REQS[@]}" >&2
 fi
 echo "$PWD/.venv/bin/python"
