@@ -135,3 +135,24 @@ def test_selecting_another_gpu_after_use():
             assert cuda.gpus[other].name  # listing another device needs no context
     finally:
         _core.set_simulator(previous)
+
+
+def test_enable_simulator_switches_backends():
+    from cujit import cuda
+    was = cuda.simulator_enabled()
+    try:
+        cuda.enable_simulator()
+        assert cuda.simulator_enabled()
+
+        @cuda.jit
+        def fill(a):
+            a[cuda.grid(1)] = 7
+
+        d = cuda.device_array(8, np.int32)
+        fill[1, 8](d)
+        assert (d.copy_to_host() == 7).all()
+        if cuda.is_available():
+            cuda.enable_simulator(False)
+            assert not cuda.simulator_enabled()
+    finally:
+        cuda.enable_simulator(was)

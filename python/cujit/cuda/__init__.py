@@ -43,6 +43,13 @@ def simulator_enabled():
     return _core.simulator_enabled()
 
 
+def enable_simulator(on=True):
+    """Run kernels and CUDA ufuncs on the CPU simulator from now on (or, with False, on the GPU):
+    what CUJIT_ENABLE_CUDASIM=1 does at import, for a notebook that finds no GPU. Device arrays
+    made before belong to the backend they were made on."""
+    _core.set_simulator(bool(on))
+
+
 def synchronize():
     """Waits for all work on the GPU to finish."""
     if not _core.simulator_enabled():
