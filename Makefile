@@ -7,7 +7,7 @@ BUILD_DIR ?= build/local
 JOBS ?= $(shell nproc)
 PYTEST_ARGS ?=
 
-.PHONY: all setup build test test-cpp demo bench gpu-check clean
+.PHONY: all setup build test test-cpp demo bench bench-sim gpu-check clean
 
 all: build
 
@@ -33,6 +33,10 @@ demo: build
 
 bench: build
 	@PY=$$(cat .python-path); PYTHONPATH=$(CURDIR)/python $$PY benchmarks/run.py
+
+# The simulator rows of the benchmarks (a CPU machine; beside numba-cuda's simulator).
+bench-sim: build
+	@PY=$$(cat .python-path); PYTHONPATH=$(CURDIR)/python $$PY benchmarks/run.py --sim
 
 gpu-check: build
 	@PY=$$(cat .python-path); O=$${OUT:-.}; \
