@@ -67,6 +67,19 @@ class SpecCache {
   std::vector<const Spec*> order_;
 };
 
+/// Locks `mu` (GIL held on entry and on return), waiting for it without the GIL: its holder may be
+/// compiling with the GIL released and need the GIL back before it unlocks, so waiting with the
+/// GIL would deadlock two threads that first launch the same kernel. Uncontended, it costs a
+/// try_lock.
+inline std::unique_lock<std::mutex> lock_without_gil(std::mutex& mu) {
+  std::unique_lock<std::mutex> g(mu, std::try_to_lock);
+  if (!g.owns_lock()) {
+    pybind11::gil_scoped_release nogil;
+    g.lock();
+  }
+  return g;
+}
+
 /// On the simulator, also compile every program to PTX (CUJIT_CHECK_PTX; the tests turn it on).
 void set_check_ptx(bool on);
 

@@ -160,7 +160,7 @@ class Kernel {
   }
 
   rt::LoadedModule& module(Specialization& sp, rt::Backend b) {
-    std::lock_guard<std::mutex> g(mu_);
+    auto g = lock_without_gil(mu_);  // load_build may compile with the GIL released
     auto& slot = sp.modules[b == rt::Backend::GPU ? 0 : 1];
     if (!slot) slot = load_build(sp.build, b);
     return *slot;
