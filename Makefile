@@ -2,12 +2,13 @@
 # make demo: set up, build, run the course's hidden layer and a kernel example.
 # make bench: the benchmarks (on a GPU machine), written to benchmarks/RESULTS.md.
 # make gpu-check: what the GPU machine runs in one call: test + bench.
+# make test-install: pip install from this checkout into a fresh venv, used outside the tree.
 SHELL := /bin/bash
 BUILD_DIR ?= build/local
 JOBS ?= $(shell nproc)
 PYTEST_ARGS ?=
 
-.PHONY: all setup build test test-cpp demo bench bench-sim gpu-check clean
+.PHONY: all setup build test test-cpp test-install demo bench bench-sim gpu-check clean
 
 all: build
 
@@ -27,6 +28,13 @@ test: build test-cpp
 test-cpp:
 	@bash tests_cpp/run.sh > build/tests_cpp.log 2>&1 && bash tests_cpp/toolchain_run.sh >> build/tests_cpp.log 2>&1 \
 	  && echo "C++ tests: $$(grep -c PASSED build/tests_cpp.log) programs passed" || { tail -40 build/tests_cpp.log; exit 1; }
+
+# A wheel built offline (pip wheel --no-build-isolation) from this checkout, installed into a fresh
+# venv and run from outside the source tree (tests/test_pip_install.py). Not part of `test`: it
+# compiles the extension again, in build/<wheel tag> (about 3 CPU-minutes the first time).
+test-install: build
+	@PY=$$(cat .python-path); CUJIT_TEST_PIP_INSTALL=1 CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) \
+	  PYTHONPATH=$(CURDIR)/python $$PY -m pytest -q $(PYTEST_ARGS) tests/test_pip_install.py
 
 demo: build
 	@PY=$$(cat .python-path); PYTHONPATH=$(CURDIR)/python $$PY examples/demo.py

@@ -34,6 +34,13 @@ _core.set_check_ptx(config.CHECK_PTX)
 # gone, so frees are skipped from then on.
 _atexit.register(_core._shutdown)
 
+
+def load_ipython_extension(ipython):
+    """``%load_ext cujit`` in IPython or Jupyter: installs the numba alias, so the notebook's
+    ``import numba`` / ``from numba import cuda`` run on cujit."""
+    install_numba_alias()
+
+
 __all__ = [
     "vectorize", "guvectorize", "jit", "njit", "prange", "get_num_threads", "set_num_threads",
     "get_thread_id", "cuda", "errors", "config", "install_numba_alias", "TypingError",

@@ -2,10 +2,17 @@
 
 CUJIT_ENABLE_CUDASIM=1 (or Numba's NUMBA_ENABLE_CUDASIM=1): run CUDA kernels and ufuncs on the
     CPU simulator instead of the GPU.
+NUMBA_DISABLE_JIT=1 (or CUJIT_DISABLE_JIT=1): @jit and @njit return the Python function unchanged,
+    as Numba's do, so it can be stepped through with a debugger. CUDA kernels, device functions and
+    ufuncs are compiled as usual (Numba does the same; use the simulator to debug those).
 CUJIT_DEBUG=1..3: print the compiler's stages, then the typed trees, then the generated code.
 CUJIT_CACHE_DIR: the disk cache folder (default ~/.cache/cujit); CUJIT_DISABLE_CACHE=1 turns it off.
 CUJIT_CHECK_PTX=1: on the simulator, also compile every kernel with NVRTC to PTX for sm_90, so code
     that would not build for the GPU fails on a machine without one (the test suite sets it).
+CUJIT_COMPILE_PROGRESS=SECONDS: a compile that takes longer prints "cujit: compiling ..." on stderr,
+    and its total when done (default 1; 0: every compile that runs a compiler; "off": never).
+
+Other NUMBA_* variables are not read: `python -m cujit --info` lists those set as ignored.
 """
 
 import os
@@ -20,8 +27,32 @@ def _flag(*names):
     return False
 
 
+def _seconds(name, default):
+    """A number of seconds from the environment; None for "off" (or a negative number)."""
+    v = os.environ.get(name, "").strip()
+    if v == "":
+        return default
+    if v.lower() in ("off", "never", "no", "false", "none"):
+        return None
+    try:
+        x = float(v)
+    except ValueError:
+        return default
+    return None if x < 0 else x
+
+
 ENABLE_CUDASIM = _flag("CUJIT_ENABLE_CUDASIM", "NUMBA_ENABLE_CUDASIM")
+DISABLE_JIT = _flag("CUJIT_DISABLE_JIT", "NUMBA_DISABLE_JIT")
 CHECK_PTX = _flag("CUJIT_CHECK_PTX")
+COMPILE_PROGRESS_AFTER = _seconds("CUJIT_COMPILE_PROGRESS", 1.0)
+
+# Every environment variable cujit (or the C++ core) reads, for `python -m cujit --info`.
+ENVIRONMENT = (
+    "CUJIT_ENABLE_CUDASIM", "NUMBA_ENABLE_CUDASIM", "CUJIT_DISABLE_JIT", "NUMBA_DISABLE_JIT",
+    "CUJIT_DEBUG", "CUJIT_CACHE_DIR", "CUJIT_DISABLE_CACHE", "XDG_CACHE_HOME", "CUJIT_CHECK_PTX",
+    "CUJIT_COMPILE_PROGRESS", "CXX", "CUDA_HOME", "CUDA_PATH", "CUDA_VISIBLE_DEVICES",
+    "LD_LIBRARY_PATH",
+)
 
 
 def nvrtc_wheel_dirs():

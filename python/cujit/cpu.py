@@ -9,6 +9,7 @@ what cannot be compiled raises cujit.errors.TypingError.
 import sys
 
 from . import _core
+from . import config
 from . import types as _t
 from .decorators import capture
 from .types import signature_string
@@ -79,7 +80,9 @@ class CPUDispatcher(_core.CpuFunction):
             print(t, file=out)
 
     def __repr__(self):
-        return "CPUDispatcher(%r)" % (self.py_func,)
+        sigs = self.signatures
+        return "<cujit CPUDispatcher %s, %s>" % (
+            self.__name__, "compiled for " + ", ".join(sigs) if sigs else "not compiled yet")
 
 
 def jit(signature_or_function=None, locals=None, cache=False, pipeline_class=None, boundscheck=None,
@@ -106,6 +109,8 @@ def jit(signature_or_function=None, locals=None, cache=False, pipeline_class=Non
         sigs, signature_or_function = [signature_or_function], None  # a Signature object
 
     def wrap(func):
+        if config.DISABLE_JIT:  # NUMBA_DISABLE_JIT=1: the Python function itself, as in Numba
+            return func
         return CPUDispatcher(func, sigs, **options)
 
     if signature_or_function is not None:

@@ -4,7 +4,15 @@ The C++ core (cujit._core) raises these classes directly: src/bindings/errors.cp
 C++ exceptions into them, looking them up here when the error happens. Everything cujit raises
 on its own account derives from CujitError; plain misuse (a wrong argument type or value) raises
 Python's TypeError / ValueError as usual.
+
+In IPython and Jupyter, a cujit error shows without cujit's own frames, and a compile error's
+location names the notebook cell as IPython does ("Cell In[3], line 2:") above the line and caret
+(CujitError._render_traceback_, the hook IPython calls).
 """
+import os
+import types as _pytypes
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 __all__ = [
     "CujitError", "TypingError", "UnsupportedError", "CompileSyntaxError", "InternalError",
@@ -15,6 +23,17 @@ __all__ = [
 
 class CujitError(Exception):
     """Base class of every cujit error."""
+
+    def _render_traceback_(self):
+        """What IPython and Jupyter show for this error (they call this instead of formatting the
+        traceback themselves): the traceback without cujit's own frames, which only say how the
+        decorator reached the compiler, and the message with a notebook cell named as IPython
+        names it ("Cell In[3], line 2") instead of its file name."""
+        try:
+            return _render_for_ipython(self)
+        except Exception:  # never let the display hide the error itself
+            import traceback
+            return "".join(traceback.format_exception(type(self), self, self.__traceback__)).splitlines()
 
 
 class _Located:
@@ -59,6 +78,11 @@ class CompileSyntaxError(_Located, CujitError, SyntaxError):
         # SyntaxError does not try to parse a (filename, lineno, offset, text) tuple.
         super().__init__(message, msg, filename, lineno, col)
         self.offset = None if col is None else col + 1
+        # The line itself, which tracebacks (Python's and IPython's) print with a caret under
+        # `offset`; notebook cells are in linecache too.
+        if filename and lineno:
+            import linecache
+            self.text = linecache.getline(filename, lineno) or None
 
 
 class InternalError(CujitError):
@@ -119,3 +143,49 @@ class CudaOutOfMemoryError(CudaAPIError, MemoryError):
 
     def __reduce__(self):
         return (type(self), (str(self), self.call, self.code, self.name, self.requested, self.free, self.total))
+
+
+def _user_traceback(tb):
+    """`tb` without the frames of cujit's own Python files."""
+    kept = []
+    while tb is not None:
+        if not tb.tb_frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+            kept.append(tb)
+        tb = tb.tb_next
+    out = None
+    for t in reversed(kept):
+        out = _pytypes.TracebackType(out, t.tb_frame, t.tb_lasti, t.tb_lineno)
+    return out
+
+
+def _cell_name(shell, filename):
+    """"Cell In[3]" for a notebook cell's pseudo-file name, None for a real file."""
+    fmt = getattr(getattr(shell, "compile", None), "format_code_name", None)  # IPython >= 8
+    label = fmt(filename) if fmt is not None and filename else None
+    return "%s %s" % label if label else None
+
+
+def _render_for_ipython(err):
+    import traceback
+    try:
+        from IPython import get_ipython
+        shell = get_ipython()
+    except ImportError:
+        shell = None
+    shown = err
+    if isinstance(err, _Located) and err.filename and err.lineno:
+        cell = _cell_name(shell, err.filename)
+        where = "\n\n%s:%d:\n" % (err.filename, err.lineno)
+        if cell and where in err.rendered:
+            # A copy to display, so str(err) stays what the core rendered.
+            fn, args = err.__reduce__()
+            shown = fn(args[0].replace(where, "\n\n%s, line %d:\n" % (cell, err.lineno), 1), *args[1:])
+            shown.__cause__, shown.__context__ = err.__cause__, err.__context__
+            shown.__suppress_context__ = err.__suppress_context__
+    # A cujit bug keeps every frame: the report needs them.
+    tb = err.__traceback__ if isinstance(err, InternalError) else _user_traceback(err.__traceback__)
+    if shell is not None:
+        # IPython's own formatting (colours, the cell's lines around the call), with its usual
+        # offset: the first frame is IPython's run_code.
+        return shell.InteractiveTB.structured_traceback(type(shown), shown, tb)
+    return "".join(traceback.format_exception(type(shown), shown, tb)).splitlines()

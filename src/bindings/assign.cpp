@@ -29,7 +29,7 @@ struct AssignLoop {
 AssignLoop& assign_loop(Scalar from, Scalar to) {
   static std::mutex mu;
   static std::map<std::pair<Scalar, Scalar>, std::unique_ptr<AssignLoop>> loops;
-  std::lock_guard<std::mutex> g(mu);
+  auto g = lock_without_gil(mu);  // load_build may compile with the GIL released
   auto& slot = loops[{from, to}];
   if (!slot) {
     auto src = std::make_shared<FunctionSource>();

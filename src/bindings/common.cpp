@@ -2,6 +2,7 @@
 #include "bindings/common.h"
 
 #include <atomic>
+#include <exception>
 
 #include "runtime/driver.h"
 #include "toolchain/nvrtc.h"
@@ -24,7 +25,30 @@ Signature parse_signature_or_raise(const std::string& text) {
   }
 }
 
-std::shared_ptr<rt::LoadedModule> load_build(const Build& b, rt::Backend backend) {
+CompileProgress::CompileProgress(const std::string& what) {
+  try {
+    token_ = py::module_::import("cujit._progress").attr("start")(what);
+  } catch (const py::error_already_set&) {
+    // Progress lines are a courtesy: a broken hook must not stop the compile.
+  }
+}
+
+CompileProgress::~CompileProgress() {
+  if (!token_) return;
+  try {
+    token_.attr("done")(std::uncaught_exceptions() == 0);
+  } catch (const py::error_already_set&) {
+  }
+}
+
+std::string describe_call(const std::string& name, const std::vector<Type>& types) {
+  std::string s = name + "(";
+  for (size_t i = 0; i < types.size(); ++i) s += (i ? ", " : "") + types[i].str();
+  return s + ")";
+}
+
+std::shared_ptr<rt::LoadedModule> load_build(const Build& b, rt::Backend backend, const std::string& what) {
+  CompileProgress progress(what.empty() ? b.name : what);
   if (backend == rt::Backend::Sim) {
     std::shared_ptr<toolchain::HostLibrary> lib;
     {

@@ -17,8 +17,27 @@ namespace cujit {
 
 /// Compiles (through the disk cache) and loads `b` for `backend`: NVRTC for the GPU's own
 /// architecture, or the host compiler for the simulator (plus an NVRTC check to PTX when
-/// check_ptx is on, so CI proves the GPU code builds). Releases the GIL while compiling.
-std::shared_ptr<rt::LoadedModule> load_build(const Build& b, rt::Backend backend);
+/// check_ptx is on, so CI proves the GPU code builds). Releases the GIL while compiling, and
+/// reports a long compile as `what` ("kernel f(int64)"; empty: the function's name).
+std::shared_ptr<rt::LoadedModule> load_build(const Build& b, rt::Backend backend, const std::string& what = {});
+
+/// Reports a compile that makes the user wait: python/cujit/_progress.py prints
+/// "cujit: compiling <what> ..." on stderr once it has run for a second (a Python timer thread,
+/// which can run because the compile releases the GIL), and the total time when it ends. Make and
+/// destroy it with the GIL held, outside the GIL-free compile; it never throws.
+class CompileProgress {
+ public:
+  explicit CompileProgress(const std::string& what);
+  ~CompileProgress();
+  CompileProgress(const CompileProgress&) = delete;
+  CompileProgress& operator=(const CompileProgress&) = delete;
+
+ private:
+  pybind11::object token_;
+};
+
+/// "f(array(float32, 1d, C), int64)": a specialisation as progress lines name it.
+std::string describe_call(const std::string& name, const std::vector<Type>& types);
 
 /// The CUstream for a Python stream argument: 0 or None is the default stream.
 void* stream_handle(const pybind11::object& stream);
@@ -66,6 +85,19 @@ class SpecCache {
   std::unordered_map<std::string, std::unique_ptr<Spec>> specs_;
   std::vector<const Spec*> order_;
 };
+
+/// Locks `mu` (GIL held on entry and on return), waiting for it without the GIL: its holder may be
+/// compiling with the GIL released and need the GIL back before it unlocks, so waiting with the
+/// GIL would deadlock two threads that first launch the same kernel. Uncontended, it costs a
+/// try_lock.
+inline std::unique_lock<std::mutex> lock_without_gil(std::mutex& mu) {
+  std::unique_lock<std::mutex> g(mu, std::try_to_lock);
+  if (!g.owns_lock()) {
+    pybind11::gil_scoped_release nogil;
+    g.lock();
+  }
+  return g;
+}
 
 /// On the simulator, also compile every program to PTX (CUJIT_CHECK_PTX; the tests turn it on).
 void set_check_ptx(bool on);

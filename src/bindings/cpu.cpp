@@ -255,6 +255,7 @@ class CpuFunction {
         throw py::type_error(src_->name + "() returns " + r.str() +
                              "; cujit's @jit returns numbers, arrays and tuples of them, or nothing");
       {
+        CompileProgress progress("function " + describe_call(src_->name, types));
         py::gil_scoped_release nogil;
         sp->lib = compile_host(sp->build);
       }

@@ -105,6 +105,7 @@ class NumpyLoops {
     }
     std::shared_ptr<toolchain::HostLibrary> lib;
     {
+      CompileProgress progress((gufunc_ ? "gufunc " : "ufunc ") + src_->name);
       py::gil_scoped_release nogil;
       lib = compile_host(b);
     }

@@ -55,9 +55,15 @@ Scalar dtype_arg(const py::object& dtype) {
 
 py::tuple to_tuple(const std::vector<int64_t>& v) { return py::tuple(py::cast(v)); }
 
+// Shape, dtype and backend; the strides too when they are not C order's, since a view's layout
+// is what one wonders about when a kernel is slow or a copy refuses.
 std::string repr(const DeviceArray& a) {
   std::string shape = py::repr(to_tuple(a.shape)).cast<std::string>();
-  return "<cujit.cuda.DeviceNDArray shape=" + shape + " dtype=" + scalar_name(a.dtype) + " on " +
+  std::string strides;
+  if (!a.is_c_contiguous())
+    strides = " strides=" + py::repr(to_tuple(a.strides)).cast<std::string>() +
+              (a.is_f_contiguous() ? " (F order)" : "");
+  return "<cujit.cuda.DeviceNDArray shape=" + shape + " dtype=" + scalar_name(a.dtype) + strides + " on " +
          rt::backend_name(a.backend()) + ">";
 }
 

@@ -160,9 +160,9 @@ class Kernel {
   }
 
   rt::LoadedModule& module(Specialization& sp, rt::Backend b) {
-    std::lock_guard<std::mutex> g(mu_);
+    auto g = lock_without_gil(mu_);  // load_build may compile with the GIL released
     auto& slot = sp.modules[b == rt::Backend::GPU ? 0 : 1];
-    if (!slot) slot = load_build(sp.build, b);
+    if (!slot) slot = load_build(sp.build, b, "kernel " + describe_call(sp.build.name, sp.build.arg_types));
     return *slot;
   }
 };

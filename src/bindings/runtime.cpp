@@ -17,6 +17,8 @@
 #include "runtime/random.h"
 
 #include <algorithm>
+#include "toolchain/cache.h"
+#include "toolchain/host_compiler.h"
 #include "toolchain/nvrtc.h"
 
 namespace py = pybind11;
@@ -127,6 +129,31 @@ py::dict gpu_properties(int ordinal) {
   return d;
 }
 
+// What `python -m cujit --info` reports of the toolchain: each entry, or the reason it is missing
+// ("<key>_error"). Loading NVRTC or the driver here is what a compile or launch would do anyway.
+py::dict toolchain_info() {
+  py::dict d;
+  auto attempt = [&d](const char* key, const std::function<void()>& f) {
+    try {
+      f();
+    } catch (const std::exception& e) {
+      d[(std::string(key) + "_error").c_str()] = std::string(e.what());
+    }
+  };
+  attempt("driver", [&] { d["driver_version"] = rt::driver_version(); });
+  attempt("nvrtc", [&] {
+    d["nvrtc_path"] = toolchain::nvrtc_library_path();
+    d["nvrtc_version"] = toolchain::nvrtc_version();
+  });
+  attempt("host_compiler", [&] {
+    d["host_compiler"] = toolchain::host_compiler_command();
+    d["host_compiler_version"] = toolchain::host_compiler_version();
+  });
+  attempt("cache", [&] { d["cache_dir"] = toolchain::cache_dir(); });
+  d["cache_enabled"] = toolchain::cache_enabled();
+  return d;
+}
+
 py::dict device_info() {
   py::dict d;
   auto cc = rt::compute_capability();
@@ -212,6 +239,9 @@ void define_runtime(py::module_& m) {
         },
         "n"_a, "seed"_a, "subsequence"_a = 0,
         "Initial xoroshiro128+ states as a host (n, 2) uint64 array (runtime/random.h).");
+  m.def("toolchain_info", &toolchain_info,
+        "The driver version, NVRTC (path, version), the host compiler (command, version) and the disk "
+        "cache folder, each replaced by '<name>_error' (the reason) when missing; for python -m cujit --info.");
   m.def("_shutdown", &rt::shutdown, "Interpreter exit: stop calling the CUDA driver (frees are skipped).");
 }
 

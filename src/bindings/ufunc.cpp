@@ -160,9 +160,9 @@ class CudaUfunc {
   }
 
   rt::LoadedModule& module(rt::Backend b) {
-    std::lock_guard<std::mutex> g(mu_);
+    auto g = lock_without_gil(mu_);  // load_build may compile with the GIL released
     auto& slot = modules_[b == rt::Backend::GPU ? 0 : 1];
-    if (!slot) slot = load_build(build_, b);
+    if (!slot) slot = load_build(build_, b, "CUDA ufunc " + build_.name);
     return *slot;
   }
 

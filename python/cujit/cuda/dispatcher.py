@@ -26,7 +26,8 @@ class DeviceFunction:
                            "version" % (self.__name__, self.__name__))
 
     def __repr__(self):
-        return "<cujit device function %s>" % self.__name__
+        return "<cujit CUDA device function %s (compiled into each kernel or ufunc that calls it)>" % (
+            self.__name__)
 
 
 class Dispatcher(_core.Kernel):
@@ -41,7 +42,9 @@ class Dispatcher(_core.Kernel):
         super().__init__(capture(func), [signature_string(s) for s in signatures])
 
     def __repr__(self):
-        return "<cujit CUDA kernel %s>" % self.__name__
+        sigs = self.signatures
+        return "<cujit CUDA kernel %s, %s>" % (
+            self.__name__, "compiled for " + ", ".join(sigs) if sigs else "not compiled yet")
 
 
 def jit(func_or_sig=None, device=False, debug=False, lineinfo=False, inline=False, fastmath=False,
