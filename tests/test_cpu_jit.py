@@ -153,3 +153,27 @@ def test_overloads_and_inspect_types_with_array_arguments():
     _array_plus.inspect_types(file=out, signature=(cujit.float32[:, ::1], cujit.int64))
     text = out.getvalue()
     assert "array(float32, 2d, C)" in text and "array(float64, 1d, C)" not in text
+
+
+@jit(
+    "float64(float64)",
+    cache=True,
+)
+def _odd_layout(x):
+    """A docstring whose lines
+go back to column 0, which ends the block by indentation."""
+    y = (x +
+1.0)  # a bracket continued at column 0
+    return y
+def _next_definition(x):  # right after, with no blank line
+    return x
+
+
+def test_source_of_oddly_laid_out_functions():
+    from cujit.decorators import get_source
+    assert _odd_layout(1.0) == 2.0
+    text = get_source(_odd_layout.py_func)[0]
+    assert text.startswith("@jit(") and text.rstrip().endswith("return y")
+    assert "_next_definition" not in text
+    assert get_source(_next_definition)[0].startswith("def _next_definition")
+    assert jit(_next_definition)(3) == 3

@@ -27,17 +27,19 @@ class SourceUnavailableError(RuntimeError):
 def get_source(func):
     """(text, filename, first_line, col_offset) of a function, dedented."""
     code = func.__code__
-    try:
-        lines, first = inspect.getsourcelines(func)
-    except (OSError, TypeError):
-        # Jupyter and IPython keep cell sources in linecache under the cell's pseudo-filename.
-        lines = linecache.getlines(code.co_filename)
-        if not lines:
-            raise SourceUnavailableError(
-                "cannot read the source of %s(): cujit compiles Python source, so define the "
-                "function in a file or a notebook cell (not with exec or in a plain REPL)"
-                % func.__name__) from None
-        lines, first = inspect.getblock(lines[code.co_firstlineno - 1:]), code.co_firstlineno
+    # The file's lines through linecache, as inspect.getsourcelines finds them in the end, but
+    # without its search of sys.modules for the defining module (tens of ms in a process that
+    # imported NumPy). Jupyter and IPython keep cell sources there under the cell's name.
+    linecache.checkcache(code.co_filename)
+    lines = linecache.getlines(code.co_filename, func.__globals__)
+    if not lines or len(lines) < code.co_firstlineno:
+        raise SourceUnavailableError(
+            "cannot read the source of %s(): cujit compiles Python source, so define the "
+            "function in a file or a notebook cell (not with exec or in a plain REPL)"
+            % func.__name__)
+    rest = lines[code.co_firstlineno - 1:]
+    lines = inspect.getblock(rest) if func.__name__ == "<lambda>" else _block(rest)
+    first = code.co_firstlineno
     first = max(first, 1)
     if func.__name__ == "<lambda>":
         return _lambda_source(func, lines, first)
@@ -47,6 +49,32 @@ def get_source(func):
     for ln in lines:
         out.append(ln[indent:] if ln.startswith(prefix) else ln.lstrip(" \t"))
     return "".join(out), code.co_filename, first, indent
+
+
+def _block(lines):
+    """The decorated definition at the top of `lines`. Indentation finds its end; Python's parser
+    confirms it, and where it does not (a docstring or a bracket that goes back to a lower
+    column) inspect.getblock decides. getblock alone tokenizes, and tokenize compiles its
+    patterns on first use, which costs about 20 ms in every process."""
+    base = len(lines[0]) - len(lines[0].lstrip(" \t"))
+    seen_def, end = False, 1
+    for i, line in enumerate(lines):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        if len(line) - len(line.lstrip(" \t")) <= base:
+            if seen_def:
+                break  # back at the definition's column: the next statement
+            seen_def = text.startswith(("def ", "async def "))
+        end = i + 1
+    block = lines[:end]
+    try:
+        import ast as pyast
+        import textwrap
+        pyast.parse(textwrap.dedent("".join(block)))
+        return block
+    except SyntaxError:
+        return inspect.getblock(lines)
 
 
 def _lambda_source(func, lines, first):
