@@ -366,3 +366,40 @@ def test_scalar_arguments_keep_their_numpy_type(target, value):
     out = np.zeros(1, dtype=dtype)
     store_scalar[1, 1](out, value)
     assert out[0] == value
+
+
+def test_launch_configurations_are_cached_without_keeping_kernels_alive(target):
+    import gc
+    import weakref
+
+    def make():
+        @cuda.jit
+        def fill(a, v):
+            i = cuda.grid(1)
+            if i < a.size:
+                a[i] = v
+        return fill
+
+    k = make()
+    d = cuda.to_device(np.zeros(8, np.int64))
+    assert k[1, 8] is k[1, 8] and k[(1,), (8,)] is not k[1, 8]  # the last one is reused
+    first = k[2, 4]
+    k[1, 8](d, 3)
+    first(d, 5)  # an earlier configuration still launches
+    assert (d.copy_to_host() == 5).all()
+    cached = k[1, 8]
+    ref = weakref.ref(k)
+    del k, first  # `first` (no longer the cached one) kept the kernel alive
+    gc.collect()
+    assert ref() is None  # the cached launch object does not keep its kernel alive
+    with pytest.raises(RuntimeError, match="has been deleted"):
+        cached(d, 1)
+    k2 = make()
+    held = k2[1, 8]
+    k2[2, 4]  # replaces the cached one: `held` now keeps k2 alive
+    ref2 = weakref.ref(k2)
+    del k2
+    gc.collect()
+    assert ref2() is not None
+    held(d, 9)
+    assert (d.copy_to_host() == 9).all()

@@ -44,11 +44,14 @@ rt::Dim3 dim3_of(const py::handle& h, const char* what) {
 
 struct Specialization {
   KernelBuild build;
-  std::shared_ptr<rt::LoadedModule> modules[2];
+  std::shared_ptr<rt::LoadedModule> modules[2];  // [0] GPU, [1] simulator
+  void* functions[2] = {nullptr, nullptr};       // the kernel in each, once looked up
 };
 
 class Kernel;
 
+// `owner` keeps the kernel alive, except in the one launch object the kernel caches (see
+// launch_for), which would make a cycle: the kernel clears that one's `kernel` when it goes.
 struct KernelLaunch {
   Kernel* kernel;
   py::object owner;
@@ -59,6 +62,15 @@ struct KernelLaunch {
 
 class Kernel {
  public:
+  // The last kernel[config]: its configuration and launch object (launch_for).
+  py::object last_config, last_launch;
+
+  ~Kernel() {
+    if (last_launch) last_launch.cast<KernelLaunch&>().kernel = nullptr;
+  }
+  Kernel(const Kernel&) = delete;
+  Kernel& operator=(const Kernel&) = delete;
+
   Kernel(std::shared_ptr<FunctionSource> src, const std::vector<std::string>& sigs) : src_(std::move(src)) {
     for (const auto& s : sigs) {
       Signature sig = parse_signature_or_raise(s);
@@ -69,13 +81,13 @@ class Kernel {
     }
   }
 
-  KernelLaunch configure(py::object self, const py::object& config) {
+  KernelLaunch configure(const py::object& config) {
     if (!py::isinstance<py::tuple>(config))
       throw py::type_error("launch a kernel as kernel[blocks, threads] or kernel[blocks, threads, stream, sharedmem]");
     py::tuple t = config;
     if (t.size() < 2 || t.size() > 4)
       throw py::value_error("a launch configuration has 2 to 4 items (blocks, threads[, stream[, sharedmem]]), got " + std::to_string(t.size()));
-    KernelLaunch l{this, self, dim3_of(t[0], "the grid (blocks)"), dim3_of(t[1], "the block (threads)"), py::int_(0), 0};
+    KernelLaunch l{this, py::none(), dim3_of(t[0], "the grid (blocks)"), dim3_of(t[1], "the block (threads)"), py::int_(0), 0};
     if (t.size() > 2) l.stream = t[2];
     if (t.size() > 3) {
       int64_t sh = t[3].cast<int64_t>();
@@ -88,7 +100,7 @@ class Kernel {
   void launch(const KernelLaunch& l, const py::args& args) {
     rt::Backend backend = rt::current_backend();
     for (auto a : args)
-      if (py::isinstance<rt::DeviceArray>(a)) backend = a.cast<std::shared_ptr<rt::DeviceArray>>()->backend();
+      if (py::isinstance<rt::DeviceArray>(a)) backend = a.cast<const rt::DeviceArray&>().backend();
     uint64_t threads = (uint64_t)l.block.x * l.block.y * l.block.z;
     uint64_t limit = backend == rt::Backend::GPU ? (uint64_t)rt::max_threads_per_block() : 1024;
     if (threads > limit)
@@ -111,16 +123,27 @@ class Kernel {
       types.push_back(karg.back().type);
     }
     if (!declared_.empty()) types = bind_declared(declared_, karg, types, src_->name);
-    Specialization& sp = specialize(types);
+    // The launch plan: the same argument types as the last launch reuse its specialisation
+    // without building the cache's string key. Read and written with the GIL held.
+    if (!last_ || types != last_types_) {
+      last_ = &specialize(types);
+      last_types_ = types;
+    }
+    Specialization& sp = *last_;
     if (sp.build.arg_types.size() != args.size())
       throw py::type_error(src_->name + "() takes " + std::to_string(sp.build.arg_types.size()) + " arguments, got " + std::to_string(args.size()));
-    rt::LoadedModule& mod = module(sp, backend);
-    std::vector<void*> params;
-    for (auto& a : karg) params.push_back(a.bytes.data());
+    const int slot = backend == rt::Backend::GPU ? 0 : 1;
+    if (!sp.functions[slot]) sp.functions[slot] = module(sp, backend).function(sp.build.symbol);
+    rt::LoadedModule& mod = *sp.modules[slot];
+    void* params[kMaxInlineArgs];
+    std::vector<void*> more;
+    void** p = params;
+    if (karg.size() > kMaxInlineArgs) p = (more.resize(karg.size()), more.data());
+    for (size_t i = 0; i < karg.size(); ++i) p[i] = karg[i].bytes.data();
     void* stream = stream_handle(l.stream);
     {
       py::gil_scoped_release nogil;
-      mod.launch_kernel(sp.build.symbol, l.grid, l.block, l.shared, stream, params.data());
+      mod.launch_kernel(sp.functions[slot], sp.build.symbol, l.grid, l.block, l.shared, stream, p);
     }
     for (auto& a : karg)
       if (a.dev && a.host_back && !a.host_back.is_none()) rt::device_array_to_numpy(*a.dev, a.host_back);
@@ -150,6 +173,9 @@ class Kernel {
   // Signatures given at decoration. As in Numba, such a kernel compiles nothing else: a call
   // must fit one of them, and its scalars are converted to the declared types.
   std::vector<std::vector<Type>> declared_;
+  Specialization* last_ = nullptr;  // the launch plan of the last launch (see launch)
+  std::vector<Type> last_types_;
+  static constexpr size_t kMaxInlineArgs = 16;
 
   Specialization& specialize(const std::vector<Type>& types) {
     return specs_.get(types, [&] {
@@ -167,16 +193,31 @@ class Kernel {
   }
 };
 
+// kernel[config]: a KernelLaunch, the same object as last time for an equal configuration, so
+// `k[blocks, threads](...)` in a loop allocates and parses nothing.
+py::object launch_for(py::object self, py::object config) {
+  Kernel& k = self.cast<Kernel&>();
+  if (k.last_config && (k.last_config.is(config) || k.last_config.equal(config))) return k.last_launch;
+  KernelLaunch l = k.configure(config);
+  if (k.last_launch) k.last_launch.cast<KernelLaunch&>().owner = self;  // no longer the cached one
+  k.last_config = config;
+  k.last_launch = py::cast(std::move(l));
+  return k.last_launch;
+}
+
 }  // namespace
 
 void define_kernel(py::module_& m) {
   py::class_<KernelLaunch>(m, "KernelLaunch", "A kernel with its launch configuration; call it with the arguments.")
-      .def("__call__", [](KernelLaunch& l, py::args args) { l.kernel->launch(l, args); });
+      .def("__call__", [](KernelLaunch& l, py::args args) {
+        if (!l.kernel) throw std::runtime_error("the kernel of this launch configuration has been deleted");
+        l.kernel->launch(l, args);
+      });
   py::class_<Kernel>(m, "Kernel", py::dynamic_attr(), "A @cuda.jit kernel dispatcher.")
       .def(py::init<std::shared_ptr<FunctionSource>, const std::vector<std::string>&>())
-      .def("__getitem__", [](py::object self, py::object config) { return self.cast<Kernel&>().configure(self, config); })
+      .def("__getitem__", &launch_for)
       .def("configure", [](py::object self, py::object grid, py::object block, py::object stream, int64_t shared) {
-             return self.cast<Kernel&>().configure(self, py::make_tuple(grid, block, stream, shared));
+             return launch_for(self, py::make_tuple(grid, block, stream, shared));
            }, py::arg("griddim"), py::arg("blockdim"), py::arg("stream") = 0, py::arg("sharedmem") = 0)
       .def_property_readonly("signatures", &Kernel::signatures)
       .def("inspect_source", &Kernel::inspect_source, py::arg("arg_types"), py::arg("cuda") = true,

@@ -70,7 +70,11 @@ void LoadedModule::launch_ufunc(const std::string& symbol, std::vector<int64_t>&
 
 void LoadedModule::launch_kernel(const std::string& symbol, Dim3 grid, Dim3 block, size_t shared_bytes,
                                  void* stream, void** params) {
-  void* f = function(symbol);
+  launch_kernel(function(symbol), symbol, grid, block, shared_bytes, stream, params);
+}
+
+void LoadedModule::launch_kernel(void* f, const std::string& symbol, Dim3 grid, Dim3 block, size_t shared_bytes,
+                                 void* stream, void** params) {
   if (backend_ == Backend::GPU) {
     unsigned g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
     launch((CUfunction)f, g, b, (unsigned)shared_bytes, (CUstream)stream, params);

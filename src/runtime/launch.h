@@ -35,10 +35,15 @@ class LoadedModule {
   /// Launches kernel `symbol`; `params[i]` points at argument i's bytes.
   void launch_kernel(const std::string& symbol, Dim3 grid, Dim3 block, size_t shared_bytes,
                      void* stream, void** params);
+  /// The same with the function already looked up (a dispatcher keeps it per specialisation).
+  void launch_kernel(void* function, const std::string& symbol, Dim3 grid, Dim3 block, size_t shared_bytes,
+                     void* stream, void** params);
+
+  /// The CUfunction (GPU) or the host entry (simulator) of `symbol`, looked up once.
+  void* function(const std::string& symbol);
 
  private:
   LoadedModule() = default;
-  void* function(const std::string& symbol);
 
   Backend backend_ = Backend::Sim;
   void* module_ = nullptr;  // CUmodule
