@@ -262,7 +262,7 @@ toolchain::NvrtcOutput compile_cuda(const Build& b, const std::string& arch) {
   StageTimer t{"nvrtc", b.name + " for " + arch};
   const bool cubin = arch.rfind("sm_", 0) == 0;
   const std::string ext = cubin ? "cubin" : "ptx";
-  std::string key = toolchain::cache_key({toolchain::without_line_files(b.cuda_source), arch, toolchain::nvrtc_version(), CUJIT_VERSION, "nvrtc-1"});
+  std::string key = toolchain::cache_key({toolchain::without_line_files(b.cuda_source), arch, toolchain::nvrtc_identity(), CUJIT_VERSION, "nvrtc-2"});
   if (auto hit = toolchain::cache_get(key, ext)) {
     toolchain::NvrtcOutput o;
     o.image = std::move(*hit);

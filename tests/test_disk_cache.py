@@ -25,16 +25,21 @@ PROGRAM = textwrap.dedent("""
     d = cuda.to_device(np.arange(4.0))
     double[1, 4](d)
     assert (d.copy_to_host() == np.arange(4.0) * 2).all()
+    with open("/proc/self/maps") as f:
+        print("nvrtc loaded:", "libnvrtc" in f.read())
 """)
 
 
 def run_in(path, cache):
     path.write_text(PROGRAM)
-    env = dict(os.environ, CUJIT_CACHE_DIR=str(cache), CUJIT_ENABLE_CUDASIM="1", CUJIT_DEBUG="1")
+    # CUJIT_CHECK_PTX: the simulator also compiles each program to PTX with NVRTC, through the
+    # cache, as GPU code is.
+    env = dict(os.environ, CUJIT_CACHE_DIR=str(cache), CUJIT_ENABLE_CUDASIM="1", CUJIT_DEBUG="1",
+               CUJIT_CHECK_PTX="1")
     env.pop("CUJIT_DISABLE_CACHE", None)
     r = subprocess.run([sys.executable, str(path)], env=env, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
-    return r.stderr
+    return r.stderr, r.stdout
 
 
 def entries(cache):
@@ -44,13 +49,16 @@ def entries(cache):
 def test_second_process_and_renamed_file_hit_the_cache(tmp_path):
     cache = tmp_path / "cache"
     (tmp_path / "a").mkdir()
-    first = run_in(tmp_path / "a" / "prog.py", cache)
-    assert "host compiler" in first
+    first, out = run_in(tmp_path / "a" / "prog.py", cache)
+    assert "host compiler" in first and "nvrtc loaded: True" in out
     filled = entries(cache)
     assert any(n.endswith(".so") for n in filled)
     # The same code from another file name: no new entries, and each build is a cache hit
     # (the host compiler stage then only loads the library).
     (tmp_path / "b").mkdir()
-    again = run_in(tmp_path / "b" / "cell_9f2.py", cache)
+    again, out = run_in(tmp_path / "b" / "cell_9f2.py", cache)
     assert entries(cache) == filled
     assert again.count("host compiler") == first.count("host compiler")
+    # Every build was a hit: NVRTC (a 100 MB library) was never loaded; the key names it by its
+    # file, not by asking it its version.
+    assert "nvrtc loaded: False" in out

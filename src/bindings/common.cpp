@@ -59,9 +59,9 @@ std::shared_ptr<rt::LoadedModule> load_build(const Build& b, rt::Backend backend
     return rt::LoadedModule::load_host(lib);
   }
   auto cc = rt::compute_capability();
-  std::string arch = toolchain::best_arch(cc.first, cc.second, true);
+  std::string arch = toolchain::best_arch_cached(cc.first, cc.second, true);
   // A CUBIN runs only on its own major version; past what NVRTC knows, hand the driver PTX.
-  if (std::stoi(arch.substr(3)) / 10 != cc.first) arch = toolchain::best_arch(cc.first, cc.second, false);
+  if (std::stoi(arch.substr(3)) / 10 != cc.first) arch = toolchain::best_arch_cached(cc.first, cc.second, false);
   toolchain::NvrtcOutput out;
   {
     py::gil_scoped_release nogil;

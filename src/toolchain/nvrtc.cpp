@@ -4,11 +4,15 @@
 
 #include <dlfcn.h>
 #include <nvrtc.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <mutex>
+
+#include "toolchain/cache.h"
 
 namespace cujit::toolchain {
 namespace {
@@ -81,7 +85,8 @@ bool try_open(const std::string& what, const std::string& shown, std::string& tr
   return true;
 }
 
-void load_nvrtc() {
+// Where load_nvrtc looks, in order, before the system loader.
+std::vector<std::string> nvrtc_dirs() {
   std::vector<std::string> dirs;
   {
     std::lock_guard<std::mutex> lock(g_paths_mutex);
@@ -92,6 +97,11 @@ void load_nvrtc() {
     if (!root.empty()) dirs.push_back(root + "/lib64");
   }
   dirs.push_back("/usr/local/cuda/lib64");
+  return dirs;
+}
+
+void load_nvrtc() {
+  std::vector<std::string> dirs = nvrtc_dirs();
 
   std::string tried;
   std::vector<std::string> seen;
@@ -239,6 +249,39 @@ NvrtcOutput nvrtc_compile(const std::string& source, const std::string& program_
     while (!out.image.empty() && out.image.back() == '\0') out.image.pop_back();
   }
   return out;
+}
+
+std::string nvrtc_identity() {
+  static std::once_flag once;
+  static std::string id;
+  std::call_once(once, [] {
+    for (const std::string& dir : nvrtc_dirs()) {
+      for (const char* name : kLibNames) {
+        struct stat st {};
+        std::string path = dir + "/" + name;
+        if (dir.empty() || stat(path.c_str(), &st) != 0) continue;
+        char real[PATH_MAX];
+        id = std::string(realpath(path.c_str(), real) ? real : path.c_str()) + ":" + std::to_string(st.st_size) + ":" +
+             std::to_string((long long)st.st_mtime);
+        return;
+      }
+    }
+    try {
+      id = "loaded:" + nvrtc_version();  // found by the system loader only: ask it
+    } catch (const ToolchainError&) {
+      id = "none";
+    }
+  });
+  return id;
+}
+
+std::string best_arch_cached(int cc_major, int cc_minor, bool cubin) {
+  const std::string key = cache_key({"best-arch-1", nvrtc_identity(), std::to_string(cc_major * 10 + cc_minor),
+                                     cubin ? "cubin" : "ptx"});
+  if (auto hit = cache_get(key, "arch")) return *hit;
+  std::string arch = best_arch(cc_major, cc_minor, cubin);
+  cache_put(key, "arch", arch);
+  return arch;
 }
 
 std::string nvrtc_version() {

@@ -59,8 +59,13 @@ std::string nvrtc_library_path();
 NvrtcOutput nvrtc_compile(const std::string& source, const std::string& program_name,
                           const std::string& arch, const std::vector<std::string>& extra_options);
 
-/// "13.0": the loaded NVRTC's version (part of cache keys: a new NVRTC recompiles everything).
+/// "13.0": the loaded NVRTC's version.
 std::string nvrtc_version();
+
+/// The NVRTC that would be loaded, without loading it (its real path, size and time; the version
+/// when only the system loader finds it): part of cache keys, so that a new NVRTC recompiles
+/// everything while a cache hit never pays for loading a 100 MB library.
+std::string nvrtc_identity();
 
 /// The architectures the loaded NVRTC can target, as numbers (75, 80, ..., 120), ascending.
 std::vector<int> nvrtc_supported_archs();
@@ -71,5 +76,9 @@ std::vector<int> nvrtc_supported_archs();
 /// NVRTC knows (the result's number differs in major) should ask for PTX, which the driver JITs.
 /// Throws rt::ToolchainError when the device is older than every supported arch.
 std::string best_arch(int cc_major, int cc_minor, bool cubin);
+
+/// best_arch through the disk cache (keyed by nvrtc_identity), so a process whose kernels are all
+/// cached never loads NVRTC.
+std::string best_arch_cached(int cc_major, int cc_minor, bool cubin);
 
 }  // namespace cujit::toolchain
