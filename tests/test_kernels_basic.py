@@ -403,3 +403,12 @@ def test_launch_configurations_are_cached_without_keeping_kernels_alive(target):
     assert ref2() is not None
     held(d, 9)
     assert (d.copy_to_host() == 9).all()
+
+
+def test_calling_a_kernel_without_a_configuration(target):
+    @cuda.jit
+    def noop(a):
+        pass
+
+    with pytest.raises(ValueError, match=r"(?s)launch configuration was not specified.*noop\[blockspergrid, threadsperblock\]"):
+        noop(cuda.device_array(1))

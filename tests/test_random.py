@@ -144,3 +144,27 @@ def test_monte_carlo_pi(target):
     u = unit64(raw).astype(np.float32).astype(np.float64)
     inside = (u[:, 0::2] ** 2 + u[:, 1::2] ** 2 <= 1.0).sum(axis=1)
     assert np.abs(out * 200 / 4 - inside).max() <= 2
+
+
+@cuda.jit
+def _draw_qualified(states, out):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = cuda.random.xoroshiro128p_uniform_float32(states, i)
+
+
+@cuda.jit
+def _draw_imported(states, out):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = xoroshiro128p_uniform_float32(states, i)
+
+
+def test_generators_by_qualified_name(target):
+    # cuda.random.xoroshiro128p_uniform_float32 in a kernel, as in numba.cuda, gives the same
+    # draws as the name imported from cujit.cuda.random.
+    n = 64
+    a, b = cuda.device_array(n, np.float32), cuda.device_array(n, np.float32)
+    _draw_qualified[1, n](create_xoroshiro128p_states(n, seed=7), a)
+    _draw_imported[1, n](create_xoroshiro128p_states(n, seed=7), b)
+    assert (a.copy_to_host() == b.copy_to_host()).all()

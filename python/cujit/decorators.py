@@ -209,12 +209,21 @@ def capture(func, seen=None):
                 pass
     snap = {}
     g = func.__globals__
-    for name in _names(code):
+    names = _names(code)
+    for name in names:
         if name in closure:
             snap[name] = _classify(closure[name], seen)
         elif name in g:
             snap[name] = _classify(g[name], seen)
         elif not hasattr(builtins, name):
             continue  # attribute names and locals also appear in co_names
+    if "random" in names and any(v == ("module", "cuda") or v == ("module", "numba") for v in snap.values()):
+        # cuda.random.xoroshiro128p_uniform_float32(...): the generator functions are Python
+        # device functions, so the ones the code names travel as qualified globals.
+        from .cuda import random as _random
+        for name in names:
+            fn = getattr(_random, name, None)
+            if hasattr(fn, "py_func"):
+                snap["cuda.random." + name] = ("function", capture(fn.py_func, seen))
     fs.set_globals(snap)
     return fs

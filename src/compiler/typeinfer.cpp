@@ -473,6 +473,9 @@ class Typer {
       f.resolved[&e] = r;
       return Type::function(q);
     }
+    // A module's Python function the snapshot carries under its qualified name (cuda.random.*).
+    auto qualified = f.src->globals.find(q);
+    if (qualified != f.src->globals.end()) return global(e, qualified->second);
     if (module == "numba" && attr == "cuda") {  // numba.cuda.grid(1) after `import numba`
       Resolved r{Resolved::Kind::Module};
       r.name = "cuda";
@@ -497,7 +500,7 @@ class Typer {
         f.resolved[&e] = r;
         return Type::module("cuda." + attr);
       }
-      if (attr == "local" || attr == "shared" || attr == "atomic" || attr == "const") {
+      if (attr == "local" || attr == "shared" || attr == "atomic" || attr == "const" || attr == "random") {
         Resolved r{Resolved::Kind::Module};
         r.name = "cuda." + attr;
         f.resolved[&e] = r;
@@ -518,7 +521,7 @@ class Typer {
     if (!v.known()) return Type::unknown();
     if (v.tag == Type::Tag::Module) {
       const std::string& m = v.name;
-      if (m == "cuda.local" || m == "cuda.shared" || m == "cuda.atomic" || m == "cuda.const")
+      if (m == "cuda.local" || m == "cuda.shared" || m == "cuda.atomic" || m == "cuda.const" || m == "cuda.random")
         return module_attr(e, m, e.name);
       if (m.rfind("cuda.", 0) == 0) {  // threadIdx.x and friends
         if (e.name == "x" || e.name == "y" || e.name == "z") {

@@ -41,6 +41,12 @@ class Dispatcher(_core.Kernel):
         self.__wrapped__ = func
         super().__init__(capture(func), [signature_string(s) for s in signatures])
 
+    def __call__(self, *args, **kwargs):
+        # A ValueError, as numba-cuda raises for a kernel called like a function.
+        raise ValueError("Kernel launch configuration was not specified for %s(). Use the syntax:\n\n"
+                         "    %s[blockspergrid, threadsperblock](arg0, arg1, ..., argn)\n"
+                         % (self.__name__, self.__name__))
+
     def __repr__(self):
         sigs = self.signatures
         return "<cujit CUDA kernel %s, %s>" % (
