@@ -114,6 +114,8 @@ class Kernel {
     }
     std::vector<KArg> karg;
     std::vector<Type> types;
+    karg.reserve(args.size());
+    types.reserve(args.size());
     for (size_t i = 0; i < args.size(); ++i) {
       try {
         karg.push_back(marshal(args[i], backend, (int)i));

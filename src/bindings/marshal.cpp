@@ -29,6 +29,7 @@ char layout_of(const std::vector<int64_t>& shape, const std::vector<int64_t>& st
 
 namespace {
 void array_bytes(KArg& a, char* data, const std::vector<int64_t>& shape, const std::vector<int64_t>& strides) {
+  a.bytes.reserve(1 + shape.size() + strides.size());  // one allocation per argument
   a.bytes.push_back((int64_t)(intptr_t)data);
   for (auto s : shape) a.bytes.push_back(s);
   for (auto s : strides) a.bytes.push_back(s);
@@ -147,14 +148,14 @@ KArg marshal(const py::handle& h, rt::Backend backend, int index) {
     a.type = Type::array(dt, (int)shape.size(), layout_of(shape, strides, scalar_size(dt)));
     array_bytes(a, data, shape, strides);
   };
-  // Plain Python scalars first: probing them for __cuda_array_interface__ would raise and format
-  // an AttributeError on every launch.
+  // Device arrays first (the common case: no scalar probes), then plain Python scalars: probing
+  // them for __cuda_array_interface__ would raise and format an AttributeError on every launch.
   Scalar np_kind;
-  const bool scalar = PyBool_Check(h.ptr()) || PyLong_CheckExact(h.ptr()) || PyFloat_CheckExact(h.ptr()) ||
-                      numpy_scalar_kind(h, &np_kind);
-  if (py::isinstance<rt::DeviceArray>(h) ||
-      (!scalar && !is_exact_ndarray(h) && py::hasattr(h, "__cuda_array_interface__"))) {
-    a.dev = py::isinstance<rt::DeviceArray>(h) ? h.cast<std::shared_ptr<rt::DeviceArray>>() : rt::device_array_from_cai(h);
+  const bool is_dev = py::isinstance<rt::DeviceArray>(h);
+  const bool scalar = !is_dev && (PyBool_Check(h.ptr()) || PyLong_CheckExact(h.ptr()) || PyFloat_CheckExact(h.ptr()) ||
+                                  numpy_scalar_kind(h, &np_kind));
+  if (is_dev || (!scalar && !is_exact_ndarray(h) && py::hasattr(h, "__cuda_array_interface__"))) {
+    a.dev = is_dev ? h.cast<std::shared_ptr<rt::DeviceArray>>() : rt::device_array_from_cai(h);
     if (a.dev->backend() != backend)
       throw py::value_error("argument " + std::to_string(index) + " is a device array of the " +
                             (a.dev->backend() == rt::Backend::Sim ? "simulator" : "GPU") + ", but the kernel runs on the " +
