@@ -86,7 +86,9 @@ void finish(Build& b, const Program& prog, const std::vector<EntryPoint>& entrie
   if (!prog.host_only) b.cuda_source = with_prelude(Target::CUDA, cuda_code);
   b.host_source = with_prelude(Target::Host, host_code, prog.host_only);
   for (const auto& f : prog.fns) b.files[f->mod.source.filename] = f->mod.source;
+  b.file_order = program_files(prog);
 }
+
 
 // Finds the first "FILE(LINE): error: MSG" (NVRTC) or "FILE:LINE:COL: error: MSG" (gcc/clang)
 // whose FILE is one of the user's, and reports it there.
@@ -292,6 +294,15 @@ std::shared_ptr<toolchain::HostLibrary> compile_host(const Build& b) {
   auto bind = reinterpret_cast<void (*)(const rt::HostServices*)>(lib->symbol("cj_host_bind"));
   bind(rt::host_services());
   return lib;
+}
+
+std::string name_files(std::string message, const std::vector<std::string>& file_order) {
+  for (size_t k = 0; k < file_order.size(); ++k) {
+    const std::string tag = "{file" + std::to_string(k) + "}";
+    for (size_t at = message.find(tag); at != std::string::npos; at = message.find(tag, at + file_order[k].size()))
+      message.replace(at, tag.size(), file_order[k]);
+  }
+  return message;
 }
 
 }  // namespace cujit

@@ -22,7 +22,11 @@ struct Build {
   std::string host_source;                  // prelude + generated code, for the host compiler
   std::map<std::string, SourceFile> files;  // every user file the code came from (error mapping)
   std::vector<std::string> host_flags;      // extra host-compiler flags (-fopenmp for target='parallel')
+  std::vector<std::string> file_order;      // program_files: {fileN} in simulator messages
 };
+
+/// A simulator message with its {fileN} placeholders replaced by the files' paths.
+std::string name_files(std::string message, const std::vector<std::string>& file_order);
 
 /// One signature of a vectorize: its loop symbol in the generated code.
 struct UfuncVariant {

@@ -16,7 +16,7 @@ _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 __all__ = [
     "CujitError", "TypingError", "UnsupportedError", "CompileSyntaxError", "InternalError",
-    "ToolchainError", "NvrtcError", "SimulatorError", "CudaSupportError", "CudaAPIError",
+    "ToolchainError", "NvrtcError", "SimulatorError", "SimulatorIndexError", "CudaSupportError", "CudaAPIError",
     "CudaOutOfMemoryError",
 ]
 
@@ -105,6 +105,26 @@ class NvrtcError(ToolchainError):
 class SimulatorError(CujitError):
     """The CUDA simulator stopped a kernel that would misbehave on a GPU: for example a
     cuda.syncthreads() that only part of a block reaches (a deadlock on the GPU)."""
+
+
+class SimulatorIndexError(SimulatorError, IndexError):
+    """An array index out of bounds in simulated GPU code (every index is checked there). The
+    message names the index, the axis, the array and its size, the thread and block, and the
+    Python line, which is shown with a caret under the array. On a GPU the same kernel would read
+    or corrupt other memory."""
+
+    def __init__(self, message):
+        import linecache
+        import re
+        m = re.search(r"of '(\w+)' with size .* at (.+):(\d+) \(", message)
+        if m:
+            self.filename, self.lineno = m.group(2), int(m.group(3))
+            text = linecache.getline(self.filename, self.lineno).rstrip("\n")
+            if text:
+                col = text.find(m.group(1) + "[")
+                message += "\n\n%s:%d:\n    %s\n    %s^" % (self.filename, self.lineno, text.strip(),
+                                                        " " * max(col - (len(text) - len(text.lstrip())), 0))
+        super().__init__(message)
 
 
 class CudaSupportError(CujitError):

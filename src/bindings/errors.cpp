@@ -94,6 +94,8 @@ void define_errors(py::module_& m) {
         x.attr("col") = e.loc.col;
         if (e.kind == ErrorKind::Syntax) x.attr("offset") = e.loc.col + 1;  // SyntaxError's is 1-based
       });
+    } catch (const rt::SimulatorIndexError& e) {
+      raise("SimulatorIndexError", e.what());
     } catch (const rt::SimulatorError& e) {
       raise("SimulatorError", e.what());
     } catch (const InternalError& e) {

@@ -143,9 +143,11 @@ class Kernel {
     if (karg.size() > kMaxInlineArgs) p = (more.resize(karg.size()), more.data());
     for (size_t i = 0; i < karg.size(); ++i) p[i] = karg[i].bytes.data();
     void* stream = stream_handle(l.stream);
-    {
+    try {
       py::gil_scoped_release nogil;
       mod.launch_kernel(sp.functions[slot], sp.build.symbol, l.grid, l.block, l.shared, stream, p);
+    } catch (const rt::SimulatorIndexError& e) {
+      throw rt::SimulatorIndexError(name_files(e.what(), sp.build.file_order));
     }
     for (auto& a : karg)
       if (a.dev && a.host_back && !a.host_back.is_none()) rt::device_array_to_numpy(*a.dev, a.host_back);

@@ -265,9 +265,11 @@ class CudaUfunc {
     int64_t n = 0;
     std::vector<int64_t> packed = rt::pack_ufunc_args(shape, ops, &n);
     rt::LoadedModule& mod = module(backend);
-    {
+    try {
       py::gil_scoped_release nogil;
       mod.launch_ufunc(v.symbol, packed, n, stream);
+    } catch (const rt::SimulatorIndexError& e) {  // a device function indexed a constant array
+      throw rt::SimulatorIndexError(name_files(e.what(), build_.file_order));
     }
 
     if (out_dev) return out;

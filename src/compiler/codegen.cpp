@@ -609,9 +609,23 @@ class Emitter {
       }
       return s + ")";
     }
-    std::string s = (e.type.is_array() ? "cj::subarray(" : "cj::elem(") + expr(*e.a);
+    // The simulator checks every index (host target, GPU code): the array's name and the user's
+    // line go into the message. The file is named by its number ({file0}), which the dispatcher
+    // replaces (program_files): a path in the text would defeat the cache for moved files.
+    const bool checked = target_ == Target::Host && !fn_->host_only;
+    std::string s = std::string(e.type.is_array() ? "cj::subarray" : "cj::elem") + (checked ? "_checked(" : "(") + expr(*e.a);
+    if (checked) {
+      const std::string name = e.a->is(ast::Kind::Name) ? e.a->name : "array";
+      s += ", \"" + name + "\", \"{file" + std::to_string(file_number(fn_->mod.source.filename)) + "}:" +
+           std::to_string(e.loc.line) + "\"";
+    }
     for (auto* x : idx) s += ", (int64_t)(" + expr(*x) + ")";
     return s + ")";
+  }
+
+  int file_number(const std::string& filename) {
+    const auto files = program_files(prog_);
+    return (int)(std::find(files.begin(), files.end(), filename) - files.begin());
   }
 
   std::string subscript(const ast::Node& e) {
@@ -922,6 +936,13 @@ class Emitter {
 };
 
 }  // namespace
+
+std::vector<std::string> program_files(const Program& prog) {
+  std::vector<std::string> files;
+  for (const auto& f : prog.fns)
+    if (std::find(files.begin(), files.end(), f->mod.source.filename) == files.end()) files.push_back(f->mod.source.filename);
+  return files;
+}
 
 std::string emit_program(const Program& prog, const std::vector<EntryPoint>& entries, Target target) {
   return Emitter(prog, target).run(entries);

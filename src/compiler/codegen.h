@@ -27,6 +27,10 @@ struct EntryPoint {
 /// The generated translation unit, without the prelude (pipeline.cpp puts that in front).
 std::string emit_program(const Program& prog, const std::vector<EntryPoint>& entries, Target target);
 
+/// The user files of a program, numbered by first appearance: the generated code names a file
+/// by its number where a path in the text would change the cache key (simulator messages).
+std::vector<std::string> program_files(const Program& prog);
+
 /// The C++ spelling of a value type ("float", "cj::Array<float, 2>", "cj_T_float32_int64").
 std::string cpp_type(const Type& t);
 

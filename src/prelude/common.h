@@ -77,6 +77,28 @@ CJ_FN Array<T, N - (int)sizeof...(I)> subarray(const Array<T, N>& a, I... ix) {
   return r;
 }
 
+#if CJ_TARGET_HOST
+// The simulator's checked indexing (host.h's sim_index_error says why and how it stops).
+template <class T, int N, class... I>
+CJ_FN void check_indices(const Array<T, N>& a, const char* array, const char* where, I... ix) {
+  const int64_t idx[] = {(int64_t)ix...};
+  for (int k = 0; k < (int)sizeof...(I); ++k) {
+    const int64_t i = idx[k] < 0 ? idx[k] + a.shape[k] : idx[k];  // negatives count from the end
+    if (__builtin_expect((uint64_t)i >= (uint64_t)a.shape[k], 0)) sim_index_error(array, where, k, idx[k], a.shape[k]);
+  }
+}
+template <class T, int N, class... I>
+CJ_FN T& elem_checked(const Array<T, N>& a, const char* array, const char* where, I... ix) {
+  check_indices(a, array, where, ix...);
+  return elem(a, ix...);
+}
+template <class T, int N, class... I>
+CJ_FN Array<T, N - (int)sizeof...(I)> subarray_checked(const Array<T, N>& a, const char* array, const char* where, I... ix) {
+  check_indices(a, array, where, ix...);
+  return subarray(a, ix...);
+}
+#endif
+
 /// The address of the flat (C-order) element k of an N-d view.
 template <class T, int N>
 CJ_FN T* flat_elem(const Array<T, N>& a, int64_t k) {

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <cstdlib>
+#include <stdexcept>
 #include <ucontext.h>
 
 #define CJ_TARGET_HOST 1
@@ -122,13 +123,18 @@ struct SimFibers {
   void* arg = nullptr;
   int generation = 0;   // barriers passed; syncthreads_count & co. use slot generation % 2
   int votes[2] = {0, 0};
+  char fault[480] = {0};  // a thread's SimFault message (an out-of-bounds index)
 };
 inline thread_local SimFibers sim_fibers;
 constexpr size_t kFiberStack = 256 * 1024;
 
 static void sim_fiber_main() {
   SimFibers& f = sim_fibers;
-  f.entry(f.arg);
+  try {
+    f.entry(f.arg);
+  } catch (const std::exception& e) {  // SimFault: stops the block (sim_run_block_fibers)
+    std::snprintf(f.fault, sizeof f.fault, "%s", e.what());
+  }
   f.state[f.current] = 2;
 #if CJ_SIM_NATIVE_FIBERS
   cj_fiber_switch(&f.sp[f.current], f.scheduler_sp);  // never resumed
@@ -336,6 +342,12 @@ static bool sim_run_block_fibers(int nthreads, void (*entry)(void*), void* arg, 
       sim_thread.threadIdx.y = (t / sim_thread.blockDim.x) % sim_thread.blockDim.y;
       sim_thread.threadIdx.z = t / (sim_thread.blockDim.x * sim_thread.blockDim.y);
       sim_fiber_resume(f, t);
+      if (f.fault[0]) {  // a thread faulted: the launch stops with its message
+        std::snprintf(err, errlen, "%s", f.fault);
+        f.fault[0] = 0;
+        f.current = -1;
+        return false;
+      }
     }
     f.current = -1;
     if (sim_resolve_warps(f)) continue;
@@ -381,6 +393,28 @@ CJ_FN void threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 
 template <class Body>
 static void sim_fiber_trampoline(void* p) { (*(Body*)p)(); }
+
+// ---- Index checks of simulated GPU code --------------------------------------------------------
+// Every a[i, j] in a kernel, device function or CUDA ufunc run by the simulator is checked (a GPU
+// would read or corrupt other memory). A bad index throws SimFault on the thread's own stack (a
+// fiber's too); the simulator catches it where it runs that thread (CJ_SIM_EACH_THREAD,
+// sim_fiber_main) and stops the launch with the message, which the runtime raises as IndexError.
+struct SimFault : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+[[noreturn]] __attribute__((noinline, cold)) static void sim_index_error(const char* array, const char* where, int axis,
+                                                                        int64_t index, int64_t size) {
+  char buf[480];
+  std::snprintf(buf, sizeof buf,
+                "IndexError: index %lld is out of bounds for axis %d of '%s' with size %lld, in thread (%d, %d, %d) "
+                "of block (%d, %d, %d), at %s",
+                (long long)index, axis, array, (long long)size, sim_thread.threadIdx.x, sim_thread.threadIdx.y,
+                sim_thread.threadIdx.z, sim_thread.blockIdx.x, sim_thread.blockIdx.y, sim_thread.blockIdx.z, where);
+  throw SimFault(buf);
+}
+// check_indices, elem_checked and subarray_checked follow Array in common.h.
+
 CJ_FN int64_t grid_x() { return (int64_t)sim_thread.blockIdx.x * sim_thread.blockDim.x + sim_thread.threadIdx.x; }
 CJ_FN int64_t grid_y() { return (int64_t)sim_thread.blockIdx.y * sim_thread.blockDim.y + sim_thread.threadIdx.y; }
 CJ_FN int64_t grid_z() { return (int64_t)sim_thread.blockIdx.z * sim_thread.blockDim.z + sim_thread.threadIdx.z; }
@@ -481,14 +515,19 @@ CJ_FN double atomic_nanmin(double* p, double v) { return atomic_float<double, ui
         return;                                                                             \
       continue;                                                                             \
     }                                                                                       \
-    for (int32_t cj_z = 0; cj_z < (L)->block.z; ++cj_z)                                     \
-      for (int32_t cj_y = 0; cj_y < (L)->block.y; ++cj_y)                                   \
-        for (int32_t cj_x = 0; cj_x < (L)->block.x; ++cj_x) {                               \
-          cj_t.threadIdx.x = cj_x;                                                          \
-          cj_t.threadIdx.y = cj_y;                                                          \
-          cj_t.threadIdx.z = cj_z;                                                          \
-          cj_body();                                                                        \
-        }                                                                                   \
+    try {                                                                                   \
+      for (int32_t cj_z = 0; cj_z < (L)->block.z; ++cj_z)                                   \
+        for (int32_t cj_y = 0; cj_y < (L)->block.y; ++cj_y)                                 \
+          for (int32_t cj_x = 0; cj_x < (L)->block.x; ++cj_x) {                             \
+            cj_t.threadIdx.x = cj_x;                                                        \
+            cj_t.threadIdx.y = cj_y;                                                        \
+            cj_t.threadIdx.z = cj_z;                                                        \
+            cj_body();                                                                      \
+          }                                                                                 \
+    } catch (const cj::SimFault& cj_e) {                                                    \
+      std::snprintf((L)->error, sizeof((L)->error), "%s", cj_e.what());                     \
+      return;                                                                               \
+    }                                                                                       \
   }
 
 // A ufunc on the CPU: elements [begin, end); the runtime splits the range over CPU threads.

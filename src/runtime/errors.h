@@ -52,4 +52,14 @@ class SimulatorError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// An out-of-bounds index the simulator caught (Python's IndexError too).
+class SimulatorIndexError : public SimulatorError {
+ public:
+  using SimulatorError::SimulatorError;
+};
+
+/// The exception for the message a simulated kernel or ufunc stopped with ("IndexError: ..."
+/// from the prelude's index checks, else a deadlock): `what` names the kernel.
+[[noreturn]] void throw_simulator_error(const std::string& what, const std::string& message);
+
 }  // namespace cujit::rt

@@ -56,7 +56,13 @@ void LoadedModule::launch_ufunc(const std::string& symbol, std::vector<int64_t>&
   if (backend_ == Backend::Sim) {
     auto fn = (HostUfuncFn)f;
     const void* p = args.data();
-    parallel_for(n, 1 << 15, [&](int64_t b, int64_t e) { fn(p, b, e); });
+    try {
+      parallel_for(n, 1 << 15, [&](int64_t b, int64_t e) { fn(p, b, e); });
+    } catch (const SimulatorError&) {
+      throw;
+    } catch (const std::runtime_error& e) {  // the prelude's SimFault (an index check)
+      throw_simulator_error("simulated ufunc " + symbol, e.what());
+    }
     return;
   }
   // A grid-stride loop: enough blocks to fill the device a few times over, no more.
@@ -87,8 +93,18 @@ void LoadedModule::launch_kernel(void* f, const std::string& symbol, Dim3 grid, 
     SimLaunch l{{(int32_t)grid.x, (int32_t)grid.y, (int32_t)grid.z},
                 {(int32_t)block.x, (int32_t)block.y, (int32_t)block.z}, b, e, (int64_t)shared_bytes, {0}};
     fn(params, &l);
-    if (l.error[0]) throw SimulatorError(std::string("simulated kernel ") + symbol + ": " + l.error);
+    if (l.error[0]) {
+      const std::string kPrefix = "cj_kernel_";  // codegen's entry symbol for kernel <name>
+      throw_simulator_error("simulated kernel " + (symbol.rfind(kPrefix, 0) == 0 ? symbol.substr(kPrefix.size()) : symbol),
+                            l.error);
+    }
   });
+}
+
+void throw_simulator_error(const std::string& what, const std::string& message) {
+  static const std::string kIndex = "IndexError: ";
+  if (message.rfind(kIndex, 0) == 0) throw SimulatorIndexError(message.substr(kIndex.size()) + " (" + what + ")");
+  throw SimulatorError(what + ": " + message);
 }
 
 }  // namespace cujit::rt

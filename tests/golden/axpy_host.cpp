@@ -15,7 +15,7 @@ CJ_DEVICE static void cj_f0_axpy(float p_a, cj::Array<float, 1> p_x, cj::Array<f
 #line 32 "FILE"
   if ((v_i < cj::size(v_out))) {
 #line 33 "FILE"
-    cj::elem(v_out, (int64_t)(v_i)) = ((v_a * cj::elem(v_x, (int64_t)(v_i))) + cj::elem(v_y, (int64_t)(v_i)));
+    cj::elem_checked(v_out, "out", "{file0}:33", (int64_t)(v_i)) = ((v_a * cj::elem_checked(v_x, "x", "{file0}:33", (int64_t)(v_i))) + cj::elem_checked(v_y, "y", "{file0}:33", (int64_t)(v_i)));
   }
 }
 extern "C" CJ_EXPORT void cj_kernel_axpy(void** cj_params, cj::SimLaunch* cj_launch) {
