@@ -1,0 +1,12 @@
+import numpy as np
+
+from cujit import cuda
+
+
+@cuda.jit
+def kernel(a):
+    b = [x for x in range(3)]  # error: UnsupportedError: list comprehensions are not supported
+    a[0] = 1
+
+
+kernel[1, 1](cuda.to_device(np.zeros(2)))

@@ -1,0 +1,11 @@
+import numpy as np
+
+from cujit import cuda
+
+
+@cuda.jit
+def kernel(a, *rest):  # error: UnsupportedError: *args parameters are not supported
+    a[0] = 1
+
+
+kernel[1, 1](cuda.to_device(np.zeros(2)))
