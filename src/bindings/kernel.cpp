@@ -50,8 +50,8 @@ struct Specialization {
 
 class Kernel;
 
-// `owner` keeps the kernel alive, except in the one launch object the kernel caches (see
-// launch_for), which would make a cycle: the kernel clears that one's `kernel` when it goes.
+// `owner` keeps the kernel alive while the launch object lives (`make()[1, 32](a)` drops the
+// kernel itself before the call).
 struct KernelLaunch {
   Kernel* kernel;
   py::object owner;
@@ -62,14 +62,9 @@ struct KernelLaunch {
 
 class Kernel {
  public:
-  // The last kernel[config]: its configuration and launch object (launch_for).
-  py::object last_config, last_launch;
-
-  ~Kernel() {
-    if (last_launch) last_launch.cast<KernelLaunch&>().kernel = nullptr;
-  }
-  Kernel(const Kernel&) = delete;
-  Kernel& operator=(const Kernel&) = delete;
+  // The last kernel[config]: the configuration object and what it parsed to (launch_for).
+  py::object last_config;
+  KernelLaunch last_launch{};
 
   Kernel(std::shared_ptr<FunctionSource> src, const std::vector<std::string>& sigs) : src_(std::move(src)) {
     for (const auto& s : sigs) {
@@ -197,26 +192,24 @@ class Kernel {
   }
 };
 
-// kernel[config]: a KernelLaunch, the same object as last time for an equal configuration, so
-// `k[blocks, threads](...)` in a loop allocates and parses nothing.
+// kernel[config]: a KernelLaunch. A configuration equal to the last one reuses its parsed values,
+// so `k[blocks, threads](...)` in a loop only allocates the small launch object.
 py::object launch_for(py::object self, py::object config) {
   Kernel& k = self.cast<Kernel&>();
-  if (k.last_config && (k.last_config.is(config) || k.last_config.equal(config))) return k.last_launch;
-  KernelLaunch l = k.configure(config);
-  if (k.last_launch) k.last_launch.cast<KernelLaunch&>().owner = self;  // no longer the cached one
-  k.last_config = config;
-  k.last_launch = py::cast(std::move(l));
-  return k.last_launch;
+  if (!(k.last_config && (k.last_config.is(config) || k.last_config.equal(config)))) {
+    k.last_launch = k.configure(config);
+    k.last_config = config;
+  }
+  KernelLaunch l = k.last_launch;
+  l.owner = self;
+  return py::cast(std::move(l));
 }
 
 }  // namespace
 
 void define_kernel(py::module_& m) {
   py::class_<KernelLaunch>(m, "KernelLaunch", "A kernel with its launch configuration; call it with the arguments.")
-      .def("__call__", [](KernelLaunch& l, py::args args) {
-        if (!l.kernel) throw std::runtime_error("the kernel of this launch configuration has been deleted");
-        l.kernel->launch(l, args);
-      });
+      .def("__call__", [](KernelLaunch& l, py::args args) { l.kernel->launch(l, args); });
   py::class_<Kernel>(m, "Kernel", py::dynamic_attr(), "A @cuda.jit kernel dispatcher.")
       .def(py::init<std::shared_ptr<FunctionSource>, const std::vector<std::string>&>())
       .def("__getitem__", &launch_for)
