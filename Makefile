@@ -24,10 +24,14 @@ build: setup
 test: build test-cpp
 	@PY=$$(cat .python-path); PYTHONPATH=$(CURDIR)/python $$PY -m pytest -q $(PYTEST_ARGS) tests
 
-# The C++ unit tests of the front end and the toolchain (standalone programs, no Python).
+# The C++ unit tests of the front end and the toolchain (standalone programs, no Python), then a
+# short run of the front-end fuzz target (clang's libFuzzer with ASan and UBSan; FUZZ_SECONDS).
+FUZZ_SECONDS ?= 20
 test-cpp:
 	@bash tests_cpp/run.sh > build/tests_cpp.log 2>&1 && bash tests_cpp/toolchain_run.sh >> build/tests_cpp.log 2>&1 \
 	  && echo "C++ tests: $$(grep -c PASSED build/tests_cpp.log) programs passed" || { tail -40 build/tests_cpp.log; exit 1; }
+	@bash tests_cpp/fuzz_run.sh $(FUZZ_SECONDS) > build/fuzz.log 2>&1 \
+	  && echo "fuzz: $$(grep -o 'Done [0-9]* runs' build/fuzz.log) without a crash" || { tail -60 build/fuzz.log; exit 1; }
 
 # A wheel built offline (pip wheel --no-build-isolation) from this checkout, installed into a fresh
 # venv and run from outside the source tree (tests/test_pip_install.py). Not part of `test`: it

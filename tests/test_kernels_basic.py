@@ -406,3 +406,17 @@ def test_calling_a_kernel_without_a_configuration(target):
 
     with pytest.raises(ValueError, match=r"(?s)launch configuration was not specified.*noop\[blockspergrid, threadsperblock\]"):
         noop(cuda.device_array(1))
+
+
+@cuda.jit
+def names_as_statements(a):
+    cuda.atomic  # a bare module, function or type does nothing (found by the fuzz target)
+    math.sqrt
+    float32
+    a[0] = 1.0
+
+
+def test_bare_names_as_statements(target):
+    d = cuda.to_device(np.zeros(1))
+    names_as_statements[1, 1](d)
+    assert d.copy_to_host()[0] == 1.0

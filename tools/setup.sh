@@ -29,6 +29,15 @@ if [ -z "${CUJIT_FORCE_VENV:-}" ] && has_reqs python3; then
   command -v python3
   exit 0
 fi
+# clang builds the front-end fuzz target of make test (libFuzzer and the sanitizers). Where it
+# cannot be installed the fuzz run fails and says so. (A python3 used as it is, as on the GPU
+# machine, which has no package registry, returned above: nothing is installed there.)
+if ! command -v clang++ >/dev/null 2>&1; then
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  log "installing clang for the fuzz target"
+  { $SUDO apt-get update -qq && $SUDO apt-get install -y -qq clang; } >&2 || log "could not install clang"
+fi
+
 if [ ! -x .venv/bin/python ] || ! has_reqs .venv/bin/python; then
   log "making .venv"
   python3 -m venv .venv >&2

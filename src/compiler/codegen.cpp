@@ -183,10 +183,15 @@ class Emitter {
     using K = ast::Kind;
     body_ << line(s);
     switch (s.kind) {
-      case K::Expr:
+      case K::Expr: {
         if (s.a->is(K::Constant)) return;  // docstrings and bare literals do nothing
+        // A bare module, function or type (`cuda.atomic`, `math.sqrt`) names something and does
+        // nothing, in Python and here.
+        const Type::Tag t = s.a->type.tag;
+        if (t == Type::Tag::Module || t == Type::Tag::Function || t == Type::Tag::DType) return;
         out("(void)(" + expr(*s.a) + ");");
         return;
+      }
       case K::Assign: {
         if (s.list.size() == 1) { store(*s.list[0], expr(*s.b), s.b->type); return; }
         std::string t = "cj_t" + std::to_string(tmp_++);
