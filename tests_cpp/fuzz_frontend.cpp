@@ -7,6 +7,7 @@
 //   tests_cpp/fuzz_run.sh [SECONDS]   builds with clang -fsanitize=fuzzer,address,undefined and
 //                                      runs over tests_cpp/fuzz_corpus (make test: a short run)
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -67,8 +68,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     emit_program(prog, entries, Target::Host);
     if (!cpu) emit_program(prog, entries, Target::CUDA);
   } catch (const CompileError&) {
-  } catch (const InternalError&) {
-    if (std::getenv("CUJIT_FUZZ_STRICT")) std::abort();
+  } catch (const InternalError& e) {
+    if (std::getenv("CUJIT_FUZZ_STRICT")) {
+      std::fprintf(stderr, "InternalError: %s\n", e.what());
+      std::abort();
+    }
   }
   return 0;
 }

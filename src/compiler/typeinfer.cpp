@@ -346,6 +346,10 @@ class Typer {
         for (auto& x : e.list) {
           Type t = expr(*x);
           ok = ok && t.known();
+          // Tuples hold values: numbers, arrays, tuples (a string or a module has no run-time form).
+          if (t.tag == Type::Tag::String || t.tag == Type::Tag::Module || t.tag == Type::Tag::Function ||
+              t.tag == Type::Tag::DType || t.tag == Type::Tag::Range || t.tag == Type::Tag::Void)
+            unsupported(*x, "a tuple cannot hold a " + t.str() + " in compiled code");
           el.push_back(t);
         }
         return set(e, ok ? Type::tuple(el) : Type::unknown());
