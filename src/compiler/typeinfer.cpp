@@ -733,6 +733,16 @@ class Typer {
       if (args[i].tag == Type::Tag::Module || args[i].tag == Type::Tag::Function || args[i].tag == Type::Tag::String)
         unsupported(*e.list[i], "passing a " + args[i].str() + " to a function is not supported");
     auto src = prog_.sources[callee.user_fn];
+    // The number of arguments is the caller's mistake: reported here, as Python reports it.
+    const std::vector<ast::Param> params = parse(src->source).func->params;
+    if (params.size() > args.size()) {
+      std::string missing;
+      for (size_t i = args.size(); i < params.size(); ++i) missing += (missing.empty() ? "'" : ", '") + params[i].name + "'";
+      error(e, src->name + "() missing " + std::to_string(params.size() - args.size()) + " required positional argument(s): " + missing);
+    }
+    if (params.size() < args.size())
+      error(e, src->name + "() takes " + std::to_string(params.size()) + " positional argument(s) but " +
+                   std::to_string(args.size()) + " were given");
     int idx;
     try {
       idx = prog_.instantiate(src, args, Type::unknown(), Role::Device);
