@@ -81,8 +81,10 @@ void finish(Build& b, const Program& prog, const std::vector<EntryPoint>& entrie
     if (!prog.host_only) cuda_code = emit_program(prog, entries, Target::CUDA);
     host_code = emit_program(prog, entries, Target::Host);
   }
-  if (debug_level() >= 3)
-    std::cerr << "cujit: generated code for " << b.name << ":\n" << (prog.host_only ? host_code : cuda_code) << "\n";
+  if (debug_level() >= 3) {  // both texts where both exist: the simulator compiles the host one
+    if (!prog.host_only) std::cerr << "cujit: generated CUDA C++ for " << b.name << ":\n" << cuda_code << "\n";
+    std::cerr << "cujit: generated host C++ for " << b.name << ":\n" << host_code << "\n";
+  }
   if (!prog.host_only) b.cuda_source = with_prelude(Target::CUDA, cuda_code);
   b.host_source = with_prelude(Target::Host, host_code, prog.host_only);
   for (const auto& f : prog.fns) b.files[f->mod.source.filename] = f->mod.source;
