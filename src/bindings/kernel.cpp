@@ -4,9 +4,19 @@
 // generated entry expects (cj::Array for arrays, the value for scalars) and launches. Host NumPy
 // arrays are copied to the device and back around the launch (Numba's semantics); device arrays
 // are passed as they are.
+//
+// The launch path is the hot loop of many programs, so its two steps are plain CPython slots, not
+// pybind11 methods (whose generic dispatch cost more than the driver's own launch):
+// `kernel[config]` is the Kernel type's mp_subscript, and the KernelLaunch it returns is a small
+// C type called through vectorcall. A call whose arguments match the last launch's plan (the same
+// Python types, and for device arrays the same dtype, ndim, layout and backend) writes their words
+// straight into a stack buffer and launches; anything else takes the general path (marshal.h),
+// which then records the plan for the next call.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+
+#include <structmember.h>
 
 #include <cstring>
 #include <mutex>
@@ -48,23 +58,49 @@ struct Specialization {
   void* functions[2] = {nullptr, nullptr};       // the kernel in each, once looked up
 };
 
-class Kernel;
-
-// `owner` keeps the kernel alive while the launch object lives (`make()[1, 32](a)` drops the
-// kernel itself before the call).
-struct KernelLaunch {
-  Kernel* kernel;
-  py::object owner;
+/// A parsed `kernel[blocks, threads, stream, sharedmem]`.
+struct LaunchConfig {
   rt::Dim3 grid, block;
-  py::object stream;
   size_t shared = 0;
+  py::object stream_obj;  // keeps the stream alive while launches use its handle
+  void* stream = nullptr;
 };
+
+/// How the last launch's arguments were marshalled: a later call whose arguments match it slot by
+/// slot skips marshal() (see Kernel::try_fast_launch).
+struct ArgPlan {
+  enum Kind : uint8_t { DeviceArray, PyFloat, PyInt, PyBool, NumpyScalar } kind;
+  PyTypeObject* pytype;  // exact type of the argument
+  Scalar scalar;         // arrays: the dtype; scalars: the value's own kind
+  Scalar declared;       // scalars: the kind the specialisation takes (a declared signature converts)
+  int ndim = 0;
+  char layout = 'A';
+};
+
+struct LaunchPlan {
+  std::vector<ArgPlan> args;
+  size_t words = 0;           // the marshalled size, in 8-byte words
+  rt::Backend backend = rt::Backend::Sim;
+  Specialization* sp = nullptr;
+  rt::LoadedModule* module = nullptr;
+  void* function = nullptr;
+};
+
+PyTypeObject* device_array_type() {
+  static PyTypeObject* t = (PyTypeObject*)py::type::of<rt::DeviceArray>().ptr();
+  return t;
+}
+
+/// The C++ object of a Python object whose type is exactly DeviceNDArray (no type-map lookup).
+rt::DeviceArray* device_array_of(PyObject* o) {
+  return reinterpret_cast<py::detail::instance*>(o)->get_value_and_holder().value_ptr<rt::DeviceArray>();
+}
 
 class Kernel {
  public:
-  // The last kernel[config]: the configuration object and what it parsed to (launch_for).
+  // The last kernel[config]: the configuration object and what it parsed to (see subscript).
   py::object last_config;
-  KernelLaunch last_launch{};
+  LaunchConfig last_launch;
 
   Kernel(std::shared_ptr<FunctionSource> src, const std::vector<std::string>& sigs) : src_(std::move(src)) {
     for (const auto& s : sigs) {
@@ -76,14 +112,17 @@ class Kernel {
     }
   }
 
-  KernelLaunch configure(const py::object& config) {
+  LaunchConfig configure(const py::handle& config) {
     if (!py::isinstance<py::tuple>(config))
       throw py::type_error("launch a kernel as kernel[blocks, threads] or kernel[blocks, threads, stream, sharedmem]");
-    py::tuple t = config;
+    py::tuple t = py::reinterpret_borrow<py::tuple>(config);
     if (t.size() < 2 || t.size() > 4)
       throw py::value_error("a launch configuration has 2 to 4 items (blocks, threads[, stream[, sharedmem]]), got " + std::to_string(t.size()));
-    KernelLaunch l{this, py::none(), dim3_of(t[0], "the grid (blocks)"), dim3_of(t[1], "the block (threads)"), py::int_(0), 0};
-    if (t.size() > 2) l.stream = t[2];
+    LaunchConfig l;
+    l.grid = dim3_of(t[0], "the grid (blocks)");
+    l.block = dim3_of(t[1], "the block (threads)");
+    l.stream_obj = t.size() > 2 ? py::object(t[2]) : py::object(py::int_(0));
+    l.stream = stream_handle(l.stream_obj);
     if (t.size() > 3) {
       int64_t sh = t[3].cast<int64_t>();
       if (sh < 0) throw py::value_error("sharedmem must be >= 0");
@@ -92,26 +131,73 @@ class Kernel {
     return l;
   }
 
-  void launch(const KernelLaunch& l, const py::args& args) {
-    rt::Backend backend = rt::current_backend();
-    for (auto a : args)
-      if (py::isinstance<rt::DeviceArray>(a)) backend = a.cast<const rt::DeviceArray&>().backend();
-    uint64_t threads = (uint64_t)l.block.x * l.block.y * l.block.z;
-    uint64_t limit = backend == rt::Backend::GPU ? (uint64_t)rt::max_threads_per_block() : 1024;
-    if (threads > limit)
-      throw py::value_error("a block of " + std::to_string(threads) + " threads is more than the device's maximum of " +
-                            std::to_string(limit) + " threads per block");
-    if (backend == rt::Backend::GPU) {
-      auto max_shared = (size_t)rt::device_attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
-      if (l.shared > max_shared)
-        throw py::value_error("the launch asks for " + std::to_string(l.shared) + " bytes of dynamic shared memory; the device "
-                              "allows at most " + std::to_string(max_shared) + " per block");
+  /// The launch when the arguments match the plan of the last one; false (nothing done) when they
+  /// do not, and the caller takes launch().
+  bool try_fast_launch(const LaunchConfig& l, PyObject* const* args, size_t n) {
+    const LaunchPlan& p = plan_;
+    if (!p.function || n != p.args.size() || n > kMaxInlineArgs || p.words > kMaxInlineWords) return false;
+    int64_t words[kMaxInlineWords];
+    void* params[kMaxInlineArgs];
+    int64_t* w = words;
+    bool any_array = false;
+    for (size_t i = 0; i < n; ++i) {
+      const ArgPlan& a = p.args[i];
+      PyObject* o = args[i];
+      if (Py_TYPE(o) != a.pytype) return false;
+      params[i] = w;
+      switch (a.kind) {
+        case ArgPlan::DeviceArray: {
+          const rt::DeviceArray* d = device_array_of(o);
+          if (d->dtype != a.scalar || d->ndim() != a.ndim || d->backend() != p.backend) return false;
+          if (layout_of(d->shape, d->strides, scalar_size(d->dtype)) != a.layout) return false;
+          *w++ = (int64_t)(intptr_t)d->data;
+          for (int k = 0; k < a.ndim; ++k) *w++ = d->shape[k];
+          for (int k = 0; k < a.ndim; ++k) *w++ = d->strides[k];
+          any_array = true;
+          continue;
+        }
+        case ArgPlan::PyFloat: {
+          double v = PyFloat_AS_DOUBLE(o);
+          std::memcpy(w, &v, 8);
+          break;
+        }
+        case ArgPlan::PyInt: {
+          int overflow = 0;
+          long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+          if (overflow) return false;  // the general path reports it
+          *w = v;
+          break;
+        }
+        case ArgPlan::PyBool:
+          *w = 0;
+          *(bool*)w = o == Py_True;
+          break;
+        case ArgPlan::NumpyScalar:
+          *w = 0;
+          numpy_scalar_bytes(o, a.scalar, w);
+          break;
+      }
+      if (a.scalar != a.declared) convert_scalar_word(w, a.scalar, a.declared);
+      ++w;
     }
+    if (!any_array && rt::current_backend() != p.backend) return false;
+    check_config(l, p.backend);
+    run(*p.sp, *p.module, p.function, l, params);
+    return true;
+  }
+
+  /// The general path: types and marshals every argument, compiles on a miss, launches, copies
+  /// host arrays back, and records the plan that try_fast_launch follows next time.
+  void launch(const LaunchConfig& l, PyObject* const* args, size_t n) {
+    rt::Backend backend = rt::current_backend();
+    for (size_t i = 0; i < n; ++i)
+      if (py::isinstance<rt::DeviceArray>(args[i])) backend = py::handle(args[i]).cast<const rt::DeviceArray&>().backend();
+    check_config(l, backend);
     std::vector<KArg> karg;
     std::vector<Type> types;
-    karg.reserve(args.size());
-    types.reserve(args.size());
-    for (size_t i = 0; i < args.size(); ++i) {
+    karg.reserve(n);
+    types.reserve(n);
+    for (size_t i = 0; i < n; ++i) {
       try {
         karg.push_back(marshal(args[i], backend, (int)i));
       } catch (const UnknownArgumentType& e) {
@@ -119,16 +205,11 @@ class Kernel {
       }
       types.push_back(karg.back().type);
     }
+    const std::vector<Type> actual = types;
     if (!declared_.empty()) types = bind_declared(declared_, karg, types, src_->name);
-    // The launch plan: the same argument types as the last launch reuse its specialisation
-    // without building the cache's string key. Read and written with the GIL held.
-    if (!last_ || types != last_types_) {
-      last_ = &specialize(types);
-      last_types_ = types;
-    }
-    Specialization& sp = *last_;
-    if (sp.build.arg_types.size() != args.size())
-      throw py::type_error(src_->name + "() takes " + std::to_string(sp.build.arg_types.size()) + " arguments, got " + std::to_string(args.size()));
+    Specialization& sp = specialize(types);
+    if (sp.build.arg_types.size() != n)
+      throw py::type_error(src_->name + "() takes " + std::to_string(sp.build.arg_types.size()) + " arguments, got " + std::to_string(n));
     const int slot = backend == rt::Backend::GPU ? 0 : 1;
     if (!sp.functions[slot]) sp.functions[slot] = module(sp, backend).function(sp.build.symbol);
     rt::LoadedModule& mod = *sp.modules[slot];
@@ -137,15 +218,10 @@ class Kernel {
     void** p = params;
     if (karg.size() > kMaxInlineArgs) p = (more.resize(karg.size()), more.data());
     for (size_t i = 0; i < karg.size(); ++i) p[i] = karg[i].bytes.data();
-    void* stream = stream_handle(l.stream);
-    try {
-      py::gil_scoped_release nogil;
-      mod.launch_kernel(sp.functions[slot], sp.build.symbol, l.grid, l.block, l.shared, stream, p);
-    } catch (const rt::SimulatorIndexError& e) {
-      throw rt::SimulatorIndexError(name_files(e.what(), sp.build.file_order));
-    }
+    run(sp, mod, sp.functions[slot], l, p);
     for (auto& a : karg)
       if (a.dev && a.host_back && !a.host_back.is_none()) rt::device_array_to_numpy(*a.dev, a.host_back);
+    record_plan(args, n, karg, actual, types, backend, sp, mod, sp.functions[slot]);
   }
 
   std::vector<std::string> signatures() {
@@ -172,9 +248,9 @@ class Kernel {
   // Signatures given at decoration. As in Numba, such a kernel compiles nothing else: a call
   // must fit one of them, and its scalars are converted to the declared types.
   std::vector<std::vector<Type>> declared_;
-  Specialization* last_ = nullptr;  // the launch plan of the last launch (see launch)
-  std::vector<Type> last_types_;
+  LaunchPlan plan_;  // read and written with the GIL held
   static constexpr size_t kMaxInlineArgs = 16;
+  static constexpr size_t kMaxInlineWords = 128;
 
   Specialization& specialize(const std::vector<Type>& types) {
     return specs_.get(types, [&] {
@@ -190,31 +266,193 @@ class Kernel {
     if (!slot) slot = load_build(sp.build, b, "kernel " + describe_call(sp.build.name, sp.build.arg_types));
     return *slot;
   }
+
+  /// The block and shared-memory limits of the backend (the device's attributes are cached).
+  static void check_config(const LaunchConfig& l, rt::Backend backend) {
+    uint64_t threads = (uint64_t)l.block.x * l.block.y * l.block.z;
+    uint64_t limit = backend == rt::Backend::GPU ? (uint64_t)rt::max_threads_per_block() : 1024;
+    if (threads > limit)
+      throw py::value_error("a block of " + std::to_string(threads) + " threads is more than the device's maximum of " +
+                            std::to_string(limit) + " threads per block");
+    if (backend == rt::Backend::GPU) {
+      auto max_shared = (size_t)rt::device_attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+      if (l.shared > max_shared)
+        throw py::value_error("the launch asks for " + std::to_string(l.shared) + " bytes of dynamic shared memory; the device "
+                              "allows at most " + std::to_string(max_shared) + " per block");
+    }
+  }
+
+  static void run(const Specialization& sp, rt::LoadedModule& mod, void* function, const LaunchConfig& l, void** params) {
+    try {
+      py::gil_scoped_release nogil;
+      mod.launch_kernel(function, sp.build.symbol, l.grid, l.block, l.shared, l.stream, params);
+    } catch (const rt::SimulatorIndexError& e) {
+      throw rt::SimulatorIndexError(name_files(e.what(), sp.build.file_order));
+    }
+  }
+
+  /// Remembers how this launch's arguments were marshalled, when every one of them is of a kind
+  /// the fast path knows; otherwise clears the plan (host arrays need their copies each call).
+  void record_plan(PyObject* const* args, size_t n, const std::vector<KArg>& karg, const std::vector<Type>& actual,
+                   const std::vector<Type>& declared, rt::Backend backend, Specialization& sp, rt::LoadedModule& mod,
+                   void* function) {
+    plan_ = LaunchPlan{};
+    LaunchPlan p;
+    for (size_t i = 0; i < n; ++i) {
+      PyObject* o = args[i];
+      ArgPlan a{};
+      a.pytype = Py_TYPE(o);
+      const Type& t = actual[i];
+      if (t.is_array()) {
+        if (a.pytype != device_array_type() || karg[i].host_back) return;
+        a.kind = ArgPlan::DeviceArray;
+        a.scalar = a.declared = t.scalar;
+        a.ndim = t.ndim;
+        a.layout = t.layout;
+        p.words += 1 + 2 * (size_t)t.ndim;
+      } else if (t.is_scalar()) {
+        Scalar np_kind;
+        if (PyBool_Check(o)) a.kind = ArgPlan::PyBool;
+        else if (PyLong_CheckExact(o)) a.kind = ArgPlan::PyInt;
+        else if (PyFloat_CheckExact(o)) a.kind = ArgPlan::PyFloat;
+        else if (numpy_scalar_kind(o, &np_kind)) a.kind = ArgPlan::NumpyScalar;
+        else return;
+        a.scalar = t.scalar;
+        a.declared = declared[i].is_scalar() ? declared[i].scalar : t.scalar;
+        p.words += 1;
+      } else {
+        return;
+      }
+      p.args.push_back(a);
+    }
+    p.backend = backend;
+    p.sp = &sp;
+    p.module = &mod;
+    p.function = function;
+    plan_ = std::move(p);
+  }
 };
 
-// kernel[config]: a KernelLaunch. A configuration equal to the last one reuses its parsed values,
-// so `k[blocks, threads](...)` in a loop only allocates the small launch object.
-py::object launch_for(py::object self, py::object config) {
-  Kernel& k = self.cast<Kernel&>();
-  if (!(k.last_config && (k.last_config.is(config) || k.last_config.equal(config)))) {
-    k.last_launch = k.configure(config);
-    k.last_config = config;
+// ---- The CPython side: Kernel's subscript slot and the KernelLaunch type ----
+
+Kernel* kernel_of(PyObject* self) {
+  return reinterpret_cast<py::detail::instance*>(self)->get_value_and_holder().value_ptr<Kernel>();
+}
+
+/// `kernel[config]` bound: a strong reference to the kernel (`make()[1, 32](a)` drops the kernel
+/// itself before the call) and its parsed configuration.
+struct LaunchObject {
+  PyObject_HEAD
+  vectorcallfunc vectorcall;
+  PyObject* owner;
+  Kernel* kernel;
+  LaunchConfig config;
+};
+
+PyTypeObject* g_launch_type = nullptr;
+
+/// Turns the C++ exception being handled into the Python one pybind11's translators map it to.
+PyObject* raise_current() {
+  try {
+    throw;
+  } catch (py::error_already_set& e) {
+    e.restore();
+  } catch (...) {
+    py::detail::try_translate_exceptions();
   }
-  KernelLaunch l = k.last_launch;
-  l.owner = self;
-  return py::cast(std::move(l));
+  return nullptr;
+}
+
+PyObject* launch_vectorcall(PyObject* callable, PyObject* const* args, size_t nargsf, PyObject* kwnames) {
+  auto* self = reinterpret_cast<LaunchObject*>(callable);
+  if (kwnames && PyTuple_GET_SIZE(kwnames) > 0) {
+    PyErr_SetString(PyExc_TypeError, "a kernel takes no keyword arguments");
+    return nullptr;
+  }
+  const size_t n = PyVectorcall_NARGS(nargsf);
+  try {
+    if (!self->kernel->try_fast_launch(self->config, args, n)) {
+      if (PyErr_Occurred()) return nullptr;
+      self->kernel->launch(self->config, args, n);
+    }
+  } catch (...) {
+    return raise_current();
+  }
+  Py_RETURN_NONE;
+}
+
+void launch_dealloc(PyObject* o) {
+  auto* self = reinterpret_cast<LaunchObject*>(o);
+  self->config.~LaunchConfig();
+  Py_XDECREF(self->owner);
+  PyTypeObject* tp = Py_TYPE(o);
+  tp->tp_free(o);
+  Py_DECREF(tp);  // instances of heap types own a reference to their type
+}
+
+PyObject* make_launch(PyObject* kernel_obj, Kernel* k, const LaunchConfig& config) {
+  LaunchObject* l = PyObject_New(LaunchObject, g_launch_type);
+  if (!l) return nullptr;
+  l->vectorcall = launch_vectorcall;
+  Py_INCREF(kernel_obj);
+  l->owner = kernel_obj;
+  l->kernel = k;
+  new (&l->config) LaunchConfig(config);
+  return reinterpret_cast<PyObject*>(l);
+}
+
+/// Kernel's mp_subscript. A configuration equal to the last one (in a loop it is usually the same
+/// tuple object, a constant of the caller's code) reuses its parsed values.
+PyObject* kernel_subscript(PyObject* self, PyObject* key) {
+  try {
+    Kernel* k = kernel_of(self);
+    if (!(k->last_config && (k->last_config.ptr() == key || k->last_config.equal(py::handle(key))))) {
+      LaunchConfig parsed = k->configure(key);
+      // The old values die at the end of this block, after both are replaced: their destructors
+      // may run Python code, and another thread must never see a configuration with the wrong key.
+      py::object old_key = std::move(k->last_config);
+      LaunchConfig old = std::move(k->last_launch);
+      k->last_launch = std::move(parsed);
+      k->last_config = py::reinterpret_borrow<py::object>(key);
+    }
+    return make_launch(self, k, k->last_launch);
+  } catch (...) {
+    return raise_current();
+  }
+}
+
+PyTypeObject* make_launch_type() {
+  static PyMemberDef members[] = {
+      {"__vectorcalloffset__", T_PYSSIZET, (Py_ssize_t)offsetof(LaunchObject, vectorcall), READONLY, nullptr},
+      {nullptr, 0, 0, 0, nullptr}};
+  static PyType_Slot slots[] = {
+      {Py_tp_dealloc, (void*)launch_dealloc},
+      {Py_tp_call, (void*)PyVectorcall_Call},
+      {Py_tp_members, members},
+      {Py_tp_doc, (void*)"A kernel with its launch configuration; call it with the arguments."},
+      {0, nullptr}};
+  static PyType_Spec spec = {"cujit._core.KernelLaunch", (int)sizeof(LaunchObject), 0,
+                             Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL, slots};
+  return (PyTypeObject*)PyType_FromSpec(&spec);
 }
 
 }  // namespace
 
 void define_kernel(py::module_& m) {
-  py::class_<KernelLaunch>(m, "KernelLaunch", "A kernel with its launch configuration; call it with the arguments.")
-      .def("__call__", [](KernelLaunch& l, py::args args) { l.kernel->launch(l, args); });
-  py::class_<Kernel>(m, "Kernel", py::dynamic_attr(), "A @cuda.jit kernel dispatcher.")
+  g_launch_type = make_launch_type();
+  if (!g_launch_type) throw py::error_already_set();
+  m.add_object("KernelLaunch", py::reinterpret_borrow<py::object>((PyObject*)g_launch_type));
+  // The subscript slot is set before PyType_Ready, which then gives the type a `__getitem__`
+  // slot wrapper: a Python subclass (cuda.jit's Dispatcher) inherits the C function itself
+  // rather than a lookup of a Python-level method on every `kernel[config]`.
+  py::class_<Kernel>(m, "Kernel", py::dynamic_attr(), "A @cuda.jit kernel dispatcher.",
+                     py::custom_type_setup([](PyHeapTypeObject* ht) { ht->as_mapping.mp_subscript = kernel_subscript; }))
       .def(py::init<std::shared_ptr<FunctionSource>, const std::vector<std::string>&>())
-      .def("__getitem__", &launch_for)
       .def("configure", [](py::object self, py::object grid, py::object block, py::object stream, int64_t shared) {
-             return launch_for(self, py::make_tuple(grid, block, stream, shared));
+             Kernel& k = self.cast<Kernel&>();
+             PyObject* l = make_launch(self.ptr(), &k, k.configure(py::make_tuple(grid, block, stream, shared)));
+             if (!l) throw py::error_already_set();
+             return py::reinterpret_steal<py::object>(l);
            }, py::arg("griddim"), py::arg("blockdim"), py::arg("stream") = 0, py::arg("sharedmem") = 0)
       .def_property_readonly("signatures", &Kernel::signatures)
       .def("inspect_source", &Kernel::inspect_source, py::arg("arg_types"), py::arg("cuda") = true,

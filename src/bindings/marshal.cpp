@@ -62,8 +62,6 @@ bool numpy_scalar_kind(const py::handle& h, Scalar* out) {
   return ok;
 }
 
-namespace {
-/// The value of NumPy scalar h (of kind s) in its own type's bytes, without making an array.
 void numpy_scalar_bytes(const py::handle& h, Scalar s, int64_t* word) {
   auto store = [&](auto v) { std::memcpy(word, &v, sizeof(v)); };
   PyObject* o = h.ptr();
@@ -95,8 +93,6 @@ void numpy_scalar_bytes(const py::handle& h, Scalar s, int64_t* word) {
   }
   if (PyErr_Occurred()) throw py::error_already_set();
 }
-
-}  // namespace
 
 /// Re-encodes a marshalled scalar of type `from` as type `to` (C++'s conversions, as Numba's).
 void convert_scalar_word(int64_t* word, Scalar from, Scalar to) {
@@ -191,8 +187,21 @@ KArg marshal(const py::handle& h, rt::Backend backend, int index) {
     bool v = h.cast<bool>();
     std::memcpy(&word, &v, 1);
   } else if (py::isinstance<py::int_>(h)) {
+    // Numba's typeof: int64 when it fits, else uint64 when it fits, else no type at all.
+    int overflow = 0;
     s = Scalar::Int64;
-    word = h.cast<int64_t>();
+    word = PyLong_AsLongLongAndOverflow(h.ptr(), &overflow);
+    if (overflow > 0) {
+      unsigned long long u = PyLong_AsUnsignedLongLong(h.ptr());
+      if (u == (unsigned long long)-1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        throw py::value_error("Int value is too large: " + py::str(h).cast<std::string>());
+      }
+      s = Scalar::UInt64;
+      std::memcpy(&word, &u, 8);
+    } else if (overflow < 0) {
+      throw py::value_error("Int value is too large: " + py::str(h).cast<std::string>());
+    }
   } else if (py::isinstance<py::float_>(h)) {
     s = Scalar::Float64;
     double v = h.cast<double>();

@@ -29,6 +29,9 @@ struct KArg {
 /// Whether h is a NumPy scalar (np.float32(1), ...) of a dtype cujit has, and its kind.
 bool numpy_scalar_kind(const pybind11::handle& h, Scalar* out);
 
+/// The value of NumPy scalar h, of kind s (numpy_scalar_kind), in its own type's bytes at `word`.
+void numpy_scalar_bytes(const pybind11::handle& h, Scalar s, int64_t* word);
+
 /// Re-encodes a marshalled scalar of type `from` as type `to` (C++'s conversions, as Numba's).
 void convert_scalar_word(int64_t* word, Scalar from, Scalar to);
 
