@@ -4,6 +4,9 @@
 //
 //     raw_launch N 1array            N launches of one_array[1, 32](a)
 //     raw_launch N 3arrays2scalars   N launches of three_arrays[1, 32](a, b, c, x, y)
+//     raw_launch N WHAT FILE.cu SYMBOL  the same launches of kernel SYMBOL compiled from FILE.cu
+//                                       (e.g. cujit's generated code, from inspect_source, to
+//                                       tell the kernel's own cost from the launch path's)
 //
 // The kernels are the ones launch.py launches through cujit and numba-cuda, written in CUDA C++
 // and compiled here by NVRTC for the device's own architecture (a cubin, so the driver JITs
@@ -69,12 +72,12 @@ void check(nvrtcResult r, const char* what) {
 }
 
 // NVRTC compiles KERNELS to a cubin for sm_<major><minor>.
-std::vector<char> compile_kernels(int major, int minor) {
+std::vector<char> compile_kernels(int major, int minor, const std::string& source) {
   nvrtcProgram prog;
-  check(nvrtcCreateProgram(&prog, KERNELS, "raw_launch_kernels.cu", 0, nullptr, nullptr), "nvrtcCreateProgram");
+  check(nvrtcCreateProgram(&prog, source.c_str(), "raw_launch_kernels.cu", 0, nullptr, nullptr), "nvrtcCreateProgram");
   std::string arch = "--gpu-architecture=sm_" + std::to_string(major) + std::to_string(minor);
-  const char* opts[] = {arch.c_str()};
-  nvrtcResult r = nvrtcCompileProgram(prog, 1, opts);
+  const char* opts[] = {arch.c_str(), "--std=c++17"};
+  nvrtcResult r = nvrtcCompileProgram(prog, 2, opts);
   if (r != NVRTC_SUCCESS) {
     size_t size = 0;
     nvrtcGetProgramLogSize(prog, &size);
@@ -93,9 +96,18 @@ std::vector<char> compile_kernels(int major, int minor) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3 || (std::strcmp(argv[2], "1array") != 0 && std::strcmp(argv[2], "3arrays2scalars") != 0)) {
-    std::fprintf(stderr, "usage: raw_launch N 1array|3arrays2scalars\n");
+  if ((argc != 3 && argc != 5) || (std::strcmp(argv[2], "1array") != 0 && std::strcmp(argv[2], "3arrays2scalars") != 0)) {
+    std::fprintf(stderr, "usage: raw_launch N 1array|3arrays2scalars [FILE.cu SYMBOL]\n");
     return 2;
+  }
+  std::string source = KERNELS;
+  if (argc == 5) {
+    FILE* f = std::fopen(argv[3], "rb");
+    if (!f) fail("fopen", argv[3]);
+    source.clear();
+    char buf[4096];
+    for (size_t got; (got = std::fread(buf, 1, sizeof buf, f)) > 0;) source.append(buf, got);
+    std::fclose(f);
   }
   const long n = std::atol(argv[1]);
   const bool three = std::strcmp(argv[2], "3arrays2scalars") == 0;
@@ -110,11 +122,11 @@ int main(int argc, char** argv) {
   check(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev), "cuDeviceGetAttribute");
   check(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev), "cuDeviceGetAttribute");
 
-  std::vector<char> cubin = compile_kernels(major, minor);
+  std::vector<char> cubin = compile_kernels(major, minor, source);
   CUmodule mod;
   check(cuModuleLoadData(&mod, cubin.data()), "cuModuleLoadData");
   CUfunction fn;
-  check(cuModuleGetFunction(&fn, mod, three ? "three_arrays" : "one_array"), "cuModuleGetFunction");
+  check(cuModuleGetFunction(&fn, mod, argc == 5 ? argv[4] : three ? "three_arrays" : "one_array"), "cuModuleGetFunction");
 
   Array1 arrays[3];
   for (Array1& a : arrays) {
