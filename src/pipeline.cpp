@@ -269,12 +269,13 @@ const std::string& cuda_prelude() {
 
 toolchain::NvrtcOutput nvrtc_compile_source(const std::string& source, const std::string& name,
                                             const std::string& arch, const std::vector<std::string>& extra_options,
-                                            bool allow_pch) {
+                                            bool allow_pch, bool allow_minimal) {
   const std::string& prelude = cuda_prelude();
   // NVRTC gets the prelude as a header of its own, which it can precompile (toolchain/nvrtc_pch.h).
   if (source.compare(0, prelude.size(), prelude) == 0)
-    return toolchain::nvrtc_compile(source.substr(prelude.size()), name, arch, extra_options, prelude, allow_pch);
-  return toolchain::nvrtc_compile(source, name, arch, extra_options, std::string(), allow_pch);
+    return toolchain::nvrtc_compile(source.substr(prelude.size()), name, arch, extra_options, prelude, allow_pch,
+                                    allow_minimal);
+  return toolchain::nvrtc_compile(source, name, arch, extra_options, std::string(), allow_pch, allow_minimal);
 }
 
 toolchain::NvrtcOutput compile_cuda(const Build& b, const std::string& arch) {

@@ -135,22 +135,24 @@ void define_compiler(py::module_& m) {
   // The NVRTC step alone, as compile_cuda runs it but without the disk cache: for
   // benchmarks/nvrtc_compile.py and the precompiled-header tests.
   m.def("nvrtc_compile", [](const std::string& source, const std::string& arch,
-                            const std::vector<std::string>& options, bool pch, const std::string& name) {
+                            const std::vector<std::string>& options, bool pch, bool minimal,
+                            const std::string& name) {
     toolchain::NvrtcOutput o;
     {
       py::gil_scoped_release nogil;
-      o = nvrtc_compile_source(source, name, arch, options, pch);
+      o = nvrtc_compile_source(source, name, arch, options, pch, minimal);
     }
     py::dict d;
     d["image"] = py::bytes(o.image);
     d["log"] = o.log;
     d["pch"] = o.pch;
     return d;
-  }, py::arg("source"), py::arg("arch"), py::arg("options") = std::vector<std::string>{}, py::arg("pch") = true,
+  }, py::arg("source"), py::arg("arch"), py::arg("options") = std::vector<std::string>{}, py::arg("pch") = true, py::arg("minimal") = true,
      py::arg("name") = "kernel.cu",
      "Compiles a generated program (generate_kernel_source) with NVRTC, no disk cache: {'image': CUBIN "
      "(arch 'sm_XY') or PTX ('compute_XY') bytes, 'log', 'pch': 'created', 'used' or ''}. pch=False "
-     "compiles without the process's precompiled prelude.");
+     "compiles without the process's precompiled prelude, minimal=False without -minimal (NVRTC 12.8+ "
+     "only: older ones get neither).");
   m.def("nvrtc_pch_stats", [] {
     toolchain::PchStats s = toolchain::pch_stats();
     py::dict d;

@@ -233,7 +233,7 @@ std::vector<std::string> with(std::vector<std::string> options, std::initializer
 
 NvrtcOutput nvrtc_compile(const std::string& source, const std::string& program_name,
                           const std::string& arch, const std::vector<std::string>& extra_options,
-                          const std::string& header, bool allow_pch) {
+                          const std::string& header, bool allow_pch, bool allow_minimal) {
   bool cubin;
   if (starts_with(arch, "sm_") && arch.size() > 3) {
     cubin = true;
@@ -267,7 +267,7 @@ NvrtcOutput nvrtc_compile(const std::string& source, const std::string& program_
   // -minimal leaves textures, surfaces, the device runtime (cudaMalloc, launches from device
   // code) and the runtime API's types out of NVRTC's built-in header, none of which generated
   // code uses: the front end parses 2-4 ms less per program.
-  if (modern) options.push_back("-minimal");
+  if (modern && allow_minimal) options.push_back("-minimal");
 
   // The prelude as a header, so that the state after it can be precompiled (nvrtc_pch.h). The
   // pragma silences warning 20283 ("PCH creation disabled because #line directive encountered"),

@@ -58,11 +58,14 @@ std::string nvrtc_library_path();
 /// (e.g. "-lineinfo"). `header` (the prelude; may be empty) is given to NVRTC as a header that the
 /// program includes first, so that with NVRTC 12.8+ and `allow_pch` the process's precompiled
 /// header for it is made or used (toolchain/nvrtc_pch.h); the result is the same either way.
+/// `allow_minimal`: with 12.8+, -minimal (a smaller built-in header). Both flags are for
+/// benchmarks and tests; compiles leave them on.
 /// Throws rt::NvrtcCompileError when compilation fails, rt::ToolchainError when NVRTC cannot be
 /// loaded or misbehaves, or when `arch` has neither prefix.
 NvrtcOutput nvrtc_compile(const std::string& source, const std::string& program_name,
                           const std::string& arch, const std::vector<std::string>& extra_options,
-                          const std::string& header = std::string(), bool allow_pch = true);
+                          const std::string& header = std::string(), bool allow_pch = true,
+                          bool allow_minimal = true);
 
 /// "13.0": the loaded NVRTC's version.
 std::string nvrtc_version();
