@@ -262,11 +262,27 @@ void argument_type_error(const std::shared_ptr<FunctionSource>& src, int index, 
              "non-precise type pyobject: argument " + std::to_string(index) + " of " + src->name + "(): " + msg);
 }
 
+const std::string& cuda_prelude() {
+  static const std::string text = with_prelude(Target::CUDA, "");
+  return text;
+}
+
+toolchain::NvrtcOutput nvrtc_compile_source(const std::string& source, const std::string& name,
+                                            const std::string& arch, const std::vector<std::string>& extra_options,
+                                            bool allow_pch, bool allow_minimal) {
+  const std::string& prelude = cuda_prelude();
+  // NVRTC gets the prelude as a header of its own, which it can precompile (toolchain/nvrtc_pch.h).
+  if (source.compare(0, prelude.size(), prelude) == 0)
+    return toolchain::nvrtc_compile(source.substr(prelude.size()), name, arch, extra_options, prelude, allow_pch,
+                                    allow_minimal);
+  return toolchain::nvrtc_compile(source, name, arch, extra_options, std::string(), allow_pch, allow_minimal);
+}
+
 toolchain::NvrtcOutput compile_cuda(const Build& b, const std::string& arch) {
   StageTimer t{"nvrtc", b.name + " for " + arch};
   const bool cubin = arch.rfind("sm_", 0) == 0;
   const std::string ext = cubin ? "cubin" : "ptx";
-  std::string key = toolchain::cache_key({toolchain::without_line_files(b.cuda_source), arch, toolchain::nvrtc_identity(), CUJIT_VERSION, "nvrtc-2"});
+  std::string key = toolchain::cache_key({toolchain::without_line_files(b.cuda_source), arch, toolchain::nvrtc_identity(), CUJIT_VERSION, "nvrtc-3"});
   if (auto hit = toolchain::cache_get(key, ext)) {
     toolchain::NvrtcOutput o;
     o.image = std::move(*hit);
@@ -275,10 +291,12 @@ toolchain::NvrtcOutput compile_cuda(const Build& b, const std::string& arch) {
   }
   toolchain::NvrtcOutput o;
   try {
-    o = toolchain::nvrtc_compile(b.cuda_source, b.name + ".cu", arch, {});
+    o = nvrtc_compile_source(b.cuda_source, b.name + ".cu", arch);
   } catch (const rt::NvrtcCompileError& e) {
     map_toolchain_error(b, e.log, "CUDA compiler (NVRTC)", std::string(e.what()) + "\n" + e.log);
   }
+  if (debug_level() >= 1 && !o.pch.empty())
+    std::cerr << "cujit: nvrtc " << b.name << ": prelude's precompiled header " << o.pch << "\n";
   toolchain::cache_put(key, ext, o.image);
   toolchain::cache_put_text(key, "cu", b.cuda_source);
   return o;

@@ -95,6 +95,19 @@ NumpyUfuncBuild build_numpy_gufunc(const std::shared_ptr<FunctionSource>& src, c
 /// Types and generates a kernel for the argument types of a call (or a declared signature).
 KernelBuild build_kernel(const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args);
 
+/// The prelude every CUDA program's cuda_source starts with (prelude/cuda.h + common.h).
+const std::string& cuda_prelude();
+
+/// NVRTC on a generated program (a cuda_source), without the disk cache: the prelude it starts
+/// with goes to NVRTC as a header of its own, so that the process's precompiled header for it is
+/// made or used (toolchain/nvrtc_pch.h). A source without the prelude is compiled as it is. The
+/// flags are toolchain::nvrtc_compile's.
+/// Throws what toolchain::nvrtc_compile throws.
+toolchain::NvrtcOutput nvrtc_compile_source(const std::string& source, const std::string& name,
+                                            const std::string& arch,
+                                            const std::vector<std::string>& extra_options = {},
+                                            bool allow_pch = true, bool allow_minimal = true);
+
 /// NVRTC for `arch` ("sm_90": CUBIN; "compute_90": PTX), through the disk cache. Errors in the
 /// generated code are reported at the user's line (cujit.errors.TypingError).
 toolchain::NvrtcOutput compile_cuda(const Build& b, const std::string& arch);

@@ -16,7 +16,7 @@ SCRATCH="$(mktemp -d "${TMPDIR:-/tmp}/cujit-toolchain-test-XXXXXX")"
 trap 'rm -rf "$SCRATCH"' EXIT
 
 ${CXX_FOR_TESTS:-g++} -std=c++17 -O1 -g -Wall -Wextra -I "$ROOT/src" -I "$CUDA_INC" \
-  "$ROOT/src/toolchain/cache.cpp" "$ROOT/src/toolchain/nvrtc.cpp" \
+  "$ROOT/src/toolchain/cache.cpp" "$ROOT/src/toolchain/nvrtc.cpp" "$ROOT/src/toolchain/nvrtc_pch.cpp" \
   "$ROOT/src/toolchain/host_compiler.cpp" "$ROOT/tests_cpp/toolchain_test.cpp" \
   -o "$BUILD/toolchain_test" -ldl -pthread
 "$BUILD/toolchain_test" "$SCRATCH"

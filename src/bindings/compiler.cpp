@@ -9,6 +9,7 @@
 #include "compiler/types.h"
 #include "compiler/typeinfer.h"
 #include "pipeline.h"
+#include "toolchain/nvrtc_pch.h"
 
 namespace py = pybind11;
 
@@ -130,6 +131,40 @@ void define_compiler(py::module_& m) {
     KernelBuild b = build_kernel(src, args);
     return cuda ? b.cuda_source : b.host_source;
   }, "The generated C++ (with prelude) of a kernel for argument types given as strings.");
+
+  // The NVRTC step alone, as compile_cuda runs it but without the disk cache: for
+  // benchmarks/nvrtc_compile.py and the precompiled-header tests.
+  m.def("nvrtc_compile", [](const std::string& source, const std::string& arch,
+                            const std::vector<std::string>& options, bool pch, bool minimal,
+                            const std::string& name) {
+    toolchain::NvrtcOutput o;
+    {
+      py::gil_scoped_release nogil;
+      o = nvrtc_compile_source(source, name, arch, options, pch, minimal);
+    }
+    py::dict d;
+    d["image"] = py::bytes(o.image);
+    d["log"] = o.log;
+    d["pch"] = o.pch;
+    return d;
+  }, py::arg("source"), py::arg("arch"), py::arg("options") = std::vector<std::string>{}, py::arg("pch") = true, py::arg("minimal") = true,
+     py::arg("name") = "kernel.cu",
+     "Compiles a generated program (generate_kernel_source) with NVRTC, no disk cache: {'image': CUBIN "
+     "(arch 'sm_XY') or PTX ('compute_XY') bytes, 'log', 'pch': 'created', 'used' or ''}. pch=False "
+     "compiles without the process's precompiled prelude, minimal=False without -minimal (NVRTC 12.8+ "
+     "only: older ones get neither).");
+  m.def("nvrtc_pch_stats", [] {
+    toolchain::PchStats s = toolchain::pch_stats();
+    py::dict d;
+    d["created"] = s.created;
+    d["used"] = s.used;
+    d["discarded"] = s.discarded;
+    d["failed"] = s.failed;
+    d["folder"] = s.folder;
+    d["files"] = s.files;
+    d["enabled"] = toolchain::pch_enabled();
+    return d;
+  }, "This process's NVRTC precompiled headers: counters, their folder and files (toolchain/nvrtc_pch.h).");
 }
 
 }  // namespace cujit

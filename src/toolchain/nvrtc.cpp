@@ -9,10 +9,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <memory>
 #include <cstdlib>
 #include <mutex>
 
 #include "toolchain/cache.h"
+#include "toolchain/nvrtc_pch.h"
 
 namespace cujit::toolchain {
 namespace {
@@ -51,7 +54,10 @@ bool bind_all(void* handle, NvrtcApi& api, std::string& missing) {
     missing = #name;                                                        \
     return false;                                                           \
   }
+#define NVRTC_API_OPTIONAL(name) \
+  api.name = reinterpret_cast<decltype(&::name)>(dlsym(handle, #name));
 #include "toolchain/nvrtc_api.def"
+#undef NVRTC_API_OPTIONAL
 #undef NVRTC_API
   return true;
 }
@@ -183,8 +189,51 @@ void set_library_search_paths(const std::vector<std::string>& dirs) {
 
 std::string nvrtc_library_path() { return api().path; }
 
+namespace {
+
+// The name the prelude is included by: nvrtc_compile's header is given to NVRTC under it.
+const char kPreludeName[] = "cujit_prelude.h";
+
+// Set when an NVRTC rejected -minimal or a PCH option as unknown (NVRTC_ERROR_INVALID_OPTION):
+// from then on this process compiles with the plain options only.
+std::atomic<bool> g_plain_only{false};
+
+// One nvrtcCompileProgram: its result, its log, and the program (for the output and PCH status).
+struct Attempt {
+  explicit Attempt(const NvrtcApi& a) : guard{a} {}
+  ProgramGuard guard;
+  nvrtcResult rc = NVRTC_SUCCESS;
+  std::string log;
+};
+
+void run_program(const NvrtcApi& a, Attempt& at, const std::string& source,
+                 const std::string& program_name, const std::string& header,
+                 const std::vector<std::string>& options) {
+  const char* header_text = header.c_str();
+  const char* header_name = kPreludeName;
+  const bool has_header = !header.empty();
+  check(a, a.nvrtcCreateProgram(&at.guard.prog, source.c_str(),
+                                program_name.empty() ? nullptr : program_name.c_str(),
+                                has_header ? 1 : 0, has_header ? &header_text : nullptr,
+                                has_header ? &header_name : nullptr),
+        "nvrtcCreateProgram");
+  std::vector<const char*> option_ptrs;
+  option_ptrs.reserve(options.size());
+  for (const std::string& o : options) option_ptrs.push_back(o.c_str());
+  at.rc = a.nvrtcCompileProgram(at.guard.prog, int(option_ptrs.size()), option_ptrs.data());
+  at.log = program_log(a, at.guard.prog);  // the log exists after success and failure
+}
+
+std::vector<std::string> with(std::vector<std::string> options, std::initializer_list<std::string> more) {
+  options.insert(options.end(), more.begin(), more.end());
+  return options;
+}
+
+}  // namespace
+
 NvrtcOutput nvrtc_compile(const std::string& source, const std::string& program_name,
-                          const std::string& arch, const std::vector<std::string>& extra_options) {
+                          const std::string& arch, const std::vector<std::string>& extra_options,
+                          const std::string& header, bool allow_pch, bool allow_minimal) {
   bool cubin;
   if (starts_with(arch, "sm_") && arch.size() > 3) {
     cubin = true;
@@ -196,7 +245,7 @@ NvrtcOutput nvrtc_compile(const std::string& source, const std::string& program_
   }
   const NvrtcApi& a = api();
 
-  std::vector<std::string> options = {
+  std::vector<std::string> plain = {
       // The generated code and the prelude are written to C++17; pin it rather than depend on
       // the NVRTC version's default.
       "--std=c++17",
@@ -209,41 +258,83 @@ NvrtcOutput nvrtc_compile(const std::string& source, const std::string& program_
   };
   // No -lineinfo or -default-device by default: the first costs compile time and is asked for by
   // the pipeline when profiling; generated code marks its functions __device__/__global__ itself.
-  options.insert(options.end(), extra_options.begin(), extra_options.end());
-  std::vector<const char*> option_ptrs;
-  option_ptrs.reserve(options.size());
-  for (const std::string& o : options) option_ptrs.push_back(o.c_str());
+  plain.insert(plain.end(), extra_options.begin(), extra_options.end());
 
-  ProgramGuard guard{a};
-  check(a, a.nvrtcCreateProgram(&guard.prog, source.c_str(),
-                                program_name.empty() ? nullptr : program_name.c_str(), 0, nullptr,
-                                nullptr),
-        "nvrtcCreateProgram");
-  nvrtcResult rc =
-      a.nvrtcCompileProgram(guard.prog, int(option_ptrs.size()), option_ptrs.data());
-  std::string log = program_log(a, guard.prog);  // the log exists after success and failure
-  if (rc != NVRTC_SUCCESS) {
+  // 12.8+ (the PCH API is there): the options that make compiles cheaper without changing what the
+  // user's code becomes (benchmarks/NOTES-compile.md has the measurements).
+  const bool modern = a.nvrtcGetPCHCreateStatus != nullptr && !g_plain_only.load();
+  std::vector<std::string> options = plain;
+  // -minimal leaves textures, surfaces, the device runtime (cudaMalloc, launches from device
+  // code) and the runtime API's types out of NVRTC's built-in header, none of which generated
+  // code uses: the front end parses 2-4 ms less per program.
+  if (modern && allow_minimal) options.push_back("-minimal");
+
+  // The prelude as a header, so that the state after it can be precompiled (nvrtc_pch.h). The
+  // pragma silences warning 20283 ("PCH creation disabled because #line directive encountered"),
+  // which NVRTC prints for every #line past the header stop point of a --create-pch compile; it
+  // comes after the stop point, so the PCH does not depend on it.
+  const std::string main_source =
+      header.empty() ? source
+                     : std::string("#include \"") + kPreludeName + "\"\n#pragma nv_diag_suppress 20283\n" + source;
+  PchTicket ticket;
+  if (modern && allow_pch && !header.empty()) ticket = pch_begin(header, options);
+
+  Attempt first(a);
+  std::unique_ptr<Attempt> retry;  // set when the first attempt's result is not used
+  using Role = PchTicket::Role;
+  if (ticket.role == Role::Create) {
+    run_program(a, first, main_source, program_name, header,
+                with(options, {"--create-pch=" + ticket.path, "-pch-messages=false"}));
+    pch_created(ticket, first.rc == NVRTC_SUCCESS && a.nvrtcGetPCHCreateStatus(first.guard.prog) == NVRTC_SUCCESS);
+  } else if (ticket.role == Role::Use) {
+    run_program(a, first, main_source, program_name, header,
+                with(options, {"--use-pch=" + ticket.path, "-pch-messages=false"}));
+    // NVRTC warns and parses the header itself when it cannot use the file: the result is right,
+    // but later compiles should not pay for reading it again.
+    if (first.rc == NVRTC_SUCCESS && first.log.find("precompiled header") != std::string::npos) pch_discard(ticket);
+  } else {
+    run_program(a, first, main_source, program_name, header, options);
+  }
+  Attempt* done = &first;
+  if (first.rc == NVRTC_ERROR_INVALID_OPTION && modern) {
+    // An NVRTC that knows the PCH API but not one of these options: plain options from now on.
+    g_plain_only = true;
+    retry = std::make_unique<Attempt>(a);
+    run_program(a, *retry, main_source, program_name, header, plain);
+    done = retry.get();
+  } else if (first.rc != NVRTC_SUCCESS && ticket.role == Role::Use) {
+    // A PCH must never be why a program fails: compile it again without. If that works, the file
+    // was the problem.
+    retry = std::make_unique<Attempt>(a);
+    run_program(a, *retry, main_source, program_name, header, options);
+    if (retry->rc == NVRTC_SUCCESS) pch_discard(ticket);
+    done = retry.get();
+  }
+
+  if (done->rc != NVRTC_SUCCESS) {
     std::string name = program_name.empty() ? "the generated code" : program_name;
     std::string message = "NVRTC could not compile " + name + " for " + arch + ": " +
-                          result_name(a, rc);
-    if (!log.empty()) message += "\n" + log;
-    throw rt::NvrtcCompileError(message, log, program_name, arch, int(rc));
+                          result_name(a, done->rc);
+    if (!done->log.empty()) message += "\n" + done->log;
+    throw rt::NvrtcCompileError(message, done->log, program_name, arch, int(done->rc));
   }
 
   NvrtcOutput out;
   out.is_cubin = cubin;
-  out.log = std::move(log);
+  out.log = std::move(done->log);
+  if (done == &first) out.pch = ticket.role == Role::Create ? "created" : ticket.role == Role::Use ? "used" : "";
+  nvrtcProgram prog = done->guard.prog;
   std::size_t size = 0;
   if (cubin) {
-    check(a, a.nvrtcGetCUBINSize(guard.prog, &size), "nvrtcGetCUBINSize");
+    check(a, a.nvrtcGetCUBINSize(prog, &size), "nvrtcGetCUBINSize");
     if (size == 0) throw ToolchainError("NVRTC produced an empty CUBIN for " + arch);
     out.image.assign(size, '\0');
-    check(a, a.nvrtcGetCUBIN(guard.prog, &out.image[0]), "nvrtcGetCUBIN");
+    check(a, a.nvrtcGetCUBIN(prog, &out.image[0]), "nvrtcGetCUBIN");
   } else {
-    check(a, a.nvrtcGetPTXSize(guard.prog, &size), "nvrtcGetPTXSize");
+    check(a, a.nvrtcGetPTXSize(prog, &size), "nvrtcGetPTXSize");
     if (size == 0) throw ToolchainError("NVRTC produced empty PTX for " + arch);
     out.image.assign(size, '\0');
-    check(a, a.nvrtcGetPTX(guard.prog, &out.image[0]), "nvrtcGetPTX");
+    check(a, a.nvrtcGetPTX(prog, &out.image[0]), "nvrtcGetPTX");
     // The size counts the terminating NUL; the driver wants a C string, which std::string's
     // c_str() still provides, and the cache and hashes want just the text.
     while (!out.image.empty() && out.image.back() == '\0') out.image.pop_back();

@@ -40,6 +40,7 @@ struct NvrtcOutput {
   std::string image;  // the CUBIN bytes, or the PTX text (without the trailing NUL)
   bool is_cubin;
   std::string log;    // warnings (usually empty)
+  std::string pch;    // "created" or "used" when the header's precompiled header was, else ""
 };
 
 /// Folders to search for libnvrtc before the standard places. Only has an effect before the first
@@ -51,13 +52,20 @@ void set_library_search_paths(const std::vector<std::string>& dirs);
 /// failure is remembered, later calls throw the same error.
 std::string nvrtc_library_path();
 
-/// Compiles `source`. `program_name` (e.g. the user's file name) names the program in NVRTC's
-/// messages for lines without a #line directive. `arch`: "sm_XY" gives a CUBIN (nvrtcGetCUBIN),
-/// "compute_XY" gives PTX (nvrtcGetPTX). `extra_options` are appended verbatim (e.g. "-lineinfo",
-/// "-default-device"). Throws rt::NvrtcCompileError when compilation fails, rt::ToolchainError when
-/// NVRTC cannot be loaded or misbehaves, or when `arch` has neither prefix.
+/// Compiles `header` + `source`. `program_name` (e.g. the user's file name) names the program in
+/// NVRTC's messages for lines without a #line directive. `arch`: "sm_XY" gives a CUBIN
+/// (nvrtcGetCUBIN), "compute_XY" gives PTX (nvrtcGetPTX). `extra_options` are appended verbatim
+/// (e.g. "-lineinfo"). `header` (the prelude; may be empty) is given to NVRTC as a header that the
+/// program includes first, so that with NVRTC 12.8+ and `allow_pch` the process's precompiled
+/// header for it is made or used (toolchain/nvrtc_pch.h); the result is the same either way.
+/// `allow_minimal`: with 12.8+, -minimal (a smaller built-in header). Both flags are for
+/// benchmarks and tests; compiles leave them on.
+/// Throws rt::NvrtcCompileError when compilation fails, rt::ToolchainError when NVRTC cannot be
+/// loaded or misbehaves, or when `arch` has neither prefix.
 NvrtcOutput nvrtc_compile(const std::string& source, const std::string& program_name,
-                          const std::string& arch, const std::vector<std::string>& extra_options);
+                          const std::string& arch, const std::vector<std::string>& extra_options,
+                          const std::string& header = std::string(), bool allow_pch = true,
+                          bool allow_minimal = true);
 
 /// "13.0": the loaded NVRTC's version.
 std::string nvrtc_version();

@@ -1,0 +1,222 @@
+// See nvrtc_pch.h: the table of this process's PCH files, their folder, and its cleanup.
+#include "toolchain/nvrtc_pch.h"
+
+#include <dirent.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+
+#include "toolchain/cache.h"
+
+namespace cujit::toolchain {
+namespace {
+
+const char kFolderPrefix[] = "cujit-pch-";
+
+// What the file looked like when NVRTC had written it: a use needs the very same file.
+struct FileId {
+  dev_t dev = 0;
+  ino_t ino = 0;
+  off_t size = 0;
+  long long mtime_ns = 0;
+  bool operator==(const FileId& o) const {
+    return dev == o.dev && ino == o.ino && size == o.size && mtime_ns == o.mtime_ns;
+  }
+};
+
+bool file_id(const std::string& path, FileId& id) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+  id.dev = st.st_dev;
+  id.ino = st.st_ino;
+  id.size = st.st_size;
+  id.mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+  return true;
+}
+
+enum class State { Creating, Ready, Failed };
+
+struct Entry {
+  State state;
+  std::string path;
+  FileId id;
+};
+
+// Removes a folder of .pch files (no subfolders are ever made), best effort.
+void remove_folder(const std::string& dir) {
+  if (DIR* d = opendir(dir.c_str())) {
+    while (dirent* e = readdir(d)) {
+      if (std::strcmp(e->d_name, ".") == 0 || std::strcmp(e->d_name, "..") == 0) continue;
+      remove_file_quietly(dir + "/" + e->d_name);
+    }
+    closedir(d);
+  }
+  rmdir(dir.c_str());
+}
+
+std::string temp_root() {
+  const char* t = std::getenv("TMPDIR");
+  std::string root = (t && *t) ? t : "/tmp";
+  while (root.size() > 1 && root.back() == '/') root.pop_back();
+  return root;
+}
+
+// Folders left by processes that ended without their exit handlers (killed, os._exit): ours
+// (same owner) whose pid no longer runs.
+void sweep_dead_folders(const std::string& root) {
+  DIR* d = opendir(root.c_str());
+  if (!d) return;
+  const std::size_t n = sizeof(kFolderPrefix) - 1;
+  while (dirent* e = readdir(d)) {
+    if (std::strncmp(e->d_name, kFolderPrefix, n) != 0) continue;
+    char* end = nullptr;
+    long pid = std::strtol(e->d_name + n, &end, 10);
+    if (pid <= 0 || end == nullptr || *end != '-' || pid == (long)getpid()) continue;
+    std::string dir = root + "/" + e->d_name;
+    struct stat st {};
+    if (lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid()) continue;
+    if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;  // alive, or not ours to judge
+    remove_folder(dir);
+  }
+  closedir(d);
+}
+
+struct Table {
+  std::mutex mutex;
+  std::map<std::string, Entry> entries;
+  std::string folder;  // created on the first Create
+  bool folder_failed = false;
+  pid_t owner = 0;     // the process that made the folder: only it uses and removes it
+  unsigned serial = 0; // numbers the files
+  PchStats stats;
+
+  ~Table() {
+    if (!folder.empty() && owner == getpid()) remove_folder(folder);
+  }
+
+  // The folder, made on first use; empty if it cannot be made (PCH is then skipped).
+  const std::string& ensure_folder() {
+    if (folder.empty() && !folder_failed) {
+      std::string root = temp_root();
+      sweep_dead_folders(root);
+      std::string tmpl = root + "/" + kFolderPrefix + std::to_string((long)getpid()) + "-XXXXXX";
+      std::vector<char> buf(tmpl.begin(), tmpl.end());
+      buf.push_back('\0');
+      if (mkdtemp(buf.data()) != nullptr) {  // mode 0700: no other user can swap the files
+        folder = buf.data();
+        owner = getpid();
+        stats.folder = folder;
+      } else {
+        folder_failed = true;
+      }
+    }
+    return folder;
+  }
+};
+
+Table& table() {
+  static Table t;  // destroyed at exit, removing the folder
+  return t;
+}
+
+bool env_off(const char* name) {
+  const char* v = std::getenv(name);
+  if (v == nullptr) return false;
+  std::string s = v;
+  return s == "0" || s == "false" || s == "False" || s == "off" || s == "no";
+}
+
+}  // namespace
+
+bool pch_enabled() {
+  if (env_off("CUJIT_NVRTC_PCH")) return false;
+  Table& t = table();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  // A forked child shares the parent's files but would race it for them and delete them at its
+  // exit; it compiles without PCH instead.
+  return t.owner == 0 || t.owner == getpid();
+}
+
+PchTicket pch_begin(const std::string& header, const std::vector<std::string>& options) {
+  PchTicket ticket;
+  if (!pch_enabled()) return ticket;
+  std::vector<std::string> parts{"nvrtc-pch-1", header};
+  parts.insert(parts.end(), options.begin(), options.end());
+  ticket.key = cache_key_list(parts);
+
+  Table& t = table();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  auto it = t.entries.find(ticket.key);
+  if (it != t.entries.end()) {
+    Entry& e = it->second;
+    if (e.state != State::Ready) return ticket;  // Failed, or another thread is making it
+    FileId now;
+    if (file_id(e.path, now) && now == e.id) {
+      ticket.role = PchTicket::Role::Use;
+      ticket.path = e.path;
+      ++t.stats.used;
+      return ticket;
+    }
+    // Changed or gone since NVRTC wrote it: mapping it could crash NVRTC. Make a new one.
+    remove_file_quietly(e.path);
+    t.entries.erase(it);
+    ++t.stats.discarded;
+  }
+  const std::string& folder = t.ensure_folder();
+  if (folder.empty()) return ticket;
+  ticket.role = PchTicket::Role::Create;
+  // A new name per file, so a discarded file NVRTC may still have mapped is never overwritten.
+  ticket.path = folder + "/" + ticket.key + "-" + std::to_string(++t.serial) + ".pch";
+  t.entries[ticket.key] = Entry{State::Creating, ticket.path, {}};
+  return ticket;
+}
+
+void pch_created(const PchTicket& t_, bool ok) {
+  Table& t = table();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  auto it = t.entries.find(t_.key);
+  if (it == t.entries.end() || it->second.path != t_.path) return;
+  Entry& e = it->second;
+  if (ok && file_id(e.path, e.id)) {
+    e.state = State::Ready;
+    ++t.stats.created;
+  } else {
+    remove_file_quietly(e.path);
+    e.state = State::Failed;
+    ++t.stats.failed;
+  }
+}
+
+void pch_discard(const PchTicket& t_) {
+  Table& t = table();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  auto it = t.entries.find(t_.key);
+  if (it == t.entries.end() || it->second.path != t_.path) return;
+  remove_file_quietly(it->second.path);
+  t.entries.erase(it);
+  ++t.stats.discarded;
+}
+
+PchStats pch_stats() {
+  Table& t = table();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  PchStats s = t.stats;
+  if (!t.folder.empty()) {
+    if (DIR* d = opendir(t.folder.c_str())) {
+      while (dirent* e = readdir(d)) {
+        std::string name = e->d_name;
+        if (name.size() > 4 && name.compare(name.size() - 4, 4, ".pch") == 0) s.files.push_back(t.folder + "/" + name);
+      }
+      closedir(d);
+    }
+  }
+  return s;
+}
+
+}  // namespace cujit::toolchain

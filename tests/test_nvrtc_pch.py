@@ -1,0 +1,168 @@
+"""NVRTC's precompiled header for the prelude (src/toolchain/nvrtc_pch.h): the first compile of a
+process writes it, later ones load it, the output is the same as without it, a changed file is
+dropped without failing the compile, and the files are process scratch (gone at exit, not in the
+disk cache). Each test runs in a fresh process: the PCH table is per process. Needs NVRTC 12.8+
+(no GPU)."""
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# Generates the programs of two kernels as cujit does, then runs STEPS (Python text) with
+# compile(name, pch=True) -> the binding's dict, and prints the PCH counters as JSON.
+HARNESS = textwrap.dedent('''
+    import json, os, sys
+    from cujit import _core
+
+    def program(name, body, args):
+        f = _core.FunctionSource(name, "def %s(out, x, y):\\n" % name + body, "/tmp/%s.py" % name, 1)
+        f.set_globals({"cuda": ("module", "cuda"), "math": ("module", "math")})
+        return _core.generate_kernel_source(f, args, True)
+
+    ARGS = ["float32[::1]"] * 3
+    PROGRAMS = {
+        "add": program("add", "    i = cuda.grid(1)\\n    if i < out.size:\\n        out[i] = x[i] + y[i]\\n", ARGS),
+        "hyp": program("hyp", "    i = cuda.grid(1)\\n    if i < out.size:\\n"
+                              "        out[i] = math.sqrt(x[i] * x[i] + y[i] * y[i])\\n", ARGS),
+    }
+
+    def compile(name, pch=True, arch="compute_90"):
+        return _core.nvrtc_compile(PROGRAMS[name], arch, [], pch)
+
+    version = tuple(int(p) for p in _core.toolchain_info()["nvrtc_version"].split("."))
+    if version < (12, 8):
+        print(json.dumps({"skip": "NVRTC %d.%d has no precompiled headers" % version}))
+        sys.exit(0)
+    out = {}
+''')
+
+
+def run(steps, tmp_path, **env):
+    script = HARNESS + textwrap.dedent(steps) + "\nout['stats'] = _core.nvrtc_pch_stats()\nprint(json.dumps(out))\n"
+    full_env = dict(os.environ, TMPDIR=str(tmp_path), PYTHONPATH=os.path.join(ROOT, "python"), **env)
+    if "CUJIT_NVRTC_PCH" not in env:
+        full_env.pop("CUJIT_NVRTC_PCH", None)
+    r = subprocess.run([sys.executable, "-c", script], env=full_env, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    result = json.loads(r.stdout.strip().splitlines()[-1])
+    if "skip" in result:
+        pytest.skip(result["skip"])
+    return result
+
+
+def test_first_compile_creates_the_pch_and_the_next_uses_it(tmp_path):
+    out = run('''
+        a = compile("add"); b = compile("hyp")
+        out["roles"] = [a["pch"], b["pch"]]
+        out["files_during"] = _core.nvrtc_pch_stats()["files"]
+        out["same_output"] = b["image"] == compile("hyp", pch=False)["image"]
+        out["no_pch_role"] = compile("add", pch=False)["pch"]
+    ''', tmp_path)
+    assert out["roles"] == ["created", "used"]
+    folder = out["stats"]["folder"]
+    assert os.path.dirname(folder) == str(tmp_path) and os.path.basename(folder).startswith("cujit-pch-")
+    assert len(out["files_during"]) == 1 and out["files_during"][0].startswith(folder)
+    assert out["same_output"] and out["no_pch_role"] == ""
+    assert out["stats"]["created"] == 1 and out["stats"]["used"] == 1
+    # Process scratch: the folder goes with the process.
+    assert not os.path.exists(folder)
+
+
+def test_each_arch_has_its_own_pch(tmp_path):
+    out = run('''
+        out["roles"] = [compile("add", arch=a)["pch"] for a in ("compute_90", "sm_90", "compute_90", "sm_90")]
+    ''', tmp_path)
+    assert out["roles"] == ["created", "created", "used", "used"]
+    assert out["stats"]["created"] == 2
+
+
+@pytest.mark.parametrize("damage", ["garbage", "same_size", "removed"])
+def test_a_changed_pch_file_is_dropped_and_the_compile_succeeds(tmp_path, damage):
+    # NVRTC maps the file and crashes on a truncated or altered one: cujit must notice first.
+    out = run('''
+        compile("add")
+        path = _core.nvrtc_pch_stats()["files"][0]
+        damage = %r
+        if damage == "garbage":
+            open(path, "wb").write(b"not a pch" * 10)
+        elif damage == "same_size":
+            size = os.path.getsize(path)
+            with open(path, "r+b") as f:
+                f.seek(size // 2); f.write(b"\\xff" * 4096)
+            st = os.stat(path); os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1000))
+        else:
+            os.remove(path)
+        r = compile("hyp")
+        out["role"] = r["pch"]
+        out["same_output"] = r["image"] == compile("hyp", pch=False)["image"]
+        out["next"] = compile("add")["pch"]
+    ''' % damage, tmp_path)
+    # Dropped, then made again by that very compile; the one after uses the new file.
+    assert out["role"] == "created" and out["same_output"] and out["next"] == "used"
+    assert out["stats"]["discarded"] == 1 and out["stats"]["created"] == 2
+
+
+def test_switched_off_by_CUJIT_NVRTC_PCH(tmp_path):
+    out = run('''
+        out["roles"] = [compile("add")["pch"], compile("hyp")["pch"]]
+    ''', tmp_path, CUJIT_NVRTC_PCH="0")
+    assert out["roles"] == ["", ""]
+    assert out["stats"]["folder"] == "" and not out["stats"]["enabled"]
+    assert not any(p.name.startswith("cujit-pch-") for p in tmp_path.iterdir())
+
+
+def test_folders_of_dead_processes_are_removed(tmp_path):
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    stale = tmp_path / ("cujit-pch-%s-abcdef" % dead.stdout.strip())
+    stale.mkdir()
+    (stale / "x.pch").write_bytes(b"old")
+    alive = tmp_path / ("cujit-pch-%d-abcdef" % os.getpid())  # this test's own process runs
+    alive.mkdir()
+    run('compile("add")', tmp_path)
+    assert not stale.exists() and alive.exists()
+
+
+def test_kernels_use_it_with_the_disk_cache_off(tmp_path):
+    # Through the pipeline (the simulator's PTX check compiles each kernel with NVRTC), with the
+    # disk cache off: the PCH is not a cache entry, so it still works and nothing is written there.
+    program = textwrap.dedent('''
+        import numpy as np
+        from cujit import cuda
+
+        @cuda.jit
+        def add(out, x):
+            i = cuda.grid(1)
+            if i < out.size:
+                out[i] = x[i] + 1
+
+        @cuda.jit
+        def twice(out, x):
+            i = cuda.grid(1)
+            if i < out.size:
+                out[i] = 2 * x[i]
+
+        x = np.arange(8.0); out = np.zeros(8)
+        add[1, 8](out, x); assert (out == x + 1).all()
+        twice[1, 8](out, x); assert (out == 2 * x).all()
+    ''')
+    cache = tmp_path / "cache"
+    env = dict(os.environ, TMPDIR=str(tmp_path), PYTHONPATH=os.path.join(ROOT, "python"), CUJIT_ENABLE_CUDASIM="1",
+               CUJIT_CHECK_PTX="1", CUJIT_DEBUG="1", CUJIT_DISABLE_CACHE="1", CUJIT_CACHE_DIR=str(cache))
+    env.pop("CUJIT_NVRTC_PCH", None)
+    path = tmp_path / "prog.py"  # cujit reads kernels' source from their file
+    path.write_text(program)
+    r = subprocess.run([sys.executable, str(path)], env=env, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    lines = [l for l in r.stderr.splitlines() if "precompiled header" in l]
+    if not lines:
+        version = subprocess.run([sys.executable, "-c", "from cujit import _core; print(_core.toolchain_info()['nvrtc_version'])"],
+                                 env=env, capture_output=True, text=True).stdout.strip()
+        if tuple(int(p) for p in version.split(".")) < (12, 8):
+            pytest.skip("NVRTC %s has no precompiled headers" % version)
+    assert [l.split()[-1] for l in lines] == ["created", "used"], r.stderr
+    assert not cache.exists() or not any(cache.rglob("*"))
