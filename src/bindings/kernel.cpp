@@ -143,6 +143,8 @@ class Kernel {
       mod.launch_kernel(sp.functions[slot], sp.build.symbol, l.grid, l.block, l.shared, stream, p);
     } catch (const rt::SimulatorIndexError& e) {
       throw rt::SimulatorIndexError(name_files(e.what(), sp.build.file_order));
+    } catch (const rt::SimulatorRaceError& e) {
+      throw rt::SimulatorRaceError(name_files(e.what(), sp.build.file_order));
     }
     for (auto& a : karg)
       if (a.dev && a.host_back && !a.host_back.is_none()) rt::device_array_to_numpy(*a.dev, a.host_back);
