@@ -461,10 +461,17 @@ static bool sim_run_block_fibers(int nthreads, void (*entry)(void*), void* arg, 
     }
     if (finished == nthreads) return true;
     if (finished > 0) {
+      // One thread of each side, so the user can follow both paths through the kernel.
+      int w = 0, d = 0;
+      while (w < nthreads - 1 && f.state[w] != 1) ++w;
+      while (d < nthreads - 1 && f.state[d] != 2) ++d;
+      const int bx = sim_thread.blockDim.x, by = sim_thread.blockDim.y;
       std::snprintf(err, errlen,
                     "deadlock in block (%d, %d, %d): %d of its %d threads wait at cuda.syncthreads() "
-                    "but %d have already returned and will never reach it",
-                    sim_thread.blockIdx.x, sim_thread.blockIdx.y, sim_thread.blockIdx.z, waiting, nthreads, finished);
+                    "but %d have already returned and will never reach it (thread (%d, %d, %d) waits, "
+                    "thread (%d, %d, %d) returned)",
+                    sim_thread.blockIdx.x, sim_thread.blockIdx.y, sim_thread.blockIdx.z, waiting, nthreads, finished,
+                    w % bx, (w / bx) % by, w / (bx * by), d % bx, (d / bx) % by, d / (bx * by));
       return false;
     }
     for (int t = 0; t < nthreads; ++t) f.state[t] = 0;  // everyone is at the barrier: release
