@@ -226,7 +226,6 @@ Type build_single(Build& b, const std::shared_ptr<FunctionSource>& src, const st
                   bool race_check = false) {
   b.name = src->name;
   Program prog;
-  prog.race_check = race_check;
   prog.host_only = kind == EntryPoint::Kind::Cpu;
   prog.parallel = parallel;
   prog.python_errors = kind == EntryPoint::Kind::Cpu && python_errors;
@@ -235,6 +234,9 @@ Type build_single(Build& b, const std::shared_ptr<FunctionSource>& src, const st
     StageTimer t{"parse+type", src->name};
     idx = prog.instantiate(src, args, declared_ret, role);
   }
+  // Without shared memory there is nothing to race on: the kernel stays the unchecked build (and
+  // so its speed, and its cache entry).
+  prog.race_check = race_check && uses_shared_memory(prog);
   dump_program(prog);
   finish(b, prog, {{kind, idx, symbol}});
   if (annotated) *annotated = annotate_types(*prog.fns[idx]);

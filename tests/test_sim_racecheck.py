@@ -322,6 +322,21 @@ def test_the_switch_changes_only_the_simulator_build(sim, monkeypatch):
     assert host_on.replace("#define CJ_SIM_RACECHECK 1\n", "", 1) != host_off
 
 
+def axpy(out, a, x):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = a * x[i] + out[i]
+
+
+def test_kernels_without_shared_memory_are_not_instrumented(sim, monkeypatch):
+    # Nothing to race on: the checked build would only be slower.
+    sig = ["float32[::1]", "float32", "float32[::1]"]
+    monkeypatch.delenv("CUJIT_SIM_RACECHECK", raising=False)
+    off = cuda.jit(axpy).inspect_source(sig, cuda=False)
+    monkeypatch.setenv("CUJIT_SIM_RACECHECK", "1")
+    assert cuda.jit(axpy).inspect_source(sig, cuda=False) == off
+
+
 def test_checked_and_unchecked_builds_never_share_a_cache_entry(sim, monkeypatch, tmp_path):
     # The same kernel off, on, then off again, each compiled through the same disk cache.
     monkeypatch.setenv("CUJIT_CACHE_DIR", str(tmp_path))

@@ -969,6 +969,13 @@ std::vector<std::string> program_files(const Program& prog) {
   return files;
 }
 
+bool uses_shared_memory(const Program& prog) {
+  for (const auto& f : prog.fns)
+    for (const auto& [node, r] : f->resolved)
+      if (r.kind == Resolved::Kind::Builtin && r.builtin == Builtin::CudaSharedArray) return true;
+  return false;
+}
+
 std::string emit_program(const Program& prog, const std::vector<EntryPoint>& entries, Target target) {
   return Emitter(prog, target).run(entries);
 }
