@@ -33,6 +33,15 @@ int debug_level() {
   return level;
 }
 
+bool sim_racecheck_enabled() {
+  // Read at every kernel compile, not once, so that a program (or a test) can switch it for the
+  // kernels it compiles next. Off values as config.py's flags have them.
+  const char* v = std::getenv("CUJIT_SIM_RACECHECK");
+  if (!v) return false;
+  const std::string s = v;
+  return !(s.empty() || s == "0" || s == "false" || s == "False" || s == "no");
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -87,6 +96,9 @@ void finish(Build& b, const Program& prog, const std::vector<EntryPoint>& entrie
   }
   if (!prog.host_only) b.cuda_source = with_prelude(Target::CUDA, cuda_code);
   b.host_source = with_prelude(Target::Host, host_code, prog.host_only);
+  // The race check's prelude parts (host.h) compile only under this macro; being in the text, it
+  // is in the disk cache key, so checked and unchecked builds never stand in for each other.
+  if (prog.race_check) b.host_source = "#define CJ_SIM_RACECHECK 1\n" + b.host_source;
   for (const auto& f : prog.fns) b.files[f->mod.source.filename] = f->mod.source;
   b.file_order = program_files(prog);
 }
@@ -210,7 +222,8 @@ namespace {
 // `b` and returns the instance's inferred return type.
 Type build_single(Build& b, const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args,
                   const Type& declared_ret, Role role, EntryPoint::Kind kind, const std::string& symbol,
-                  std::string* annotated = nullptr, bool parallel = false, bool python_errors = false) {
+                  std::string* annotated = nullptr, bool parallel = false, bool python_errors = false,
+                  bool race_check = false) {
   b.name = src->name;
   Program prog;
   prog.host_only = kind == EntryPoint::Kind::Cpu;
@@ -221,6 +234,9 @@ Type build_single(Build& b, const std::shared_ptr<FunctionSource>& src, const st
     StageTimer t{"parse+type", src->name};
     idx = prog.instantiate(src, args, declared_ret, role);
   }
+  // Without shared memory there is nothing to race on: the kernel stays the unchecked build (and
+  // so its speed, and its cache entry).
+  prog.race_check = race_check && uses_shared_memory(prog);
   dump_program(prog);
   finish(b, prog, {{kind, idx, symbol}});
   if (annotated) *annotated = annotate_types(*prog.fns[idx]);
@@ -232,7 +248,8 @@ KernelBuild build_kernel(const std::shared_ptr<FunctionSource>& src, const std::
   KernelBuild b;
   b.arg_types = args;
   b.symbol = "cj_kernel_" + src->name;
-  build_single(b, src, args, Type::void_(), Role::Kernel, EntryPoint::Kind::Kernel, b.symbol);
+  build_single(b, src, args, Type::void_(), Role::Kernel, EntryPoint::Kind::Kernel, b.symbol, nullptr, false, false,
+               sim_racecheck_enabled());
   return b;
 }
 

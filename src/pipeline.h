@@ -25,6 +25,9 @@ struct Build {
   std::vector<std::string> file_order;      // program_files: {fileN} in simulator messages
 };
 
+/// CUJIT_SIM_RACECHECK is on: kernels compiled now get the simulator's shared-memory race check.
+bool sim_racecheck_enabled();
+
 /// A simulator message with its {fileN} placeholders replaced by the files' paths.
 std::string name_files(std::string message, const std::vector<std::string>& file_order);
 

@@ -33,9 +33,10 @@ def test_diagnostic(path, target):
         runpy.run_path(str(path))
     msg = str(info.value)
     assert text in info.value.msg, info.value.msg  # the message itself, not the quoted line
-    header = "%s:%d:" % (path, lineno)
+    # The header stands on a line of its own (the message may name "file.py:LINE:COL" too).
+    header = "\n%s:%d:\n" % (path, lineno)
     assert header in msg, msg
     after = msg.split(header, 1)[1].splitlines()
-    assert after[1].strip() == path.read_text().splitlines()[lineno - 1].strip()
-    assert after[2].strip().startswith("^")
+    assert after[0].strip() == path.read_text().splitlines()[lineno - 1].strip()
+    assert after[1].strip().startswith("^")
     assert info.value.lineno == lineno

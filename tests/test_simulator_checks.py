@@ -108,3 +108,27 @@ def test_the_simulator_goes_on_after_a_fault(sim):
     d = cuda.to_device(np.zeros(16))
     one_past_the_end[2, 8](d)
     assert (d.copy_to_host() == np.arange(16)).all()
+
+
+@cuda.jit
+def barrier_in_a_branch(a):
+    i = cuda.threadIdx.x + cuda.blockDim.x * cuda.threadIdx.y
+    if cuda.threadIdx.y == 0:
+        return
+    cuda.syncthreads()
+    a[i] = i
+
+
+def test_a_barrier_part_of_the_block_skips_is_a_deadlock(sim):
+    # On a GPU this hangs or is undefined; the simulator names the block, the counts and one
+    # thread of each side.
+    a = cuda.to_device(np.zeros(64))
+    with pytest.raises(cujit.errors.SimulatorError) as info:
+        barrier_in_a_branch[(1, 2), (8, 8)](a)
+    assert type(info.value) is cujit.errors.SimulatorError
+    assert str(info.value) == (
+        "simulated kernel barrier_in_a_branch: deadlock in block (0, 0, 0): 56 of its 64 threads wait at "
+        "cuda.syncthreads() but 8 have already returned and will never reach it (thread (0, 1, 0) waits, "
+        "thread (0, 0, 0) returned)")
+    one_past_the_end[1, 12](a)  # the simulator goes on
+    assert (a.copy_to_host()[:12] == np.arange(12)).all()

@@ -9,6 +9,8 @@ CUJIT_DEBUG=1..3: print the compiler's stages, then the typed trees, then the ge
 CUJIT_CACHE_DIR: the disk cache folder (default ~/.cache/cujit); CUJIT_DISABLE_CACHE=1 turns it off.
 CUJIT_CHECK_PTX=1: on the simulator, also compile every kernel with NVRTC to PTX for sm_90, so code
     that would not build for the GPU fails on a machine without one (the test suite sets it).
+CUJIT_SIM_RACECHECK=1: kernels compiled from then on report shared-memory races on the simulator
+    (SimulatorRaceError); read by the C++ core (src/pipeline.cpp) at each kernel compile.
 CUJIT_COMPILE_PROGRESS=SECONDS: a compile that takes longer prints "cujit: compiling ..." on stderr,
     and its total when done (default 1; 0: every compile that runs a compiler; "off": never).
 
@@ -49,7 +51,7 @@ COMPILE_PROGRESS_AFTER = _seconds("CUJIT_COMPILE_PROGRESS", 1.0)
 # Every environment variable cujit (or the C++ core) reads, for `python -m cujit --info`.
 ENVIRONMENT = (
     "CUJIT_ENABLE_CUDASIM", "NUMBA_ENABLE_CUDASIM", "CUJIT_DISABLE_JIT", "NUMBA_DISABLE_JIT",
-    "CUJIT_DEBUG", "CUJIT_CACHE_DIR", "CUJIT_DISABLE_CACHE", "XDG_CACHE_HOME", "CUJIT_CHECK_PTX",
+    "CUJIT_DEBUG", "CUJIT_CACHE_DIR", "CUJIT_DISABLE_CACHE", "XDG_CACHE_HOME", "CUJIT_CHECK_PTX", "CUJIT_SIM_RACECHECK",
     "CUJIT_COMPILE_PROGRESS", "CXX", "CUDA_HOME", "CUDA_PATH", "CUDA_VISIBLE_DEVICES",
     "LD_LIBRARY_PATH",
 )

@@ -10,13 +10,15 @@ location names the notebook cell as IPython does ("Cell In[3], line 2:") above t
 (CujitError._render_traceback_, the hook IPython calls).
 """
 import os
+import re
 import types as _pytypes
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 __all__ = [
     "CujitError", "TypingError", "UnsupportedError", "CompileSyntaxError", "InternalError",
-    "ToolchainError", "NvrtcError", "SimulatorError", "SimulatorIndexError", "CudaSupportError", "CudaAPIError",
+    "ToolchainError", "NvrtcError", "SimulatorError", "SimulatorIndexError", "SimulatorRaceError", "CudaSupportError",
+    "CudaAPIError",
     "CudaOutOfMemoryError",
 ]
 
@@ -114,16 +116,56 @@ class SimulatorIndexError(SimulatorError, IndexError):
     or corrupt other memory."""
 
     def __init__(self, message):
-        import linecache
-        import re
-        m = re.search(r"of '(\w+)' with size .* at (.+):(\d+) \(", message)
-        if m:
+        # "at FILE:LINE", or "at FILE:LINE:COL" from a kernel built with the race check
+        m = re.search(r"of '(\w+)' with size .* at (.+?):(\d+)(?::(\d+))? \(", message)
+        if m and "\n\n" not in message:
             self.filename, self.lineno = m.group(2), int(m.group(3))
-            text = linecache.getline(self.filename, self.lineno).rstrip("\n")
-            if text:
-                col = text.find(m.group(1) + "[")
-                message += "\n\n%s:%d:\n    %s\n    %s^" % (self.filename, self.lineno, text.strip(),
-                                                        " " * max(col - (len(text) - len(text.lstrip())), 0))
+            message += _quote_line(self.filename, self.lineno, m.group(1), int(m.group(4)) - 1 if m.group(4) else None)
+        super().__init__(message)
+
+
+def _quote_line(filename, lineno, name, col=None):
+    """"\n\nfile.py:LINE:\n    the line\n    ^" with the caret at `col` (0-based) or else under
+    `name` (an array), or "" when the line cannot be read."""
+    import linecache
+    text = linecache.getline(filename, lineno).rstrip("\n")
+    if not text:
+        return ""
+    if col is None:
+        col = text.find(name + "[")
+        if col < 0:
+            col = max(text.find(name), 0)
+    indent = len(text) - len(text.lstrip())
+    return "\n\n%s:%d:\n    %s\n    %s^" % (filename, lineno, text.strip(), " " * max(col - indent, 0))
+
+
+class SimulatorRaceError(SimulatorError):
+    """Two threads of a block touched the same shared-memory element with no cuda.syncthreads()
+    between them, at least one of them writing (the race check, CUJIT_SIM_RACECHECK=1). The
+    message names the array and the index, the block, both threads, what each did (read or
+    wrote) and both Python lines, which are shown with a caret under the array. ``accesses`` holds
+    the two as (kind, thread, filename, lineno), the earlier first; ``filename`` and ``lineno``
+    are the later one's, where the kernel stopped; ``msg`` is the message without the quoted
+    lines. On a GPU the result of such a kernel depends on the order the threads happen to run
+    in."""
+
+    _ACCESS = re.compile(r"thread \((\d+), (\d+), (\d+)\) (wrote|read) it(?: \(as '(\w+)'\))? at (.+?):(\d+)(?::(\d+))? (?:and|with) ")
+
+    def __init__(self, message):
+        self.msg = message.split("\n\n", 1)[0]
+        self.accesses = []
+        self.filename = self.lineno = None
+        array = re.match(r"race on shared memory (\w+)\[", message)
+        quoted = ""
+        for m in self._ACCESS.finditer(self.msg):
+            thread = tuple(int(m.group(k)) for k in (1, 2, 3))
+            filename, lineno = m.group(6), int(m.group(7))
+            self.accesses.append((m.group(4), thread, filename, lineno))
+            col = int(m.group(8)) - 1 if m.group(8) else None
+            quoted += _quote_line(filename, lineno, m.group(5) or (array.group(1) if array else ""), col)
+            self.filename, self.lineno = filename, lineno
+        if "\n\n" not in message:  # not already rendered (an unpickled copy)
+            message += quoted
         super().__init__(message)
 
 

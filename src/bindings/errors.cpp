@@ -96,6 +96,8 @@ void define_errors(py::module_& m) {
       });
     } catch (const rt::SimulatorIndexError& e) {
       raise("SimulatorIndexError", e.what());
+    } catch (const rt::SimulatorRaceError& e) {
+      raise("SimulatorRaceError", e.what());
     } catch (const rt::SimulatorError& e) {
       raise("SimulatorError", e.what());
     } catch (const InternalError& e) {

@@ -288,6 +288,8 @@ class Kernel {
       mod.launch_kernel(function, sp.build.symbol, l.grid, l.block, l.shared, l.stream, params);
     } catch (const rt::SimulatorIndexError& e) {
       throw rt::SimulatorIndexError(name_files(e.what(), sp.build.file_order));
+    } catch (const rt::SimulatorRaceError& e) {
+      throw rt::SimulatorRaceError(name_files(e.what(), sp.build.file_order));
     }
   }
 

@@ -206,7 +206,7 @@ class Emitter {
         if (s.a->is(K::Subscript)) {
           // Evaluate the element's address once: arr[f(i)] += v.
           std::string ref = "cj_r" + std::to_string(tmp_++);
-          out("{ auto& " + ref + " = " + index_expr(*s.a) + ";");
+          out("{ auto& " + ref + " = " + index_expr(*s.a, kReadWrite) + ";");
           std::string v = binop(s.op, ref, s.a->type, expr(*s.b), s.b->type, s.type);
           out("  " + ref + " = " + convert(v, s.type, s.a->type) + "; }");
           return;
@@ -327,7 +327,8 @@ class Emitter {
       std::string arr = "cj_a" + std::to_string(tmp_++);
       out("{ auto " + arr + " = " + expr(*s.b) + ";");
       out("for (int64_t " + i + " = 0; " + i + " < " + arr + ".shape[0]; ++" + i + ") {");
-      i = it.ndim == 1 ? "cj::elem(" + arr + ", " + i + ")" : "cj::subarray(" + arr + ", " + i + ")";
+      if (it.ndim == 1 && race_checked()) i = "cj::elem_race(" + arr + ", " + site(*s.b, s) + ", " + std::to_string(kRead) + ", " + i + ")";
+      else i = it.ndim == 1 ? "cj::elem(" + arr + ", " + i + ")" : "cj::subarray(" + arr + ", " + i + ")";
     } else if (it.is_tuple()) {
       std::string tup = "cj_tu" + std::to_string(tmp_++);
       out("{ auto " + tup + " = " + expr(*s.b) + ";");
@@ -363,7 +364,7 @@ class Emitter {
     }
     if (target.is(K::Subscript)) {
       const Type& elem = target.type;
-      out(index_expr(target) + " = " + convert(code, from, elem) + ";");
+      out(index_expr(target, kWrite) + " = " + convert(code, from, elem) + ";");
       return;
     }
     if (target.is(K::Tuple)) {
@@ -596,7 +597,27 @@ class Emitter {
     return s;
   }
 
-  std::string index_expr(const ast::Node& e) {
+  // How an element access uses the element, for the race check (host.h's kRaceRead/kRaceWrite).
+  enum Access { kRead = 1, kWrite = 2, kReadWrite = 3 };
+
+  // The simulator checks indices in GPU code (host target); with CUJIT_SIM_RACECHECK it also
+  // records accesses to shared memory.
+  bool index_checked() const { return target_ == Target::Host && !fn_->host_only; }
+  bool race_checked() const { return index_checked() && prog_.race_check; }
+
+  // `"name", "{fileN}:LINE"`: the array and the user's line in a simulator message. The file goes
+  // by its number, which the dispatcher replaces (program_files): a path in the text would defeat
+  // the cache for moved files. A race names two accesses, often on one line (s[t] += s[t + h]), so
+  // its sites add the array's 1-based column: "{fileN}:LINE:COL".
+  std::string site(const ast::Node& array, const ast::Node& at) {
+    const std::string name = array.is(ast::Kind::Name) ? array.name : "array";
+    std::string where = "{file" + std::to_string(file_number(fn_->mod.source.filename)) + "}:" + std::to_string(at.loc.line);
+    if (race_checked() && array.loc.col >= 0)
+      where += ":" + std::to_string(array.loc.col + fn_->mod.source.col_offset + 1);
+    return "\"" + name + "\", \"" + where + "\"";
+  }
+
+  std::string index_expr(const ast::Node& e, Access access = kRead) {
     std::vector<const ast::Node*> idx;
     if (e.b->is(ast::Kind::Tuple)) for (auto& x : e.b->list) idx.push_back(x.get());
     else idx.push_back(e.b.get());
@@ -615,15 +636,12 @@ class Emitter {
       return s + ")";
     }
     // The simulator checks every index (host target, GPU code): the array's name and the user's
-    // line go into the message. The file is named by its number ({file0}), which the dispatcher
-    // replaces (program_files): a path in the text would defeat the cache for moved files.
-    const bool checked = target_ == Target::Host && !fn_->host_only;
-    std::string s = std::string(e.type.is_array() ? "cj::subarray" : "cj::elem") + (checked ? "_checked(" : "(") + expr(*e.a);
-    if (checked) {
-      const std::string name = e.a->is(ast::Kind::Name) ? e.a->name : "array";
-      s += ", \"" + name + "\", \"{file" + std::to_string(file_number(fn_->mod.source.filename)) + "}:" +
-           std::to_string(e.loc.line) + "\"";
-    }
+    // line go into the message. Taking a sub-array reads nothing, so only elements are raced.
+    const bool checked = index_checked(), race = race_checked() && !e.type.is_array();
+    std::string s = std::string(e.type.is_array() ? "cj::subarray" : "cj::elem") +
+                    (race ? "_race(" : checked ? "_checked(" : "(") + expr(*e.a);
+    if (checked) s += ", " + site(*e.a, e);
+    if (race) s += ", " + std::to_string(access);
     for (auto* x : idx) s += ", (int64_t)(" + expr(*x) + ")";
     return s + ")";
   }
@@ -722,6 +740,8 @@ class Emitter {
         // which runs a block's threads one after another, so the block shares it.
         std::string where = b == Builtin::CudaLocalArray ? "" : target_ == Target::CUDA ? "__shared__ " : "static thread_local ";
         storage_ << "  " << where << T << " " << name << "[" << n << "];\n";
+        // The race check knows shared memory by its address: the storage registers itself.
+        if (b == Builtin::CudaSharedArray && race_checked()) name = "cj::sim_race_shared(" + name + ", (int64_t)" + std::to_string(n) + ")";
         std::string s = "cj::c_array<" + T + ", " + std::to_string(dims.size()) + ">(" + name;
         for (auto d : dims) s += ", (int64_t)" + std::to_string(d);
         return s + ")";
@@ -947,6 +967,13 @@ std::vector<std::string> program_files(const Program& prog) {
   for (const auto& f : prog.fns)
     if (std::find(files.begin(), files.end(), f->mod.source.filename) == files.end()) files.push_back(f->mod.source.filename);
   return files;
+}
+
+bool uses_shared_memory(const Program& prog) {
+  for (const auto& f : prog.fns)
+    for (const auto& [node, r] : f->resolved)
+      if (r.kind == Resolved::Kind::Builtin && r.builtin == Builtin::CudaSharedArray) return true;
+  return false;
 }
 
 std::string emit_program(const Program& prog, const std::vector<EntryPoint>& entries, Target target) {

@@ -31,6 +31,9 @@ std::string emit_program(const Program& prog, const std::vector<EntryPoint>& ent
 /// by its number where a path in the text would change the cache key (simulator messages).
 std::vector<std::string> program_files(const Program& prog);
 
+/// Whether some function of the program declares a cuda.shared.array (static or dynamic).
+bool uses_shared_memory(const Program& prog);
+
 /// The C++ spelling of a value type ("float", "cj::Array<float, 2>", "cj_T_float32_int64").
 std::string cpp_type(const Type& t);
 

@@ -70,6 +70,9 @@ class Program {
   // @jit's error_model='python' (its default): division and modulo by zero raise
   // ZeroDivisionError. Elsewhere NumPy's model: integers give 0, floats inf or nan.
   bool python_errors = false;
+  // CUJIT_SIM_RACECHECK: the simulator's build of this kernel records every shared-memory access
+  // and reports races (prelude/host.h). Kernels only; the GPU code is unchanged.
+  bool race_check = false;
 
   /// Types `src` for `args` (reusing an existing instance) and returns its index.
   /// `call_site` is where a caller asked for it (for errors); null for entry points.

@@ -97,6 +97,17 @@ CJ_FN Array<T, N - (int)sizeof...(I)> subarray_checked(const Array<T, N>& a, con
   check_indices(a, array, where, ix...);
   return subarray(a, ix...);
 }
+#if CJ_SIM_RACECHECK
+// elem_checked plus the race check (host.h): `kind` says whether the access reads, writes or both.
+template <class T, int N, class... I>
+CJ_FN T& elem_race(const Array<T, N>& a, const char* array, const char* where, int kind, I... ix) {
+  check_indices(a, array, where, ix...);
+  T& x = elem(a, ix...);
+  const int64_t idx[] = {(int64_t)ix...};
+  sim_race_access(&x, (int64_t)sizeof(T), kind, array, where, idx, (int)sizeof...(I));
+  return x;
+}
+#endif
 #endif
 
 /// The address of the flat (C-order) element k of an N-d view.

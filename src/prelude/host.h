@@ -36,6 +36,103 @@ inline thread_local SimThread sim_thread;
 // Dynamic shared memory of the block this CPU thread is running (the launch's sharedmem bytes).
 inline thread_local unsigned char* sim_dyn_smem = nullptr;
 inline thread_local int64_t sim_dyn_smem_bytes = 0, sim_dyn_smem_capacity = 0;
+// ---- The shared-memory race check, state and barrier hooks (CUJIT_SIM_RACECHECK=1) ----------------
+// Codegen puts `#define CJ_SIM_RACECHECK 1` in front of this prelude when the switch is on; off,
+// none of this is compiled and the simulator's code is what it always was. Shared memory is known
+// by its address: each static cuda.shared.array's storage registers itself when its declaration
+// runs (sim_race_shared), and the dynamic buffer at each launch (sim_set_dyn_smem). Each region
+// has one shadow cell per element (per byte for dynamic memory, which arrays of different dtypes
+// may view) holding the last write and up to two reads: thread, array name, line and time. Time
+// is a counter of this CPU thread that moves at each block start, barrier release and warp
+// operation; an earlier access is concurrent with the current one when no block start or barrier
+// came since (its time >= `barrier`) and no warp operation joined both threads after it
+// (warp_sync). The counter never goes back, so nothing is cleared between blocks or launches.
+#ifndef CJ_SIM_RACECHECK
+#define CJ_SIM_RACECHECK 0
+#endif
+#if CJ_SIM_RACECHECK
+struct SimRaceCell {
+  uint64_t time[3];  // [0] the last write, [1] and [2] reads by two different threads; 0: none
+  int32_t thread[3];  // linear thread index in the block
+  const char* name[3];   // the array as the access named it
+  const char* where[3];  // "{fileN}:LINE"
+};
+struct SimRaceRegion {
+  const char* base = nullptr;
+  int64_t bytes = 0, granule = 1;
+  SimRaceCell* cells = nullptr;
+};
+struct SimRace {
+  // Static arrays' regions of this library on this CPU thread (static so that every compiled
+  // library has its own, as it has its own storage).
+  SimRaceRegion* regions = nullptr;
+  int count = 0, capacity = 0;
+  SimRaceRegion dyn;  // the dynamic shared memory buffer
+  uint64_t now = 1, barrier = 1;
+  uint64_t* warp_sync = nullptr;  // [thread * 32 + lane]: time of the last warp operation joining both
+  int64_t warp_sync_threads = 0;
+};
+static thread_local SimRace sim_race;
+
+CJ_FN void sim_race_region_init(SimRaceRegion& g, const void* base, int64_t bytes, int64_t granule) {
+  std::free(g.cells);
+  g.base = (const char*)base;
+  g.bytes = bytes;
+  g.granule = granule;
+  g.cells = (SimRaceCell*)std::calloc((size_t)((bytes + granule - 1) / granule), sizeof(SimRaceCell));
+  if (!g.cells) g.bytes = 0;  // out of memory: the region goes unchecked rather than crash
+}
+// A static shared array's storage (`n` elements), registered on first use on this CPU thread.
+template <class T>
+CJ_FN T* sim_race_shared(T* storage, int64_t n) {
+  SimRace& r = sim_race;
+  for (int i = 0; i < r.count; ++i)
+    if (r.regions[i].base == (const char*)storage) return storage;
+  if (r.count == r.capacity) {
+    const int cap = r.capacity ? 2 * r.capacity : 8;
+    auto* grown = (SimRaceRegion*)std::realloc((void*)r.regions, sizeof(SimRaceRegion) * (size_t)cap);
+    if (!grown) return storage;
+    r.regions = grown;
+    r.capacity = cap;
+  }
+  SimRaceRegion& g = r.regions[r.count++];
+  g = SimRaceRegion{};
+  sim_race_region_init(g, storage, n * (int64_t)sizeof(T), (int64_t)sizeof(T));
+  return storage;
+}
+CJ_FN void sim_race_dynamic(const void* base, int64_t bytes) {
+  SimRace& r = sim_race;
+  if (r.dyn.base != (const char*)base || r.dyn.bytes != bytes) sim_race_region_init(r.dyn, base, bytes, 1);
+}
+// A new block: every earlier access is now ordered before anything the block does.
+CJ_FN void sim_race_block(int nthreads) {
+  SimRace& r = sim_race;
+  if (r.warp_sync_threads < nthreads) {
+    std::free(r.warp_sync);
+    r.warp_sync = (uint64_t*)std::calloc((size_t)nthreads * 32, sizeof(uint64_t));
+    r.warp_sync_threads = r.warp_sync ? nthreads : 0;
+  }
+  r.barrier = ++r.now;
+}
+CJ_FN void sim_race_barrier() {
+  SimRace& r = sim_race;
+  r.barrier = ++r.now;
+}
+// The lanes in `group` of the warp starting at thread `base` passed a warp operation together.
+CJ_FN void sim_race_warp(int base, uint32_t group) {
+  SimRace& r = sim_race;
+  const uint64_t t = ++r.now;
+  if (!r.warp_sync) return;
+  for (int l = 0; l < 32; ++l)
+    if (group >> l & 1u)
+      for (int m = 0; m < 32; ++m)
+        if (group >> m & 1u) r.warp_sync[(int64_t)(base + l) * 32 + m] = t;
+}
+#define CJ_SIM_RACE_BLOCK(n) cj::sim_race_block(n)
+#else
+#define CJ_SIM_RACE_BLOCK(n) ((void)0)
+#endif
+
 CJ_FN void* dyn_shared_ptr() { return sim_dyn_smem; }
 CJ_FN int64_t dyn_shared_bytes() { return sim_dyn_smem_bytes; }
 CJ_FN void sim_set_dyn_smem(int64_t bytes) {
@@ -45,6 +142,9 @@ CJ_FN void sim_set_dyn_smem(int64_t bytes) {
     sim_dyn_smem_capacity = bytes;
   }
   sim_dyn_smem_bytes = bytes;
+#if CJ_SIM_RACECHECK
+  if (sim_dyn_smem) sim_race_dynamic(sim_dyn_smem, bytes);
+#endif
 }
 
 // ---- Fibers: each simulated thread of a block that synchronises runs as a fiber with its own
@@ -219,6 +319,9 @@ static bool sim_resolve_warps(SimFibers& f) {
             f.wres[base + l] = sim_warp_result(l, group, f.wop + base, f.wmask + base, f.wval + base, f.warg + base);
         for (int l = first; l < n; ++l)
           if (group >> l & 1u) f.state[base + l] = 0;
+#if CJ_SIM_RACECHECK
+        if (op != kActive) sim_race_warp(base, group);  // activemask waits for nobody: no ordering
+#endif
       }
     }
     if (any) return true;
@@ -358,14 +461,24 @@ static bool sim_run_block_fibers(int nthreads, void (*entry)(void*), void* arg, 
     }
     if (finished == nthreads) return true;
     if (finished > 0) {
+      // One thread of each side, so the user can follow both paths through the kernel.
+      int w = 0, d = 0;
+      while (w < nthreads - 1 && f.state[w] != 1) ++w;
+      while (d < nthreads - 1 && f.state[d] != 2) ++d;
+      const int bx = sim_thread.blockDim.x, by = sim_thread.blockDim.y;
       std::snprintf(err, errlen,
                     "deadlock in block (%d, %d, %d): %d of its %d threads wait at cuda.syncthreads() "
-                    "but %d have already returned and will never reach it",
-                    sim_thread.blockIdx.x, sim_thread.blockIdx.y, sim_thread.blockIdx.z, waiting, nthreads, finished);
+                    "but %d have already returned and will never reach it (thread (%d, %d, %d) waits, "
+                    "thread (%d, %d, %d) returned)",
+                    sim_thread.blockIdx.x, sim_thread.blockIdx.y, sim_thread.blockIdx.z, waiting, nthreads, finished,
+                    w % bx, (w / bx) % by, w / (bx * by), d % bx, (d / bx) % by, d / (bx * by));
       return false;
     }
     for (int t = 0; t < nthreads; ++t) f.state[t] = 0;  // everyone is at the barrier: release
     ++f.generation;
+#if CJ_SIM_RACECHECK
+    sim_race_barrier();
+#endif
     f.votes[f.generation % 2] = 0;
   }
 }
@@ -414,6 +527,83 @@ struct SimFault : std::runtime_error {
   throw SimFault(buf);
 }
 // check_indices, elem_checked and subarray_checked follow Array in common.h.
+
+#if CJ_SIM_RACECHECK
+// ---- The race check's accesses (the state is above, with the barrier hooks) -------------------
+// Every checked element access of GPU code calls sim_race_access (common.h's elem_race) after its
+// index check; accesses outside shared memory find no region and return. A conflict throws
+// SimFault like an index error, with the prefix the runtime maps to SimulatorRaceError.
+enum : int { kRaceRead = 1, kRaceWrite = 2 };
+
+CJ_FN int32_t sim_linear_tid() {
+  const SimThread& s = sim_thread;
+  return s.threadIdx.x + s.blockDim.x * (s.threadIdx.y + s.blockDim.y * s.threadIdx.z);
+}
+// Whether the access recorded at `time` by thread `other` may run at the same time as one by `me`
+// now: same interval (no block start or barrier since), other thread, and no warp operation that
+// joined the two threads since.
+CJ_FN bool sim_race_concurrent(const SimRace& r, uint64_t time, int32_t other, int32_t me) {
+  if (time < r.barrier || other == me) return false;
+  if (other / 32 == me / 32 && r.warp_sync && r.warp_sync[(int64_t)me * 32 + other % 32] > time) return false;
+  return true;
+}
+
+[[noreturn]] __attribute__((noinline, cold)) static void sim_race_error(const SimRaceCell& c, int slot, int kind, const char* array,
+                                                                       const char* where, const int64_t* idx, int nidx) {
+  const SimThread& s = sim_thread;
+  const int32_t o = c.thread[slot], bx = s.blockDim.x, by = s.blockDim.y;
+  char index[160] = {0};
+  int at = 0;
+  for (int k = 0; k < nidx && at < (int)sizeof index - 24; ++k)
+    at += std::snprintf(index + at, sizeof index - at, "%s%lld", k ? ", " : "", (long long)idx[k]);
+  char other_name[80] = {0};
+  if (std::strcmp(c.name[slot], array) != 0) std::snprintf(other_name, sizeof other_name, " (as '%s')", c.name[slot]);
+  char buf[480];
+  std::snprintf(buf, sizeof buf,
+                "RaceError: race on shared memory %s[%s] in block (%d, %d, %d): thread (%d, %d, %d) %s it%s at %s and "
+                "thread (%d, %d, %d) %s it at %s with no cuda.syncthreads() between them",
+                array, index, s.blockIdx.x, s.blockIdx.y, s.blockIdx.z, o % bx, (o / bx) % by, o / (bx * by),
+                slot == 0 ? "wrote" : "read", other_name, c.where[slot], s.threadIdx.x, s.threadIdx.y, s.threadIdx.z,
+                kind & kRaceWrite ? "wrote" : "read", where);
+  throw SimFault(buf);
+}
+
+// One access of `size` bytes at `p` by the running thread: `kind` is kRaceRead, kRaceWrite or both
+// (a += reads and writes; it is recorded as the write).
+CJ_FN void sim_race_access(const void* p, int64_t size, int kind, const char* array, const char* where,
+                           const int64_t* idx, int nidx) {
+  SimRace& r = sim_race;
+  const char* a = (const char*)p;
+  const SimRaceRegion* g = nullptr;
+  if (a >= r.dyn.base && a < r.dyn.base + r.dyn.bytes) g = &r.dyn;
+  for (int i = 0; !g && i < r.count; ++i)
+    if (a >= r.regions[i].base && a < r.regions[i].base + r.regions[i].bytes) g = &r.regions[i];
+  if (!g) return;
+  const int32_t me = sim_linear_tid();
+  const int64_t first = (a - g->base) / g->granule;
+  int64_t last = (a + size - 1 - g->base) / g->granule;
+  if (last >= (g->bytes + g->granule - 1) / g->granule) last = (g->bytes + g->granule - 1) / g->granule - 1;
+  for (int64_t k = first; k <= last; ++k) {
+    SimRaceCell& c = g->cells[k];
+    // Any access after another thread's write; a write after another thread's read too.
+    if (sim_race_concurrent(r, c.time[0], c.thread[0], me)) sim_race_error(c, 0, kind, array, where, idx, nidx);
+    if (kind & kRaceWrite)
+      for (int s = 1; s < 3; ++s)
+        if (sim_race_concurrent(r, c.time[s], c.thread[s], me)) sim_race_error(c, s, kind, array, where, idx, nidx);
+    int slot = 0;  // where this access is recorded
+    if (!(kind & kRaceWrite)) {
+      // Two readers are enough: a later write by any one thread conflicts with at least one of two
+      // different readers.
+      slot = c.time[1] < r.barrier || c.thread[1] == me ? 1 : c.time[2] < r.barrier || c.thread[2] == me ? 2 : -1;
+      if (slot < 0) continue;
+    }
+    c.time[slot] = r.now;
+    c.thread[slot] = me;
+    c.name[slot] = array;
+    c.where[slot] = where;
+  }
+}
+#endif
 
 CJ_FN int64_t grid_x() { return (int64_t)sim_thread.blockIdx.x * sim_thread.blockDim.x + sim_thread.threadIdx.x; }
 CJ_FN int64_t grid_y() { return (int64_t)sim_thread.blockIdx.y * sim_thread.blockDim.y + sim_thread.threadIdx.y; }
@@ -509,6 +699,7 @@ CJ_FN double atomic_nanmin(double* p, double v) { return atomic_float<double, ui
     cj_t.blockIdx.x = (int32_t)(cj_b % (L)->grid.x);                                        \
     cj_t.blockIdx.y = (int32_t)((cj_b / (L)->grid.x) % (L)->grid.y);                        \
     cj_t.blockIdx.z = (int32_t)(cj_b / ((int64_t)(L)->grid.x * (L)->grid.y));               \
+    CJ_SIM_RACE_BLOCK(cj_nt);                                                               \
     if (BARRIER && cj_nt > 1) {                                                             \
       if (!cj::sim_run_block_fibers(cj_nt, &cj::sim_fiber_trampoline<decltype(cj_body)>,    \
                                     &cj_body, (L)->error, sizeof((L)->error)))              \

@@ -46,7 +46,7 @@ class ToolchainError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// The simulator stopped a kernel: a deadlock at a barrier, and (later) its other checks.
+/// The simulator stopped a kernel: a deadlock at a barrier; the subclasses below for its checks.
 class SimulatorError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -58,8 +58,16 @@ class SimulatorIndexError : public SimulatorError {
   using SimulatorError::SimulatorError;
 };
 
+/// Two threads of a block touched one shared-memory word between barriers, one of them writing
+/// (the race check, CUJIT_SIM_RACECHECK=1).
+class SimulatorRaceError : public SimulatorError {
+ public:
+  using SimulatorError::SimulatorError;
+};
+
 /// The exception for the message a simulated kernel or ufunc stopped with ("IndexError: ..."
-/// from the prelude's index checks, else a deadlock): `what` names the kernel.
+/// from the prelude's index checks, "RaceError: ..." from its race check, else a deadlock):
+/// `what` names the kernel.
 [[noreturn]] void throw_simulator_error(const std::string& what, const std::string& message);
 
 }  // namespace cujit::rt

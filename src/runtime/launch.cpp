@@ -102,8 +102,9 @@ void LoadedModule::launch_kernel(void* f, const std::string& symbol, Dim3 grid, 
 }
 
 void throw_simulator_error(const std::string& what, const std::string& message) {
-  static const std::string kIndex = "IndexError: ";
+  static const std::string kIndex = "IndexError: ", kRace = "RaceError: ";
   if (message.rfind(kIndex, 0) == 0) throw SimulatorIndexError(message.substr(kIndex.size()) + " (" + what + ")");
+  if (message.rfind(kRace, 0) == 0) throw SimulatorRaceError(message.substr(kRace.size()) + " (" + what + ")");
   throw SimulatorError(what + ": " + message);
 }
 
