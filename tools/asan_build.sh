@@ -9,7 +9,8 @@ PY=${PY:-$(cat .python-path 2>/dev/null || command -v python3)}
 DIR=build/asan
 GEN=""; command -v ninja >/dev/null 2>&1 && GEN="-G Ninja"
 # RelWithDebInfo: -O2 keeps the suite's time reasonable, -g gives reports file:line frames.
-[ -f $DIR/CMakeCache.txt ] || cmake -S . -B $DIR $GEN -DPython_EXECUTABLE="$PY" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+# (Configured again when the folder holds another configuration, e.g. an older recipe's.)
+grep -q '^CUJIT_SANITIZE:BOOL=ON' $DIR/CMakeCache.txt 2>/dev/null || cmake -S . -B $DIR $GEN -DPython_EXECUTABLE="$PY" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCUJIT_SANITIZE=ON -DCUJIT_OUTPUT_DIR="$PWD/$DIR/pkg/cujit" >/dev/null
 cmake --build $DIR -j "${JOBS:-$(nproc)}"
 # The Python files are copied, not linked: some tests resolve cujit.__file__ to find the package,
