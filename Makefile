@@ -3,12 +3,13 @@
 # make bench: the benchmarks (on a GPU machine), written to benchmarks/RESULTS.md.
 # make gpu-check: what the GPU machine runs in one call: test + bench.
 # make test-install: pip install from this checkout into a fresh venv, used outside the tree.
+# make test-asan: the whole suite against an ASan + UBSan build of the extension (build/asan).
 SHELL := /bin/bash
 BUILD_DIR ?= build/local
 JOBS ?= $(shell nproc)
 PYTEST_ARGS ?=
 
-.PHONY: all setup build test test-cpp test-install demo bench bench-sim gpu-check clean
+.PHONY: all setup build build-asan test test-asan test-cpp test-install demo bench bench-sim gpu-check clean
 
 all: build
 
@@ -32,6 +33,26 @@ test-cpp:
 	  && echo "C++ tests: $$(grep -c PASSED build/tests_cpp.log) programs passed" || { tail -40 build/tests_cpp.log; exit 1; }
 	@bash tests_cpp/fuzz_run.sh $(FUZZ_SECONDS) > build/fuzz.log 2>&1 \
 	  && echo "fuzz: $$(grep -o 'Done [0-9]* runs' build/fuzz.log) without a crash" || { tail -60 build/fuzz.log; exit 1; }
+
+# The extension built with AddressSanitizer and UBSan (CMake option CUJIT_SANITIZE) in build/asan,
+# beside build/local: it lands in build/asan/pkg/cujit/ with a copy of the Python package, and
+# tools/asan_run.sh preloads the sanitizer runtimes into the uninstrumented Python and points
+# PYTHONPATH at that copy. A report stops the process, so it fails the test it happened in.
+build-asan: setup
+	@PY=$$(cat .python-path) JOBS=$(JOBS) tools/asan_build.sh
+
+# Reports are written to build/asan/reports/ (log_path), not stderr: a test that captures a
+# child's output, or pytest's own capture, would hide them. Any error report fails the target;
+# warnings (ASan's notes on the simulator's fiber stacks, docs/ARCHITECTURE.md) are listed.
+ASAN_REPORTS = $(CURDIR)/build/asan/reports
+ASAN_TESTS ?= tests
+test-asan: build-asan
+	@rm -rf $(ASAN_REPORTS); mkdir -p $(ASAN_REPORTS); PY=$$(cat .python-path); \
+	ASAN_OPTIONS=log_path=$(ASAN_REPORTS)/asan UBSAN_OPTIONS=log_path=$(ASAN_REPORTS)/ubsan \
+	  tools/asan_run.sh $$PY -m pytest -q $(PYTEST_ARGS) $(ASAN_TESTS); rc=$$?; \
+	bad=$$(grep -l -E 'ERROR: |runtime error:|CHECK failed' $(ASAN_REPORTS)/* 2>/dev/null); \
+	[ -z "$$(ls -A $(ASAN_REPORTS))" ] || { echo "sanitizer warnings:"; cat $(ASAN_REPORTS)/* | grep WARNING | sed 's/^==[0-9]*==//' | sort | uniq -c; }; \
+	if [ -n "$$bad" ]; then cat $$bad; echo "sanitizer errors: $$bad"; exit 1; fi; exit $$rc
 
 # A wheel built offline (pip wheel --no-build-isolation) from this checkout, installed into a fresh
 # venv and run from outside the source tree (tests/test_pip_install.py). Not part of `test`: it

@@ -1,9 +1,10 @@
 """Many Python threads and several processes at once (issue 8). Each case runs in a fresh process
 with a time limit, so a hang fails the test instead of the suite.
 
-- 8 threads each make and launch 100 kernels (800 dispatchers; their sources take 16 forms, so
-  the host compiler runs 16 times while every thread races to compile, load and launch), and
-  every result is checked.
+- 8 threads each launch the same 100 distinct kernels (distinct sources, so 100 separate compiles
+  into an empty disk cache), each thread starting at a different kernel: threads compile different
+  programs at once and race to compile, load and launch the same one. Every result is checked, and
+  the cache afterwards holds exactly 100 programs. On the simulator and, where one exists, the GPU.
 - Two processes fill one disk cache at the same time with overlapping programs; afterwards every
   entry is valid and a third process finds all of them (it compiles nothing)."""
 import os
@@ -11,41 +12,59 @@ import subprocess
 import sys
 import textwrap
 
-THREADS = textwrap.dedent("""
+KERNELS = 100
+THREADS = 8
+# Four kinds of body, each kernel with its own constant: the generated programs all differ.
+# Each expression means the same for int64 in C++ and for Python's ints at these sizes.
+BODIES = ["v * %d + i", "v + %d - i * 3", "(v ^ %d) + i * i", "v - %d * (i + 1)"]
+
+
+def kernel_module(kernels):
+    """The source of a program defining kernels k0...k<n-1> and the expected value of each."""
+    lines = ["import numpy as np", "from cujit import cuda", ""]
+    for k in range(kernels):
+        body = BODIES[k % len(BODIES)] % (k + 1)
+        lines += ["@cuda.jit", "def k%d(a, v):" % k, "    i = cuda.grid(1)", "    if i < a.size:",
+                  "        a[i] = %s" % body, "",
+                  "def e%d(v, i):" % k, "    return %s" % body, ""]
+    lines.append("KERNELS = [%s]" % ", ".join("(k%d, e%d)" % (k, k) for k in range(kernels)))
+    return "\n".join(lines) + "\n"
+
+
+THREADS_MAIN = textwrap.dedent("""
     import threading
+    import time
     import numpy as np
     from cujit import cuda
-
-    def make(k):
-        form = k % 16
-        # The closure constant is part of the generated code: 16 distinct programs.
-        @cuda.jit
-        def kern(a, v):
-            i = cuda.grid(1)
-            if i < a.size:
-                a[i] = v * 2 + form
-        return kern
+    from kernels import KERNELS
 
     errors = []
+    start = threading.Barrier(THREADS)
 
     def work(t):
         try:
-            for n in range(100):
-                k = make(t * 100 + n)
-                d = cuda.to_device(np.zeros(8))
-                k[1, 8](d, n)
-                expect = n * 2 + (t * 100 + n) % 16
-                got = d.copy_to_host()
-                if not (got == expect).all():
-                    errors.append((t, n, got[0], expect))
+            start.wait()
+            n = len(KERNELS)
+            for j in range(n):
+                k = (j + t * n // THREADS) % n  # each thread starts elsewhere in the list
+                kern, expect = KERNELS[k]
+                v = t * 1000 + k
+                d = cuda.to_device(np.zeros(8, np.int64))
+                kern[1, 8](d, v)
+                got = d.copy_to_host().tolist()
+                want = [expect(v, i) for i in range(8)]
+                if got != want:
+                    errors.append((t, k, got, want))
         except Exception as e:  # reported below, with the thread
             errors.append((t, repr(e)))
 
-    threads = [threading.Thread(target=work, args=(t,)) for t in range(8)]
+    t0 = time.perf_counter()
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(THREADS)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
+    print("seconds: %.1f" % (time.perf_counter() - t0))
     print("errors:", errors[:5], len(errors))
 """)
 
@@ -71,7 +90,9 @@ FILL = textwrap.dedent("""
 
 
 def sim_env(tmp_path):
-    env = dict(os.environ, CUJIT_ENABLE_CUDASIM="1", CUJIT_CACHE_DIR=str(tmp_path / "cache"), CUJIT_CHECK_PTX="0")
+    # PYTHONPATH: the children import the cujit this process imported, from any folder.
+    env = dict(os.environ, CUJIT_ENABLE_CUDASIM="1", CUJIT_CACHE_DIR=str(tmp_path / "cache"), CUJIT_CHECK_PTX="0",
+               PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
     env.pop("CUJIT_DISABLE_CACHE", None)
     return env
 
@@ -83,11 +104,20 @@ def write(tmp_path, name, code):
     return str(path)
 
 
-def test_eight_threads_launch_a_hundred_kernels_each(tmp_path):
-    script = write(tmp_path, "threads.py", THREADS)
-    r = subprocess.run([sys.executable, script], env=sim_env(tmp_path), capture_output=True, text=True, timeout=900)
+def test_eight_threads_launch_a_hundred_distinct_kernels(tmp_path, target):
+    write(tmp_path, "kernels.py", kernel_module(KERNELS))
+    script = write(tmp_path, "threads.py", "THREADS = %d\n" % THREADS + THREADS_MAIN)
+    env = sim_env(tmp_path)
+    if target == "gpu":
+        env.pop("CUJIT_ENABLE_CUDASIM")
+        env.pop("NUMBA_ENABLE_CUDASIM", None)
+    r = subprocess.run([sys.executable, script], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-3000:]
     assert "errors: [] 0" in r.stdout, r.stdout
+    # Each kernel was compiled once, into the empty cache: .cpp beside each host build, .cu beside
+    # each NVRTC build.
+    sources = list((tmp_path / "cache").rglob("*.cpp" if target == "sim" else "*.cu"))
+    assert len(sources) == KERNELS, r.stdout
 
 
 def test_two_processes_fill_one_cache(tmp_path):

@@ -282,8 +282,10 @@ def test_getting_started_examples_run_on_the_simulator(tmp_path):
     # Run from a file: cujit compiles from source, which exec'd strings do not have.
     script = tmp_path / "getting_started.py"
     script.write_text(program)
+    # The package this test imported, first: under make test-asan that is the sanitizer build's.
+    package_parent = os.path.dirname(os.path.dirname(os.path.abspath(cujit.__file__)))
     env = dict(os.environ, CUJIT_ENABLE_CUDASIM="1", CUJIT_CHECK_PTX="0",
-               PYTHONPATH=os.pathsep.join([str(ROOT / "python")] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
+               PYTHONPATH=os.pathsep.join([package_parent] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
     env.pop("NUMBA_ENABLE_CUDASIM", None)
     env.pop("CUJIT_DISABLE_CACHE", None)  # one example looks at the cache folder
     result = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True,
