@@ -84,20 +84,20 @@ def steps():
 
 def sizes(max_n):
     rng = np.random.default_rng(0)
+    big = 1 << 62
     settings = [
         ("general", dict(gpu=False)),
-        ("one chunk up to 16 MiB", dict(split_min=16 * MiB)),
-        ("split from 0, first 256 KiB", dict(split_min=0, first_chunk=256 << 10)),
-        ("split from 0, first 1 MiB", dict(split_min=0, first_chunk=MiB)),
-        ("split from 0, first 4 MiB", dict(split_min=0, first_chunk=4 * MiB)),
-        ("split from 0, first 1 MiB, max 4 MiB", dict(split_min=0, first_chunk=MiB, max_chunk=4 * MiB)),
+        ("one chunk up to 16 MiB, no split", dict(split_min=16 * MiB, split_max=16 * MiB)),
+        ("split from 0, first 1 MiB", dict(split_min=0, split_max=big, first_chunk=MiB)),
+        ("split from 0, first 4 MiB", dict(split_min=0, split_max=big, first_chunk=4 * MiB)),
+        ("split from 0, first 4 MiB, max 8 MiB", dict(split_min=0, split_max=big, first_chunk=4 * MiB, max_chunk=8 * MiB)),
         ("default", {}),
     ]
-    n = 1 << 14
+    n = 1 << 16
     ns = []
     while n <= max_n:
         ns.append(n)
-        n *= 4
+        n *= 2 if n < 1 << 24 else 4
     ns = sorted(set(ns + [max_n] + ([1_000_000] if max_n >= 1_000_000 else [])))  # 1e6: ufunc_call.py's gaussian_pdf
     for n in ns:
         x = rng.uniform(-3, 3, n).astype(np.float32)
@@ -116,7 +116,7 @@ def sizes(max_n):
                 got = call()
                 after = _core._ufunc_host_path_stats()
                 us = best_us(call, calls, loops=5 if n < 1 << 24 else 3)
-                emit(what=what, n=n, setting=name, us=round(us, 1), ms=round(us / 1e3, 3),
+                emit(w=what, n=n, s=name, us=round(us, 1),
                      chunks=after["chunks"] - before["chunks"], equal=bool(np.array_equal(got, want)))
     configure()
 

@@ -38,7 +38,7 @@ def halve(x):
 @pytest.fixture
 def small_chunks(target):
     was = _core._ufunc_host_path_config()
-    _core._set_ufunc_host_path_config(split_min=SPLIT_MIN, first_chunk=FIRST_CHUNK, max_chunk=MAX_CHUNK,
+    _core._set_ufunc_host_path_config(split_min=SPLIT_MIN, split_max=1 << 62, first_chunk=FIRST_CHUNK, max_chunk=MAX_CHUNK,
                                       gpu=True, simulator=True)
     try:
         yield target
@@ -306,11 +306,11 @@ def test_settings_are_checked():
     was = _core._ufunc_host_path_config()
     try:
         with pytest.raises(ValueError, match="first_chunk exceeds max_chunk"):
-            _core._set_ufunc_host_path_config(split_min=0, first_chunk=2048, max_chunk=1024, gpu=True, simulator=False)
+            _core._set_ufunc_host_path_config(split_min=0, split_max=1 << 62, first_chunk=2048, max_chunk=1024, gpu=True, simulator=False)
         with pytest.raises(ValueError, match="staging buffer size"):
-            _core._set_ufunc_host_path_config(split_min=0, first_chunk=1, max_chunk=1 << 30, gpu=True, simulator=False)
+            _core._set_ufunc_host_path_config(split_min=0, split_max=1 << 62, first_chunk=1, max_chunk=1 << 30, gpu=True, simulator=False)
         with pytest.raises(ValueError, match="positive"):
-            _core._set_ufunc_host_path_config(split_min=0, first_chunk=0, max_chunk=1024, gpu=True, simulator=False)
+            _core._set_ufunc_host_path_config(split_min=0, split_max=1 << 62, first_chunk=0, max_chunk=1024, gpu=True, simulator=False)
     finally:
         _core._set_ufunc_host_path_config(**was)
     assert _core._ufunc_host_path_config() == was

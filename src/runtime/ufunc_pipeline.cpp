@@ -7,12 +7,15 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
 
 #include "runtime/driver.h"
 #include "runtime/launch.h"
+#include "runtime/simulator.h"
 #include "runtime/ufunc.h"
 
 namespace cujit::rt {
@@ -28,6 +31,20 @@ int64_t element_count(const std::vector<int64_t>& shape) {
   int64_t n = 1;
   for (int64_t d : shape) n *= d;
   return n;
+}
+
+// The host copies into and out of the staging buffers, over the thread pool in pieces small
+// enough that a chunk's few MiB keep every thread busy (memory.cpp's 1 MiB pieces suit its 16 MiB
+// chunks); the result's pages are usually fresh, and faulting them in is part of the work.
+void chunk_memcpy(void* dst, const void* src, size_t n) {
+  constexpr int64_t kPiece = int64_t(128) << 10;
+  if (int64_t(n) < 2 * kPiece) {
+    std::memcpy(dst, src, n);
+    return;
+  }
+  parallel_for(int64_t(n), kPiece, [&](int64_t b, int64_t e) {
+    std::memcpy(static_cast<char*>(dst) + b, static_cast<const char*>(src) + b, size_t(e - b));
+  });
 }
 
 std::vector<int64_t> c_strides(const std::vector<int64_t>& shape, int64_t itemsize) {
@@ -59,7 +76,7 @@ bool c_contiguous(const HostOperand& o) {
 //  - max_chunk: the staging buffer; at ~50 GB/s 16 MiB is ~0.3 ms on the bus, against ~10 us
 //    of per-chunk calls.
 std::mutex g_config_mu;
-HostPathConfig g_config = {size_t(4) << 20, size_t(1) << 20, StagingLease::kBytes, true, false};
+HostPathConfig g_config = {size_t(4) << 20, SIZE_MAX, size_t(1) << 20, StagingLease::kBytes, true, false};
 
 std::atomic<int64_t> g_calls{0}, g_split_calls{0}, g_chunks{0};
 
@@ -298,7 +315,7 @@ bool plan_host_path(const std::vector<HostOperand>& ops, const std::vector<int64
     plan->slot_bytes = std::max<size_t>(kAlign, whole_span);
     return true;
   }
-  if (!can_split || per_element == 0 || cap <= fixed) return false;
+  if (!can_split || per_element == 0 || cap <= fixed || whole_span > config.split_max) return false;
   const int64_t max_len = int64_t((cap - fixed) / per_element);
   if (max_len < 1) return false;
   int64_t len = std::clamp<int64_t>(int64_t(config.first_chunk / per_element), 1, max_len);
@@ -341,7 +358,7 @@ bool run_host_path(LoadedModule& mod, const std::string& symbol, const std::vect
     if (c < 0 || !result.host) return;
     const HostPathPlan::Chunk& ch = plan.chunks[c];
     char* dst = result.data + (plan.split ? ch.begin * result.itemsize : 0);
-    parallel_memcpy(dst, engine->staging(b) + ch.offset.back(), ch.bytes.back());
+    chunk_memcpy(dst, engine->staging(b) + ch.offset.back(), ch.bytes.back());
   };
   try {
     engine->begin();
@@ -355,7 +372,7 @@ bool run_host_path(LoadedModule& mod, const std::string& symbol, const std::vect
         const HostOperand& o = ops[k];
         if (!o.host) continue;
         const bool whole = !plan.split || element_count(o.shape) == 1;
-        parallel_memcpy(staging + ch.offset[k], o.data + (whole ? 0 : ch.begin * o.itemsize), ch.bytes[k]);
+        chunk_memcpy(staging + ch.offset[k], o.data + (whole ? 0 : ch.begin * o.itemsize), ch.bytes[k]);
       }
       if (ch.in_bytes > 0) engine->copy_in(b, slot, staging, ch.in_bytes);
       int64_t n = 0;

@@ -34,6 +34,7 @@ class LoadedModule;
 /// Tuning of the host path; the defaults and the measurements behind them are in ufunc_pipeline.cpp.
 struct HostPathConfig {
   size_t split_min = 0;    // staged bytes above which an element-wise call is split into chunks
+  size_t split_max = 0;    // staged bytes above which a call takes the general path instead
   size_t first_chunk = 0;  // a split call's first chunk, in staged bytes; each next one doubles...
   size_t max_chunk = 0;    // ...up to this (at most StagingLease::kBytes); also the most one chunk holds
   bool gpu = true;          // take the host path on the GPU (off: benchmarks compare the general path)
