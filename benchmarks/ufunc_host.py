@@ -3,6 +3,8 @@ general path (one device array per operand), in one process, on the GPU; the set
 _core._set_ufunc_host_path_config, and gpu=False turns the host path off.
 
     python benchmarks/ufunc_host.py steps           what the 4 x 4 int64 host add's steps cost
+    python benchmarks/ufunc_host.py goals           the default settings against the general path for
+                                                    gaussian_pdf over 1e6 and add over 4M and 1e8 float32
     python benchmarks/ufunc_host.py sizes [max_n]   gaussian_pdf (1 in, 1 out) and add (2 in, 1 out)
                                                     over float32 host arrays of growing size, per
                                                     path and chunk setting
@@ -82,15 +84,29 @@ def steps():
         emit(step=name, us=best_us(fn, 1000))
 
 
+def goals():
+    rng = np.random.default_rng(0)
+    for what, n in [("gaussian_pdf", 1_000_000), ("add", 4_194_304), ("add", 100_000_000)]:
+        x = rng.uniform(-3, 3, n).astype(np.float32)
+        y = rng.random(n, dtype=np.float32)
+        call = (lambda: gaussian_pdf(x, np.float32(0), np.float32(1))) if what == "gaussian_pdf" else (lambda: add(x, y))
+        calls = 20 if n < 1 << 24 else 1
+        for name, kw in [("general", dict(gpu=False)), ("default", {})]:
+            configure(**kw)
+            emit(w=what, n=n, s=name, us=round(best_us(call, calls), 1))
+    configure()
+
+
 def sizes(max_n):
     rng = np.random.default_rng(0)
     big = 1 << 62
     settings = [
         ("general", dict(gpu=False)),
-        ("one chunk up to 16 MiB, no split", dict(split_min=16 * MiB, split_max=16 * MiB)),
-        ("split from 0, first 1 MiB", dict(split_min=0, split_max=big, first_chunk=MiB)),
-        ("split from 0, first 4 MiB", dict(split_min=0, split_max=big, first_chunk=4 * MiB)),
-        ("split from 0, first 4 MiB, max 8 MiB", dict(split_min=0, split_max=big, first_chunk=4 * MiB, max_chunk=8 * MiB)),
+        ("one chunk up to 16 MiB, no split", dict(small_max=16 * MiB, split_min=big)),
+        ("split from 0, first 1 MiB", dict(small_max=0, split_min=0, split_max=big, first_chunk=MiB)),
+        ("split from 0, first 4 MiB", dict(small_max=0, split_min=0, split_max=big, first_chunk=4 * MiB)),
+        ("split from 0, first 4 MiB, max 8 MiB",
+         dict(small_max=0, split_min=0, split_max=big, first_chunk=4 * MiB, max_chunk=8 * MiB)),
         ("default", {}),
     ]
     n = 1 << 16
@@ -125,6 +141,8 @@ def main():
     mode = sys.argv[1] if len(sys.argv) > 1 else "steps"
     if mode == "steps":
         steps()
+    elif mode == "goals":
+        goals()
     elif mode == "sizes":
         sizes(int(float(sys.argv[2])) if len(sys.argv) > 2 else 100_000_000)
     else:

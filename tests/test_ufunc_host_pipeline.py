@@ -38,7 +38,7 @@ def halve(x):
 @pytest.fixture
 def small_chunks(target):
     was = _core._ufunc_host_path_config()
-    _core._set_ufunc_host_path_config(split_min=SPLIT_MIN, split_max=1 << 62, first_chunk=FIRST_CHUNK, max_chunk=MAX_CHUNK,
+    _core._set_ufunc_host_path_config(small_max=SPLIT_MIN, split_min=0, split_max=1 << 62, first_chunk=FIRST_CHUNK, max_chunk=MAX_CHUNK,
                                       gpu=True, simulator=True)
     try:
         yield target
@@ -91,6 +91,22 @@ def test_results_equal_numpy_below_at_and_above_the_split_threshold(small_chunks
         assert d["chunks"] == expected_chunks(n, 3 * size, 3 * ALIGN)
     else:
         assert d["chunks"] == 1
+
+
+def test_calls_between_or_past_the_ranges_take_the_general_path(small_chunks):
+    cfg = _core._ufunc_host_path_config()
+    # float64 add stages 3 pieces of 8n bytes, each padded to 256: 20 elements 768 bytes (one
+    # chunk), 100 elements 3072 (between the ranges), 200 elements 5376 (split), 1000 24576 (past).
+    _core._set_ufunc_host_path_config(**dict(cfg, small_max=1024, split_min=4096, split_max=8192))
+    try:
+        for n, calls, split in [(20, 1, 0), (100, 0, 0), (200, 1, 1), (1000, 0, 0)]:
+            a = np.arange(n, dtype=np.float64)
+            before = stats()
+            np.testing.assert_array_equal(add(a, a), a + a)
+            d = delta(before)
+            assert (d["calls"], d["split_calls"]) == (calls, split), n
+    finally:
+        _core._set_ufunc_host_path_config(**cfg)
 
 
 def test_threshold_is_the_staged_span(small_chunks):
@@ -295,7 +311,7 @@ def test_threads_share_the_staging_set(small_chunks):
 
 def test_simulator_reads_host_arrays_in_place_by_default(target):
     assert _core._ufunc_host_path_config()["simulator"] is False
-    a = np.arange(5000, dtype=np.float64)
+    a = np.arange(1000, dtype=np.float64)  # 24 KB staged: one chunk on the GPU
     before = stats()
     np.testing.assert_array_equal(add(a, a), a + a)
     d = delta(before)
@@ -306,11 +322,11 @@ def test_settings_are_checked():
     was = _core._ufunc_host_path_config()
     try:
         with pytest.raises(ValueError, match="first_chunk exceeds max_chunk"):
-            _core._set_ufunc_host_path_config(split_min=0, split_max=1 << 62, first_chunk=2048, max_chunk=1024, gpu=True, simulator=False)
+            _core._set_ufunc_host_path_config(small_max=0, split_min=0, split_max=1 << 62, first_chunk=2048, max_chunk=1024, gpu=True, simulator=False)
         with pytest.raises(ValueError, match="staging buffer size"):
-            _core._set_ufunc_host_path_config(split_min=0, split_max=1 << 62, first_chunk=1, max_chunk=1 << 30, gpu=True, simulator=False)
+            _core._set_ufunc_host_path_config(small_max=0, split_min=0, split_max=1 << 62, first_chunk=1, max_chunk=1 << 30, gpu=True, simulator=False)
         with pytest.raises(ValueError, match="positive"):
-            _core._set_ufunc_host_path_config(split_min=0, split_max=1 << 62, first_chunk=0, max_chunk=1024, gpu=True, simulator=False)
+            _core._set_ufunc_host_path_config(small_max=0, split_min=0, split_max=1 << 62, first_chunk=0, max_chunk=1024, gpu=True, simulator=False)
     finally:
         _core._set_ufunc_host_path_config(**was)
     assert _core._ufunc_host_path_config() == was
@@ -318,16 +334,16 @@ def test_settings_are_checked():
 
 @pytest.mark.gpu
 def test_gpu_large_call_splits_with_default_settings():
-    """The defaults on the GPU: a 64 MB float32 gaussian-like call splits into chunks of up to
-    16 MiB and equals the general path's result exactly."""
+    """The defaults on the GPU: a float32 call staging 32 MiB (in the split range) splits into
+    chunks of 4 MiB doubling to 16 MiB and equals the general path's result exactly."""
     was = _core.simulator_enabled()
     _core.set_simulator(False)
     try:
-        x = np.random.default_rng(0).uniform(-3, 3, 8_000_000).astype(np.float32)
+        x = np.random.default_rng(0).uniform(-3, 3, 4_000_000).astype(np.float32)
         before = stats()
         got = halve(x)
         d = delta(before)
-        assert d["split_calls"] == 1 and d["chunks"] > 4
+        assert d["split_calls"] == 1 and d["chunks"] >= 3
         cfg = _core._ufunc_host_path_config()
         _core._set_ufunc_host_path_config(**dict(cfg, gpu=False))
         try:

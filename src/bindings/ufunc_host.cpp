@@ -142,6 +142,7 @@ void define_ufunc_host(py::module_& m) {
       []() {
         rt::HostPathConfig c = rt::host_path_config();
         py::dict d;
+        d["small_max"] = c.small_max;
         d["split_min"] = c.split_min;
         d["split_max"] = c.split_max;
         d["first_chunk"] = c.first_chunk;
@@ -153,10 +154,11 @@ void define_ufunc_host(py::module_& m) {
       "The staged host path's settings of CUDA ufunc calls (runtime/ufunc_pipeline.h), as a dict.");
   m.def(
       "_set_ufunc_host_path_config",
-      [](size_t split_min, size_t split_max, size_t first_chunk, size_t max_chunk, bool gpu, bool simulator) {
-        rt::set_host_path_config({split_min, split_max, first_chunk, max_chunk, gpu, simulator});
+      [](size_t small_max, size_t split_min, size_t split_max, size_t first_chunk, size_t max_chunk, bool gpu,
+         bool simulator) {
+        rt::set_host_path_config({small_max, split_min, split_max, first_chunk, max_chunk, gpu, simulator});
       },
-      py::arg("split_min"), py::arg("split_max"), py::arg("first_chunk"), py::arg("max_chunk"), py::arg("gpu"), py::arg("simulator"),
+      py::arg("small_max"), py::arg("split_min"), py::arg("split_max"), py::arg("first_chunk"), py::arg("max_chunk"), py::arg("gpu"), py::arg("simulator"),
       "Sets the host path's settings (tests: small chunks, and the simulator running the same chunks; "
       "benchmarks: gpu=False for the general path). ValueError for sizes the staging set cannot hold.");
   m.def(

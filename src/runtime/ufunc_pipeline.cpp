@@ -67,16 +67,23 @@ bool c_contiguous(const HostOperand& o) {
   return true;
 }
 
-// The defaults. Measured on the H100 (benchmarks/ufunc_host.py, docs/ARCHITECTURE.md "Data flow
-// of a CUDA ufunc call"):
-//  - split_min: below it the per-chunk costs (about eight driver calls, a wait) outweigh what
-//    overlapping the copies in and out with each other saves.
-//  - first_chunk: the first chunk's memcpy and H2D, and the last chunk's D2H and memcpy, overlap
-//    nothing, so chunks start small; doubling reaches max_chunk within a few chunks.
-//  - max_chunk: the staging buffer; at ~50 GB/s 16 MiB is ~0.3 ms on the bus, against ~10 us
-//    of per-chunk calls.
+// The defaults, from benchmarks/ufunc_host.py on the H100 (host path against the general path
+// in one process; figures in docs/ARCHITECTURE.md "Data flow of a CUDA ufunc call"):
+//  - small_max 64 KiB: one chunk saves the general path's per-operand round trips (the 4 x 4
+//    int64 add: 40 -> 27.5 us) but does its memcpys in and out without overlap; at 512 KiB and
+//    1 MiB staged the general path (the driver's own pipelined pageable copies) was faster
+//    (107 vs 145 us, 164 vs 189 us), and the crossover estimated from those is ~170 KiB.
+//  - split_min 2 MiB, split_max 48 MiB, first_chunk 4 MiB: there the chunks beat the general
+//    path by 5-30% (gaussian_pdf over 1e6 float32: 0.54 vs 0.81 ms; add over 4M float32: 2.11
+//    vs 2.46 ms), a call under 4 MiB being one chunk. First chunks of 1 MiB did worse than 4 MiB
+//    (per-chunk costs: about eight driver calls and waking the memcpy threads twice).
+//  - Past 64 MiB staged the chunks lost (1e8 float32 add: 81 vs 54 ms): the host's memcpys, into
+//    result pages that are freshly faulted in, are then the bottleneck, and the general path's
+//    staged copies already overlap them with the DMA.
+//  - max_chunk: the staging buffer; at ~50 GB/s 16 MiB is ~0.3 ms on the bus.
 std::mutex g_config_mu;
-HostPathConfig g_config = {size_t(4) << 20, SIZE_MAX, size_t(1) << 20, StagingLease::kBytes, true, false};
+HostPathConfig g_config = {size_t(64) << 10, size_t(2) << 20, size_t(48) << 20, size_t(4) << 20, StagingLease::kBytes,
+                           true, false};
 
 std::atomic<int64_t> g_calls{0}, g_split_calls{0}, g_chunks{0};
 
@@ -253,8 +260,8 @@ HostPathConfig host_path_config() {
 void set_host_path_config(const HostPathConfig& c) {
   if (c.first_chunk == 0 || c.max_chunk == 0) throw std::invalid_argument("ufunc host path: chunk sizes must be positive");
   if (c.first_chunk > c.max_chunk) throw std::invalid_argument("ufunc host path: first_chunk exceeds max_chunk");
-  if (c.max_chunk > StagingLease::kBytes || c.split_min > StagingLease::kBytes)
-    throw std::invalid_argument("ufunc host path: max_chunk and split_min can be at most the staging buffer size, " +
+  if (c.max_chunk > StagingLease::kBytes || c.small_max > StagingLease::kBytes)
+    throw std::invalid_argument("ufunc host path: max_chunk and small_max can be at most the staging buffer size, " +
                                 std::to_string(StagingLease::kBytes) + " bytes");
   std::lock_guard<std::mutex> g(g_config_mu);
   g_config = c;
@@ -309,13 +316,14 @@ bool plan_host_path(const std::vector<HostOperand>& ops, const std::vector<int64
 
   plan->chunks.clear();
   auto [whole, whole_span] = layout(0, n, false);
-  if (whole_span <= cap && (!can_split || per_element == 0 || whole_span <= config.split_min)) {
+  if (whole_span <= std::min(cap, config.small_max)) {
     plan->split = false;
     plan->chunks.push_back(whole);
     plan->slot_bytes = std::max<size_t>(kAlign, whole_span);
     return true;
   }
-  if (!can_split || per_element == 0 || cap <= fixed || whole_span > config.split_max) return false;
+  if (whole_span < config.split_min || whole_span > config.split_max) return false;
+  if (!can_split || per_element == 0 || cap <= fixed) return false;
   const int64_t max_len = int64_t((cap - fixed) / per_element);
   if (max_len < 1) return false;
   int64_t len = std::clamp<int64_t>(int64_t(config.first_chunk / per_element), 1, max_len);

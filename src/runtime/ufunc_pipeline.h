@@ -7,10 +7,10 @@
 // "slot" laid out the same way; the ufunc loop runs over the chunk, reading the slot and the
 // device operands at the chunk's offset; one cuMemcpyDtoHAsync brings the result piece back into
 // the staging buffer, from which it is memcpy'd into the host result.
-//  - A small call is one chunk: one allocation, one copy in, one launch, one copy out, one
+//  - A small call (up to HostPathConfig::small_max staged bytes) is one chunk: one allocation, one copy in, one launch, one copy out, one
 //    synchronise (instead of an allocation, a copy and a synchronise per operand). One chunk may
 //    broadcast freely, since each operand is staged whole with its own shape.
-//  - A large call (above HostPathConfig::split_min staged bytes) is split into chunks that
+//  - A large call (split_min to split_max staged bytes) is split into chunks that
 //    pipeline on the GPU: chunk k+1's copy in (its own stream), chunk k's loop (the caller's
 //    stream) and chunk k-1's copy out (a third stream) overlap, with events between them; four
 //    buffers and four slots are in flight. Only element-wise calls split: every array operand
@@ -33,16 +33,17 @@ class LoadedModule;
 
 /// Tuning of the host path; the defaults and the measurements behind them are in ufunc_pipeline.cpp.
 struct HostPathConfig {
-  size_t split_min = 0;    // staged bytes above which an element-wise call is split into chunks
-  size_t split_max = 0;    // staged bytes above which a call takes the general path instead
+  size_t small_max = 0;    // staged bytes up to which a call moves as one chunk (any broadcasting)
+  size_t split_min = 0;    // staged bytes from which an element-wise call is pipelined in chunks...
+  size_t split_max = 0;    // ...up to this; a call outside both ranges takes the general path
   size_t first_chunk = 0;  // a split call's first chunk, in staged bytes; each next one doubles...
-  size_t max_chunk = 0;    // ...up to this (at most StagingLease::kBytes); also the most one chunk holds
+  size_t max_chunk = 0;    // ...up to this (at most StagingLease::kBytes)
   bool gpu = true;          // take the host path on the GPU (off: benchmarks compare the general path)
   bool simulator = false;  // take the host path on the simulator too (tests)
 };
 HostPathConfig host_path_config();
 /// Throws std::invalid_argument for a zero chunk, first_chunk > max_chunk, or max_chunk or
-/// split_min past the staging buffer size.
+/// small_max past the staging buffer size.
 void set_host_path_config(const HostPathConfig& c);
 
 /// Counters since the process started (tests check which path a call took).
@@ -76,9 +77,9 @@ struct HostPathPlan {
 };
 
 /// Plans a call of `ops` (inputs, then the result) over the broadcast `shape`, whose element
-/// count is positive. False when it does not fit the host path: a chunk cannot hold one
-/// element, or a call that cannot split (broadcasting, or a device operand not C-contiguous)
-/// is larger than one chunk.
+/// count is positive. False when the call should take the general path: its staged bytes are
+/// outside both ranges of the config, or in the split range but it cannot split (broadcasting, a
+/// device operand not C-contiguous) or a chunk cannot hold one element.
 bool plan_host_path(const std::vector<HostOperand>& ops, const std::vector<int64_t>& shape,
                     const HostPathConfig& config, HostPathPlan* plan);
 
