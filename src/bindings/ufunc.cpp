@@ -10,6 +10,7 @@
 #include <mutex>
 
 #include "bindings/common.h"
+#include "bindings/ufunc_host.h"
 #include "pipeline.h"
 #include "runtime/device_array.h"
 #include "runtime/launch.h"
@@ -159,6 +160,16 @@ class CudaUfunc {
     return s;
   }
 
+  // A simulated loop's IndexError (a device function indexed a constant array) names the files.
+  template <class F>
+  auto naming_simulator_errors(F f) {
+    try {
+      return f();
+    } catch (const rt::SimulatorIndexError& e) {
+      throw rt::SimulatorIndexError(name_files(e.what(), build_.file_order));
+    }
+  }
+
   rt::LoadedModule& module(rt::Backend b) {
     auto g = lock_without_gil(mu_);  // load_build may compile with the GIL released
     auto& slot = modules_[b == rt::Backend::GPU ? 0 : 1];
@@ -189,6 +200,26 @@ class CudaUfunc {
       if (a.kind == Arg::Kind::Device && a.dev->backend() != backend)
         throw py::value_error("cannot mix simulator and GPU device arrays in one call");
 
+    for (int i = 0; i < nin_; ++i) {
+      Arg& a = in[i];
+      if (a.kind == Arg::Kind::Scalar) {
+        py::array s = py::array(py::dtype(scalar_dtype_str(v.inputs[i])), std::vector<py::ssize_t>{1});
+        s.attr("__setitem__")(0, a.scalar);
+        a.kind = Arg::Kind::Host;
+        a.host = s;
+      }
+    }
+    // Host data on the GPU: the staged path (bindings/ufunc_host.cpp) takes the calls it fits.
+    {
+      std::vector<UfuncInput> staged;
+      for (const Arg& a : in) staged.push_back({a.host, a.dev});
+      py::object r = naming_simulator_errors([&] {
+        return ufunc_host_path(staged, v, out_dev, out_dev ? py::object(py::none()) : out, device_result, backend, stream,
+                               [&]() -> rt::LoadedModule& { return module(backend); });
+      });
+      if (r) return have_out ? out : r;
+    }
+
     // Operands as the loop reads them. On the simulator host memory is device memory, so host
     // arrays are used in place; on the GPU they are copied over.
     std::vector<std::shared_ptr<rt::DeviceArray>> keep;
@@ -198,12 +229,6 @@ class CudaUfunc {
     for (int i = 0; i < nin_; ++i) {
       Arg& a = in[i];
       rt::Operand op;
-      if (a.kind == Arg::Kind::Scalar) {
-        py::array s = py::array(py::dtype(scalar_dtype_str(v.inputs[i])), std::vector<py::ssize_t>{1});
-        s.attr("__setitem__")(0, a.scalar);
-        a.kind = Arg::Kind::Host;
-        a.host = s;
-      }
       if (a.kind == Arg::Kind::Host && backend == rt::Backend::Sim) {
         keep_host.push_back(a.host);
         op.data = (char*)a.host.data();
@@ -265,12 +290,11 @@ class CudaUfunc {
     int64_t n = 0;
     std::vector<int64_t> packed = rt::pack_ufunc_args(shape, ops, &n);
     rt::LoadedModule& mod = module(backend);
-    try {
+    naming_simulator_errors([&] {
       py::gil_scoped_release nogil;
       mod.launch_ufunc(v.symbol, packed, n, stream);
-    } catch (const rt::SimulatorIndexError& e) {  // a device function indexed a constant array
-      throw rt::SimulatorIndexError(name_files(e.what(), build_.file_order));
-    }
+      return 0;
+    });
 
     if (out_dev) return out;
     if (have_out) {
@@ -287,6 +311,7 @@ class CudaUfunc {
 }  // namespace
 
 void define_ufunc(py::module_& m) {
+  define_ufunc_host(m);
   py::class_<CudaUfunc>(m, "CudaUfunc", py::dynamic_attr(),
                         "A CUDA ufunc: compiled loops for each signature, called on arrays and scalars.")
       .def(py::init<std::shared_ptr<FunctionSource>, const std::vector<std::string>&>())

@@ -130,8 +130,10 @@ void check_copy_args(const void* dst, const void* src, size_t n, const char* wha
 // Below this, a host memcpy is not worth splitting over threads (waking the pool costs ~10-50 us).
 constexpr int64_t kMemcpyPiece = 1 << 20;
 
-// memcpy of non-overlapping ranges split over the simulator's CPU thread pool: one core copies at
-// roughly 6-12 GB/s, a fraction of the host's memory bandwidth and of the ~53 GB/s PCIe/C2C DMA rate.
+}  // namespace
+
+// One core copies at roughly 6-12 GB/s, a fraction of the host's memory bandwidth and of the
+// ~53 GB/s PCIe/C2C DMA rate, hence the thread pool.
 void parallel_memcpy(void* dst, const void* src, size_t n) {
   if (int64_t(n) < 2 * kMemcpyPiece) {
     std::memcpy(dst, src, n);
@@ -141,6 +143,8 @@ void parallel_memcpy(void* dst, const void* src, size_t n) {
     std::memcpy(static_cast<char*>(dst) + b, static_cast<const char*>(src) + b, size_t(e - b));
   });
 }
+
+namespace {
 
 // The simulator's copies: memmove semantics (ranges may overlap), in parallel when they do not.
 void host_copy(void* dst, const void* src, size_t n) {
@@ -192,6 +196,9 @@ Staging& staging() {
   static auto* s = new Staging();  // leaked on purpose, see kStagingBytes
   return *s;
 }
+
+static_assert(kStagingBuffers == StagingLease::kBuffers && kStagingBytes == StagingLease::kBytes,
+              "memory.h's StagingLease describes this set");
 
 size_t next_chunk(size_t chunk) { return std::min(kStagingBytes, chunk * 2); }
 
@@ -265,6 +272,21 @@ void staged_d2h(Staging& st, char* dst, CUdeviceptr src, size_t n, CUstream s) {
 }
 
 }  // namespace
+
+StagingLease lease_staging() {
+  StagingLease l;
+  Staging& st = staging();
+  std::unique_lock<std::mutex> lock(st.mu, std::try_to_lock);
+  if (!lock.owns_lock()) return l;
+  ensure_context();
+  if (!st.ready()) return l;
+  for (int i = 0; i < kStagingBuffers; ++i) {
+    l.buf_[i] = st.buf[i];
+    l.done_[i] = st.done[i];
+  }
+  l.lock_ = std::move(lock);
+  return l;
+}
 
 const char* backend_name(Backend b) noexcept { return b == Backend::GPU ? "GPU" : "simulator"; }
 

@@ -26,6 +26,7 @@
 #pragma once
 #include <cstddef>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 
@@ -91,6 +92,37 @@ void copy_device_to_host(Backend backend, void* dst_host, const void* src_device
                          bool wait = true);
 void copy_device_to_device(Backend backend, void* dst_device, const void* src_device, size_t n,
                            void* stream = nullptr, bool wait = true);
+
+/// memcpy of non-overlapping ranges, split over the simulator's CPU thread pool from 2 MiB up (one
+/// core copies at a fraction of the host's memory bandwidth and of the DMA rate).
+void parallel_memcpy(void* dst, const void* src, size_t n);
+
+/// Exclusive use of the pinned staging set that large pageable copies go through (see "Copies and
+/// streams"), for code that runs its own pipeline through it (runtime/ufunc_pipeline.h). A lease
+/// is empty (!ok()) when another thread holds the set or pinned memory was refused: the caller
+/// then takes a path without it. Invariant: when a lease ends, no DMA on the buffers is pending
+/// (the holder synchronises first), so the next holder may write them at once.
+class StagingLease {
+ public:
+  static constexpr int kBuffers = 4;                        // kStagingBuffers in memory.cpp
+  static constexpr size_t kBytes = size_t(16) << 20;        // kStagingBytes, each
+  StagingLease() = default;
+  StagingLease(StagingLease&&) = default;
+  StagingLease& operator=(StagingLease&&) = default;
+  bool ok() const { return lock_.owns_lock(); }
+  char* buffer(int i) const { return static_cast<char*>(buf_[i]); }
+  /// The buffer's event (a CUevent): record it after the last DMA that reads or writes the buffer.
+  void* done(int i) const { return done_[i]; }
+
+ private:
+  friend StagingLease lease_staging();
+  std::unique_lock<std::mutex> lock_;
+  void* buf_[kBuffers] = {};
+  void* done_[kBuffers] = {};
+};
+
+/// Tries to take the staging set (GPU only; allocates it on first use). Never blocks.
+StagingLease lease_staging();
 
 /// (free, total) bytes: the device's (cuMemGetInfo) on the GPU, the host's available and physical
 /// memory on the simulator.
