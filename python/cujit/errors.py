@@ -17,7 +17,7 @@ _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 __all__ = [
     "CujitError", "TypingError", "UnsupportedError", "CompileSyntaxError", "InternalError",
     "ToolchainError", "NvrtcError", "SimulatorError", "SimulatorIndexError", "CudaSupportError", "CudaAPIError",
-    "CudaOutOfMemoryError",
+    "CudaOutOfMemoryError", "CudaContextLostError", "KernelIndexError",
 ]
 
 
@@ -107,11 +107,10 @@ class SimulatorError(CujitError):
     cuda.syncthreads() that only part of a block reaches (a deadlock on the GPU)."""
 
 
-class SimulatorIndexError(SimulatorError, IndexError):
-    """An array index out of bounds in simulated GPU code (every index is checked there). The
-    message names the index, the axis, the array and its size, the thread and block, and the
-    Python line, which is shown with a caret under the array. On a GPU the same kernel would read
-    or corrupt other memory."""
+class _IndexCaret(IndexError):
+    """An out-of-bounds index in GPU code, caught by a check: the message names the index, the
+    axis, the array and its size, the thread and block, and the Python line ("at file.py:LINE"),
+    which is added below it with a caret under the array."""
 
     def __init__(self, message):
         import linecache
@@ -125,6 +124,20 @@ class SimulatorIndexError(SimulatorError, IndexError):
                 message += "\n\n%s:%d:\n    %s\n    %s^" % (self.filename, self.lineno, text.strip(),
                                                         " " * max(col - (len(text) - len(text.lstrip())), 0))
         super().__init__(message)
+
+
+class SimulatorIndexError(SimulatorError, _IndexCaret):
+    """An array index out of bounds in simulated GPU code (every index is checked there). The
+    message names the index, the axis, the array and its size, the thread and block, and the
+    Python line, which is shown with a caret under the array. On a GPU the same kernel would read
+    or corrupt other memory. Also an IndexError."""
+
+
+class KernelIndexError(CujitError, _IndexCaret):
+    """An array index out of bounds in a kernel compiled with ``@cuda.jit(debug=True)``, caught on
+    the GPU. The message has the simulator's wording (index, axis, array and size, thread, block,
+    the kernel, the Python line with a caret); the faulting thread stopped there, others ran on.
+    Also an IndexError."""
 
 
 class CudaSupportError(CujitError):
@@ -146,6 +159,15 @@ class CudaAPIError(CujitError):
 
     def __reduce__(self):
         return (type(self), (str(self), self.call, self.code, self.name))
+
+
+class CudaContextLostError(CudaAPIError):
+    """The CUDA context was lost. Either a kernel faulted (``name`` is the sticky error, e.g.
+    "CUDA_ERROR_ILLEGAL_ADDRESS", raised by the next call that waits for the GPU) and cujit has
+    recreated the context, or an object made before such a fault (a device array, a stream, an
+    event) was used afterwards ("CUDA_ERROR_CONTEXT_IS_DESTROYED"). Device arrays, streams,
+    events, pinned and mapped host memory from before the fault are gone and must be created
+    again; kernels and ufuncs load their code again by themselves."""
 
 
 class CudaOutOfMemoryError(CudaAPIError, MemoryError):

@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include "bindings/common.h"
+#include "bindings/kernel_checks.h"
 #include "bindings/marshal.h"
 #include "pipeline.h"
 #include "runtime/device_array.h"
@@ -66,7 +67,8 @@ class Kernel {
   py::object last_config;
   KernelLaunch last_launch{};
 
-  Kernel(std::shared_ptr<FunctionSource> src, const std::vector<std::string>& sigs) : src_(std::move(src)) {
+  Kernel(std::shared_ptr<FunctionSource> src, const std::vector<std::string>& sigs, bool debug = false)
+      : src_(std::move(src)), debug_(debug) {
     for (const auto& s : sigs) {
       Signature sig = parse_signature_or_raise(s);
       if (sig.ret.known() && sig.ret.tag != Type::Tag::Void)
@@ -101,12 +103,6 @@ class Kernel {
     if (threads > limit)
       throw py::value_error("a block of " + std::to_string(threads) + " threads is more than the device's maximum of " +
                             std::to_string(limit) + " threads per block");
-    if (backend == rt::Backend::GPU) {
-      auto max_shared = (size_t)rt::device_attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
-      if (l.shared > max_shared)
-        throw py::value_error("the launch asks for " + std::to_string(l.shared) + " bytes of dynamic shared memory; the device "
-                              "allows at most " + std::to_string(max_shared) + " per block");
-    }
     std::vector<KArg> karg;
     std::vector<Type> types;
     karg.reserve(args.size());
@@ -129,8 +125,9 @@ class Kernel {
     Specialization& sp = *last_;
     if (sp.build.arg_types.size() != args.size())
       throw py::type_error(src_->name + "() takes " + std::to_string(sp.build.arg_types.size()) + " arguments, got " + std::to_string(args.size()));
+    check_launch(sp.build, backend, l.shared, karg);  // shared memory, arrays of a lost context
     const int slot = backend == rt::Backend::GPU ? 0 : 1;
-    if (!sp.functions[slot]) sp.functions[slot] = module(sp, backend).function(sp.build.symbol);
+    if (!sp.functions[slot] || sp.modules[slot]->stale()) sp.functions[slot] = module(sp, backend).function(sp.build.symbol);
     rt::LoadedModule& mod = *sp.modules[slot];
     void* params[kMaxInlineArgs];
     std::vector<void*> more;
@@ -144,6 +141,7 @@ class Kernel {
     } catch (const rt::SimulatorIndexError& e) {
       throw rt::SimulatorIndexError(name_files(e.what(), sp.build.file_order));
     }
+    if (sp.build.debug && backend == rt::Backend::GPU) check_index_fault(sp.build, mod, stream);
     for (auto& a : karg)
       if (a.dev && a.host_back && !a.host_back.is_none()) rt::device_array_to_numpy(*a.dev, a.host_back);
   }
@@ -167,6 +165,7 @@ class Kernel {
 
  private:
   std::shared_ptr<FunctionSource> src_;
+  bool debug_ = false;  // @cuda.jit(debug=True): the GPU code checks indices (kernel_checks.h)
   std::mutex mu_;
   SpecCache<Specialization> specs_;
   // Signatures given at decoration. As in Numba, such a kernel compiles nothing else: a call
@@ -179,7 +178,7 @@ class Kernel {
   Specialization& specialize(const std::vector<Type>& types) {
     return specs_.get(types, [&] {
       auto sp = std::make_unique<Specialization>();
-      sp->build = build_kernel(src_, types);
+      sp->build = build_kernel(src_, types, debug_);
       return sp;
     });
   }
@@ -187,7 +186,7 @@ class Kernel {
   rt::LoadedModule& module(Specialization& sp, rt::Backend b) {
     auto g = lock_without_gil(mu_);  // load_build may compile with the GIL released
     auto& slot = sp.modules[b == rt::Backend::GPU ? 0 : 1];
-    if (!slot) slot = load_build(sp.build, b, "kernel " + describe_call(sp.build.name, sp.build.arg_types));
+    if (!slot || slot->stale()) slot = load_build(sp.build, b, "kernel " + describe_call(sp.build.name, sp.build.arg_types));
     return *slot;
   }
 };
@@ -211,7 +210,8 @@ void define_kernel(py::module_& m) {
   py::class_<KernelLaunch>(m, "KernelLaunch", "A kernel with its launch configuration; call it with the arguments.")
       .def("__call__", [](KernelLaunch& l, py::args args) { l.kernel->launch(l, args); });
   py::class_<Kernel>(m, "Kernel", py::dynamic_attr(), "A @cuda.jit kernel dispatcher.")
-      .def(py::init<std::shared_ptr<FunctionSource>, const std::vector<std::string>&>())
+      .def(py::init<std::shared_ptr<FunctionSource>, const std::vector<std::string>&, bool>(), py::arg("source"),
+           py::arg("signatures"), py::arg("debug") = false)
       .def("__getitem__", &launch_for)
       .def("configure", [](py::object self, py::object grid, py::object block, py::object stream, int64_t shared) {
              return launch_for(self, py::make_tuple(grid, block, stream, shared));
