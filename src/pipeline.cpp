@@ -60,8 +60,11 @@ struct StageTimer {
 
 // The prelude in front of generated code: the target's header, the shared one, and for the host
 // the extension's services; CPU-only programs also get NumPy's loop helpers (numpy_loop.h).
-std::string with_prelude(Target t, const std::string& code, bool host_only = false) {
-  std::string s = prelude::get(t == Target::CUDA ? "cuda.h" : "host.h");
+std::string with_prelude(Target t, const std::string& code, bool host_only = false, bool debug_checks = false) {
+  // The GPU's index checks (debug=True) are compiled in only when asked for: cuda.h and common.h
+  // test CJ_DEBUG_CHECKS, so code without them is unchanged.
+  std::string s = debug_checks ? "#define CJ_DEBUG_CHECKS 1\n" : "";
+  s += prelude::get(t == Target::CUDA ? "cuda.h" : "host.h");
   s += prelude::get("common.h");
   if (t == Target::Host) {
     s += prelude::get("host_services.h");
@@ -87,14 +90,15 @@ void finish(Build& b, const Program& prog, const std::vector<EntryPoint>& entrie
   std::string cuda_code, host_code;
   {
     StageTimer t{"codegen", b.name};
-    if (!prog.host_only) cuda_code = emit_program(prog, entries, Target::CUDA);
+    if (!prog.host_only) cuda_code = emit_program(prog, entries, Target::CUDA, &b.check_sites);
     host_code = emit_program(prog, entries, Target::Host);
   }
   if (debug_level() >= 3) {  // both texts where both exist: the simulator compiles the host one
     if (!prog.host_only) std::cerr << "cujit: generated CUDA C++ for " << b.name << ":\n" << cuda_code << "\n";
     std::cerr << "cujit: generated host C++ for " << b.name << ":\n" << host_code << "\n";
   }
-  if (!prog.host_only) b.cuda_source = with_prelude(Target::CUDA, cuda_code);
+  b.debug = prog.debug_checks;
+  if (!prog.host_only) b.cuda_source = with_prelude(Target::CUDA, cuda_code, false, prog.debug_checks);
   b.host_source = with_prelude(Target::Host, host_code, prog.host_only);
   // The race check's prelude parts (host.h) compile only under this macro; being in the text, it
   // is in the disk cache key, so checked and unchecked builds never stand in for each other.
@@ -223,9 +227,10 @@ namespace {
 Type build_single(Build& b, const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args,
                   const Type& declared_ret, Role role, EntryPoint::Kind kind, const std::string& symbol,
                   std::string* annotated = nullptr, bool parallel = false, bool python_errors = false,
-                  bool race_check = false) {
+                  bool race_check = false, bool debug_checks = false) {
   b.name = src->name;
   Program prog;
+  prog.debug_checks = debug_checks;
   prog.host_only = kind == EntryPoint::Kind::Cpu;
   prog.parallel = parallel;
   prog.python_errors = kind == EntryPoint::Kind::Cpu && python_errors;
@@ -233,6 +238,7 @@ Type build_single(Build& b, const std::shared_ptr<FunctionSource>& src, const st
   {
     StageTimer t{"parse+type", src->name};
     idx = prog.instantiate(src, args, declared_ret, role);
+    if (kind == EntryPoint::Kind::Kernel) check_static_shared_memory(prog, idx, src->name);
   }
   // Without shared memory there is nothing to race on: the kernel stays the unchecked build (and
   // so its speed, and its cache entry).
@@ -244,12 +250,12 @@ Type build_single(Build& b, const std::shared_ptr<FunctionSource>& src, const st
 }
 }  // namespace
 
-KernelBuild build_kernel(const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args) {
+KernelBuild build_kernel(const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args, bool debug) {
   KernelBuild b;
   b.arg_types = args;
   b.symbol = "cj_kernel_" + src->name;
   build_single(b, src, args, Type::void_(), Role::Kernel, EntryPoint::Kind::Kernel, b.symbol, nullptr, false, false,
-               sim_racecheck_enabled());
+               sim_racecheck_enabled(), debug);
   return b;
 }
 

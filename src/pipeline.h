@@ -23,6 +23,8 @@ struct Build {
   std::map<std::string, SourceFile> files;  // every user file the code came from (error mapping)
   std::vector<std::string> host_flags;      // extra host-compiler flags (-fopenmp for target='parallel')
   std::vector<std::string> file_order;      // program_files: {fileN} in simulator messages
+  bool debug = false;                       // @cuda.jit(debug=True): the GPU code checks indices
+  std::vector<CheckSite> check_sites;       // debug: the GPU code's checked accesses, by number
 };
 
 /// CUJIT_SIM_RACECHECK is on: kernels compiled now get the simulator's shared-memory race check.
@@ -96,7 +98,9 @@ NumpyUfuncBuild build_numpy_gufunc(const std::shared_ptr<FunctionSource>& src, c
 [[noreturn]] void argument_type_error(const std::shared_ptr<FunctionSource>& src, int index, const std::string& msg);
 
 /// Types and generates a kernel for the argument types of a call (or a declared signature).
-KernelBuild build_kernel(const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args);
+/// `debug` (@cuda.jit(debug=True)) makes the GPU code check every array index (Build::debug).
+KernelBuild build_kernel(const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args,
+                         bool debug = false);
 
 /// The prelude every CUDA program's cuda_source starts with (prelude/cuda.h + common.h).
 const std::string& cuda_prelude();

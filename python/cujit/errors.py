@@ -19,7 +19,7 @@ __all__ = [
     "CujitError", "TypingError", "UnsupportedError", "CompileSyntaxError", "InternalError",
     "ToolchainError", "NvrtcError", "SimulatorError", "SimulatorIndexError", "SimulatorRaceError", "CudaSupportError",
     "CudaAPIError",
-    "CudaOutOfMemoryError",
+    "CudaOutOfMemoryError", "CudaContextLostError", "KernelIndexError",
 ]
 
 
@@ -109,11 +109,10 @@ class SimulatorError(CujitError):
     cuda.syncthreads() that only part of a block reaches (a deadlock on the GPU)."""
 
 
-class SimulatorIndexError(SimulatorError, IndexError):
-    """An array index out of bounds in simulated GPU code (every index is checked there). The
-    message names the index, the axis, the array and its size, the thread and block, and the
-    Python line, which is shown with a caret under the array. On a GPU the same kernel would read
-    or corrupt other memory."""
+class _IndexCaret(IndexError):
+    """An out-of-bounds index in GPU code, caught by a check: the message names the index, the
+    axis, the array and its size, the thread and block, and the Python line ("at file.py:LINE"),
+    which is added below it with a caret under the array."""
 
     def __init__(self, message):
         # "at FILE:LINE", or "at FILE:LINE:COL" from a kernel built with the race check
@@ -169,6 +168,20 @@ class SimulatorRaceError(SimulatorError):
         super().__init__(message)
 
 
+class SimulatorIndexError(SimulatorError, _IndexCaret):
+    """An array index out of bounds in simulated GPU code (every index is checked there). The
+    message names the index, the axis, the array and its size, the thread and block, and the
+    Python line, which is shown with a caret under the array. On a GPU the same kernel would read
+    or corrupt other memory. Also an IndexError."""
+
+
+class KernelIndexError(CujitError, _IndexCaret):
+    """An array index out of bounds in a kernel compiled with ``@cuda.jit(debug=True)``, caught on
+    the GPU. The message has the simulator's wording (index, axis, array and size, thread, block,
+    the kernel, the Python line with a caret); the faulting thread stopped there, others ran on.
+    Also an IndexError."""
+
+
 class CudaSupportError(CujitError):
     """No usable CUDA GPU: libcuda.so.1 could not be loaded, cuInit failed, no device was found,
     or the runtime was already shut down at interpreter exit. Raised on the first GPU use (a
@@ -188,6 +201,15 @@ class CudaAPIError(CujitError):
 
     def __reduce__(self):
         return (type(self), (str(self), self.call, self.code, self.name))
+
+
+class CudaContextLostError(CudaAPIError):
+    """The CUDA context was lost. Either a kernel faulted (``name`` is the sticky error, e.g.
+    "CUDA_ERROR_ILLEGAL_ADDRESS", raised by the next call that waits for the GPU) and cujit has
+    recreated the context, or an object made before such a fault (a device array, a stream, an
+    event) was used afterwards ("CUDA_ERROR_CONTEXT_IS_DESTROYED"). Device arrays, streams,
+    events, pinned and mapped host memory from before the fault are gone and must be created
+    again; kernels and ufuncs load their code again by themselves."""
 
 
 class CudaOutOfMemoryError(CudaAPIError, MemoryError):

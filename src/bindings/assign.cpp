@@ -43,6 +43,8 @@ AssignLoop& assign_loop(Scalar from, Scalar to) {
     loop->build = build_ufunc(src, {sig});
     loop->module = load_build(loop->build, rt::Backend::GPU);
     slot = std::move(loop);
+  } else if (slot->module->stale()) {  // its context was lost to a kernel fault: load it again
+    slot->module = load_build(slot->build, rt::Backend::GPU);
   }
   return *slot;
 }

@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "runtime/driver.h"
+#include "runtime/stream.h"
 #include "toolchain/nvrtc.h"
 
 namespace py = pybind11;
@@ -81,6 +82,12 @@ void* stream_handle(const py::object& stream) {
   if (py::isinstance<py::int_>(stream)) {
     auto v = stream.cast<uintptr_t>();
     return (void*)v;
+  }
+  // A cujit stream of a context lost to a kernel fault must not reach the driver.
+  if (py::isinstance<rt::Stream>(stream)) {
+    const rt::Stream& s = stream.cast<const rt::Stream&>();
+    s.check_live();
+    return s.handle();
   }
   if (py::hasattr(stream, "handle")) return (void*)stream.attr("handle").cast<uintptr_t>();
   throw py::type_error("stream must be 0, None or a cujit stream");

@@ -64,6 +64,12 @@ void define_errors(py::module_& m) {
         x.attr("free") = e.free_bytes;
         x.attr("total") = e.total_bytes;
       });
+    } catch (const rt::ContextLostError& e) {
+      raise("CudaContextLostError", e.what(), [&](py::object& x) {
+        x.attr("call") = e.call;
+        x.attr("code") = e.code;
+        x.attr("name") = e.name;
+      });
     } catch (const rt::CudaAPIError& e) {
       raise("CudaAPIError", e.what(), [&](py::object& x) {
         x.attr("call") = e.call;
@@ -94,6 +100,8 @@ void define_errors(py::module_& m) {
         x.attr("col") = e.loc.col;
         if (e.kind == ErrorKind::Syntax) x.attr("offset") = e.loc.col + 1;  // SyntaxError's is 1-based
       });
+    } catch (const rt::KernelIndexError& e) {
+      raise("KernelIndexError", e.what());
     } catch (const rt::SimulatorIndexError& e) {
       raise("SimulatorIndexError", e.what());
     } catch (const rt::SimulatorRaceError& e) {

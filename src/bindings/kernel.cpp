@@ -23,6 +23,7 @@
 #include <unordered_map>
 
 #include "bindings/common.h"
+#include "bindings/kernel_checks.h"
 #include "bindings/marshal.h"
 #include "pipeline.h"
 #include "runtime/device_array.h"
@@ -81,6 +82,7 @@ struct LaunchPlan {
   std::vector<ArgPlan> args;
   size_t words = 0;           // the marshalled size, in 8-byte words
   rt::Backend backend = rt::Backend::Sim;
+  uint64_t generation = 0;  // GPU: the context generation (driver.h) the module and arrays were live in
   Specialization* sp = nullptr;
   rt::LoadedModule* module = nullptr;
   void* function = nullptr;
@@ -102,7 +104,8 @@ class Kernel {
   py::object last_config;
   LaunchConfig last_launch;
 
-  Kernel(std::shared_ptr<FunctionSource> src, const std::vector<std::string>& sigs) : src_(std::move(src)) {
+  Kernel(std::shared_ptr<FunctionSource> src, const std::vector<std::string>& sigs, bool debug = false)
+      : src_(std::move(src)), debug_(debug) {
     for (const auto& s : sigs) {
       Signature sig = parse_signature_or_raise(s);
       if (sig.ret.known() && sig.ret.tag != Type::Tag::Void)
@@ -149,6 +152,10 @@ class Kernel {
         case ArgPlan::DeviceArray: {
           const rt::DeviceArray* d = device_array_of(o);
           if (d->dtype != a.scalar || d->ndim() != a.ndim || d->backend() != p.backend) return false;
+          // An array from before a kernel fault: the general path raises ContextLostError.
+          if (d->buf && d->buf->generation != p.generation &&
+              (d->buf->origin == rt::Buffer::Origin::Pool || d->buf->origin == rt::Buffer::Origin::Plain))
+            return false;
           if (layout_of(d->shape, d->strides, scalar_size(d->dtype)) != a.layout) return false;
           *w++ = (int64_t)(intptr_t)d->data;
           for (int k = 0; k < a.ndim; ++k) *w++ = d->shape[k];
@@ -181,6 +188,14 @@ class Kernel {
       ++w;
     }
     if (!any_array && rt::current_backend() != p.backend) return false;
+    if (p.backend == rt::Backend::GPU) {
+      // A fault since the plan was made left its module dead; and a launch asking for more
+      // dynamic shared memory than allowed gets its message from the general path.
+      if (p.generation != rt::context_generation()) return false;
+      if (l.shared > (size_t)rt::device_attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)) return false;
+    } else if (l.shared > (size_t)rt::kSimMaxSharedOptin) {
+      return false;
+    }
     check_config(l, p.backend);
     run(*p.sp, *p.module, p.function, l, params);
     return true;
@@ -210,8 +225,9 @@ class Kernel {
     Specialization& sp = specialize(types);
     if (sp.build.arg_types.size() != n)
       throw py::type_error(src_->name + "() takes " + std::to_string(sp.build.arg_types.size()) + " arguments, got " + std::to_string(n));
+    check_launch(sp.build, backend, l.shared, karg);  // shared memory, arrays of a lost context
     const int slot = backend == rt::Backend::GPU ? 0 : 1;
-    if (!sp.functions[slot]) sp.functions[slot] = module(sp, backend).function(sp.build.symbol);
+    if (!sp.functions[slot] || sp.modules[slot]->stale()) sp.functions[slot] = module(sp, backend).function(sp.build.symbol);
     rt::LoadedModule& mod = *sp.modules[slot];
     void* params[kMaxInlineArgs];
     std::vector<void*> more;
@@ -219,6 +235,7 @@ class Kernel {
     if (karg.size() > kMaxInlineArgs) p = (more.resize(karg.size()), more.data());
     for (size_t i = 0; i < karg.size(); ++i) p[i] = karg[i].bytes.data();
     run(sp, mod, sp.functions[slot], l, p);
+    if (sp.build.debug && backend == rt::Backend::GPU) check_index_fault(sp.build, mod, l.stream);
     for (auto& a : karg)
       if (a.dev && a.host_back && !a.host_back.is_none()) rt::device_array_to_numpy(*a.dev, a.host_back);
     record_plan(args, n, karg, actual, types, backend, sp, mod, sp.functions[slot]);
@@ -243,6 +260,7 @@ class Kernel {
 
  private:
   std::shared_ptr<FunctionSource> src_;
+  bool debug_ = false;  // @cuda.jit(debug=True): the GPU code checks indices (kernel_checks.h)
   std::mutex mu_;
   SpecCache<Specialization> specs_;
   // Signatures given at decoration. As in Numba, such a kernel compiles nothing else: a call
@@ -255,7 +273,7 @@ class Kernel {
   Specialization& specialize(const std::vector<Type>& types) {
     return specs_.get(types, [&] {
       auto sp = std::make_unique<Specialization>();
-      sp->build = build_kernel(src_, types);
+      sp->build = build_kernel(src_, types, debug_);
       return sp;
     });
   }
@@ -263,23 +281,18 @@ class Kernel {
   rt::LoadedModule& module(Specialization& sp, rt::Backend b) {
     auto g = lock_without_gil(mu_);  // load_build may compile with the GIL released
     auto& slot = sp.modules[b == rt::Backend::GPU ? 0 : 1];
-    if (!slot) slot = load_build(sp.build, b, "kernel " + describe_call(sp.build.name, sp.build.arg_types));
+    if (!slot || slot->stale()) slot = load_build(sp.build, b, "kernel " + describe_call(sp.build.name, sp.build.arg_types));
     return *slot;
   }
 
-  /// The block and shared-memory limits of the backend (the device's attributes are cached).
+  /// The block size the backend allows (the device's attribute is cached). The dynamic shared
+  /// memory is checked by check_launch (kernel_checks.h), and by the fast path against the same limit.
   static void check_config(const LaunchConfig& l, rt::Backend backend) {
     uint64_t threads = (uint64_t)l.block.x * l.block.y * l.block.z;
     uint64_t limit = backend == rt::Backend::GPU ? (uint64_t)rt::max_threads_per_block() : 1024;
     if (threads > limit)
       throw py::value_error("a block of " + std::to_string(threads) + " threads is more than the device's maximum of " +
                             std::to_string(limit) + " threads per block");
-    if (backend == rt::Backend::GPU) {
-      auto max_shared = (size_t)rt::device_attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
-      if (l.shared > max_shared)
-        throw py::value_error("the launch asks for " + std::to_string(l.shared) + " bytes of dynamic shared memory; the device "
-                              "allows at most " + std::to_string(max_shared) + " per block");
-    }
   }
 
   static void run(const Specialization& sp, rt::LoadedModule& mod, void* function, const LaunchConfig& l, void** params) {
@@ -299,6 +312,7 @@ class Kernel {
                    const std::vector<Type>& declared, rt::Backend backend, Specialization& sp, rt::LoadedModule& mod,
                    void* function) {
     plan_ = LaunchPlan{};
+    if (sp.build.debug) return;  // a debug launch reads its fault record after each launch
     LaunchPlan p;
     for (size_t i = 0; i < n; ++i) {
       PyObject* o = args[i];
@@ -328,6 +342,7 @@ class Kernel {
       p.args.push_back(a);
     }
     p.backend = backend;
+    p.generation = rt::context_generation();
     p.sp = &sp;
     p.module = &mod;
     p.function = function;
@@ -449,7 +464,8 @@ void define_kernel(py::module_& m) {
   // rather than a lookup of a Python-level method on every `kernel[config]`.
   py::class_<Kernel>(m, "Kernel", py::dynamic_attr(), "A @cuda.jit kernel dispatcher.",
                      py::custom_type_setup([](PyHeapTypeObject* ht) { ht->as_mapping.mp_subscript = kernel_subscript; }))
-      .def(py::init<std::shared_ptr<FunctionSource>, const std::vector<std::string>&>())
+      .def(py::init<std::shared_ptr<FunctionSource>, const std::vector<std::string>&, bool>(), py::arg("source"),
+           py::arg("signatures"), py::arg("debug") = false)
       .def("configure", [](py::object self, py::object grid, py::object block, py::object stream, int64_t shared) {
              Kernel& k = self.cast<Kernel&>();
              PyObject* l = make_launch(self.ptr(), &k, k.configure(py::make_tuple(grid, block, stream, shared)));

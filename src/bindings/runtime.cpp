@@ -13,6 +13,7 @@
 #include "bindings/common.h"
 #include "runtime/device_array.h"
 #include "runtime/driver.h"
+#include "runtime/launch.h"
 #include "runtime/memory.h"
 #include "runtime/random.h"
 
@@ -45,7 +46,7 @@ const AttributeRow kAttributes[] = {
     CUJIT_ATTR(MAX_GRID_DIM_Y, 65535),
     CUJIT_ATTR(MAX_GRID_DIM_Z, 65535),
     CUJIT_ATTR(MAX_SHARED_MEMORY_PER_BLOCK, 49152),
-    CUJIT_ATTR(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, -1),
+    CUJIT_ATTR(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, rt::kSimMaxSharedOptin),  // what its launches enforce
     CUJIT_ATTR(MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, -1),
     CUJIT_ATTR(TOTAL_CONSTANT_MEMORY, 65536),
     CUJIT_ATTR(WARP_SIZE, 32),
@@ -171,6 +172,22 @@ py::dict device_info() {
 }  // namespace
 
 void define_runtime(py::module_& m) {
+  // Unit-test hooks for the fault paths that need a GPU to happen for real (tests/test_gpu_faults.py
+  // checks the wording and the Python class without one): the real message builder and the real
+  // exception a stale object raises.
+  m.def("_launch_resources_message", &rt::launch_resources_message, py::arg("kernel"), py::arg("regs"),
+        py::arg("threads"), py::arg("max_threads"));
+  m.def("_raise_stale", [](const std::string& what) { rt::throw_stale(what, rt::context_generation()); });
+  // NVRTC alone, for an arch of our choice ("sm_90": through ptxas to a CUBIN), without a GPU.
+  m.def("_nvrtc_compile", [](const std::string& source, const std::string& arch) {
+    toolchain::NvrtcOutput out;
+    {
+      py::gil_scoped_release nogil;
+      out = toolchain::nvrtc_compile(source, "cujit_test", arch, {});
+    }
+    return py::bytes(out.image);
+  });
+
   using namespace py::literals;
   m.def("set_simulator", [](bool on) { rt::set_current_backend(on ? rt::Backend::Sim : rt::Backend::GPU); }, "on"_a,
         "Whether new device arrays, launches and ufunc calls use the CPU simulator (else the GPU).");

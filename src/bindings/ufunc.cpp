@@ -43,6 +43,7 @@ Arg classify(const py::handle& h) {
   if (py::isinstance<rt::DeviceArray>(h)) {
     a.kind = Arg::Kind::Device;
     a.dev = h.cast<std::shared_ptr<rt::DeviceArray>>();
+    if (a.dev->buf) a.dev->buf->check_live();  // not from a context a kernel fault destroyed
     a.dtype = a.dev->dtype;
     return a;
   }
@@ -173,7 +174,8 @@ class CudaUfunc {
   rt::LoadedModule& module(rt::Backend b) {
     auto g = lock_without_gil(mu_);  // load_build may compile with the GIL released
     auto& slot = modules_[b == rt::Backend::GPU ? 0 : 1];
-    if (!slot) slot = load_build(build_, b, "CUDA ufunc " + build_.name);
+    // A module of a context lost to a kernel fault is stale: load the code again.
+    if (!slot || slot->stale()) slot = load_build(build_, b, "CUDA ufunc " + build_.name);
     return *slot;
   }
 
@@ -189,6 +191,7 @@ class CudaUfunc {
       if (py::isinstance<rt::DeviceArray>(out) || py::hasattr(out, "__cuda_array_interface__")) {
         out_dev = py::isinstance<rt::DeviceArray>(out) ? out.cast<std::shared_ptr<rt::DeviceArray>>()
                                                        : rt::device_array_from_cai(out);
+        if (out_dev->buf) out_dev->buf->check_live();
         backend = out_dev->backend();
       } else if (py::isinstance<py::array>(out)) {
         out_host = py::reinterpret_borrow<py::array>(out);

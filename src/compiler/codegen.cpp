@@ -60,6 +60,7 @@ class Emitter {
   Emitter(const Program& prog, Target target) : prog_(prog), target_(target) {}
   bool allocates_ = false;  // some emitted function makes an array on the heap (np.empty, ...)
   bool uses_barrier_ = false;  // some emitted function calls cuda.syncthreads() or a warp-synchronous intrinsic
+  std::vector<CheckSite> sites_;  // debug_checks, CUDA target: each checked access, by number
 
   std::string run(const std::vector<EntryPoint>& entries) {
     // Only instances reachable from the entries are emitted (early inference passes may have
@@ -637,11 +638,20 @@ class Emitter {
     }
     // The simulator checks every index (host target, GPU code): the array's name and the user's
     // line go into the message. Taking a sub-array reads nothing, so only elements are raced.
+    // With debug=True the GPU code checks too, passing the access's number (a CheckSite): the
+    // device has no use for the strings, and the dispatcher has them.
     const bool checked = index_checked(), race = race_checked() && !e.type.is_array();
+    const bool gpu_checked = target_ == Target::CUDA && prog_.debug_checks;
     std::string s = std::string(e.type.is_array() ? "cj::subarray" : "cj::elem") +
-                    (race ? "_race(" : checked ? "_checked(" : "(") + expr(*e.a);
+                    (race ? "_race(" : checked || gpu_checked ? "_checked(" : "(") + expr(*e.a);
     if (checked) s += ", " + site(*e.a, e);
     if (race) s += ", " + std::to_string(access);
+    if (gpu_checked) {
+      const std::string name = e.a->is(ast::Kind::Name) ? e.a->name : "array";
+      const std::string where = "{file" + std::to_string(file_number(fn_->mod.source.filename)) + "}:" + std::to_string(e.loc.line);
+      s += ", " + std::to_string(sites_.size());
+      sites_.push_back({name, where});
+    }
     for (auto* x : idx) s += ", (int64_t)(" + expr(*x) + ")";
     return s + ")";
   }
@@ -976,8 +986,12 @@ bool uses_shared_memory(const Program& prog) {
   return false;
 }
 
-std::string emit_program(const Program& prog, const std::vector<EntryPoint>& entries, Target target) {
-  return Emitter(prog, target).run(entries);
+std::string emit_program(const Program& prog, const std::vector<EntryPoint>& entries, Target target,
+                         std::vector<CheckSite>* sites) {
+  Emitter e(prog, target);
+  std::string code = e.run(entries);
+  if (sites) *sites = std::move(e.sites_);
+  return code;
 }
 
 }  // namespace cujit

@@ -24,8 +24,17 @@ struct EntryPoint {
   std::vector<std::vector<int>> core_dims;
 };
 
-/// The generated translation unit, without the prelude (pipeline.cpp puts that in front).
-std::string emit_program(const Program& prog, const std::vector<EntryPoint>& entries, Target target);
+/// One checked array access of GPU code built with Program::debug_checks: the device records
+/// only its number (its index in the list), the host puts the words back into the message.
+struct CheckSite {
+  std::string array;  // the indexed name ("a"), or "array" for an expression
+  std::string where;  // "{fileN}:LINE", as in the simulator's messages
+};
+
+/// The generated translation unit, without the prelude (pipeline.cpp puts that in front). For
+/// the CUDA target of a debug_checks program, `sites` receives the checked accesses by number.
+std::string emit_program(const Program& prog, const std::vector<EntryPoint>& entries, Target target,
+                         std::vector<CheckSite>* sites = nullptr);
 
 /// The user files of a program, numbered by first appearance: the generated code names a file
 /// by its number where a path in the text would change the cache key (simulator messages).

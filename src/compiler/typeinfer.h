@@ -50,12 +50,23 @@ struct FunctionInstance {
   std::vector<std::string> local_order;  // first-assignment order, for declarations
   std::unordered_map<const ast::Node*, Resolved> resolved;
   std::unordered_map<const ast::Node*, std::vector<int64_t>> array_shapes;  // cuda.local/shared.array
+  std::unordered_map<const ast::Node*, int64_t> shared_bytes;  // static cuda.shared.array -> its bytes
   std::map<std::string, const GlobalValue*> const_arrays;  // symbol -> global array (constant memory)
   std::string cpp_name;
   bool typing = false;                   // inference in progress (recursion check)
   bool host_only = false;                // compiled for the CPU only (Program::host_only)
   std::unordered_map<const ast::Node*, ParallelLoop> parallel_loops;  // For node -> its plan
 };
+
+/// The GPU's limit on a block's static shared memory (cuda.shared.array with a constant shape):
+/// 48 KiB on every architecture, beyond which ptxas refuses the kernel. Checked when typing, so
+/// the simulator enforces it too.
+constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
+
+/// Throws a TypingError when the static shared memory of instance `root` and everything it calls
+/// exceeds kMaxStaticSharedBytes, at the array that crosses the limit, naming the kernel `kernel`.
+class Program;
+void check_static_shared_memory(const Program& prog, int root, const std::string& kernel);
 
 /// All instances reachable from the entry points compiled together.
 class Program {
@@ -73,6 +84,9 @@ class Program {
   // CUJIT_SIM_RACECHECK: the simulator's build of this kernel records every shared-memory access
   // and reports races (prelude/host.h). Kernels only; the GPU code is unchanged.
   bool race_check = false;
+  // @cuda.jit(debug=True): the GPU code checks every array index too (the simulator always does),
+  // recording the first bad one for the dispatcher (codegen's CheckSite, prelude/cuda.h).
+  bool debug_checks = false;
 
   /// Types `src` for `args` (reusing an existing instance) and returns its index.
   /// `call_site` is where a caller asked for it (for errors); null for entry points.

@@ -1,5 +1,6 @@
 // Typing of calls to intrinsics (builtins.def): one case per Rule. Split from typeinfer.cpp, which
 // calls type_builtin_call once it knows the callee is a builtin and every argument's type.
+#include <algorithm>
 #include <string>
 
 #include "compiler/builtins.h"
@@ -411,6 +412,14 @@ class BuiltinTyper {
       dims.push_back(v);
     }
     fn().array_shapes[&e] = dims;
+    if (b.id == Builtin::CudaSharedArray && dims[0] != 0) {
+      // Bytes, saturating far past any device (shapes are constants of any size); the kernel's
+      // total is checked against the limit once typed (check_static_shared_memory).
+      constexpr int64_t kHuge = int64_t(1) << 50;
+      int64_t n = scalar_size(dtype->type.scalar);
+      for (auto d : dims) n = n > kHuge / d ? kHuge : n * d;
+      fn().shared_bytes[&e] = n;
+    }
     return Type::array(dtype->type.scalar, (int)dims.size(), 'C');
   }
 
@@ -512,6 +521,42 @@ Type type_builtin_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& 
                std::string(b.name) + "() is GPU code: it cannot be called from a CPU function (@jit, CPU "
                "@vectorize); compile the function with @cuda.jit instead");
   return BuiltinTyper(fn).builtin_call(call, b, args);
+}
+
+void check_static_shared_memory(const Program& prog, int root, const std::string& kernel) {
+  // Each instance's cuda.shared.array storage is one static __shared__ array, however often it
+  // is called, so the kernel's total is the sum over the instances it reaches (as codegen emits them).
+  std::vector<int> order;
+  std::vector<bool> seen(prog.fns.size(), false);
+  std::vector<int> stack{root};
+  while (!stack.empty()) {
+    int i = stack.back();
+    stack.pop_back();
+    if (i < 0 || i >= (int)prog.fns.size() || seen[i]) continue;
+    seen[i] = true;
+    order.push_back(i);
+    for (const auto& [node, r] : prog.fns[i]->resolved)
+      if (r.kind == Resolved::Kind::UserFunction && r.instance >= 0) stack.push_back(r.instance);
+  }
+  int64_t total = 0;
+  for (int i : order) {
+    const FunctionInstance& f = *prog.fns[i];
+    std::vector<std::pair<const ast::Node*, int64_t>> arrays(f.shared_bytes.begin(), f.shared_bytes.end());
+    std::sort(arrays.begin(), arrays.end(), [](const auto& a, const auto& b) {
+      return a.first->loc.line != b.first->loc.line ? a.first->loc.line < b.first->loc.line : a.first->loc.col < b.first->loc.col;
+    });
+    for (const auto& [node, bytes] : arrays) {
+      total += bytes;
+      if (total > kMaxStaticSharedBytes)
+        user_error(f.mod.source, node->loc, ErrorKind::Typing,
+                   "kernel " + kernel + " needs " + std::to_string(total) + " bytes of static shared memory, more " +
+                       "than the " + std::to_string(kMaxStaticSharedBytes) + " bytes (48 KiB) a block may have on " +
+                       "the GPU (the simulator enforces the same limit); this cuda.shared.array (" +
+                       std::to_string(bytes) + " bytes) takes it past the limit, counting the arrays of the " +
+                       "kernel and of the device functions it calls. Use smaller arrays, or dynamic shared memory " +
+                       "(a shape of 0, sized by the launch's sharedmem), which may go up to the device's opt-in maximum");
+    }
+  }
 }
 
 }  // namespace cujit

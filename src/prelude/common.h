@@ -108,6 +108,26 @@ CJ_FN T& elem_race(const Array<T, N>& a, const char* array, const char* where, i
   return x;
 }
 #endif
+#elif CJ_DEBUG_CHECKS
+// The GPU's checked indexing with debug=True (cuda.h's index_fault records and exits the thread).
+template <class T, int N, class... I>
+CJ_FN void check_indices(const Array<T, N>& a, int32_t site, I... ix) {
+  const int64_t idx[] = {(int64_t)ix...};
+  for (int k = 0; k < (int)sizeof...(I); ++k) {
+    const int64_t i = idx[k] < 0 ? idx[k] + a.shape[k] : idx[k];
+    if ((uint64_t)i >= (uint64_t)a.shape[k]) index_fault(site, k, idx[k], a.shape[k]);
+  }
+}
+template <class T, int N, class... I>
+CJ_FN T& elem_checked(const Array<T, N>& a, int32_t site, I... ix) {
+  check_indices(a, site, ix...);
+  return elem(a, ix...);
+}
+template <class T, int N, class... I>
+CJ_FN Array<T, N - (int)sizeof...(I)> subarray_checked(const Array<T, N>& a, int32_t site, I... ix) {
+  check_indices(a, site, ix...);
+  return subarray(a, ix...);
+}
 #endif
 
 /// The address of the flat (C-order) element k of an N-d view.

@@ -66,6 +66,39 @@ CJ_FN uint32_t lanemask_lt() {
   asm("mov.u32 %0, %%lanemask_lt;" : "=r"(r));
   return r;
 }
+#if CJ_DEBUG_CHECKS
+// @cuda.jit(debug=True) (pipeline.cpp defines CJ_DEBUG_CHECKS): every array index is checked, as
+// the simulator checks it. A bad one must not trap (a trap destroys the context and every array
+// in it), so the thread records it, the first to do so winning the flag, and exits; the others
+// run on. The dispatcher reads the record after the launch (rt::LoadedModule::take_index_fault,
+// whose FaultRecord has this layout), clears it and raises IndexError. `site` numbers the access
+// (codegen's CheckSite: the array's name and the line).
+struct FaultRecord {
+  unsigned flag;
+  int32_t site, axis, pad;
+  int64_t index, size;
+  uint32_t thread[3], block[3];
+};
+}  // namespace cj
+extern "C" {
+__device__ cj::FaultRecord cj_fault_record;  // unmangled: cuModuleGetGlobal finds it by this name
+}
+namespace cj {
+__device__ __noinline__ void index_fault(int32_t site, int32_t axis, int64_t index, int64_t size) {
+  cj::FaultRecord& r = cj_fault_record;
+  if (atomicCAS(&r.flag, 0u, 1u) == 0u) {
+    r.site = site;
+    r.axis = axis;
+    r.index = index;
+    r.size = size;
+    r.thread[0] = threadIdx.x, r.thread[1] = threadIdx.y, r.thread[2] = threadIdx.z;
+    r.block[0] = blockIdx.x, r.block[1] = blockIdx.y, r.block[2] = blockIdx.z;
+    __threadfence();
+  }
+  asm volatile("exit;");  // this thread only; the launch completes normally
+  __builtin_unreachable();
+}
+#endif
 CJ_FN void threadfence() { __threadfence(); }
 CJ_FN void threadfence_block() { __threadfence_block(); }
 CJ_FN void threadfence_system() { __threadfence_system(); }

@@ -78,6 +78,7 @@ void copyto(const py::array& dst, const py::array& src) { py::module_::import("n
 void check_alive(const DeviceArray& a) {
   if (!a.buf || a.data == nullptr)  // called for non-empty arrays only
     throw std::invalid_argument("the device array has no memory");
+  a.buf->check_live();  // not memory of a context a kernel fault destroyed
 }
 
 }  // namespace
@@ -401,6 +402,7 @@ std::shared_ptr<DeviceArray> device_array_from_cai(py::handle obj) {
 }
 
 py::dict cuda_array_interface(const DeviceArray& a) {
+  if (a.buf) a.buf->check_live();
   if (a.backend() != Backend::GPU)
     throw std::invalid_argument("a simulator device array has no __cuda_array_interface__ (it is not in GPU memory)");
   py::dict d;

@@ -33,6 +33,14 @@ std::mutex g_ctx_mutex;
 std::atomic<CUcontext> g_ctx{nullptr};
 CUdevice g_dev = 0;                // valid once g_ctx is set
 std::atomic<int> g_ordinal{0};     // the device chosen; fixed once g_ctx is set
+std::atomic<uint64_t> g_generation{0};  // bumped by reset_after_fault (context_generation)
+std::atomic<void (*)()> g_reset_hooks[4] = {};  // on_context_reset
+// Set (under g_ctx_mutex) when a fault's reset could not give the process a working context: the
+// driver keeps the sticky error for the whole process, as CUDA documents for an illegal address.
+// From then on every GPU call throws ContextLostError with this text at once (no retry, no hang).
+std::string g_lost;
+int g_lost_code = 0;
+std::string g_lost_name;
 
 // Device attributes never change for a device, and some are read on every launch
 // (multiprocessor_count), so each is asked of the driver once.
@@ -151,16 +159,116 @@ CUcontext retain_primary() {
   if (ordinal < 0 || ordinal >= d.device_count)
     throw CudaSupportError("CUDA device " + std::to_string(ordinal) + " does not exist (the driver reports " +
                            std::to_string(d.device_count) + " device(s))");
+  if (!g_lost.empty()) throw ContextLostError("cujit", g_lost_code, g_lost_name, "the GPU is lost", ": " + g_lost);
+  // Checked without check(): a sticky error here must not start a reset, which needs g_ctx_mutex.
   CUdevice dev = 0;
-  CUJIT_CU(cuDeviceGet, &dev, ordinal);
-  CUJIT_CU(cuDevicePrimaryCtxRetain, &ctx, dev);
+  CUresult rc = d.api.cuDeviceGet(&dev, ordinal);
+  if (rc == CUDA_SUCCESS) rc = d.api.cuDevicePrimaryCtxRetain(&ctx, dev);
+  if (rc != CUDA_SUCCESS)
+    throw CudaAPIError("cuDevicePrimaryCtxRetain", int(rc), result_text(d.api, rc), "could not retain the primary context");
   if (ctx == nullptr) throw CudaSupportError("cuDevicePrimaryCtxRetain returned no context");
   g_dev = dev;
   g_ctx.store(ctx, std::memory_order_release);
   return ctx;
 }
 
+// After a sticky error: destroys the faulted primary context and retains a fresh one, as a new
+// generation. Returns "" or why recovery failed. The driver is called directly (not through
+// check, which calls this). Several threads may see the same fault: only the first resets, the
+// others find g_ctx already replaced (their thread still has the old context current).
+std::string reset_after_fault(const Driver& d, CUresult fault) noexcept {
+  try {
+    std::lock_guard<std::mutex> g(g_ctx_mutex);
+    if (!g_lost.empty()) return g_lost;
+    CUcontext old = g_ctx.load(std::memory_order_acquire);
+    if (old == nullptr) return "";
+    CUcontext cur = nullptr;
+    if (d.api.cuCtxGetCurrent && d.api.cuCtxGetCurrent(&cur) == CUDA_SUCCESS && cur != nullptr && cur != old)
+      return "";  // another thread reset it already
+    if (!d.api.cuDevicePrimaryCtxRelease || !d.api.cuDevicePrimaryCtxReset)
+      return "the driver has no cuDevicePrimaryCtxReset";
+    // Our reference goes first; the reset then destroys the context even when another library
+    // (PyTorch, CuPy) holds one too: the fault has broken it for them as well.
+    d.api.cuDevicePrimaryCtxRelease(g_dev);
+    CUresult rc = d.api.cuDevicePrimaryCtxReset(g_dev);
+    g_generation.fetch_add(1, std::memory_order_acq_rel);
+    for (auto& h : g_reset_hooks)
+      if (auto fn = h.load()) fn();
+    CUcontext ctx = nullptr;
+    CUresult rr = d.api.cuDevicePrimaryCtxRetain(&ctx, g_dev);
+    if (rr != CUDA_SUCCESS || ctx == nullptr) {
+      // Measured on an H100 (driver of CUDA 13): after CUDA_ERROR_ILLEGAL_ADDRESS even a new
+      // primary context reports the fault again. The GPU is lost to this process for good.
+      if (rr == CUDA_SUCCESS && ctx) d.api.cuDevicePrimaryCtxRelease(g_dev);
+      g_ctx.store(nullptr, std::memory_order_release);
+      g_lost_code = int(fault);
+      const char* name = nullptr;
+      if (d.api.cuGetErrorName(fault, &name) != CUDA_SUCCESS) name = nullptr;
+      g_lost_name = name ? name : "CUDA_ERROR_" + std::to_string(int(fault));
+      g_lost = "an earlier kernel fault (" + g_lost_name +
+               ") left the GPU unusable in this process: the driver keeps reporting it even in a new context "
+               "(cuDevicePrimaryCtxRetain after cuDevicePrimaryCtxReset failed: " + result_text(d.api, rr) +
+               "), as CUDA documents for such errors. Restart Python to use the GPU again; the simulator "
+               "(CUJIT_ENABLE_CUDASIM=1) still works in this process";
+      return g_lost;
+    }
+    g_ctx.store(ctx, std::memory_order_release);
+    d.api.cuCtxSetCurrent(ctx);
+    if (rc != CUDA_SUCCESS) return "cuDevicePrimaryCtxReset failed: " + result_text(d.api, rc);
+    return "";
+  } catch (...) {
+    return "out of memory while resetting";
+  }
+}
+
 }  // namespace
+
+bool is_sticky_error(int rc) noexcept {
+  switch (rc) {
+    case CUDA_ERROR_ILLEGAL_ADDRESS:
+    case CUDA_ERROR_LAUNCH_FAILED:
+    case CUDA_ERROR_LAUNCH_TIMEOUT:
+    case CUDA_ERROR_HARDWARE_STACK_ERROR:
+    case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+    case CUDA_ERROR_MISALIGNED_ADDRESS:
+    case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+    case CUDA_ERROR_INVALID_PC:
+    case CUDA_ERROR_ASSERT:
+      return true;
+    default:
+      return false;
+  }
+}
+
+void on_context_reset(void (*fn)()) {
+  for (auto& h : g_reset_hooks) {
+    void (*expected)() = nullptr;
+    if (h.load() == fn || h.compare_exchange_strong(expected, fn)) return;
+  }
+}
+
+uint64_t context_generation() noexcept { return g_generation.load(std::memory_order_relaxed); }
+
+void throw_stale(const std::string& what, uint64_t generation) {
+  throw ContextLostError("cujit", int(CUDA_ERROR_CONTEXT_IS_DESTROYED), "CUDA_ERROR_CONTEXT_IS_DESTROYED",
+                         "context is destroyed",
+                         ": " + what + " belongs to a CUDA context that a kernel fault destroyed (context generation " +
+                             std::to_string(generation) + ", now " + std::to_string(context_generation()) +
+                             "); its memory and handles are gone: create it again");
+}
+
+std::string launch_resources_message(const std::string& kernel, int regs, long long threads, int max_threads) {
+  std::string s = ": kernel " + kernel + " needs " + std::to_string(regs) + " registers per thread, so a block of " +
+                  std::to_string(threads) + " threads needs " + std::to_string((long long)regs * threads) +
+                  " registers, more than the device has for one block; at most " + std::to_string(max_threads) +
+                  " threads per block fit this kernel. Launch it with ";
+  // A power of two at or below the limit, the usual choice of block size.
+  int p = 1;
+  while (p * 2 <= max_threads) p *= 2;
+  s += max_threads >= 32 ? std::to_string(p) + " threads per block (or fewer) and more blocks"
+                         : "fewer threads per block";
+  return s + ", or make the kernel keep fewer values live at once.";
+}
 
 const Driver& Driver::get() {
   if (g_shutdown.load(std::memory_order_acquire))
@@ -182,9 +290,26 @@ void check(CUresult rc, const char* call) {
   if (rc == CUDA_SUCCESS) return;
   const char* name = nullptr;
   const char* text = nullptr;
-  if (Driver* d = g_driver.load(std::memory_order_acquire)) {
+  Driver* d = g_driver.load(std::memory_order_acquire);
+  if (d) {
     if (d->api.cuGetErrorName(rc, &name) != CUDA_SUCCESS) name = nullptr;
     if (d->api.cuGetErrorString(rc, &text) != CUDA_SUCCESS) text = nullptr;
+  }
+  if (d && is_sticky_error(int(rc))) {
+    const std::string failed = reset_after_fault(*d, rc);
+    std::string detail =
+        ": a kernel faulted and the CUDA context was lost. Device arrays, streams, events, pinned and mapped "
+        "host memory and loaded kernels made before this error are gone (deleting them is safe; pinned host "
+        "arrays read as zeros). ";
+    detail += failed.empty()
+                  ? "cujit has recreated the context: create the arrays again (kernels and ufuncs reload by "
+                    "themselves). "
+                  : "cujit could not recreate it: " + failed + ". ";
+    detail += "To find the bad access, run the kernel with @cuda.jit(debug=True) or on the simulator "
+              "(CUJIT_ENABLE_CUDASIM=1), which check every index.";
+    throw ContextLostError(call ? call : "CUDA driver call", int(rc),
+                           name ? name : "CUDA_ERROR_" + std::to_string(int(rc)), text ? text : "unknown error",
+                           detail);
   }
   throw CudaAPIError(call ? call : "CUDA driver call", int(rc),
                      name ? name : "CUDA_ERROR_" + std::to_string(int(rc)), text ? text : "unknown error");
@@ -316,6 +441,7 @@ CUmodule load_module(const std::string& image) {
   // c_str(): PTX must be NUL-terminated; a CUBIN is read by its ELF header and ignores it.
   CUresult rc = d.api.cuModuleLoadDataEx(&mod, image.c_str(), 2, opts, vals);
   if (rc == CUDA_SUCCESS && mod == nullptr) throw CudaSupportError("cuModuleLoadDataEx returned no module");
+  if (is_sticky_error(int(rc))) check(rc, "cuModuleLoadData");  // an earlier kernel's fault: recover
   if (rc != CUDA_SUCCESS) {
     log[sizeof(log) - 1] = 0;
     const char* name = nullptr;
@@ -360,6 +486,13 @@ void launch(CUfunction f, const unsigned grid[3], const unsigned block[3], unsig
   if (shared_bytes > 48u * 1024u) CUJIT_CU(cuFuncSetAttribute, f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(shared_bytes));
   CUJIT_CU(cuLaunchKernel, f, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared_bytes, stream, params,
            nullptr);
+}
+
+int function_attribute(CUfunction f, CUfunction_attribute attr) {
+  ensure_context();
+  int v = 0;
+  CUJIT_CU(cuFuncGetAttribute, &v, attr, f);
+  return v;
 }
 
 void synchronize() {

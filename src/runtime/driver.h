@@ -42,7 +42,35 @@ class Driver {
 };
 
 /// Throws CudaAPIError(call, rc, cuGetErrorName, cuGetErrorString) unless rc is CUDA_SUCCESS.
+/// A sticky error (is_sticky_error: a kernel faulted, the context is unusable) first resets the
+/// primary context (a new context generation) and then throws ContextLostError, whose message
+/// says what was lost.
 void check(CUresult rc, const char* call);
+
+/// Whether `rc` leaves the context unusable (CUDA_ERROR_ILLEGAL_ADDRESS, _LAUNCH_FAILED,
+/// _ILLEGAL_INSTRUCTION, _MISALIGNED_ADDRESS, _ASSERT, ...): only a new context recovers.
+bool is_sticky_error(int rc) noexcept;
+
+/// The context generation: 0 for the first primary context, one more each time a sticky error
+/// made cujit reset it. Every object that holds a driver handle (a loaded module, device memory,
+/// a stream, an event, page-locked memory, the pool and staging buffers) remembers the generation
+/// it was made in; another generation means its handle died with the old context, so it must be
+/// neither used nor freed. A relaxed atomic load: cheap enough for every launch.
+uint64_t context_generation() noexcept;
+
+/// Registers `fn` to run right after a fault's context reset (under the context lock, before any
+/// other thread can use the new context). host_memory.cpp uses it to put memory back under the
+/// page-locked host arrays the reset freed, so touching them cannot crash. At most 4; idempotent.
+void on_context_reset(void (*fn)());
+
+/// Throws ContextLostError for using `what` ("this device array") made in context generation
+/// `generation`, which a kernel fault has since destroyed.
+[[noreturn]] void throw_stale(const std::string& what, uint64_t generation);
+
+/// The message of a launch that failed with CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES: kernel `kernel`
+/// needs `regs` registers per thread, so at most `max_threads` threads fit a block, and the launch
+/// asked for `threads`. Pure (unit-tested without a GPU).
+std::string launch_resources_message(const std::string& kernel, int regs, long long threads, int max_threads);
 
 /// Throws CudaSupportError saying the driver lacks `call`; returns a CUresult only so it can
 /// stand in a ?: with a driver call.
@@ -114,6 +142,10 @@ void stream_synchronize(CUstream stream);
 
 /// Where libcuda was loaded from (diagnostics); loads it if needed, throws like Driver::get().
 std::string driver_library_path();
+
+/// The kernel's static shared memory (CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES), registers per thread
+/// (NUM_REGS) and largest block (MAX_THREADS_PER_BLOCK).
+int function_attribute(CUfunction f, CUfunction_attribute attr);
 
 /// Set by memory.h's shutdown(): from then on the driver is not called.
 void mark_driver_shutdown() noexcept;

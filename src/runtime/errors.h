@@ -34,6 +34,15 @@ class CudaOutOfMemoryError : public CudaAPIError {
   size_t total_bytes;  // total memory of the device (the host's on the simulator)
 };
 
+/// The CUDA context was lost. Either a kernel faulted (an illegal address, a trap: a "sticky" error
+/// after which every call in the context fails) and cujit has reset the context, or an object made
+/// in such a lost context (a device array, a stream, an event, page-locked memory) was used after
+/// the reset. Python: cujit.errors.CudaContextLostError, a CudaAPIError.
+class ContextLostError : public CudaAPIError {
+ public:
+  using CudaAPIError::CudaAPIError;
+};
+
 /// No usable GPU or driver: the message says why and names the simulator switch.
 class CudaSupportError : public std::runtime_error {
  public:
@@ -63,6 +72,13 @@ class SimulatorIndexError : public SimulatorError {
 class SimulatorRaceError : public SimulatorError {
  public:
   using SimulatorError::SimulatorError;
+};
+
+/// An out-of-bounds index caught on the GPU by a kernel compiled with debug=True (Python:
+/// cujit.errors.KernelIndexError, an IndexError); the message has the simulator's wording.
+class KernelIndexError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
 };
 
 /// The exception for the message a simulated kernel or ufunc stopped with ("IndexError: ..."

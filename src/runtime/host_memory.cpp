@@ -2,6 +2,8 @@
 #include "runtime/host_memory.h"
 
 #include <cuda.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstdlib>
@@ -26,8 +28,15 @@ std::map<uintptr_t, uintptr_t>& pinned_ranges() {
   return *r;
 }
 
+// The context generation the ranges belong to: a kernel fault's context reset unpins them all.
+uint64_t g_ranges_generation = 0;  // guarded by pinned_mutex
+
 void add_range(void* p, size_t n) {
   std::lock_guard<std::mutex> g(pinned_mutex());
+  if (g_ranges_generation != context_generation()) {
+    pinned_ranges().clear();
+    g_ranges_generation = context_generation();
+  }
   pinned_ranges()[uintptr_t(p)] = uintptr_t(p) + n;
 }
 
@@ -43,6 +52,10 @@ void remove_range(void* p) noexcept {
 std::pair<uintptr_t, uintptr_t> containing(const void* p, size_t n) {
   std::lock_guard<std::mutex> g(pinned_mutex());
   auto& r = pinned_ranges();
+  if (g_ranges_generation != context_generation()) {
+    r.clear();
+    g_ranges_generation = context_generation();
+  }
   auto it = r.upper_bound(uintptr_t(p));
   if (it == r.begin()) return {0, 0};
   --it;
@@ -51,6 +64,26 @@ std::pair<uintptr_t, uintptr_t> containing(const void* p, size_t n) {
 }
 
 constexpr size_t kSimAlign = 64;
+
+// Live cuMemHostAlloc blocks (start -> bytes), guarded by pinned_mutex. A fault's context reset
+// frees them under the NumPy arrays built on them, and touching those would then crash the
+// process: remap_lost_allocations maps fresh zeroed pages at the same addresses instead. Those
+// pages are never unmapped (the driver may hand the range out again; unmapping could then hit a
+// new allocation), a leak bounded by what was pinned before a fault.
+std::map<uintptr_t, size_t>& alloc_blocks() {
+  static auto* r = new std::map<uintptr_t, size_t>();
+  return *r;
+}
+
+void remap_lost_allocations() {
+  const long page = sysconf(_SC_PAGESIZE);
+  std::lock_guard<std::mutex> g(pinned_mutex());
+  for (const auto& [start, n] : alloc_blocks()) {
+    const uintptr_t lo = start / page * page, hi = (start + n + page - 1) / page * page;
+    mmap(reinterpret_cast<void*>(lo), hi - lo, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+  }
+  alloc_blocks().clear();
+}
 
 }  // namespace
 
@@ -64,7 +97,14 @@ void HostAllocation::release() noexcept {
     return;
   }
   if (registered && !owns_registration) return;
+  // Pinned in a context a kernel fault destroyed: the driver has undone it (and freed what it
+  // allocated); the same address may be pinned again by now, so touch neither range nor driver.
+  if (generation != context_generation()) return;
   remove_range(p);
+  if (!registered) {
+    std::lock_guard<std::mutex> g(pinned_mutex());
+    alloc_blocks().erase(uintptr_t(p));
+  }
   if (is_shut_down() || driver_shut_down()) return;
   try {
     ensure_context();
@@ -101,9 +141,16 @@ std::shared_ptr<HostAllocation> host_alloc(Backend backend, size_t nbytes, unsig
   if (flags & kHostMapped) cu_flags |= CU_MEMHOSTALLOC_DEVICEMAP;
   if (flags & kHostWriteCombined) cu_flags |= CU_MEMHOSTALLOC_WRITECOMBINED;
   void* p = nullptr;
+  a->generation = context_generation();
   CUJIT_CU(cuMemHostAlloc, &p, n, cu_flags);
   a->ptr = p;  // from here the destructor frees it, also if a later step throws
   add_range(p, n);
+  {
+    static std::once_flag hook;
+    std::call_once(hook, [] { on_context_reset(&remap_lost_allocations); });
+    std::lock_guard<std::mutex> g(pinned_mutex());
+    alloc_blocks()[uintptr_t(p)] = n;
+  }
   if (flags & kHostMapped) {
     CUdeviceptr dp = 0;
     CUJIT_CU(cuMemHostGetDevicePointer, &dp, p, 0);
@@ -140,6 +187,7 @@ std::shared_ptr<HostAllocation> host_register(Backend backend, void* ptr, size_t
   unsigned cu_flags = 0;
   if (flags & kHostPortable) cu_flags |= CU_MEMHOSTREGISTER_PORTABLE;
   if (flags & kHostMapped) cu_flags |= CU_MEMHOSTREGISTER_DEVICEMAP;
+  a->generation = context_generation();
   CUJIT_CU(cuMemHostRegister, ptr, nbytes, cu_flags);
   a->owns_registration = true;
   add_range(ptr, nbytes);

@@ -4,6 +4,7 @@
 #include <cuda.h>
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "runtime/driver.h"
 #include "runtime/simulator.h"
@@ -27,6 +28,7 @@ std::shared_ptr<LoadedModule> LoadedModule::load_gpu(const std::string& image) {
   std::shared_ptr<LoadedModule> m(new LoadedModule());
   m->backend_ = Backend::GPU;
   m->module_ = (void*)load_module(image);
+  m->generation_ = context_generation();
   return m;
 }
 
@@ -38,7 +40,40 @@ std::shared_ptr<LoadedModule> LoadedModule::load_host(std::shared_ptr<toolchain:
 }
 
 LoadedModule::~LoadedModule() {
-  if (backend_ == Backend::GPU && module_) unload_module((CUmodule)module_);
+  // A stale module died with its context; unloading its handle now could hit a new module.
+  if (backend_ == Backend::GPU && module_ && !stale()) unload_module((CUmodule)module_);
+}
+
+bool LoadedModule::stale() const noexcept {
+  return backend_ == Backend::GPU && generation_ != context_generation();
+}
+
+// The device side's record (cj::FaultRecord in prelude/cuda.h, debug builds only): same layout.
+namespace {
+struct FaultRecord {
+  uint32_t flag;
+  int32_t site, axis, pad;
+  int64_t index, size;
+  uint32_t thread[3], block[3];
+};
+}  // namespace
+
+bool LoadedModule::take_index_fault(void* stream, IndexFault* out) {
+  if (backend_ != Backend::GPU) return false;
+  if (stale()) throw_stale("this kernel's module", generation_);
+  // Numba's debug=True launches are synchronous too: the error belongs to this launch.
+  stream_synchronize((CUstream)stream);
+  CUdeviceptr p = 0;
+  size_t bytes = 0;
+  CUJIT_CU(cuModuleGetGlobal, &p, &bytes, (CUmodule)module_, "cj_fault_record");
+  if (bytes != sizeof(FaultRecord)) throw std::logic_error("cj_fault_record has an unexpected size");
+  FaultRecord r{};
+  CUJIT_CU(cuMemcpyDtoH, &r, p, sizeof r);
+  if (r.flag == 0) return false;
+  CUJIT_CU(cuMemsetD8, p, 0, sizeof r);  // ready for the next launch
+  *out = IndexFault{r.site, r.axis, r.index, r.size, {r.thread[0], r.thread[1], r.thread[2]},
+                    {r.block[0], r.block[1], r.block[2]}};
+  return true;
 }
 
 void* LoadedModule::function(const std::string& symbol) {
@@ -71,6 +106,7 @@ void LoadedModule::launch_ufunc(const std::string& symbol, std::vector<int64_t>&
   blocks = std::min<int64_t>(blocks, (int64_t)multiprocessor_count() * 32);
   void* params[] = {args.data()};
   unsigned grid[3] = {(unsigned)blocks, 1, 1}, block[3] = {threads, 1, 1};
+  if (stale()) throw_stale("ufunc loop " + symbol + "'s module", generation_);
   launch((CUfunction)f, grid, block, 0, (CUstream)stream, params);
 }
 
@@ -82,8 +118,20 @@ void LoadedModule::launch_kernel(const std::string& symbol, Dim3 grid, Dim3 bloc
 void LoadedModule::launch_kernel(void* f, const std::string& symbol, Dim3 grid, Dim3 block, size_t shared_bytes,
                                  void* stream, void** params) {
   if (backend_ == Backend::GPU) {
+    if (stale()) throw_stale("kernel " + symbol + "'s module", generation_);
     unsigned g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
-    launch((CUfunction)f, g, b, (unsigned)shared_bytes, (CUstream)stream, params);
+    try {
+      launch((CUfunction)f, g, b, (unsigned)shared_bytes, (CUstream)stream, params);
+    } catch (const CudaAPIError& e) {
+      // Too many registers for the block: say which kernel, how many, and what would fit.
+      if (e.code != CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES) throw;
+      const std::string kPrefix = "cj_kernel_";
+      const std::string name = symbol.rfind(kPrefix, 0) == 0 ? symbol.substr(kPrefix.size()) : symbol;
+      throw CudaAPIError(e.call, e.code, e.name, "too many resources requested for launch",
+                         launch_resources_message(name, function_attribute((CUfunction)f, CU_FUNC_ATTRIBUTE_NUM_REGS),
+                                                  (long long)block.x * block.y * block.z,
+                                                  function_attribute((CUfunction)f, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)));
+    }
     return;
   }
   auto fn = (HostKernelFn)f;

@@ -15,6 +15,11 @@
 
 namespace cujit::rt {
 
+/// The simulator's limit on dynamic shared memory per block: an H100's opt-in maximum (227 KiB),
+/// so a launch the GPU would refuse fails on the simulator too (static shared memory is held to
+/// 48 KiB when the kernel is typed, on both targets).
+constexpr int kSimMaxSharedOptin = 232448;
+
 struct Dim3 {
   uint32_t x = 1, y = 1, z = 1;
 };
@@ -42,11 +47,27 @@ class LoadedModule {
   /// The CUfunction (GPU) or the host entry (simulator) of `symbol`, looked up once.
   void* function(const std::string& symbol);
 
+  /// True when this GPU module was loaded into a context that a kernel fault has since destroyed
+  /// (driver.h context_generation): its handles are dead, and whoever holds it must load the
+  /// code again (destroying it is safe: a stale module is not unloaded). Never for the simulator.
+  bool stale() const noexcept;
+
+  /// After a launch of code built with debug=True: waits for `stream`, reads the module's
+  /// cj_fault_record (prelude/cuda.h) and clears it. Returns true and fills `out` when a thread
+  /// recorded an out-of-bounds index. GPU only.
+  struct IndexFault {
+    int site, axis;
+    int64_t index, size;
+    uint32_t thread[3], block[3];
+  };
+  bool take_index_fault(void* stream, IndexFault* out);
+
  private:
   LoadedModule() = default;
 
   Backend backend_ = Backend::Sim;
   void* module_ = nullptr;  // CUmodule
+  uint64_t generation_ = 0;  // the context generation module_ was loaded in
   std::shared_ptr<toolchain::HostLibrary> lib_;
   std::mutex mu_;
   std::map<std::string, void*> functions_;

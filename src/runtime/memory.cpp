@@ -30,6 +30,7 @@ std::atomic<bool> g_shutdown{false};
 
 // -1 unknown, 0 no pools (cuMemAlloc), 1 the device's default pool (cuMemAllocAsync).
 std::atomic<int> g_pools{-1};
+std::atomic<uint64_t> g_pools_generation{0};  // the context the threshold was set in
 std::mutex g_pools_mutex;
 
 constexpr size_t kHostAlign = 64;
@@ -38,11 +39,14 @@ constexpr size_t kHostAlign = 64;
 // threshold, so memory freed to the pool is reused instead of being unmapped at every
 // synchronisation (the default threshold of 0 makes each alloc/free pair cost a page mapping).
 bool use_pool() {
+  // A new context (after a kernel fault) has a new default pool, threshold 0 again.
+  const uint64_t gen = context_generation();
   int p = g_pools.load(std::memory_order_acquire);
-  if (p >= 0) return p == 1;
+  if (p >= 0 && g_pools_generation.load(std::memory_order_relaxed) == gen) return p == 1;
   std::lock_guard<std::mutex> g(g_pools_mutex);
   p = g_pools.load();
-  if (p >= 0) return p == 1;
+  if (p >= 0 && g_pools_generation.load() == gen) return p == 1;
+  g_pools_generation.store(gen);
   bool pools = memory_pools_supported();
   if (pools) {
     const Driver& d = Driver::get();
@@ -176,11 +180,18 @@ struct Staging {
   int state = 0;      // 0 not tried yet, 1 ready, -1 failed (pinned memory refused): plain copies
   void* buf[kStagingBuffers] = {};
   CUevent done[kStagingBuffers] = {};
+  uint64_t generation = 0;  // the context the set was allocated in
 
   // With mu held: allocates the set on first use. A failure is remembered, not thrown: the copy
   // still works through the driver's own staging.
   bool ready() {
+    if (state == 1 && generation != context_generation()) {
+      // A kernel fault destroyed the context and the set with it: forget the dead handles.
+      state = 0;
+      for (int i = 0; i < kStagingBuffers; ++i) buf[i] = nullptr, done[i] = nullptr;
+    }
     if (state != 0) return state == 1;
+    generation = context_generation();
     const Driver& d = Driver::get();
     state = -1;
     for (int i = 0; i < kStagingBuffers; ++i) {
@@ -305,6 +316,8 @@ Buffer::~Buffer() {
       case Origin::Pool:
       case Origin::Plain: {
         if (ptr == nullptr || g_shutdown.load(std::memory_order_acquire) || driver_shut_down()) break;
+        // Memory of a context a kernel fault destroyed is gone; its address may be reused.
+        if (generation != context_generation()) break;
         ensure_context();
         const Driver& d = Driver::get();
         // Results are ignored: a failed free (say after a sticky kernel error) cannot be
@@ -344,13 +357,20 @@ std::shared_ptr<Buffer> allocate(Backend backend, size_t nbytes, void* stream) {
     return buf;
   }
   Buffer::Origin origin = Buffer::Origin::Plain;
+  buf->generation = context_generation();
   CUdeviceptr p = gpu_alloc(nbytes, static_cast<CUstream>(stream), &origin);
+  buf->generation = context_generation();  // the allocation's own context, if a fault intervened
   buf->origin = origin;
   buf->ptr = reinterpret_cast<void*>(uintptr_t(p));
   buf->stream = stream;
   // Freed on that stream (cuMemFreeAsync), so a stream cujit made must live until then.
   if (origin == Buffer::Origin::Pool) buf->stream_owner = find_stream(stream);
   return buf;
+}
+
+void Buffer::check_live(const char* what) const {
+  if ((origin == Origin::Pool || origin == Origin::Plain) && generation != context_generation())
+    throw_stale(what, generation);
 }
 
 std::shared_ptr<Buffer> wrap_external(Backend backend, void* ptr, size_t nbytes, std::shared_ptr<void> owner) {

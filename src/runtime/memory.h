@@ -25,6 +25,7 @@
 // is not freed (the driver may already be torn down; the process is ending anyway).
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -57,6 +58,7 @@ struct Buffer {
   void* stream = nullptr;  // the CUstream of the allocation (Pool), freed on it too: it must outlive
                            // the Buffer. Null is the legacy default stream.
   std::shared_ptr<void> owner;  // External only
+  uint64_t generation = 0;  // Pool, Plain: the context generation (driver.h) the memory belongs to
   std::shared_ptr<void> stream_owner;  // Pool: the rt::Stream `stream` belongs to (when cujit made it), so the
                                        // stream outlives the cuMemFreeAsync queued on it; released after the free
 
@@ -68,6 +70,10 @@ struct Buffer {
   ~Buffer();
 
   char* data() const { return static_cast<char*>(ptr); }
+
+  /// Throws ContextLostError when this is GPU memory of a context that a kernel fault destroyed
+  /// (its address may now belong to a new allocation). `what` names the object for the message.
+  void check_live(const char* what = "this device array") const;
 };
 
 /// `nbytes` of uninitialised memory on `backend`. GPU: on `stream` (a CUstream, null for the legacy

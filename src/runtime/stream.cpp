@@ -76,7 +76,7 @@ Stream::~Stream() {
       // Only our own entry: after destruction the driver may hand the same handle to a new stream.
       if (it != registry().end() && it->second.expired()) registry().erase(it);
     }
-    if (!driver_usable()) return;
+    if (!driver_usable() || generation_ != context_generation()) return;  // stale: died with its context
     ensure_context();
     // Work still queued completes first; the driver releases the stream afterwards.
     Driver::get().api.cuStreamDestroy(cu(handle_));
@@ -84,13 +84,24 @@ Stream::~Stream() {
   }
 }
 
+void Stream::check_live() const {
+  if (backend_ == Backend::GPU && kind_ == Kind::Created && generation_ != context_generation())
+    throw_stale("this stream", generation_);
+}
+
+void Event::check_live() const {
+  if (backend_ == Backend::GPU && generation_ != context_generation()) throw_stale("this event", generation_);
+}
+
 void Stream::synchronize() {
   if (backend_ == Backend::Sim) return;
+  check_live();
   stream_synchronize(cu(handle_));
 }
 
 bool Stream::query() {
   if (backend_ == Backend::Sim) return true;
+  check_live();
   ensure_context();
   const Driver& d = Driver::get();
   if (!d.api.cuStreamQuery) missing_driver_function("cuStreamQuery");
@@ -128,6 +139,7 @@ std::shared_ptr<Event> Event::create(Backend backend, bool timing) {
 
 Event::~Event() {
   if (backend_ != Backend::GPU || handle_ == nullptr || !driver_usable()) return;
+  if (generation_ != context_generation()) return;  // died with its context (a kernel fault)
   try {
     ensure_context();
     Driver::get().api.cuEventDestroy(static_cast<CUevent>(handle_));
@@ -143,24 +155,28 @@ void Event::record(void* stream) {
     at_ = std::chrono::steady_clock::now();
     return;
   }
+  check_live();
   ensure_context();
   CUJIT_CU(cuEventRecord, static_cast<CUevent>(handle_), cu(stream));
 }
 
 void Event::synchronize() {
   if (backend_ == Backend::Sim) return;
+  check_live();
   ensure_context();
   CUJIT_CU(cuEventSynchronize, static_cast<CUevent>(handle_));
 }
 
 void Event::wait(void* stream) {
   if (backend_ == Backend::Sim) return;
+  check_live();
   ensure_context();
   CUJIT_CU(cuStreamWaitEvent, cu(stream), static_cast<CUevent>(handle_), 0);
 }
 
 bool Event::query() {
   if (backend_ == Backend::Sim) return true;
+  check_live();
   ensure_context();
   const Driver& d = Driver::get();
   if (!d.api.cuEventQuery) missing_driver_function("cuEventQuery");
@@ -172,6 +188,8 @@ float Event::elapsed_ms(Event& start, Event& end) {
     throw std::invalid_argument(std::string("elapsed_time: the events are on different backends (") +
                                 backend_name(start.backend_) + " and " + backend_name(end.backend_) + ")");
   if (start.backend_ == Backend::GPU) {
+    start.check_live();
+    end.check_live();
     ensure_context();
     float ms = 0;
     CUJIT_CU(cuEventElapsedTime, &ms, static_cast<CUevent>(start.handle_), static_cast<CUevent>(end.handle_));

@@ -19,6 +19,7 @@
 #include <mutex>
 #include <string>
 
+#include "runtime/driver.h"
 #include "runtime/memory.h"
 
 namespace cujit::rt {
@@ -48,10 +49,15 @@ class Stream {
   std::string repr() const;
 
  private:
-  Stream(Backend b, Kind k, void* h) : backend_(b), kind_(k), handle_(h) {}
+  Stream(Backend b, Kind k, void* h) : backend_(b), kind_(k), handle_(h), generation_(context_generation()) {}
   Backend backend_;
   Kind kind_;
   void* handle_;
+  uint64_t generation_;  // the context generation (driver.h) a created stream belongs to
+
+ public:
+  /// Throws ContextLostError for a created GPU stream of a context a kernel fault destroyed.
+  void check_live() const;
 };
 
 /// The live Stream that create() made for `handle`, or null (a default stream, another library's
@@ -84,7 +90,9 @@ class Event {
   static float elapsed_ms(Event& start, Event& end);
 
  private:
-  Event(Backend b, bool timing, void* h) : backend_(b), timing_(timing), handle_(h) {}
+  Event(Backend b, bool timing, void* h) : backend_(b), timing_(timing), handle_(h), generation_(context_generation()) {}
+  uint64_t generation_;  // the context generation (driver.h) the event belongs to
+  void check_live() const;
   Backend backend_;
   bool timing_;
   void* handle_;

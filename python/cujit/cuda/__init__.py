@@ -6,7 +6,7 @@ ordinary Python.
 """
 
 from .. import _core
-from ..errors import CudaSupportError, CudaAPIError, CudaOutOfMemoryError
+from ..errors import CudaSupportError, CudaAPIError, CudaOutOfMemoryError, CudaContextLostError, KernelIndexError
 from .dispatcher import jit, Dispatcher, DeviceFunction
 from .devices import (detect, list_devices, gpus, select_device, get_current_device, current_context,
                       close, Device, Context)

@@ -39,7 +39,8 @@ class Dispatcher(_core.Kernel):
         self.__name__ = func.__name__
         self.__doc__ = func.__doc__
         self.__wrapped__ = func
-        super().__init__(capture(func), [signature_string(s) for s in signatures])
+        self.debug = bool(debug)
+        super().__init__(capture(func), [signature_string(s) for s in signatures], bool(debug))
 
     def __call__(self, *args, **kwargs):
         # A ValueError, as numba-cuda raises for a kernel called like a function.

@@ -1,0 +1,26 @@
+// The checks around a kernel launch that are not the launch itself, kept out of kernel.cpp's
+// launch path: limits the launch must respect (dynamic shared memory, arrays of a lost context)
+// and, after a launch of a debug=True kernel on the GPU, the out-of-bounds index its threads
+// recorded (prelude/cuda.h index_fault), raised as KernelIndexError.
+#pragma once
+#include <cstddef>
+#include <vector>
+
+#include "bindings/marshal.h"
+#include "pipeline.h"
+#include "runtime/launch.h"
+
+namespace cujit {
+
+/// Before a launch on `backend`: `shared_bytes` of dynamic shared memory must fit the device's
+/// opt-in limit per block (the simulator enforces an H100's, rt::kSimMaxSharedOptin), and no device
+/// array may belong to a context a kernel fault destroyed. Throws ValueError / ContextLostError.
+void check_launch(const KernelBuild& b, rt::Backend backend, size_t shared_bytes, const std::vector<KArg>& args);
+
+/// After a launch of a debug=True build on the GPU: waits for `stream`, and if a thread recorded a
+/// bad index, clears the record and throws rt::KernelIndexError with the simulator's wording
+/// ("index 7 is out of bounds for axis 0 of 'a' with size 4, in thread (7, 0, 0) of block (0, 0,
+/// 0), at file.py:LINE (kernel k, debug=True)"). Releases the GIL while it waits.
+void check_index_fault(const KernelBuild& b, rt::LoadedModule& m, void* stream);
+
+}  // namespace cujit
