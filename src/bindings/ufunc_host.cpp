@@ -51,6 +51,11 @@ py::object ufunc_host_path(const std::vector<UfuncInput>& in, const UfuncVariant
                            const std::shared_ptr<rt::DeviceArray>& out_dev, const py::object& out_obj,
                            bool device_result, rt::Backend backend, void* stream,
                            const std::function<rt::LoadedModule&()>& module) {
+  // Device operands and a device (or no) result: nothing to stage. Returning before anything is
+  // built keeps the device-only call, the common case in a loop, as cheap as it was.
+  bool any_host_input = false;
+  for (const UfuncInput& a : in) any_host_input = any_host_input || !a.dev;
+  if (!any_host_input && out_obj.is_none()) return {};
   const rt::HostPathConfig config = rt::host_path_config();
   // (A default-constructed py::array is a real, empty array, so "no out=" is None here.)
   const bool have_out_host = !out_obj.is_none();
