@@ -278,7 +278,9 @@ def _run_child(tmp_path, script):
     """Runs `script` in a fresh GPU process (cujit compiles source, so it goes in a file)."""
     path = tmp_path / "fault_child.py"
     path.write_text(script)
-    env = dict(os.environ, PYTHONPATH=os.path.join(HERE, "..", "python"), PYTHONUNBUFFERED="1")
+    # The child imports the cujit this process imported (make test-asan runs another build).
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(os.path.abspath(cujit.__file__))),
+               PYTHONUNBUFFERED="1")
     env.pop("CUJIT_ENABLE_CUDASIM", None)
     env.pop("NUMBA_ENABLE_CUDASIM", None)
     return subprocess.run([sys.executable, str(path)], capture_output=True, text=True, env=env, timeout=120)

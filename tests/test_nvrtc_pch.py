@@ -12,6 +12,10 @@ import textwrap
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The children import the cujit this process imported (make test-asan runs another build).
+import cujit  # noqa: E402
+
+PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(cujit.__file__)))
 
 # Generates the programs of two kernels as cujit does, then runs STEPS (Python text) with
 # compile(name, pch=True) -> the binding's dict, and prints the PCH counters as JSON.
@@ -44,7 +48,7 @@ HARNESS = textwrap.dedent('''
 
 def run(steps, tmp_path, **env):
     script = HARNESS + textwrap.dedent(steps) + "\nout['stats'] = _core.nvrtc_pch_stats()\nprint(json.dumps(out))\n"
-    full_env = dict(os.environ, TMPDIR=str(tmp_path), PYTHONPATH=os.path.join(ROOT, "python"), **env)
+    full_env = dict(os.environ, TMPDIR=str(tmp_path), PYTHONPATH=PACKAGE_PARENT, **env)
     if "CUJIT_NVRTC_PCH" not in env:
         full_env.pop("CUJIT_NVRTC_PCH", None)
     r = subprocess.run([sys.executable, "-c", script], env=full_env, capture_output=True, text=True)
@@ -151,7 +155,7 @@ def test_kernels_use_it_with_the_disk_cache_off(tmp_path):
         twice[1, 8](out, x); assert (out == 2 * x).all()
     ''')
     cache = tmp_path / "cache"
-    env = dict(os.environ, TMPDIR=str(tmp_path), PYTHONPATH=os.path.join(ROOT, "python"), CUJIT_ENABLE_CUDASIM="1",
+    env = dict(os.environ, TMPDIR=str(tmp_path), PYTHONPATH=PACKAGE_PARENT, CUJIT_ENABLE_CUDASIM="1",
                CUJIT_CHECK_PTX="1", CUJIT_DEBUG="1", CUJIT_DISABLE_CACHE="1", CUJIT_CACHE_DIR=str(cache))
     env.pop("CUJIT_NVRTC_PCH", None)
     path = tmp_path / "prog.py"  # cujit reads kernels' source from their file
