@@ -88,7 +88,7 @@ def test_debug_gpu_code_compiles_to_cubin():
     """The checks (an atomicCAS on the record, `exit`) go through ptxas too: NVRTC to a CUBIN for
     sm_90 needs no GPU."""
     src = read_2d.inspect_source(["float64[::1]", "float64[:, ::1]", "int64"])
-    out = _core._nvrtc_compile(src, "sm_90")
+    out = _core.nvrtc_compile(src, "sm_90")["image"]
     assert out[:4] == b"\x7fELF"
 
 

@@ -20,7 +20,6 @@
 
 #include <cstring>
 #include <mutex>
-#include <unordered_map>
 
 #include "bindings/common.h"
 #include "bindings/kernel_checks.h"

@@ -178,16 +178,6 @@ void define_runtime(py::module_& m) {
   m.def("_launch_resources_message", &rt::launch_resources_message, py::arg("kernel"), py::arg("regs"),
         py::arg("threads"), py::arg("max_threads"));
   m.def("_raise_stale", [](const std::string& what) { rt::throw_stale(what, rt::context_generation()); });
-  // NVRTC alone, for an arch of our choice ("sm_90": through ptxas to a CUBIN), without a GPU.
-  m.def("_nvrtc_compile", [](const std::string& source, const std::string& arch) {
-    toolchain::NvrtcOutput out;
-    {
-      py::gil_scoped_release nogil;
-      out = toolchain::nvrtc_compile(source, "cujit_test", arch, {});
-    }
-    return py::bytes(out.image);
-  });
-
   using namespace py::literals;
   m.def("set_simulator", [](bool on) { rt::set_current_backend(on ? rt::Backend::Sim : rt::Backend::GPU); }, "on"_a,
         "Whether new device arrays, launches and ufunc calls use the CPU simulator (else the GPU).");

@@ -65,14 +65,12 @@ py::object ufunc_host_path(const std::vector<UfuncInput>& in, const UfuncVariant
 
   std::vector<rt::HostOperand> ops;
   std::vector<std::vector<int64_t>> shapes;
-  bool any_host = false;
   for (const UfuncInput& a : in) {
     if (a.dev) {
       ops.push_back(device_operand(*a.dev));
     } else {
       if (!c_contiguous(a.host)) return {};
       ops.push_back(host_operand(a.host));
-      any_host = true;
     }
     shapes.push_back(ops.back().shape);
   }
@@ -114,7 +112,7 @@ py::object ufunc_host_path(const std::vector<UfuncInput>& in, const UfuncVariant
     result.shape = shape;
     result.itemsize = out_dtype.itemsize();
   }
-  if (!any_host && !result.host) return {};
+  if (!any_host_input && !result.host) return {};
   ops.push_back(result);
 
   rt::HostPathPlan plan;
