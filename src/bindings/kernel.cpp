@@ -75,6 +75,7 @@ struct ArgPlan {
   Scalar declared;       // scalars: the kind the specialisation takes (a declared signature converts)
   int ndim = 0;
   char layout = 'A';
+  bool readonly = false;  // arrays: part of the type (a read-only array has its own specialisation)
 };
 
 struct LaunchPlan {
@@ -150,7 +151,8 @@ class Kernel {
       switch (a.kind) {
         case ArgPlan::DeviceArray: {
           const rt::DeviceArray* d = device_array_of(o);
-          if (d->dtype != a.scalar || d->ndim() != a.ndim || d->backend() != p.backend) return false;
+          if (d->dtype != a.scalar || d->ndim() != a.ndim || d->backend() != p.backend || d->readonly != a.readonly)
+            return false;
           // An array from before a kernel fault: the general path raises ContextLostError.
           if (d->buf && d->buf->generation != p.generation &&
               (d->buf->origin == rt::Buffer::Origin::Pool || d->buf->origin == rt::Buffer::Origin::Plain))
@@ -324,6 +326,7 @@ class Kernel {
         a.scalar = a.declared = t.scalar;
         a.ndim = t.ndim;
         a.layout = t.layout;
+        a.readonly = t.readonly;
         p.words += 1 + 2 * (size_t)t.ndim;
       } else if (t.is_scalar()) {
         Scalar np_kind;

@@ -157,6 +157,7 @@ KArg marshal(const py::handle& h, rt::Backend backend, int index) {
                             (a.dev->backend() == rt::Backend::Sim ? "simulator" : "GPU") + ", but the kernel runs on the " +
                             (backend == rt::Backend::Sim ? "simulator" : "GPU"));
     set_array(a.dev->dtype, a.dev->shape, a.dev->strides, a.dev->data);
+    a.type.readonly = a.dev->readonly;  // a read-only __cuda_array_interface__: stores are refused at typing
     return a;
   }
   if (py::isinstance<py::array>(h)) {
@@ -167,6 +168,7 @@ KArg marshal(const py::handle& h, rt::Backend backend, int index) {
     if (backend == rt::Backend::Sim) {
       std::vector<int64_t> shape(arr.shape(), arr.shape() + arr.ndim()), strides(arr.strides(), arr.strides() + arr.ndim());
       set_array(dt, shape, strides, (char*)arr.data());
+      a.type.readonly = !arr.writeable();  // Numba's typeof: a read-only array type, so stores are refused
       a.host_back = arr;  // keeps it alive; on the simulator the kernel writes into it directly
       return a;
     }
@@ -177,6 +179,7 @@ KArg marshal(const py::handle& h, rt::Backend backend, int index) {
     // does), not by the contiguous copy: a strided view stays layout 'A' on both targets.
     std::vector<int64_t> shape(arr.shape(), arr.shape() + arr.ndim()), strides(arr.strides(), arr.strides() + arr.ndim());
     a.type.layout = layout_of(shape, strides, scalar_size(dt));
+    a.type.readonly = !arr.writeable();  // and not copied back (host_back stays None)
     return a;
   }
   // Scalars: Python's bool, int, float become boolean, int64, float64; NumPy scalars keep theirs.
@@ -222,6 +225,9 @@ bool fits(const Type& declared, const Type& actual) {
   if (declared.is_scalar()) return actual.is_scalar();
   if (!declared.is_array() || !actual.is_array()) return false;
   if (declared.scalar != actual.scalar || declared.ndim != actual.ndim) return false;
+  // Numba: a read-only array fits no signature declared with a writeable one (the only kind a
+  // signature string can name), so a declared function cannot store into it.
+  if (actual.readonly && !declared.readonly) return false;
   return declared.layout == 'A' || declared.layout == actual.layout;
 }
 }  // namespace

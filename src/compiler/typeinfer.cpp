@@ -232,7 +232,7 @@ class Typer {
         if (base.known() && !base.is_array())
           error(target, "'" + base.str() + "' does not support item assignment");
         if (base.is_array() && base.readonly)
-          error(target, "cannot write into a read-only array");
+          error(target, readonly_store_message(base));
         if (t.known() && v.known()) {
           if (t.is_array()) {
             // a[i, :] = x fills the view; a[1:n] = b copies b into it, broadcast as NumPy does.

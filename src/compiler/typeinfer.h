@@ -108,6 +108,12 @@ Type type_builtin_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& 
 /// into parameter order, filling skipped parameters with their defaults. False for intrinsics
 /// without keyword parameters (the call's keywords are then the caller's to reject).
 bool bind_builtin_keywords(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b);
+/// Numba's TypingError for a store into a read-only array (a NumPy argument with
+/// flags.writeable False, a read-only __cuda_array_interface__, a global constant array, or a
+/// view of one): "Cannot modify readonly array of type: readonly array(uint8, 1d, C)".
+inline std::string readonly_store_message(const Type& array) {
+  return "Cannot modify readonly array of type: " + array.str();
+}
 /// An integer literal, or a negated one.
 bool const_int_literal(const ast::Node& n, int64_t* out);
 

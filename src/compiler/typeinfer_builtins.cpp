@@ -198,6 +198,9 @@ class BuiltinTyper {
         arity(e, b, args, nargs, nargs);
         const Type& a = args[0];
         if (!a.is_array()) error(*e.list[0], std::string(b.name) + "() needs an array as its first argument, got " + a.str());
+        // An atomic writes its array (Numba's typing does not check this; the store would land in
+        // read-only memory, or in a constant array's copy, in silence).
+        if (a.readonly) error(*e.list[0], readonly_store_message(a));
         Scalar d = a.scalar;
         bool ints = d == Scalar::Int32 || d == Scalar::Int64 || d == Scalar::UInt32 || d == Scalar::UInt64;
         bool ok = b.rule == Rule::AtomicUnsigned ? (d == Scalar::UInt32 || d == Scalar::UInt64)
