@@ -448,6 +448,9 @@ class CUDAGUFunc:
             elif _cuda.is_cuda_array(o):
                 if not isinstance(o, _cuda.DeviceNDArray):
                     outs[j] = _cuda.to_device(o)  # a __cuda_array_interface__ object: no copy
+                if not outs[j].flags["WRITEABLE"]:  # a read-only __cuda_array_interface__ or DLPack tensor
+                    raise ValueError("%s(): output #%d is a read-only array"
+                                     % (self.__name__, j + 1))
             else:
                 raise TypeError("%s(): output #%d must be a NumPy array or a device array, got %s"
                                 % (self.__name__, j + 1, type(o).__name__))
@@ -504,6 +507,7 @@ class CUDAGUFunc:
     def _input_args(self, v, ins, stream):
         """Each input's mode (None: passed as a scalar; else its number of loop dimensions) and
         the kernel argument for it."""
+        from . import cuda as _cuda
         in_modes, kargs = [], []
         for i, a in enumerate(ins):
             t = v.args[i]
@@ -518,9 +522,10 @@ class CUDAGUFunc:
                 continue
             in_modes.append(len(a.shape) - len(self._inputs[i]))
             if a.kind == "host":
-                ro = a.value.view()
-                ro.flags.writeable = False  # an input: the launcher copies it in, never back
-                kargs.append(ro)
+                # An input is copied in and never back, as in Numba, where the kernel sees a
+                # writeable device copy even of a read-only host array. (A read-only view would
+                # be typed as a read-only array: no declared signature fits it.)
+                kargs.append(_cuda.to_device(a.value, stream=stream))
             else:
                 kargs.append(a.value)
         return in_modes, kargs

@@ -336,6 +336,7 @@ void define_device_array(py::module_& m) {
                                py::dict f;
                                f["C_CONTIGUOUS"] = a.is_c_contiguous();
                                f["F_CONTIGUOUS"] = a.is_f_contiguous();
+                               f["WRITEABLE"] = !a.readonly;  // False for a read-only __cuda_array_interface__ or DLPack tensor
                                return f;
                              })
       .def_property_readonly("device_ctypes_pointer",

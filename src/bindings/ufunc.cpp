@@ -198,6 +198,9 @@ class CudaUfunc {
       } else {
         throw py::type_error("out= must be a NumPy array or a device array");
       }
+      // Refused before any work, on every path: a read-only host array (the GPU path would write
+      // a device result back into it) or a read-only device array (written in place).
+      if ((out_dev && out_dev->readonly) || (!out_dev && !out_host.writeable())) throw py::value_error("out= is read-only");
     }
     for (auto& a : in)
       if (a.kind == Arg::Kind::Device && a.dev->backend() != backend)

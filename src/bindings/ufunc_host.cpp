@@ -88,7 +88,7 @@ py::object ufunc_host_path(const std::vector<UfuncInput>& in, const UfuncVariant
   const py::dtype out_dtype = rt::numpy_dtype(v.output);
   rt::HostOperand result;
   if (out_dev) {
-    if (out_dev->shape != shape || out_dev->dtype != v.output) return {};
+    if (out_dev->shape != shape || out_dev->dtype != v.output || out_dev->readonly) return {};  // the caller refuses read-only
     result = device_operand(*out_dev);
   } else if (have_out_host) {
     Scalar odt;

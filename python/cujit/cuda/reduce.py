@@ -107,6 +107,18 @@ def _make_kernel(op, nbtype):
     return Dispatcher(reduce_all)
 
 
+def _writeable(a):
+    """False for a read-only NumPy array, device array or __cuda_array_interface__ object."""
+    flags = getattr(a, "flags", None)
+    if flags is not None:
+        try:
+            return bool(flags["WRITEABLE"])
+        except (KeyError, TypeError):
+            pass
+    cai = getattr(a, "__cuda_array_interface__", None)
+    return not (isinstance(cai, dict) and cai.get("data", (0, False))[1])
+
+
 class Reduce:
     """A reduction built from a binary function (a Python function or a lambda)."""
 
@@ -143,6 +155,8 @@ class Reduce:
         if getattr(arr, "ndim", None) != 1:
             raise TypeError("only 1-d arrays can be reduced, got %s with %s dimension(s)"
                             % (type(arr).__name__, getattr(arr, "ndim", "no")))
+        if res is not None and not _writeable(res):
+            raise ValueError("reduce(): res is a read-only array")
         n = arr.shape[0] if size is None else min(int(size), arr.shape[0])
         dtype = np.dtype(arr.dtype)
         init = dtype.type(init)
