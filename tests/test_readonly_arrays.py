@@ -280,7 +280,7 @@ def test_kernel_read_only_device_array(target):
         out[0] = a[1]
 
     d, back = readonly_device(target, np.arange(3, dtype=np.float32))
-    assert d.flags["WRITEABLE"] is False
+    assert d._readonly
     with pytest.raises(TypingError, match=r"readonly array\(float32, 1d, C\)"):
         poke[1, 1](d)
     with pytest.raises(TypingError, match=r"readonly array\(float32, 1d, A\)"):

@@ -448,7 +448,7 @@ class CUDAGUFunc:
             elif _cuda.is_cuda_array(o):
                 if not isinstance(o, _cuda.DeviceNDArray):
                     outs[j] = _cuda.to_device(o)  # a __cuda_array_interface__ object: no copy
-                if not outs[j].flags["WRITEABLE"]:  # a read-only __cuda_array_interface__ or DLPack tensor
+                if outs[j]._readonly:  # a read-only __cuda_array_interface__ or DLPack tensor
                     raise ValueError("%s(): output #%d is a read-only array"
                                      % (self.__name__, j + 1))
             else:

@@ -260,6 +260,9 @@ void define_device_array(py::module_& m) {
       .def_property_readonly("itemsize", &DeviceArray::itemsize)
       .def_property_readonly("_device_pointer",
                              [](const DeviceArray& a) { return py::int_(reinterpret_cast<uintptr_t>(a.data)); })
+      // True for a read-only __cuda_array_interface__ or DLPack tensor (and views of one), which
+      // cujit never writes. Not in flags, whose keys are Numba's (C_ and F_CONTIGUOUS only).
+      .def_property_readonly("_readonly", [](const DeviceArray& a) { return a.readonly; })
       .def_property_readonly("_backend", [](const DeviceArray& a) { return rt::backend_name(a.backend()); })
       .def_property_readonly(
           "__cuda_array_interface__",
@@ -336,7 +339,6 @@ void define_device_array(py::module_& m) {
                                py::dict f;
                                f["C_CONTIGUOUS"] = a.is_c_contiguous();
                                f["F_CONTIGUOUS"] = a.is_f_contiguous();
-                               f["WRITEABLE"] = !a.readonly;  // False for a read-only __cuda_array_interface__ or DLPack tensor
                                return f;
                              })
       .def_property_readonly("device_ctypes_pointer",

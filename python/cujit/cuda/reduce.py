@@ -109,12 +109,11 @@ def _make_kernel(op, nbtype):
 
 def _writeable(a):
     """False for a read-only NumPy array, device array or __cuda_array_interface__ object."""
-    flags = getattr(a, "flags", None)
-    if flags is not None:
-        try:
-            return bool(flags["WRITEABLE"])
-        except (KeyError, TypeError):
-            pass
+    if isinstance(a, np.ndarray):
+        return bool(a.flags.writeable)
+    readonly = getattr(a, "_readonly", None)  # a DeviceNDArray
+    if readonly is not None:
+        return not readonly
     cai = getattr(a, "__cuda_array_interface__", None)
     return not (isinstance(cai, dict) and cai.get("data", (0, False))[1])
 
