@@ -179,6 +179,28 @@ def test_jit_returned_view_of_read_only_argument_stays_read_only():
     assert not r.flags.writeable
 
 
+def test_jit_results_typed_read_only_are_read_only():
+    # Numba boxes a read-only array type as a read-only array: also a global array returned (a
+    # copy here), and a read-only view whose memory lies in another, writeable argument.
+    table = np.arange(3.0)
+
+    @njit
+    def whole():
+        return table
+
+    @njit
+    def first(a, b):
+        return a[1:]
+
+    g = whole()
+    assert not g.flags.writeable
+    np.testing.assert_array_equal(g, [0, 1, 2])
+    w = np.arange(4.0)
+    v = w[:]
+    v.flags.writeable = False
+    assert not first(v, w).flags.writeable
+
+
 def test_jit_global_array_is_read_only():
     table = np.arange(3.0)
 

@@ -110,8 +110,12 @@ py::object array_result(const Type& t, const char* p, ResultOwners& owners) {
   }
   py::dtype dt(std::string(scalar_dtype_str(t.scalar)));
   py::object base = owners.base_for(data);
-  if (base.is_none()) return py::array(dt, shape, strides, data);  // without a base pybind11 copies
-  return py::array(dt, shape, strides, data, base);
+  // Without a base pybind11 copies; with one the result inherits the base's writeable flag.
+  py::array r = base.is_none() ? py::array(dt, shape, strides, data) : py::array(dt, shape, strides, data, base);
+  // A result typed read-only (a view of a read-only argument, a global array) is returned
+  // read-only, as Numba does, even where its base (another argument, or a copy) is writeable.
+  if (t.readonly) r.attr("flags").attr("writeable") = false;
+  return std::move(r);
 }
 
 // A result as Python returns it: bool, int and float for scalars (as Numba), NumPy arrays,
