@@ -220,5 +220,5 @@ def write_const(out):
 
 def test_global_arrays_are_read_only(target):
     import cujit.errors
-    with pytest.raises(cujit.errors.TypingError, match="read-only"):
+    with pytest.raises(cujit.errors.TypingError, match="Cannot modify readonly array of type: readonly array"):
         write_const[1, 1](np.zeros(1))
