@@ -77,6 +77,9 @@ struct NumpyLoopVariant {
   std::vector<Type> args;  // vectorize: scalars; guvectorize: every operand, outputs included
   Type output;             // vectorize only
   std::string symbol;
+  // guvectorize: per operand, whether the body stores into it (typing it read-only fails).
+  // NumPy must then open that input writeable, so a read-only input is refused (cpu_ufunc.cpp).
+  std::vector<bool> written;
 };
 
 struct NumpyUfuncBuild : Build {

@@ -448,3 +448,50 @@ def test_device_array_copies_into_read_only(target):
     with pytest.raises(ValueError, match="read-only"):
         src.copy_to_host(o)
     assert not o.any()
+
+
+# ---- CPU gufuncs: NumPy passes inputs as they are ---------------------------------------------
+
+@guvectorize(["void(float64[:], float64[:])", "void(float32[:], float32[:])"], "(n)->(n)")
+def scribble_cpu(x, y):
+    x[0] = 9
+    for i in range(x.shape[0]):
+        y[i] = x[i]
+
+
+def test_cpu_gufunc_that_stores_into_an_input_refuses_read_only_memory():
+    # Numba 0.68 writes into the read-only memory here (a bytes literal then reads 9.0); cujit
+    # opens such an input read-write (as Numba's writable_args), so NumPy refuses it.
+    b = np.frombuffer(b"\0" * 24, np.float64)
+    with pytest.raises(ValueError, match="operand array with iterator write flag set is read-only"):
+        scribble_cpu(b)
+    assert bytes(b) == b"\0" * 24 and not b.any()
+    a = np.zeros(3)
+    np.testing.assert_array_equal(scribble_cpu(a), [9, 0, 0])
+    np.testing.assert_array_equal(a, [9, 0, 0])  # a writeable input is written, as in Numba
+    c = np.zeros(3, np.int32)  # cast to float64 for the loop: the copy is written back
+    scribble_cpu(c)
+    np.testing.assert_array_equal(c, [9, 0, 0])
+
+
+def test_cpu_gufunc_reading_read_only_input():
+    @guvectorize(["void(float64[:], float64[:])"], "(n)->(n)")
+    def plus(x, y):
+        for i in range(x.shape[0]):
+            y[i] = x[i] + 1
+
+    b = np.frombuffer(b"\0" * 24, np.float64)
+    np.testing.assert_array_equal(plus(b), [1, 1, 1])
+
+
+def test_lazy_cpu_gufunc_that_stores_into_an_input():
+    @guvectorize("(n)->(n)")
+    def lazy(x, y):
+        x[0] = 9
+        for i in range(x.shape[0]):
+            y[i] = x[i]
+
+    b = np.frombuffer(b"\0" * 24, np.float64)
+    with pytest.raises(ValueError, match="read-only"):
+        lazy(b, np.zeros(3))
+    assert not b.any()

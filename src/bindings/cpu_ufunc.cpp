@@ -53,6 +53,7 @@ int npy_type(Scalar s) {
 // What a loop and every numpy.ufunc made from it need alive: the library its code is in.
 struct Loop {
   std::vector<int> types;  // NumPy type numbers, inputs then outputs
+  std::vector<bool> written;  // gufunc: per operand, whether the body stores into it
   PyUFuncGenericFunction fn = nullptr;
   std::shared_ptr<toolchain::HostLibrary> lib;
 };
@@ -124,6 +125,7 @@ class NumpyLoops {
       Loop l;
       for (const auto& a : v.args) l.types.push_back(npy_type(a.scalar));
       if (!gufunc_) l.types.push_back(npy_type(v.output.scalar));
+      l.written = v.written;
       l.fn = reinterpret_cast<PyUFuncGenericFunction>(lib->symbol(v.symbol));
       l.lib = lib;
       loops_.push_back(l);
@@ -157,6 +159,13 @@ class NumpyLoops {
         owned->fns.data(), owned->data.data(), owned->types.data(), ntypes, nin, nout, identity_code(identity),
         owned->name.c_str(), owned->doc.c_str(), 0, gufunc_ ? owned->signature.c_str() : nullptr);
     if (!uf) throw py::error_already_set();
+    // An input the body stores into is opened read-write, as Numba's writable_args does: NumPy
+    // then refuses a read-only one ("operand array with iterator write flag set is read-only")
+    // instead of the loop writing into read-only memory, and writes a cast copy back.
+    auto* ufo = reinterpret_cast<PyUFuncObject*>(uf);
+    for (int i = 0; gufunc_ && ufo->op_flags && i < nin; ++i)
+      for (const auto& l : loops_)
+        if (i < (int)l.written.size() && l.written[i]) ufo->op_flags[i] = NPY_ITER_READWRITE | NPY_ITER_UPDATEIFCOPY;
     py::object result = py::reinterpret_steal<py::object>(uf);
     py::capsule keep(owned.release(), [](void* p) { delete static_cast<UfuncOwned*>(p); });
     reinterpret_cast<PyUFuncObject*>(uf)->obj = keep.release().ptr();

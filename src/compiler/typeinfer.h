@@ -111,9 +111,8 @@ bool bind_builtin_keywords(FunctionInstance& fn, ast::Node& call, const BuiltinR
 /// Numba's TypingError for a store into a read-only array (a NumPy argument with
 /// flags.writeable False, a read-only __cuda_array_interface__, a global constant array, or a
 /// view of one): "Cannot modify readonly array of type: readonly array(uint8, 1d, C)".
-inline std::string readonly_store_message(const Type& array) {
-  return "Cannot modify readonly array of type: " + array.str();
-}
+constexpr const char* kReadonlyStore = "Cannot modify readonly array of type: ";
+inline std::string readonly_store_message(const Type& array) { return kReadonlyStore + array.str(); }
 /// An integer literal, or a negated one.
 bool const_int_literal(const ast::Node& n, int64_t* out);
 
