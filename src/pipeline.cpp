@@ -163,7 +163,6 @@ UfuncBuild build_ufunc(const std::shared_ptr<FunctionSource>& src, const std::ve
 }
 
 namespace {
-// The shared part of the two CPU NumPy-loop builds: one instance and one entry per signature.
 // Which array operands of a gufunc body are stored into: typing the body with that one operand
 // read-only fails with the read-only store error (typeinfer.h). NumPy hands a gufunc its inputs
 // as they are, read-only memory included, so such an input must be opened writeable. Typing
@@ -181,11 +180,14 @@ std::vector<bool> stored_operands(const std::shared_ptr<FunctionSource>& src, co
       probe.instantiate(src, probe_args, declared, Role::Device);
     } catch (const CompileError& e) {
       written[k] = e.message.find(kReadonlyStore) != std::string::npos;
+    } catch (const std::exception&) {
+      // The real typing of this signature succeeded; a probe never fails a build.
     }
   }
   return written;
 }
 
+// The shared part of the two CPU NumPy-loop builds: one instance and one entry per signature.
 NumpyUfuncBuild build_numpy_loops(const std::shared_ptr<FunctionSource>& src, const std::vector<Signature>& sigs,
                                   EntryPoint::Kind kind, const std::vector<std::vector<int>>& core_dims,
                                   bool parallel, int first) {
