@@ -412,6 +412,12 @@ def test_cuda_gufunc_read_only_input_is_copied_not_written(target):
     assert not a.any()
 
 
+def test_cuda_gufunc_read_only_device_input(target):
+    d, back = readonly_device(target, np.arange(3, dtype=np.float32))
+    np.testing.assert_array_equal(gu_plus_one(d).copy_to_host(), [1, 2, 3])
+    np.testing.assert_array_equal(back(), [0, 1, 2])
+
+
 def test_cpu_gufunc_read_only_output():
     @guvectorize(["void(float32[:], float32[:])"], "(n)->(n)")
     def g(x, y):

@@ -526,6 +526,13 @@ class CUDAGUFunc:
                 # writeable device copy even of a read-only host array. (A read-only view would
                 # be typed as a read-only array: no declared signature fits it.)
                 kargs.append(_cuda.to_device(a.value, stream=stream))
+            elif getattr(a.value, "_readonly", False):
+                # A read-only device input (a read-only __cuda_array_interface__ or DLPack
+                # tensor): the wrapper kernel's declared signature takes writeable arrays only,
+                # so it gets a device copy, as a host input does.
+                copy = _cuda.device_array(a.value.shape, a.value.dtype, stream=stream)
+                copy.copy_to_device(a.value, stream=stream)
+                kargs.append(copy)
             else:
                 kargs.append(a.value)
         return in_modes, kargs
