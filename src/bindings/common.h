@@ -50,6 +50,25 @@ bool is_exact_ndarray(const pybind11::handle& h);
 /// A decorator's signature string parsed, a malformed one raised as Python's ValueError.
 Signature parse_signature_or_raise(const std::string& text);
 
+/// The FunctionSource a dispatcher compiles now: what `snapshot` returns (a Python callable,
+/// decorators.snapshot: the function's globals as they are at this compile, as Numba reads them
+/// when it compiles), or `text` as it is when there is none. Call it with the GIL held, and only
+/// on a compile: a dispatcher's hit path never runs Python.
+std::shared_ptr<FunctionSource> source_for_compile(const std::shared_ptr<FunctionSource>& text,
+                                                   const pybind11::object& snapshot);
+
+/// The C++ object of a pybind11 instance, or a TypeError when it has none: a Python subclass
+/// whose __init__ raised before (or while) the base was initialised, or an object made with
+/// __new__ alone. Every method of a class that Python subclasses goes through this (`what`
+/// names the class in the message).
+template <class T>
+T& initialized(T* self, const char* what) {
+  if (!self)
+    throw pybind11::type_error(std::string("this ") + what +
+                               " was never initialised (its __init__ raised or was not called)");
+  return *self;
+}
+
 /// A dispatcher's compiled specialisations, one per argument-type fingerprint, in compile order.
 /// `get` builds a missing one outside the lock (compiling can take seconds and other threads may
 /// call meanwhile); if two threads build the same one, the first stored wins.
