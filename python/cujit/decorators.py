@@ -117,6 +117,7 @@ def _parse_block(block):
     if block and block[0][:1] in (" ", "\t"):
         tree = _ast.parse("if 1:\n" + text)
         _ast.increment_lineno(tree, -1)
+        tree.body = tree.body[0].body
         return tree
     return _ast.parse(text)
 

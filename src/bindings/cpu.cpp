@@ -266,7 +266,7 @@ class CpuFunction {
   }
 };
 
-CpuFunction& live(CpuFunction* f) { return initialized(f, "@jit function"); }
+CpuFunction& live(py::handle f) { return initialized<CpuFunction>(f, "@jit function"); }
 
 }  // namespace
 
@@ -275,11 +275,11 @@ void define_cpu(py::module_& m) {
       .def(py::init<std::shared_ptr<FunctionSource>, const std::vector<std::string>&, bool, bool, bool, py::object>(),
            py::arg("source"), py::arg("signatures"), py::arg("parallel") = false, py::arg("fastmath") = false,
            py::arg("python_errors") = true, py::arg("snapshot") = py::none())
-      .def("__call__", [](CpuFunction* f, const py::args& a, const py::kwargs& kw) { return live(f).call(a, kw); })
-      .def_property_readonly("_signatures", [](CpuFunction* f) { return live(f).signatures(); })
-      .def("_annotations", [](CpuFunction* f) { return live(f).annotations(); })
-      .def("_source_at", [](CpuFunction* f, size_t i) { return live(f).source_at(i); }, py::arg("index"))
-      .def("inspect_source", [](CpuFunction* f, const std::vector<std::string>& t) { return live(f).inspect_source(t); },
+      .def("__call__", [](py::handle f, const py::args& a, const py::kwargs& kw) { return live(f).call(a, kw); })
+      .def_property_readonly("_signatures", [](py::handle f) { return live(f).signatures(); })
+      .def("_annotations", [](py::handle f) { return live(f).annotations(); })
+      .def("_source_at", [](py::handle f, size_t i) { return live(f).source_at(i); }, py::arg("index"))
+      .def("inspect_source", [](py::handle f, const std::vector<std::string>& t) { return live(f).inspect_source(t); },
            py::arg("arg_types"),
            "The generated C++ (with prelude) for argument types given as strings ('float64', 'int32[::1]').");
   // Threads of parallel CPU code (prange, target='parallel' ufuncs); cujit/cpu.py checks ranges.

@@ -353,10 +353,7 @@ class Kernel {
 
 // ---- The CPython side: Kernel's subscript slot and the KernelLaunch type ----
 
-Kernel* kernel_of(PyObject* self) {
-  Kernel* k = reinterpret_cast<py::detail::instance*>(self)->get_value_and_holder().value_ptr<Kernel>();
-  return &initialized(k, "kernel");
-}
+Kernel* kernel_of(PyObject* self) { return &initialized<Kernel>(self, "kernel"); }
 
 /// `kernel[config]` bound: a strong reference to the kernel (`make()[1, 32](a)` drops the kernel
 /// itself before the call) and its parsed configuration.
@@ -474,9 +471,9 @@ void define_kernel(py::module_& m) {
              if (!l) throw py::error_already_set();
              return py::reinterpret_steal<py::object>(l);
            }, py::arg("griddim"), py::arg("blockdim"), py::arg("stream") = 0, py::arg("sharedmem") = 0)
-      .def_property_readonly("signatures", [](Kernel* k) { return initialized(k, "kernel").signatures(); })
-      .def("inspect_source", [](Kernel* k, const std::vector<std::string>& arg_types, bool cuda) {
-             return initialized(k, "kernel").inspect_source(arg_types, cuda);
+      .def_property_readonly("signatures", [](py::handle self) { return kernel_of(self.ptr())->signatures(); })
+      .def("inspect_source", [](py::handle self, const std::vector<std::string>& arg_types, bool cuda) {
+             return kernel_of(self.ptr())->inspect_source(arg_types, cuda);
            }, py::arg("arg_types"), py::arg("cuda") = true,
            "The generated C++ (with prelude) for argument types given as strings ('float32[::1]').");
 }
