@@ -314,22 +314,16 @@ def _lambda_source(func, lines, first):
     if len(found) != 1:
         return None
     node = found[0]
-    line_text = lines[node.body.lineno + offset - 1]
-    body_lines = lines[node.body.lineno + offset - 1:node.body.end_lineno + offset]
-    segment = "".join(body_lines)
-    body = _segment(body_lines, node.body)
+    body = _segment(lines[node.body.lineno + offset - 1:node.body.end_lineno + offset], node.body)
     line = node.body.lineno + offset
     same_line = sum(1 for n in _ast.walk(tree) if isinstance(n, _ast.Lambda)
                     and n.body.lineno == node.body.lineno)
     name = "lambda_%d" % line if same_line == 1 else "lambda_%d_%d" % (line, node.col_offset)
+    # Default values are left out, as cujit compiles calls that pass every argument (a def with
+    # defaults is refused; a lambda's are simply not used).
     args = list(params)
-    defaults = node.args.defaults
-    for i, d in enumerate(defaults):
-        k = len(args) - len(defaults) + i
-        args[k] += "=" + " ".join(_segment(lines[d.lineno + offset - 1:d.end_lineno + offset], d).split())
     # Keep the body at its column in the user's file so carets land under the right token.
     col = node.body.col_offset
-    del segment, line_text
     if "\n" in body or col < 8:
         body_line = "    return " + " ".join(body.split())
     else:
