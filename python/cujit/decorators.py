@@ -166,8 +166,18 @@ def _code_key(code):
     compiler's choices that depend on the module around the function: `mod.f(x)` loads a method
     unless `mod` was bound by an import in the module (LOAD_ATTR instead, with other caches)."""
     import dis
-    ins = [i for i in dis.get_instructions(code) if i.opname != "CACHE"]
-    index = {i.offset: k for k, i in enumerate(ins)}
+    # EXTENDED_ARG prefixes depend on how far jumps go, so on the caches of LOAD_ATTR/LOAD_METHOD.
+    ins, index, pending = [], {}, []
+    for i in dis.get_instructions(code):
+        if i.opname == "CACHE":
+            continue
+        pending.append(i.offset)  # a jump to an EXTENDED_ARG lands on the instruction it extends
+        if i.opname == "EXTENDED_ARG":
+            continue
+        for off in pending:
+            index[off] = len(ins)
+        pending = []
+        ins.append(i)
     jumps = set(dis.hasjrel) | set(dis.hasjabs)
     out = []
     for i in ins:

@@ -69,6 +69,12 @@ T& initialized(pybind11::handle self, const char* what) {
   if (!PyObject_TypeCheck(self.ptr(), info->type))
     throw pybind11::type_error(std::string("expected a ") + what + ", got " + Py_TYPE(self.ptr())->tp_name);
   auto* inst = reinterpret_cast<pybind11::detail::instance*>(self.ptr());
+  if (inst->simple_layout) {  // one C++ base (every class here): no type-info lookup on the hot path
+    if (!inst->simple_holder_constructed || !inst->simple_value_holder[0])
+      throw pybind11::type_error(std::string("this ") + what +
+                                 " was never initialised (its __init__ raised or was not called)");
+    return *static_cast<T*>(inst->simple_value_holder[0]);
+  }
   auto vh = inst->get_value_and_holder(info, false);
   if (!vh.inst || !vh.holder_constructed() || !vh.value_ptr())
     throw pybind11::type_error(std::string("this ") + what +
