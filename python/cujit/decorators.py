@@ -171,8 +171,10 @@ def _code_key(code):
     for i in dis.get_instructions(code):
         if i.opname == "CACHE":
             continue
-        pending.append(i.offset)  # a jump to an EXTENDED_ARG lands on the instruction it extends
-        if i.opname == "EXTENDED_ARG":
+        # A jump to a dropped instruction lands on the next one kept. PUSH_NULL belongs to the
+        # non-method form of `x.f()` (LOAD_ATTR; LOAD_METHOD pushes no NULL).
+        pending.append(i.offset)
+        if i.opname in ("EXTENDED_ARG", "PUSH_NULL"):
             continue
         for off in pending:
             index[off] = len(ins)
@@ -262,7 +264,8 @@ def _positions(code):
     """The (line, col) .. (end_line, end_col) span of the instructions of `code` itself (not of
     code nested in it): for a lambda, the span of its body."""
     start = end = None
-    for pos in code.co_positions():
+    # Before Python 3.11 there are no columns: the bytecode comparison alone tells lambdas apart.
+    for pos in getattr(code, "co_positions", lambda: ())():
         line, end_line, col, end_col = pos
         if line is None or col is None or end_line is None or end_col is None:
             continue
@@ -321,7 +324,7 @@ def _lambda_source(func, lines, first):
             continue
         candidates.append(node)
     found = [n for n in candidates if _matches(func, None, n)]
-    if len(found) != 1:
+    if not found:  # several only where they compile alike (no columns to tell them apart)
         return None
     node = found[0]
     body = _segment(lines[node.body.lineno + offset - 1:node.body.end_lineno + offset], node.body)
@@ -334,8 +337,11 @@ def _lambda_source(func, lines, first):
     args = list(params)
     # Keep the body at its column in the user's file so carets land under the right token.
     col = node.body.col_offset
-    if "\n" in body or col < 8:
-        body_line = "    return " + " ".join(body.split())
+    if "\n" in body:
+        # Its lines as they are (comments included), in brackets, each on its own line number.
+        body_line = "    return (" + body + ")"
+    elif col < 8:
+        body_line = "    return " + body
     else:
         body_line = " " * (col - 7) + "return " + body
     source = "def %s(%s):\n%s\n" % (name, ", ".join(args), body_line)
