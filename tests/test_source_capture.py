@@ -304,6 +304,10 @@ def test_module_edited_after_import_is_refused(module_dir):
         mod.make()
     importlib.reload(mod)  # the new text, now compiled by Python too
     assert mod.make()(1) == 3
+    _write(path, "x = 1\n")  # shorter than the line Python compiled make() from
+    linecache.checkcache(str(path))
+    with pytest.raises(SourceUnavailableError, match="edited after it was imported"):
+        njit(mod.make.__globals__["make"])
 
 
 def test_module_edited_after_import_uses_the_text_python_loaded(module_dir):

@@ -70,7 +70,10 @@ def _read_source(func):
         # Without inspect's search of sys.modules for the defining module (tens of ms in a
         # process that imported NumPy). Jupyter and IPython keep cell sources in linecache.
         lines = linecache.getlines(filename, func.__globals__)
-        if not lines or len(lines) < code.co_firstlineno:
+        if not lines:
+            continue
+        if len(lines) < code.co_firstlineno:  # the file is shorter now than when Python read it
+            tried.append(lines)
             continue
         if any(lines is t or lines == t for t in tried):
             continue
