@@ -264,11 +264,13 @@ def test_error_caret_under_the_right_lambda():
 # ---- A module edited after import ------------------------------------------------------------
 
 def _write(path, text):
-    path.write_text(textwrap.dedent(text))
-    # The same size and second as before would hide the change from linecache's check.
+    """Writes the file with a later modification time than its last one: the same size and
+    time would hide the change from linecache's check."""
     import os
-    st = path.stat()
-    os.utime(path, (st.st_atime, st.st_mtime + 10))
+    before = path.stat().st_mtime if path.exists() else 0.0
+    path.write_text(textwrap.dedent(text))
+    stamp = max(path.stat().st_mtime, before) + 10
+    os.utime(path, (stamp, stamp))
 
 
 @pytest.fixture
