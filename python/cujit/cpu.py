@@ -11,7 +11,7 @@ import sys
 from . import _core
 from . import config
 from . import types as _t
-from .decorators import capture
+from .decorators import snapshot, source
 from .types import signature_string
 
 
@@ -48,9 +48,12 @@ class CPUDispatcher(_core.CpuFunction):
         self.__doc__ = func.__doc__
         self.__wrapped__ = func
         self.targetoptions = dict(options)
-        super().__init__(capture(func), [signature_string(s) for s in signatures],
+        # The text now; the globals when a specialisation compiles (here for declared signatures,
+        # else at the first call with new argument types), as Numba reads them.
+        super().__init__(source(func), [signature_string(s) for s in signatures],
                          parallel=bool(options.get("parallel")), fastmath=bool(options.get("fastmath")),
-                         python_errors=options.get("error_model", "python") != "numpy")
+                         python_errors=options.get("error_model", "python") != "numpy",
+                         snapshot=snapshot(func))
 
     @property
     def signatures(self):
@@ -80,9 +83,13 @@ class CPUDispatcher(_core.CpuFunction):
             print(t, file=out)
 
     def __repr__(self):
-        sigs = self.signatures
+        name = getattr(self, "__name__", "?")
+        try:
+            sigs = self.signatures
+        except TypeError:  # its __init__ raised: no core object behind it
+            return "<cujit CPUDispatcher %s (not initialised)>" % name
         return "<cujit CPUDispatcher %s, %s>" % (
-            self.__name__, "compiled for " + ", ".join(sigs) if sigs else "not compiled yet")
+            name, "compiled for " + ", ".join(sigs) if sigs else "not compiled yet")
 
 
 def jit(signature_or_function=None, locals=None, cache=False, pipeline_class=None, boundscheck=None,

@@ -15,7 +15,7 @@ import inspect
 import numpy as np
 
 from . import _core
-from .decorators import capture
+from .decorators import snapshot, source
 from .types import from_dtype, signature_string
 
 
@@ -55,7 +55,7 @@ def _type_name(value):
 
 def make_ufunc(func, signatures, target, identity):
     """@vectorize(signatures) on the CPU: a numpy.ufunc with one loop per signature, in order."""
-    loops = _core.NumpyLoops(capture(func), target == "parallel", _nparams(func), [])
+    loops = _core.NumpyLoops(source(func), target == "parallel", _nparams(func), [], snapshot(func))
     loops.add([signature_string(s) for s in signatures])
     return loops.make(func.__name__, func.__doc__ or "", _nparams(func), 1, _identity_name(identity), "")
 
@@ -119,7 +119,8 @@ class DUFunc(_Lazy):
 
     def __init__(self, func, target="cpu", identity=None):
         nin = _nparams(func)
-        loops = _core.NumpyLoops(capture(func), target == "parallel", nin, [])
+        # The globals are read by each compile of a loop (a call with new types), as in Numba.
+        loops = _core.NumpyLoops(source(func), target == "parallel", nin, [], snapshot(func))
         super().__init__(func, loops, nin, 1, identity, None)
 
     def add(self, sig):
@@ -177,8 +178,8 @@ def make_gufunc(func, signatures, layout, target):
     for i, s in enumerate(spellings):
         _Variant(i, s, inputs, outputs, func.__name__)  # checks each operand against the layout
     _check_arity(func, layout, inputs, outputs)
-    loops = _core.NumpyLoops(capture(func), target == "parallel", len(inputs),
-                             _core_dims(inputs, outputs))
+    loops = _core.NumpyLoops(source(func), target == "parallel", len(inputs),
+                             _core_dims(inputs, outputs), snapshot(func))
     loops.add(spellings)
     return loops.make(func.__name__, func.__doc__ or "", len(inputs), len(outputs), "none", layout)
 
@@ -193,8 +194,8 @@ class GUFunc(_Lazy):
         self._inputs, self._outputs = parse_layout(layout)
         nin, nout = len(self._inputs), len(self._outputs)
         _check_arity(func, layout, self._inputs, self._outputs)
-        loops = _core.NumpyLoops(capture(func), target == "parallel", nin,
-                                 _core_dims(self._inputs, self._outputs))
+        loops = _core.NumpyLoops(source(func), target == "parallel", nin,
+                                 _core_dims(self._inputs, self._outputs), snapshot(func))
         super().__init__(func, loops, nin, nout, None, layout)
 
     def _signature_for(self, args):

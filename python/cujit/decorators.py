@@ -1,18 +1,25 @@
 """What the decorators hand the C++ core: a function's source text, where it came from, and a
 snapshot of the globals and closure variables it names (DESIGN.md decision 2).
 
-The snapshot is taken when the function is first compiled and then frozen, as Numba does. Other
-cujit functions it names (device functions) are captured with it, so the core has the whole call
-graph before it starts and never calls back into Python.
+The source text is read when the function is decorated (`source`), and checked against the code
+object Python compiled, so a file edited since it was imported is never compiled in its new
+form. The globals are read when a specialisation is compiled (`capture`, which the dispatchers
+call on a compile only), as Numba does: a global assigned after the decorator, or a function
+defined below it, is seen by the first call. Other cujit functions it names (device functions)
+are captured with it, so the core has the whole call graph before it starts and never calls back
+into Python.
 """
 
+import ast as _ast
 import builtins
 import inspect
 import linecache
 import math
 import cmath
 import random
+import sys
 import types as _pytypes
+import weakref
 
 import numpy as np
 
@@ -21,34 +28,101 @@ from . import types as _t
 
 
 class SourceUnavailableError(RuntimeError):
-    """The function's source text cannot be found (cujit compiles from source)."""
+    """The function's source text cannot be found (cujit compiles from source), or the file no
+    longer holds the text Python compiled the function from."""
+
+
+# function -> (text, filename, first_line, col_offset, name), read and checked once.
+_SOURCES = weakref.WeakKeyDictionary()
 
 
 def get_source(func):
-    """(text, filename, first_line, col_offset) of a function, dedented."""
+    """(text, filename, first_line, col_offset) of a function, dedented: the text Python compiled
+    it from (see _read_source)."""
+    return _source_entry(func)[:4]
+
+
+def _source_entry(func):
+    try:
+        return _SOURCES[func]
+    except (KeyError, TypeError):
+        pass
+    entry = _read_source(func)
+    try:
+        _SOURCES[func] = entry
+    except TypeError:  # not weakly referenceable: read each time
+        pass
+    return entry
+
+
+def _read_source(func):
+    """The source of `func` from the lines linecache holds for its file. Those lines are first
+    taken as they are (they may be the text the module was imported from, cached by an earlier
+    decoration, while the file has since been edited); when they do not compile to `func`'s own
+    code, the file is read again; when neither does, the file changed since Python compiled the
+    function and cujit refuses rather than compile text Python never ran."""
     code = func.__code__
-    # The file's lines through linecache, as inspect.getsourcelines finds them in the end, but
-    # without its search of sys.modules for the defining module (tens of ms in a process that
-    # imported NumPy). Jupyter and IPython keep cell sources there under the cell's name.
-    linecache.checkcache(code.co_filename)
-    lines = linecache.getlines(code.co_filename, func.__globals__)
-    if not lines or len(lines) < code.co_firstlineno:
+    filename = code.co_filename
+    tried = []
+    for fresh in (False, True):
+        if fresh:
+            linecache.checkcache(filename)
+        # Without inspect's search of sys.modules for the defining module (tens of ms in a
+        # process that imported NumPy). Jupyter and IPython keep cell sources in linecache.
+        lines = linecache.getlines(filename, func.__globals__)
+        if not lines:
+            continue
+        if len(lines) < code.co_firstlineno:  # the file is shorter now than when Python read it
+            tried.append(lines)
+            continue
+        if any(lines is t or lines == t for t in tried):
+            continue
+        tried.append(lines)
+        found = _find_in(func, lines)
+        if found is not None:
+            return found
+    if not tried:
         raise SourceUnavailableError(
             "cannot read the source of %s(): cujit compiles Python source, so define the "
             "function in a file or a notebook cell (not with exec or in a plain REPL)"
             % func.__name__)
-    rest = lines[code.co_firstlineno - 1:]
-    lines = inspect.getblock(rest) if func.__name__ == "<lambda>" else _block(rest)
-    first = code.co_firstlineno
-    first = max(first, 1)
+    what = "the lambda on line %d" % code.co_firstlineno if func.__name__ == "<lambda>" \
+        else "%s() (line %d)" % (func.__name__, code.co_firstlineno)
+    raise SourceUnavailableError(
+        "the source of %s in %s is not the text Python compiled it from: the file was edited "
+        "after it was imported. cujit compiles Python source, so reload the module (or restart "
+        "the process) to compile the current text" % (what, filename))
+
+
+def _find_in(func, lines):
+    """(text, filename, first, indent, name) of `func` in `lines`, or None where the lines do
+    not hold it."""
+    code = func.__code__
+    first = max(code.co_firstlineno, 1)
     if func.__name__ == "<lambda>":
         return _lambda_source(func, lines, first)
-    indent = len(lines[0]) - len(lines[0].lstrip(" \t"))
-    prefix = lines[0][:indent]
+    rest = lines[first - 1:]
+    block = _block(rest)
+    if not block or not _matches(func, block, None):
+        return None
+    indent = len(block[0]) - len(block[0].lstrip(" \t"))
+    prefix = block[0][:indent]
     out = []
-    for ln in lines:
+    for ln in block:
         out.append(ln[indent:] if ln.startswith(prefix) else ln.lstrip(" \t"))
-    return "".join(out), code.co_filename, first, indent
+    return "".join(out), code.co_filename, first, indent, func.__name__
+
+
+def _parse_block(block):
+    """The block parsed at its own columns (an indented block is parsed inside `if 1:`), with
+    line numbers counted from the block's first line."""
+    text = "".join(block)
+    if block and block[0][:1] in (" ", "\t"):
+        tree = _ast.parse("if 1:\n" + text)
+        _ast.increment_lineno(tree, -1)
+        tree.body = tree.body[0].body
+        return tree
+    return _ast.parse(text)
 
 
 def _block(lines):
@@ -69,48 +143,223 @@ def _block(lines):
         end = i + 1
     block = lines[:end]
     try:
-        import ast as pyast
-        import textwrap
-        pyast.parse(textwrap.dedent("".join(block)))
+        _parse_block(block)
         return block
     except SyntaxError:
-        return inspect.getblock(lines)
+        try:
+            return inspect.getblock(lines)
+        except Exception:  # tokenize errors on text that is not a definition
+            return None
+
+
+# ---- Is this text the function's own? ----
+
+_FUTURE_FLAGS = 0
+for _name in __import__("__future__").all_feature_names:
+    _FUTURE_FLAGS |= getattr(__import__("__future__"), _name).compiler_flag
+
+
+_FLAGS = 0x04 | 0x08 | 0x20 | 0x80 | 0x100 | 0x200  # *args, **kw, generator, coroutine, async gen
+
+
+def _code_key(code):
+    """What decides a code object's behaviour: its instructions (jump targets as instruction
+    numbers, constants and names by value, nested code objects compared the same way), its
+    variables and the flags that change how it runs. Line numbers are left out, and so are the
+    compiler's choices that depend on the module around the function: `mod.f(x)` loads a method
+    unless `mod` was bound by an import in the module (LOAD_ATTR instead, with other caches)."""
+    import dis
+    # EXTENDED_ARG prefixes depend on how far jumps go, so on the caches of LOAD_ATTR/LOAD_METHOD.
+    ins, index, pending = [], {}, []
+    for i in dis.get_instructions(code):
+        if i.opname == "CACHE":
+            continue
+        # A jump to a dropped instruction lands on the next one kept. PUSH_NULL belongs to the
+        # non-method form of `x.f()` (LOAD_ATTR; LOAD_METHOD pushes no NULL).
+        pending.append(i.offset)
+        if i.opname in ("EXTENDED_ARG", "PUSH_NULL"):
+            continue
+        for off in pending:
+            index[off] = len(ins)
+        pending = []
+        ins.append(i)
+    jumps = set(dis.hasjrel) | set(dis.hasjabs)
+    out = []
+    for i in ins:
+        op = "LOAD_ATTR" if i.opname == "LOAD_METHOD" else i.opname
+        if i.opcode in jumps:
+            arg = index.get(i.argval, i.argval)
+        elif isinstance(i.argval, _pytypes.CodeType):
+            arg = _code_key(i.argval)
+        else:
+            arg = (type(i.argval).__name__, repr(i.argval))
+        out.append((op, arg))
+    return (code.co_name, tuple(out), code.co_varnames, code.co_freevars, code.co_cellvars,
+            code.co_argcount, code.co_kwonlyargcount, code.co_flags & _FLAGS)
+
+
+def _compiled_like(func, node):
+    """The code object Python makes of the definition or lambda `node` (an AST node), compiled
+    where `func` was: inside a function defining its free variables, so they are cells there too,
+    and with its `from __future__` flags."""
+    code = func.__code__
+    if isinstance(node, _ast.Lambda):
+        stmt = _ast.Expr(value=node)
+    else:
+        stmt = node
+    body = [stmt]
+    if code.co_freevars:
+        # def __cujit_outer(): <free> = None; <definition>  -- the free names become cells.
+        assign = _ast.Assign(targets=[_ast.Name(id=n, ctx=_ast.Store()) for n in code.co_freevars],
+                             value=_ast.Constant(value=None))
+        outer = _ast.FunctionDef(name="__cujit_outer", args=_ast.arguments(
+            posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
+            defaults=[]), body=[assign, stmt], decorator_list=[], returns=None, type_comment=None)
+        body = [outer]
+    mod = _ast.Module(body=body, type_ignores=[])
+    _ast.fix_missing_locations(mod)
+    try:
+        top = compile(mod, code.co_filename, "exec", flags=code.co_flags & _FUTURE_FLAGS,
+                      dont_inherit=True)
+    except (SyntaxError, ValueError, TypeError):
+        return None
+
+    def find(c):
+        for k in c.co_consts:
+            if isinstance(k, _pytypes.CodeType):
+                if k.co_name == code.co_name and k.co_argcount == code.co_argcount:
+                    return k
+                r = find(k)
+                if r is not None:
+                    return r
+        return None
+    return find(top)
+
+
+def _matches(func, block, node):
+    """True when the definition in `block` (or the lambda `node`) compiles to `func`'s code."""
+    if node is None:
+        try:
+            tree = _parse_block(block)
+        except SyntaxError:
+            return False
+        defs = [n for n in tree.body if isinstance(n, (_ast.FunctionDef, _ast.AsyncFunctionDef))]
+        if len(defs) != 1 or defs[0].name != func.__code__.co_name:
+            return False
+        node = defs[0]
+    mine = _compiled_like(func, node)
+    if mine is None:
+        return False
+    if _code_key(mine) == _code_key(func.__code__):
+        return True
+    # pytest rewrites the assert statements of test modules, so their functions' bytecode is
+    # not what their text compiles to; the names and positions still are.
+    loader = getattr(sys.modules.get(getattr(func, "__module__", None)), "__loader__", None)
+    if type(loader).__name__ == "AssertionRewritingHook" and any(
+            isinstance(n, _ast.Assert) for n in _ast.walk(node)):
+        return True
+    return False
+
+
+# ---- Lambdas ----
+
+def _positions(code):
+    """The (line, col) .. (end_line, end_col) span of the instructions of `code` itself (not of
+    code nested in it): for a lambda, the span of its body."""
+    start = end = None
+    # Before Python 3.11 there are no columns: the bytecode comparison alone tells lambdas apart.
+    for pos in getattr(code, "co_positions", lambda: ())():
+        line, end_line, col, end_col = pos
+        if line is None or col is None or end_line is None or end_col is None:
+            continue
+        if col == 0 and end_col == 0 and line == end_line:
+            continue  # RESUME and the like
+        if start is None or (line, col) < start:
+            start = (line, col)
+        if end is None or (end_line, end_col) > end:
+            end = (end_line, end_col)
+    return start, end
+
+
+_PARSED = {}  # filename -> (lines object, tree): the last file parsed for its lambdas
+
+
+def _module_tree(filename, lines):
+    hit = _PARSED.get(filename)
+    if hit is not None and hit[0] is lines:
+        return hit[1]
+    try:
+        tree = _ast.parse("".join(lines))
+    except (SyntaxError, ValueError):
+        tree = None
+    _PARSED[filename] = (lines, tree)
+    return tree
 
 
 def _lambda_source(func, lines, first):
     """A lambda as the source of an equivalent function: `def <name>(args):` on the line before
-    the lambda's, and `return <body>` on its line, so errors in the body name the user's line."""
-    import ast as pyast
-    import textwrap
+    the lambda's, and `return <body>` on its line, so errors in the body name the user's line.
+
+    The lambda is the one whose body's position in the file is where Python's code object says
+    its instructions are (not the first lambda of the line: `f, g = jit(lambda x: x + 1),
+    jit(lambda x: x * 10)`), and its text must compile to the lambda's own code."""
     code = func.__code__
     params = list(code.co_varnames[:code.co_argcount])
-    text = textwrap.dedent("".join(lines))
-    try:
-        tree = pyast.parse(text)
-    except SyntaxError:
-        tree = None
-    found = None
-    if tree is not None:
-        for node in pyast.walk(tree):
-            if isinstance(node, pyast.Lambda) and [a.arg for a in node.args.args] == params:
-                found = node
-                break
-    if found is None:
-        raise SourceUnavailableError(
-            "cannot find the source of the lambda on %s line %d: define it with def instead"
-            % (code.co_filename, first))
-    body = pyast.get_source_segment(text, found.body)
-    line = first + found.body.lineno - 1
-    name = "lambda_%d" % line
+    start, end = _positions(code)
+    tree = _module_tree(code.co_filename, lines)
+    offset = 0
+    if tree is None:
+        # A file Python cannot parse whole (an IPython cell with magics): the statement at the
+        # lambda's line.
+        try:
+            block = inspect.getblock(lines[first - 1:])
+            tree = _parse_block(block)
+        except Exception:
+            return None
+        offset = first - 1
+    candidates = []
+    for node in _ast.walk(tree):
+        if not isinstance(node, _ast.Lambda) or [a.arg for a in node.args.args] != params:
+            continue
+        b = node.body
+        if start is not None and ((b.lineno + offset, b.col_offset) != start or
+                                  (b.end_lineno + offset, b.end_col_offset) != end):
+            continue
+        candidates.append(node)
+    found = [n for n in candidates if _matches(func, None, n)]
+    if not found:  # several only where they compile alike (no columns to tell them apart)
+        return None
+    node = found[0]
+    body = _segment(lines[node.body.lineno + offset - 1:node.body.end_lineno + offset], node.body)
+    line = node.body.lineno + offset
+    same_line = sum(1 for n in _ast.walk(tree) if isinstance(n, _ast.Lambda)
+                    and n.body.lineno == node.body.lineno)
+    name = "lambda_%d" % line if same_line == 1 else "lambda_%d_%d" % (line, node.col_offset)
+    # Default values are left out, as cujit compiles calls that pass every argument (a def with
+    # defaults is refused; a lambda's are simply not used).
+    args = list(params)
     # Keep the body at its column in the user's file so carets land under the right token.
-    col = found.body.col_offset + (len(lines[0]) - len(lines[0].lstrip(" \t"))) - \
-        (len(text) - len(text.lstrip(" \t")))
-    if "\n" in body or col < 8:
-        body_line = "    return " + " ".join(body.split())
+    col = node.body.col_offset
+    if "\n" in body:
+        # Its lines as they are (comments included), in brackets, each on its own line number.
+        body_line = "    return (" + body + ")"
+    elif col < 8:
+        body_line = "    return " + body
     else:
         body_line = " " * (col - 7) + "return " + body
-    source = "def %s(%s):\n%s\n" % (name, ", ".join(params), body_line)
-    return source, code.co_filename, max(line - 1, 1), 0
+    source = "def %s(%s):\n%s\n" % (name, ", ".join(args), body_line)
+    return source, code.co_filename, max(line - 1, 1), 0, name
+
+
+def _segment(node_lines, node):
+    """The text of `node` (its lines given, first to last), by its UTF-8 column offsets."""
+    if len(node_lines) == 1:
+        b = node_lines[0].encode()
+        return b[node.col_offset:node.end_col_offset].decode()
+    parts = [node_lines[0].encode()[node.col_offset:].decode()]
+    parts += node_lines[1:-1]
+    parts.append(node_lines[-1].encode()[:node.end_col_offset].decode())
+    return "".join(parts)
 
 
 _MODULES = {math: "math", cmath: "cmath", np: "numpy", np.random: "numpy.random", random: "random"}
@@ -158,6 +407,8 @@ def _classify(value, seen):
             return ("dtype", _t.from_dtype(value).name)
         except TypeError:
             pass
+    if isinstance(value, Frozen):
+        return ("function", value.source)
     from .cpu import CPUDispatcher
     if isinstance(value, (DeviceFunction, CPUDispatcher)):
         # @jit functions call each other as device functions do: typed at each call site.
@@ -189,14 +440,34 @@ def _names(code):
     return out
 
 
+def source(func):
+    """A _core.FunctionSource of `func`'s text alone, without globals: what a dispatcher names
+    and points at in messages. Reading (and checking) the text happens here, at decoration."""
+    text, filename, first, indent, name = _source_entry(func)
+    return _core.FunctionSource(name, text, filename, first, indent)
+
+
+class Frozen:
+    """A device function whose snapshot was taken once (a CUDA gufunc's function, captured at
+    decoration as Numba compiles it there) and is reused by every kernel that calls it."""
+
+    def __init__(self, func):
+        self.py_func = func
+        self.source = capture(func)
+
+
+def snapshot(func):
+    """The callable a dispatcher calls on each compile: `capture(func)` then."""
+    return lambda: capture(func)
+
+
 def capture(func, seen=None):
-    """A _core.FunctionSource for `func`, with its globals snapshot."""
+    """A _core.FunctionSource for `func`, with its globals as they are now."""
     if seen is None:
         seen = {}
     if id(func) in seen:
         return seen[id(func)]
-    text, filename, first, indent = get_source(func)
-    name = func.__name__ if func.__name__ != "<lambda>" else text.split("(", 1)[0][4:]
+    text, filename, first, indent, name = _source_entry(func)
     fs = _core.FunctionSource(name, text, filename, first, indent)
     seen[id(func)] = fs
     code = func.__code__

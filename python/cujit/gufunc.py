@@ -284,6 +284,10 @@ class CUDAGUFunc:
                             % (self.__name__, self.nargs, self.nin, self.nout, layout,
                                "a variable number" if code.co_flags & 0x0C else code.co_argcount))
         self._core = func if isinstance(func, DeviceFunction) else DeviceFunction(func)
+        # Numba compiles a CUDA gufunc at decoration, so the function's globals are read now, once:
+        # the wrapper kernels compiled later for other shapes of call use this same snapshot.
+        from .decorators import Frozen
+        self._frozen = Frozen(self.py_func)
         variants = []
         for i, s in enumerate(signatures):
             variants.append(_Variant(i, signature_string(s), self._inputs, self._outputs,
@@ -339,7 +343,7 @@ class CUDAGUFunc:
                     if v.slice1[i] and mode == 0:
                         nd = 1
                     types.append(t.kernel_type(nd))
-            k = _compile_kernel(self._core, src, kname, "void(%s)" % ", ".join(types))
+            k = _compile_kernel(self._frozen, src, kname, "void(%s)" % ", ".join(types))
             self._kernels[key] = k
             return k
 

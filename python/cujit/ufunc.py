@@ -25,8 +25,12 @@ class CUDAUFunc(_core.CudaUfunc):
         super().__init__(capture(func), [signature_string(s) for s in signatures])
 
     def __repr__(self):
-        return "<cujit CUDA ufunc %s with %d signature(s): %s>" % (
-            self.__name__, len(self.types), ", ".join(self.types))
+        name = getattr(self, "__name__", "?")
+        try:
+            types = self.types
+        except TypeError:  # its __init__ raised: no core object behind it
+            return "<cujit CUDA ufunc %s (not initialised)>" % name
+        return "<cujit CUDA ufunc %s with %d signature(s): %s>" % (name, len(types), ", ".join(types))
 
 
 _TARGETS = ("cuda", "cpu", "parallel")

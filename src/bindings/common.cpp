@@ -71,6 +71,12 @@ std::shared_ptr<rt::LoadedModule> load_build(const Build& b, rt::Backend backend
   return rt::LoadedModule::load_gpu(out.image);
 }
 
+std::shared_ptr<FunctionSource> source_for_compile(const std::shared_ptr<FunctionSource>& text,
+                                                   const py::object& snapshot) {
+  if (!snapshot || snapshot.is_none()) return text;
+  return snapshot().cast<std::shared_ptr<FunctionSource>>();
+}
+
 bool is_exact_ndarray(const py::handle& h) {
   static PyTypeObject* ndarray = reinterpret_cast<PyTypeObject*>(
       py::object(py::module_::import("numpy").attr("ndarray")).release().ptr());  // kept for the process

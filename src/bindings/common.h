@@ -50,6 +50,38 @@ bool is_exact_ndarray(const pybind11::handle& h);
 /// A decorator's signature string parsed, a malformed one raised as Python's ValueError.
 Signature parse_signature_or_raise(const std::string& text);
 
+/// The FunctionSource a dispatcher compiles now: what `snapshot` returns (a Python callable,
+/// decorators.snapshot: the function's globals as they are at this compile, as Numba reads them
+/// when it compiles), or `text` as it is when there is none. Call it with the GIL held, and only
+/// on a compile: a dispatcher's hit path never runs Python.
+std::shared_ptr<FunctionSource> source_for_compile(const std::shared_ptr<FunctionSource>& text,
+                                                   const pybind11::object& snapshot);
+
+/// The C++ object of a pybind11 instance of T, or a TypeError when it has none: a Python
+/// subclass whose __init__ raised before (or while) the base was initialised, or an object made
+/// with __new__ alone. pybind11 itself would hand such an object's methods uninitialised memory
+/// (it allocates the value lazily for a later placement __init__), so every method of a class
+/// that Python subclasses or constructs takes `self` as a handle and goes through this; `what`
+/// names the object in the message.
+template <class T>
+T& initialized(pybind11::handle self, const char* what) {
+  static pybind11::detail::type_info* info = pybind11::detail::get_type_info(typeid(T));
+  if (!PyObject_TypeCheck(self.ptr(), info->type))
+    throw pybind11::type_error(std::string("expected a ") + what + ", got " + Py_TYPE(self.ptr())->tp_name);
+  auto* inst = reinterpret_cast<pybind11::detail::instance*>(self.ptr());
+  if (inst->simple_layout) {  // one C++ base (every class here): no type-info lookup on the hot path
+    if (!inst->simple_holder_constructed || !inst->simple_value_holder[0])
+      throw pybind11::type_error(std::string("this ") + what +
+                                 " was never initialised (its __init__ raised or was not called)");
+    return *static_cast<T*>(inst->simple_value_holder[0]);
+  }
+  auto vh = inst->get_value_and_holder(info, false);
+  if (!vh.inst || !vh.holder_constructed() || !vh.value_ptr())
+    throw pybind11::type_error(std::string("this ") + what +
+                               " was never initialised (its __init__ raised or was not called)");
+  return *vh.template value_ptr<T>();
+}
+
 /// A dispatcher's compiled specialisations, one per argument-type fingerprint, in compile order.
 /// `get` builds a missing one outside the lock (compiling can take seconds and other threads may
 /// call meanwhile); if two threads build the same one, the first stored wins.

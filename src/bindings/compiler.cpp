@@ -5,6 +5,7 @@
 
 #include <sstream>
 
+#include "bindings/common.h"
 #include "compiler/globals.h"
 #include "compiler/types.h"
 #include "compiler/typeinfer.h"
@@ -94,17 +95,18 @@ void define_compiler(py::module_& m) {
              return f;
            }),
            py::arg("name"), py::arg("text"), py::arg("filename"), py::arg("first_line"), py::arg("col_offset") = 0)
-      .def("set_globals", [](FunctionSource& f, const py::dict& d) {
+      .def("set_globals", [](py::handle self, const py::dict& d) {
+             FunctionSource& f = initialized<FunctionSource>(self, "FunctionSource");
              f.globals.clear();
              for (auto item : d) {
                std::string n = item.first.cast<std::string>();
                f.globals[n] = to_global(n, item.second.cast<py::tuple>());
              }
            })
-      .def_property_readonly("name", [](const FunctionSource& f) { return f.name; })
-      .def_property_readonly("filename", [](const FunctionSource& f) { return f.source.filename; })
-      .def_property_readonly("first_line", [](const FunctionSource& f) { return f.source.first_line; })
-      .def_property_readonly("text", [](const FunctionSource& f) { return f.source.text; });
+      .def_property_readonly("name", [](py::handle f) { return initialized<FunctionSource>(f, "FunctionSource").name; })
+      .def_property_readonly("filename", [](py::handle f) { return initialized<FunctionSource>(f, "FunctionSource").source.filename; })
+      .def_property_readonly("first_line", [](py::handle f) { return initialized<FunctionSource>(f, "FunctionSource").source.first_line; })
+      .def_property_readonly("text", [](py::handle f) { return initialized<FunctionSource>(f, "FunctionSource").source.text; });
 
   m.def("parse_signature", [](const std::string& s) {
     Signature sig = parse_signature(s);

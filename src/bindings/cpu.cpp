@@ -170,8 +170,8 @@ bool returnable(const Type& t) {
 class CpuFunction {
  public:
   CpuFunction(std::shared_ptr<FunctionSource> src, const std::vector<std::string>& sigs, bool parallel, bool fastmath,
-              bool python_errors)
-      : src_(std::move(src)), options_{parallel, fastmath, python_errors} {
+              bool python_errors, py::object snapshot = py::none())
+      : src_(std::move(src)), snapshot_(std::move(snapshot)), options_{parallel, fastmath, python_errors} {
     for (const auto& s : sigs) {
       Signature sig = parse_signature_or_raise(s);
       specialize(sig.args);
@@ -245,7 +245,8 @@ class CpuFunction {
   }
 
  private:
-  std::shared_ptr<FunctionSource> src_;
+  std::shared_ptr<FunctionSource> src_;  // the text: names and carets; compiles take snapshot_'s
+  py::object snapshot_;                  // decorators.snapshot, called on each compile (a miss)
   CpuOptions options_;
   SpecCache<CpuSpec> specs_;
   std::vector<std::vector<Type>> declared_;
@@ -253,7 +254,7 @@ class CpuFunction {
   CpuSpec& specialize(const std::vector<Type>& types) {
     return specs_.get(types, [&] {
       auto sp = std::make_unique<CpuSpec>();
-      sp->build = build_cpu_function(src_, types, options_);
+      sp->build = build_cpu_function(source_for_compile(src_, snapshot_), types, options_);
       const Type& r = sp->build.ret;
       if (!returnable(r))
         throw py::type_error(src_->name + "() returns " + r.str() +
@@ -269,18 +270,21 @@ class CpuFunction {
   }
 };
 
+CpuFunction& live(py::handle f) { return initialized<CpuFunction>(f, "@jit function"); }
+
 }  // namespace
 
 void define_cpu(py::module_& m) {
   py::class_<CpuFunction>(m, "CpuFunction", py::dynamic_attr(), "An @jit / @njit CPU function dispatcher.")
-      .def(py::init<std::shared_ptr<FunctionSource>, const std::vector<std::string>&, bool, bool, bool>(),
+      .def(py::init<std::shared_ptr<FunctionSource>, const std::vector<std::string>&, bool, bool, bool, py::object>(),
            py::arg("source"), py::arg("signatures"), py::arg("parallel") = false, py::arg("fastmath") = false,
-           py::arg("python_errors") = true)
-      .def("__call__", &CpuFunction::call)
-      .def_property_readonly("_signatures", &CpuFunction::signatures)
-      .def("_annotations", &CpuFunction::annotations)
-      .def("_source_at", &CpuFunction::source_at, py::arg("index"))
-      .def("inspect_source", &CpuFunction::inspect_source, py::arg("arg_types"),
+           py::arg("python_errors") = true, py::arg("snapshot") = py::none())
+      .def("__call__", [](py::handle f, const py::args& a, const py::kwargs& kw) { return live(f).call(a, kw); })
+      .def_property_readonly("_signatures", [](py::handle f) { return live(f).signatures(); })
+      .def("_annotations", [](py::handle f) { return live(f).annotations(); })
+      .def("_source_at", [](py::handle f, size_t i) { return live(f).source_at(i); }, py::arg("index"))
+      .def("inspect_source", [](py::handle f, const std::vector<std::string>& t) { return live(f).inspect_source(t); },
+           py::arg("arg_types"),
            "The generated C++ (with prelude) for argument types given as strings ('float64', 'int32[::1]').");
   // Threads of parallel CPU code (prange, target='parallel' ufuncs); cujit/cpu.py checks ranges.
   m.def("max_threads", &rt::max_threads, "NUMBA_NUM_THREADS / CUJIT_NUM_THREADS, else the hardware threads.");

@@ -80,9 +80,10 @@ class NumpyLoops {
  public:
   /// nin: the input count. core_dims: empty for a vectorize; for a guvectorize one list per
   /// operand, as EntryPoint::core_dims.
-  NumpyLoops(std::shared_ptr<FunctionSource> src, bool parallel, int nin, std::vector<std::vector<int>> core_dims)
-      : src_(std::move(src)), parallel_(parallel), gufunc_(!core_dims.empty()), nin_(nin),
-        core_dims_(std::move(core_dims)) {}
+  NumpyLoops(std::shared_ptr<FunctionSource> src, bool parallel, int nin, std::vector<std::vector<int>> core_dims,
+             py::object snapshot = py::none())
+      : src_(std::move(src)), snapshot_(std::move(snapshot)), parallel_(parallel), gufunc_(!core_dims.empty()),
+        nin_(nin), core_dims_(std::move(core_dims)) {}
 
   /// Compiles a loop for each signature not compiled yet ("float32(float32, float64)"; a
   /// vectorize signature may leave out the return type, "(float32, float64)", which is then
@@ -99,8 +100,9 @@ class NumpyLoops {
     if (sigs.empty()) return {};
     NumpyUfuncBuild b;
     try {
-      b = gufunc_ ? build_numpy_gufunc(src_, sigs, core_dims_, parallel_, (int)loops_.size())
-                  : build_numpy_ufunc(src_, sigs, parallel_, (int)loops_.size());
+      std::shared_ptr<FunctionSource> src = source_for_compile(src_, snapshot_);  // the globals now
+      b = gufunc_ ? build_numpy_gufunc(src, sigs, core_dims_, parallel_, (int)loops_.size())
+                  : build_numpy_ufunc(src, sigs, parallel_, (int)loops_.size());
     } catch (const std::invalid_argument& e) {
       throw py::type_error(e.what());
     }
@@ -183,6 +185,7 @@ class NumpyLoops {
 
  private:
   std::shared_ptr<FunctionSource> src_;
+  py::object snapshot_;  // decorators.snapshot, called on each compile (a lazy ufunc's new loop)
   bool parallel_, gufunc_;
   size_t nin_;
   std::vector<std::vector<int>> core_dims_;
@@ -211,18 +214,22 @@ class NumpyLoops {
   }
 };
 
+NumpyLoops& live(py::handle l) { return initialized<NumpyLoops>(l, "NumpyLoops"); }
+
 }  // namespace
 
 void define_cpu_ufunc(py::module_& m) {
   py::class_<NumpyLoops>(m, "NumpyLoops",
                          "Compiled NumPy loops of a CPU @vectorize/@guvectorize, and numpy.ufuncs made from them.")
-      .def(py::init<std::shared_ptr<FunctionSource>, bool, int, std::vector<std::vector<int>>>(), py::arg("source"),
-           py::arg("parallel"), py::arg("nin"), py::arg("core_dims"))
-      .def("add", &NumpyLoops::add, py::arg("signatures"))
-      .def("make", &NumpyLoops::make, py::arg("name"), py::arg("doc"), py::arg("nin"), py::arg("nout"),
-           py::arg("identity"), py::arg("signature"))
-      .def_property_readonly("types", &NumpyLoops::types)
-      .def_property_readonly("sources", &NumpyLoops::sources);
+      .def(py::init<std::shared_ptr<FunctionSource>, bool, int, std::vector<std::vector<int>>, py::object>(),
+           py::arg("source"), py::arg("parallel"), py::arg("nin"), py::arg("core_dims"), py::arg("snapshot") = py::none())
+      .def("add", [](py::handle l, const std::vector<std::string>& s) { return live(l).add(s); }, py::arg("signatures"))
+      .def("make", [](py::handle l, const std::string& name, const std::string& doc, int nin, int nout,
+                      const std::string& identity, const std::string& signature) {
+             return live(l).make(name, doc, nin, nout, identity, signature);
+           }, py::arg("name"), py::arg("doc"), py::arg("nin"), py::arg("nout"), py::arg("identity"), py::arg("signature"))
+      .def_property_readonly("types", [](py::handle l) { return live(l).types(); })
+      .def_property_readonly("sources", [](py::handle l) { return live(l).sources(); });
 }
 
 }  // namespace cujit

@@ -104,8 +104,9 @@ class Kernel {
   py::object last_config;
   LaunchConfig last_launch;
 
-  Kernel(std::shared_ptr<FunctionSource> src, const std::vector<std::string>& sigs, bool debug = false)
-      : src_(std::move(src)), debug_(debug) {
+  Kernel(std::shared_ptr<FunctionSource> src, const std::vector<std::string>& sigs, bool debug = false,
+         py::object snapshot = py::none())
+      : src_(std::move(src)), snapshot_(std::move(snapshot)), debug_(debug) {
     for (const auto& s : sigs) {
       Signature sig = parse_signature_or_raise(s);
       if (sig.ret.known() && sig.ret.tag != Type::Tag::Void)
@@ -260,7 +261,8 @@ class Kernel {
   }
 
  private:
-  std::shared_ptr<FunctionSource> src_;
+  std::shared_ptr<FunctionSource> src_;  // the text: names and carets; compiles take snapshot_'s
+  py::object snapshot_;                  // decorators.snapshot, called on each compile (a miss)
   bool debug_ = false;  // @cuda.jit(debug=True): the GPU code checks indices (kernel_checks.h)
   std::mutex mu_;
   SpecCache<Specialization> specs_;
@@ -274,7 +276,7 @@ class Kernel {
   Specialization& specialize(const std::vector<Type>& types) {
     return specs_.get(types, [&] {
       auto sp = std::make_unique<Specialization>();
-      sp->build = build_kernel(src_, types, debug_);
+      sp->build = build_kernel(source_for_compile(src_, snapshot_), types, debug_);
       return sp;
     });
   }
@@ -354,9 +356,7 @@ class Kernel {
 
 // ---- The CPython side: Kernel's subscript slot and the KernelLaunch type ----
 
-Kernel* kernel_of(PyObject* self) {
-  return reinterpret_cast<py::detail::instance*>(self)->get_value_and_holder().value_ptr<Kernel>();
-}
+Kernel* kernel_of(PyObject* self) { return &initialized<Kernel>(self, "kernel"); }
 
 /// `kernel[config]` bound: a strong reference to the kernel (`make()[1, 32](a)` drops the kernel
 /// itself before the call) and its parsed configuration.
@@ -466,16 +466,18 @@ void define_kernel(py::module_& m) {
   // rather than a lookup of a Python-level method on every `kernel[config]`.
   py::class_<Kernel>(m, "Kernel", py::dynamic_attr(), "A @cuda.jit kernel dispatcher.",
                      py::custom_type_setup([](PyHeapTypeObject* ht) { ht->as_mapping.mp_subscript = kernel_subscript; }))
-      .def(py::init<std::shared_ptr<FunctionSource>, const std::vector<std::string>&, bool>(), py::arg("source"),
-           py::arg("signatures"), py::arg("debug") = false)
+      .def(py::init<std::shared_ptr<FunctionSource>, const std::vector<std::string>&, bool, py::object>(), py::arg("source"),
+           py::arg("signatures"), py::arg("debug") = false, py::arg("snapshot") = py::none())
       .def("configure", [](py::object self, py::object grid, py::object block, py::object stream, int64_t shared) {
-             Kernel& k = self.cast<Kernel&>();
+             Kernel& k = *kernel_of(self.ptr());
              PyObject* l = make_launch(self.ptr(), &k, k.configure(py::make_tuple(grid, block, stream, shared)));
              if (!l) throw py::error_already_set();
              return py::reinterpret_steal<py::object>(l);
            }, py::arg("griddim"), py::arg("blockdim"), py::arg("stream") = 0, py::arg("sharedmem") = 0)
-      .def_property_readonly("signatures", &Kernel::signatures)
-      .def("inspect_source", &Kernel::inspect_source, py::arg("arg_types"), py::arg("cuda") = true,
+      .def_property_readonly("signatures", [](py::handle self) { return kernel_of(self.ptr())->signatures(); })
+      .def("inspect_source", [](py::handle self, const std::vector<std::string>& arg_types, bool cuda) {
+             return kernel_of(self.ptr())->inspect_source(arg_types, cuda);
+           }, py::arg("arg_types"), py::arg("cuda") = true,
            "The generated C++ (with prelude) for argument types given as strings ('float32[::1]').");
 }
 

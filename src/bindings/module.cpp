@@ -16,6 +16,16 @@ void define_cpu(py::module_& m);
 void define_cpu_ufunc(py::module_& m);
 void define_streams(py::module_& m);
 void define_host_memory(py::module_& m);
+
+namespace {
+// tp_new of the classes only C++ makes (device arrays, streams, events, pinned allocations):
+// `DeviceNDArray.__new__(DeviceNDArray)` would give an object with no C++ value behind it, whose
+// methods pybind11 would run on uninitialised memory. C++ makes them without tp_new.
+PyObject* refuse_new(PyTypeObject* type, PyObject*, PyObject*) {
+  PyErr_Format(PyExc_TypeError, "cannot create '%s' instances directly: cujit's functions make them", type->tp_name);
+  return nullptr;
+}
+}  // namespace
 }  // namespace cujit
 
 PYBIND11_MODULE(_core, m) {
@@ -30,5 +40,7 @@ PYBIND11_MODULE(_core, m) {
   cujit::define_cpu_ufunc(m);
   cujit::define_streams(m);
   cujit::define_host_memory(m);
+  for (const char* name : {"DeviceNDArray", "Stream", "Event", "HostAllocation", "_StreamAutoSynchronize"})
+    reinterpret_cast<PyTypeObject*>(m.attr(name).ptr())->tp_new = cujit::refuse_new;
   m.def("set_check_ptx", &cujit::set_check_ptx, "Also compile simulator programs to PTX (CUJIT_CHECK_PTX).");
 }

@@ -6,7 +6,7 @@ kernels and ufuncs that call them.
 """
 
 from .. import _core
-from ..decorators import capture
+from ..decorators import snapshot, source
 from ..types import signature_string
 
 
@@ -19,6 +19,9 @@ class DeviceFunction:
         self.__name__ = func.__name__
         self.__doc__ = func.__doc__
         self.__wrapped__ = func
+        # The text now (a file edited later is refused, not compiled); the globals are read with
+        # the compile of each kernel or ufunc that calls it.
+        source(func)
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError("%s() is a CUDA device function: call it from a kernel, a CUDA ufunc or "
@@ -40,7 +43,10 @@ class Dispatcher(_core.Kernel):
         self.__doc__ = func.__doc__
         self.__wrapped__ = func
         self.debug = bool(debug)
-        super().__init__(capture(func), [signature_string(s) for s in signatures], bool(debug))
+        # The text now; the globals when a specialisation compiles (here for declared signatures,
+        # else at the first launch with new argument types), as Numba reads them.
+        super().__init__(source(func), [signature_string(s) for s in signatures], bool(debug),
+                         snapshot=snapshot(func))
 
     def __call__(self, *args, **kwargs):
         # A ValueError, as numba-cuda raises for a kernel called like a function.
@@ -49,9 +55,13 @@ class Dispatcher(_core.Kernel):
                          % (self.__name__, self.__name__))
 
     def __repr__(self):
-        sigs = self.signatures
+        name = getattr(self, "__name__", "?")
+        try:
+            sigs = self.signatures
+        except TypeError:  # its __init__ raised: no core object behind it
+            return "<cujit CUDA kernel %s (not initialised)>" % name
         return "<cujit CUDA kernel %s, %s>" % (
-            self.__name__, "compiled for " + ", ".join(sigs) if sigs else "not compiled yet")
+            name, "compiled for " + ", ".join(sigs) if sigs else "not compiled yet")
 
 
 def jit(func_or_sig=None, device=False, debug=False, lineinfo=False, inline=False, fastmath=False,
