@@ -16,7 +16,27 @@ _ALIASES = {
     "numba.core": "cujit",
     "numba.core.types": "cujit.types",
     "numba.core.errors": "cujit.errors",
+    "numba.core.config": "cujit.config",
     "numba.errors": "cujit.errors",
+    "numba.np": "cujit.cuda.np",
+    "numba.np.numpy_support": "cujit.numpy_support",
+    # numba-cuda's submodules that user code imports.
+    "numba.cuda.types": "cujit.types",
+    "numba.cuda.core": "cujit.cuda.core",
+    "numba.cuda.core.errors": "cujit.errors",
+    "numba.cuda.core.config": "cujit.config",
+    "numba.cuda.config": "cujit.config",
+    "numba.cuda.errors": "cujit.errors",
+    "numba.cuda.np": "cujit.cuda.np",
+    "numba.cuda.np.numpy_support": "cujit.numpy_support",
+    "numba.cuda.cudadrv": "cujit.cuda.cudadrv",
+    "numba.cuda.cudadrv.driver": "cujit.cuda.cudadrv.driver",
+    "numba.cuda.cudadrv.devicearray": "cujit.cuda.cudadrv.devicearray",
+    "numba.cuda.cudadrv.devices": "cujit.cuda.cudadrv.devices",
+    "numba.cuda.cudadrv.error": "cujit.cuda.cudadrv.error",
+    "numba.cuda.kernels": "cujit.cuda.kernels",
+    "numba.cuda.kernels.transpose": "cujit.cuda.kernels.transpose",
+    "numba.cuda.compiler": "cujit.cuda.compiler",
 }
 
 
