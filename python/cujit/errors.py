@@ -20,7 +20,7 @@ __all__ = [
     "ToolchainError", "NvrtcError", "SimulatorError", "SimulatorIndexError", "SimulatorRaceError", "CudaSupportError",
     "CudaAPIError",
     "CudaOutOfMemoryError", "CudaContextLostError", "KernelIndexError",
-    "NumbaError", "LoweringError", "CudaDriverError", "LinkerError",
+    "NumbaError", "NumbaTypeError", "NumbaValueError", "LoweringError", "CudaDriverError", "LinkerError",
     "NumbaWarning", "NumbaPerformanceWarning", "NumbaDeprecationWarning",
     "NumbaPendingDeprecationWarning", "NumbaPedanticWarning", "NumbaIRAssumptionWarning",
     "NumbaDebugInfoWarning", "NumbaTypeSafetyWarning", "NumbaParallelSafetyWarning",
@@ -239,6 +239,14 @@ class CudaOutOfMemoryError(CudaAPIError, MemoryError):
 # error classes are declared for `except` clauses and isinstance checks: cujit raises none of them
 # (its compiler reports TypingError, UnsupportedError or ToolchainError instead).
 NumbaError = CujitError
+
+
+class NumbaTypeError(CujitError, TypeError):
+    """Numba's TypeError subclass; declared only (cujit raises TypingError or TypeError)."""
+
+
+class NumbaValueError(CujitError, ValueError):
+    """Numba's ValueError subclass; declared only (cujit raises ValueError)."""
 
 
 class LoweringError(CujitError):

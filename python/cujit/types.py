@@ -41,6 +41,11 @@ class Type:
 
     name = "?"
 
+    def __init__(self, name=None):
+        # Numba's Type takes its name (user code subclasses it: super().__init__(name=...)).
+        if name is not None:
+            self.name = name
+
     def __str__(self):
         return self.name
 

@@ -27,8 +27,9 @@ from .compat import (HAS_NUMBA, managed_array, external_stream, from_cuda_array_
                      InOut, LinkableCode, CUSource, PTXSource, Cubin, Fatbin, Object, Archive, LTOIR,
                      is_float16_supported, is_bfloat16_supported, is_fp8_supported, is_supported_version,
                      literal_unroll)
-from . import compiler, cudadrv, kernels, core, np
+from . import compiler, cudadrv, kernels, core, np, typing, misc, utils, args
 from .cudadrv import driver, devicearray
+from .cudadrv.devices import require_context
 
 DeviceNDArray = _core.DeviceNDArray
 to_device = _core.to_device
@@ -161,3 +162,13 @@ libdevice = _KernelOnly("libdevice")
 match_all_sync = _KernelOnly("match_all_sync")
 selp = _KernelOnly("selp")
 nanosleep = _KernelOnly("nanosleep")
+# The cache-hint loads and stores (numba-cuda 0.30).
+ldca = _KernelOnly("ldca")
+ldcg = _KernelOnly("ldcg")
+ldcs = _KernelOnly("ldcs")
+ldlu = _KernelOnly("ldlu")
+ldcv = _KernelOnly("ldcv")
+stcg = _KernelOnly("stcg")
+stcs = _KernelOnly("stcs")
+stwb = _KernelOnly("stwb")
+stwt = _KernelOnly("stwt")

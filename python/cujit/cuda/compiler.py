@@ -49,7 +49,7 @@ def compile_ptx(pyfunc, sig, debug=None, lineinfo=False, device=False, fastmath=
             raise NotImplementedError("compile_ptx: cujit does not support %s=%r here" % (flag, value))
     pyfunc = getattr(pyfunc, "py_func", pyfunc)
     ret, args = _arg_types(sig)
-    if ret not in ("void", "none"):
+    if ret not in (None, "void", "none"):
         raise TypeError("CUDA kernel must have void return type.")
     cc = tuple(cc) if cc is not None else tuple(config.CUDA_DEFAULT_PTX_CC)
     source = _core.generate_kernel_source(capture(pyfunc), args, True)  # True: the GPU's program

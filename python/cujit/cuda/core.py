@@ -1,2 +1,3 @@
-"""numba.cuda.core: the two of its submodules users import, ``errors`` and ``config``."""
-from .. import errors, config  # noqa: F401
+"""numba.core and numba.cuda.core: the submodules users import from them, ``errors``, ``config``
+and ``types``."""
+from .. import errors, config, types  # noqa: F401

@@ -43,9 +43,14 @@ def _make(name):
 for _n in ("host_to_device", "device_to_host", "device_to_device", "device_memset", "host_memory_size",
            "host_memory_extents", "device_memory_size", "device_pointer", "device_ctypes_pointer",
            "is_device_memory", "require_device_memory", "get_devptr_for_active_ctx", "memory_size_from_info",
-           "get_active_context", "launch_kernel", "_have_nvjitlink"):
+           "get_active_context", "launch_kernel"):
     globals()[_n] = _make(_n)
 del _n
+
+
+def _have_nvjitlink():
+    """Whether nvJitLink can link LTO-IR into kernels: cujit does not link user code."""
+    return False
 
 
 class _RawClass:
