@@ -128,7 +128,6 @@ class Signature:
 
 
 void = VoidType()
-none_ = void
 boolean = bool_ = ScalarType("boolean", np.bool_)
 int8 = ScalarType("int8", np.int8)
 int16 = ScalarType("int16", np.int16)

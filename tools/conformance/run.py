@@ -90,6 +90,7 @@ def locate_tests(args):
         t = _installed_tests(args.python)
         if t:
             return t
+        sys.exit("conformance: numba-cuda is not installed in %s (the baseline needs it)" % args.python)
     for t in (_wheel_tests(fetch=False), _installed_tests(args.python), _installed_tests(sys.executable),
               _wheel_tests(fetch=True)):
         if t:
@@ -289,7 +290,8 @@ def main():
                     help="only import each file and count its tests (finds the files that fail to import)")
     ap.add_argument("--check-floor", action="store_true", help="fail if fewer tests pass than floor.json says")
     ap.add_argument("--write-baseline", action="store_true",
-                    help="(--impl numba) keep the tests passed as baseline-TARGET.json")
+                    help="(--impl numba) keep the tests passed as tools/conformance/baseline-TARGET.json "
+                         "(always written to the results folder)")
     ap.add_argument("files", nargs="*", help="only these files (names or globs)")
     args = ap.parse_args()
     if args.target is None:
@@ -327,16 +329,20 @@ def main():
               % (v["cujit_passed_of_those"], v["numba_cuda_passed"], v["percent"]))
     print("conformance: details in %s" % os.path.join(outdir, "summary.md"))
 
-    if args.write_baseline:
-        if args.impl != "numba" or args.subset or args.files:
-            sys.exit("conformance: --write-baseline needs --impl numba over all files")
+    if args.impl == "numba":
         base = {"date": summary["date"], "machine": summary["machine"], "target": args.target,
                 "numba_cuda_version": NUMBA_CUDA_VERSION, "totals": t,
                 "passed": {f: sorted(i for i, x in r["tests"].items() if x["outcome"] == "passed")
                            for f, r in sorted(results.items())}}
-        with open(os.path.join(HERE, "baseline-%s.json" % args.target), "w") as f:
-            json.dump(base, f, indent=0, sort_keys=True)
-            f.write("\n")
+        paths = [os.path.join(outdir, "baseline-%s.json" % args.target)]
+        if args.write_baseline:
+            if args.subset or args.files:
+                sys.exit("conformance: --write-baseline needs all the files")
+            paths.append(os.path.join(HERE, "baseline-%s.json" % args.target))
+        for p in paths:
+            with open(p, "w") as f:
+                json.dump(base, f, indent=0, sort_keys=True)
+                f.write("\n")
     if args.check_floor:
         with open(os.path.join(HERE, "floor.json")) as f:
             floor = json.load(f)
