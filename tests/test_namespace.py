@@ -236,3 +236,28 @@ def test_defer_cleanup_runs_its_block():
 def test_literal_unroll_outside_compiled_code_returns_its_argument():
     t = (1, 2.0)
     assert cujit.literal_unroll(t) is t
+
+
+def test_type_domains_are_numbas_sets():
+    assert types.signed_domain == {types.int8, types.int16, types.int32, types.int64}
+    assert types.uint32 in types.unsigned_domain and types.uint32 in types.integer_domain
+    assert types.real_domain == {types.float32, types.float64}
+    assert types.complex64 in types.number_domain and types.int8 not in types.real_domain
+
+
+def test_auto_device_refuses_a_non_contiguous_host_array(target):
+    from cujit.cuda.cudadrv import devicearray
+    x = np.arange(10, dtype=np.float64)
+    with pytest.raises(ValueError, match="non-contiguous buffer"):
+        devicearray.auto_device(x[:-1:2])
+    assert devicearray.is_contiguous(x) and not devicearray.is_contiguous(x[::2])
+    d, converted = devicearray.auto_device(x)
+    assert converted and d.copy_to_host().tolist() == x.tolist()
+    assert devicearray.auto_device(d) == (d, False)
+
+
+def test_array_core_cuts_broadcast_dimensions():
+    from cujit.cuda.cudadrv import devicearray
+    b = np.broadcast_to(np.arange(3.0), (4, 3))
+    core = devicearray.array_core(b)
+    assert core.shape == (1, 3) and core.tolist() == [[0.0, 1.0, 2.0]]

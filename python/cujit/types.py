@@ -18,8 +18,6 @@ _UNSUPPORTED_NAMES = (
     "slice2_type", "slice3_type", "range_state32_type", "range_state64_type", "undefined",
     "pyobject", "ffi_forced_object", "deferred_type", "optional", "Number", "Integer", "Float",
     "Complex", "Boolean", "EnumClass", "IntEnumClass", "Callable", "DeferredType",
-    "number_domain", "integer_domain", "real_domain", "complex_domain", "signed_domain",
-    "unsigned_domain",
 )
 
 __all__ = [
@@ -32,7 +30,8 @@ __all__ = [
     "ushort", "intc", "uintc", "long_", "ulong", "longlong", "ulonglong", "uint", "size_t", "ssize_t",
     # Names with no meaning in cujit yet: they exist, and say so when used (see _Unsupported).
     "float16", "f2", "bfloat16", "complex64", "complex128", "c8", "c16",
-    "Array", "Type",
+    "Array", "Type", "signed_domain", "unsigned_domain", "integer_domain", "real_domain",
+    "complex_domain", "number_domain",
 ] + list(_UNSUPPORTED_NAMES)
 
 
@@ -185,6 +184,14 @@ bfloat16 = _Unsupported("bfloat16")
 for _n in _UNSUPPORTED_NAMES:
     globals()[_n] = _Unsupported(_n)
 del _n
+
+# Numba's sets of scalar types by kind (`ty in types.signed_domain`).
+signed_domain = frozenset([int8, int16, int32, int64])
+unsigned_domain = frozenset([uint8, uint16, uint32, uint64])
+integer_domain = signed_domain | unsigned_domain
+real_domain = frozenset([float32, float64])
+complex_domain = frozenset([complex64, complex128])
+number_domain = integer_domain | real_domain | complex_domain
 
 # numba's types.Array(dtype, ndim, layout) is this class's constructor.
 Array = ArrayType

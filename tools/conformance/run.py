@@ -171,6 +171,9 @@ def run_file(rel, args, tests_dir, outdir, extra_path):
     env["CONFORMANCE_SCRATCH"] = scratch
     env["CUJIT_COMPILE_PROGRESS"] = "off"
     env["PYTHONDONTWRITEBYTECODE"] = "1"
+    # Only pytest itself: plugins installed beside it (xdist, cov, benchmark, ...) differ between
+    # machines and must not change what either side runs.
+    env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     cmd = [args.python, os.path.join(HERE, "child.py"), "--impl", args.impl, "--tests-dir", tests_dir,
            "--file", rel, "--out", results] + (["--collect-only"] if args.collect_only else [])
     t0 = time.time()
