@@ -98,10 +98,13 @@ gpu-check: build
 	PYTHONPATH=$(CURDIR)/python $$PY -m pytest -q -ra $(PYTEST_ARGS) tests > $$O/test.log 2>&1; rc=$$?; tail -25 $$O/test.log; \
 	PYTHONPATH=$(CURDIR)/python $$PY benchmarks/run.py > $$O/bench.log 2>&1; tail -20 $$O/bench.log; \
 	cp benchmarks/RESULTS.md $$O/ 2>/dev/null; \
-	$$PY tools/conformance/run.py --impl numba --target gpu --jobs 4 --write-baseline --out $$O/conformance-numba \
-	  > $$O/conformance.log 2>&1; tail -3 $$O/conformance.log; \
-	$$PY tools/conformance/run.py --target gpu --jobs 4 --check-floor --out $$O/conformance-cujit \
-	  >> $$O/conformance.log 2>&1 || rc=1; tail -5 $$O/conformance.log; exit $$rc
+	$$PY tools/conformance/run.py --impl numba --target gpu --jobs 4 --write-baseline > $$O/conformance.log 2>&1; \
+	tail -3 $$O/conformance.log; \
+	PYTHONPATH=$(CURDIR)/python $$PY tools/conformance/run.py --target gpu --jobs 4 --check-floor \
+	  >> $$O/conformance.log 2>&1 || rc=1; tail -5 $$O/conformance.log; \
+	cp build/conformance/numba-gpu/summary.json $$O/conformance-numba-gpu.json 2>/dev/null; \
+	cp build/conformance/cujit-gpu/summary.json $$O/conformance-cujit-gpu.json 2>/dev/null; \
+	cp tools/conformance/baseline-gpu.json $$O/ 2>/dev/null; exit $$rc
 
 clean:
 	rm -rf build python/cujit/_core*.so .python-path
