@@ -163,7 +163,10 @@ def run_file(rel, args, tests_dir, outdir, extra_path):
         env["NUMBA_ENABLE_CUDASIM"] = "1"
     paths = []
     if args.impl == "cujit":
-        paths.append(os.path.join(REPO, "python"))
+        # site/sitecustomize.py installs the alias in every Python process started from here,
+        # so the tests' own subprocesses (`python -c "from numba import cuda ..."`) get cujit too.
+        paths += [os.path.join(HERE, "site"), os.path.join(REPO, "python")]
+        env["CONFORMANCE_IMPL"] = "cujit"
     if extra_path:
         paths.append(extra_path)
     if paths:
