@@ -80,6 +80,14 @@ def test_alias_serves_submodules_and_top_level_names(tmp_path):
         from numba.cuda.types import f2, i1, i2, i4, i8, u1, u2, u4, u8, float16, CPointer
         assert numba.cuda.types is numba.types and cuda.config is numba.core.config
         assert TypingError is cujit.errors.TypingError
+        # A Numba module cujit lacks, under a package the alias serves: its ImportError names it.
+        for missing in ("numba.core.extending", "numba.cuda.core.ir", "numba.np.ufunc"):
+            try:
+                importlib.import_module(missing)
+            except ImportError as e:
+                assert "no module %r" % missing in str(e), str(e)
+            else:
+                raise AssertionError(missing + " imported")
         print("ok")
     """ % (SUBMODULES, TOP_LEVEL)))
     env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(os.path.abspath(cujit.__file__))))
