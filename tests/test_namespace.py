@@ -85,7 +85,7 @@ def test_alias_serves_submodules_and_top_level_names(tmp_path):
             try:
                 importlib.import_module(missing)
             except ImportError as e:
-                assert "no module %r" % missing in str(e), str(e)
+                assert "no module " + repr(missing) in str(e), str(e)
             else:
                 raise AssertionError(missing + " imported")
         print("ok")
