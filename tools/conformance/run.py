@@ -77,7 +77,7 @@ def _wheel_tests(fetch):
     # Only the tests folder: nothing of the wheel is installed anywhere.
     with zipfile.ZipFile(found[0]) as z:
         for name in z.namelist():
-            if name.startswith("numba_cuda/numba/cuda/tests/"):
+            if name.startswith("numba_cuda/numba/cuda/tests/") or name == "numba_cuda/VERSION":
                 z.extract(name, root)
     return tests
 
@@ -305,6 +305,17 @@ def main():
         args.target = "sim" if sim or shutil.which("nvidia-smi") is None else "gpu"
 
     tests_dir = locate_tests(args)
+    version_file = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(tests_dir))), "VERSION")
+    if os.path.exists(version_file):
+        found = open(version_file).read().strip()
+    elif tests_dir.startswith(os.path.join(BUILD, "numba-cuda-%s" % NUMBA_CUDA_VERSION) + os.sep):
+        found = NUMBA_CUDA_VERSION  # unpacked from that wheel before VERSION was unpacked too
+    else:
+        found = "unknown"
+    if found != NUMBA_CUDA_VERSION:
+        # Counts are comparable only on the same files: say so rather than mix versions quietly.
+        print("conformance: WARNING: the tests are numba-cuda %s's, the baseline is %s's"
+              % (found, NUMBA_CUDA_VERSION), file=sys.stderr)
     files = select_files(tests_dir, args)
     outdir = os.path.abspath(args.out or os.path.join(BUILD, "%s-%s%s" % (args.impl, args.target,
                                                                           "-collect" if args.collect_only else "")))
