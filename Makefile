@@ -1,15 +1,17 @@
 # make test: set up, build, run the whole suite (simulator always; the GPU too where one exists).
 # make demo: set up, build, run the course's hidden layer and a kernel example.
 # make bench: the benchmarks (on a GPU machine), written to benchmarks/RESULTS.md.
-# make gpu-check: what the GPU machine runs in one call: test + bench.
+# make gpu-check: what the GPU machine runs in one call: test + bench + the conformance run (on
+#   numba-cuda too where it is installed, for the baseline).
 # make test-install: pip install from this checkout into a fresh venv, used outside the tree.
 # make test-asan: the whole suite against an ASan + UBSan build of the extension (build/asan).
+# make conformance: numba-cuda 0.30's own test files against cujit (docs/conformance.md).
 SHELL := /bin/bash
 BUILD_DIR ?= build/local
 JOBS ?= $(shell nproc)
 PYTEST_ARGS ?=
 
-.PHONY: all setup build build-asan test test-asan test-cpp test-install demo bench bench-sim gpu-check clean
+.PHONY: all setup build build-asan test test-asan test-cpp test-install demo bench bench-sim gpu-check conformance conformance-numba clean
 
 all: build
 
@@ -71,11 +73,38 @@ bench: build
 bench-sim: build
 	@PY=$$(cat .python-path); PYTHONPATH=$(CURDIR)/python $$PY benchmarks/run.py --sim
 
+# numba-cuda 0.30's test files (cudapy, cudadrv, doc_examples; tools/conformance/excluded.txt
+# leaves out those about Numba's internals) against cujit through the numba alias, one process
+# per file (CONFORMANCE_JOBS workers, a timeout each), on the simulator unless a GPU is found
+# (CONFORMANCE_TARGET=sim|gpu). Fails when fewer tests pass than tools/conformance/floor.json says.
+# Results: build/conformance/cujit-<target>/summary.md.
+CONFORMANCE_JOBS ?= 2
+CONFORMANCE_TARGET ?=
+CONFORMANCE_ARGS ?=
+conformance: build
+	@PY=$$(cat .python-path); $$PY tools/conformance/run.py --jobs $(CONFORMANCE_JOBS) \
+	  $(if $(CONFORMANCE_TARGET),--target $(CONFORMANCE_TARGET)) --check-floor $(CONFORMANCE_ARGS)
+
+# The same files on numba-cuda itself (NUMBA_PYTHON: a Python with numba-cuda 0.30.4 installed;
+# pytest is added beside it under build/conformance/ when it lacks one): the baseline the cujit
+# run is measured against, written to tools/conformance/baseline-<target>.json.
+NUMBA_PYTHON ?= python3
+conformance-numba:
+	@python3 tools/conformance/run.py --impl numba --python $(NUMBA_PYTHON) --jobs $(CONFORMANCE_JOBS) \
+	  $(if $(CONFORMANCE_TARGET),--target $(CONFORMANCE_TARGET)) --write-baseline $(CONFORMANCE_ARGS)
+
 gpu-check: build
 	@PY=$$(cat .python-path); O=$${OUT:-.}; \
 	PYTHONPATH=$(CURDIR)/python $$PY -m pytest -q -ra $(PYTEST_ARGS) tests > $$O/test.log 2>&1; rc=$$?; tail -25 $$O/test.log; \
 	PYTHONPATH=$(CURDIR)/python $$PY benchmarks/run.py > $$O/bench.log 2>&1; tail -20 $$O/bench.log; \
-	cp benchmarks/RESULTS.md $$O/ 2>/dev/null; exit $$rc
+	cp benchmarks/RESULTS.md $$O/ 2>/dev/null; \
+	$$PY tools/conformance/run.py --impl numba --target gpu --jobs 4 --write-baseline > $$O/conformance.log 2>&1; \
+	tail -3 $$O/conformance.log; \
+	PYTHONPATH=$(CURDIR)/python $$PY tools/conformance/run.py --target gpu --jobs 4 --check-floor \
+	  >> $$O/conformance.log 2>&1 || rc=1; tail -5 $$O/conformance.log; \
+	cp build/conformance/numba-gpu/summary.json $$O/conformance-numba-gpu.json 2>/dev/null; \
+	cp build/conformance/cujit-gpu/summary.json $$O/conformance-cujit-gpu.json 2>/dev/null; \
+	cp tools/conformance/baseline-gpu.json $$O/ 2>/dev/null; exit $$rc
 
 clean:
 	rm -rf build python/cujit/_core*.so .python-path

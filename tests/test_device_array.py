@@ -416,3 +416,26 @@ def test_gpu_device_info_and_many_allocations():
     with pytest.raises(cujit.errors.CudaAPIError) as err:
         core.device_array(1 << 50, np.uint8)
     assert err.value.name == "CUDA_ERROR_OUT_OF_MEMORY" and err.value.call == "cuMemAllocAsync"
+
+
+# Shapes and indices go through operator.index, as NumPy's do: a float (also inside a 0-d array,
+# whose __index__ refuses it) raises TypeError instead of passing as its integer part. (Found by
+# numba-cuda's test_device_array_float; cujit made np.array(1.23) a shape of 1 in silence.)
+@pytest.mark.parametrize("shape", [1.23, np.float64(1.23), np.array(1.23), [np.array(2.5)], (1, 2.0)])
+def test_float_shapes_are_refused(shape):
+    with pytest.raises(TypeError, match="shape must be an int or a tuple of ints"):
+        core.device_array(shape, np.float32)
+
+
+@pytest.mark.parametrize("shape, expected", [(np.array(3), (3,)), (np.int32(2), (2,)), ([np.int64(2), 3], (2, 3))])
+def test_integer_like_shapes_are_taken(shape, expected):
+    assert core.device_array(shape, np.float32).shape == expected
+
+
+def test_float_slice_bounds_are_refused():
+    d = core.to_device(np.arange(6.0))
+    with pytest.raises(TypeError, match="cannot be interpreted as an integer"):
+        d[1.5:3]
+    with pytest.raises(TypeError):
+        d[0:4:1.0]
+    assert d[np.int64(1):np.int32(3)].copy_to_host().tolist() == [1.0, 2.0]

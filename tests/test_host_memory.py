@@ -253,3 +253,19 @@ def test_mapped_memory_is_pinned_for_copies():
         assert m.base.mapped and m.base.ptr == host_ptr and m.base.device_ptr != 0
     finally:
         _core.set_simulator(previous)
+
+
+# Shapes and strides through operator.index, as NumPy's: int() made a float dimension its
+# integer part in silence.
+@pytest.mark.parametrize("make", [cuda.pinned_array, cuda.mapped_array])
+@pytest.mark.parametrize("shape", [2.5, (2.5,), (np.array(2.7),), (2, 1.0)])
+def test_float_dimensions_are_refused(make, shape):
+    with pytest.raises(TypeError, match="shape must be an int or a sequence of ints"):
+        make(shape)
+
+
+def test_float_strides_are_refused_and_integer_likes_taken(target):
+    with pytest.raises(TypeError, match="strides must be an int or a sequence of ints"):
+        cuda.pinned_array(2, strides=(8.5,))
+    assert cuda.pinned_array(np.int32(3)).shape == (3,)
+    assert cuda.pinned_array((np.int64(2), 3), dtype=np.float32).shape == (2, 3)

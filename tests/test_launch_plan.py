@@ -136,3 +136,23 @@ def test_configuration_objects(target):
         scale_into[0, 64]
     scale_into[1, 64](out, a, 6.0)  # a failed subscript leaves the last good configuration
     np.testing.assert_array_equal(out.copy_to_host(), [6, 6, 6, 6])
+
+
+# Launch sizes through operator.index (numba-cuda's test_non_integral_dims): a float is a
+# TypeError naming the value, not pybind11's cast RuntimeError; numpy integers are sizes; a size
+# past 32 bits is refused instead of being cut to its low bits (2**32 + 1 launched one block).
+def test_launch_sizes_are_integers_that_fit(target):
+    a = cuda.to_device(np.ones(4, np.float64))
+    out = cuda.device_array(4, np.float64)
+    with pytest.raises(TypeError, match=r"the grid \(blocks\) must be an int or a tuple of 1 to 3 ints, got 2.0"):
+        scale_into[2.0, 64]
+    with pytest.raises(TypeError, match=r"the block \(threads\) must be .*got 3.0"):
+        scale_into[1, (3.0, 1)]
+    with pytest.raises(TypeError, match="sharedmem must be an int"):
+        scale_into[1, 64, 0, 1.5]
+    with pytest.raises(ValueError, match=r"size 4294967297 is too large"):
+        scale_into[2 ** 32 + 1, 64]
+    with pytest.raises(ValueError, match="too large"):
+        scale_into[(1, 2 ** 70), 64]
+    scale_into[np.int64(1), np.int32(64)](out, a, 7.0)
+    np.testing.assert_array_equal(out.copy_to_host(), [7, 7, 7, 7])

@@ -5,6 +5,7 @@ Also the course's Monte Carlo estimate of pi."""
 import math
 
 import numpy as np
+import pytest
 
 from cujit import cuda
 from cujit.cuda.random import (create_xoroshiro128p_states, init_xoroshiro128p_states,
@@ -168,3 +169,16 @@ def test_generators_by_qualified_name(target):
     _draw_qualified[1, n](create_xoroshiro128p_states(n, seed=7), a)
     _draw_imported[1, n](create_xoroshiro128p_states(n, seed=7), b)
     assert (a.copy_to_host() == b.copy_to_host()).all()
+
+
+# numba-cuda refuses a float count (TypeError); int() made n=10.5 ten states in silence.
+@pytest.mark.parametrize("n", [10.5, np.array(3.5), "4"])
+def test_state_count_must_be_an_integer(target, n):
+    with pytest.raises(TypeError, match="n must be an integer"):
+        create_xoroshiro128p_states(n, seed=1)
+
+
+def test_integer_like_counts_are_taken(target):
+    assert create_xoroshiro128p_states(np.int32(3), seed=1).shape[0] == 3
+    with pytest.raises(TypeError, match="subsequence_start must be an integer"):
+        create_xoroshiro128p_states(2, seed=1, subsequence_start=1.5)

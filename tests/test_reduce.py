@@ -63,3 +63,11 @@ def test_empty_input_returns_init(target):
 def test_only_1d_arrays(target):
     with pytest.raises(TypeError, match="only 1-d arrays"):
         sum_reduce(np.zeros((4, 4)))
+
+
+def test_size_must_be_an_integer(target):
+    # int() took size=2.5 as 2 in silence; numba-cuda refuses it (TypeError).
+    r = cuda.reduce(lambda a, b: a + b)
+    with pytest.raises(TypeError):
+        r(np.arange(5.0), size=2.5)
+    assert r(np.arange(5.0), size=np.int32(2)) == 1.0

@@ -17,12 +17,17 @@ from . import _core
 from . import config
 from . import errors
 from .errors import TypingError, UnsupportedError, CudaSupportError, CudaAPIError
+from .errors import NumbaWarning, NumbaPerformanceWarning, NumbaDeprecationWarning
 from .types import (void, boolean, bool_, int8, int16, int32, int64, uint8, uint16, uint32,
-                    uint64, float32, float64, intp, uintp, float_, double, byte, int_, from_dtype)
+                    uint64, float32, float64, intp, uintp, float_, double, byte, int_, from_dtype,
+                    typeof)
+from . import types
+from .numpy_support import carray, farray
 from .ufunc import vectorize
 from .cpu import jit, njit, prange, get_num_threads, set_num_threads, get_thread_id
 from .gufunc import guvectorize
 from . import cuda
+from .cuda.compat import literal_unroll
 from .alias import install_numba_alias
 
 __version__ = "0.1.0"
@@ -46,5 +51,6 @@ __all__ = [
     "get_thread_id", "cuda", "errors", "config", "install_numba_alias", "TypingError",
     "UnsupportedError", "CudaSupportError", "CudaAPIError", "void", "boolean", "bool_", "int8",
     "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64", "intp",
-    "uintp", "float_", "double", "byte", "int_", "from_dtype",
+    "uintp", "float_", "double", "byte", "int_", "from_dtype", "types", "typeof", "literal_unroll",
+    "carray", "farray", "NumbaWarning", "NumbaPerformanceWarning", "NumbaDeprecationWarning",
 ]

@@ -13,10 +13,37 @@ _ALIASES = {
     "numba.cuda": "cujit.cuda",
     "numba.cuda.random": "cujit.cuda.random",
     "numba.types": "cujit.types",
-    "numba.core": "cujit",
+    "numba.core": "cujit.cuda.core",
     "numba.core.types": "cujit.types",
     "numba.core.errors": "cujit.errors",
+    "numba.core.config": "cujit.config",
     "numba.errors": "cujit.errors",
+    "numba.np": "cujit.cuda.np",
+    "numba.np.numpy_support": "cujit.numpy_support",
+    # numba-cuda's submodules that user code imports.
+    "numba.cuda.types": "cujit.types",
+    "numba.cuda.core": "cujit.cuda.core",
+    "numba.cuda.core.errors": "cujit.errors",
+    "numba.cuda.core.config": "cujit.config",
+    "numba.cuda.config": "cujit.config",
+    "numba.cuda.errors": "cujit.errors",
+    "numba.cuda.np": "cujit.cuda.np",
+    "numba.cuda.np.numpy_support": "cujit.numpy_support",
+    "numba.cuda.cudadrv": "cujit.cuda.cudadrv",
+    "numba.cuda.cudadrv.driver": "cujit.cuda.cudadrv.driver",
+    "numba.cuda.cudadrv.devicearray": "cujit.cuda.cudadrv.devicearray",
+    "numba.cuda.cudadrv.devices": "cujit.cuda.cudadrv.devices",
+    "numba.cuda.cudadrv.error": "cujit.cuda.cudadrv.error",
+    "numba.cuda.kernels": "cujit.cuda.kernels",
+    "numba.cuda.kernels.transpose": "cujit.cuda.kernels.transpose",
+    "numba.cuda.compiler": "cujit.cuda.compiler",
+    "numba.cuda.cudadrv.linkable_code": "cujit.cuda.cudadrv.linkable_code",
+    "numba.cuda.typing": "cujit.cuda.typing",
+    "numba.cuda.typing.typeof": "cujit.cuda.typing.typeof",
+    "numba.cuda.misc": "cujit.cuda.misc",
+    "numba.cuda.misc.special": "cujit.cuda.misc.special",
+    "numba.cuda.utils": "cujit.cuda.utils",
+    "numba.cuda.args": "cujit.cuda.args",
 }
 
 
@@ -52,3 +79,9 @@ def install_numba_alias():
         sys.meta_path.insert(0, _AliasFinder())
     for alias, target in _ALIASES.items():
         sys.modules[alias] = importlib.import_module(target)
+    # As an import would, make each submodule an attribute of its parent (`import numba.core.config`
+    # then `numba.core.config.X`), where the parent has no such name of its own.
+    for alias in _ALIASES:
+        parent, _, child = alias.rpartition(".")
+        if parent and not hasattr(sys.modules[parent], child):
+            setattr(sys.modules[parent], child, sys.modules[alias])

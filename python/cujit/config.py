@@ -66,3 +66,32 @@ def nvrtc_wheel_dirs():
             if os.path.isdir(d):
                 dirs.append(d)
     return dirs
+
+
+# Numba's settings that code written for numba-cuda reads or sets (numba.cuda.config,
+# numba.core.config; `override_config` in numba-cuda's tests), with Numba's defaults. cujit does
+# not read them: the warnings they silence are ones cujit does not issue, and the dumps and
+# optimisation levels they ask for are Numba's (cujit's own are CUJIT_DEBUG and `python -m cujit`).
+CUDA_LOW_OCCUPANCY_WARNINGS = 1
+CUDA_WARN_ON_IMPLICIT_COPY = 1
+DISABLE_PERFORMANCE_WARNINGS = 0
+CUDA_ENABLE_NRT = False
+OPT = 3
+DEBUG = 0
+DUMP_ASSEMBLY = DUMP_LLVM = DUMP_IR = DUMP_CFG = DUMP_BYTECODE = 0
+HTML = None
+CUDA_DEALLOCS_COUNT = 10
+CUDA_DEALLOCS_RATIO = 0.2
+CUDA_DEBUG_POLY = False
+CUDA_DEBUG_POLY_USE_TYPED_CONST = False
+CUDA_NVRTC_EXTRA_SEARCH_PATHS = ""
+ALWAYS_WARN_UNINIT_VAR = 0
+CUDA_ARRAY_INTERFACE_SYNC = 1
+CUDA_DEBUGINFO_DEFAULT = DEBUGINFO_DEFAULT = 0
+FORCE_CUDA_CC = None
+CUDA_MEMORY_MANAGER = "default"
+CUDA_DEFAULT_PTX_CC = (7, 5)
+CUDA_PER_THREAD_DEFAULT_STREAM = 0
+CUDA_LOG_LEVEL = ""
+BOUNDSCHECK = None
+DEVELOPER_MODE = FULL_TRACEBACKS = SHOW_HELP = 0

@@ -20,6 +20,11 @@ __all__ = [
     "ToolchainError", "NvrtcError", "SimulatorError", "SimulatorIndexError", "SimulatorRaceError", "CudaSupportError",
     "CudaAPIError",
     "CudaOutOfMemoryError", "CudaContextLostError", "KernelIndexError",
+    "NumbaError", "NumbaTypeError", "NumbaValueError", "LoweringError", "CudaDriverError", "LinkerError",
+    "NumbaWarning", "NumbaPerformanceWarning", "NumbaDeprecationWarning",
+    "NumbaPendingDeprecationWarning", "NumbaPedanticWarning", "NumbaIRAssumptionWarning",
+    "NumbaDebugInfoWarning", "NumbaTypeSafetyWarning", "NumbaParallelSafetyWarning",
+    "NumbaExperimentalFeatureWarning", "NumbaInvalidConfigWarning",
 ]
 
 
@@ -227,6 +232,78 @@ class CudaOutOfMemoryError(CudaAPIError, MemoryError):
 
     def __reduce__(self):
         return (type(self), (str(self), self.call, self.code, self.name, self.requested, self.free, self.total))
+
+
+# Numba's names, so code that catches or filters them runs (numba.core.errors,
+# numba.cuda.core.errors, numba.cuda.cudadrv.error). NumbaError is cujit's base class; the other
+# error classes are declared for `except` clauses and isinstance checks: cujit raises none of them
+# (its compiler reports TypingError, UnsupportedError or ToolchainError instead).
+NumbaError = CujitError
+
+
+class NumbaTypeError(CujitError, TypeError):
+    """Numba's TypeError subclass; declared only (cujit raises TypingError or TypeError)."""
+
+
+class NumbaValueError(CujitError, ValueError):
+    """Numba's ValueError subclass; declared only (cujit raises ValueError)."""
+
+
+class LoweringError(CujitError):
+    """Numba's error for code generation failures; declared only (never raised by cujit)."""
+
+
+class CudaDriverError(CujitError):
+    """numba.cuda.cudadrv.error.CudaDriverError; declared only (cujit raises CudaAPIError)."""
+
+
+class LinkerError(CujitError):
+    """numba.cuda.cudadrv.driver.LinkerError; declared only (cujit does not link user code)."""
+
+
+class NumbaWarning(Warning):
+    """Base of the warnings with Numba's names. cujit issues few of them; they exist so that
+    warnings filters and ``pytest.warns`` written for Numba name real classes."""
+
+
+class NumbaPerformanceWarning(NumbaWarning):
+    pass
+
+
+class NumbaDeprecationWarning(NumbaWarning, DeprecationWarning):
+    pass
+
+
+class NumbaPendingDeprecationWarning(NumbaWarning, PendingDeprecationWarning):
+    pass
+
+
+class NumbaPedanticWarning(NumbaWarning):
+    pass
+
+
+class NumbaIRAssumptionWarning(NumbaPedanticWarning):
+    pass
+
+
+class NumbaDebugInfoWarning(NumbaWarning):
+    pass
+
+
+class NumbaTypeSafetyWarning(NumbaWarning):
+    pass
+
+
+class NumbaParallelSafetyWarning(NumbaWarning):
+    pass
+
+
+class NumbaExperimentalFeatureWarning(NumbaWarning):
+    pass
+
+
+class NumbaInvalidConfigWarning(NumbaWarning):
+    pass
 
 
 def _user_traceback(tb):

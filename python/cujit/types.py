@@ -6,18 +6,44 @@ string, which the C++ core parses (``cujit._core.parse_signature``).
 
 import numpy as np
 
+# Numba type classes and instances that cujit does not have (tuples, optionals, pointers,
+# records, literals, ...): each exists as a name, and using it raises NotImplementedError naming
+# it, instead of an import error (or, worse, some other type in its place).
+_UNSUPPORTED_NAMES = (
+    "UniTuple", "Tuple", "NamedTuple", "NamedUniTuple", "BaseTuple", "Optional", "NoneType", "none",
+    "Omitted", "CPointer", "voidptr", "Record", "NestedArray", "NPDatetime", "NPTimedelta",
+    "IntegerLiteral", "BooleanLiteral", "StringLiteral", "Literal", "literal", "List", "ListType",
+    "Set", "DictType", "Dummy", "Opaque", "IntEnumMember", "EnumMember", "Function",
+    "FunctionType", "Dispatcher", "Buffer", "Bytes", "UnicodeType", "unicode_type", "string",
+    "slice2_type", "slice3_type", "range_state32_type", "range_state64_type", "undefined",
+    "pyobject", "ffi_forced_object", "deferred_type", "optional", "Number", "Integer", "Float",
+    "Complex", "Boolean", "EnumClass", "IntEnumClass", "Callable", "DeferredType",
+)
+
 __all__ = [
     "Type", "ScalarType", "ArrayType", "Signature", "void", "boolean", "bool_",
     "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float32", "float64", "intp", "uintp", "float_", "double", "byte", "int_",
-    "from_dtype", "signature_string",
-]
+    "from_dtype", "signature_string", "typeof",
+    # Numba's other spellings of the same scalar types (numba.cuda.types offers them all).
+    "b1", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f4", "f8", "char", "uchar", "short",
+    "ushort", "intc", "uintc", "long_", "ulong", "longlong", "ulonglong", "uint", "size_t", "ssize_t",
+    # Names with no meaning in cujit yet: they exist, and say so when used (see _Unsupported).
+    "float16", "f2", "bfloat16", "complex64", "complex128", "c8", "c16",
+    "Array", "Type", "signed_domain", "unsigned_domain", "integer_domain", "real_domain",
+    "complex_domain", "number_domain",
+] + list(_UNSUPPORTED_NAMES)
 
 
 class Type:
     """Base of every cujit type object."""
 
     name = "?"
+
+    def __init__(self, name=None):
+        # Numba's Type takes its name (user code subclasses it: super().__init__(name=...)).
+        if name is not None:
+            self.name = name
 
     def __str__(self):
         return self.name
@@ -113,16 +139,103 @@ uint64 = uintp = ScalarType("uint64", np.uint64)
 float32 = float_ = ScalarType("float32", np.float32)
 float64 = double = ScalarType("float64", np.float64)
 
+# Numba's short and C-style names for the same types.
+b1 = boolean
+i1, i2, i4, i8 = int8, int16, int32, int64
+u1, u2, u4, u8 = uint8, uint16, uint32, uint64
+f4, f8 = float32, float64
+char, uchar, short, ushort = int8, uint8, int16, uint16
+intc, uintc, uint = int32, uint32, uint32
+long_, ulong, longlong, ulonglong = int64, uint64, int64, uint64
+ssize_t, size_t = int64, uint64
+
+# Types cujit's compiler does not have yet: type objects with Numba's names, so signatures can be
+# written; compiling one fails with "unknown type 'complex64'" (and so on) from the compiler.
+float16 = f2 = ScalarType("float16", np.float16)
+complex64 = c8 = ScalarType("complex64", np.complex64)
+complex128 = c16 = ScalarType("complex128", np.complex128)
+
+
+class _Unsupported(Type):
+    """A Numba type (or type class) cujit does not have: using it in any way raises
+    NotImplementedError naming it."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def _refuse(self, *args, **kwargs):
+        raise NotImplementedError("cujit does not support Numba's types.%s yet" % self.name)
+
+    __call__ = __getitem__ = _refuse
+
+    def __getattr__(self, attr):
+        if attr.startswith("__"):
+            raise AttributeError(attr)
+        self._refuse()
+
+    def __instancecheck__(self, obj):
+        return False
+
+    def __repr__(self):
+        return "<types.%s: not supported by cujit>" % self.name
+
+
+bfloat16 = _Unsupported("bfloat16")
+for _n in _UNSUPPORTED_NAMES:
+    globals()[_n] = _Unsupported(_n)
+del _n
+
+# Numba's sets of scalar types by kind (`ty in types.signed_domain`).
+signed_domain = frozenset([int8, int16, int32, int64])
+unsigned_domain = frozenset([uint8, uint16, uint32, uint64])
+integer_domain = signed_domain | unsigned_domain
+real_domain = frozenset([float32, float64])
+complex_domain = frozenset([complex64, complex128])
+number_domain = integer_domain | real_domain | complex_domain
+
+# numba's types.Array(dtype, ndim, layout) is this class's constructor.
+Array = ArrayType
+
+# The types the compiler has (the globals snapshot relies on this: decorators._classify).
 _BY_DTYPE = {t.dtype: t for t in (boolean, int8, int16, int32, int64, uint8, uint16, uint32,
                                    uint64, float32, float64)}
+# from_dtype also knows the types that exist as names only, for signatures and typeof.
+_ALL_BY_DTYPE = {**_BY_DTYPE, **{t.dtype: t for t in (float16, complex64, complex128)}}
 
 
 def from_dtype(dtype):
     """The scalar type object for a NumPy dtype."""
     try:
-        return _BY_DTYPE[np.dtype(dtype)]
+        return _ALL_BY_DTYPE[np.dtype(dtype)]
     except KeyError:
         raise TypeError("cujit has no type for dtype %s" % np.dtype(dtype)) from None
+
+
+def typeof(value):
+    """The type object of a value, as Numba's ``typeof``: scalars and NumPy arrays (host or
+    device, with their layout). Other values raise NotImplementedError naming their type."""
+    if isinstance(value, (bool, np.bool_)):
+        return boolean
+    if isinstance(value, int):
+        return int64
+    if isinstance(value, float):
+        return float64
+    if isinstance(value, complex):
+        return complex128
+    if isinstance(value, np.generic):
+        return from_dtype(value.dtype)
+    dtype = getattr(value, "dtype", None)
+    shape = getattr(value, "shape", None)
+    if dtype is not None and shape is not None and (isinstance(value, np.ndarray)
+                                                    or hasattr(value, "__cuda_array_interface__")):
+        if isinstance(value, np.ndarray):
+            c, f = value.flags.c_contiguous, value.flags.f_contiguous
+        else:
+            c, f = value.is_c_contiguous(), value.is_f_contiguous()
+        layout = "C" if c else ("F" if f else "A")
+        return ArrayType(from_dtype(dtype), len(shape), layout)
+    raise NotImplementedError("cujit's typeof does not know values of type %s"
+                              % type(value).__name__)
 
 
 def signature_string(sig):

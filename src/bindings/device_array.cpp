@@ -21,12 +21,27 @@ namespace {
 
 using rt::DeviceArray;
 
+// An integer through Python's operator.index, as NumPy takes shapes and indices: int() would
+// truncate what has an __index__ that refuses it (np.array(1.23) has one, and refuses), so a float
+// would pass as its integer part instead of raising TypeError.
+int64_t index_value(const py::handle& h) {
+  py::object i = py::reinterpret_steal<py::object>(PyNumber_Index(h.ptr()));
+  if (!i) throw py::error_already_set();
+  return i.cast<int64_t>();
+}
+
 std::vector<int64_t> shape_arg(const py::handle& shape, const char* what) {
   auto as_int = [&](const py::handle& h) {
     if (!py::hasattr(h, "__index__") || py::isinstance<py::bool_>(h))
       throw py::type_error(std::string(what) + " must be an int or a tuple of ints, got " +
                            py::repr(h).cast<std::string>());
-    return py::int_(py::reinterpret_borrow<py::object>(h)).cast<int64_t>();
+    try {
+      return index_value(h);
+    } catch (py::error_already_set& e) {
+      if (!e.matches(PyExc_TypeError)) throw;
+      throw py::type_error(std::string(what) + " must be an int or a tuple of ints, got " +
+                           py::repr(h).cast<std::string>());
+    }
   };
   std::vector<int64_t> v;
   if (py::isinstance<py::tuple>(shape) || py::isinstance<py::list>(shape)) {
@@ -144,7 +159,7 @@ std::vector<rt::IndexItem> index_key(const py::handle& key) {
   std::vector<rt::IndexItem> items;
   auto opt_int = [](const py::handle& h, int64_t* v) {
     if (h.is_none()) return false;
-    *v = py::int_(py::reinterpret_borrow<py::object>(h)).cast<int64_t>();
+    *v = index_value(h);  // TypeError for d[1.5:3], as NumPy
     return true;
   };
   auto one = [&](const py::handle& h) {
@@ -160,7 +175,7 @@ std::vector<rt::IndexItem> index_key(const py::handle& key) {
       if (!opt_int(h.attr("step"), &it.step)) it.step = 1;
     } else if (!py::isinstance<py::bool_>(h) && !py::isinstance<py::array>(h) && py::hasattr(h, "__index__")) {
       it.kind = rt::IndexItem::Kind::Int;
-      it.index = py::int_(py::reinterpret_borrow<py::object>(h)).cast<int64_t>();
+      it.index = index_value(h);
     } else {
       throw py::index_error("only integers, slices (`:`), ellipsis (`...`) and None are valid indices of a "
                             "device array (got " + py::repr(h).cast<std::string>() +

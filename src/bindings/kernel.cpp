@@ -35,13 +35,31 @@ namespace cujit {
 
 namespace {
 
+// One launch-configuration size through operator.index: a float is a TypeError naming it (not
+// pybind11's cast error), and a size past 32 bits is refused rather than cut to its low bits
+// (grid 2**32 + 1 would have launched one block).
+int64_t launch_size(const py::handle& x, const char* what) {
+  py::object i = py::reinterpret_steal<py::object>(PyNumber_Index(x.ptr()));
+  if (!i) {
+    PyErr_Clear();
+    throw py::type_error(std::string(what) + " must be an int or a tuple of 1 to 3 ints, got " +
+                         py::repr(x).cast<std::string>());
+  }
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
+  if (overflow || v > (long long)UINT32_MAX)
+    throw py::value_error(std::string(what) + " size " + py::repr(i).cast<std::string>() +
+                          " is too large (at most 2**32 - 1)");
+  return v;
+}
+
 rt::Dim3 dim3_of(const py::handle& h, const char* what) {
   rt::Dim3 d;
   std::vector<int64_t> v;
   if (py::isinstance<py::tuple>(h) || py::isinstance<py::list>(h)) {
-    for (auto x : h) v.push_back(x.cast<int64_t>());
+    for (auto x : h) v.push_back(launch_size(x, what));
   } else {
-    v.push_back(h.cast<int64_t>());
+    v.push_back(launch_size(h, what));
   }
   if (v.empty() || v.size() > 3) throw py::value_error(std::string(what) + " must be an int or a tuple of 1 to 3 ints");
   for (auto x : v)
@@ -128,7 +146,12 @@ class Kernel {
     l.stream_obj = t.size() > 2 ? py::object(t[2]) : py::object(py::int_(0));
     l.stream = stream_handle(l.stream_obj);
     if (t.size() > 3) {
-      int64_t sh = t[3].cast<int64_t>();
+      py::object shi = py::reinterpret_steal<py::object>(PyNumber_Index(t[3].ptr()));
+      if (!shi) {
+        PyErr_Clear();
+        throw py::type_error("sharedmem must be an int (bytes), got " + py::repr(t[3]).cast<std::string>());
+      }
+      int64_t sh = shi.cast<int64_t>();
       if (sh < 0) throw py::value_error("sharedmem must be >= 0");
       l.shared = (size_t)sh;
     }

@@ -14,6 +14,22 @@ from .host_memory import (pinned_array, pinned_array_like, mapped_array, mapped_
                           MappedNDArray)
 from . import random
 from .reduce import Reduce, reduce
+from .. import types, config
+from ..types import (void, boolean, bool_, b1, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
+                     float16, float32, float64, f2, f4, f8, i1, i2, i4, i8, u1, u2, u4, u8, intp, uintp,
+                     intc, uintc, int_, byte, char, uchar, short, ushort, uint, long_, ulong, longlong,
+                     ulonglong, size_t, ssize_t, double, bfloat16, complex64, complex128, c8, c16,
+                     from_dtype)
+from .compiler import (compile, compile_ptx, compile_for_current_device, compile_ptx_for_current_device,
+                       declare_device)
+from .compat import (HAS_NUMBA, managed_array, external_stream, from_cuda_array_interface, defer_cleanup,
+                     open_ipc_array, profile_start, profile_stop, profiling, set_memory_manager, In, Out,
+                     InOut, LinkableCode, CUSource, PTXSource, Cubin, Fatbin, Object, Archive, LTOIR,
+                     is_float16_supported, is_bfloat16_supported, is_fp8_supported, is_supported_version,
+                     literal_unroll)
+from . import compiler, cudadrv, kernels, core, np, typing, misc, utils, args
+from .cudadrv import driver, devicearray
+from .cudadrv.devices import require_context
 
 DeviceNDArray = _core.DeviceNDArray
 to_device = _core.to_device
@@ -34,8 +50,29 @@ event_elapsed_time = _core.event_elapsed_time
 
 
 def is_available():
-    """True when a CUDA GPU and driver can be used (always False on the simulator's behalf)."""
-    return _core.gpu_available()
+    """True when kernels can run: on the simulator (as numba-cuda's simulator answers), or when
+    a CUDA GPU and driver can be used. ``simulator_enabled()`` tells the two apart."""
+    return _core.simulator_enabled() or _core.gpu_available()
+
+
+def vectorize(ftylist_or_function=(), target="cuda", **kws):
+    """numba-cuda's ``cuda.vectorize``: ``vectorize`` with the CUDA target."""
+    from ..ufunc import vectorize as _vectorize
+    if target != "cuda":
+        raise ValueError("cuda.vectorize compiles for the 'cuda' target only, not %r" % (target,))
+    if callable(ftylist_or_function):
+        raise TypeError("cuda.vectorize needs explicit signatures, as in "
+                        "@cuda.vectorize(['float32(float32, float32)'])")
+    return _vectorize(list(ftylist_or_function) or None, target="cuda", **kws)
+
+
+def guvectorize(*args, **kwargs):
+    """numba-cuda's ``cuda.guvectorize``: ``guvectorize`` with the CUDA target."""
+    from ..gufunc import guvectorize as _guvectorize
+    if kwargs.setdefault("target", "cuda") != "cuda":
+        raise ValueError("cuda.guvectorize compiles for the 'cuda' target only, not %r"
+                         % (kwargs["target"],))
+    return _guvectorize(*args, **kwargs)
 
 
 def simulator_enabled():
@@ -117,3 +154,21 @@ const = _KernelOnly("const")
 local = _KernelOnly("local")
 shared = _KernelOnly("shared")
 atomic = _KernelOnly("atomic")
+# Also GPU code only; whether cujit's compiler knows them is its business (it names the ones it
+# does not when a kernel uses them).
+cg = _KernelOnly("cg")
+fp16 = _KernelOnly("fp16")
+libdevice = _KernelOnly("libdevice")
+match_all_sync = _KernelOnly("match_all_sync")
+selp = _KernelOnly("selp")
+nanosleep = _KernelOnly("nanosleep")
+# The cache-hint loads and stores (numba-cuda 0.30).
+ldca = _KernelOnly("ldca")
+ldcg = _KernelOnly("ldcg")
+ldcs = _KernelOnly("ldcs")
+ldlu = _KernelOnly("ldlu")
+ldcv = _KernelOnly("ldcv")
+stcg = _KernelOnly("stcg")
+stcs = _KernelOnly("stcs")
+stwb = _KernelOnly("stwb")
+stwt = _KernelOnly("stwt")

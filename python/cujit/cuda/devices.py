@@ -91,6 +91,13 @@ class Context:
         if not self.device._simulator:
             _core.synchronize()
 
+    def reset(self):
+        """numba-cuda frees what the context holds; cujit keeps one primary context for the
+        process and its arrays stay valid, so this does what ``cuda.close()`` does: waits for
+        pending work and gives the memory pool's cached memory back to the device."""
+        if not self.device._simulator and _core.gpu_available():
+            _core.release_cached_memory()
+
     def __repr__(self):
         return "<CUDA context of %r>" % (self.device,)
 

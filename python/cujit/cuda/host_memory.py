@@ -13,16 +13,26 @@ simulator the memory is ordinary aligned host memory and a mapped array has no
 """
 
 import contextlib
+import operator
 
 import numpy as np
 
 from .. import _core
 
 
+def _ints(values, what):
+    """An int or a sequence of them, through operator.index as NumPy takes shapes: int() would
+    make a float dimension (2.5, or a 0-d float array) its integer part in silence."""
+    if not isinstance(values, (tuple, list)) and not (isinstance(values, np.ndarray) and values.ndim > 0):
+        values = (values,)
+    try:
+        return tuple(operator.index(v) for v in values)
+    except TypeError:
+        raise TypeError("%s must be an int or a sequence of ints, got %r" % (what, values)) from None
+
+
 def _normalize(shape, dtype, strides, order):
-    if isinstance(shape, (int, np.integer)):
-        shape = (int(shape),)
-    shape = tuple(int(d) for d in shape)
+    shape = _ints(shape, "shape")
     if any(d < 0 for d in shape):
         raise ValueError("negative dimensions are not allowed, got shape %r" % (shape,))
     try:
@@ -32,9 +42,7 @@ def _normalize(shape, dtype, strides, order):
     if order not in ("C", "F"):
         raise ValueError("order must be 'C' or 'F', got %r" % (order,))
     if strides is not None:
-        if isinstance(strides, (int, np.integer)):
-            strides = (int(strides),)
-        strides = tuple(int(s) for s in strides)
+        strides = _ints(strides, "strides")
         if len(strides) != len(shape):
             raise ValueError("strides %r do not match shape %r" % (strides, shape))
     return shape, dtype, strides

@@ -13,6 +13,7 @@ One difference from Numba: the states array is a (n, 2) uint64 array (columns s0
 than a 1-d array of (s0, s1) records; pass it to kernels and index it by thread, as in Numba.
 """
 import math
+import operator
 
 import numpy as np
 
@@ -28,12 +29,21 @@ def create_xoroshiro128p_states(n, seed, subsequence_start=0, stream=0):
     """A device array of `n` generator states seeded with `seed`; generator i starts
     (subsequence_start + i) * 2**64 steps into the stream of `seed`."""
     from . import to_device
-    return to_device(_core.xoroshiro128p_states(int(n), int(seed), int(subsequence_start)), stream=stream)
+    return to_device(_core.xoroshiro128p_states(_count(n, "n"), int(seed), _count(subsequence_start, "subsequence_start")),
+                     stream=stream)
+
+
+def _count(value, what):
+    # operator.index, as numba-cuda takes them: int() would make n=10.5 ten states in silence.
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError("%s must be an integer, got %r" % (what, value)) from None
 
 
 def init_xoroshiro128p_states(states, seed, subsequence_start=0, stream=0):
     """Re-seeds an existing states array in place (as create_xoroshiro128p_states would fill it)."""
-    states.copy_to_device(_core.xoroshiro128p_states(len(states), int(seed), int(subsequence_start)),
+    states.copy_to_device(_core.xoroshiro128p_states(len(states), int(seed), _count(subsequence_start, "subsequence_start")),
                           stream=stream)
 
 

@@ -14,6 +14,8 @@ shared memory; the last block to finish then folds the per-block partials and `i
 The kernel is written below in the kernel subset itself, with the user's function as a device
 function, and compiled once per dtype.
 """
+import operator
+
 import numpy as np
 
 from .dispatcher import DeviceFunction, Dispatcher
@@ -156,7 +158,8 @@ class Reduce:
                             % (type(arr).__name__, getattr(arr, "ndim", "no")))
         if res is not None and not _writeable(res):
             raise ValueError("reduce(): res is a read-only array")
-        n = arr.shape[0] if size is None else min(int(size), arr.shape[0])
+        # operator.index: int() would take size=2.5 as 2 in silence (numba-cuda raises TypeError).
+        n = arr.shape[0] if size is None else min(operator.index(size), arr.shape[0])
         dtype = np.dtype(arr.dtype)
         init = dtype.type(init)
         if n < 1:

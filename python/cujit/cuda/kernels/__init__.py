@@ -1,0 +1,2 @@
+"""numba.cuda.kernels: library kernels (``transpose``)."""
+from . import transpose  # noqa: F401

@@ -1,0 +1,2 @@
+"""numba.cuda.misc: its ``special`` submodule."""
+from . import special  # noqa: F401

@@ -1,0 +1,10 @@
+"""Run by every Python process the conformance runner starts for cujit, children of the tests
+included (numba-cuda's tests run snippets with `python -c "from numba import cuda ..."`): such
+processes see cujit as numba, as the test file itself does. Only on PYTHONPATH in the runner's
+cujit processes (run.py), never in an installed environment."""
+import os
+
+if os.environ.get("CONFORMANCE_IMPL") == "cujit":
+    import cujit
+
+    cujit.install_numba_alias()
