@@ -949,6 +949,7 @@ class Emitter {
     for (size_t i = 0; i < e.list.size(); ++i) {
       const ast::Node& a = *e.list[i];
       if (i) fmt += " ";
+      if (a.type.tag == Type::Tag::None) { fmt += "%s"; args += ", ((void)(" + expr(a) + "), \"None\")"; continue; }
       if (a.type.tag == Type::Tag::String) {
         for (char c : a.cval.s) {
           if (c == '%') fmt += "%%";
@@ -960,7 +961,7 @@ class Emitter {
       }
       Scalar s = a.type.scalar;
       if (s == Scalar::Bool) { fmt += "%s"; args += ", (" + expr(a) + ") ? \"True\" : \"False\""; }
-      else if (is_float(s)) { fmt += "%f"; args += ", (double)(" + expr(a) + ")"; }
+      else if (is_float(s)) { fmt += "%s"; args += ", cj::float_repr((double)(" + expr(a) + ")).s"; }  // Python's repr
       else if (is_signed(s)) { fmt += "%lld"; args += ", (long long)(" + expr(a) + ")"; }
       else { fmt += "%llu"; args += ", (unsigned long long)(" + expr(a) + ")"; }
     }
