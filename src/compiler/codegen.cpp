@@ -320,7 +320,8 @@ class Emitter {
       const std::string &start = bounds[0], &stop = bounds[1], &step = bounds[2];
       const size_t nargs = s.b->list.size();
       std::string stop_v = i + "_stop", step_v = i + "_step";
-      out("{ const " + T + " " + stop_v + " = " + stop + "; const " + T + " " + step_v + " = " + step + ";");
+      const std::string checked = nargs < 3 ? step : (prog_.host_only ? "cj::py_range_step(" : "cj::range_step(") + step + ")";
+      out("{ const " + T + " " + stop_v + " = " + stop + "; const " + T + " " + step_v + " = " + checked + ";");
       std::string cond = nargs == 3 ? "(" + step_v + " > 0 ? " + i + " < " + stop_v + " : " + i + " > " + stop_v + ")"
                                        : i + " < " + stop_v;
       out("for (" + T + " " + i + " = " + start + "; " + cond + "; " + i + " += " + step_v + ") {");
@@ -529,8 +530,8 @@ class Emitter {
       case O::Mod: return std::string(prog_.python_errors ? "cj::py_mod(" : "cj::pymod(") + c(a, ta) + ", " + c(b, tb) + ")";
       case O::Pow:
         if (is_float(result.scalar) && tb.is_scalar() && !is_float(tb.scalar))
-          return "cj::powi(" + c(a, ta) + ", (int64_t)(" + b + "))";
-        if (!is_float(result.scalar)) return "cj::ipow(" + c(a, ta) + ", " + c(b, tb) + ")";
+          return std::string(prog_.host_only ? "cj::py_powi(" : "cj::powi(") + c(a, ta) + ", (int64_t)(" + b + "))";
+        if (!is_float(result.scalar)) return std::string(prog_.python_errors ? "cj::py_ipow(" : "cj::ipow(") + c(a, ta) + ", " + c(b, tb) + ")";
         return "cj::pow(" + c(a, ta) + ", " + c(b, tb) + ")";
       case O::BitAnd: return "((" + T + ")(" + c(a, ta) + " & " + c(b, tb) + "))";
       case O::BitOr: return "((" + T + ")(" + c(a, ta) + " | " + c(b, tb) + "))";

@@ -314,10 +314,12 @@ CJ_FN float floordiv(float a, float b) {
 }
 
 // Integer ** integer by squaring, wrapping like NumPy; a negative exponent gives 0 unless the
-// base is 1 or -1 (NumPy raises there; GPU code cannot).
+// base is 1 or -1, and 0 ** -n gives the type's smallest value, as Numba's NumPy error model (GPU
+// code, error_model='numpy'; host_services.h's py_ipow raises instead).
 template <class T>
 CJ_FN T ipow(T a, T b) {
   if (b < 0) {
+    if (a == 0) return (T)((uint64_t)1 << (8 * sizeof(T) - 1));
     if (a == 1) return 1;
     if (a == (T)-1) return (b % 2) ? (T)-1 : (T)1;
     return 0;
@@ -343,6 +345,17 @@ CJ_FN F powi(F x, int64_t n) {
     e >>= 1;
   }
   return inv ? (F)1 / r : r;
+}
+// range(a, b, 0): Python and Numba raise ValueError. On the simulator that stops the launch with
+// the message; on the GPU the thread ends, as numba-cuda's kernels end on an exception.
+template <class T>
+CJ_FN T range_step(T step) {
+#if CJ_TARGET_HOST
+  if (step == 0) sim_value_error("ValueError: range() arg 3 must not be zero");
+#else
+  if (step == 0) asm volatile("exit;");
+#endif
+  return step;
 }
 template <class T>
 CJ_FN T lshift(T a, T b) {
