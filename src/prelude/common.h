@@ -435,14 +435,28 @@ CJ_FN bool isfinite(float x) { return !isnan(x) && !isinf(x); }
 // round(x) is round-half-even to an int; round(x, n) stays a float.
 CJ_FN int64_t round_even(float x) { return (int64_t)CJ_LIBM_F(rint)(x); }
 CJ_FN int64_t round_even(double x) { return (int64_t)CJ_LIBM_D(rint)(x); }
-CJ_FN double round_digits(double x, int64_t n) {
+// Numba's round(x, n) (which is CPython's without its exact dtoa): scale by 10**n in float64 (10**n
+// by squaring, as Numba computes float ** int, and so to the same last bit), round
+// half to even in x's type, scale back. 10**n is split past 1e22 so that it overflows only where
+// the product would; where the product is not finite x comes back unchanged. Where 10**-n is
+// infinite the result is a zero of x's sign, as in Python (Numba computes 0 * inf = nan there).
+CJ_FN float rint_as(float x) { return CJ_LIBM_F(rint)(x); }
+CJ_FN double rint_as(double x) { return CJ_LIBM_D(rint)(x); }
+template <class F>
+CJ_FN F round_digits_as(F x, int64_t n) {
   if (!isfinite(x)) return x;
-  double p = CJ_LIBM_D(pow)(10.0, (double)(n < 0 ? -n : n));
-  double y = n >= 0 ? x * p : x / p;
-  double r = CJ_LIBM_D(rint)(y);
-  return n >= 0 ? r / p : r * p;
+  if (n >= 0) {
+    const double p1 = powi(10.0, n > 22 ? n - 22 : n), p2 = n > 22 ? 1e22 : 1.0;
+    const double y = (double)x * p1 * p2;
+    if (!isfinite(y)) return x;
+    return (F)((double)rint_as((F)y) / p2 / p1);
+  }
+  const double p1 = powi(10.0, (int64_t)(0 - (uint64_t)n));
+  if (isinf(p1)) return (F)CJ_LIBM_D(copysign)(0.0, (double)x);
+  return (F)((double)rint_as((F)((double)x / p1)) * p1);
 }
-CJ_FN float round_digits(float x, int64_t n) { return (float)round_digits((double)x, n); }
+CJ_FN double round_digits(double x, int64_t n) { return round_digits_as(x, n); }
+CJ_FN float round_digits(float x, int64_t n) { return round_digits_as(x, n); }
 
 // ---- bit intrinsics (cuda.popc/clz/ffs/brev), written portably; NVCC turns them into the
 // single instructions. Widths follow the argument's type.
