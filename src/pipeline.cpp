@@ -228,13 +228,14 @@ namespace {
 Type build_single(Build& b, const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args,
                   const Type& declared_ret, Role role, EntryPoint::Kind kind, const std::string& symbol,
                   std::string* annotated = nullptr, bool parallel = false, bool python_errors = false,
-                  bool race_check = false, bool debug_checks = false) {
+                  bool race_check = false, bool debug_checks = false, bool boundscheck = false) {
   b.name = src->name;
   Program prog;
   prog.debug_checks = debug_checks;
   prog.host_only = kind == EntryPoint::Kind::Cpu;
   prog.parallel = parallel;
   prog.python_errors = kind == EntryPoint::Kind::Cpu && python_errors;
+  prog.boundscheck = kind == EntryPoint::Kind::Cpu && boundscheck;
   int idx;
   {
     StageTimer t{"parse+type", src->name};
@@ -274,7 +275,7 @@ CpuBuild build_cpu_function(const std::shared_ptr<FunctionSource>& src, const st
   if (options.parallel) b.host_flags.push_back("-fopenmp");
   if (options.fastmath) b.host_flags.push_back("-ffast-math");
   b.ret = build_single(b, src, args, Type::unknown(), Role::Device, EntryPoint::Kind::Cpu, b.symbol, &b.annotated,
-                       options.parallel, options.python_errors);
+                       options.parallel, options.python_errors, false, false, options.boundscheck);
   return b;
 }
 

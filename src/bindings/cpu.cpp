@@ -166,8 +166,8 @@ bool returnable(const Type& t) {
 class CpuFunction {
  public:
   CpuFunction(std::shared_ptr<FunctionSource> src, const std::vector<std::string>& sigs, bool parallel, bool fastmath,
-              bool python_errors)
-      : src_(std::move(src)), options_{parallel, fastmath, python_errors} {
+              bool python_errors, bool boundscheck)
+      : src_(std::move(src)), options_{parallel, fastmath, python_errors, boundscheck} {
     for (const auto& s : sigs) {
       Signature sig = parse_signature_or_raise(s);
       specialize(sig.args);
@@ -269,9 +269,9 @@ class CpuFunction {
 
 void define_cpu(py::module_& m) {
   py::class_<CpuFunction>(m, "CpuFunction", py::dynamic_attr(), "An @jit / @njit CPU function dispatcher.")
-      .def(py::init<std::shared_ptr<FunctionSource>, const std::vector<std::string>&, bool, bool, bool>(),
+      .def(py::init<std::shared_ptr<FunctionSource>, const std::vector<std::string>&, bool, bool, bool, bool>(),
            py::arg("source"), py::arg("signatures"), py::arg("parallel") = false, py::arg("fastmath") = false,
-           py::arg("python_errors") = true)
+           py::arg("python_errors") = true, py::arg("boundscheck") = false)
       .def("__call__", &CpuFunction::call)
       .def_property_readonly("_signatures", &CpuFunction::signatures)
       .def("_annotations", &CpuFunction::annotations)

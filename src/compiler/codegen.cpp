@@ -642,9 +642,9 @@ class Emitter {
     // With debug=True the GPU code checks too, passing the access's number (a CheckSite): the
     // device has no use for the strings, and the dispatcher has them.
     const bool checked = index_checked(), race = race_checked() && !e.type.is_array();
-    const bool gpu_checked = target_ == Target::CUDA && prog_.debug_checks;
+    const bool gpu_checked = target_ == Target::CUDA && prog_.debug_checks, bc = fn_->host_only && prog_.boundscheck;
     std::string s = std::string(e.type.is_array() ? "cj::subarray" : "cj::elem") +
-                    (race ? "_race(" : checked || gpu_checked ? "_checked(" : "(") + expr(*e.a);
+                    (race ? "_race(" : checked || gpu_checked ? "_checked(" : bc ? "_bc(" : "(") + expr(*e.a);
     if (checked) s += ", " + site(*e.a, e);
     if (race) s += ", " + std::to_string(access);
     if (gpu_checked) {

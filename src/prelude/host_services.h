@@ -118,6 +118,27 @@ inline F py_powi(F x, int64_t n) {
   return (F)1 / r;
 }
 
+// @jit(boundscheck=True): an index outside the array raises IndexError with Numba's message
+// (negative indices count from the end first, as without the check).
+template <class T, int N, class... I>
+inline void bc_check(const Array<T, N>& a, I... ix) {
+  const int64_t idx[] = {(int64_t)ix...};
+  for (int k = 0; k < (int)sizeof...(I); ++k) {
+    const int64_t i = idx[k] < 0 ? idx[k] + a.shape[k] : idx[k];
+    if ((uint64_t)i >= (uint64_t)a.shape[k]) raise("IndexError", "index is out of bounds");
+  }
+}
+template <class T, int N, class... I>
+inline T& elem_bc(const Array<T, N>& a, I... ix) {
+  bc_check(a, ix...);
+  return elem(a, ix...);
+}
+template <class T, int N, class... I>
+inline Array<T, N - (int)sizeof...(I)> subarray_bc(const Array<T, N>& a, I... ix) {
+  bc_check(a, ix...);
+  return subarray(a, ix...);
+}
+
 /// numba.get_thread_id(): the OpenMP thread running this prange iteration, 0 elsewhere.
 inline int64_t thread_id() {
 #ifdef _OPENMP

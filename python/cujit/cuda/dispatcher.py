@@ -6,6 +6,7 @@ kernels and ufuncs that call them.
 """
 
 from .. import _core
+from .. import config
 from ..decorators import capture
 from ..types import signature_string
 
@@ -40,7 +41,10 @@ class Dispatcher(_core.Kernel):
         self.__doc__ = func.__doc__
         self.__wrapped__ = func
         self.debug = bool(debug)
-        super().__init__(capture(func), [signature_string(s) for s in signatures], bool(debug))
+        # CUJIT_BOUNDSCHECK=1 / NUMBA_BOUNDSCHECK=1 check the GPU's indices as debug=True does (the
+        # simulator always checks), where numba-cuda's kernels would end the thread without a word.
+        checks = self.debug or config.BOUNDSCHECK is True
+        super().__init__(capture(func), [signature_string(s) for s in signatures], checks)
 
     def __call__(self, *args, **kwargs):
         # A ValueError, as numba-cuda raises for a kernel called like a function.
@@ -61,6 +65,8 @@ def jit(func_or_sig=None, device=False, debug=False, lineinfo=False, inline=Fals
     Forms: ``@cuda.jit``, ``@cuda.jit(device=True)``, ``@cuda.jit('void(float32[:])')``,
     ``@cuda.jit(void(float32[:]))``, ``@cuda.jit(['void(float32[:])', ...])``.
     """
+    if options.get("boundscheck"):  # numba-cuda's refusal, word for word
+        raise NotImplementedError("bounds checking is not supported for CUDA")
     sigs = ()
     if func_or_sig is not None and not callable(func_or_sig) or isinstance(func_or_sig, (list, tuple)):
         sigs = func_or_sig if isinstance(func_or_sig, (list, tuple)) else [func_or_sig]
