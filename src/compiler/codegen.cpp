@@ -625,26 +625,16 @@ class Emitter {
     else idx.push_back(e.b.get());
     bool any_slice = false;
     for (auto* x : idx) any_slice = any_slice || x->is(ast::Kind::Slice);
-    if (any_slice) {
-      std::string s = "cj::view<" + std::to_string(e.type.ndim) + ">(" + expr(*e.a);
-      for (auto* x : idx) {
-        if (!x->is(ast::Kind::Slice)) { s += ", cj::ix_int((int64_t)(" + expr(*x) + "))"; continue; }
-        auto part = [&](const ast::NodePtr& p, const char* dflt) {
-          return p && p->type.tag != Type::Tag::None ? "(int64_t)(" + expr(*p) + ")" : std::string(dflt);
-        };
-        int has = (x->a && x->a->type.tag != Type::Tag::None ? 1 : 0) | (x->b && x->b->type.tag != Type::Tag::None ? 2 : 0);
-        s += ", cj::ix_slice(" + part(x->a, "0") + ", " + part(x->b, "0") + ", " + part(x->c, "1") + ", " + std::to_string(has) + ")";
-      }
-      return s + ")";
-    }
     // The simulator checks every index (host target, GPU code): the array's name and the user's
     // line go into the message. Taking a sub-array reads nothing, so only elements are raced.
     // With debug=True the GPU code checks too, passing the access's number (a CheckSite): the
-    // device has no use for the strings, and the dispatcher has them.
-    const bool checked = index_checked(), race = race_checked() && !e.type.is_array();
+    // device has no use for the strings, and the dispatcher has them. @jit(boundscheck=True)
+    // raises IndexError (_bc). A view's integer indices are checked as elements' are.
+    const bool checked = index_checked(), race = race_checked() && !e.type.is_array() && !any_slice;
     const bool gpu_checked = target_ == Target::CUDA && prog_.debug_checks, bc = fn_->host_only && prog_.boundscheck;
-    std::string s = std::string(e.type.is_array() ? "cj::subarray" : "cj::elem") +
-                    (race ? "_race(" : checked || gpu_checked ? "_checked(" : bc ? "_bc(" : "(") + expr(*e.a);
+    std::string s = any_slice ? "cj::view" : e.type.is_array() ? "cj::subarray" : "cj::elem";
+    s += race ? "_race" : checked || gpu_checked ? "_checked" : bc ? "_bc" : "";
+    s += (any_slice ? "<" + std::to_string(e.type.ndim) + ">(" : "(") + expr(*e.a);
     if (checked) s += ", " + site(*e.a, e);
     if (race) s += ", " + std::to_string(access);
     if (gpu_checked) {
@@ -653,7 +643,18 @@ class Emitter {
       s += ", " + std::to_string(sites_.size());
       sites_.push_back({name, where});
     }
-    for (auto* x : idx) s += ", (int64_t)(" + expr(*x) + ")";
+    if (!any_slice) {
+      for (auto* x : idx) s += ", (int64_t)(" + expr(*x) + ")";
+      return s + ")";
+    }
+    for (auto* x : idx) {
+      if (!x->is(ast::Kind::Slice)) { s += ", cj::ix_int((int64_t)(" + expr(*x) + "))"; continue; }
+      auto part = [&](const ast::NodePtr& p, const char* dflt) {
+        return p && p->type.tag != Type::Tag::None ? "(int64_t)(" + expr(*p) + ")" : std::string(dflt);
+      };
+      int has = (x->a && x->a->type.tag != Type::Tag::None ? 1 : 0) | (x->b && x->b->type.tag != Type::Tag::None ? 2 : 0);
+      s += ", cj::ix_slice(" + part(x->a, "0") + ", " + part(x->b, "0") + ", " + part(x->c, "1") + ", " + std::to_string(has) + ")";
+    }
     return s + ")";
   }
 

@@ -218,6 +218,34 @@ CJ_FN Array<T, M> view(const Array<T, N>& a, S... s) {
   return r;
 }
 
+// The first integer index of a view outside its axis (negatives count from the end), or -1.
+template <class T, int N>
+CJ_FN int bad_view_axis(const Array<T, N>& a, const Ix* ix, int K) {
+  for (int k = 0; k < K && k < N; ++k) {
+    if (ix[k].kind != 0) continue;
+    const int64_t i = ix[k].start < 0 ? ix[k].start + a.shape[k] : ix[k].start;
+    if ((uint64_t)i >= (uint64_t)a.shape[k]) return k;
+  }
+  return -1;
+}
+#if CJ_TARGET_HOST
+template <int M, class T, int N, class... S>
+CJ_FN Array<T, M> view_checked(const Array<T, N>& a, const char* array, const char* where, S... s) {
+  const Ix ix[] = {s...};
+  const int k = bad_view_axis(a, ix, (int)sizeof...(S));
+  if (k >= 0) sim_index_error(array, where, k, ix[k].start, a.shape[k]);
+  return view<M>(a, s...);
+}
+#elif CJ_DEBUG_CHECKS
+template <int M, class T, int N, class... S>
+CJ_FN Array<T, M> view_checked(const Array<T, N>& a, int32_t site, S... s) {
+  const Ix ix[] = {s...};
+  const int k = bad_view_axis(a, ix, (int)sizeof...(S));
+  if (k >= 0) index_fault(site, k, ix[k].start, a.shape[k]);
+  return view<M>(a, s...);
+}
+#endif
+
 /// A ufunc launch: the broadcast shape (dimensions merged where the memory allows) and, per
 /// argument (inputs then output), a base pointer and byte strides (0 where it is broadcast).
 template <int N>

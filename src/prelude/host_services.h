@@ -139,6 +139,13 @@ inline Array<T, N - (int)sizeof...(I)> subarray_bc(const Array<T, N>& a, I... ix
   return subarray(a, ix...);
 }
 
+template <int M, class T, int N, class... S>
+inline Array<T, M> view_bc(const Array<T, N>& a, S... s) {
+  const Ix ix[] = {s...};
+  if (bad_view_axis(a, ix, (int)sizeof...(S)) >= 0) raise("IndexError", "index is out of bounds");
+  return view<M>(a, s...);
+}
+
 /// numba.get_thread_id(): the OpenMP thread running this prange iteration, 0 elsewhere.
 inline int64_t thread_id() {
 #ifdef _OPENMP
