@@ -256,12 +256,13 @@ def test_boundscheck_in_bounds_and_slices():
 def test_boundscheck_off_by_default_and_environment_override(monkeypatch):
     read = lambda a, i: a[i]  # noqa: E731
     plain = njit(read)
-    assert "elem_bc" not in plain.inspect_source(["float64[::1]", "int64"])
+    assert "cj::elem_bc(" not in plain.inspect_source(["float64[::1]", "int64"])
+    assert "cj::elem_bc(" in njit(boundscheck=True)(read).inspect_source(["float64[::1]", "int64"])
     monkeypatch.setattr(config, "BOUNDSCHECK", True)  # CUJIT_BOUNDSCHECK=1 / NUMBA_BOUNDSCHECK=1
     with raises_msg(IndexError, "index is out of bounds"):
         njit(read)(np.arange(3.0), 3)
     monkeypatch.setattr(config, "BOUNDSCHECK", False)  # =0 wins over the option, as in Numba
-    assert "elem_bc" not in njit(boundscheck=True)(read).inspect_source(["float64[::1]", "int64"])
+    assert "cj::elem_bc(" not in njit(boundscheck=True)(read).inspect_source(["float64[::1]", "int64"])
 
 
 def test_boundscheck_environment_parsing(monkeypatch):
@@ -287,7 +288,14 @@ def test_boundscheck_environment_checks_gpu_indices(monkeypatch):
     def k(a, i):
         a[i] = 1.0
 
-    assert "CJ_DEBUG_CHECKS" in k.inspect_source(["float64[::1]", "int64"])
+    assert "#define CJ_DEBUG_CHECKS 1" in k.inspect_source(["float64[::1]", "int64"])
+    monkeypatch.setattr(config, "BOUNDSCHECK", None)
+
+    @cuda.jit
+    def plain(a, i):
+        a[i] = 1.0
+
+    assert "#define CJ_DEBUG_CHECKS 1" not in plain.inspect_source(["float64[::1]", "int64"])
 
 
 def test_view_integer_index_checked_in_kernel(target):
