@@ -324,3 +324,19 @@ def test_prange_function_collected_after_other_jit_calls(tmp_path):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
     p = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=300)
     assert p.returncode == 0 and p.stdout == "done\n", p.stderr
+
+
+def test_cpu_ufunc_raising_element_does_not_end_the_process():
+    """Numba's @vectorize raises here; a NumPy loop has no error channel, so the element is 0
+    (documented), but the exception must not escape the loop (it ended the process)."""
+    f = cujit.vectorize(["float64(float64, int64)"])(lambda a, b: a ** b)
+    assert list(f(np.array([0.0, 2.0]), np.array([-1, -1]))) == [0.0, 0.5]
+
+    def count(n, s):
+        c = 0
+        for i in range(0, n, s):
+            c += 1
+        return c
+
+    g = cujit.vectorize(["int64(int64, int64)"])(count)
+    assert list(g(np.array([5, 5]), np.array([0, 2]))) == [0, 3]
