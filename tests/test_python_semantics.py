@@ -340,3 +340,31 @@ def test_cpu_ufunc_raising_element_does_not_end_the_process():
 
     g = cujit.vectorize(["int64(int64, int64)"])(count)
     assert list(g(np.array([5, 5]), np.array([0, 2]))) == [0, 3]
+
+
+def test_tuple_index_out_of_range_raises():
+    f = njit(lambda i: (1.0, 2.0, 3.0)[i])
+    assert f(-1) == 3.0 and f(2) == 3.0
+    for i in (3, 5, -4):
+        with raises_msg(IndexError, "tuple index out of range"):
+            f(i)
+    with raises_msg(IndexError, "tuple index out of range"):
+        njit(lambda a, i: a.shape[i])(np.zeros((2, 3)), 2)
+
+
+def test_tuple_index_out_of_range_in_kernel(target):
+    @cuda.jit
+    def k(out, i):
+        t = (1.0, 2.0, 3.0)
+        out[0] = t[i]
+        out[1] = 1.0
+
+    out = np.zeros(2)
+    if target == "sim":
+        with pytest.raises(IndexError, match="tuple index out of range"):
+            k[1, 1](out, 3)
+    else:  # the thread ends, as numba-cuda's does on an exception
+        k[1, 1](out, 3)
+        assert list(out) == [0.0, 0.0]
+    k[1, 1](out, -1)
+    assert list(out) == [3.0, 1.0]

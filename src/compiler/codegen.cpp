@@ -120,7 +120,7 @@ class Emitter {
       structs_ << "\n  CJ_METHOD " << cpp_type(t.elems[0]) << " at(int64_t i) const { if (i < 0) i += "
                << t.elems.size() << "; switch (i) {";
       for (size_t i = 0; i < t.elems.size(); ++i) structs_ << " case " << i << ": return f" << i << ";";
-      structs_ << " default: return f0; } }\n";
+      structs_ << " default: cj::" << (prog_.host_only ? "py_" : "") << "tuple_index_error(); return f0; } }\n";
     }
     structs_ << " };\n";
   }

@@ -385,6 +385,16 @@ CJ_FN T range_step(T step) {
 #endif
   return step;
 }
+// t[i] past a tuple's end (run-time i): IndexError in Python and Numba. The simulator stops the
+// launch with it (SimulatorIndexError); the GPU thread ends, as numba-cuda's does on an exception.
+// @jit code raises instead (host_services.h's py_tuple_index_error).
+CJ_FN void tuple_index_error() {
+#if CJ_TARGET_HOST
+  sim_value_error("IndexError: tuple index out of range");
+#else
+  asm volatile("exit;");
+#endif
+}
 template <class T>
 CJ_FN T lshift(T a, T b) {
   if (b < 0 || b >= (T)(8 * sizeof(T))) return 0;

@@ -146,6 +146,8 @@ inline Array<T, M> view_bc(const Array<T, N>& a, S... s) {
   return view<M>(a, s...);
 }
 
+inline void py_tuple_index_error() { raise("IndexError", "tuple index out of range"); }
+
 /// numba.get_thread_id(): the OpenMP thread running this prange iteration, 0 elsewhere.
 inline int64_t thread_id() {
 #ifdef _OPENMP
