@@ -66,6 +66,7 @@ std::string with_prelude(Target t, const std::string& code, bool host_only = fal
   std::string s = debug_checks ? "#define CJ_DEBUG_CHECKS 1\n" : "";
   s += prelude::get(t == Target::CUDA ? "cuda.h" : "host.h");
   s += prelude::get("common.h");
+  s += prelude::get("repr.h");
   if (t == Target::Host) {
     s += prelude::get("host_services.h");
     s += prelude::get("host_random.h");
@@ -252,13 +253,14 @@ namespace {
 Type build_single(Build& b, const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args,
                   const Type& declared_ret, Role role, EntryPoint::Kind kind, const std::string& symbol,
                   std::string* annotated = nullptr, bool parallel = false, bool python_errors = false,
-                  bool race_check = false, bool debug_checks = false) {
+                  bool race_check = false, bool debug_checks = false, bool boundscheck = false) {
   b.name = src->name;
   Program prog;
   prog.debug_checks = debug_checks;
   prog.host_only = kind == EntryPoint::Kind::Cpu;
   prog.parallel = parallel;
   prog.python_errors = kind == EntryPoint::Kind::Cpu && python_errors;
+  prog.boundscheck = kind == EntryPoint::Kind::Cpu && boundscheck;
   int idx;
   {
     StageTimer t{"parse+type", src->name};
@@ -298,7 +300,7 @@ CpuBuild build_cpu_function(const std::shared_ptr<FunctionSource>& src, const st
   if (options.parallel) b.host_flags.push_back("-fopenmp");
   if (options.fastmath) b.host_flags.push_back("-ffast-math");
   b.ret = build_single(b, src, args, Type::unknown(), Role::Device, EntryPoint::Kind::Cpu, b.symbol, &b.annotated,
-                       options.parallel, options.python_errors);
+                       options.parallel, options.python_errors, false, false, options.boundscheck);
   return b;
 }
 

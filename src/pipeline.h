@@ -65,6 +65,7 @@ struct CpuOptions {
   bool parallel = false;  // prange loops on OpenMP threads (-fopenmp)
   bool fastmath = false;  // -ffast-math, as Numba's fastmath=True relaxes LLVM's float rules
   bool python_errors = true;  // error_model='python': division by zero raises ZeroDivisionError
+  bool boundscheck = false;   // boundscheck=True (or the environment's): IndexError out of bounds
 };
 
 /// Types and generates an @jit function for the argument types of a call.

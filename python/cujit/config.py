@@ -11,6 +11,9 @@ CUJIT_CHECK_PTX=1: on the simulator, also compile every kernel with NVRTC to PTX
     that would not build for the GPU fails on a machine without one (the test suite sets it).
 CUJIT_SIM_RACECHECK=1: kernels compiled from then on report shared-memory races on the simulator
     (SimulatorRaceError); read by the C++ core (src/pipeline.cpp) at each kernel compile.
+CUJIT_BOUNDSCHECK=0/1 (or Numba's NUMBA_BOUNDSCHECK): overrides @jit's boundscheck option, as
+    Numba's variable does (1: every @jit index is checked, IndexError; 0: none is); 1 also turns
+    on the GPU's index checks of kernels (as debug=True does). Unset or empty: the option decides.
 CUJIT_COMPILE_PROGRESS=SECONDS: a compile that takes longer prints "cujit: compiling ..." on stderr,
     and its total when done (default 1; 0: every compile that runs a compiler; "off": never).
 
@@ -43,15 +46,26 @@ def _seconds(name, default):
     return None if x < 0 else x
 
 
+def _tristate(*names):
+    """None when none of `names` is set (or all are empty), else whether the first set one is on."""
+    for n in names:
+        v = os.environ.get(n, "").strip()
+        if v != "":
+            return v not in ("0", "false", "False", "no")
+    return None
+
+
 ENABLE_CUDASIM = _flag("CUJIT_ENABLE_CUDASIM", "NUMBA_ENABLE_CUDASIM")
 DISABLE_JIT = _flag("CUJIT_DISABLE_JIT", "NUMBA_DISABLE_JIT")
 CHECK_PTX = _flag("CUJIT_CHECK_PTX")
+BOUNDSCHECK = _tristate("CUJIT_BOUNDSCHECK", "NUMBA_BOUNDSCHECK")
 COMPILE_PROGRESS_AFTER = _seconds("CUJIT_COMPILE_PROGRESS", 1.0)
 
 # Every environment variable cujit (or the C++ core) reads, for `python -m cujit --info`.
 ENVIRONMENT = (
     "CUJIT_ENABLE_CUDASIM", "NUMBA_ENABLE_CUDASIM", "CUJIT_DISABLE_JIT", "NUMBA_DISABLE_JIT",
     "CUJIT_DEBUG", "CUJIT_CACHE_DIR", "CUJIT_DISABLE_CACHE", "XDG_CACHE_HOME", "CUJIT_CHECK_PTX", "CUJIT_SIM_RACECHECK",
+    "CUJIT_BOUNDSCHECK", "NUMBA_BOUNDSCHECK",
     "CUJIT_COMPILE_PROGRESS", "CXX", "CUDA_HOME", "CUDA_PATH", "CUDA_VISIBLE_DEVICES",
     "LD_LIBRARY_PATH",
 )

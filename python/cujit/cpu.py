@@ -38,6 +38,12 @@ class _Overload:
         return "<compiled %s%r>" % (self._dispatcher.__name__, self.signature)
 
 
+def _boundscheck(option):
+    """Whether indices are checked: CUJIT_BOUNDSCHECK / NUMBA_BOUNDSCHECK when set (0 or 1)
+    override the decorator's option, as NUMBA_BOUNDSCHECK does in Numba; off by default."""
+    return config.BOUNDSCHECK if config.BOUNDSCHECK is not None else bool(option)
+
+
 class CPUDispatcher(_core.CpuFunction):
     """What ``@jit`` returns. Call it like the Python function; ``py_func`` is the original."""
 
@@ -53,6 +59,7 @@ class CPUDispatcher(_core.CpuFunction):
         super().__init__(source(func), [signature_string(s) for s in signatures],
                          parallel=bool(options.get("parallel")), fastmath=bool(options.get("fastmath")),
                          python_errors=options.get("error_model", "python") != "numpy",
+                         boundscheck=_boundscheck(options.get("boundscheck")),
                          snapshot=snapshot(func))
 
     @property
@@ -99,8 +106,9 @@ def jit(signature_or_function=None, locals=None, cache=False, pipeline_class=Non
     Forms: ``@jit``, ``@jit(nopython=True)``, ``@jit('float64(float64, float64)')``,
     ``@jit(['int64(int64)', ...])``. ``cache`` is accepted (the disk cache is always on).
     ``parallel=True`` runs the outermost ``prange`` loops on all cores (OpenMP), with reductions
-    of ``+=``-style updates; ``fastmath=True`` compiles with -ffast-math. ``boundscheck`` and
-    ``error_model`` are accepted and recorded.
+    of ``+=``-style updates; ``fastmath=True`` compiles with -ffast-math. ``boundscheck=True``
+    makes an index out of bounds raise IndexError (``CUJIT_BOUNDSCHECK``/``NUMBA_BOUNDSCHECK``
+    override it); ``error_model='numpy'`` makes division by zero give 0, inf or nan.
     ``forceobj=True`` asks for object mode, which cujit does not have.
     """
     if forceobj:

@@ -170,8 +170,8 @@ bool returnable(const Type& t) {
 class CpuFunction {
  public:
   CpuFunction(std::shared_ptr<FunctionSource> src, const std::vector<std::string>& sigs, bool parallel, bool fastmath,
-              bool python_errors, py::object snapshot = py::none())
-      : src_(std::move(src)), snapshot_(std::move(snapshot)), options_{parallel, fastmath, python_errors} {
+              bool python_errors, bool boundscheck, py::object snapshot = py::none())
+      : src_(std::move(src)), snapshot_(std::move(snapshot)), options_{parallel, fastmath, python_errors, boundscheck} {
     for (const auto& s : sigs) {
       Signature sig = parse_signature_or_raise(s);
       specialize(sig.args);
@@ -276,9 +276,9 @@ CpuFunction& live(py::handle f) { return initialized<CpuFunction>(f, "@jit funct
 
 void define_cpu(py::module_& m) {
   py::class_<CpuFunction>(m, "CpuFunction", py::dynamic_attr(), "An @jit / @njit CPU function dispatcher.")
-      .def(py::init<std::shared_ptr<FunctionSource>, const std::vector<std::string>&, bool, bool, bool, py::object>(),
+      .def(py::init<std::shared_ptr<FunctionSource>, const std::vector<std::string>&, bool, bool, bool, bool, py::object>(),
            py::arg("source"), py::arg("signatures"), py::arg("parallel") = false, py::arg("fastmath") = false,
-           py::arg("python_errors") = true, py::arg("snapshot") = py::none())
+           py::arg("python_errors") = true, py::arg("boundscheck") = false, py::arg("snapshot") = py::none())
       .def("__call__", [](py::handle f, const py::args& a, const py::kwargs& kw) { return live(f).call(a, kw); })
       .def_property_readonly("_signatures", [](py::handle f) { return live(f).signatures(); })
       .def("_annotations", [](py::handle f) { return live(f).annotations(); })

@@ -120,7 +120,7 @@ class Emitter {
       structs_ << "\n  CJ_METHOD " << cpp_type(t.elems[0]) << " at(int64_t i) const { if (i < 0) i += "
                << t.elems.size() << "; switch (i) {";
       for (size_t i = 0; i < t.elems.size(); ++i) structs_ << " case " << i << ": return f" << i << ";";
-      structs_ << " default: return f0; } }\n";
+      structs_ << " default: cj::" << (prog_.host_only ? "py_" : "") << "tuple_index_error(); return f0; } }\n";
     }
     structs_ << " };\n";
   }
@@ -320,7 +320,8 @@ class Emitter {
       const std::string &start = bounds[0], &stop = bounds[1], &step = bounds[2];
       const size_t nargs = s.b->list.size();
       std::string stop_v = i + "_stop", step_v = i + "_step";
-      out("{ const " + T + " " + stop_v + " = " + stop + "; const " + T + " " + step_v + " = " + step + ";");
+      const std::string checked = nargs < 3 ? step : (prog_.host_only ? "cj::py_range_step(" : "cj::range_step(") + step + ")";
+      out("{ const " + T + " " + stop_v + " = " + stop + "; const " + T + " " + step_v + " = " + checked + ";");
       std::string cond = nargs == 3 ? "(" + step_v + " > 0 ? " + i + " < " + stop_v + " : " + i + " > " + stop_v + ")"
                                        : i + " < " + stop_v;
       out("for (" + T + " " + i + " = " + start + "; " + cond + "; " + i + " += " + step_v + ") {");
@@ -529,8 +530,8 @@ class Emitter {
       case O::Mod: return std::string(prog_.python_errors ? "cj::py_mod(" : "cj::pymod(") + c(a, ta) + ", " + c(b, tb) + ")";
       case O::Pow:
         if (is_float(result.scalar) && tb.is_scalar() && !is_float(tb.scalar))
-          return "cj::powi(" + c(a, ta) + ", (int64_t)(" + b + "))";
-        if (!is_float(result.scalar)) return "cj::ipow(" + c(a, ta) + ", " + c(b, tb) + ")";
+          return std::string(prog_.host_only ? "cj::py_powi(" : "cj::powi(") + c(a, ta) + ", (int64_t)(" + b + "))";
+        if (!is_float(result.scalar)) return std::string(prog_.python_errors ? "cj::py_ipow(" : "cj::ipow(") + c(a, ta) + ", " + c(b, tb) + ")";
         return "cj::pow(" + c(a, ta) + ", " + c(b, tb) + ")";
       case O::BitAnd: return "((" + T + ")(" + c(a, ta) + " & " + c(b, tb) + "))";
       case O::BitOr: return "((" + T + ")(" + c(a, ta) + " | " + c(b, tb) + "))";
@@ -624,26 +625,16 @@ class Emitter {
     else idx.push_back(e.b.get());
     bool any_slice = false;
     for (auto* x : idx) any_slice = any_slice || x->is(ast::Kind::Slice);
-    if (any_slice) {
-      std::string s = "cj::view<" + std::to_string(e.type.ndim) + ">(" + expr(*e.a);
-      for (auto* x : idx) {
-        if (!x->is(ast::Kind::Slice)) { s += ", cj::ix_int((int64_t)(" + expr(*x) + "))"; continue; }
-        auto part = [&](const ast::NodePtr& p, const char* dflt) {
-          return p && p->type.tag != Type::Tag::None ? "(int64_t)(" + expr(*p) + ")" : std::string(dflt);
-        };
-        int has = (x->a && x->a->type.tag != Type::Tag::None ? 1 : 0) | (x->b && x->b->type.tag != Type::Tag::None ? 2 : 0);
-        s += ", cj::ix_slice(" + part(x->a, "0") + ", " + part(x->b, "0") + ", " + part(x->c, "1") + ", " + std::to_string(has) + ")";
-      }
-      return s + ")";
-    }
     // The simulator checks every index (host target, GPU code): the array's name and the user's
     // line go into the message. Taking a sub-array reads nothing, so only elements are raced.
     // With debug=True the GPU code checks too, passing the access's number (a CheckSite): the
-    // device has no use for the strings, and the dispatcher has them.
-    const bool checked = index_checked(), race = race_checked() && !e.type.is_array();
-    const bool gpu_checked = target_ == Target::CUDA && prog_.debug_checks;
-    std::string s = std::string(e.type.is_array() ? "cj::subarray" : "cj::elem") +
-                    (race ? "_race(" : checked || gpu_checked ? "_checked(" : "(") + expr(*e.a);
+    // device has no use for the strings, and the dispatcher has them. @jit(boundscheck=True)
+    // raises IndexError (_bc). A view's integer indices are checked as elements' are.
+    const bool checked = index_checked(), race = race_checked() && !e.type.is_array() && !any_slice;
+    const bool gpu_checked = target_ == Target::CUDA && prog_.debug_checks, bc = fn_->host_only && prog_.boundscheck;
+    std::string s = any_slice ? "cj::view" : e.type.is_array() ? "cj::subarray" : "cj::elem";
+    s += race ? "_race" : checked || gpu_checked ? "_checked" : bc ? "_bc" : "";
+    s += (any_slice ? "<" + std::to_string(e.type.ndim) + ">(" : "(") + expr(*e.a);
     if (checked) s += ", " + site(*e.a, e);
     if (race) s += ", " + std::to_string(access);
     if (gpu_checked) {
@@ -652,7 +643,18 @@ class Emitter {
       s += ", " + std::to_string(sites_.size());
       sites_.push_back({name, where});
     }
-    for (auto* x : idx) s += ", (int64_t)(" + expr(*x) + ")";
+    if (!any_slice) {
+      for (auto* x : idx) s += ", (int64_t)(" + expr(*x) + ")";
+      return s + ")";
+    }
+    for (auto* x : idx) {
+      if (!x->is(ast::Kind::Slice)) { s += ", cj::ix_int((int64_t)(" + expr(*x) + "))"; continue; }
+      auto part = [&](const ast::NodePtr& p, const char* dflt) {
+        return p && p->type.tag != Type::Tag::None ? "(int64_t)(" + expr(*p) + ")" : std::string(dflt);
+      };
+      int has = (x->a && x->a->type.tag != Type::Tag::None ? 1 : 0) | (x->b && x->b->type.tag != Type::Tag::None ? 2 : 0);
+      s += ", cj::ix_slice(" + part(x->a, "0") + ", " + part(x->b, "0") + ", " + part(x->c, "1") + ", " + std::to_string(has) + ")";
+    }
     return s + ")";
   }
 
@@ -949,6 +951,7 @@ class Emitter {
     for (size_t i = 0; i < e.list.size(); ++i) {
       const ast::Node& a = *e.list[i];
       if (i) fmt += " ";
+      if (a.type.tag == Type::Tag::None) { fmt += "%s"; args += ", ((void)(" + expr(a) + "), \"None\")"; continue; }
       if (a.type.tag == Type::Tag::String) {
         for (char c : a.cval.s) {
           if (c == '%') fmt += "%%";
@@ -960,7 +963,7 @@ class Emitter {
       }
       Scalar s = a.type.scalar;
       if (s == Scalar::Bool) { fmt += "%s"; args += ", (" + expr(a) + ") ? \"True\" : \"False\""; }
-      else if (is_float(s)) { fmt += "%f"; args += ", (double)(" + expr(a) + ")"; }
+      else if (is_float(s)) { fmt += "%s"; args += ", cj::float_repr((double)(" + expr(a) + ")).s"; }  // Python's repr
       else if (is_signed(s)) { fmt += "%lld"; args += ", (long long)(" + expr(a) + ")"; }
       else { fmt += "%llu"; args += ", (unsigned long long)(" + expr(a) + ")"; }
     }

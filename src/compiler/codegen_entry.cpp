@@ -25,13 +25,13 @@ std::string numpy_loop(const EntryPoint& ep, const FunctionInstance& f, const En
      << (cx.allocates ? "  const cj::CallScope cj_scope;\n" : "")
      << "  cj::npy_ufunc_loop<" << (ep.parallel ? "true" : "false") << ", " << type(f.ret) << types.str()
      << ">([](" << params.str() << ") -> " << type(f.ret) << " { ";
-  // Arrays an element makes are freed before the next (the result is a scalar). Only array
-  // constructors raise in ufunc code (NumPy's error model), and a NumPy loop has no way to
-  // report it: the element is 0, as NumPy's own loops leave an invalid one.
-  if (cx.allocates)
-    os << "try { const auto r = " << f.cpp_name << "(" << call.str() << "); cj::host_services.arena_reset(); return r; } "
-       << "catch (const cj::PyError&) { cj::host_services.arena_reset(); return " << type(f.ret) << "{}; }";
-  else os << "return " << f.cpp_name << "(" << call.str() << ");";
+  // Arrays an element makes are freed before the next (the result is a scalar). What raises in
+  // ufunc code (array constructors, a zero range step, 0.0 ** -n, boundscheck) cannot be
+  // reported by a NumPy loop, which has no error channel: the element is 0, as NumPy's own loops
+  // leave an invalid one. An exception must not leave the loop (it would end the process).
+  const std::string reset = cx.allocates ? "cj::host_services.arena_reset(); " : "";
+  os << "try { const auto r = " << f.cpp_name << "(" << call.str() << "); " << reset << "return r; } "
+     << "catch (const cj::PyError&) { " << reset << "return " << type(f.ret) << "{}; }";
   os << " }, args, dims, steps);\n}\n";
   return os.str();
 }
@@ -74,11 +74,9 @@ std::string numpy_gufunc(const EntryPoint& ep, const FunctionInstance& f, const 
     core_step += c.size();
     call << (k ? ", " : "") << "p" << k;
   }
-  if (cx.allocates)  // as for a ufunc's element: an exception leaves the outputs as they are
-    os << "      try { " << f.cpp_name << "(" << call.str() << "); } catch (const cj::PyError&) {}\n"
-       << "      cj::host_services.arena_reset();\n";
-  else
-    os << "      " << f.cpp_name << "(" << call.str() << ");\n";
+  // As for a ufunc's element: an exception leaves the outputs as they are.
+  os << "      try { " << f.cpp_name << "(" << call.str() << "); } catch (const cj::PyError&) {}\n";
+  if (cx.allocates) os << "      cj::host_services.arena_reset();\n";
   os << "    }\n  });\n}\n";
   return os.str();
 }

@@ -87,6 +87,9 @@ class Program {
   // @cuda.jit(debug=True): the GPU code checks every array index too (the simulator always does),
   // recording the first bad one for the dispatcher (codegen's CheckSite, prelude/cuda.h).
   bool debug_checks = false;
+  // @jit(boundscheck=True) / CUJIT_BOUNDSCHECK=1 (host_only programs): an index out of bounds
+  // raises IndexError (host_services.h's elem_bc).
+  bool boundscheck = false;
 
   /// Types `src` for `args` (reusing an existing instance) and returns its index.
   /// `call_site` is where a caller asked for it (for errors); null for entry points.

@@ -109,7 +109,7 @@ class BuiltinTyper {
         return Type::scalar_of(Scalar::Int64);
       case Rule::Print:
         for (size_t i = 0; i < args.size(); ++i)
-          if (!args[i].is_scalar() && args[i].tag != Type::Tag::String)
+          if (!args[i].is_scalar() && args[i].tag != Type::Tag::String && args[i].tag != Type::Tag::None)
             unsupported(*e.list[i], "print() of a " + args[i].str() + " is not supported");
         return Type::none();
       case Rule::CudaGrid: case Rule::CudaGridsize: {

@@ -218,6 +218,34 @@ CJ_FN Array<T, M> view(const Array<T, N>& a, S... s) {
   return r;
 }
 
+// The first integer index of a view outside its axis (negatives count from the end), or -1.
+template <class T, int N>
+CJ_FN int bad_view_axis(const Array<T, N>& a, const Ix* ix, int K) {
+  for (int k = 0; k < K && k < N; ++k) {
+    if (ix[k].kind != 0) continue;
+    const int64_t i = ix[k].start < 0 ? ix[k].start + a.shape[k] : ix[k].start;
+    if ((uint64_t)i >= (uint64_t)a.shape[k]) return k;
+  }
+  return -1;
+}
+#if CJ_TARGET_HOST
+template <int M, class T, int N, class... S>
+CJ_FN Array<T, M> view_checked(const Array<T, N>& a, const char* array, const char* where, S... s) {
+  const Ix ix[] = {s...};
+  const int k = bad_view_axis(a, ix, (int)sizeof...(S));
+  if (k >= 0) sim_index_error(array, where, k, ix[k].start, a.shape[k]);
+  return view<M>(a, s...);
+}
+#elif CJ_DEBUG_CHECKS
+template <int M, class T, int N, class... S>
+CJ_FN Array<T, M> view_checked(const Array<T, N>& a, int32_t site, S... s) {
+  const Ix ix[] = {s...};
+  const int k = bad_view_axis(a, ix, (int)sizeof...(S));
+  if (k >= 0) index_fault(site, k, ix[k].start, a.shape[k]);
+  return view<M>(a, s...);
+}
+#endif
+
 /// A ufunc launch: the broadcast shape (dimensions merged where the memory allows) and, per
 /// argument (inputs then output), a base pointer and byte strides (0 where it is broadcast).
 template <int N>
@@ -314,10 +342,12 @@ CJ_FN float floordiv(float a, float b) {
 }
 
 // Integer ** integer by squaring, wrapping like NumPy; a negative exponent gives 0 unless the
-// base is 1 or -1 (NumPy raises there; GPU code cannot).
+// base is 1 or -1, and 0 ** -n gives the type's smallest value, as Numba's NumPy error model (GPU
+// code, error_model='numpy'; host_services.h's py_ipow raises instead).
 template <class T>
 CJ_FN T ipow(T a, T b) {
   if (b < 0) {
+    if (a == 0) return (T)((uint64_t)1 << (8 * sizeof(T) - 1));
     if (a == 1) return 1;
     if (a == (T)-1) return (b % 2) ? (T)-1 : (T)1;
     return 0;
@@ -343,6 +373,27 @@ CJ_FN F powi(F x, int64_t n) {
     e >>= 1;
   }
   return inv ? (F)1 / r : r;
+}
+// range(a, b, 0): Python and Numba raise ValueError. On the simulator that stops the launch with
+// the message; on the GPU the thread ends, as numba-cuda's kernels end on an exception.
+template <class T>
+CJ_FN T range_step(T step) {
+#if CJ_TARGET_HOST
+  if (step == 0) sim_value_error("ValueError: range() arg 3 must not be zero");
+#else
+  if (step == 0) asm volatile("exit;");
+#endif
+  return step;
+}
+// t[i] past a tuple's end (run-time i): IndexError in Python and Numba. The simulator stops the
+// launch with it (SimulatorIndexError); the GPU thread ends, as numba-cuda's does on an exception.
+// @jit code raises instead (host_services.h's py_tuple_index_error).
+CJ_FN void tuple_index_error() {
+#if CJ_TARGET_HOST
+  sim_value_error("IndexError: tuple index out of range");
+#else
+  asm volatile("exit;");
+#endif
 }
 template <class T>
 CJ_FN T lshift(T a, T b) {
@@ -422,14 +473,28 @@ CJ_FN bool isfinite(float x) { return !isnan(x) && !isinf(x); }
 // round(x) is round-half-even to an int; round(x, n) stays a float.
 CJ_FN int64_t round_even(float x) { return (int64_t)CJ_LIBM_F(rint)(x); }
 CJ_FN int64_t round_even(double x) { return (int64_t)CJ_LIBM_D(rint)(x); }
-CJ_FN double round_digits(double x, int64_t n) {
+// Numba's round(x, n) (which is CPython's without its exact dtoa): scale by 10**n in float64 (10**n
+// by squaring, as Numba computes float ** int, and so to the same last bit), round
+// half to even in x's type, scale back. 10**n is split past 1e22 so that it overflows only where
+// the product would; where the product is not finite x comes back unchanged. Where 10**-n is
+// infinite the result is a zero of x's sign, as in Python (Numba computes 0 * inf = nan there).
+CJ_FN float rint_as(float x) { return CJ_LIBM_F(rint)(x); }
+CJ_FN double rint_as(double x) { return CJ_LIBM_D(rint)(x); }
+template <class F>
+CJ_FN F round_digits_as(F x, int64_t n) {
   if (!isfinite(x)) return x;
-  double p = CJ_LIBM_D(pow)(10.0, (double)(n < 0 ? -n : n));
-  double y = n >= 0 ? x * p : x / p;
-  double r = CJ_LIBM_D(rint)(y);
-  return n >= 0 ? r / p : r * p;
+  if (n >= 0) {
+    const double p1 = powi(10.0, n > 22 ? n - 22 : n), p2 = n > 22 ? 1e22 : 1.0;
+    const double y = (double)x * p1 * p2;
+    if (!isfinite(y)) return x;
+    return (F)((double)rint_as((F)y) / p2 / p1);
+  }
+  const double p1 = powi(10.0, (int64_t)(0 - (uint64_t)n));
+  if (isinf(p1)) return (F)CJ_LIBM_D(copysign)(0.0, (double)x);
+  return (F)((double)rint_as((F)((double)x / p1)) * p1);
 }
-CJ_FN float round_digits(float x, int64_t n) { return (float)round_digits((double)x, n); }
+CJ_FN double round_digits(double x, int64_t n) { return round_digits_as(x, n); }
+CJ_FN float round_digits(float x, int64_t n) { return round_digits_as(x, n); }
 
 // ---- bit intrinsics (cuda.popc/clz/ffs/brev), written portably; NVCC turns them into the
 // single instructions. Widths follow the argument's type.

@@ -526,6 +526,14 @@ struct SimFault : std::runtime_error {
                 sim_thread.threadIdx.z, sim_thread.blockIdx.x, sim_thread.blockIdx.y, sim_thread.blockIdx.z, where);
   throw SimFault(buf);
 }
+// Another error Python raises (a zero range step): the launch stops with "Type: message".
+[[noreturn]] __attribute__((noinline, cold)) static void sim_value_error(const char* what) {
+  char buf[480];
+  std::snprintf(buf, sizeof buf, "%s, in thread (%d, %d, %d) of block (%d, %d, %d)", what, sim_thread.threadIdx.x,
+                sim_thread.threadIdx.y, sim_thread.threadIdx.z, sim_thread.blockIdx.x, sim_thread.blockIdx.y,
+                sim_thread.blockIdx.z);
+  throw SimFault(buf);
+}
 // check_indices, elem_checked and subarray_checked follow Array in common.h.
 
 #if CJ_SIM_RACECHECK

@@ -51,7 +51,9 @@ CJ_FN Array<T, N> empty_like(const Array<U, N>& a) {
 
 template <class T>
 CJ_FN Array<T, 1> np_arange(double start, double stop, double step) {
-  double len = std::ceil((stop - start) / step);
+  // A zero step, or an infinite or too long a range, has no length (NumPy raises this too).
+  double len = step == 0 ? CJ_INF : std::ceil((stop - start) / step);
+  if (len >= 9.2e18) raise("ValueError", "Maximum allowed size exceeded");
   int64_t n = len > 0 ? (int64_t)len : 0;
   Array<T, 1> r = np_empty<T, 1>(n);
   for (int64_t i = 0; i < n; ++i) r.data[i] = (T)(start + (double)i * step);
@@ -60,7 +62,7 @@ CJ_FN Array<T, 1> np_arange(double start, double stop, double step) {
 // Integer aranges stay exact past 2**53.
 template <class T>
 CJ_FN Array<T, 1> np_arange_int(int64_t start, int64_t stop, int64_t step) {
-  if (step == 0) step = 1;  // NumPy raises ZeroDivisionError
+  if (step == 0) raise("ValueError", "Maximum allowed size exceeded");  // Numba's message (NumPy's too)
   int64_t n = step > 0 ? (stop - start + step - 1) / step : (start - stop - step - 1) / -step;
   if (n < 0) n = 0;
   Array<T, 1> r = np_empty<T, 1>(n);
@@ -107,9 +109,12 @@ CJ_FN R np_mean(const Array<T, N>& a) {
   for_each(a, [&](T x) { s += (double)x; });
   return (R)(s / (double)size(a));  // an empty array gives nan, as NumPy (which also warns)
 }
-// np.min/np.max: NaN wins, as in NumPy. An empty array has no extreme (NumPy raises); 0 here.
+// np.min/np.max: NaN wins, as in NumPy. An empty array has no extreme: ValueError, as NumPy's.
 template <class T, int N>
 CJ_FN T np_extreme(const Array<T, N>& a, bool want_max) {
+  if (size(a) == 0)
+    raise("ValueError", want_max ? "zero-size array to reduction operation maximum which has no identity"
+                                 : "zero-size array to reduction operation minimum which has no identity");
   bool first = true, nan = false;
   T m = 0;
   for_each(a, [&](T x) {

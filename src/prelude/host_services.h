@@ -42,9 +42,11 @@ struct CallScope {
   CallScope& operator=(const CallScope&) = delete;
 };
 
-/// len(range(start, stop, step)); 0 for a zero step (which Python refuses).
+[[noreturn]] inline void raise(const char* type, const char* msg);
+/// len(range(start, stop, step)); a zero step raises ValueError, as in Python.
 template <class T>
 inline int64_t range_len(T start, T stop, T step) {
+  if (step == 0) raise("ValueError", "range() arg 3 must not be zero");
   if (step > 0) return start < stop ? (int64_t)((stop - start - 1) / step + 1) : 0;
   if constexpr (std::is_signed_v<T>) {
     if (step < 0) return start > stop ? (int64_t)((start - stop - 1) / (-step) + 1) : 0;
@@ -89,6 +91,62 @@ inline T py_mod(T a, T b) {
   if (b == 0) raise("ZeroDivisionError", std::is_integral_v<T> ? "integer modulo by zero" : "modulo by zero");
   return pymod(a, b);
 }
+
+// The checks Numba's @jit makes whatever the error model (cpython/numbers.py, rangeobj.py).
+template <class T>
+inline T py_range_step(T step) {
+  if (step == 0) raise("ValueError", "range() arg 3 must not be zero");
+  return step;
+}
+// int ** negative int: 0 unless the base is 1 or -1; a zero base raises (error_model='python').
+template <class T>
+inline T py_ipow(T a, T b) {
+  if (b < 0 && a == 0) raise("ZeroDivisionError", "0 cannot be raised to a negative power");
+  return ipow(a, b);
+}
+// float ** negative int is 1 / (x ** n), and Numba's 1 / 0 there raises even with
+// error_model='numpy' (0.0 ** -1, or 1e-200 ** -2 whose power underflows).
+template <class F>
+inline F py_powi(F x, int64_t n) {
+  if (n >= 0) return powi(x, n);
+  F r = 1;
+  for (uint64_t e = (uint64_t)0 - (uint64_t)n; e; e >>= 1) {  // powi's squaring, before its 1 / r
+    if (e & 1) r *= x;
+    x *= x;
+  }
+  if (r == 0) raise("ZeroDivisionError", "division by zero");
+  return (F)1 / r;
+}
+
+// @jit(boundscheck=True): an index outside the array raises IndexError with Numba's message
+// (negative indices count from the end first, as without the check).
+template <class T, int N, class... I>
+inline void bc_check(const Array<T, N>& a, I... ix) {
+  const int64_t idx[] = {(int64_t)ix...};
+  for (int k = 0; k < (int)sizeof...(I); ++k) {
+    const int64_t i = idx[k] < 0 ? idx[k] + a.shape[k] : idx[k];
+    if ((uint64_t)i >= (uint64_t)a.shape[k]) raise("IndexError", "index is out of bounds");
+  }
+}
+template <class T, int N, class... I>
+inline T& elem_bc(const Array<T, N>& a, I... ix) {
+  bc_check(a, ix...);
+  return elem(a, ix...);
+}
+template <class T, int N, class... I>
+inline Array<T, N - (int)sizeof...(I)> subarray_bc(const Array<T, N>& a, I... ix) {
+  bc_check(a, ix...);
+  return subarray(a, ix...);
+}
+
+template <int M, class T, int N, class... S>
+inline Array<T, M> view_bc(const Array<T, N>& a, S... s) {
+  const Ix ix[] = {s...};
+  if (bad_view_axis(a, ix, (int)sizeof...(S)) >= 0) raise("IndexError", "index is out of bounds");
+  return view<M>(a, s...);
+}
+
+inline void py_tuple_index_error() { raise("IndexError", "tuple index out of range"); }
 
 /// numba.get_thread_id(): the OpenMP thread running this prange iteration, 0 elsewhere.
 inline int64_t thread_id() {

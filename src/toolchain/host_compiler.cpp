@@ -2,6 +2,7 @@
 // a time limit, caching its output and loading the result.
 #include "toolchain/host_compiler.h"
 
+#include <algorithm>
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -309,10 +310,13 @@ void run_compiler(const std::vector<std::string>& cmd, const std::vector<std::st
                          r.output, shown);
 }
 
-std::shared_ptr<HostLibrary> load_library(const std::string& path) {
+std::shared_ptr<HostLibrary> load_library(const std::string& path, bool openmp) {
   // RTLD_NOW: unresolved symbols fail here, with a message, not at the first call.
   // RTLD_LOCAL: modules stay independent; two may define the same extern "C" names.
-  void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  // RTLD_NODELETE for OpenMP code (-fopenmp): libgomp's idle worker threads outlive the call, and
+  // unloading the library under them crashed the process (a @jit function called, then a prange
+  // function called and garbage-collected: SIGSEGV in libgomp).
+  void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | (openmp ? RTLD_NODELETE : 0));
   if (handle == nullptr) {
     const char* err = ::dlerror();
     throw ToolchainError("cannot load the compiled module " + path + ": " +
@@ -371,13 +375,14 @@ std::shared_ptr<HostLibrary> host_compile(const std::string& source,
                                           const std::vector<std::string>& extra_flags) {
   const std::vector<std::string> cmd = resolve_compiler();
   const std::vector<std::string> flags = base_flags();
+  const bool openmp = std::find(extra_flags.begin(), extra_flags.end(), "-fopenmp") != extra_flags.end();
 
   if (!cache_enabled()) {
     TempDir dir;
     std::string src = dir.file("module.cpp"), out = dir.file("module.so");
     write_file_atomic(src, source);
     run_compiler(cmd, flags, extra_flags, src, out);
-    return load_library(out);  // the file may go once loaded: the mapping stays
+    return load_library(out, openmp);  // the file may go once loaded: the mapping stays
   }
 
   // Everything that changes the binary is in the key: the source, every flag, the compiler.
@@ -391,7 +396,7 @@ std::shared_ptr<HostLibrary> host_compile(const std::string& source,
   if (cache_file_valid(key, "so")) {
     std::string path = cache_path(key, "so");
     try {
-      return load_library(path);
+      return load_library(path, openmp);
     } catch (const ToolchainError&) {
       // Intact but unloadable (e.g. a cache folder shared with another machine): rebuild it.
       remove_file_quietly(path);
@@ -403,7 +408,7 @@ std::shared_ptr<HostLibrary> host_compile(const std::string& source,
   const std::string src = cache_path(key, "cpp");
   const std::string tmp = unique_temp_name(cache_path(key, "so"));
   run_compiler(cmd, flags, extra_flags, src, tmp);
-  return load_library(cache_adopt_file(key, "so", tmp));
+  return load_library(cache_adopt_file(key, "so", tmp), openmp);
 }
 
 }  // namespace cujit::toolchain

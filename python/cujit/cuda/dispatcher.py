@@ -6,6 +6,7 @@ kernels and ufuncs that call them.
 """
 
 from .. import _core
+from .. import config
 from ..decorators import snapshot, source
 from ..types import signature_string
 
@@ -43,9 +44,12 @@ class Dispatcher(_core.Kernel):
         self.__doc__ = func.__doc__
         self.__wrapped__ = func
         self.debug = bool(debug)
+        # CUJIT_BOUNDSCHECK=1 / NUMBA_BOUNDSCHECK=1 check the GPU's indices as debug=True does (the
+        # simulator always checks), where numba-cuda's kernels would end the thread without a word.
+        checks = self.debug or config.BOUNDSCHECK is True
         # The text now; the globals when a specialisation compiles (here for declared signatures,
         # else at the first launch with new argument types), as Numba reads them.
-        super().__init__(source(func), [signature_string(s) for s in signatures], bool(debug),
+        super().__init__(source(func), [signature_string(s) for s in signatures], checks,
                          snapshot=snapshot(func))
 
     def __call__(self, *args, **kwargs):
@@ -71,6 +75,8 @@ def jit(func_or_sig=None, device=False, debug=False, lineinfo=False, inline=Fals
     Forms: ``@cuda.jit``, ``@cuda.jit(device=True)``, ``@cuda.jit('void(float32[:])')``,
     ``@cuda.jit(void(float32[:]))``, ``@cuda.jit(['void(float32[:])', ...])``.
     """
+    if options.get("boundscheck"):  # numba-cuda's refusal, word for word
+        raise NotImplementedError("bounds checking is not supported for CUDA")
     sigs = ()
     if func_or_sig is not None and not callable(func_or_sig) or isinstance(func_or_sig, (list, tuple)):
         sigs = func_or_sig if isinstance(func_or_sig, (list, tuple)) else [func_or_sig]
