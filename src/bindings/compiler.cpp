@@ -5,6 +5,7 @@
 
 #include <sstream>
 
+#include "compiler/annotate.h"
 #include "compiler/globals.h"
 #include "compiler/types.h"
 #include "compiler/typeinfer.h"
@@ -124,6 +125,15 @@ void define_compiler(py::module_& m) {
     return py::make_tuple(f.ret.str(), locals);
   }, "Types a function as a device function for argument types given as strings; returns "
      "(return type, {variable: type}) in Numba's spelling.");
+
+  m.def("annotate_types", [](std::shared_ptr<FunctionSource> src, const std::vector<std::string>& arg_types) {
+    std::vector<Type> args;
+    for (auto& a : arg_types) args.push_back(parse_type(a));
+    Program prog;
+    prog.host_only = true;
+    return annotate_types(*prog.fns[prog.instantiate(src, args, Type::unknown(), Role::Device)]);
+  }, "The inspect_types() listing of a function typed as a CPU function for argument types given "
+     "as strings, without compiling it (for tests of the front end's own speed).");
 
   m.def("generate_kernel_source", [](std::shared_ptr<FunctionSource> src, const std::vector<std::string>& arg_types, bool cuda) {
     std::vector<Type> args;
