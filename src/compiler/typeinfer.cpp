@@ -356,8 +356,10 @@ class Typer {
       }
       case K::Subscript: return set(e, subscript(e));
       case K::Call: return set(e, call(e));
-      case K::List: unsupported(e, "list literals are not supported in compiled code; use a tuple, or an array (cuda.local.array)");
-      case K::Dict: unsupported(e, "dict literals are not supported in compiled code");
+      case K::List:
+        unsupported(e, "list literals are not supported in " + fn().compiled_as + (fn().host_only ? " yet" : "") +
+                           "; use a tuple, or an array (" + (fn().host_only ? "np.empty" : "cuda.local.array") + ")");
+      case K::Dict: unsupported(e, "dict literals are not supported in " + fn().compiled_as + (fn().host_only ? " yet" : ""));
       case K::Slice: error(e, "a slice is only allowed inside []");
       default: unsupported(e, std::string("'") + ast::kind_name(e.kind) + "' expressions are not supported");
     }
@@ -498,6 +500,12 @@ class Typer {
       return Type::module("numpy.random");
     }
     if (module == "cuda") {
+      // CPU code has no thread, block or warp to ask about (Numba: a TypingError); the simulator's
+      // values must not leak into a @jit function as a silent 0.
+      if (f.host_only && (attr == "threadIdx" || attr == "blockIdx" || attr == "blockDim" || attr == "gridDim" ||
+                          attr == "laneid" || attr == "warpsize"))
+        error(e, "cuda." + attr + " is GPU code: it cannot be used in " + f.compiled_as +
+                     "; compile the function with " + gpu_decorator(f) + " instead");
       if (attr == "threadIdx" || attr == "blockIdx" || attr == "blockDim" || attr == "gridDim") {
         Resolved r{Resolved::Kind::CudaDim};
         r.name = attr;
@@ -588,7 +596,8 @@ class Typer {
       if (a.is_array() || b.is_array())
         unsupported(at, std::string("whole-array arithmetic ('") + ast::op_spelling(op) +
                             "' on " + (a.is_array() ? a.str() : b.str()) +
-                            ") is not supported in GPU code; index the array element by element");
+                            ") is not supported in " + fn().compiled_as + (fn().host_only ? " yet" : "") +
+                            "; index the array element by element");
       return bad();
     }
     Scalar x = a.scalar, y = b.scalar;
@@ -787,6 +796,14 @@ int Program::instantiate(const std::shared_ptr<FunctionSource>& src, const std::
   inst->declared_ret = declared_ret;
   inst->role = role;
   inst->host_only = host_only;
+  // Messages name what the user is compiling; an instance typed while another one is typing is
+  // a function that one calls.
+  bool entry = true;
+  for (auto& f : fns) entry = entry && !f->typing;
+  inst->compiled_as = role == Role::Kernel ? "a CUDA kernel"
+                      : !host_only ? (role == Role::Ufunc ? "a CUDA ufunc (@vectorize(target='cuda'))" : "a CUDA device function")
+                      : role == Role::Ufunc ? "a CPU ufunc (@vectorize)"
+                      : entry && gufunc ? "a CPU gufunc (@guvectorize)" : "a CPU function (@jit)";
   int idx = (int)fns.size();
   inst->cpp_name = "cj_f" + std::to_string(idx) + "_" + src->name;
   inst->typing = true;

@@ -55,6 +55,7 @@ struct FunctionInstance {
   std::string cpp_name;
   bool typing = false;                   // inference in progress (recursion check)
   bool host_only = false;                // compiled for the CPU only (Program::host_only)
+  std::string compiled_as;               // for messages: "a CUDA kernel", "a @jit function", ...
   std::unordered_map<const ast::Node*, ParallelLoop> parallel_loops;  // For node -> its plan
 };
 
@@ -68,6 +69,14 @@ constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
 class Program;
 void check_static_shared_memory(const Program& prog, int root, const std::string& kernel);
 
+/// The decorator that compiles the kind of function `f` is for the GPU (for messages that refuse
+/// GPU code in CPU functions).
+inline std::string gpu_decorator(const FunctionInstance& f) {
+  if (f.role == Role::Ufunc) return "@vectorize(..., target='cuda')";
+  if (f.compiled_as.find("gufunc") != std::string::npos) return "@guvectorize(..., target='cuda')";
+  return "@cuda.jit";
+}
+
 /// All instances reachable from the entry points compiled together.
 class Program {
  public:
@@ -76,6 +85,8 @@ class Program {
   // Compiled for the CPU only (@jit, CPU ufuncs): CPU-only intrinsics (random numbers) are
   // allowed, and no CUDA code is generated.
   bool host_only = false;
+  // A CPU guvectorize: its entry instances are gufunc bodies (for messages: compiled_as).
+  bool gufunc = false;
   // @jit(parallel=True): prange loops run on OpenMP threads (host_only programs only).
   bool parallel = false;
   // @jit's error_model='python' (its default): division and modulo by zero raise

@@ -310,7 +310,8 @@ class BuiltinTyper {
   // CPU-only intrinsics: `gpu_hint` says what GPU code does instead.
   void host_only(const ast::Node& e, const BuiltinRow& b, const char* gpu_hint) {
     if (!fn().host_only)
-      unsupported(e, std::string(b.name) + "() is only supported in CPU code (@jit, @vectorize); " + gpu_hint);
+      unsupported(e, std::string(b.name) + "() is not supported in " + fn().compiled_as +
+                         ": it is only supported in CPU code (@jit, @vectorize); " + gpu_hint);
   }
   static constexpr const char* kArraysOnGpu =
       "GPU code makes arrays with cuda.local.array / cuda.shared.array, or takes them as arguments";
@@ -518,8 +519,8 @@ Type type_builtin_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& 
   // CPU functions have no grid, shared memory or atomics to ask for (Numba: a TypingError).
   if (fn.host_only && std::string(b.name).rfind("cuda.", 0) == 0)
     user_error(fn.mod.source, call.loc, ErrorKind::Typing,
-               std::string(b.name) + "() is GPU code: it cannot be called from a CPU function (@jit, CPU "
-               "@vectorize); compile the function with @cuda.jit instead");
+               std::string(b.name) + "() is GPU code: it cannot be called from " + fn.compiled_as +
+                   "; compile the function with " + gpu_decorator(fn) + " instead");
   return BuiltinTyper(fn).builtin_call(call, b, args);
 }
 
