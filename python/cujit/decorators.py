@@ -124,6 +124,8 @@ def _module_name(value):
     import cujit
     if value is cujit:  # `import numba` through the alias, or `import cujit`
         return "numba"
+    if value is _t:  # `from numba import types`: types.float32 as a dtype
+        return "numba.types"
     from . import cuda as _cuda
     if value is _cuda or getattr(value, "__name__", "") in ("numba.cuda", "cujit.cuda"):
         return "cuda"
@@ -144,6 +146,12 @@ def _classify(value, seen):
     if isinstance(value, np.generic) and value.dtype in _t._BY_DTYPE:
         name = _t._BY_DTYPE[value.dtype].name
         return ("scalar", name, value.item())
+    if isinstance(value, tuple) and value:
+        # A tuple of numbers is a constant, as in Numba (SHAPE = (16, 16) for array shapes).
+        items = [_classify(v, seen) for v in value]
+        if all(i[0] in ("int", "float", "bool", "scalar") for i in items):
+            return ("tuple", items)
+        return ("opaque", "<class 'tuple'> (only tuples of numbers can be globals)")
     if isinstance(value, np.ndarray) and value.dtype in _t._BY_DTYPE and value.ndim >= 1:
         # Global arrays are constants in compiled code, as in Numba (cuda.const.array_like).
         c = np.ascontiguousarray(value)

@@ -57,6 +57,9 @@ GlobalValue to_global(const std::string& name, const py::tuple& t) {
       throw std::invalid_argument("global '" + name + "': unsupported array dtype " + t[1].cast<std::string>());
     g.shape = t[2].cast<std::vector<int64_t>>();
     g.bytes = t[3].cast<std::string>();
+  } else if (kind == "tuple") {
+    g.kind = K::Tuple;
+    for (auto item : t[1].cast<py::list>()) g.elems.push_back(to_global(name, item.cast<py::tuple>()));
   } else if (kind == "function") {
     g.kind = K::Function;
     g.fn = t[1].cast<std::shared_ptr<FunctionSource>>();
@@ -77,6 +80,7 @@ std::string FunctionSource::fingerprint() const {
        << g.f << ',' << g.module << ',' << g.attr << ',' << g.type_name;
     if (g.fn) os << ",fn:" << g.fn->name;
     if (g.kind == GlobalValue::Kind::Array) os << ",array:" << g.bytes.size() << ":" << std::hash<std::string>()(g.bytes);
+    for (const auto& e : g.elems) os << ",(" << (int)e.kind << ',' << (int)e.scalar << ',' << e.i << ',' << e.u << ',' << e.f << ')';
     os << '\n';
   }
   return os.str();

@@ -27,6 +27,11 @@ Type type_of_global(const GlobalValue& g) {
     case GlobalValue::Kind::Scalar: return Type::scalar_of(g.scalar);
     case GlobalValue::Kind::Module: return Type::module(g.module);
     case GlobalValue::Kind::DType: return Type::dtype(g.scalar);
+    case GlobalValue::Kind::Tuple: {
+      std::vector<Type> items;
+      for (const auto& x : g.elems) items.push_back(type_of_global(x));
+      return Type::tuple(items);
+    }
     default: return Type::unknown();
   }
 }
@@ -445,6 +450,16 @@ class Typer {
         t.readonly = true;
         return t;
       }
+      case GK::Tuple: {  // a constant: codegen builds the tuple from the items' literals
+        Resolved r{Resolved::Kind::Constant};
+        std::vector<Type> items;
+        for (const auto& x : g.elems) {
+          r.literal += (items.empty() ? "" : ", ") + constant_literal(x);
+          items.push_back(type_of_global(x));
+        }
+        f.resolved[&e] = r;
+        return Type::tuple(items);
+      }
       case GK::Opaque:
         error(e, "Untyped global name '" + e.name + "': cannot determine Numba type of " + g.type_name);
     }
@@ -488,8 +503,16 @@ class Typer {
       f.resolved[&e] = r;
       return Type::module("cuda");
     }
+    if (module == "numba" && attr == "types") {  // numba.types.float32
+      Resolved r{Resolved::Kind::Module};
+      r.name = "numba.types";
+      f.resolved[&e] = r;
+      return Type::module("numba.types");
+    }
     Scalar sc;
-    if ((module == "numpy" || module == "cuda" || module == "numba") && scalar_from_name(attr, &sc) && attr != "int" && attr != "float" && attr != "bool") {
+    if (module == "numpy" ? numpy_scalar_from_name(attr, &sc) && attr != "int" && attr != "float" && attr != "bool"
+                          : (module == "cuda" || module == "numba" || module == "numba.types") && scalar_from_name(attr, &sc) &&
+                                attr != "int" && attr != "float" && attr != "bool") {
       f.resolved[&e] = Resolved{Resolved::Kind::DType};
       return Type::dtype(sc);
     }

@@ -51,6 +51,7 @@ struct FunctionInstance {
   std::unordered_map<const ast::Node*, Resolved> resolved;
   std::unordered_map<const ast::Node*, std::vector<int64_t>> array_shapes;  // cuda.local/shared.array
   std::unordered_map<const ast::Node*, int64_t> shared_bytes;  // static cuda.shared.array -> its bytes
+  std::unordered_map<const ast::Node*, int64_t> local_bytes;   // cuda.local.array -> its bytes
   std::map<std::string, const GlobalValue*> const_arrays;  // symbol -> global array (constant memory)
   std::string cpp_name;
   bool typing = false;                   // inference in progress (recursion check)
@@ -64,8 +65,15 @@ struct FunctionInstance {
 /// the simulator enforces it too.
 constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
 
+/// The local memory a GPU thread may have: 512 KiB on every architecture since compute
+/// capability 2.0 (the CUDA C++ Programming Guide's table of technical specifications); past it
+/// ptxas refuses the kernel. cuda.local.array is checked against it when typing, so the
+/// simulator, whose fibers have stacks of kFiberStack (prelude/host.h), never gets a larger one.
+constexpr int64_t kMaxLocalBytes = 512 * 1024;
+
 /// Throws a TypingError when the static shared memory of instance `root` and everything it calls
-/// exceeds kMaxStaticSharedBytes, at the array that crosses the limit, naming the kernel `kernel`.
+/// exceeds kMaxStaticSharedBytes, at the array that crosses the limit, naming the kernel `kernel`;
+/// the same for their local arrays (cuda.local.array) and kMaxLocalBytes.
 class Program;
 void check_static_shared_memory(const Program& prog, int root, const std::string& kernel);
 
@@ -119,6 +127,9 @@ Type type_builtin_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& 
 /// into parameter order, filling skipped parameters with their defaults. False for intrinsics
 /// without keyword parameters (the call's keywords are then the caller's to reject).
 bool bind_builtin_keywords(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b);
+/// A scalar type by its NumPy name ('float32', 'f8', 'int', np.byte's 'byte'): dtype strings and
+/// attributes of numpy, where NumPy's meaning differs from Numba's aliases (scalar_from_name).
+bool numpy_scalar_from_name(const std::string& name, Scalar* out);
 /// An integer literal, or a negated one.
 bool const_int_literal(const ast::Node& n, int64_t* out);
 
