@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <set>
 #include <sstream>
 
 #include "compiler/builtins.h"
@@ -404,12 +405,31 @@ class Typer {
     if (final_) {
       if (assigned_somewhere(e.name))
         error(e, "NameError: local variable '" + e.name + "' is used before it is assigned");
+      python_builtin(e);
       error(e, "NameError: name '" + e.name + "' is not defined");
     }
     return Type::unknown();
   }
 
   bool assigned_somewhere(const std::string& n) { return fn().locals.count(n) > 0; }
+
+  // A Python builtin cujit lacks exists all the same: "not supported", never "not defined".
+  void python_builtin(const ast::Node& e) {
+    static const std::set<std::string> numba_supports = {  // Numba's supported builtins
+        "chr", "complex", "dict", "divmod", "enumerate", "filter", "getattr", "hasattr", "hash",
+        "isinstance", "iter", "list", "map", "next", "ord", "pow", "repr", "set", "slice",
+        "sorted", "str", "sum", "tuple", "type", "zip"};
+    static const std::set<std::string> others = {
+        "aiter", "all", "anext", "any", "ascii", "bin", "breakpoint", "bytearray", "bytes", "callable",
+        "classmethod", "compile", "copyright", "credits", "delattr", "dir", "eval", "exec", "exit",
+        "format", "frozenset", "globals", "help", "hex", "id", "input", "issubclass", "license",
+        "locals", "memoryview", "object", "oct", "open", "property", "quit", "reversed", "setattr",
+        "staticmethod", "super", "vars"};
+    if (numba_supports.count(e.name))
+      unsupported(e, "the builtin " + e.name + "() is not supported in " + fn().compiled_as + " yet");
+    if (others.count(e.name))
+      unsupported(e, "the builtin " + e.name + "() is not supported in compiled code");
+  }
 
   Type global(ast::Node& e, const GlobalValue& g) {
     FunctionInstance& f = fn();
