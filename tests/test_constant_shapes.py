@@ -12,6 +12,8 @@ TPB = 16
 SHAPE = (4, 8)
 NS = np.int32(8)
 MIXED = (2, 2.5)
+FLAGS = (np.float32(0.5), True, 3)
+NDIM = 2
 
 
 @cuda.jit
@@ -34,12 +36,16 @@ def shapes_kernel(out):
         out[6] = g.shape[0] * 100 + g.shape[1]
         d[63] = 2.5
         out[7] = d[63]
+        t = SHAPE
+        out[8] = t[1] + MIXED[1] + len(FLAGS) + FLAGS[1]
+        p = cuda.grid(NDIM)
+        out[9] = p[0] + p[1]
 
 
 def test_constant_expression_shapes_in_kernels(target):
-    out = np.zeros(8)
+    out = np.zeros(10)
     shapes_kernel[1, 4](out)
-    assert out.tolist() == [32, 815, 408, 64, 8, 6, 801, 2.5]
+    assert out.tolist() == [32, 815, 408, 64, 8, 6, 801, 2.5, 8 + 2.5 + 3 + 1, 0]
 
 
 def test_global_tuples_are_constants_in_jit_code():

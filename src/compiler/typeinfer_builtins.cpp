@@ -138,8 +138,9 @@ class BuiltinTyper {
       case Rule::CudaGrid: case Rule::CudaGridsize: {
         arity(e, b, args, 1, 1);
         int64_t n;
-        if (!const_int(*e.list[0], &n) || n < 1 || n > 3)
-          error(*e.list[0], std::string(b.name) + "() needs the literal 1, 2 or 3");
+        const ast::Node* culprit;
+        if (fold_int(*e.list[0], &n, &culprit) != Fold::Ok || n < 1 || n > 3)
+          error(*e.list[0], std::string(b.name) + "() needs the constant 1, 2 or 3");
         if (n == 1) return Type::scalar_of(Scalar::Int64);
         return Type::tuple(std::vector<Type>(n, Type::scalar_of(Scalar::Int64)));
       }
