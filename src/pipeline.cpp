@@ -200,6 +200,7 @@ NumpyUfuncBuild build_numpy_loops(const std::shared_ptr<FunctionSource>& src, co
   if (parallel) b.host_flags.push_back("-fopenmp");
   Program prog;
   prog.host_only = true;
+  prog.gufunc = gufunc;
   std::vector<EntryPoint> entries;
   {
     StageTimer t{"parse+type", src->name};

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "bindings/common.h"
+#include "compiler/annotate.h"
 #include "compiler/globals.h"
 #include "compiler/types.h"
 #include "compiler/typeinfer.h"
@@ -57,6 +58,9 @@ GlobalValue to_global(const std::string& name, const py::tuple& t) {
       throw std::invalid_argument("global '" + name + "': unsupported array dtype " + t[1].cast<std::string>());
     g.shape = t[2].cast<std::vector<int64_t>>();
     g.bytes = t[3].cast<std::string>();
+  } else if (kind == "tuple") {
+    g.kind = K::Tuple;
+    for (auto item : t[1].cast<py::list>()) g.elems.push_back(to_global(name, item.cast<py::tuple>()));
   } else if (kind == "function") {
     g.kind = K::Function;
     g.fn = t[1].cast<std::shared_ptr<FunctionSource>>();
@@ -77,6 +81,7 @@ std::string FunctionSource::fingerprint() const {
        << g.f << ',' << g.module << ',' << g.attr << ',' << g.type_name;
     if (g.fn) os << ",fn:" << g.fn->name;
     if (g.kind == GlobalValue::Kind::Array) os << ",array:" << g.bytes.size() << ":" << std::hash<std::string>()(g.bytes);
+    for (const auto& e : g.elems) os << ",(" << (int)e.kind << ',' << (int)e.scalar << ',' << e.i << ',' << e.u << ',' << e.f << ')';
     os << '\n';
   }
   return os.str();
@@ -126,6 +131,15 @@ void define_compiler(py::module_& m) {
     return py::make_tuple(f.ret.str(), locals);
   }, "Types a function as a device function for argument types given as strings; returns "
      "(return type, {variable: type}) in Numba's spelling.");
+
+  m.def("annotate_types", [](std::shared_ptr<FunctionSource> src, const std::vector<std::string>& arg_types) {
+    std::vector<Type> args;
+    for (auto& a : arg_types) args.push_back(parse_type(a));
+    Program prog;
+    prog.host_only = true;
+    return annotate_types(*prog.fns[prog.instantiate(src, args, Type::unknown(), Role::Device)]);
+  }, "The inspect_types() listing of a function typed as a CPU function for argument types given "
+     "as strings, without compiling it (for tests of the front end's own speed).");
 
   m.def("generate_kernel_source", [](std::shared_ptr<FunctionSource> src, const std::vector<std::string>& arg_types, bool cuda) {
     std::vector<Type> args;

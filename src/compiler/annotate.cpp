@@ -26,8 +26,9 @@ class Annotator {
     os << "# File: " << src.filename << "\n";
     int first = src.first_line, last = first;
     for (char c : src.text) last += c == '\n';
+    const std::vector<std::string> lines = src.all_lines();  // one pass: see all_lines
     for (int line = first; line < last; ++line) {
-      std::string text = src.line_text(line);
+      const std::string& text = line - first < (int)lines.size() ? lines[line - first] : kEmpty;
       std::string indent = text.substr(0, text.find_first_not_of(" \t") == std::string::npos ? 0 : text.find_first_not_of(" \t"));
       os << indent << "# --- LINE " << line << " --- \n";
       auto it = notes_.find(line);
@@ -40,6 +41,7 @@ class Annotator {
   }
 
  private:
+  inline static const std::string kEmpty;
   const FunctionInstance& f_;
   std::map<int, std::vector<std::string>> notes_;
   std::set<std::pair<int, std::string>> seen_;

@@ -402,6 +402,7 @@ class Emitter {
       case K::Name: {
         const Resolved* r = resolved(e);
         if (r && r->kind == Resolved::Kind::Constant && e.type.is_array()) return const_array(r->literal, e.type);
+        if (r && r->kind == Resolved::Kind::Constant && e.type.is_tuple()) return type(e.type) + "{" + r->literal + "}";
         if (r && r->kind == Resolved::Kind::Constant) return r->literal;
         if (r && r->kind == Resolved::Kind::Local) return "v_" + e.name;
         throw InternalError("codegen: name '" + e.name + "' used as a value");

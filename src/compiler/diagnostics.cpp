@@ -20,6 +20,21 @@ std::string SourceFile::line_text(int line) const {
   return std::string(col_offset, ' ') + s;
 }
 
+std::vector<std::string> SourceFile::all_lines() const {
+  std::vector<std::string> out;
+  const std::string pad(col_offset, ' ');
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find('\n', pos);
+    std::string s = text.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+    if (!s.empty() && s.back() == '\r') s.pop_back();
+    out.push_back(pad + s);
+    if (end == std::string::npos) break;
+    pos = end + 1;
+  }
+  return out;
+}
+
 CompileError::CompileError(ErrorKind kind, std::string message, std::string filename,
                            SourceLoc loc, std::string rendered)
     : std::runtime_error(std::move(rendered)),

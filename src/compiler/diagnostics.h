@@ -32,7 +32,11 @@ struct SourceFile {
   int first_line = 1;   // line of `text`'s first line in the user's file
   int col_offset = 0;   // columns removed by dedent
   /// The line `line` (file numbering) of `text`, without its newline; "" if out of range.
+  /// Scans `text` up to that line: for one line (an error), not in a loop over lines.
   std::string line_text(int line) const;
+  /// Every line of `text` as line_text gives it, in one pass (listings that show every line
+  /// would otherwise rescan the text for each one: quadratic in the function's length).
+  std::vector<std::string> all_lines() const;
 };
 
 /// The Python exception class a CompileError becomes (see bindings/errors.cpp).

@@ -28,6 +28,7 @@ struct GlobalValue {
     DType,       // a type object: np.float32, cujit.int16
     Function,    // another cujit function (cuda.jit(device=True))
     Array,       // a NumPy array: a read-only constant (cuda.const.array_like), its bytes copied
+    Tuple,       // a tuple of numbers (Int, Float, Bool, Scalar): a constant (SHAPE = (16, 16))
     Opaque,      // anything else: an error if the function uses it
   };
   Kind kind = Kind::Opaque;
@@ -41,6 +42,7 @@ struct GlobalValue {
   std::shared_ptr<FunctionSource> fn;  // Function
   std::vector<int64_t> shape;          // Array: C-ordered shape
   std::string bytes;                   // Array: the elements, C order
+  std::vector<GlobalValue> elems;      // Tuple: its items
 };
 
 /// A Python function ready for the compiler.

@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <set>
 #include <sstream>
 
 #include "compiler/builtins.h"
@@ -27,6 +28,11 @@ Type type_of_global(const GlobalValue& g) {
     case GlobalValue::Kind::Scalar: return Type::scalar_of(g.scalar);
     case GlobalValue::Kind::Module: return Type::module(g.module);
     case GlobalValue::Kind::DType: return Type::dtype(g.scalar);
+    case GlobalValue::Kind::Tuple: {
+      std::vector<Type> items;
+      for (const auto& x : g.elems) items.push_back(type_of_global(x));
+      return Type::tuple(items);
+    }
     default: return Type::unknown();
   }
 }
@@ -356,8 +362,10 @@ class Typer {
       }
       case K::Subscript: return set(e, subscript(e));
       case K::Call: return set(e, call(e));
-      case K::List: unsupported(e, "list literals are not supported in compiled code; use a tuple, or an array (cuda.local.array)");
-      case K::Dict: unsupported(e, "dict literals are not supported in compiled code");
+      case K::List:
+        unsupported(e, "list literals are not supported in " + fn().compiled_as + (fn().host_only ? " yet" : "") +
+                           "; use a tuple, or an array (" + (fn().host_only ? "np.empty" : "cuda.local.array") + ")");
+      case K::Dict: unsupported(e, "dict literals are not supported in " + fn().compiled_as + (fn().host_only ? " yet" : ""));
       case K::Slice: error(e, "a slice is only allowed inside []");
       default: unsupported(e, std::string("'") + ast::kind_name(e.kind) + "' expressions are not supported");
     }
@@ -397,12 +405,31 @@ class Typer {
     if (final_) {
       if (assigned_somewhere(e.name))
         error(e, "NameError: local variable '" + e.name + "' is used before it is assigned");
+      python_builtin(e);
       error(e, "NameError: name '" + e.name + "' is not defined");
     }
     return Type::unknown();
   }
 
   bool assigned_somewhere(const std::string& n) { return fn().locals.count(n) > 0; }
+
+  // A Python builtin cujit lacks exists all the same: "not supported", never "not defined".
+  void python_builtin(const ast::Node& e) {
+    static const std::set<std::string> numba_supports = {  // Numba's supported builtins
+        "chr", "complex", "dict", "divmod", "enumerate", "filter", "getattr", "hasattr", "hash",
+        "isinstance", "iter", "list", "map", "next", "ord", "pow", "repr", "set", "slice",
+        "sorted", "str", "sum", "tuple", "type", "zip"};
+    static const std::set<std::string> others = {
+        "aiter", "all", "anext", "any", "ascii", "bin", "breakpoint", "bytearray", "bytes", "callable",
+        "classmethod", "compile", "copyright", "credits", "delattr", "dir", "eval", "exec", "exit",
+        "format", "frozenset", "globals", "help", "hex", "id", "input", "issubclass", "license",
+        "locals", "memoryview", "object", "oct", "open", "property", "quit", "reversed", "setattr",
+        "staticmethod", "super", "vars"};
+    if (numba_supports.count(e.name))
+      unsupported(e, "the builtin " + e.name + "() is not supported in " + fn().compiled_as + " yet");
+    if (others.count(e.name))
+      unsupported(e, "the builtin " + e.name + "() is not supported in compiled code");
+  }
 
   Type global(ast::Node& e, const GlobalValue& g) {
     FunctionInstance& f = fn();
@@ -442,6 +469,16 @@ class Typer {
         Type t = Type::array(g.scalar, (int)g.shape.size(), 'C');
         t.readonly = true;
         return t;
+      }
+      case GK::Tuple: {  // a constant: codegen builds the tuple from the items' literals
+        Resolved r{Resolved::Kind::Constant};
+        std::vector<Type> items;
+        for (const auto& x : g.elems) {
+          r.literal += (items.empty() ? "" : ", ") + constant_literal(x);
+          items.push_back(type_of_global(x));
+        }
+        f.resolved[&e] = r;
+        return Type::tuple(items);
       }
       case GK::Opaque:
         error(e, "Untyped global name '" + e.name + "': cannot determine Numba type of " + g.type_name);
@@ -486,8 +523,16 @@ class Typer {
       f.resolved[&e] = r;
       return Type::module("cuda");
     }
+    if (module == "numba" && attr == "types") {  // numba.types.float32
+      Resolved r{Resolved::Kind::Module};
+      r.name = "numba.types";
+      f.resolved[&e] = r;
+      return Type::module("numba.types");
+    }
     Scalar sc;
-    if ((module == "numpy" || module == "cuda" || module == "numba") && scalar_from_name(attr, &sc) && attr != "int" && attr != "float" && attr != "bool") {
+    if (module == "numpy" ? numpy_scalar_from_name(attr, &sc) && attr != "int" && attr != "float" && attr != "bool"
+                          : (module == "cuda" || module == "numba" || module == "numba.types") && scalar_from_name(attr, &sc) &&
+                                attr != "int" && attr != "float" && attr != "bool") {
       f.resolved[&e] = Resolved{Resolved::Kind::DType};
       return Type::dtype(sc);
     }
@@ -498,6 +543,12 @@ class Typer {
       return Type::module("numpy.random");
     }
     if (module == "cuda") {
+      // CPU code has no thread, block or warp to ask about (Numba: a TypingError); the simulator's
+      // values must not leak into a @jit function as a silent 0.
+      if (f.host_only && (attr == "threadIdx" || attr == "blockIdx" || attr == "blockDim" || attr == "gridDim" ||
+                          attr == "laneid" || attr == "warpsize"))
+        error(e, "cuda." + attr + " is GPU code: it cannot be used in " + f.compiled_as +
+                     "; compile the function with " + gpu_decorator(f) + " instead");
       if (attr == "threadIdx" || attr == "blockIdx" || attr == "blockDim" || attr == "gridDim") {
         Resolved r{Resolved::Kind::CudaDim};
         r.name = attr;
@@ -588,7 +639,8 @@ class Typer {
       if (a.is_array() || b.is_array())
         unsupported(at, std::string("whole-array arithmetic ('") + ast::op_spelling(op) +
                             "' on " + (a.is_array() ? a.str() : b.str()) +
-                            ") is not supported in GPU code; index the array element by element");
+                            ") is not supported in " + fn().compiled_as + (fn().host_only ? " yet" : "") +
+                            "; index the array element by element");
       return bad();
     }
     Scalar x = a.scalar, y = b.scalar;
@@ -787,6 +839,14 @@ int Program::instantiate(const std::shared_ptr<FunctionSource>& src, const std::
   inst->declared_ret = declared_ret;
   inst->role = role;
   inst->host_only = host_only;
+  // Messages name what the user is compiling; an instance typed while another one is typing is
+  // a function that one calls.
+  bool entry = true;
+  for (auto& f : fns) entry = entry && !f->typing;
+  inst->compiled_as = role == Role::Kernel ? "a CUDA kernel"
+                      : !host_only ? (role == Role::Ufunc ? "a CUDA ufunc (@vectorize(target='cuda'))" : "a CUDA device function")
+                      : role == Role::Ufunc ? "a CPU ufunc (@vectorize)"
+                      : entry && gufunc ? "a CPU gufunc (@guvectorize)" : "a CPU function (@jit)";
   int idx = (int)fns.size();
   inst->cpp_name = "cj_f" + std::to_string(idx) + "_" + src->name;
   inst->typing = true;

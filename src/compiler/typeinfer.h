@@ -51,10 +51,12 @@ struct FunctionInstance {
   std::unordered_map<const ast::Node*, Resolved> resolved;
   std::unordered_map<const ast::Node*, std::vector<int64_t>> array_shapes;  // cuda.local/shared.array
   std::unordered_map<const ast::Node*, int64_t> shared_bytes;  // static cuda.shared.array -> its bytes
+  std::unordered_map<const ast::Node*, int64_t> local_bytes;   // cuda.local.array -> its bytes
   std::map<std::string, const GlobalValue*> const_arrays;  // symbol -> global array (constant memory)
   std::string cpp_name;
   bool typing = false;                   // inference in progress (recursion check)
   bool host_only = false;                // compiled for the CPU only (Program::host_only)
+  std::string compiled_as;               // for messages: "a CUDA kernel", "a @jit function", ...
   std::unordered_map<const ast::Node*, ParallelLoop> parallel_loops;  // For node -> its plan
 };
 
@@ -63,10 +65,25 @@ struct FunctionInstance {
 /// the simulator enforces it too.
 constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
 
+/// The local memory a GPU thread may have: 512 KiB on every architecture since compute
+/// capability 2.0 (the CUDA C++ Programming Guide's table of technical specifications); past it
+/// ptxas refuses the kernel. cuda.local.array is checked against it when typing, so the
+/// simulator, whose fibers have stacks of kFiberStack (prelude/host.h), never gets a larger one.
+constexpr int64_t kMaxLocalBytes = 512 * 1024;
+
 /// Throws a TypingError when the static shared memory of instance `root` and everything it calls
-/// exceeds kMaxStaticSharedBytes, at the array that crosses the limit, naming the kernel `kernel`.
+/// exceeds kMaxStaticSharedBytes, at the array that crosses the limit, naming the kernel `kernel`;
+/// the same for their local arrays (cuda.local.array) and kMaxLocalBytes.
 class Program;
 void check_static_shared_memory(const Program& prog, int root, const std::string& kernel);
+
+/// The decorator that compiles the kind of function `f` is for the GPU (for messages that refuse
+/// GPU code in CPU functions).
+inline std::string gpu_decorator(const FunctionInstance& f) {
+  if (f.role == Role::Ufunc) return "@vectorize(..., target='cuda')";
+  if (f.compiled_as.find("gufunc") != std::string::npos) return "@guvectorize(..., target='cuda')";
+  return "@cuda.jit";
+}
 
 /// All instances reachable from the entry points compiled together.
 class Program {
@@ -76,6 +93,8 @@ class Program {
   // Compiled for the CPU only (@jit, CPU ufuncs): CPU-only intrinsics (random numbers) are
   // allowed, and no CUDA code is generated.
   bool host_only = false;
+  // A CPU guvectorize: its entry instances are gufunc bodies (for messages: compiled_as).
+  bool gufunc = false;
   // @jit(parallel=True): prange loops run on OpenMP threads (host_only programs only).
   bool parallel = false;
   // @jit's error_model='python' (its default): division and modulo by zero raise
@@ -116,6 +135,9 @@ bool bind_builtin_keywords(FunctionInstance& fn, ast::Node& call, const BuiltinR
 /// view of one): "Cannot modify readonly array of type: readonly array(uint8, 1d, C)".
 constexpr const char* kReadonlyStore = "Cannot modify readonly array of type: ";
 inline std::string readonly_store_message(const Type& array) { return kReadonlyStore + array.str(); }
+/// A scalar type by its NumPy name ('float32', 'f8', 'int', np.byte's 'byte'): dtype strings and
+/// attributes of numpy, where NumPy's meaning differs from Numba's aliases (scalar_from_name).
+bool numpy_scalar_from_name(const std::string& name, Scalar* out);
 /// An integer literal, or a negated one.
 bool const_int_literal(const ast::Node& n, int64_t* out);
 

@@ -21,6 +21,29 @@ bool const_int_literal(const ast::Node& n, int64_t* out) {
   return false;
 }
 
+bool numpy_scalar_from_name(const std::string& name, Scalar* out) {
+  // NumPy's own meaning of a name, where Numba's aliases differ: numba.byte is uint8 and
+  // numba.float_ float32, but np.byte is int8 and np.float_ float64.
+  static const std::pair<const char*, Scalar> names[] = {
+      {"bool", Scalar::Bool},       {"bool_", Scalar::Bool},        {"b1", Scalar::Bool},
+      {"int8", Scalar::Int8},       {"int16", Scalar::Int16},       {"int32", Scalar::Int32},
+      {"int64", Scalar::Int64},     {"uint8", Scalar::UInt8},       {"uint16", Scalar::UInt16},
+      {"uint32", Scalar::UInt32},   {"uint64", Scalar::UInt64},     {"float32", Scalar::Float32},
+      {"float64", Scalar::Float64}, {"i1", Scalar::Int8},           {"i2", Scalar::Int16},
+      {"i4", Scalar::Int32},        {"i8", Scalar::Int64},          {"u1", Scalar::UInt8},
+      {"u2", Scalar::UInt16},       {"u4", Scalar::UInt32},         {"u8", Scalar::UInt64},
+      {"f4", Scalar::Float32},      {"f8", Scalar::Float64},        {"int", Scalar::Int64},
+      {"float", Scalar::Float64},   {"int_", Scalar::Int64},        {"intp", Scalar::Int64},
+      {"uintp", Scalar::UInt64},    {"byte", Scalar::Int8},         {"ubyte", Scalar::UInt8},
+      {"short", Scalar::Int16},     {"ushort", Scalar::UInt16},     {"intc", Scalar::Int32},
+      {"uintc", Scalar::UInt32},    {"longlong", Scalar::Int64},    {"ulonglong", Scalar::UInt64},
+      {"single", Scalar::Float32},  {"double", Scalar::Float64},    {"float_", Scalar::Float64},
+  };
+  for (const auto& [n, s] : names)
+    if (name == n) { *out = s; return true; }
+  return false;
+}
+
 namespace {
 
 class BuiltinTyper {
@@ -115,8 +138,9 @@ class BuiltinTyper {
       case Rule::CudaGrid: case Rule::CudaGridsize: {
         arity(e, b, args, 1, 1);
         int64_t n;
-        if (!const_int(*e.list[0], &n) || n < 1 || n > 3)
-          error(*e.list[0], std::string(b.name) + "() needs the literal 1, 2 or 3");
+        const ast::Node* culprit;
+        if (fold_int(*e.list[0], &n, &culprit) != Fold::Ok || n < 1 || n > 3)
+          error(*e.list[0], std::string(b.name) + "() needs the constant 1, 2 or 3");
         if (n == 1) return Type::scalar_of(Scalar::Int64);
         return Type::tuple(std::vector<Type>(n, Type::scalar_of(Scalar::Int64)));
       }
@@ -224,37 +248,109 @@ class BuiltinTyper {
     return Type::unknown();
   }
 
-  // A compile-time integer: a literal, a negated one, or a global int constant.
-  bool const_value(const ast::Node& n, int64_t* out) {
-    if (const_int(n, out)) return true;
-    if (n.is(ast::Kind::Name) && !fn().locals.count(n.name)) {
-      auto g = fn().src->globals.find(n.name);
-      if (g != fn().src->globals.end() && (g->second.kind == GlobalValue::Kind::Int ||
-          (g->second.kind == GlobalValue::Kind::Scalar && is_integer(g->second.scalar)))) {
-        *out = g->second.i;
-        return true;
-      }
+  // Constant integer expressions (shapes of cuda.local/shared.array): literals, global ints and
+  // integer NumPy scalars, items of global tuples, and Python's integer arithmetic on them
+  // (`TPB * 2`, `2**10`, `-1 + TPB`, `SHAPE[0]`), folded with Python's semantics. Python's ints
+  // have no bound, so a value past int64 is "too large" (Overflow), never a wrapped size.
+  enum class Fold { Ok, NotConstant, Overflow };
+  Fold fold_int(const ast::Node& n, int64_t* out, const ast::Node** culprit) {
+    using O = ast::Op;
+    *culprit = &n;
+    if (n.is(ast::Kind::Constant) && n.cval.tag == ast::ConstValue::Tag::Int) {
+      if (n.cval.big_int) return Fold::Overflow;
+      *out = n.cval.i;
+      return Fold::Ok;
     }
-    // Integer arithmetic on constants (`TPB // 32`, `(N + 1) * 2`), folded as Python would.
+    if (n.is(ast::Kind::Name)) {
+      const GlobalValue* g = global_named(n);
+      if (!g) return Fold::NotConstant;
+      if (global_int(*g, out, culprit, n)) return Fold::Ok;
+      return g->kind == GlobalValue::Kind::Scalar && g->scalar == Scalar::UInt64 ? Fold::Overflow : Fold::NotConstant;
+    }
+    if (n.is(ast::Kind::Subscript)) {  // SHAPE[0] of a global tuple
+      const GlobalValue* g = global_named(*n.a);
+      int64_t k;
+      if (!g || g->kind != GlobalValue::Kind::Tuple || n.b->is(ast::Kind::Slice)) return Fold::NotConstant;
+      Fold f = fold_int(*n.b, &k, culprit);
+      if (f != Fold::Ok) return f;
+      const int64_t len = (int64_t)g->elems.size();
+      if (k < -len || k >= len) { *culprit = n.b.get(); return Fold::NotConstant; }
+      return global_int(g->elems[k < 0 ? k + len : k], out, culprit, n) ? Fold::Ok : Fold::NotConstant;
+    }
+    if (n.is(ast::Kind::UnaryOp) && (n.op == O::USub || n.op == O::UAdd || n.op == O::Invert)) {
+      int64_t a;
+      Fold f = fold_int(*n.a, &a, culprit);
+      if (f != Fold::Ok) return f;
+      *culprit = &n;
+      if (n.op == O::UAdd) { *out = a; return Fold::Ok; }
+      if (n.op == O::Invert) { *out = ~a; return Fold::Ok; }
+      return __builtin_sub_overflow((int64_t)0, a, out) ? Fold::Overflow : Fold::Ok;
+    }
+    if (!n.is(ast::Kind::BinOp)) return Fold::NotConstant;
     int64_t a, b;
-    if (n.is(ast::Kind::BinOp) && const_value(*n.a, &a) && const_value(*n.b, &b)) {
-      switch (n.op) {
-        case ast::Op::Add: *out = a + b; return true;
-        case ast::Op::Sub: *out = a - b; return true;
-        case ast::Op::Mult: *out = a * b; return true;
-        case ast::Op::FloorDiv: case ast::Op::Mod: {
-          if (b == 0) return false;
-          int64_t q = a / b, r = a % b;
-          if (r != 0 && ((r < 0) != (b < 0))) { --q; r += b; }  // Python floors toward -inf
-          *out = n.op == ast::Op::FloorDiv ? q : r;
-          return true;
-        }
-        case ast::Op::LShift: if (b < 0 || b > 62) return false; *out = a << b; return true;
-        case ast::Op::RShift: if (b < 0 || b > 63) return false; *out = a >> b; return true;
-        default: return false;
+    Fold f = fold_int(*n.a, &a, culprit);
+    if (f != Fold::Ok) return f;
+    f = fold_int(*n.b, &b, culprit);
+    if (f != Fold::Ok) return f;
+    *culprit = &n;
+    const Fold over = Fold::Overflow;
+    switch (n.op) {
+      case O::Add: return __builtin_add_overflow(a, b, out) ? over : Fold::Ok;
+      case O::Sub: return __builtin_sub_overflow(a, b, out) ? over : Fold::Ok;
+      case O::Mult: return __builtin_mul_overflow(a, b, out) ? over : Fold::Ok;
+      case O::FloorDiv: case O::Mod: {
+        if (b == 0) return Fold::NotConstant;  // ZeroDivisionError in Python
+        if (a == INT64_MIN && b == -1) { if (n.op == O::Mod) { *out = 0; return Fold::Ok; } return over; }
+        int64_t q = a / b, r = a % b;
+        if (r != 0 && ((r < 0) != (b < 0))) { --q; r += b; }  // Python floors toward -inf
+        *out = n.op == O::FloorDiv ? q : r;
+        return Fold::Ok;
       }
+      case O::Pow: {
+        if (b < 0) return Fold::NotConstant;  // a float in Python
+        int64_t r = 1, base = a;  // by squaring: a few steps for any exponent
+        for (int64_t e = b; e > 0; e >>= 1) {
+          if ((e & 1) && __builtin_mul_overflow(r, base, &r)) return over;
+          if (e > 1 && __builtin_mul_overflow(base, base, &base)) return over;
+        }
+        *out = r;
+        return Fold::Ok;
+      }
+      case O::LShift:
+        if (b < 0) return Fold::NotConstant;  // ValueError in Python
+        if (a == 0) { *out = 0; return Fold::Ok; }
+        if (b >= 63 || ((a << b) >> b) != a) return over;
+        *out = a << b;
+        return Fold::Ok;
+      case O::RShift:
+        if (b < 0) return Fold::NotConstant;
+        *out = b >= 63 ? (a < 0 ? -1 : 0) : a >> b;
+        return Fold::Ok;
+      case O::BitAnd: *out = a & b; return Fold::Ok;
+      case O::BitOr: *out = a | b; return Fold::Ok;
+      case O::BitXor: *out = a ^ b; return Fold::Ok;
+      default: return Fold::NotConstant;
     }
-    return false;
+  }
+
+  // The global (or closure variable) a Name reads; null for locals and other expressions.
+  const GlobalValue* global_named(const ast::Node& n) {
+    if (!n.is(ast::Kind::Name) || fn().locals.count(n.name)) return nullptr;
+    auto g = fn().src->globals.find(n.name);
+    return g == fn().src->globals.end() ? nullptr : &g->second;
+  }
+  // A global int, or a NumPy integer scalar that fits int64 (uint64 past it does not).
+  static bool global_int(const GlobalValue& g, int64_t* out, const ast::Node** culprit, const ast::Node& at) {
+    *culprit = &at;
+    if (g.kind == GlobalValue::Kind::Int) { *out = g.i; return true; }
+    if (g.kind != GlobalValue::Kind::Scalar || !is_integer(g.scalar)) return false;
+    if (g.scalar == Scalar::UInt64) {
+      if (g.u > (uint64_t)INT64_MAX) return false;
+      *out = (int64_t)g.u;
+      return true;
+    }
+    *out = g.i;
+    return true;
   }
 
   // random.* and np.random.*: CPU code only. Arguments were put in parameter order by
@@ -313,14 +409,21 @@ class BuiltinTyper {
   // CPU-only intrinsics: `gpu_hint` says what GPU code does instead.
   void host_only(const ast::Node& e, const BuiltinRow& b, const char* gpu_hint) {
     if (!fn().host_only)
-      unsupported(e, std::string(b.name) + "() is only supported in CPU code (@jit, @vectorize); " + gpu_hint);
+      unsupported(e, std::string(b.name) + "() is not supported in " + fn().compiled_as +
+                         ": it is only supported in CPU code (@jit, @vectorize); " + gpu_hint);
   }
   static constexpr const char* kArraysOnGpu =
       "GPU code makes arrays with cuda.local.array / cuda.shared.array, or takes them as arguments";
 
-  // The dtype argument of an array constructor: np.float32, cujit.float32, float, int, bool.
+  // The dtype argument of an array constructor: np.float32, cujit.float32, float, int, bool, or
+  // a NumPy dtype name ('float32', as Numba takes it).
   Scalar dtype_arg(const ast::Node& at, const BuiltinRow& b, const Type& t) {
     if (t.tag == Type::Tag::DType) return t.scalar;
+    Scalar sc;
+    if (at.is(ast::Kind::Constant) && at.cval.tag == ast::ConstValue::Tag::Str) {
+      if (numpy_scalar_from_name(at.cval.s, &sc)) return sc;
+      error(at, std::string(b.name) + "() got an unknown dtype name '" + at.cval.s + "'");
+    }
     if (t.tag == Type::Tag::Function) {
       if (t.name == "float") return Scalar::Float64;
       if (t.name == "int") return Scalar::Int64;
@@ -396,18 +499,38 @@ class BuiltinTyper {
       else error(*kw.value, std::string(b.name) + "() got an unexpected keyword argument '" + kw.name + "'");
     }
     if (!shape || !dtype || e.list.size() > 2) error(e, std::string(b.name) + "() takes a shape and a dtype");
-    if (dtype->type.tag != Type::Tag::DType)
-      error(*dtype, std::string(b.name) + "() needs a NumPy or cujit type as its dtype (np.float32, float32), got " + dtype->type.str());
+    const Scalar scalar = alloc_dtype(*dtype, b);
+    // The sizes, each with the node an error points at.
+    std::vector<std::pair<int64_t, const ast::Node*>> sizes;
+    const GlobalValue* g = global_named(*shape);
+    if (g && g->kind == GlobalValue::Kind::Tuple) {  // SHAPE = (16, 16)
+      for (const auto& item : g->elems) {
+        int64_t v;
+        const ast::Node* at;
+        if (!global_int(item, &v, &at, *shape))
+          error(*shape, std::string(b.name) + "() needs a shape of integers; the global tuple '" + shape->name +
+                            "' holds a " + type_of_global(item).str());
+        sizes.push_back({v, shape});
+      }
+    } else {
+      std::vector<const ast::Node*> parts;
+      if (shape->is(ast::Kind::Tuple)) for (auto& x : shape->list) parts.push_back(x.get());
+      else parts.push_back(shape);
+      for (auto* p : parts) {
+        int64_t v;
+        const ast::Node* culprit = p;
+        Fold f = fold_int(*p, &v, &culprit);
+        if (f == Fold::Overflow)
+          error(*culprit, std::string(b.name) + "() shape is too large: this size does not fit in 64 bits");
+        if (f != Fold::Ok) error(*culprit, not_constant(b, *culprit));
+        sizes.push_back({v, p});
+      }
+    }
+    if (sizes.empty()) error(*shape, std::string(b.name) + "() needs at least one dimension");
     std::vector<int64_t> dims;
-    std::vector<const ast::Node*> parts;
-    if (shape->is(ast::Kind::Tuple)) for (auto& x : shape->list) parts.push_back(x.get());
-    else parts.push_back(shape);
-    for (auto* p : parts) {
-      int64_t v;
-      if (!const_value(*p, &v))
-        error(*p, std::string(b.name) + "() needs a shape of constant integers (literals or global ints)");
+    for (auto [v, p] : sizes) {
       if (v == 0 && b.id == Builtin::CudaSharedArray) {  // dynamic: sized by the launch's sharedmem
-        if (parts.size() != 1) error(*p, "dynamic shared memory (a shape of 0) must be 1-dimensional");
+        if (sizes.size() != 1) error(*p, "dynamic shared memory (a shape of 0) must be 1-dimensional");
         dims.push_back(0);
         continue;
       }
@@ -415,15 +538,56 @@ class BuiltinTyper {
       dims.push_back(v);
     }
     fn().array_shapes[&e] = dims;
-    if (b.id == Builtin::CudaSharedArray && dims[0] != 0) {
-      // Bytes, saturating far past any device (shapes are constants of any size); the kernel's
-      // total is checked against the limit once typed (check_static_shared_memory).
-      constexpr int64_t kHuge = int64_t(1) << 50;
-      int64_t n = scalar_size(dtype->type.scalar);
-      for (auto d : dims) n = n > kHuge / d ? kHuge : n * d;
-      fn().shared_bytes[&e] = n;
+    if (dims[0] == 0) return Type::array(scalar, 1, 'C');
+    // The array's bytes. Past int64 or a device's limit, the toolchain would fail on the
+    // generated code (or the simulator's stack overflow): refused here, at the user's line.
+    int64_t bytes = scalar_size(scalar);
+    for (auto d : dims)
+      if (__builtin_mul_overflow(bytes, d, &bytes))
+        error(*shape, std::string(b.name) + "() is too large: its size in bytes does not fit in 64 bits");
+    if (b.id == Builtin::CudaSharedArray) {
+      // The kernel's total is checked against the limit once typed (check_static_shared_memory).
+      fn().shared_bytes[&e] = bytes;
+    } else {
+      fn().local_bytes[&e] = bytes;
+      int64_t total = 0;
+      for (const auto& [node, n] : fn().local_bytes) total += n;
+      if (total > kMaxLocalBytes)
+        error(*shape, std::string(b.name) + "() is too large: " +
+                          (total == bytes ? "this array takes " + std::to_string(bytes) + " bytes"
+                                          : "the local arrays of " + fn().src->name + "() take " + std::to_string(total) + " bytes") +
+                          ", more than the " + std::to_string(kMaxLocalBytes) +
+                          " bytes (512 KiB) of local memory a GPU thread may have; use cuda.shared.array or a global array");
     }
-    return Type::array(dtype->type.scalar, (int)dims.size(), 'C');
+    return Type::array(scalar, (int)dims.size(), 'C');
+  }
+
+  // Why a shape's size is not a constant, for the error pointing at `at`.
+  std::string not_constant(const BuiltinRow& b, const ast::Node& at) {
+    std::string why = "this expression is computed at run time";
+    if (at.is(ast::Kind::Name)) {
+      const GlobalValue* g = global_named(at);
+      if (fn().locals.count(at.name)) why = "'" + at.name + "' is a variable";
+      else if (g) why = "'" + at.name + "' is a global " + type_of_global(*g).str() + ", not an integer";
+    } else if (at.type.known() && !(at.type.is_scalar() && is_integer(at.type.scalar))) {
+      why = "this is a " + at.type.str() + ", not an integer";
+    } else if (at.is(ast::Kind::BinOp) || at.is(ast::Kind::Subscript)) {
+      why = "this operation has no constant integer value";
+    }
+    return std::string(b.name) + "() needs a shape of constant integers (literals, global ints and tuples, "
+                                 "and arithmetic on them): " + why;
+  }
+
+  // The dtype of cuda.local/shared.array, written any way Numba takes it: np.float32,
+  // numba.float32, numba.types.float32, float32 imported from numba or cujit, or 'float32'.
+  Scalar alloc_dtype(const ast::Node& dtype, const BuiltinRow& b) {
+    if (dtype.type.tag == Type::Tag::DType) return dtype.type.scalar;
+    Scalar sc;
+    if (dtype.is(ast::Kind::Constant) && dtype.cval.tag == ast::ConstValue::Tag::Str) {
+      if (numpy_scalar_from_name(dtype.cval.s, &sc)) return sc;
+      error(dtype, std::string(b.name) + "() got an unknown dtype name '" + dtype.cval.s + "'");
+    }
+    error(dtype, std::string(b.name) + "() needs a NumPy or cujit type as its dtype (np.float32, float32), got " + dtype.type.str());
   }
 
  private:
@@ -521,8 +685,8 @@ Type type_builtin_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& 
   // CPU functions have no grid, shared memory or atomics to ask for (Numba: a TypingError).
   if (fn.host_only && std::string(b.name).rfind("cuda.", 0) == 0)
     user_error(fn.mod.source, call.loc, ErrorKind::Typing,
-               std::string(b.name) + "() is GPU code: it cannot be called from a CPU function (@jit, CPU "
-               "@vectorize); compile the function with @cuda.jit instead");
+               std::string(b.name) + "() is GPU code: it cannot be called from " + fn.compiled_as +
+                   "; compile the function with " + gpu_decorator(fn) + " instead");
   return BuiltinTyper(fn).builtin_call(call, b, args);
 }
 
@@ -540,6 +704,23 @@ void check_static_shared_memory(const Program& prog, int root, const std::string
     order.push_back(i);
     for (const auto& [node, r] : prog.fns[i]->resolved)
       if (r.kind == Resolved::Kind::UserFunction && r.instance >= 0) stack.push_back(r.instance);
+  }
+  int64_t local = 0;  // every instance's local arrays, as if all were live at once (a bound)
+  for (int i : order) {
+    const FunctionInstance& f = *prog.fns[i];
+    std::vector<std::pair<const ast::Node*, int64_t>> arrays(f.local_bytes.begin(), f.local_bytes.end());
+    std::sort(arrays.begin(), arrays.end(), [](const auto& a, const auto& b) {
+      return a.first->loc.line != b.first->loc.line ? a.first->loc.line < b.first->loc.line : a.first->loc.col < b.first->loc.col;
+    });
+    for (const auto& [node, bytes] : arrays) {
+      local += bytes;
+      if (local > kMaxLocalBytes)
+        user_error(f.mod.source, node->loc, ErrorKind::Typing,
+                   "cuda.local.array() is too large: kernel " + kernel + " needs " + std::to_string(local) +
+                       " bytes of local memory per thread, counting the local arrays of the kernel and of the device " +
+                       "functions it calls, more than the " + std::to_string(kMaxLocalBytes) +
+                       " bytes (512 KiB) a GPU thread may have; use cuda.shared.array or a global array");
+    }
   }
   int64_t total = 0;
   for (int i : order) {

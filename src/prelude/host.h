@@ -226,7 +226,9 @@ struct SimFibers {
   char fault[480] = {0};  // a thread's SimFault message (an out-of-bounds index)
 };
 inline thread_local SimFibers sim_fibers;
-constexpr size_t kFiberStack = 256 * 1024;
+// A thread's local arrays live on its stack: up to 512 KiB (kMaxLocalBytes in
+// compiler/typeinfer.h, the GPU's limit, checked when typing), plus room for the frames.
+constexpr size_t kFiberStack = 768 * 1024;
 
 static void sim_fiber_main() {
   SimFibers& f = sim_fibers;

@@ -5,7 +5,7 @@ from cujit import cuda
 
 @cuda.jit
 def kernel(a):
-    d = {1: 2}  # error: UnsupportedError: dict literals are not supported in compiled code
+    d = {1: 2}  # error: UnsupportedError: dict literals are not supported in a CUDA kernel
     a[0] = 1
 
 
