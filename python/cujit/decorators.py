@@ -155,9 +155,8 @@ def _block(lines):
         # Compiled to bytecode rather than parsed to an ast.Module: the same syntax check without
         # building a Python object per node (3.5 times faster on long functions).
         text = "".join(block)
-        if block and block[0][:1] in (" ", "	"):
-            text = "if 1:
-" + text
+        if block and block[0][:1] in (" ", "\t"):
+            text = "if 1:\n" + text
         compile(text, "<cujit>", "exec", dont_inherit=True)
         return block
     except SyntaxError:
