@@ -471,7 +471,9 @@ class Emitter {
     using T = ast::ConstValue::Tag;
     switch (e.cval.tag) {
       // Spelled as int64_t, not long long: on Linux they are different types to templates.
-      case T::Int: return int_literal(Scalar::Int64, e.cval.i, 0);
+      case T::Int:
+        if (e.cval.big_int) return int_literal(Scalar::UInt64, 0, (uint64_t)e.cval.i);  // 2**63 .. 2**64-1
+        return int_literal(Scalar::Int64, e.cval.i, 0);
       case T::Float: return float64_literal(e.cval.f);
       case T::Bool: return e.cval.b ? "true" : "false";
       case T::None: return "0";
@@ -547,11 +549,20 @@ class Emitter {
       case ast::Op::Not:
         if (e.a->type.tag == Type::Tag::None) return "true";
         return "(!" + truth(*e.a) + ")";
-      case ast::Op::USub: return "(-" + convert(a, e.a->type, e.type) + ")";
+      case ast::Op::USub:
+        if (e.a->is(ast::Kind::Constant) && e.a->cval.big_int) return int_literal(Scalar::Int64, INT64_MIN, 0);
+        if (e.a->type.is_scalar() && is_integer(e.a->type.scalar)) {
+          // Numba negates in the operand's own width, then widens: -uint8(200) is 56 (as uint64),
+          // -int8(-128) is -128. Unsigned arithmetic: negating INT64_MIN is no UB here.
+          std::string T = scalar_cpp(e.a->type.scalar);
+          return "((" + type(e.type) + ")((" + T + ")(0ULL - (uint64_t)(" + a + "))))";
+        }
+        return "(-" + convert(a, e.a->type, e.type) + ")";
       case ast::Op::UAdd: return convert(a, e.a->type, e.type);
       case ast::Op::Invert:
         if (e.type.is_scalar(Scalar::Bool)) return "(!" + a + ")";
-        return "(~" + convert(a, e.a->type, e.type) + ")";
+        // In the operand's own width too: ~uint8(0) is 255.
+        return "((" + type(e.type) + ")((" + std::string(scalar_cpp(e.a->type.scalar)) + ")(~(" + a + "))))";
       default: throw InternalError("codegen: unary operator");
     }
   }
@@ -586,6 +597,12 @@ class Emitter {
       if (op == ast::Op::Is || op == ast::Op::IsNot) {
         bool same = lt.tag == Type::Tag::None && rt.tag == Type::Tag::None;
         parts.push_back((op == ast::Op::Is) == same ? "true" : "false");
+      } else if (is_integer(lt.scalar) && is_integer(rt.scalar) && is_signed(lt.scalar) != is_signed(rt.scalar) &&
+                 promote(lt.scalar, rt.scalar) == Scalar::Float64) {
+        // A signed integer against a uint64: compared exactly (prelude's cj::icmp).
+        const char* ls = is_signed(lt.scalar) ? "(int64_t)(" : "(uint64_t)(";
+        const char* rs = is_signed(rt.scalar) ? "(int64_t)(" : "(uint64_t)(";
+        parts.push_back("(cj::icmp(" + std::string(ls) + l + "), " + rs + r + ")) " + ast::op_spelling(op) + " 0)");
       } else {
         Type ct = Type::scalar_of(promote(lt.scalar, rt.scalar));
         parts.push_back("(" + convert(l, lt, ct) + " " + ast::op_spelling(op) + " " + convert(r, rt, ct) + ")");

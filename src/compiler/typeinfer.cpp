@@ -367,8 +367,9 @@ class Typer {
     using T = ast::ConstValue::Tag;
     switch (e.cval.tag) {
       case T::Int:
-        if (e.cval.big_int) error(e, "integer literal too large for int64");
-        return Type::scalar_of(Scalar::Int64);
+        // Numba types an int literal that only fits 64 bits unsigned (0x9E3779B97F4A7C15) as uint64.
+        if (e.cval.big_int && !e.cval.fits_uint64) error(e, "integer literal too large for int64 or uint64");
+        return Type::scalar_of(e.cval.big_int ? Scalar::UInt64 : Scalar::Int64);
       case T::Float: return Type::scalar_of(Scalar::Float64);
       case T::Bool: return Type::scalar_of(Scalar::Bool);
       case T::None: return Type::none();
@@ -553,6 +554,14 @@ class Typer {
   }
 
   Type unary(ast::Node& e) {
+    if (e.op == ast::Op::USub && e.a->is(ast::Kind::Constant) && e.a->cval.tag == ast::ConstValue::Tag::Int &&
+        e.a->cval.big_int) {
+      // Python folds -9223372036854775808 into one int64 constant before Numba sees it; any
+      // other negated literal beyond int64 fits no integer type.
+      expr(*e.a);
+      if ((uint64_t)e.a->cval.i != (uint64_t)1 << 63) error(e, "integer literal too large for int64");
+      return Type::scalar_of(Scalar::Int64);
+    }
     Type a = expr(*e.a);
     if (!a.known()) return a;
     if (e.op == ast::Op::Not) {
@@ -609,7 +618,7 @@ class Typer {
         return Type::scalar_of(arith_result(x, y));
       case O::LShift: case O::RShift:
         if (!ints) return bad();
-        return Type::scalar_of(arith_result(x, y));
+        return Type::scalar_of(shift_result(x));
       case O::MatMult:
         unsupported(at, "the @ operator is not supported in compiled code");
       default:

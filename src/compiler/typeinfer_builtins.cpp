@@ -46,27 +46,36 @@ class BuiltinTyper {
   }
 
   Type builtin_call(ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args) {
-    auto float_of = [](Scalar s) { return s == Scalar::Float32 ? Scalar::Float32 : Scalar::Float64; };
+    // math.* computes in float64 unless given float32; NumPy's ufuncs pick the smallest float
+    // that holds the integer exactly (np.sqrt of an int16 is float32; Numba has no float16).
+    const bool numpy = std::string(b.name).rfind("numpy.", 0) == 0;
+    auto float_of = [numpy](Scalar s) {
+      if (s == Scalar::Float32) return Scalar::Float32;
+      if (numpy && !is_float(s) && scalar_size(s) <= 2) return Scalar::Float32;
+      return Scalar::Float64;
+    };
     switch (b.rule) {
       case Rule::MathUnary:
         arity(e, b, args, 1, 1);
-        if (args[0].is_array() && fn().host_only && std::string(b.name).rfind("numpy.", 0) == 0)
+        if (args[0].is_array() && fn().host_only && numpy)
           return Type::array(float_of(args[0].scalar), args[0].ndim, 'C');  // elementwise, a new array
         need_numbers(e, b, args);
         return Type::scalar_of(float_of(args[0].scalar));
       case Rule::MathToInt:
         arity(e, b, args, 1, 1); need_numbers(e, b, args);
-        return Type::scalar_of(Scalar::Int64);
+        // Numba: math.floor of an unsigned integer is uint64 (the value unchanged), else int64.
+        return Type::scalar_of(is_integer(args[0].scalar) && !is_signed(args[0].scalar) ? Scalar::UInt64 : Scalar::Int64);
       case Rule::MathPredicate:
         arity(e, b, args, 1, 1); need_numbers(e, b, args);
         return Type::scalar_of(Scalar::Bool);
       case Rule::MathBinary:
         arity(e, b, args, 2, 2); need_numbers(e, b, args);
+        if (numpy) return Type::scalar_of(float_of(promote(args[0].scalar, args[1].scalar)));
         return Type::scalar_of(args[0].scalar == Scalar::Float32 && args[1].scalar == Scalar::Float32
                                    ? Scalar::Float32 : Scalar::Float64);
       case Rule::Abs:
         arity(e, b, args, 1, 1); need_numbers(e, b, args);
-        return args[0].scalar == Scalar::Bool ? Type::scalar_of(Scalar::Int64) : args[0];
+        return args[0].scalar == Scalar::Bool ? Type::scalar_of(Scalar::Int8) : args[0];  // Numba: abs(True) is int8
       case Rule::MinMax: {
         std::vector<Type> items = args;
         if (args.size() == 1 && args[0].is_tuple()) items = args[0].elems;
@@ -84,6 +93,8 @@ class BuiltinTyper {
         return Type::scalar_of(Scalar::Int64);
       case Rule::CastInt:
         arity(e, b, args, 1, 1); need_numbers(e, b, args);
+        // Numba's int() keeps an integer's type (int(uint64) stays unsigned); bool and floats give int64.
+        if (is_integer(args[0].scalar)) return args[0];
         return Type::scalar_of(Scalar::Int64);
       case Rule::CastFloat:
         arity(e, b, args, 1, 1); need_numbers(e, b, args);
