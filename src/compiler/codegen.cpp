@@ -597,13 +597,10 @@ class Emitter {
       if (op == ast::Op::Is || op == ast::Op::IsNot) {
         bool same = lt.tag == Type::Tag::None && rt.tag == Type::Tag::None;
         parts.push_back((op == ast::Op::Is) == same ? "true" : "false");
-      } else if (is_integer(lt.scalar) && is_integer(rt.scalar) && is_signed(lt.scalar) != is_signed(rt.scalar) &&
-                 promote(lt.scalar, rt.scalar) == Scalar::Float64) {
-        // A signed integer against a uint64: compared exactly (prelude's cj::icmp).
-        const char* ls = is_signed(lt.scalar) ? "(int64_t)(" : "(uint64_t)(";
-        const char* rs = is_signed(rt.scalar) ? "(int64_t)(" : "(uint64_t)(";
-        parts.push_back("(cj::icmp(" + std::string(ls) + l + "), " + rs + r + ")) " + ast::op_spelling(op) + " 0)");
       } else {
+        // In NumPy's common type, as Numba compares: a signed integer against a uint64 meets in
+        // float64, so -1 < 2**63 holds (C++'s own conversion would make -1 huge) and, as in
+        // Numba, 2**62 + 1 == 2**62 holds too (float64 rounds both).
         Type ct = Type::scalar_of(promote(lt.scalar, rt.scalar));
         parts.push_back("(" + convert(l, lt, ct) + " " + ast::op_spelling(op) + " " + convert(r, rt, ct) + ")");
       }

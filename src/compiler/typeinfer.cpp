@@ -609,6 +609,8 @@ class Typer {
         if (ints) return Type::scalar_of(Scalar::Float64);
         return Type::scalar_of(promote(x, y));
       case O::Pow:
+        // Numba's overload resolution picks float32 ** int32 for bool ** int32 (a quirk, pinned).
+        if (x == Scalar::Bool && y == Scalar::Int32) return Type::scalar_of(Scalar::Float32);
         if (ints) return Type::scalar_of(arith_result(x, y));
         if (is_float(x) && !is_float(y)) return a;  // float32 ** int stays float32 (Numba)
         return Type::scalar_of(promote(x, y));

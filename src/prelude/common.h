@@ -355,12 +355,6 @@ CJ_FN T rshift(T a, T b) {
   return (T)(a >> b);
 }
 
-// A signed integer against a uint64, by their mathematical values (Numba compares them so; C++
-// would convert the signed one to unsigned, and NumPy's common type float64 would round both):
-// -1, 0 or 1.
-CJ_FN int icmp(int64_t a, uint64_t b) { return a < 0 || (uint64_t)a < b ? -1 : ((uint64_t)a == b ? 0 : 1); }
-CJ_FN int icmp(uint64_t a, int64_t b) { return -icmp(b, a); }
-
 template <class T> CJ_FN T abs(T x) { return x < 0 ? (T)-x : x; }
 CJ_FN float abs(float x) { return CJ_LIBM_F(fabs)(x); }
 CJ_FN double abs(double x) { return CJ_LIBM_D(fabs)(x); }
