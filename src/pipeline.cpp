@@ -234,6 +234,7 @@ Type build_single(Build& b, const std::shared_ptr<FunctionSource>& src, const st
   prog.host_only = kind == EntryPoint::Kind::Cpu;
   prog.parallel = parallel;
   prog.python_errors = kind == EntryPoint::Kind::Cpu && python_errors;
+  prog.optionals = kind == EntryPoint::Kind::Cpu;
   int idx;
   {
     StageTimer t{"parse+type", src->name};

@@ -49,6 +49,7 @@ std::string cpp_type(const Type& t) {
     case Type::Tag::Array:
       return std::string("cj::Array<") + scalar_cpp(t.scalar) + ", " + std::to_string(t.ndim) + ">";
     case Type::Tag::Void: case Type::Tag::None: return "void";
+    case Type::Tag::Optional: return "cj::Optional<" + cpp_type(t.elems[0]) + ">";
     default: throw InternalError("no C++ type for " + t.str());
   }
 }
@@ -104,6 +105,7 @@ class Emitter {
   // ---- types ----------------------------------------------------------------------------------
   std::string type(const Type& t) {
     if (t.is_tuple()) tuple_struct(t);
+    if (t.is_optional()) type(t.elems[0]);
     return cpp_type(t);
   }
 
@@ -128,6 +130,14 @@ class Emitter {
   /// `code` (of type `from`) converted to `to`, as Numba converts on assignment and return.
   std::string convert(const std::string& code, const Type& from, const Type& to) {
     if (from == to || !to.known() || to.tag == Type::Tag::Void) return code;
+    if (to.is_optional()) {  // None, a value, or another optional into an optional
+      if (from.tag == Type::Tag::None) return type(to) + "{}";
+      if (!from.is_optional()) return type(to) + "{true, " + convert(code, from, to.elems[0]) + "}";
+      std::string t = "cj_o" + std::to_string(tmp_++);
+      return "([&]() { auto " + t + " = " + code + "; return " + type(to) + "{" + t + ".valid, " +
+             convert(t + ".value", from.elems[0], to.elems[0]) + "}; }())";
+    }
+    if (from.is_optional()) throw InternalError("codegen: an optional value converted to " + to.str() + " without unwrapping");
     if (to.is_scalar() && from.is_scalar()) return "((" + type(to) + ")(" + code + "))";
     if (to.is_tuple() && from.is_tuple() && to.elems.size() == from.elems.size()) {
       std::string t = "cj_c" + std::to_string(tmp_++);
@@ -172,6 +182,12 @@ class Emitter {
       out("v_" + n + " = " + convert("p_" + n, f.arg_types[i], f.locals.at(n)) + ";");
     }
     block(def.body);
+    // The end of a function that returns a value, unless its last statement is a return: typing
+    // made the result optional if control can get here (this returns None), or proved it cannot
+    // (can_fall_through), where this dead return keeps the C++ defined whatever the C++
+    // compiler can prove (a for ... else with returns, `while True:`).
+    if (f.ret.tag != Type::Tag::Void && f.ret.tag != Type::Tag::None && !(!def.body.empty() && def.body.back()->is(ast::Kind::Return)))
+      out("return " + type(f.ret) + "{};");
     os << storage_.str() << body_.str() << "}\n";
     return os.str();
   }
@@ -218,7 +234,9 @@ class Emitter {
         return;
       }
       case K::Return:
-        if (!s.a || fn_->ret.tag == Type::Tag::Void) {
+        if (fn_->ret.is_optional() && (!s.a || s.a->type.tag == Type::Tag::None)) {
+          out("return " + type(fn_->ret) + "{};");  // None
+        } else if (!s.a || fn_->ret.tag == Type::Tag::Void) {
           if (s.a && s.a->type.tag != Type::Tag::None) out("(void)(" + expr(*s.a) + ");");
           out("return;");
         } else {
@@ -395,6 +413,12 @@ class Emitter {
   }
 
   std::string expr(const ast::Node& e) {
+    if (!fn_->unwrap.empty() && fn_->unwrap.count(&e))  // an optional used as a value (typeinfer.h)
+      return "cj::unwrap(" + value(e) + ", \"expected " + e.type.str() + ", got None\")";
+    return value(e);
+  }
+
+  std::string value(const ast::Node& e) {
     using K = ast::Kind;
     switch (e.kind) {
       case K::Constant: return constant(e);
@@ -595,8 +619,13 @@ class Emitter {
       Type rt = e.list[i]->type;
       ast::Op op = e.ops[i];
       if (op == ast::Op::Is || op == ast::Op::IsNot) {
-        bool same = lt.tag == Type::Tag::None && rt.tag == Type::Tag::None;
-        parts.push_back((op == ast::Op::Is) == same ? "true" : "false");
+        if (lt.is_optional() || rt.is_optional()) {  // an optional against None: is it None?
+          std::string o = lt.is_optional() ? l : r;
+          parts.push_back(std::string(op == ast::Op::Is ? "(!" : "(") + "(" + o + ").valid)");
+        } else {
+          bool same = lt.tag == Type::Tag::None && rt.tag == Type::Tag::None;
+          parts.push_back((op == ast::Op::Is) == same ? "true" : "false");
+        }
       } else {
         // In NumPy's common type, as Numba compares: a signed integer against a uint64 meets in
         // float64, so -1 < 2**63 holds (C++'s own conversion would make -1 huge) and, as in

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "compiler/ast.h"
@@ -56,6 +57,10 @@ struct FunctionInstance {
   bool typing = false;                   // inference in progress (recursion check)
   bool host_only = false;                // compiled for the CPU only (Program::host_only)
   std::unordered_map<const ast::Node*, ParallelLoop> parallel_loops;  // For node -> its plan
+  // Expressions of an optional type (a call of a function that may return None, a variable that
+  // holds one) used as a value: typed as the value, and unwrapped at run time, raising
+  // TypeError("expected int64, got None") where they are None, as Numba does.
+  std::unordered_set<const ast::Node*> unwrap;
 };
 
 /// The GPU's limit on a block's static shared memory (cuda.shared.array with a constant shape):
@@ -81,6 +86,10 @@ class Program {
   // @jit's error_model='python' (its default): division and modulo by zero raise
   // ZeroDivisionError. Elsewhere NumPy's model: integers give 0, floats inf or nan.
   bool python_errors = false;
+  // @jit functions: a function may return a value or None (Numba's OptionalType), since None
+  // reaches Python and an unwrapped None raises TypeError there. Not in GPU code or ufunc loops,
+  // which have no way to raise.
+  bool optionals = false;
   // CUJIT_SIM_RACECHECK: the simulator's build of this kernel records every shared-memory access
   // and reports races (prelude/host.h). Kernels only; the GPU code is unchanged.
   bool race_check = false;
@@ -108,6 +117,10 @@ Type type_builtin_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& 
 /// into parameter order, filling skipped parameters with their defaults. False for intrinsics
 /// without keyword parameters (the call's keywords are then the caller's to reject).
 bool bind_builtin_keywords(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b);
+/// Whether control can reach the end of `stmts`, by Python's rules and conservatively (when in
+/// doubt, it can): a return ends a block, so does an if whose branches both end, a `while True:`
+/// without a break of its own, and a loop whose else ends and that has no break.
+bool can_fall_through(const std::vector<ast::NodePtr>& stmts);
 /// An integer literal, or a negated one.
 bool const_int_literal(const ast::Node& n, int64_t* out);
 

@@ -60,7 +60,7 @@ bool Type::operator==(const Type& o) const {
   switch (tag) {
     case Tag::Scalar: case Tag::DType: return scalar == o.scalar;
     case Tag::Array: return scalar == o.scalar && ndim == o.ndim && layout == o.layout && readonly == o.readonly;
-    case Tag::Tuple: return elems == o.elems;
+    case Tag::Tuple: case Tag::Optional: return elems == o.elems;
     case Tag::Module: return name == o.name;
     case Tag::Function: return name == o.name && user_fn == o.user_fn;
     default: return true;
@@ -93,6 +93,7 @@ std::string Type::str() const {
     case Tag::DType: return std::string("class(") + scalar_name(scalar) + ")";
     case Tag::Range: return "range_state64";
     case Tag::String: return "unicode_type";
+    case Tag::Optional: return "OptionalType(" + elems[0].str() + ")";
   }
   return "?";
 }
@@ -151,6 +152,16 @@ Type unify(const Type& a, const Type& b) {
   if (!a.known()) return b;
   if (!b.known()) return a;
   if (a == b) return a;
+  // None with a value, or a value that may be None with another: an optional value (Numba).
+  auto holds_value = [](const Type& t) { return t.is_scalar() || t.is_tuple() || t.is_array(); };
+  if (a.is_optional() || b.is_optional() || a.tag == Type::Tag::None || b.tag == Type::Tag::None) {
+    const Type& x = a.is_optional() ? a.elems[0] : a;
+    const Type& y = b.is_optional() ? b.elems[0] : b;
+    if (x.tag == Type::Tag::None) return holds_value(y) ? Type::optional(y) : Type::unknown();
+    if (y.tag == Type::Tag::None) return holds_value(x) ? Type::optional(x) : Type::unknown();
+    Type u = unify(x, y);
+    return u.known() ? Type::optional(u) : u;
+  }
   // Numba unifies numbers as NumPy promotes them: bool and int8 give int8, int8 and uint8 give
   // int16, and int64 (or an int literal) with uint64 gives float64.
   if (a.is_scalar() && b.is_scalar()) return Type::scalar_of(promote(a.scalar, b.scalar));

@@ -34,7 +34,7 @@ constexpr int kCompileTimeoutS = 300;  // a generated module takes seconds; 300 
 constexpr int kVersionTimeoutS = 60;
 constexpr std::size_t kMaxOutput = 8u << 20;  // keep at most 8 MiB of diagnostics
 const char kNoCompiler[] = "no C++ compiler found: set CXX or install g++ (apt-get install g++)";
-const char kCacheVersion[] = "cujit-host-1";  // bump when the flags or the build change meaning
+const char kCacheVersion[] = "cujit-host-2";  // bump when the flags or the build change meaning
 
 std::atomic<std::uint64_t> g_compiler_runs{0};
 
@@ -54,6 +54,12 @@ std::vector<std::string> base_flags() {
       // sqrt, fabs, ... may then inline to single instructions as they do on the GPU; errno is
       // never looked at, Python's error semantics are implemented by the generated code itself.
       "-fno-math-errno",
+      // A generated function that could end without returning its value would return garbage:
+      // codegen never emits one (typing makes such a result optional), and this keeps it so.
+      "-Werror=return-type",
+      // Integer arithmetic wraps in Numba (LLVM's plain add/mul); signed overflow must not be
+      // undefined behaviour that the optimiser may assume away.
+      "-fwrapv",
   };
 }
 
