@@ -7,6 +7,7 @@
 // name the user's .py line. Tuples become small structs generated on demand.
 #include "compiler/codegen.h"
 #include "compiler/codegen_entry.h"
+#include "compiler/codegen_values.h"
 
 #include <algorithm>
 #include <cstring>
@@ -130,13 +131,7 @@ class Emitter {
   /// `code` (of type `from`) converted to `to`, as Numba converts on assignment and return.
   std::string convert(const std::string& code, const Type& from, const Type& to) {
     if (from == to || !to.known() || to.tag == Type::Tag::Void) return code;
-    if (to.is_optional()) {  // None, a value, or another optional into an optional
-      if (from.tag == Type::Tag::None) return type(to) + "{}";
-      if (!from.is_optional()) return type(to) + "{true, " + convert(code, from, to.elems[0]) + "}";
-      std::string t = "cj_o" + std::to_string(tmp_++);
-      return "([&]() { auto " + t + " = " + code + "; return " + type(to) + "{" + t + ".valid, " +
-             convert(t + ".value", from.elems[0], to.elems[0]) + "}; }())";
-    }
+    if (to.is_optional()) return optional_convert(code, from, to, values());
     if (from.is_optional()) throw InternalError("codegen: an optional value converted to " + to.str() + " without unwrapping");
     if (to.is_scalar() && from.is_scalar()) return "((" + type(to) + ")(" + code + "))";
     if (to.is_tuple() && from.is_tuple() && to.elems.size() == from.elems.size()) {
@@ -567,79 +562,15 @@ class Emitter {
     }
   }
 
-  std::string unary(const ast::Node& e) {
-    std::string a = expr(*e.a);
-    switch (e.op) {
-      case ast::Op::Not:
-        if (e.a->type.tag == Type::Tag::None) return "true";
-        return "(!" + truth(*e.a) + ")";
-      case ast::Op::USub:
-        if (e.a->is(ast::Kind::Constant) && e.a->cval.big_int) return int_literal(Scalar::Int64, INT64_MIN, 0);
-        if (e.a->type.is_scalar() && is_integer(e.a->type.scalar)) {
-          // Numba negates in the operand's own width, then widens: -uint8(200) is 56 (as uint64),
-          // -int8(-128) is -128. Unsigned arithmetic: negating INT64_MIN is no UB here.
-          std::string T = scalar_cpp(e.a->type.scalar);
-          return "((" + type(e.type) + ")((" + T + ")(0ULL - (uint64_t)(" + a + "))))";
-        }
-        return "(-" + convert(a, e.a->type, e.type) + ")";
-      case ast::Op::UAdd: return convert(a, e.a->type, e.type);
-      case ast::Op::Invert:
-        if (e.type.is_scalar(Scalar::Bool)) return "(!" + a + ")";
-        // In the operand's own width too: ~uint8(0) is 255.
-        return "((" + type(e.type) + ")((" + std::string(scalar_cpp(e.a->type.scalar)) + ")(~(" + a + "))))";
-      default: throw InternalError("codegen: unary operator");
-    }
+  // Operators on values (codegen_values.cpp).
+  ValueContext values() {
+    return {[this](const ast::Node& n) { return expr(n); }, [this](const ast::Node& n) { return truth(n); },
+            [this](const std::string& c, const Type& f, const Type& t) { return convert(c, f, t); },
+            [this](const Type& t) { return type(t); }, &tmp_};
   }
-
-  std::string boolop(const ast::Node& e) {
-    // Python returns one of the operands: a and b == (b if a else a). With booleans this is
-    // plain && / ||; otherwise each operand is converted to the unified type.
-    bool all_bool = e.type.is_scalar(Scalar::Bool);
-    std::string acc = convert(expr(*e.list.back()), e.list.back()->type, e.type);
-    for (int i = (int)e.list.size() - 2; i >= 0; --i) {
-      const ast::Node& v = *e.list[i];
-      if (all_bool) {
-        acc = "(" + expr(v) + (e.op == ast::Op::And ? " && " : " || ") + acc + ")";
-      } else {
-        std::string t = "cj_b" + std::to_string(tmp_++);
-        std::string cv = convert(t, v.type, e.type);
-        acc = "([&]() { auto " + t + " = " + expr(v) + "; return ((" + t + ") != 0) ? " +
-              (e.op == ast::Op::And ? acc + " : " + cv : cv + " : " + acc) + "; }())";
-      }
-    }
-    return acc;
-  }
-
-  std::string compare(const ast::Node& e) {
-    std::vector<std::string> parts;
-    std::string l = expr(*e.a);
-    Type lt = e.a->type;
-    for (size_t i = 0; i < e.list.size(); ++i) {
-      std::string r = expr(*e.list[i]);
-      Type rt = e.list[i]->type;
-      ast::Op op = e.ops[i];
-      if (op == ast::Op::Is || op == ast::Op::IsNot) {
-        if (lt.is_optional() || rt.is_optional()) {  // an optional against None: is it None?
-          std::string o = lt.is_optional() ? l : r;
-          parts.push_back(std::string(op == ast::Op::Is ? "(!" : "(") + "(" + o + ").valid)");
-        } else {
-          bool same = lt.tag == Type::Tag::None && rt.tag == Type::Tag::None;
-          parts.push_back((op == ast::Op::Is) == same ? "true" : "false");
-        }
-      } else {
-        // In NumPy's common type, as Numba compares: a signed integer against a uint64 meets in
-        // float64, so -1 < 2**63 holds (C++'s own conversion would make -1 huge) and, as in
-        // Numba, 2**62 + 1 == 2**62 holds too (float64 rounds both).
-        Type ct = Type::scalar_of(promote(lt.scalar, rt.scalar));
-        parts.push_back("(" + convert(l, lt, ct) + " " + ast::op_spelling(op) + " " + convert(r, rt, ct) + ")");
-      }
-      l = r;
-      lt = rt;
-    }
-    std::string s = parts[0];
-    for (size_t i = 1; i < parts.size(); ++i) s = "(" + s + " && " + parts[i] + ")";
-    return s;
-  }
+  std::string unary(const ast::Node& e) { return emit_unary(e, values()); }
+  std::string boolop(const ast::Node& e) { return emit_boolop(e, values()); }
+  std::string compare(const ast::Node& e) { return emit_compare(e, values()); }
 
   // How an element access uses the element, for the race check (host.h's kRaceRead/kRaceWrite).
   enum Access { kRead = 1, kWrite = 2, kReadWrite = 3 };
