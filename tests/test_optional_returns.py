@@ -110,6 +110,17 @@ def only_none(x):
         return None
 
 
+def variable_may_be_none(x):
+    y = None
+    if x > 0:
+        y = x
+    return y
+
+
+def conditional_none(x):
+    return x if x > 0 else None
+
+
 def returns_optional_variable(x):
     y = jfalls_off(x)
     if y is None:
@@ -133,6 +144,8 @@ CASES = [
     (unified_optional, "OptionalType(float64)"),
     (optional_tuple, "OptionalType(Tuple(int64, float64))"),
     (returns_optional_variable, "OptionalType(int64)"),
+    (variable_may_be_none, "OptionalType(int64)"),
+    (conditional_none, "OptionalType(int64)"),
 ]
 
 
@@ -185,6 +198,8 @@ def test_values():
     assert njit(unified_optional)(0) is None
     assert njit(optional_tuple)(1) == (1, 1.5) and njit(optional_tuple)(-1) is None
     assert njit(only_none)(1) is None
+    assert njit(variable_may_be_none)(2) == 2 and njit(variable_may_be_none)(-2) is None
+    assert njit(conditional_none)(2) == 2 and njit(conditional_none)(-2) is None
     assert check_none(3) == 21 and check_none(-3) == -1
     assert check_not_none(3) is True and check_not_none(-3) is False
 

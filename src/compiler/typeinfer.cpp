@@ -102,14 +102,17 @@ class Typer {
     auto& locals = fn().locals;
     auto it = locals.find(name);
     if (it == locals.end()) {
+      if (t.is_optional() && !prog_.optionals)
+        unsupported(at, "'" + name + "' may be None (" + t.str() + "), which is supported in @jit code only");
       locals[name] = t;
       fn().local_order.push_back(name);
       changed_ = true;
       return;
     }
     Type u = unify(it->second, t);
-    if (!u.known())
-      error(at, "Cannot unify " + it->second.str() + " and " + t.str() + " for '" + name + "'");
+    if (!u.known() || (u.is_optional() && !prog_.optionals))  // None and a value: @jit code only
+      error(at, "Cannot unify " + it->second.str() + " and " + t.str() + " for '" + name + "'" +
+                    (u.known() ? " (a variable that may be None is supported in @jit code only)" : ""));
     if (u != it->second) {
       it->second = u;
       changed_ = true;
@@ -380,6 +383,7 @@ class Typer {
         Type a = expr(*e.b), b = expr(*e.c);
         if (!a.known() || !b.known()) return set(e, a.known() ? a : b);
         Type u = unify(a, b);
+        if (u.is_optional() && !prog_.optionals) u = Type::unknown();  // None and a value: @jit code only
         if (!u.known()) error(e, "the two branches of this conditional expression have types " + a.str() + " and " + b.str() + ", which cannot be unified");
         return set(e, u);
       }

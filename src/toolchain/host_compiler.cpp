@@ -34,7 +34,7 @@ constexpr int kCompileTimeoutS = 300;  // a generated module takes seconds; 300 
 constexpr int kVersionTimeoutS = 60;
 constexpr std::size_t kMaxOutput = 8u << 20;  // keep at most 8 MiB of diagnostics
 const char kNoCompiler[] = "no C++ compiler found: set CXX or install g++ (apt-get install g++)";
-const char kCacheVersion[] = "cujit-host-2";  // bump when the flags or the build change meaning
+const char kCacheVersion[] = "cujit-host-1";  // bump when the flags or the build change meaning
 
 std::atomic<std::uint64_t> g_compiler_runs{0};
 
