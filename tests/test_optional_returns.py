@@ -5,7 +5,7 @@ function at its line (tests/errors/*falls_off_end.py). Types and values checked 
 import numpy as np
 import pytest
 
-from cujit import _core, njit
+from cujit import _core, cuda, njit
 from cujit.decorators import capture
 
 
@@ -215,3 +215,38 @@ def test_none_used_as_a_value_raises_type_error():
     assert a[0] == 14
     with pytest.raises(TypeError, match="expected int64, got None"):
         store(a, -2)
+
+
+@cuda.jit(device=True)
+def sign_class(x):
+    if x > 0:
+        return 1
+    elif x < 0:
+        return -1
+    else:
+        return 0
+
+
+@cuda.jit(device=True)
+def first_above(x):
+    for i in range(100):
+        if i * i > x:
+            return i
+    else:
+        return -1
+
+
+@cuda.jit
+def every_path_kernel(xs, out):
+    i = cuda.grid(1)
+    if i < xs.size:
+        out[i] = sign_class(xs[i]) * 1000 + first_above(xs[i])
+
+
+def test_device_functions_returning_on_every_path(target):
+    # Typed int64 (no path reaches the end), so GPU code takes them; their C++ ends with a dead
+    # return, which NVRTC and the host compiler (-Werror=return-type) both accept.
+    xs = np.array([-5, 0, 7, 20000], dtype=np.int64)
+    out = np.zeros(4, dtype=np.int64)
+    every_path_kernel[1, 32](xs, out)
+    assert out.tolist() == [-1000, 1, 1003, 999]
