@@ -189,3 +189,34 @@ def big_global(x):
 def test_unsigned_values_survive_conversions():
     assert floor_and_int(U(2 ** 64 - 1)) == (2 ** 64 - 1, 2 ** 64 - 1)
     assert big_global(U(1)) == (2 ** 63 + 6, -2 ** 63)
+
+
+@njit
+def top_bit(x):
+    return (x & (1 << 63)) >> 63  # 1 << 63 is folded by Python: the uint64 literal 2**63
+
+
+@njit
+def folded_constants(x):
+    return x * (2 ** 64 - 1), -(1 << 63) + x, x + (7 // -2) + (7 % -2) + (-7 // 2) + (-1) ** 3 + (-8 >> 1)
+
+
+def test_constant_integer_expressions_are_folded_as_python_does():
+    # Numba types the folded constant by its value (Python folds before Numba sees the code).
+    assert top_bit(U(2 ** 63 + 3)) == 1 and top_bit(U(5)) == 0
+    assert folded_constants(I(1)) == (-1, -2 ** 63 + 1, 1 - 4 + -1 - 4 - 1 - 4)
+
+
+def test_constant_folding_types():
+    from cujit import _core
+    from cujit.decorators import capture
+
+    def shifted(x):
+        return 1 << 63
+
+    def masked(x):
+        return x & (2 ** 64 - 1)
+
+    assert _core.infer_types(capture(shifted), ["int64"])[0] == "uint64"
+    assert _core.infer_types(capture(masked), ["uint64"])[0] == "uint64"
+    assert _core.infer_types(capture(masked), ["int64"])[0] == "int64"

@@ -334,6 +334,10 @@ class Typer {
       case K::Name: return set(e, name(e));
       case K::Attribute: return set(e, attribute(e));
       case K::BinOp: {
+        if (int f = fold_int_constant(e)) {  // Python's constant folding (`1 << 63` is uint64)
+          if (f < 0) error(e, "integer constant too large for int64 or uint64");
+          return set(e, constant(e));
+        }
         Type a = operand(*e.a), b = operand(*e.b);
         if (!a.known() || !b.known()) return set(e, Type::unknown());
         return set(e, binop_type(e, e.op, a, b));

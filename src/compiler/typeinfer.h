@@ -121,6 +121,12 @@ bool bind_builtin_keywords(FunctionInstance& fn, ast::Node& call, const BuiltinR
 /// doubt, it can): a return ends a block, so does an if whose branches both end, a `while True:`
 /// without a break of its own, and a loop whose else ends and that has no break.
 bool can_fall_through(const std::vector<ast::NodePtr>& stmts);
+/// Python folds integer arithmetic on literals into one constant before Numba sees the code, so
+/// `1 << 63` is the uint64 literal 2**63 and `2**32 - 1` an int64 literal. Rewrites a BinOp of
+/// int literals (nested, negated) into that Constant and returns 1; returns 0 where it is not
+/// such an expression or Python would not fold it (a negative shift, a division by zero, `/`),
+/// and -1 where the value fits neither int64 nor uint64 (Numba cannot type it either).
+int fold_int_constant(ast::Node& e);
 /// An integer literal, or a negated one.
 bool const_int_literal(const ast::Node& n, int64_t* out);
 
