@@ -262,6 +262,7 @@ Type build_single(Build& b, const std::shared_ptr<FunctionSource>& src, const st
   prog.parallel = parallel;
   prog.python_errors = kind == EntryPoint::Kind::Cpu && python_errors;
   prog.boundscheck = kind == EntryPoint::Kind::Cpu && boundscheck;
+  prog.optionals = kind == EntryPoint::Kind::Cpu;
   int idx;
   {
     StageTimer t{"parse+type", src->name};

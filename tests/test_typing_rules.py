@@ -213,3 +213,44 @@ def test_inferred_return_type(func, args, expected):
 def test_locals_are_unified():
     _, local = types_of(f_loop, "int64")
     assert local["acc"] == "float64" and local["i"] == "int64"
+
+
+# ---- integers of every width and signedness (tests/numba_int_types.py, generated from Numba) ----
+from numba_int_types import BINARY, CODES, INTS, UNARY  # noqa: E402
+
+
+def _source(args, expr):
+    """A FunctionSource for `def f(args): return expr` (or `expr; return x` for an augmented
+    assignment), with math and numpy as globals."""
+    body = ("    %s\n    return x\n" % expr) if "=" in expr and "==" not in expr else "    return %s\n" % expr
+    fs = _core.FunctionSource("f", "def f(%s):\n%s" % (args, body), "<int-table>", 1, 0)
+    fs.set_globals({"math": ("module", "math"), "np": ("module", "numpy")})
+    return fs
+
+
+_BIN_CASES = [(name, a, b, CODES[code])
+              for name, (expr, rows) in BINARY.items()
+              for a, row in zip(INTS, rows)
+              for b, code in zip(INTS, row.split()) if code != "-"]
+_UN_CASES = [(name, a, CODES[code])
+             for name, (expr, row) in UNARY.items()
+             for a, code in zip(INTS, row.split()) if code != "-"]
+
+
+# Numba's SSA gives `x += y` a new version of x with its own type (uint64 + int64 is int64), where
+# cujit unifies every assignment to a name (uint64 with int64 gives float64). Not yet followed.
+_SSA = {("iadd", "uint64", t) for t in ("int8", "int16", "int32", "int64", "boolean")}
+
+
+@pytest.mark.parametrize("name,a,b,expected", [
+    pytest.param(*c, marks=pytest.mark.xfail(strict=True, reason="Numba's SSA versions of a variable"))
+    if c[:3] in _SSA else c for c in _BIN_CASES], ids=["%s(%s,%s)" % c[:3] for c in _BIN_CASES])
+def test_mixed_integer_binary_types(name, a, b, expected):
+    ret, _ = _core.infer_types(_source("x, y", BINARY[name][0]), [a, b])
+    assert ret == expected
+
+
+@pytest.mark.parametrize("name,a,expected", _UN_CASES, ids=["%s(%s)" % c[:2] for c in _UN_CASES])
+def test_integer_unary_types(name, a, expected):
+    ret, _ = _core.infer_types(_source("x", UNARY[name][0]), [a])
+    assert ret == expected

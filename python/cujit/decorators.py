@@ -401,7 +401,9 @@ def _classify(value, seen):
     if isinstance(value, int):
         if -(2 ** 63) <= value < 2 ** 63:
             return ("int", value)
-        return ("opaque", "<class 'int'> (too large for int64)")
+        if 2 ** 63 <= value < 2 ** 64:  # Numba types such an int as uint64
+            return ("scalar", "uint64", value)
+        return ("opaque", "<class 'int'> (too large for int64 or uint64)")
     if isinstance(value, float):
         return ("float", value)
     if isinstance(value, np.generic) and value.dtype in _t._BY_DTYPE:

@@ -124,6 +124,7 @@ void define_compiler(py::module_& m) {
     std::vector<Type> args;
     for (auto& a : arg_types) args.push_back(parse_type(a));
     Program prog;
+    prog.optionals = true;  // typed as @jit types it: a result may be OptionalType, as in Numba
     int idx = prog.instantiate(src, args, Type::unknown(), Role::Device);
     const FunctionInstance& f = *prog.fns[idx];
     py::dict locals;

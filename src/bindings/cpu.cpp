@@ -32,6 +32,7 @@ using CpuEntry = const char* (*)(void** params, void* ret);
   }
   if (type == "ValueError") throw py::value_error(msg);
   if (type == "IndexError") throw py::index_error(msg);
+  if (type == "TypeError") throw py::type_error(msg);  // an optional value that is None (cj::unwrap)
   throw std::runtime_error(text);
 }
 
@@ -44,7 +45,9 @@ struct CpuSpec {
 // Size and alignment of a value of type `t` as the generated C++ lays it out (tuples are plain
 // structs of their elements, prelude scalars are the C types), so results can be read back.
 void size_align(const Type& t, size_t* size, size_t* align) {
-  if (t.is_scalar()) {
+  if (t.is_optional()) {  // cj::Optional<T>: bool valid, then the value
+    size_align(Type::tuple({Type::scalar_of(Scalar::Bool), t.elems[0]}), size, align);
+  } else if (t.is_scalar()) {
     *size = *align = (size_t)scalar_size(t.scalar);
   } else if (t.is_tuple()) {
     size_t off = 0, al = 1;
@@ -122,6 +125,14 @@ py::object array_result(const Type& t, const char* p, ResultOwners& owners) {
 // tuples of those.
 py::object result_value(const Type& t, const char* p, ResultOwners& owners) {
   if (t.tag == Type::Tag::Void || t.tag == Type::Tag::None) return py::none();
+  if (t.is_optional()) {  // None, or the value after the valid flag (laid out as a tuple)
+    bool valid;
+    std::memcpy(&valid, p, 1);
+    if (!valid) return py::none();
+    size_t s, a;
+    size_align(t.elems[0], &s, &a);
+    return result_value(t.elems[0], p + a, owners);
+  }
   if (t.is_tuple()) {
     py::tuple out(t.elems.size());
     size_t off = 0;
@@ -159,6 +170,7 @@ py::object result_value(const Type& t, const char* p, ResultOwners& owners) {
 // Whether the dispatcher can hand a result of this type back to Python.
 bool returnable(const Type& t) {
   if (t.is_scalar() || t.is_array() || t.tag == Type::Tag::Void || t.tag == Type::Tag::None) return true;
+  if (t.is_optional()) return returnable(t.elems[0]);
   if (t.is_tuple()) {
     for (const auto& e : t.elems)
       if (!returnable(e)) return false;

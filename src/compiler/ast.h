@@ -38,6 +38,7 @@ struct ConstValue {
   double f = 0.0;
   std::string s;
   bool big_int = false;  // an integer literal that does not fit in int64
+  bool fits_uint64 = true;  // big_int but below 2**64: a uint64 literal, as Numba types it
 };
 
 struct Node;

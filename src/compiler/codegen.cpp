@@ -7,6 +7,7 @@
 // name the user's .py line. Tuples become small structs generated on demand.
 #include "compiler/codegen.h"
 #include "compiler/codegen_entry.h"
+#include "compiler/codegen_values.h"
 
 #include <algorithm>
 #include <cstring>
@@ -49,6 +50,7 @@ std::string cpp_type(const Type& t) {
     case Type::Tag::Array:
       return std::string("cj::Array<") + scalar_cpp(t.scalar) + ", " + std::to_string(t.ndim) + ">";
     case Type::Tag::Void: case Type::Tag::None: return "void";
+    case Type::Tag::Optional: return "cj::Optional<" + cpp_type(t.elems[0]) + ">";
     default: throw InternalError("no C++ type for " + t.str());
   }
 }
@@ -104,6 +106,7 @@ class Emitter {
   // ---- types ----------------------------------------------------------------------------------
   std::string type(const Type& t) {
     if (t.is_tuple()) tuple_struct(t);
+    if (t.is_optional()) type(t.elems[0]);
     return cpp_type(t);
   }
 
@@ -128,6 +131,8 @@ class Emitter {
   /// `code` (of type `from`) converted to `to`, as Numba converts on assignment and return.
   std::string convert(const std::string& code, const Type& from, const Type& to) {
     if (from == to || !to.known() || to.tag == Type::Tag::Void) return code;
+    if (to.is_optional()) return optional_convert(code, from, to, values());
+    if (from.is_optional()) throw InternalError("codegen: an optional value converted to " + to.str() + " without unwrapping");
     if (to.is_scalar() && from.is_scalar()) return "((" + type(to) + ")(" + code + "))";
     if (to.is_tuple() && from.is_tuple() && to.elems.size() == from.elems.size()) {
       std::string t = "cj_c" + std::to_string(tmp_++);
@@ -172,6 +177,12 @@ class Emitter {
       out("v_" + n + " = " + convert("p_" + n, f.arg_types[i], f.locals.at(n)) + ";");
     }
     block(def.body);
+    // The end of a function that returns a value, unless its last statement is a return: typing
+    // made the result optional if control can get here (this returns None), or proved it cannot
+    // (can_fall_through), where this dead return keeps the C++ defined whatever the C++
+    // compiler can prove (a for ... else with returns, `while True:`).
+    if (f.ret.tag != Type::Tag::Void && f.ret.tag != Type::Tag::None && !(!def.body.empty() && def.body.back()->is(ast::Kind::Return)))
+      out("return " + type(f.ret) + "{};");
     os << storage_.str() << body_.str() << "}\n";
     return os.str();
   }
@@ -218,7 +229,9 @@ class Emitter {
         return;
       }
       case K::Return:
-        if (!s.a || fn_->ret.tag == Type::Tag::Void) {
+        if (fn_->ret.is_optional() && (!s.a || s.a->type.tag == Type::Tag::None)) {
+          out("return " + type(fn_->ret) + "{};");  // None
+        } else if (!s.a || fn_->ret.tag == Type::Tag::Void) {
           if (s.a && s.a->type.tag != Type::Tag::None) out("(void)(" + expr(*s.a) + ");");
           out("return;");
         } else {
@@ -396,6 +409,12 @@ class Emitter {
   }
 
   std::string expr(const ast::Node& e) {
+    if (!fn_->unwrap.empty() && fn_->unwrap.count(&e))  // an optional used as a value (typeinfer.h)
+      return "cj::unwrap(" + value(e) + ", \"expected " + e.type.str() + ", got None\")";
+    return value(e);
+  }
+
+  std::string value(const ast::Node& e) {
     using K = ast::Kind;
     switch (e.kind) {
       case K::Constant: return constant(e);
@@ -473,7 +492,9 @@ class Emitter {
     using T = ast::ConstValue::Tag;
     switch (e.cval.tag) {
       // Spelled as int64_t, not long long: on Linux they are different types to templates.
-      case T::Int: return int_literal(Scalar::Int64, e.cval.i, 0);
+      case T::Int:
+        if (e.cval.big_int) return int_literal(Scalar::UInt64, 0, (uint64_t)e.cval.i);  // 2**63 .. 2**64-1
+        return int_literal(Scalar::Int64, e.cval.i, 0);
       case T::Float: return float64_literal(e.cval.f);
       case T::Bool: return e.cval.b ? "true" : "false";
       case T::None: return "0";
@@ -543,62 +564,15 @@ class Emitter {
     }
   }
 
-  std::string unary(const ast::Node& e) {
-    std::string a = expr(*e.a);
-    switch (e.op) {
-      case ast::Op::Not:
-        if (e.a->type.tag == Type::Tag::None) return "true";
-        return "(!" + truth(*e.a) + ")";
-      case ast::Op::USub: return "(-" + convert(a, e.a->type, e.type) + ")";
-      case ast::Op::UAdd: return convert(a, e.a->type, e.type);
-      case ast::Op::Invert:
-        if (e.type.is_scalar(Scalar::Bool)) return "(!" + a + ")";
-        return "(~" + convert(a, e.a->type, e.type) + ")";
-      default: throw InternalError("codegen: unary operator");
-    }
+  // Operators on values (codegen_values.cpp).
+  ValueContext values() {
+    return {[this](const ast::Node& n) { return expr(n); }, [this](const ast::Node& n) { return truth(n); },
+            [this](const std::string& c, const Type& f, const Type& t) { return convert(c, f, t); },
+            [this](const Type& t) { return type(t); }, &tmp_};
   }
-
-  std::string boolop(const ast::Node& e) {
-    // Python returns one of the operands: a and b == (b if a else a). With booleans this is
-    // plain && / ||; otherwise each operand is converted to the unified type.
-    bool all_bool = e.type.is_scalar(Scalar::Bool);
-    std::string acc = convert(expr(*e.list.back()), e.list.back()->type, e.type);
-    for (int i = (int)e.list.size() - 2; i >= 0; --i) {
-      const ast::Node& v = *e.list[i];
-      if (all_bool) {
-        acc = "(" + expr(v) + (e.op == ast::Op::And ? " && " : " || ") + acc + ")";
-      } else {
-        std::string t = "cj_b" + std::to_string(tmp_++);
-        std::string cv = convert(t, v.type, e.type);
-        acc = "([&]() { auto " + t + " = " + expr(v) + "; return ((" + t + ") != 0) ? " +
-              (e.op == ast::Op::And ? acc + " : " + cv : cv + " : " + acc) + "; }())";
-      }
-    }
-    return acc;
-  }
-
-  std::string compare(const ast::Node& e) {
-    std::vector<std::string> parts;
-    std::string l = expr(*e.a);
-    Type lt = e.a->type;
-    for (size_t i = 0; i < e.list.size(); ++i) {
-      std::string r = expr(*e.list[i]);
-      Type rt = e.list[i]->type;
-      ast::Op op = e.ops[i];
-      if (op == ast::Op::Is || op == ast::Op::IsNot) {
-        bool same = lt.tag == Type::Tag::None && rt.tag == Type::Tag::None;
-        parts.push_back((op == ast::Op::Is) == same ? "true" : "false");
-      } else {
-        Type ct = Type::scalar_of(promote(lt.scalar, rt.scalar));
-        parts.push_back("(" + convert(l, lt, ct) + " " + ast::op_spelling(op) + " " + convert(r, rt, ct) + ")");
-      }
-      l = r;
-      lt = rt;
-    }
-    std::string s = parts[0];
-    for (size_t i = 1; i < parts.size(); ++i) s = "(" + s + " && " + parts[i] + ")";
-    return s;
-  }
+  std::string unary(const ast::Node& e) { return emit_unary(e, values()); }
+  std::string boolop(const ast::Node& e) { return emit_boolop(e, values()); }
+  std::string compare(const ast::Node& e) { return emit_compare(e, values()); }
 
   // How an element access uses the element, for the race check (host.h's kRaceRead/kRaceWrite).
   enum Access { kRead = 1, kWrite = 2, kReadWrite = 3 };

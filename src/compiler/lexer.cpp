@@ -343,6 +343,7 @@ class Lexer {
     }
     Token& t = emit(TokenKind::Number, loc_at(start, p - start), s_.substr(start, p - start));
     t.big_int = overflow || value > (uint64_t)INT64_MAX;
+    t.fits_uint64 = !overflow;
     t.int_value = (int64_t)value;
     pos_ = p;
   }

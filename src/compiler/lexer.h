@@ -32,6 +32,7 @@ struct Token {
   bool is_float = false;
   bool is_imaginary = false;   // 2j: lexed so that the parser can say complex is unsupported
   bool big_int = false;
+  bool fits_uint64 = true;     // big_int, but below 2**64: int_value holds it as uint64 bits
   int64_t int_value = 0;
   double float_value = 0.0;
 

@@ -712,6 +712,7 @@ class Parser {
     n->cval.f = t.is_float ? t.float_value : 0.0;
     n->cval.i = t.is_float ? 0 : t.int_value;
     n->cval.big_int = t.big_int;
+    n->cval.fits_uint64 = t.fits_uint64;
     return n;
   }
 

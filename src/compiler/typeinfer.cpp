@@ -86,7 +86,6 @@ class Typer {
   bool changed_ = false;
   bool final_ = false;
   std::vector<std::pair<Type, const ast::Node*>> returns_;
-  bool falls_off_end_ = true;
   int prange_depth_ = 0;  // parallel prange loops around the statement being typed
 
   FunctionInstance& fn() { return *prog_.fns[self_]; }
@@ -109,14 +108,17 @@ class Typer {
     auto& locals = fn().locals;
     auto it = locals.find(name);
     if (it == locals.end()) {
+      if (t.is_optional() && !prog_.optionals)
+        unsupported(at, "'" + name + "' may be None (" + t.str() + "), which is supported in @jit code only");
       locals[name] = t;
       fn().local_order.push_back(name);
       changed_ = true;
       return;
     }
     Type u = unify(it->second, t);
-    if (!u.known())
-      error(at, "Cannot unify " + it->second.str() + " and " + t.str() + " for '" + name + "'");
+    if (!u.known() || (u.is_optional() && !prog_.optionals))  // None and a value: @jit code only
+      error(at, "Cannot unify " + it->second.str() + " and " + t.str() + " for '" + name + "'" +
+                    (u.known() ? " (a variable that may be None is supported in @jit code only)" : ""));
     if (u != it->second) {
       it->second = u;
       changed_ = true;
@@ -138,12 +140,17 @@ class Typer {
       }
       case K::Assign: {
         Type v = expr(*s.b);
+        // A variable may hold an optional value; an array element holds the value (unwrapped).
+        for (auto& t : s.list)
+          if (!t->is(K::Name)) v = unwrapped(*s.b, v);
         for (auto& t : s.list) assign(*t, v, s);
         return;
       }
       case K::AugAssign: {
         Type cur = expr(*s.a);
-        Type v = expr(*s.b);
+        if (cur.is_optional())
+          unsupported(*s.a, "augmented assignment to a variable that may be None (" + cur.str() + ") is not supported; assign it a value first");
+        Type v = operand(*s.b);
         Type r = (cur.known() && v.known()) ? binop_type(s, s.op, cur, v) : Type::unknown();
         s.type = r;
         assign(*s.a, r, s);
@@ -204,8 +211,20 @@ class Typer {
     return r != fn().resolved.end() && r->second.kind == Resolved::Kind::Builtin && r->second.builtin == Builtin::Prange;
   }
 
+  /// `e` typed where its value is used (an operand, an argument, an index, a stored value): an
+  /// optional value is unwrapped there (FunctionInstance::unwrap).
+  Type operand(ast::Node& e) { return unwrapped(e, expr(e)); }
+  Type unwrapped(ast::Node& e, Type t) {
+    if (!t.is_optional()) return t;
+    fn().unwrap.insert(&e);
+    e.type = t.elems[0];
+    return e.type;
+  }
+
   void truth(ast::Node& e) {
     Type t = expr(e);
+    if (t.is_optional())  // Numba has no truth() of an optional either
+      error(e, "the truth value of a value that may be None (" + t.str() + ") is not supported; compare it with None (`is None`)");
     if (t.known() && !t.is_scalar() && t.tag != Type::Tag::None)
       error(e, "the truth value of a " + t.str() + " is not defined here; compare it with something");
   }
@@ -279,13 +298,32 @@ class Typer {
       ret = u;
     }
     if (f.role == Role::Kernel) { f.ret = Type::void_(); return; }
+    // Falling off the end returns None, as in Python.
+    const bool falls_off = can_fall_through(def.body);
+    has_none = has_none || falls_off;
+    const std::string where = falls_off ? "can reach its end without a return (returning None)"
+                                        : "returns None on some paths";
     if (f.declared_ret.known() && f.declared_ret.tag != Type::Tag::Void) {
       if (!has_value) error(def, def.name + "() must return a " + f.declared_ret.str() + " value");
+      if (has_none)  // Numba: "No conversion from none to int64"
+        error(def, "No conversion from none to " + f.declared_ret.str() + ": " + def.name + "() " + where +
+                       " but its signature returns " + f.declared_ret.str() + "; return a value on every path");
       f.ret = f.declared_ret;
       return;
     }
-    if (has_value && has_none && f.role != Role::Kernel)
-      unsupported(def, def.name + "() returns a value on some paths and None on others; this is not supported");
+    if (has_value && (has_none || ret.is_optional())) {
+      // Numba types the result as optional: the value, or None.
+      if (f.role == Role::Ufunc)
+        error(def, "No conversion from none to " + ret.str() + ": " + def.name + "() " + where +
+                       ", and a ufunc needs a value for every element; return a value on every path");
+      if (!prog_.optionals)
+        unsupported(def, def.name + "() " + where + " and returns " + ret.str() +
+                             " on others: Numba makes its result optional (" + Type::optional(ret).str() +
+                             "), which cujit supports in @jit code only (not in GPU code or ufuncs); "
+                             "return a value on every path");
+      f.ret = Type::optional(ret);
+      return;
+    }
     f.ret = has_value ? ret : Type::void_();
   }
 
@@ -302,7 +340,11 @@ class Typer {
       case K::Name: return set(e, name(e));
       case K::Attribute: return set(e, attribute(e));
       case K::BinOp: {
-        Type a = expr(*e.a), b = expr(*e.b);
+        if (int f = fold_int_constant(e)) {  // Python's constant folding (`1 << 63` is uint64)
+          if (f < 0) error(e, "integer constant too large for int64 or uint64");
+          return set(e, constant(e));
+        }
+        Type a = operand(*e.a), b = operand(*e.b);
         if (!a.known() || !b.known()) return set(e, Type::unknown());
         return set(e, binop_type(e, e.op, a, b));
       }
@@ -321,13 +363,21 @@ class Typer {
       case K::Compare: {
         Type l = expr(*e.a);
         bool ok = l.known();
+        ast::Node* ln = e.a.get();
         for (size_t i = 0; i < e.list.size(); ++i) {
           Type r = expr(*e.list[i]);
           ast::Op op = e.ops[i];
+          if (op != ast::Op::Is && op != ast::Op::IsNot) {  // x < y uses the values: unwrapped
+            l = unwrapped(*ln, l);
+            r = unwrapped(*e.list[i], r);
+          }
+          ln = e.list[i].get();
           if (op == ast::Op::In || op == ast::Op::NotIn)
             unsupported(e, "'in' is not supported in compiled code");
           if (op == ast::Op::Is || op == ast::Op::IsNot) {
             if (l.tag != Type::Tag::None && r.tag != Type::Tag::None && l.known() && r.known())
+              unsupported(e, "'is' is only supported against None");
+            if ((l.is_optional() && r.tag != Type::Tag::None) || (r.is_optional() && l.tag != Type::Tag::None))
               unsupported(e, "'is' is only supported against None");
           } else if (l.known() && r.known() && (!l.is_scalar() || !r.is_scalar())) {
             error(e, std::string("'") + ast::op_spelling(op) + "' is not supported between " +
@@ -343,6 +393,7 @@ class Typer {
         Type a = expr(*e.b), b = expr(*e.c);
         if (!a.known() || !b.known()) return set(e, a.known() ? a : b);
         Type u = unify(a, b);
+        if (u.is_optional() && !prog_.optionals) u = Type::unknown();  // None and a value: @jit code only
         if (!u.known()) error(e, "the two branches of this conditional expression have types " + a.str() + " and " + b.str() + ", which cannot be unified");
         return set(e, u);
       }
@@ -375,8 +426,9 @@ class Typer {
     using T = ast::ConstValue::Tag;
     switch (e.cval.tag) {
       case T::Int:
-        if (e.cval.big_int) error(e, "integer literal too large for int64");
-        return Type::scalar_of(Scalar::Int64);
+        // Numba types an int literal that only fits 64 bits unsigned (0x9E3779B97F4A7C15) as uint64.
+        if (e.cval.big_int && !e.cval.fits_uint64) error(e, "integer literal too large for int64 or uint64");
+        return Type::scalar_of(e.cval.big_int ? Scalar::UInt64 : Scalar::Int64);
       case T::Float: return Type::scalar_of(Scalar::Float64);
       case T::Bool: return Type::scalar_of(Scalar::Bool);
       case T::None: return Type::none();
@@ -604,9 +656,18 @@ class Typer {
   }
 
   Type unary(ast::Node& e) {
-    Type a = expr(*e.a);
+    if (e.op == ast::Op::USub && e.a->is(ast::Kind::Constant) && e.a->cval.tag == ast::ConstValue::Tag::Int &&
+        e.a->cval.big_int) {
+      // Python folds -9223372036854775808 into one int64 constant before Numba sees it; any
+      // other negated literal beyond int64 fits no integer type.
+      expr(*e.a);
+      if ((uint64_t)e.a->cval.i != (uint64_t)1 << 63) error(e, "integer literal too large for int64");
+      return Type::scalar_of(Scalar::Int64);
+    }
+    Type a = e.op == ast::Op::Not ? expr(*e.a) : operand(*e.a);
     if (!a.known()) return a;
     if (e.op == ast::Op::Not) {
+      if (a.is_optional()) error(e, "'not' of a value that may be None (" + a.str() + ") is not supported; compare it with None (`is None`)");
       if (!a.is_scalar() && a.tag != Type::Tag::None) error(e, "'not' is not supported on a " + a.str());
       return Type::scalar_of(Scalar::Bool);
     }
@@ -652,6 +713,8 @@ class Typer {
         if (ints) return Type::scalar_of(Scalar::Float64);
         return Type::scalar_of(promote(x, y));
       case O::Pow:
+        // Numba's overload resolution picks float32 ** int32 for bool ** int32 (a quirk, pinned).
+        if (x == Scalar::Bool && y == Scalar::Int32) return Type::scalar_of(Scalar::Float32);
         if (ints) return Type::scalar_of(arith_result(x, y));
         if (is_float(x) && !is_float(y)) return a;  // float32 ** int stays float32 (Numba)
         return Type::scalar_of(promote(x, y));
@@ -661,7 +724,7 @@ class Typer {
         return Type::scalar_of(arith_result(x, y));
       case O::LShift: case O::RShift:
         if (!ints) return bad();
-        return Type::scalar_of(arith_result(x, y));
+        return Type::scalar_of(shift_result(x));
       case O::MatMult:
         unsupported(at, "the @ operator is not supported in compiled code");
       default:
@@ -680,14 +743,14 @@ class Typer {
       if (x->is(ast::Kind::Slice)) {
         for (ast::Node* part : {x->a.get(), x->b.get(), x->c.get()}) {
           if (!part) continue;
-          Type pt = expr(*part);
+          Type pt = operand(*part);
           if (pt.known() && !(pt.is_scalar() && is_integer(pt.scalar)) && pt.tag != Type::Tag::None)
             error(*part, "slice indices must be integers, not " + pt.str());
         }
         it.push_back(Type::none());
         continue;
       }
-      Type t = expr(*x);
+      Type t = operand(*x);
       known = known && t.known();
       it.push_back(t);
     }
@@ -755,12 +818,14 @@ class Typer {
     std::vector<Type> args;
     bool known = callee.known();
     for (auto& a : e.list) {
-      Type t = expr(*a);
+      // An optional argument is unwrapped (TypeError where it is None). Numba passes it on to a
+      // compiled callee, which could test it for None; cujit's parameters are never optional.
+      Type t = operand(*a);
       known = known && t.known();
       args.push_back(t);
     }
     for (auto& kw : e.keywords) {
-      Type t = expr(*kw.value);
+      Type t = operand(*kw.value);
       known = known && t.known();
     }
     if (!known) return Type::unknown();
@@ -813,6 +878,64 @@ class Typer {
 };
 
 }  // namespace
+
+namespace {
+// The break statements that leave this loop: in its body, outside nested loops (a nested loop's
+// else clause still belongs to this one).
+bool breaks_out(const std::vector<ast::NodePtr>& stmts) {
+  for (const auto& s : stmts) {
+    switch (s->kind) {
+      case ast::Kind::Break: return true;
+      case ast::Kind::If:
+        if (breaks_out(s->body) || breaks_out(s->orelse)) return true;
+        break;
+      case ast::Kind::For: case ast::Kind::While:
+        if (breaks_out(s->orelse)) return true;
+        break;
+      default: break;
+    }
+  }
+  return false;
+}
+
+// 1 for a literal true test (`while True:`, `while 1:`), 0 for a literal false one, -1 otherwise.
+int literal_truth(const ast::Node& e) {
+  if (!e.is(ast::Kind::Constant)) return -1;
+  switch (e.cval.tag) {
+    case ast::ConstValue::Tag::Bool: return e.cval.b ? 1 : 0;
+    case ast::ConstValue::Tag::Int: return e.cval.i != 0 || e.cval.big_int ? 1 : 0;
+    case ast::ConstValue::Tag::Float: return e.cval.f != 0 ? 1 : 0;
+    case ast::ConstValue::Tag::None: return 0;
+    default: return -1;
+  }
+}
+
+// Whether control never passes from `s` to the next statement (a return on every path).
+bool ends(const ast::Node& s) {
+  switch (s.kind) {
+    case ast::Kind::Return: return true;
+    case ast::Kind::If: {
+      int t = literal_truth(*s.a);  // `if True:` is folded by Python (and Numba prunes the branch)
+      if (t == 1) return !can_fall_through(s.body);
+      if (t == 0) return !can_fall_through(s.orelse);
+      return !can_fall_through(s.body) && !can_fall_through(s.orelse);
+    }
+    case ast::Kind::While:
+      if (breaks_out(s.body)) return false;
+      if (literal_truth(*s.a) == 1) return true;  // `while True:` leaves only by break or return
+      return !s.orelse.empty() && !can_fall_through(s.orelse);
+    case ast::Kind::For:
+      return !breaks_out(s.body) && !s.orelse.empty() && !can_fall_through(s.orelse);
+    default: return false;
+  }
+}
+}  // namespace
+
+bool can_fall_through(const std::vector<ast::NodePtr>& stmts) {
+  for (const auto& s : stmts)
+    if (ends(*s)) return false;
+  return true;
+}
 
 int Program::source_index(const std::shared_ptr<FunctionSource>& src) {
   for (size_t i = 0; i < sources.size(); ++i)

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "compiler/ast.h"
@@ -58,6 +59,10 @@ struct FunctionInstance {
   bool host_only = false;                // compiled for the CPU only (Program::host_only)
   std::string compiled_as;               // for messages: "a CUDA kernel", "a @jit function", ...
   std::unordered_map<const ast::Node*, ParallelLoop> parallel_loops;  // For node -> its plan
+  // Expressions of an optional type (a call of a function that may return None, a variable that
+  // holds one) used as a value: typed as the value, and unwrapped at run time, raising
+  // TypeError("expected int64, got None") where they are None, as Numba does.
+  std::unordered_set<const ast::Node*> unwrap;
 };
 
 /// The GPU's limit on a block's static shared memory (cuda.shared.array with a constant shape):
@@ -100,6 +105,10 @@ class Program {
   // @jit's error_model='python' (its default): division and modulo by zero raise
   // ZeroDivisionError. Elsewhere NumPy's model: integers give 0, floats inf or nan.
   bool python_errors = false;
+  // @jit functions: a function may return a value or None (Numba's OptionalType), since None
+  // reaches Python and an unwrapped None raises TypeError there. Not in GPU code or ufunc loops,
+  // which have no way to raise.
+  bool optionals = false;
   // CUJIT_SIM_RACECHECK: the simulator's build of this kernel records every shared-memory access
   // and reports races (prelude/host.h). Kernels only; the GPU code is unchanged.
   bool race_check = false;
@@ -138,6 +147,16 @@ inline std::string readonly_store_message(const Type& array) { return kReadonlyS
 /// A scalar type by its NumPy name ('float32', 'f8', 'int', np.byte's 'byte'): dtype strings and
 /// attributes of numpy, where NumPy's meaning differs from Numba's aliases (scalar_from_name).
 bool numpy_scalar_from_name(const std::string& name, Scalar* out);
+/// Whether control can reach the end of `stmts`, by Python's rules and conservatively (when in
+/// doubt, it can): a return ends a block, so does an if whose branches both end, a `while True:`
+/// without a break of its own, and a loop whose else ends and that has no break.
+bool can_fall_through(const std::vector<ast::NodePtr>& stmts);
+/// Python folds integer arithmetic on literals into one constant before Numba sees the code, so
+/// `1 << 63` is the uint64 literal 2**63 and `2**32 - 1` an int64 literal. Rewrites a BinOp of
+/// int literals (nested, negated) into that Constant and returns 1; returns 0 where it is not
+/// such an expression or Python would not fold it (a negative shift, a division by zero, `/`),
+/// and -1 where the value fits neither int64 nor uint64 (Numba cannot type it either).
+int fold_int_constant(ast::Node& e);
 /// An integer literal, or a negated one.
 bool const_int_literal(const ast::Node& n, int64_t* out);
 

@@ -45,6 +45,87 @@ bool numpy_scalar_from_name(const std::string& name, Scalar* out) {
 }
 
 namespace {
+using i128 = __int128;
+constexpr i128 kU64End = (i128)1 << 64;  // int literals lie in [INT64_MIN, 2**64)
+constexpr i128 kBound = (i128)1 << 120;  // intermediate values (Python's are unbounded)
+
+// The value of an int literal, a negated one, or a foldable BinOp of them (Python's semantics).
+int fold_value(const ast::Node& e, i128* out) {
+  using O = ast::Op;
+  if (e.is(ast::Kind::Constant)) {
+    if (e.cval.tag != ast::ConstValue::Tag::Int || (e.cval.big_int && !e.cval.fits_uint64)) return 0;
+    *out = e.cval.big_int ? (i128)(uint64_t)e.cval.i : (i128)e.cval.i;
+    return 1;
+  }
+  if (e.is(ast::Kind::UnaryOp) && (e.op == O::USub || e.op == O::UAdd || e.op == O::Invert)) {
+    int r = fold_value(*e.a, out);
+    if (r == 1) *out = e.op == O::USub ? -*out : e.op == O::Invert ? ~*out : *out;
+    return r;
+  }
+  if (!e.is(ast::Kind::BinOp)) return 0;
+  i128 a, b, r = 0;
+  int ra = fold_value(*e.a, &a);
+  if (ra != 1) return ra;
+  int rb = fold_value(*e.b, &b);
+  if (rb != 1) return rb;
+  switch (e.op) {
+    case O::Add: r = a + b; break;  // |a|, |b| < 2**120: no overflow
+    case O::Sub: r = a - b; break;
+    case O::Mult: if (__builtin_mul_overflow(a, b, &r)) return -1; break;
+    case O::FloorDiv: case O::Mod: {
+      if (b == 0) return 0;  // ZeroDivisionError at run time, as in Python
+      i128 q = a / b, m = a % b;
+      if (m != 0 && ((m < 0) != (b < 0))) { q -= 1; m += b; }
+      r = e.op == O::FloorDiv ? q : m;
+      break;
+    }
+    case O::Pow: {
+      if (b < 0) return 0;  // a float in Python
+      r = 1;
+      for (i128 k = 0; k < b; ++k) {
+        if (__builtin_mul_overflow(r, a, &r) || r >= kBound || r <= -kBound) return -1;
+        if (r == 0 || r == 1) break;
+      }
+      if (r == 1 && a == -1 && b % 2) r = -1;
+      break;
+    }
+    case O::LShift:
+      if (b < 0) return 0;  // ValueError at run time
+      if (a != 0 && b >= 120) return -1;
+      if (__builtin_mul_overflow(a, (i128)1 << (int)(b < 120 ? b : 0), &r)) return -1;
+      break;
+    case O::RShift:
+      if (b < 0) return 0;
+      r = a >> (int)(b > 100 ? 100 : b);
+      break;
+    case O::BitAnd: r = a & b; break;
+    case O::BitOr: r = a | b; break;
+    case O::BitXor: r = a ^ b; break;
+    default: return 0;  // `/` gives a float; others are not arithmetic on ints
+  }
+  if (r >= kBound || r <= -kBound) return -1;
+  *out = r;
+  return 1;
+}
+}  // namespace
+
+int fold_int_constant(ast::Node& e) {
+  if (!e.is(ast::Kind::BinOp)) return 0;
+  i128 v;
+  int r = fold_value(e, &v);
+  if (r != 1) return r;
+  if (v < (i128)INT64_MIN || v >= kU64End) return -1;
+  e.kind = ast::Kind::Constant;
+  e.cval = ast::ConstValue{};
+  e.cval.tag = ast::ConstValue::Tag::Int;
+  e.cval.big_int = v > (i128)INT64_MAX;
+  e.cval.i = (int64_t)(uint64_t)v;
+  e.a.reset();
+  e.b.reset();
+  return 1;
+}
+
+namespace {
 
 class BuiltinTyper {
  public:
@@ -69,27 +150,36 @@ class BuiltinTyper {
   }
 
   Type builtin_call(ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args) {
-    auto float_of = [](Scalar s) { return s == Scalar::Float32 ? Scalar::Float32 : Scalar::Float64; };
+    // math.* computes in float64 unless given float32; NumPy's ufuncs pick the smallest float
+    // that holds the integer exactly (np.sqrt of an int16 is float32; Numba has no float16).
+    const bool numpy = std::string(b.name).rfind("numpy.", 0) == 0;
+    auto float_of = [numpy](Scalar s) {
+      if (s == Scalar::Float32) return Scalar::Float32;
+      if (numpy && !is_float(s) && scalar_size(s) <= 2) return Scalar::Float32;
+      return Scalar::Float64;
+    };
     switch (b.rule) {
       case Rule::MathUnary:
         arity(e, b, args, 1, 1);
-        if (args[0].is_array() && fn().host_only && std::string(b.name).rfind("numpy.", 0) == 0)
+        if (args[0].is_array() && fn().host_only && numpy)
           return Type::array(float_of(args[0].scalar), args[0].ndim, 'C');  // elementwise, a new array
         need_numbers(e, b, args);
         return Type::scalar_of(float_of(args[0].scalar));
       case Rule::MathToInt:
         arity(e, b, args, 1, 1); need_numbers(e, b, args);
-        return Type::scalar_of(Scalar::Int64);
+        // Numba: math.floor of an unsigned integer is uint64 (the value unchanged), else int64.
+        return Type::scalar_of(is_integer(args[0].scalar) && !is_signed(args[0].scalar) ? Scalar::UInt64 : Scalar::Int64);
       case Rule::MathPredicate:
         arity(e, b, args, 1, 1); need_numbers(e, b, args);
         return Type::scalar_of(Scalar::Bool);
       case Rule::MathBinary:
         arity(e, b, args, 2, 2); need_numbers(e, b, args);
+        if (numpy) return Type::scalar_of(float_of(promote(args[0].scalar, args[1].scalar)));
         return Type::scalar_of(args[0].scalar == Scalar::Float32 && args[1].scalar == Scalar::Float32
                                    ? Scalar::Float32 : Scalar::Float64);
       case Rule::Abs:
         arity(e, b, args, 1, 1); need_numbers(e, b, args);
-        return args[0].scalar == Scalar::Bool ? Type::scalar_of(Scalar::Int64) : args[0];
+        return args[0].scalar == Scalar::Bool ? Type::scalar_of(Scalar::Int8) : args[0];  // Numba: abs(True) is int8
       case Rule::MinMax: {
         std::vector<Type> items = args;
         if (args.size() == 1 && args[0].is_tuple()) items = args[0].elems;
@@ -107,6 +197,8 @@ class BuiltinTyper {
         return Type::scalar_of(Scalar::Int64);
       case Rule::CastInt:
         arity(e, b, args, 1, 1); need_numbers(e, b, args);
+        // Numba's int() keeps an integer's type (int(uint64) stays unsigned); bool and floats give int64.
+        if (is_integer(args[0].scalar)) return args[0];
         return Type::scalar_of(Scalar::Int64);
       case Rule::CastFloat:
         arity(e, b, args, 1, 1); need_numbers(e, b, args);

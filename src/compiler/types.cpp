@@ -60,7 +60,7 @@ bool Type::operator==(const Type& o) const {
   switch (tag) {
     case Tag::Scalar: case Tag::DType: return scalar == o.scalar;
     case Tag::Array: return scalar == o.scalar && ndim == o.ndim && layout == o.layout && readonly == o.readonly;
-    case Tag::Tuple: return elems == o.elems;
+    case Tag::Tuple: case Tag::Optional: return elems == o.elems;
     case Tag::Module: return name == o.name;
     case Tag::Function: return name == o.name && user_fn == o.user_fn;
     default: return true;
@@ -93,6 +93,7 @@ std::string Type::str() const {
     case Tag::DType: return std::string("class(") + scalar_name(scalar) + ")";
     case Tag::Range: return "range_state64";
     case Tag::String: return "unicode_type";
+    case Tag::Optional: return "OptionalType(" + elems[0].str() + ")";
   }
   return "?";
 }
@@ -141,21 +142,29 @@ Scalar arith_result(Scalar a, Scalar b) {
   return promote(a, b);
 }
 
+Scalar shift_result(Scalar a) {
+  // Numba's shifts keep the left operand's signedness, widened to 64 bits; the count's type does
+  // not matter (uint64 >> int64 is a logical shift giving uint64).
+  return is_integer(a) && !is_signed(a) ? Scalar::UInt64 : Scalar::Int64;
+}
+
 Type unify(const Type& a, const Type& b) {
   if (!a.known()) return b;
   if (!b.known()) return a;
   if (a == b) return a;
-  if (a.is_scalar() && b.is_scalar()) {
-    Scalar x = a.scalar, y = b.scalar;
-    if (x == Scalar::Bool && is_integer(y)) return Type::scalar_of(arith_result(y, y));
-    if (y == Scalar::Bool && is_integer(x)) return Type::scalar_of(arith_result(x, x));
-    if (is_integer(x) && is_integer(y)) {
-      // Numba unifies integers to the wider one, keeping the signed kind when mixed.
-      if (is_signed(x) == is_signed(y)) return scalar_size(x) >= scalar_size(y) ? a : b;
-      return Type::scalar_of(promote(x, y) == Scalar::Float64 ? Scalar::Int64 : promote(x, y));
-    }
-    return Type::scalar_of(promote(x, y));
+  // None with a value, or a value that may be None with another: an optional value (Numba).
+  auto holds_value = [](const Type& t) { return t.is_scalar() || t.is_tuple() || t.is_array(); };
+  if (a.is_optional() || b.is_optional() || a.tag == Type::Tag::None || b.tag == Type::Tag::None) {
+    const Type& x = a.is_optional() ? a.elems[0] : a;
+    const Type& y = b.is_optional() ? b.elems[0] : b;
+    if (x.tag == Type::Tag::None) return holds_value(y) ? Type::optional(y) : Type::unknown();
+    if (y.tag == Type::Tag::None) return holds_value(x) ? Type::optional(x) : Type::unknown();
+    Type u = unify(x, y);
+    return u.known() ? Type::optional(u) : u;
   }
+  // Numba unifies numbers as NumPy promotes them: bool and int8 give int8, int8 and uint8 give
+  // int16, and int64 (or an int literal) with uint64 gives float64.
+  if (a.is_scalar() && b.is_scalar()) return Type::scalar_of(promote(a.scalar, b.scalar));
   if (a.is_tuple() && b.is_tuple() && a.elems.size() == b.elems.size()) {
     std::vector<Type> e;
     for (size_t i = 0; i < a.elems.size(); ++i) {

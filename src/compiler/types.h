@@ -41,6 +41,8 @@ struct Type {
     DType,     // a type object used as a value: np.float32, cujit.int64; scalar = that type
     Range,     // range(...) object, iterated by for
     String,    // a string literal (docstrings, print)
+    Optional,  // a value or None (Numba's OptionalType): elems[0] is the value's type. What a
+               // function returns when some paths return a value and others None (CPU code only)
   };
   Tag tag = Tag::Unknown;
   Scalar scalar = Scalar::Int64;
@@ -66,6 +68,11 @@ struct Type {
   static Type dtype(Scalar s) { Type t; t.tag = Tag::DType; t.scalar = s; return t; }
   static Type range() { Type t; t.tag = Tag::Range; t.scalar = Scalar::Int64; return t; }
   static Type string() { Type t; t.tag = Tag::String; return t; }
+  static Type optional(Type v) {
+    if (v.tag == Tag::Optional) return v;
+    Type t; t.tag = Tag::Optional; t.elems = {std::move(v)}; return t;
+  }
+  bool is_optional() const { return tag == Tag::Optional; }
 
   bool known() const { return tag != Tag::Unknown; }
   bool is_scalar() const { return tag == Tag::Scalar; }
@@ -81,8 +88,9 @@ struct Type {
   std::string str() const;
 };
 
-/// The type both a and b convert to where a variable holds either (Numba's unify): int and float
-/// give float, int16 and int64 give int64, bool and int give int, tuples element by element.
+/// The type both a and b convert to where a variable holds either (Numba's unify): NumPy's
+/// promotion on numbers (int and float give float, int16 and int64 give int64, bool and int8 give
+/// int8, int64 and uint64 give float64), tuples element by element.
 /// Returns an Unknown type when there is none.
 Type unify(const Type& a, const Type& b);
 
@@ -92,6 +100,10 @@ Scalar promote(Scalar a, Scalar b);
 /// The type of `a op b` for arithmetic + - * and bit operators on scalars, by Numba's rules:
 /// integers are widened to 64 bits (int8 + int8 is int64), int with float promotes as NumPy does.
 Scalar arith_result(Scalar a, Scalar b);
+
+/// The type of `a << n` and `a >> n` on integers (Numba's rule): uint64 when `a` is unsigned,
+/// int64 otherwise, whatever the type of `n`.
+Scalar shift_result(Scalar a);
 
 /// Parses a Numba type signature: "float32(float32, int64)", "void(float32[:], float32[:, ::1])",
 /// "(float32[:], float32[:])" (no return type: void). Throws std::invalid_argument with the reason.

@@ -64,6 +64,18 @@ struct PyError {
   const char* msg;
 };
 [[noreturn]] inline void raise(const char* type, const char* msg) { throw PyError{type, msg}; }
+// Numba's OptionalType: what a @jit function returns where some paths return None. Unwrapped where
+// it is used as a value, raising TypeError as Numba does where it is None.
+template <class T>
+struct Optional {
+  bool valid;
+  T value;
+};
+template <class T>
+inline T unwrap(const Optional<T>& o, const char* msg) {
+  if (!o.valid) raise("TypeError", msg);
+  return o.value;
+}
 inline void keep_first(PyError& slot, const PyError& e) {
 #pragma omp critical(cj_first_error)
   {

@@ -55,6 +55,12 @@ std::vector<std::string> base_flags() {
       // sqrt, fabs, ... may then inline to single instructions as they do on the GPU; errno is
       // never looked at, Python's error semantics are implemented by the generated code itself.
       "-fno-math-errno",
+      // A generated function that could end without returning its value would return garbage:
+      // codegen never emits one (typing makes such a result optional), and this keeps it so.
+      "-Werror=return-type",
+      // Integer arithmetic wraps in Numba (LLVM's plain add/mul); signed overflow must not be
+      // undefined behaviour that the optimiser may assume away.
+      "-fwrapv",
   };
 }
 

@@ -1,0 +1,95 @@
+// Operators on values (codegen_values.h): Numba's rules for unary operators on integers,
+// Python's and/or, comparisons in NumPy's common type, and optional values.
+#include "compiler/codegen_values.h"
+
+#include <cstdint>
+#include <vector>
+
+#include "compiler/builtins.h"
+#include "compiler/diagnostics.h"
+
+namespace cujit {
+
+std::string emit_unary(const ast::Node& e, const ValueContext& cx) {
+  std::string a = cx.expr(*e.a);
+  switch (e.op) {
+    case ast::Op::Not:
+      if (e.a->type.tag == Type::Tag::None) return "true";
+      return "(!" + cx.truth(*e.a) + ")";
+    case ast::Op::USub:
+      if (e.a->is(ast::Kind::Constant) && e.a->cval.big_int) return int_literal(Scalar::Int64, INT64_MIN, 0);
+      if (e.a->type.is_scalar() && is_integer(e.a->type.scalar)) {
+        // Numba negates in the operand's own width, then widens: -uint8(200) is 56 (as uint64),
+        // -int8(-128) is -128. Unsigned arithmetic: negating INT64_MIN is no UB here.
+        std::string T = scalar_cpp(e.a->type.scalar);
+        return "((" + cx.type(e.type) + ")((" + T + ")(0ULL - (uint64_t)(" + a + "))))";
+      }
+      return "(-" + cx.convert(a, e.a->type, e.type) + ")";
+    case ast::Op::UAdd: return cx.convert(a, e.a->type, e.type);
+    case ast::Op::Invert:
+      if (e.type.is_scalar(Scalar::Bool)) return "(!" + a + ")";
+      // In the operand's own width too: ~uint8(0) is 255.
+      return "((" + cx.type(e.type) + ")((" + std::string(scalar_cpp(e.a->type.scalar)) + ")(~(" + a + "))))";
+    default: throw InternalError("codegen: unary operator");
+  }
+}
+
+std::string emit_boolop(const ast::Node& e, const ValueContext& cx) {
+  // Python returns one of the operands: a and b == (b if a else a). With booleans this is
+  // plain && / ||; otherwise each operand is converted to the unified type.
+  bool all_bool = e.type.is_scalar(Scalar::Bool);
+  std::string acc = cx.convert(cx.expr(*e.list.back()), e.list.back()->type, e.type);
+  for (int i = (int)e.list.size() - 2; i >= 0; --i) {
+    const ast::Node& v = *e.list[i];
+    if (all_bool) {
+      acc = "(" + cx.expr(v) + (e.op == ast::Op::And ? " && " : " || ") + acc + ")";
+    } else {
+      std::string t = "cj_b" + std::to_string((*cx.tmp)++);
+      std::string cv = cx.convert(t, v.type, e.type);
+      acc = "([&]() { auto " + t + " = " + cx.expr(v) + "; return ((" + t + ") != 0) ? " +
+            (e.op == ast::Op::And ? acc + " : " + cv : cv + " : " + acc) + "; }())";
+    }
+  }
+  return acc;
+}
+
+std::string emit_compare(const ast::Node& e, const ValueContext& cx) {
+  std::vector<std::string> parts;
+  std::string l = cx.expr(*e.a);
+  Type lt = e.a->type;
+  for (size_t i = 0; i < e.list.size(); ++i) {
+    std::string r = cx.expr(*e.list[i]);
+    Type rt = e.list[i]->type;
+    ast::Op op = e.ops[i];
+    if (op == ast::Op::Is || op == ast::Op::IsNot) {
+      if (lt.is_optional() || rt.is_optional()) {  // an optional against None: is it None?
+        std::string o = lt.is_optional() ? l : r;
+        parts.push_back(std::string(op == ast::Op::Is ? "(!" : "(") + "(" + o + ").valid)");
+      } else {
+        bool same = lt.tag == Type::Tag::None && rt.tag == Type::Tag::None;
+        parts.push_back((op == ast::Op::Is) == same ? "true" : "false");
+      }
+    } else {
+      // In NumPy's common type, as Numba compares: a signed integer against a uint64 meets in
+      // float64, so -1 < 2**63 holds (C++'s own conversion would make -1 huge) and, as in
+      // Numba, 2**62 + 1 == 2**62 holds too (float64 rounds both).
+      Type ct = Type::scalar_of(promote(lt.scalar, rt.scalar));
+      parts.push_back("(" + cx.convert(l, lt, ct) + " " + ast::op_spelling(op) + " " + cx.convert(r, rt, ct) + ")");
+    }
+    l = r;
+    lt = rt;
+  }
+  std::string s = parts[0];
+  for (size_t i = 1; i < parts.size(); ++i) s = "(" + s + " && " + parts[i] + ")";
+  return s;
+}
+
+std::string optional_convert(const std::string& code, const Type& from, const Type& to, const ValueContext& cx) {
+  if (from.tag == Type::Tag::None) return cx.type(to) + "{}";
+  if (!from.is_optional()) return cx.type(to) + "{true, " + cx.convert(code, from, to.elems[0]) + "}";
+  std::string t = "cj_o" + std::to_string((*cx.tmp)++);
+  return "([&]() { auto " + t + " = " + code + "; return " + cx.type(to) + "{" + t + ".valid, " +
+         cx.convert(t + ".value", from.elems[0], to.elems[0]) + "}; }())";
+}
+
+}  // namespace cujit

@@ -1,0 +1,27 @@
+// Operators on values for codegen.cpp (codegen_values.cpp): unary operators, and/or, comparisons
+// and conversions into optional values, where Numba's integer and None rules live.
+#pragma once
+#include <functional>
+#include <string>
+
+#include "compiler/ast.h"
+#include "compiler/types.h"
+
+namespace cujit {
+
+/// What these need from the emitter of the function they are part of.
+struct ValueContext {
+  std::function<std::string(const ast::Node&)> expr;   // an expression's C++
+  std::function<std::string(const ast::Node&)> truth;  // an expression's C++ truth value
+  std::function<std::string(const std::string&, const Type&, const Type&)> convert;  // code, from, to
+  std::function<std::string(const Type&)> type;        // C++ spelling, defining structs on demand
+  int* tmp;                                            // the counter of temporaries' names
+};
+
+std::string emit_unary(const ast::Node& e, const ValueContext& cx);    // not - + ~
+std::string emit_boolop(const ast::Node& e, const ValueContext& cx);   // and / or
+std::string emit_compare(const ast::Node& e, const ValueContext& cx);  // a < b < c, x is None
+/// `code` of type `from` (None, a value, or an optional) as the optional type `to`.
+std::string optional_convert(const std::string& code, const Type& from, const Type& to, const ValueContext& cx);
+
+}  // namespace cujit
