@@ -686,6 +686,18 @@ CJ_FN double atomic_nanmin(double* p, double v) { return atomic_float<double, ui
 #define CJ_LIBM_F(name) ::name##f
 #define CJ_LIBM_D(name) ::name
 
+// Ctrl-C on the simulator: simulated code reads the runtime's word at every block start and loop
+// back-edge (one load and a branch) and asks the runtime when it is nonzero; 1 means stop. The
+// stop travels as a SimFault, so a block in fibers or in the plain loop ends as on a fault; the
+// runtime then raises KeyboardInterrupt, not the message.
+#define CJ_SIM_STOPPING()                                                                           \
+  (__builtin_expect(__atomic_load_n(cj::host_services.sim_flags, __ATOMIC_RELAXED) != 0, 0) &&     \
+   cj::host_services.sim_poll() != 0)
+#define CJ_SIM_POLL()                                  \
+  do {                                                 \
+    if (CJ_SIM_STOPPING()) throw cj::SimFault("interrupted"); \
+  } while (0)
+
 // Every thread of blocks [block_begin, block_end), in the order x fastest (as warps are formed);
 // as fibers when the kernel synchronises (BARRIER), else as a plain loop.
 #define CJ_SIM_EACH_THREAD(L, BARRIER, CALL)                                                \
@@ -699,6 +711,10 @@ CJ_FN double atomic_nanmin(double* p, double v) { return atomic_float<double, ui
     cj_t.blockIdx.x = (int32_t)(cj_b % (L)->grid.x);                                        \
     cj_t.blockIdx.y = (int32_t)((cj_b / (L)->grid.x) % (L)->grid.y);                        \
     cj_t.blockIdx.z = (int32_t)(cj_b / ((int64_t)(L)->grid.x * (L)->grid.y));               \
+    if (CJ_SIM_STOPPING()) {                                                                \
+      std::snprintf((L)->error, sizeof((L)->error), "interrupted");                         \
+      return;                                                                               \
+    }                                                                                       \
     CJ_SIM_RACE_BLOCK(cj_nt);                                                               \
     if (BARRIER && cj_nt > 1) {                                                             \
       if (!cj::sim_run_block_fibers(cj_nt, &cj::sim_fiber_trampoline<decltype(cj_body)>,    \

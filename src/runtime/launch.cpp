@@ -95,6 +95,8 @@ void LoadedModule::launch_ufunc(const std::string& symbol, std::vector<int64_t>&
       parallel_for(n, 1 << 15, [&](int64_t b, int64_t e) { fn(p, b, e); });
     } catch (const SimulatorError&) {
       throw;
+    } catch (const Interrupted&) {
+      throw;
     } catch (const std::runtime_error& e) {  // the prelude's SimFault (an index check)
       throw_simulator_error("simulated ufunc " + symbol, e.what());
     }
