@@ -85,6 +85,7 @@ void define_errors(py::module_& m) {
     g_main_thread = 0;  // no polling: launches and compiles then ignore Ctrl-C, as before
   }
   rt::set_interrupt_hooks({&can_poll, &poll_signals});
+  toolchain::set_interrupt_poll([] { return can_poll() && poll_signals(); });
   // Most derived classes first: the first matching catch wins. Exceptions not listed fall
   // through (rethrown) to pybind11's own translators (std::invalid_argument -> ValueError, ...).
   py::register_exception_translator([](std::exception_ptr p) {

@@ -737,13 +737,22 @@ CJ_FN double atomic_nanmin(double* p, double v) { return atomic_float<double, ui
     }                                                                                       \
   }
 
-// A ufunc on the CPU: elements [begin, end); the runtime splits the range over CPU threads.
+// A ufunc on the CPU: elements [begin, end); the runtime splits the range over CPU threads. A
+// SimFault (an index check, Ctrl-C) is caught here and its message returned in `err`: an
+// exception must not cross into the extension, whose C++ runtime is another copy.
 #define CJ_UFUNC_ENTRY(name, N)                                                          \
-  extern "C" CJ_EXPORT void name(const void* params, int64_t begin, int64_t end) {      \
+  extern "C" CJ_EXPORT int name(const void* params, int64_t begin, int64_t end, char* err, \
+                                size_t errlen) {                                         \
     const cj::UfuncArgs<N>& p = *(const cj::UfuncArgs<N>*)params;                        \
-    for (int64_t i = begin; i < end; ++i) {                                              \
-      char* a[N];                                                                        \
-      cj::ufunc_pointers(p, i, a);                                                       \
-      name##_elem(a);                                                                    \
+    try {                                                                                \
+      for (int64_t i = begin; i < end; ++i) {                                            \
+        char* a[N];                                                                      \
+        cj::ufunc_pointers(p, i, a);                                                     \
+        name##_elem(a);                                                                  \
+      }                                                                                  \
+    } catch (const std::exception& e) {                                                  \
+      std::snprintf(err, errlen, "%s", e.what());                                        \
+      return 1;                                                                          \
     }                                                                                    \
+    return 0;                                                                            \
   }

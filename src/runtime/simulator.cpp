@@ -165,10 +165,6 @@ void set_interrupt_hooks(InterruptHooks hooks) {
   g_can_poll.store(hooks.can_poll);
 }
 
-bool poll_interrupt() {
-  bool (*can_poll)() = g_can_poll.load(), (*poll)() = g_poll.load();
-  return can_poll && can_poll() && poll && poll();
-}
 
 int* sim_flags() { return &g_flags; }
 

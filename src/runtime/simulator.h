@@ -21,8 +21,6 @@ struct InterruptHooks {
   bool (*poll)();
 };
 void set_interrupt_hooks(InterruptHooks hooks);
-/// For threads that wait (the host compiler's): true when this thread may poll and a handler raised.
-bool poll_interrupt();
 
 /// The word simulated code reads at every block start and loop back-edge (HostServices::sim_flags):
 /// nonzero sends it to sim_poll. Bit 1: stop (a signal handler raised). Bit 2: the polling thread

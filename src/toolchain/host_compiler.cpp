@@ -38,6 +38,12 @@ const char kNoCompiler[] = "no C++ compiler found: set CXX or install g++ (apt-g
 const char kCacheVersion[] = "cujit-host-1";  // bump when the flags or the build change meaning
 
 std::atomic<std::uint64_t> g_compiler_runs{0};
+std::atomic<bool (*)()> g_interrupt_poll{nullptr};  // set_interrupt_poll
+
+bool interrupted() {
+  bool (*poll)() = g_interrupt_poll.load();
+  return poll && poll();
+}
 
 std::string errno_text(int err) { return std::strerror(err); }
 
@@ -207,15 +213,24 @@ ProcessResult run_process(const std::vector<std::string>& argv, int timeout_s) {
   };
   bool truncated = false;
   char buf[1 << 16];
+  auto stop = [&] {  // kills the compiler and waits for it, so nothing is left running
+    ::kill(-pid, SIGKILL);
+    ::kill(pid, SIGKILL);
+    while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {}
+  };
   for (;;) {
     struct pollfd p { rd.fd, POLLIN, 0 };
-    int n = ::poll(&p, 1, ms_left());
+    // Wake every 100 ms to let Ctrl-C stop a long compile (only Python's main thread polls).
+    int n = ::poll(&p, 1, std::min(ms_left(), 100));
+    if (interrupted()) {
+      stop();
+      throw rt::Interrupted();
+    }
+    if (n == 0 && ms_left() > 0) continue;
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       int err = errno;
-      ::kill(-pid, SIGKILL);
-      ::kill(pid, SIGKILL);
-      while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {}
+      stop();
       throw ToolchainError("poll failed while running " + shown + ": " + errno_text(err));
     }
     if (n == 0) {  // deadline passed
@@ -419,6 +434,8 @@ void* HostLibrary::symbol(const std::string& name) const {
   }
   return p;
 }
+
+void set_interrupt_poll(bool (*poll)()) { g_interrupt_poll.store(poll); }
 
 std::vector<std::string> host_compiler_command() { return resolve_compiler(); }
 

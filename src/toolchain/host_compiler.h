@@ -64,6 +64,11 @@ std::string host_compiler_version();
 /// The compiler command that host_compile would run now, as argv words (e.g. {"ccache", "g++"}).
 std::vector<std::string> host_compiler_command();
 
+/// Ctrl-C: while the compiler runs, `poll` is called every 100 ms (the bindings run Python's
+/// signal handlers on the main thread); when it returns true the compiler is killed and
+/// rt::Interrupted thrown.
+void set_interrupt_poll(bool (*poll)());
+
 /// How many times this process has run the compiler to build something (not --version). For tests
 /// and `cujit --stats`: a cache hit leaves it unchanged.
 std::uint64_t host_compiler_runs();
