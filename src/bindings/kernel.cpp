@@ -341,9 +341,10 @@ class Kernel {
   static void check_config(const LaunchConfig& l, rt::Backend backend) {
     uint64_t threads = (uint64_t)l.block.x * l.block.y * l.block.z;
     uint64_t limit = backend == rt::Backend::GPU ? (uint64_t)rt::max_threads_per_block() : 1024;
-    if (threads > limit)
-      throw py::value_error("a block of " + std::to_string(threads) + " threads is more than the device's maximum of " +
-                            std::to_string(limit) + " threads per block");
+    if (threads > limit)  // what the driver answers such a launch; configure() already holds blocks to 1024
+      throw rt::CudaAPIError("cuLaunchKernel", 1, "CUDA_ERROR_INVALID_VALUE", "invalid argument",
+                             ": a block of " + std::to_string(threads) + " threads is more than the device's maximum of " +
+                                 std::to_string(limit) + " threads per block");
   }
 
   static void run(const Specialization& sp, rt::LoadedModule& mod, void* function, const LaunchConfig& l, void** params) {
