@@ -109,3 +109,28 @@ def test_device_array_odd_values(target, what, call, expected):
         assert "Unable to cast" not in str(e.value) and "C++ type" not in str(e.value)
     else:
         assert call(d) == expected
+
+
+class ForeignArray:
+    """An object exporting a (malformed) __cuda_array_interface__."""
+
+    def __init__(self, **fields):
+        self.__cuda_array_interface__ = {**dict(shape=(4,), typestr="<f8", data=(0, False), version=3), **fields}
+
+
+CAI_CASES = [
+    (dict(shape=(2**64,)), "'shape' holds 18446744073709551616, not a 64-bit integer"),
+    (dict(shape=(1.5,)), "'shape' holds 1.5, not a 64-bit integer"),
+    (dict(strides=("a",)), "'strides' holds 'a', not a 64-bit integer"),
+    (dict(data=(2**65, False)), "'data' holds 36893488147419103232, not an address"),
+    (dict(data=(-1, False)), "'data' holds -1, not an address"),
+    (dict(data=(1234, False), stream=2**70), "'stream' holds 1180591620717411303424, not an address"),
+]
+
+
+@pytest.mark.parametrize("fields,message", CAI_CASES, ids=[repr(c[0]) for c in CAI_CASES])
+def test_foreign_cuda_array_interface(target, fields, message):
+    obj = ForeignArray(**fields)
+    with pytest.raises(ValueError) as e:
+        cuda.as_cuda_array(obj)
+    assert message in str(e.value)
