@@ -6,6 +6,7 @@
 
 #include "runtime/errors.h"
 
+#include <pthread.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -40,18 +41,24 @@ bool poll_now() {
 
 // While a polling thread runs simulated code it cannot wait for signals, so a ticker asks it
 // (through kPollRequest) to poll every 100 ms; simulated code sees the word nonzero and calls
-// sim_poll. Started at the first polling launch, never stopped (like the pool).
+// sim_poll. Started at the first polling launch, never stopped (like the pool); a child made by
+// fork() inherits no threads and starts its own.
+std::atomic<bool> g_ticker_started{false};
 void ensure_ticker() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    std::thread([] {
-      for (;;) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        if (g_pollers.load(std::memory_order_relaxed) > 0)
-          __atomic_fetch_or(&g_flags, kPollRequest, __ATOMIC_RELAXED);
-      }
-    }).detach();
-  });
+  if (g_ticker_started.load(std::memory_order_acquire)) return;
+  static std::mutex mu;
+  std::lock_guard<std::mutex> g(mu);
+  if (g_ticker_started.load()) return;
+  static bool at_fork = (pthread_atfork(nullptr, nullptr, [] { g_ticker_started.store(false); }), true);
+  (void)at_fork;
+  std::thread([] {
+    for (;;) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      if (g_pollers.load(std::memory_order_relaxed) > 0)
+        __atomic_fetch_or(&g_flags, kPollRequest, __ATOMIC_RELAXED);
+    }
+  }).detach();
+  g_ticker_started.store(true, std::memory_order_release);
 }
 
 class Pool {
