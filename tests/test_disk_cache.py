@@ -62,3 +62,54 @@ def test_second_process_and_renamed_file_hit_the_cache(tmp_path):
     # Every build was a hit: NVRTC (a 100 MB library) was never loaded; the key names it by its
     # file, not by asking it its version.
     assert "nvrtc loaded: False" in out
+
+
+def test_entries_that_are_not_regular_files_are_misses(tmp_path):
+    """A FIFO in the cache hung the process on its read; a symlink to /dev/zero was read until
+    memory ran out. Only regular files of a sane size are read; anything else is a miss."""
+    cache = tmp_path / "cache"
+    run_in(tmp_path / "prog.py", cache)
+    replaced = 0
+    for i, p in enumerate(sorted(q for q in cache.rglob("*") if q.is_file())):
+        if p.suffix in (".cpp", ".cu"):
+            continue
+        p.unlink()
+        if i % 2:
+            os.mkfifo(p)
+        else:
+            p.symlink_to("/dev/zero")
+        replaced += 1
+    assert replaced >= 3
+    env = dict(os.environ, CUJIT_CACHE_DIR=str(cache), CUJIT_ENABLE_CUDASIM="1", CUJIT_CHECK_PTX="1")
+    env.pop("CUJIT_DISABLE_CACHE", None)
+    (tmp_path / "prog.py").write_text(PROGRAM)
+    r = subprocess.run([sys.executable, str(tmp_path / "prog.py")], env=env, capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr
+
+
+def dead_pid():
+    p = subprocess.Popen([sys.executable, "-c", "pass"])
+    p.wait()
+    return p.pid
+
+
+def test_stale_temporaries_are_removed(tmp_path):
+    """A process killed while it compiles leaves <entry>.tmp.<pid>.* behind; the next process that
+    writes to the cache removes those whose writer is gone (or that are very old), and leaves a
+    live writer's alone."""
+    cache = tmp_path / "cache"
+    (cache / "ab").mkdir(parents=True)
+    old = 2 * 3600
+    dead = cache / "ab" / f"ab12.so.tmp.{dead_pid()}.77.0"
+    ancient = cache / "ab" / f"ab34.cubin.tmp.{os.getpid()}.77.1"
+    live = cache / "ab" / f"ab56.so.tmp.{os.getpid()}.77.2"
+    recent_dead = cache / "ab" / f"ab78.so.tmp.{dead_pid()}.77.3"
+    for p in (dead, ancient, live, recent_dead):
+        p.write_bytes(b"x" * 100)
+    for p in (dead, ancient):
+        t = os.stat(p).st_mtime - old
+        os.utime(p, (t, t))
+    run_in(tmp_path / "prog.py", cache)
+    assert not dead.exists() and not ancient.exists()
+    assert live.exists() and recent_dead.exists()  # may still be being written

@@ -86,8 +86,14 @@ bool is_exact_ndarray(const py::handle& h) {
 void* stream_handle(const py::object& stream) {
   if (stream.is_none()) return nullptr;
   if (py::isinstance<py::int_>(stream)) {
-    auto v = stream.cast<uintptr_t>();
-    return (void*)v;
+    // A raw CUstream handle (0: the default stream); not one a pointer can hold is no stream.
+    unsigned long long v = PyLong_AsUnsignedLongLong(stream.ptr());
+    if (PyErr_Occurred()) {
+      PyErr_Clear();
+      throw py::value_error("stream must be 0, None, a cujit stream or a CUstream handle, got " +
+                            py::repr(stream).cast<std::string>());
+    }
+    return (void*)(uintptr_t)v;
   }
   // A cujit stream of a context lost to a kernel fault must not reach the driver.
   if (py::isinstance<rt::Stream>(stream)) {

@@ -21,27 +21,18 @@ namespace {
 
 using rt::DeviceArray;
 
-// An integer through Python's operator.index, as NumPy takes shapes and indices: int() would
-// truncate what has an __index__ that refuses it (np.array(1.23) has one, and refuses), so a float
-// would pass as its integer part instead of raising TypeError.
-int64_t index_value(const py::handle& h) {
-  py::object i = py::reinterpret_steal<py::object>(PyNumber_Index(h.ptr()));
-  if (!i) throw py::error_already_set();
-  return i.cast<int64_t>();
-}
-
 std::vector<int64_t> shape_arg(const py::handle& shape, const char* what) {
   auto as_int = [&](const py::handle& h) {
     if (!py::hasattr(h, "__index__") || py::isinstance<py::bool_>(h))
       throw py::type_error(std::string(what) + " must be an int or a tuple of ints, got " +
                            py::repr(h).cast<std::string>());
-    try {
-      return index_value(h);
-    } catch (py::error_already_set& e) {
-      if (!e.matches(PyExc_TypeError)) throw;
-      throw py::type_error(std::string(what) + " must be an int or a tuple of ints, got " +
-                           py::repr(h).cast<std::string>());
-    }
+    // An int beyond int64 (2**64) is no size any array can have; pybind11's cast would say only
+    // "Unable to cast Python instance".
+    Py_ssize_t n = PyNumber_AsSsize_t(h.ptr(), nullptr);  // clamped on overflow
+    if (n == -1 && PyErr_Occurred()) throw py::error_already_set();
+    if (n == PY_SSIZE_T_MAX || n == PY_SSIZE_T_MIN)
+      throw py::value_error(std::string(what) + " " + py::repr(h).cast<std::string>() + " is too large");
+    return (int64_t)n;
   };
   std::vector<int64_t> v;
   if (py::isinstance<py::tuple>(shape) || py::isinstance<py::list>(shape)) {
@@ -157,9 +148,15 @@ py::object device_array_like(const py::object& ary, const py::object& stream) {
 // Integer and boolean arrays (NumPy's advanced indexing) would need copies: refused.
 std::vector<rt::IndexItem> index_key(const py::handle& key) {
   std::vector<rt::IndexItem> items;
+  // Slice bounds as Python's slices take them: __index__ only (1.5 is refused, not truncated),
+  // and values beyond int64 clamped (a[2**62:2**63] is a[2**62:], empty or not).
   auto opt_int = [](const py::handle& h, int64_t* v) {
     if (h.is_none()) return false;
-    *v = index_value(h);  // TypeError for d[1.5:3], as NumPy
+    if (!PyIndex_Check(h.ptr()))
+      throw py::type_error("slice indices must be integers or None or have an __index__ method");
+    Py_ssize_t n = PyNumber_AsSsize_t(h.ptr(), nullptr);
+    if (n == -1 && PyErr_Occurred()) throw py::error_already_set();
+    *v = (int64_t)n;
     return true;
   };
   auto one = [&](const py::handle& h) {
@@ -175,7 +172,10 @@ std::vector<rt::IndexItem> index_key(const py::handle& key) {
       if (!opt_int(h.attr("step"), &it.step)) it.step = 1;
     } else if (!py::isinstance<py::bool_>(h) && !py::isinstance<py::array>(h) && py::hasattr(h, "__index__")) {
       it.kind = rt::IndexItem::Kind::Int;
-      it.index = index_value(h);
+      // NumPy's IndexError for an index beyond int64: "cannot fit 'int' into an index-sized integer".
+      Py_ssize_t n = PyNumber_AsSsize_t(h.ptr(), PyExc_IndexError);
+      if (n == -1 && PyErr_Occurred()) throw py::error_already_set();
+      it.index = (int64_t)n;
     } else {
       throw py::index_error("only integers, slices (`:`), ellipsis (`...`) and None are valid indices of a "
                             "device array (got " + py::repr(h).cast<std::string>() +

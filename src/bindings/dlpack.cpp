@@ -119,7 +119,13 @@ std::pair<int32_t, int32_t> device_of(const rt::DeviceArray& a) {
 // the simple, always-correct way (an event would avoid the host wait).
 void make_ready_for(const py::object& stream, const rt::DeviceArray& a) {
   if (a.backend() != rt::Backend::GPU || stream.is_none()) return;
-  int64_t s = stream.cast<int64_t>();
+  int overflow = 0;
+  long long s = PyIndex_Check(stream.ptr()) ? PyLong_AsLongLongAndOverflow(stream.ptr(), &overflow) : 0;
+  if (!PyIndex_Check(stream.ptr()) || overflow || PyErr_Occurred()) {
+    PyErr_Clear();
+    throw py::type_error("__dlpack__: stream must be None or an integer (-1, 1, 2 or a CUstream handle), got " +
+                         py::repr(stream).cast<std::string>());
+  }
   if (s == 0) throw py::value_error("__dlpack__: stream=0 is ambiguous for CUDA; use 1 (legacy default) or 2 (per-thread)");
   if (s == -1 || s == 1) return;  // -1: the consumer asked for no synchronisation; 1: our own stream
   py::gil_scoped_release nogil;

@@ -8,6 +8,7 @@
 
 #include "compiler/diagnostics.h"
 #include "runtime/errors.h"
+#include "runtime/simulator.h"
 #include "toolchain/host_compiler.h"
 #include "toolchain/nvrtc.h"
 
@@ -45,16 +46,54 @@ const char* compile_error_class(ErrorKind k) {
   return "TypingError";
 }
 
+// Ctrl-C during a simulated launch or a compile (runtime/simulator.h InterruptHooks). Python runs
+// signal handlers on the main thread only, so only it polls; PyErr_CheckSignals needs the GIL,
+// which the waiting thread released. The handler's exception (KeyboardInterrupt, or whatever a
+// user's handler raised) is kept here, with the GIL, until the translator raises it.
+unsigned long g_main_thread = 0;
+PyObject *g_pending_type = nullptr, *g_pending_value = nullptr, *g_pending_tb = nullptr;
+
+bool can_poll() { return g_main_thread != 0 && PyThread_get_thread_ident() == g_main_thread; }
+
+bool poll_signals() {
+  if (!Py_IsInitialized()) return false;
+  py::gil_scoped_acquire gil;
+  if (PyErr_CheckSignals() == 0) return false;
+  Py_XDECREF(g_pending_type);
+  Py_XDECREF(g_pending_value);
+  Py_XDECREF(g_pending_tb);
+  PyErr_Fetch(&g_pending_type, &g_pending_value, &g_pending_tb);
+  return true;
+}
+
+void raise_interrupted() {
+  if (g_pending_type) {
+    PyErr_Restore(g_pending_type, g_pending_value, g_pending_tb);
+    g_pending_type = g_pending_value = g_pending_tb = nullptr;
+  } else {
+    PyErr_SetNone(PyExc_KeyboardInterrupt);
+  }
+}
+
 }  // namespace
 
 void define_errors(py::module_& m) {
   (void)m;
+  try {
+    g_main_thread = py::module_::import("threading").attr("main_thread")().attr("ident").cast<unsigned long>();
+  } catch (const std::exception&) {
+    g_main_thread = 0;  // no polling: launches and compiles then ignore Ctrl-C, as before
+  }
+  rt::set_interrupt_hooks({&can_poll, &poll_signals});
+  toolchain::set_interrupt_poll([] { return can_poll() && poll_signals(); });
   // Most derived classes first: the first matching catch wins. Exceptions not listed fall
   // through (rethrown) to pybind11's own translators (std::invalid_argument -> ValueError, ...).
   py::register_exception_translator([](std::exception_ptr p) {
     if (!p) return;
     try {
       std::rethrow_exception(p);
+    } catch (const rt::Interrupted&) {
+      raise_interrupted();
     } catch (const rt::CudaOutOfMemoryError& e) {
       raise("CudaOutOfMemoryError", e.what(), [&](py::object& x) {
         x.attr("call") = e.call;

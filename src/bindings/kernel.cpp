@@ -35,38 +35,63 @@ namespace cujit {
 
 namespace {
 
-// One launch-configuration size through operator.index: a float is a TypeError naming it (not
-// pybind11's cast error), and a size past 32 bits is refused rather than cut to its low bits
-// (grid 2**32 + 1 would have launched one block).
-int64_t launch_size(const py::handle& x, const char* what) {
-  py::object i = py::reinterpret_steal<py::object>(PyNumber_Index(x.ptr()));
-  if (!i) {
-    PyErr_Clear();
-    throw py::type_error(std::string(what) + " must be an int or a tuple of 1 to 3 ints, got " +
-                         py::repr(x).cast<std::string>());
+// One launch dimension, as numba-cuda's normalize_kernel_dimensions takes it: an int or a tuple
+// or list of 1 to 3 ints (numbers.Integral: also NumPy ints and bools); `name` is "griddim" or
+// "blockdim". A value too large for int64 is kept as INT64_MAX, so the limit check names it.
+std::vector<int64_t> launch_dims(const py::handle& h, const char* name) {
+  std::vector<py::handle> items;
+  const bool seq = py::isinstance<py::tuple>(h) || py::isinstance<py::list>(h);
+  if (seq) {
+    for (auto x : h) items.push_back(x);
+  } else {
+    items.push_back(h);
   }
-  int overflow = 0;
-  long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
-  if (overflow || v > (long long)UINT32_MAX)
-    throw py::value_error(std::string(what) + " size " + py::repr(i).cast<std::string>() +
-                          " is too large (at most 2**32 - 1)");
+  auto shown = [&] {
+    py::list l;
+    for (py::handle x : items) l.append(x);
+    return py::repr(l).cast<std::string>();
+  };
+  if (items.size() > 3) throw py::value_error(std::string(name) + " must be a sequence of 1, 2 or 3 integers, got " + shown());
+  static py::object integral = py::module_::import("numbers").attr("Integral");
+  std::vector<int64_t> v;
+  for (py::handle x : items) {
+    if (!PyObject_IsInstance(x.ptr(), integral.ptr()))
+      throw py::type_error(std::string(name) + " must be a sequence of integers, got " + shown());
+    py::int_ i = py::reinterpret_steal<py::int_>(PyNumber_Index(x.ptr()));
+    if (!i) throw py::error_already_set();
+    int overflow = 0;
+    long long n = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
+    v.push_back(overflow > 0 ? INT64_MAX : overflow < 0 ? INT64_MIN : n);
+  }
+  if (v.empty()) throw py::value_error(std::string(name) + " must be a sequence of 1, 2 or 3 integers, got []");
   return v;
 }
 
-rt::Dim3 dim3_of(const py::handle& h, const char* what) {
-  rt::Dim3 d;
-  std::vector<int64_t> v;
-  if (py::isinstance<py::tuple>(h) || py::isinstance<py::list>(h)) {
-    for (auto x : h) v.push_back(launch_size(x, what));
-  } else {
-    v.push_back(launch_size(h, what));
-  }
-  if (v.empty() || v.size() > 3) throw py::value_error(std::string(what) + " must be an int or a tuple of 1 to 3 ints");
+rt::Dim3 dim3_of(const py::handle& h, const char* what, const char* name) {
+  std::vector<int64_t> v = launch_dims(h, name);
   for (auto x : v)
     if (x <= 0) throw py::value_error(std::string(what) + " sizes must be positive, got " + std::to_string(x));
+  while (v.size() < 3) v.push_back(1);
+  // The GPU's limits (every CUDA device since compute capability 3.0): the driver refuses more with
+  // CUDA_ERROR_INVALID_VALUE, and the simulator refuses the same launches the same way.
+  const bool grid = name[0] == 'g';
+  const int64_t lim[3] = {grid ? INT32_MAX : 1024, grid ? 65535 : 1024, grid ? 65535 : 64};
+  const char axis[3] = {'x', 'y', 'z'};
+  auto invalid = [&](const std::string& detail) {
+    throw rt::CudaAPIError("cuLaunchKernel", 1, "CUDA_ERROR_INVALID_VALUE", "invalid argument", ": " + detail);
+  };
+  for (int k = 0; k < 3; ++k)
+    if (v[k] > lim[k])
+      invalid(std::string(what) + " is " + (v[k] == INT64_MAX ? std::string(">= 2**63") : std::to_string(v[k])) + " in " + axis[k] + ", above the GPU's limit of " +
+              std::to_string(lim[k]) + (grid ? " blocks (2**31 - 1 in x, 65535 in y and z)"
+                                             : " threads (1024 in x and y, 64 in z, 1024 in all)"));
+  if (!grid && v[0] * v[1] * v[2] > 1024)
+    invalid("the block has " + std::to_string(v[0] * v[1] * v[2]) + " threads (" + std::to_string(v[0]) + " x " +
+            std::to_string(v[1]) + " x " + std::to_string(v[2]) + "), above the GPU's limit of 1024 threads per block");
+  rt::Dim3 d;
   d.x = (uint32_t)v[0];
-  if (v.size() > 1) d.y = (uint32_t)v[1];
-  if (v.size() > 2) d.z = (uint32_t)v[2];
+  d.y = (uint32_t)v[1];
+  d.z = (uint32_t)v[2];
   return d;
 }
 
@@ -141,19 +166,23 @@ class Kernel {
     if (t.size() < 2 || t.size() > 4)
       throw py::value_error("a launch configuration has 2 to 4 items (blocks, threads[, stream[, sharedmem]]), got " + std::to_string(t.size()));
     LaunchConfig l;
-    l.grid = dim3_of(t[0], "the grid (blocks)");
-    l.block = dim3_of(t[1], "the block (threads)");
+    if (t[0].is_none() || t[1].is_none())
+      throw py::value_error("a kernel launch needs both a grid and a block size: kernel[blocks, threads]");
+    l.grid = dim3_of(t[0], "the grid (blocks)", "griddim");
+    l.block = dim3_of(t[1], "the block (threads)", "blockdim");
     l.stream_obj = t.size() > 2 ? py::object(t[2]) : py::object(py::int_(0));
     l.stream = stream_handle(l.stream_obj);
     if (t.size() > 3) {
-      py::object shi = py::reinterpret_steal<py::object>(PyNumber_Index(t[3].ptr()));
-      if (!shi) {
-        PyErr_Clear();
-        throw py::type_error("sharedmem must be an int (bytes), got " + py::repr(t[3]).cast<std::string>());
-      }
-      int64_t sh = shi.cast<int64_t>();
-      if (sh < 0) throw py::value_error("sharedmem must be >= 0");
-      l.shared = (size_t)sh;
+      static py::object integral = py::module_::import("numbers").attr("Integral");
+      if (!PyObject_IsInstance(t[3].ptr(), integral.ptr()))
+        throw py::type_error("sharedmem must be an integer (bytes), got " + py::repr(t[3]).cast<std::string>());
+      py::int_ i = py::reinterpret_steal<py::int_>(PyNumber_Index(t[3].ptr()));
+      if (!i) throw py::error_already_set();
+      int overflow = 0;
+      long long sh = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
+      if (overflow < 0 || (!overflow && sh < 0)) throw py::value_error("sharedmem must be >= 0");
+      // Above any GPU's shared memory; the launch checks give the device's own limit.
+      l.shared = overflow > 0 || sh > (1LL << 40) ? (size_t)(1ULL << 40) : (size_t)sh;
     }
     return l;
   }
@@ -316,9 +345,10 @@ class Kernel {
   static void check_config(const LaunchConfig& l, rt::Backend backend) {
     uint64_t threads = (uint64_t)l.block.x * l.block.y * l.block.z;
     uint64_t limit = backend == rt::Backend::GPU ? (uint64_t)rt::max_threads_per_block() : 1024;
-    if (threads > limit)
-      throw py::value_error("a block of " + std::to_string(threads) + " threads is more than the device's maximum of " +
-                            std::to_string(limit) + " threads per block");
+    if (threads > limit)  // what the driver answers such a launch; configure() already holds blocks to 1024
+      throw rt::CudaAPIError("cuLaunchKernel", 1, "CUDA_ERROR_INVALID_VALUE", "invalid argument",
+                             ": a block of " + std::to_string(threads) + " threads is more than the device's maximum of " +
+                                 std::to_string(limit) + " threads per block");
   }
 
   static void run(const Specialization& sp, rt::LoadedModule& mod, void* function, const LaunchConfig& l, void** params) {
@@ -443,12 +473,26 @@ PyObject* make_launch(PyObject* kernel_obj, Kernel* k, const LaunchConfig& confi
   return reinterpret_cast<PyObject*>(l);
 }
 
+/// Whether configuration `key` is the last one: equal, and item by item of the same types, since
+/// (2.0, 32) == (2, 32) but a float grid must be refused, not take the int one's parsed values.
+bool same_config(const py::handle& last, const py::handle& key) {
+  if (Py_TYPE(last.ptr()) != Py_TYPE(key.ptr())) return false;
+  if (PyTuple_Check(key.ptr()) || PyList_Check(key.ptr())) {
+    py::sequence a = py::reinterpret_borrow<py::sequence>(last), b = py::reinterpret_borrow<py::sequence>(key);
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i)
+      if (!same_config(a[i], b[i])) return false;
+    return true;
+  }
+  return last.equal(key);
+}
+
 /// Kernel's mp_subscript. A configuration equal to the last one (in a loop it is usually the same
 /// tuple object, a constant of the caller's code) reuses its parsed values.
 PyObject* kernel_subscript(PyObject* self, PyObject* key) {
   try {
     Kernel* k = kernel_of(self);
-    if (!(k->last_config && (k->last_config.ptr() == key || k->last_config.equal(py::handle(key))))) {
+    if (!(k->last_config && (k->last_config.ptr() == key || same_config(k->last_config, key)))) {
       LaunchConfig parsed = k->configure(key);
       // The old values die at the end of this block, after both are replaced: their destructors
       // may run Python code, and another thread must never see a configuration with the wrong key.
@@ -491,7 +535,7 @@ void define_kernel(py::module_& m) {
                      py::custom_type_setup([](PyHeapTypeObject* ht) { ht->as_mapping.mp_subscript = kernel_subscript; }))
       .def(py::init<std::shared_ptr<FunctionSource>, const std::vector<std::string>&, bool, py::object>(), py::arg("source"),
            py::arg("signatures"), py::arg("debug") = false, py::arg("snapshot") = py::none())
-      .def("configure", [](py::object self, py::object grid, py::object block, py::object stream, int64_t shared) {
+      .def("configure", [](py::object self, py::object grid, py::object block, py::object stream, py::object shared) {
              Kernel& k = *kernel_of(self.ptr());
              PyObject* l = make_launch(self.ptr(), &k, k.configure(py::make_tuple(grid, block, stream, shared)));
              if (!l) throw py::error_already_set();

@@ -250,7 +250,7 @@ class Emitter {
       case K::While: {
         std::string flag = loop_begin(s);
         out("while (" + truth(*s.a) + ") {");
-        ++indent_; block(s.body); --indent_;
+        ++indent_; poll(); block(s.body); --indent_;
         out("}");
         loop_end(s, flag);
         return;
@@ -353,6 +353,7 @@ class Emitter {
       throw InternalError("codegen: for over " + it.str());
     }
     ++indent_;
+    if (it.tag == Type::Tag::Range) poll();
     Type elem = it.tag == Type::Tag::Range ? Type::scalar_of(it.scalar)
               : it.is_array() ? (it.ndim == 1 ? Type::scalar_of(it.scalar) : s.a->type)
               : it.elems.empty() ? Type::unknown() : it.elems[0];
@@ -580,6 +581,8 @@ class Emitter {
   // The simulator checks indices in GPU code (host target); with CUJIT_SIM_RACECHECK it also
   // records accesses to shared memory.
   bool index_checked() const { return target_ == Target::Host && !fn_->host_only; }
+  // Simulated loops stop on Ctrl-C (host.h CJ_SIM_POLL); a range loop too, as one may be endless.
+  void poll() { if (index_checked()) out("CJ_SIM_POLL();"); }
   bool race_checked() const { return index_checked() && prog_.race_check; }
 
   // `"name", "{fileN}:LINE"`: the array and the user's line in a simulator message. The file goes

@@ -696,6 +696,18 @@ CJ_FN double atomic_nanmin(double* p, double v) { return atomic_float<double, ui
 #define CJ_LIBM_F(name) ::name##f
 #define CJ_LIBM_D(name) ::name
 
+// Ctrl-C on the simulator: simulated code reads the runtime's word at every block start and loop
+// back-edge (one load and a branch) and asks the runtime when it is nonzero; 1 means stop. The
+// stop travels as a SimFault, so a block in fibers or in the plain loop ends as on a fault; the
+// runtime then raises KeyboardInterrupt, not the message.
+#define CJ_SIM_STOPPING()                                                                           \
+  (__builtin_expect(__atomic_load_n(cj::host_services.sim_flags, __ATOMIC_RELAXED) != 0, 0) &&     \
+   cj::host_services.sim_poll() != 0)
+#define CJ_SIM_POLL()                                  \
+  do {                                                 \
+    if (CJ_SIM_STOPPING()) throw cj::SimFault("interrupted"); \
+  } while (0)
+
 // Every thread of blocks [block_begin, block_end), in the order x fastest (as warps are formed);
 // as fibers when the kernel synchronises (BARRIER), else as a plain loop.
 #define CJ_SIM_EACH_THREAD(L, BARRIER, CALL)                                                \
@@ -709,6 +721,10 @@ CJ_FN double atomic_nanmin(double* p, double v) { return atomic_float<double, ui
     cj_t.blockIdx.x = (int32_t)(cj_b % (L)->grid.x);                                        \
     cj_t.blockIdx.y = (int32_t)((cj_b / (L)->grid.x) % (L)->grid.y);                        \
     cj_t.blockIdx.z = (int32_t)(cj_b / ((int64_t)(L)->grid.x * (L)->grid.y));               \
+    if (CJ_SIM_STOPPING()) {                                                                \
+      std::snprintf((L)->error, sizeof((L)->error), "interrupted");                         \
+      return;                                                                               \
+    }                                                                                       \
     CJ_SIM_RACE_BLOCK(cj_nt);                                                               \
     if (BARRIER && cj_nt > 1) {                                                             \
       if (!cj::sim_run_block_fibers(cj_nt, &cj::sim_fiber_trampoline<decltype(cj_body)>,    \
@@ -731,13 +747,22 @@ CJ_FN double atomic_nanmin(double* p, double v) { return atomic_float<double, ui
     }                                                                                       \
   }
 
-// A ufunc on the CPU: elements [begin, end); the runtime splits the range over CPU threads.
+// A ufunc on the CPU: elements [begin, end); the runtime splits the range over CPU threads. A
+// SimFault (an index check, Ctrl-C) is caught here and its message returned in `err`: an
+// exception must not cross into the extension, whose C++ runtime is another copy.
 #define CJ_UFUNC_ENTRY(name, N)                                                          \
-  extern "C" CJ_EXPORT void name(const void* params, int64_t begin, int64_t end) {      \
+  extern "C" CJ_EXPORT int name(const void* params, int64_t begin, int64_t end, char* err, \
+                                size_t errlen) {                                         \
     const cj::UfuncArgs<N>& p = *(const cj::UfuncArgs<N>*)params;                        \
-    for (int64_t i = begin; i < end; ++i) {                                              \
-      char* a[N];                                                                        \
-      cj::ufunc_pointers(p, i, a);                                                       \
-      name##_elem(a);                                                                    \
+    try {                                                                                \
+      for (int64_t i = begin; i < end; ++i) {                                            \
+        char* a[N];                                                                      \
+        cj::ufunc_pointers(p, i, a);                                                     \
+        name##_elem(a);                                                                  \
+      }                                                                                  \
+    } catch (const std::exception& e) {                                                  \
+      std::snprintf(err, errlen, "%s", e.what());                                        \
+      return 1;                                                                          \
     }                                                                                    \
+    return 0;                                                                            \
   }

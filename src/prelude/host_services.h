@@ -19,6 +19,8 @@ struct HostServices {
   void* (*arena_open)();              // a new arena for this thread; returns the previous one
   void (*arena_close)(void* prev);    // frees this thread's arena, makes `prev` current again
   void (*arena_reset)();              // frees what this thread's arena holds (NumPy loops, per element)
+  int* sim_flags;                     // the simulator's stop/poll word (runtime/simulator.h)
+  int (*sim_poll)();                  // called when it is nonzero; 1: stop (Ctrl-C)
 };
 inline HostServices host_services = {};
 

@@ -344,6 +344,30 @@ void copy_device_array(DeviceArray& dst, const DeviceArray& src, void* stream) {
   copy_numpy_to_device_array(dst, device_array_to_numpy(src, py::none(), stream), stream);
 }
 
+namespace {
+// An integer of a foreign __cuda_array_interface__: a clear ValueError for a value that is no
+// integer or does not fit, rather than pybind11's "Unable to cast Python instance".
+int64_t cai_int(const py::handle& h, const char* field) {
+  if (PyIndex_Check(h.ptr())) {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(py::reinterpret_steal<py::object>(PyNumber_Index(h.ptr())).ptr(), &overflow);
+    if (!PyErr_Occurred() && !overflow) return v;
+    PyErr_Clear();
+  }
+  throw py::value_error(std::string("__cuda_array_interface__ '") + field + "' holds " + py::repr(h).cast<std::string>() +
+                        ", not a 64-bit integer");
+}
+uintptr_t cai_pointer(const py::handle& h, const char* field) {
+  if (PyIndex_Check(h.ptr())) {
+    unsigned long long v = PyLong_AsUnsignedLongLong(py::reinterpret_steal<py::object>(PyNumber_Index(h.ptr())).ptr());
+    if (!PyErr_Occurred()) return (uintptr_t)v;
+    PyErr_Clear();
+  }
+  throw py::value_error(std::string("__cuda_array_interface__ '") + field + "' holds " + py::repr(h).cast<std::string>() +
+                        ", not an address");
+}
+}  // namespace
+
 std::shared_ptr<DeviceArray> device_array_from_cai(py::handle obj) {
   py::object iface = obj.attr("__cuda_array_interface__");
   if (!py::isinstance<py::dict>(iface)) throw py::type_error("__cuda_array_interface__ must be a dict");
@@ -351,7 +375,7 @@ std::shared_ptr<DeviceArray> device_array_from_cai(py::handle obj) {
   for (const char* key : {"shape", "typestr", "data"})
     if (!cai.contains(key)) throw py::value_error(std::string("__cuda_array_interface__ has no '") + key + "'");
   auto a = std::make_shared<DeviceArray>();
-  for (auto d : py::tuple(cai["shape"])) a->shape.push_back(d.cast<int64_t>());
+  for (auto d : py::tuple(cai["shape"])) a->shape.push_back(cai_int(d, "shape"));
   check_shape(a->shape, "__cuda_array_interface__");
   py::dtype dt = py::dtype::from_args(cai["typestr"]);
   if (!scalar_from_numpy_dtype(dt, &a->dtype))
@@ -360,11 +384,11 @@ std::shared_ptr<DeviceArray> device_array_from_cai(py::handle obj) {
     throw py::type_error("masked arrays (__cuda_array_interface__ 'mask') are not supported");
   py::tuple data(cai["data"]);
   if (data.size() != 2) throw py::value_error("__cuda_array_interface__ 'data' must be (pointer, read_only)");
-  uintptr_t ptr = data[0].cast<uintptr_t>();
+  uintptr_t ptr = cai_pointer(data[0], "data");
   a->readonly = data[1].cast<bool>();
   const int64_t item = scalar_size(a->dtype);
   if (cai.contains("strides") && !cai["strides"].is_none()) {
-    for (auto s : py::tuple(cai["strides"])) a->strides.push_back(s.cast<int64_t>());
+    for (auto s : py::tuple(cai["strides"])) a->strides.push_back(cai_int(s, "strides"));
     if (a->strides.size() != a->shape.size())
       throw py::value_error("__cuda_array_interface__ 'strides' and 'shape' differ in length");
     for (int64_t s : a->strides)
@@ -384,7 +408,7 @@ std::shared_ptr<DeviceArray> device_array_from_cai(py::handle obj) {
   if (ptr == 0 && hi > lo) throw py::value_error("__cuda_array_interface__ has a null pointer for a non-empty array");
   // The exporter's work on its stream must finish before we use the memory (protocol v3).
   if (cai.contains("stream") && !cai["stream"].is_none() && hi > lo) {
-    auto s = cai["stream"].cast<uintptr_t>();
+    auto s = cai_pointer(cai["stream"], "stream");
     py::gil_scoped_release nogil;
     stream_synchronize(reinterpret_cast<CUstream>(s));
   }

@@ -74,6 +74,13 @@ class SimulatorRaceError : public SimulatorError {
   using SimulatorError::SimulatorError;
 };
 
+/// A pending signal's handler raised (Ctrl-C: KeyboardInterrupt) while the simulator or a compiler
+/// ran; the work was stopped. The bindings raise the exception the handler raised.
+class Interrupted : public std::runtime_error {
+ public:
+  Interrupted() : std::runtime_error("interrupted") {}
+};
+
 /// An out-of-bounds index caught on the GPU by a kernel compiled with debug=True (Python:
 /// cujit.errors.KernelIndexError, an IndexError); the message has the simulator's wording.
 class KernelIndexError : public std::runtime_error {

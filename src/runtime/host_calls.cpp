@@ -1,5 +1,7 @@
 #include "runtime/host_calls.h"
 
+#include "runtime/simulator.h"
+
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -55,7 +57,8 @@ void arena_reset() {
 }
 
 const HostServices kServices = {&random_state,    &alloc,      &arena_get,   &arena_set,
-                                &threads_service, &arena_open, &arena_close, &arena_reset};
+                                &threads_service, &arena_open, &arena_close, &arena_reset,
+                                sim_flags(),      &sim_poll};
 
 }  // namespace
 

@@ -19,6 +19,8 @@ struct HostServices {
   void* (*arena_open)();
   void (*arena_close)(void* prev);
   void (*arena_reset)();
+  int* sim_flags;       // simulator.h: nonzero asks simulated code to call sim_poll
+  int (*sim_poll)();    // 1: stop (Ctrl-C)
 };
 const HostServices* host_services();
 

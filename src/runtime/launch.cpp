@@ -13,7 +13,7 @@ namespace cujit::rt {
 
 namespace {
 // The simulator's entry points (src/prelude/host.h).
-using HostUfuncFn = void (*)(const void* params, int64_t begin, int64_t end);
+using HostUfuncFn = int (*)(const void* params, int64_t begin, int64_t end, char* err, size_t errlen);
 struct SimLaunch {  // cj::SimLaunch
   int32_t grid[3];
   int32_t block[3];
@@ -91,13 +91,10 @@ void LoadedModule::launch_ufunc(const std::string& symbol, std::vector<int64_t>&
   if (backend_ == Backend::Sim) {
     auto fn = (HostUfuncFn)f;
     const void* p = args.data();
-    try {
-      parallel_for(n, 1 << 15, [&](int64_t b, int64_t e) { fn(p, b, e); });
-    } catch (const SimulatorError&) {
-      throw;
-    } catch (const std::runtime_error& e) {  // the prelude's SimFault (an index check)
-      throw_simulator_error("simulated ufunc " + symbol, e.what());
-    }
+    parallel_for(n, 1 << 15, [&](int64_t b, int64_t e) {
+      char err[512] = {0};
+      if (fn(p, b, e, err, sizeof err)) throw_simulator_error("simulated ufunc " + symbol, err);  // a SimFault
+    });
     return;
   }
   // A grid-stride loop: enough blocks to fill the device a few times over, no more.

@@ -4,9 +4,14 @@
 // a child made by fork() starts a pool of its own, since it inherits no threads.
 #include "runtime/simulator.h"
 
+#include "runtime/errors.h"
+
+#include <pthread.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <exception>
 #include <mutex>
@@ -15,6 +20,46 @@
 
 namespace cujit::rt {
 namespace {
+
+constexpr int kStop = 1, kPollRequest = 2;
+int g_flags = 0;  // sim_flags(); read by generated code with __atomic loads
+std::atomic<bool (*)()> g_can_poll{nullptr}, g_poll{nullptr};  // InterruptHooks
+std::atomic<int> g_pollers{0};        // polling threads inside parallel_for now
+thread_local bool t_poller = false;   // this thread polls for signals during its launch
+thread_local bool t_interrupted = false;  // ... and a handler raised
+
+int load_flags() { return __atomic_load_n(&g_flags, __ATOMIC_RELAXED); }
+
+// Runs the hooks' poll on a polling thread; on a raise, tells every piece to stop.
+bool poll_now() {
+  bool (*poll)() = g_poll.load();
+  if (!poll || !poll()) return false;
+  t_interrupted = true;
+  __atomic_fetch_or(&g_flags, kStop, __ATOMIC_RELAXED);
+  return true;
+}
+
+// While a polling thread runs simulated code it cannot wait for signals, so a ticker asks it
+// (through kPollRequest) to poll every 100 ms; simulated code sees the word nonzero and calls
+// sim_poll. Started at the first polling launch, never stopped (like the pool); a child made by
+// fork() inherits no threads and starts its own.
+std::atomic<bool> g_ticker_started{false};
+void ensure_ticker() {
+  if (g_ticker_started.load(std::memory_order_acquire)) return;
+  static std::mutex mu;
+  std::lock_guard<std::mutex> g(mu);
+  if (g_ticker_started.load()) return;
+  static bool at_fork = (pthread_atfork(nullptr, nullptr, [] { g_ticker_started.store(false); }), true);
+  (void)at_fork;
+  std::thread([] {
+    for (;;) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      if (g_pollers.load(std::memory_order_relaxed) > 0)
+        __atomic_fetch_or(&g_flags, kPollRequest, __ATOMIC_RELAXED);
+    }
+  }).detach();
+  g_ticker_started.store(true, std::memory_order_release);
+}
 
 class Pool {
  public:
@@ -40,7 +85,19 @@ class Pool {
     cv_.notify_all();
     take_pieces();
     std::unique_lock<std::mutex> g(mu_);
-    done_cv_.wait(g, [&] { return remaining_ == 0; });
+    if (t_poller) {
+      // Workers still run pieces: poll for signals while waiting for them.
+      while (!done_cv_.wait_for(g, std::chrono::milliseconds(50), [&] { return remaining_ == 0; })) {
+        g.unlock();
+        if (!(load_flags() & kStop)) {
+          __atomic_fetch_and(&g_flags, ~kPollRequest, __ATOMIC_RELAXED);
+          poll_now();
+        }
+        g.lock();
+      }
+    } else {
+      done_cv_.wait(g, [&] { return remaining_ == 0; });
+    }
     body_ = nullptr;
     if (first_error_) std::rethrow_exception(first_error_);
   }
@@ -68,6 +125,12 @@ class Pool {
       {
         std::lock_guard<std::mutex> g(mu_);
         if (!body_ || next_ >= pieces_) return;
+        if (load_flags() & kStop) {  // interrupted: the pieces not started are dropped
+          remaining_ -= pieces_ - next_;
+          next_ = pieces_;
+          if (remaining_ == 0) done_cv_.notify_all();
+          return;
+        }
         int64_t p = next_++;
         body = body_;
         b = p * chunk_;
@@ -104,8 +167,57 @@ Pool& pool(int workers) {
 
 }  // namespace
 
+void set_interrupt_hooks(InterruptHooks hooks) {
+  g_poll.store(hooks.poll);
+  g_can_poll.store(hooks.can_poll);
+}
+
+
+int* sim_flags() { return &g_flags; }
+
+int sim_poll() {
+  const int f = load_flags();
+  if (f & kStop) return 1;
+  if ((f & kPollRequest) && t_poller) {
+    __atomic_fetch_and(&g_flags, ~kPollRequest, __ATOMIC_RELAXED);
+    return poll_now() ? 1 : 0;
+  }
+  return 0;
+}
+
+namespace {
+void parallel_for_impl(int64_t n, int64_t min_piece, const std::function<void(int64_t, int64_t)>& body);
+}
+
 void parallel_for(int64_t n, int64_t min_piece, const std::function<void(int64_t, int64_t)>& body) {
   if (n <= 0) return;
+  bool (*can_poll)() = g_can_poll.load();
+  if (!can_poll || !can_poll()) return parallel_for_impl(n, min_piece, body);
+  // The polling thread (Python's main thread): Ctrl-C stops the launch and raises.
+  struct Polling {
+    Polling() {
+      t_poller = true;
+      t_interrupted = false;
+      g_pollers.fetch_add(1);
+      ensure_ticker();
+    }
+    ~Polling() {
+      g_pollers.fetch_sub(1);
+      t_poller = false;
+      if (t_interrupted) __atomic_fetch_and(&g_flags, ~kStop, __ATOMIC_RELAXED);  // every piece has stopped
+    }
+  } polling;
+  try {
+    parallel_for_impl(n, min_piece, body);
+  } catch (...) {
+    if (t_interrupted) throw Interrupted();  // the pieces' own errors say only that they stopped
+    throw;
+  }
+  if (t_interrupted) throw Interrupted();
+}
+
+namespace {
+void parallel_for_impl(int64_t n, int64_t min_piece, const std::function<void(int64_t, int64_t)>& body) {
   // Read once: hardware_concurrency() opens and parses a sysfs file on every call.
   static const int64_t hw = std::max(1u, std::thread::hardware_concurrency());
   int64_t pieces = std::min<int64_t>(hw, std::max<int64_t>(1, n / std::max<int64_t>(1, min_piece)));
@@ -118,5 +230,7 @@ void parallel_for(int64_t n, int64_t min_piece, const std::function<void(int64_t
   pieces = (n + chunk - 1) / chunk;
   pool((int)hw - 1).run(n, chunk, pieces, body);
 }
+
+}  // namespace
 
 }  // namespace cujit::rt

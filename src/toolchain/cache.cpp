@@ -1,7 +1,9 @@
 // The disk cache (see cache.h for the layout and the guarantees), its hash and the file helpers.
 #include "toolchain/cache.h"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <pwd.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -11,7 +13,10 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <functional>
+#include <mutex>
+#include <set>
 #include <thread>
 
 #include "runtime/errors.h"
@@ -155,6 +160,85 @@ int open_read(const std::string& path) {
   return fd;
 }
 
+// No entry cujit writes comes near this (a module's .so is a few MiB).
+constexpr off_t kMaxEntryBytes = off_t(1) << 30;
+
+// Opens a cache entry for reading only if it is a regular file of a sane size; -1 otherwise. The
+// folder may hold anything: a FIFO would block the read for ever, a symlink to /dev/zero would be
+// read until memory runs out. O_NOFOLLOW refuses a symlink, O_NONBLOCK makes opening a FIFO
+// return at once (it changes nothing for a regular file), and fstat says what was opened.
+int open_entry(const std::string& path) {
+  int fd;
+  do fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK); while (fd < 0 && errno == EINTR);
+  if (fd < 0) return -1;
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > kMaxEntryBytes) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+// Reads at most kMaxEntryBytes + 1 bytes (a file that grows while read is then damaged).
+bool read_entry(int fd, std::string& out) {
+  char buf[1 << 16];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return false;
+    if (n == 0) return true;
+    out.append(buf, std::size_t(n));
+    if (out.size() > std::size_t(kMaxEntryBytes)) return true;
+  }
+}
+
+// A regular cache entry's bytes; nullopt when it is absent, not a regular file, or unreadable.
+std::optional<std::string> read_entry_file(const std::string& path) {
+  int fd = open_entry(path);
+  if (fd < 0) return std::nullopt;
+  std::string out;
+  bool ok = read_entry(fd, out);
+  ::close(fd);
+  if (!ok) return std::nullopt;
+  return out;
+}
+
+// Removes the temporary files that killed processes left behind (every write goes through one,
+// and a compile writes the .so as one for up to minutes), once per process and cache folder, at
+// the first write: 256 small folder listings. A temporary is named <entry>.tmp.<pid>.<thread>.<n>;
+// it is stale when its writer is gone and it is over a minute old, or over an hour old whatever
+// the pid says (a folder shared between machines or pid namespaces may show a live foreign pid).
+void clean_stale_temps(const std::string& dir) {
+  static std::mutex mu;
+  static std::set<std::string> done;
+  {
+    std::lock_guard<std::mutex> g(mu);
+    if (!done.insert(dir).second) return;
+  }
+  DIR* top = ::opendir(dir.c_str());
+  if (!top) return;
+  const time_t now = ::time(nullptr);
+  while (dirent* sub = ::readdir(top)) {
+    if (std::strlen(sub->d_name) != 2) continue;  // the <key[0:2]> folders
+    const std::string folder = dir + "/" + sub->d_name;
+    DIR* d = ::opendir(folder.c_str());
+    if (!d) continue;
+    while (dirent* e = ::readdir(d)) {
+      const char* tmp = std::strstr(e->d_name, ".tmp.");
+      if (!tmp) continue;
+      const std::string path = folder + "/" + e->d_name;
+      struct stat st {};
+      if (::lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != ::getuid()) continue;
+      const long pid = std::strtol(tmp + 5, nullptr, 10);
+      const bool writer_gone = pid > 0 && ::kill(pid_t(pid), 0) != 0 && errno == ESRCH;
+      const double age = std::difftime(now, st.st_mtime);
+      if ((writer_gone && age > 60) || age > 3600) remove_file_quietly(path);
+    }
+    ::closedir(d);
+  }
+  ::closedir(top);
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -228,10 +312,10 @@ std::string cache_dir() {
 std::optional<std::string> cache_get(const std::string& key, const std::string& ext) {
   if (!cache_enabled()) return std::nullopt;
   std::string path = entry_path(key, ext);
-  int fd = open_read(path);
-  if (fd < 0) return std::nullopt;  // missing or unreadable: a miss either way
+  int fd = open_entry(path);
+  if (fd < 0) return std::nullopt;  // missing, unreadable or not a regular file: a miss either way
   std::string bytes;
-  bool read_ok = read_all(fd, bytes);
+  bool read_ok = read_entry(fd, bytes);
   bool valid = read_ok && bytes.size() >= kHeaderSize &&
                std::memcmp(bytes.data(), kMagic, sizeof kMagic) == 0 &&
                get_u64(bytes, sizeof kMagic) == bytes.size() - kHeaderSize;
@@ -247,6 +331,7 @@ std::optional<std::string> cache_get(const std::string& key, const std::string& 
 
 void cache_put(const std::string& key, const std::string& ext, const std::string& data) {
   if (!cache_enabled()) return;
+  clean_stale_temps(cache_dir());
   std::string path = entry_path(key, ext);
   std::string bytes(kMagic, sizeof kMagic);
   put_u64(bytes, data.size());
@@ -263,6 +348,7 @@ void cache_put(const std::string& key, const std::string& ext, const std::string
 
 void cache_put_text(const std::string& key, const std::string& ext, const std::string& text) {
   if (!cache_enabled()) return;
+  clean_stale_temps(cache_dir());
   std::string path = entry_path(key, ext);
   try {
     make_dirs(parent_of(path));
@@ -275,6 +361,7 @@ void cache_put_text(const std::string& key, const std::string& ext, const std::s
 std::string cache_path(const std::string& key, const std::string& ext) {
   if (!cache_enabled())
     throw ToolchainError("cujit cache: cache_path() called while CUJIT_DISABLE_CACHE is set");
+  clean_stale_temps(cache_dir());
   std::string path = entry_path(key, ext);
   try {
     make_dirs(parent_of(path));
@@ -317,16 +404,11 @@ std::string cache_adopt_file(const std::string& key, const std::string& ext,
 bool cache_file_valid(const std::string& key, const std::string& ext) {
   if (!cache_enabled()) return false;
   std::string path = entry_path(key, ext);
-  int fd = open_read(path);
+  int fd = open_entry(path);
   if (fd < 0) return false;
   std::string bytes;
-  bool read_ok = read_all(fd, bytes);
-  std::optional<std::string> sum;
-  try {
-    sum = read_file(path + ".sum");
-  } catch (const ToolchainError&) {
-    sum.reset();
-  }
+  bool read_ok = read_entry(fd, bytes);
+  std::optional<std::string> sum = read_entry_file(path + ".sum");
   bool valid = read_ok && sum && *sum == std::to_string(checksum64(bytes)) + "\n";
   if (read_ok && !valid) {
     remove_if_same(path, fd);

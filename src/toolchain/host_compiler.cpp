@@ -19,6 +19,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "toolchain/cache.h"
@@ -38,6 +39,12 @@ const char kNoCompiler[] = "no C++ compiler found: set CXX or install g++ (apt-g
 const char kCacheVersion[] = "cujit-host-1";  // bump when the flags or the build change meaning
 
 std::atomic<std::uint64_t> g_compiler_runs{0};
+std::atomic<bool (*)()> g_interrupt_poll{nullptr};  // set_interrupt_poll
+
+bool interrupted() {
+  bool (*poll)() = g_interrupt_poll.load();
+  return poll && poll();
+}
 
 std::string errno_text(int err) { return std::strerror(err); }
 
@@ -213,15 +220,24 @@ ProcessResult run_process(const std::vector<std::string>& argv, int timeout_s) {
   };
   bool truncated = false;
   char buf[1 << 16];
+  auto stop = [&] {  // kills the compiler and waits for it, so nothing is left running
+    ::kill(-pid, SIGKILL);
+    ::kill(pid, SIGKILL);
+    while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {}
+  };
   for (;;) {
     struct pollfd p { rd.fd, POLLIN, 0 };
-    int n = ::poll(&p, 1, ms_left());
+    // Wake every 100 ms to let Ctrl-C stop a long compile (only Python's main thread polls).
+    int n = ::poll(&p, 1, std::min(ms_left(), 100));
+    if (interrupted()) {
+      stop();
+      throw rt::Interrupted();
+    }
+    if (n == 0 && ms_left() > 0) continue;
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       int err = errno;
-      ::kill(-pid, SIGKILL);
-      ::kill(pid, SIGKILL);
-      while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {}
+      stop();
       throw ToolchainError("poll failed while running " + shown + ": " + errno_text(err));
     }
     if (n == 0) {  // deadline passed
@@ -283,6 +299,31 @@ std::string version_of(const std::vector<std::string>& cmd) {
   std::lock_guard<std::mutex> lock(g_version_mutex);
   g_versions.emplace(id, line);
   return line;
+}
+
+// Whether the compiler `cmd` accepts `flag`: each compiler differs (clang has no
+// -mtls-dialect=gnu2; a clang without libomp cannot link -fopenmp), and every flag cujit adds
+// beyond the base ones only makes code faster, so one it refuses is left out rather than making
+// every build fail. A probe compiles and links a tiny shared object (with an OpenMP call for
+// -fopenmp, so a missing runtime library is found too); its answer is kept per compiler identity
+// (the command and its --version line) in memory and in the disk cache, so a process pays for
+// it once per flag at most and a machine once per compiler.
+std::mutex g_flag_mutex;
+std::map<std::string, bool> g_flag_ok;  // identity + flag -> accepted
+
+bool flag_needs_no_probe(const std::string& flag) {
+  // Optimisation levels are understood by every compiler cujit can drive.
+  return flag == "-O2" || flag == "-O3" || flag == "-lm";
+}
+
+bool compiler_accepts(const std::vector<std::string>& cmd, const std::string& flag);
+
+std::vector<std::string> accepted_flags(const std::vector<std::string>& cmd,
+                                        const std::vector<std::string>& flags) {
+  std::vector<std::string> out;
+  for (const std::string& f : flags)
+    if (flag_needs_no_probe(f) || compiler_accepts(cmd, f)) out.push_back(f);
+  return out;
 }
 
 // Runs the compiler on `src_path`, writing `out_path`. Throws on any failure, `out_path` removed.
@@ -354,6 +395,39 @@ struct TempDir {
   }
 };
 
+bool compiler_accepts(const std::vector<std::string>& cmd, const std::string& flag) {
+  const std::string version = version_of(cmd);
+  const std::string id = show_command(cmd) + "\n" + version + "\n" + flag;
+  {
+    std::lock_guard<std::mutex> lock(g_flag_mutex);
+    auto it = g_flag_ok.find(id);
+    if (it != g_flag_ok.end()) return it->second;
+  }
+  const std::string key = cache_key({"cujit-flag-probe-1", id});
+  std::optional<bool> ok;
+  if (auto hit = cache_get(key, "flag"); hit && (*hit == "1" || *hit == "0")) ok = *hit == "1";
+  if (!ok) {
+    TempDir dir;
+    std::string src = dir.file("probe.cpp"), out = dir.file("probe.so");
+    write_file_atomic(src, flag == "-fopenmp" ? "#include <omp.h>\nint cj_probe() { return omp_get_max_threads(); }\n"
+                                              : "int cj_probe() { return 0; }\n");
+    std::vector<std::string> argv = cmd;
+    argv.insert(argv.end(), {"-fPIC", "-shared", flag, "-o", out, "-x", "c++", src});
+    ProcessResult r = run_process(argv, kVersionTimeoutS);
+    struct stat st {};
+    ok = r.exited && r.code == 0 && ::stat(out.c_str(), &st) == 0;
+    if (r.timed_out || !r.exited) return false;  // not the flag's fault: ask again next time
+    try {
+      cache_put(key, "flag", *ok ? "1" : "0");
+    } catch (const ToolchainError&) {
+      // An unwritable cache is reported by the build that stores its binary, not by a probe.
+    }
+  }
+  std::lock_guard<std::mutex> lock(g_flag_mutex);
+  g_flag_ok.emplace(id, *ok);
+  return *ok;
+}
+
 }  // namespace
 
 HostLibrary::~HostLibrary() {
@@ -371,6 +445,8 @@ void* HostLibrary::symbol(const std::string& name) const {
   return p;
 }
 
+void set_interrupt_poll(bool (*poll)()) { g_interrupt_poll.store(poll); }
+
 std::vector<std::string> host_compiler_command() { return resolve_compiler(); }
 
 std::string host_compiler_version() { return version_of(resolve_compiler()); }
@@ -378,9 +454,10 @@ std::string host_compiler_version() { return version_of(resolve_compiler()); }
 std::uint64_t host_compiler_runs() { return g_compiler_runs.load(std::memory_order_relaxed); }
 
 std::shared_ptr<HostLibrary> host_compile(const std::string& source,
-                                          const std::vector<std::string>& extra_flags) {
+                                          const std::vector<std::string>& wanted_flags) {
   const std::vector<std::string> cmd = resolve_compiler();
   const std::vector<std::string> flags = base_flags();
+  const std::vector<std::string> extra_flags = accepted_flags(cmd, wanted_flags);
   const bool openmp = std::find(extra_flags.begin(), extra_flags.end(), "-fopenmp") != extra_flags.end();
 
   if (!cache_enabled()) {

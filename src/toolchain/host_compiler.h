@@ -50,7 +50,8 @@ class HostLibrary {
 };
 
 /// Compiles `source` with -std=c++20 -O2 -fPIC -shared -fno-math-errno plus `extra_flags` (after
-/// the source, so "-lm" works), or loads the cached result. Throws rt::HostCompileError on a
+/// the source, so "-lm" works), or loads the cached result. An extra flag the compiler refuses
+/// (probed once per compiler, e.g. clang and -mtls-dialect=gnu2) is left out: each only speeds up. Throws rt::HostCompileError on a
 /// compile error, rt::ToolchainError when no compiler is found ("no C++ compiler found: ..."), it
 /// crashes or times out, or the library cannot be loaded.
 std::shared_ptr<HostLibrary> host_compile(const std::string& source,
@@ -62,6 +63,11 @@ std::string host_compiler_version();
 
 /// The compiler command that host_compile would run now, as argv words (e.g. {"ccache", "g++"}).
 std::vector<std::string> host_compiler_command();
+
+/// Ctrl-C: while the compiler runs, `poll` is called every 100 ms (the bindings run Python's
+/// signal handlers on the main thread); when it returns true the compiler is killed and
+/// rt::Interrupted thrown.
+void set_interrupt_poll(bool (*poll)());
 
 /// How many times this process has run the compiler to build something (not --version). For tests
 /// and `cujit --stats`: a cache hit leaves it unchanged.
