@@ -29,7 +29,13 @@ std::vector<int64_t> shape_arg(const py::handle& shape, const char* what) {
     // An int beyond int64 (2**64) is no size any array can have; pybind11's cast would say only
     // "Unable to cast Python instance".
     Py_ssize_t n = PyNumber_AsSsize_t(h.ptr(), nullptr);  // clamped on overflow
-    if (n == -1 && PyErr_Occurred()) throw py::error_already_set();
+    if (n == -1 && PyErr_Occurred()) {
+      // np.array(1.23) has an __index__ that refuses: name the shape rather than NumPy's words.
+      if (!PyErr_ExceptionMatches(PyExc_TypeError)) throw py::error_already_set();
+      PyErr_Clear();
+      throw py::type_error(std::string(what) + " must be an int or a tuple of ints, got " +
+                           py::repr(h).cast<std::string>());
+    }
     if (n == PY_SSIZE_T_MAX || n == PY_SSIZE_T_MIN)
       throw py::value_error(std::string(what) + " " + py::repr(h).cast<std::string>() + " is too large");
     return (int64_t)n;
