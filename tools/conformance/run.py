@@ -167,6 +167,10 @@ def run_file(rel, args, tests_dir, outdir, extra_path):
         # so the tests' own subprocesses (`python -c "from numba import cuda ..."`) get cujit too.
         paths += [os.path.join(HERE, "site"), os.path.join(REPO, "python")]
         env["CONFORMANCE_IMPL"] = "cujit"
+    else:
+        # The same sitecustomize gives numba-cuda's subprocesses its NumPy shim (child.py).
+        paths.append(os.path.join(HERE, "site"))
+        env["CONFORMANCE_IMPL"] = "numba"
     if extra_path:
         paths.append(extra_path)
     if paths:

@@ -8,3 +8,8 @@ if os.environ.get("CONFORMANCE_IMPL") == "cujit":
     import cujit
 
     cujit.install_numba_alias()
+elif os.environ.get("CONFORMANCE_IMPL") == "numba":
+    import numpy
+
+    if not hasattr(numpy, "row_stack"):  # numba-cuda 0.30.4 on NumPy 2.5 (see child.py)
+        numpy.row_stack = numpy.vstack
