@@ -249,7 +249,13 @@ void define_runtime(py::module_& m) {
   m.def("toolchain_info", &toolchain_info,
         "The driver version, NVRTC (path, version), the host compiler (command, version) and the disk "
         "cache folder, each replaced by '<name>_error' (the reason) when missing; for python -m cujit --info.");
-  m.def("_shutdown", &rt::shutdown, "Interpreter exit: stop calling the CUDA driver (frees are skipped).");
+  m.def("_shutdown", [] {
+          // NVRTC compiles left running by a Ctrl-C end first: they run inside libnvrtc, which the
+          // process unloads as it exits.
+          py::gil_scoped_release release;
+          toolchain::wait_abandoned_compiles(60);
+          rt::shutdown();
+        }, "Interpreter exit: wait for compiles Ctrl-C abandoned, stop calling the CUDA driver (frees are skipped).");
 }
 
 }  // namespace cujit

@@ -446,6 +446,8 @@ void* HostLibrary::symbol(const std::string& name) const {
 }
 
 void set_interrupt_poll(bool (*poll)()) { g_interrupt_poll.store(poll); }
+bool interrupt_poll_installed() { return g_interrupt_poll.load() != nullptr; }
+bool interrupt_requested() { return interrupted(); }
 
 std::vector<std::string> host_compiler_command() { return resolve_compiler(); }
 

@@ -68,6 +68,9 @@ std::vector<std::string> host_compiler_command();
 /// signal handlers on the main thread); when it returns true the compiler is killed and
 /// rt::Interrupted thrown.
 void set_interrupt_poll(bool (*poll)());
+/// Whether a poll is installed, and what it says now (false without one): for NVRTC's wait.
+bool interrupt_poll_installed();
+bool interrupt_requested();
 
 /// How many times this process has run the compiler to build something (not --version). For tests
 /// and `cujit --stats`: a cache hit leaves it unchanged.

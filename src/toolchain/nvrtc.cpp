@@ -12,9 +12,14 @@
 #include <atomic>
 #include <memory>
 #include <cstdlib>
+#include <chrono>
+#include <condition_variable>
+#include <exception>
 #include <mutex>
+#include <thread>
 
 #include "toolchain/cache.h"
+#include "toolchain/host_compiler.h"
 #include "toolchain/nvrtc_pch.h"
 
 namespace cujit::toolchain {
@@ -231,9 +236,86 @@ std::vector<std::string> with(std::vector<std::string> options, std::initializer
 
 }  // namespace
 
+namespace {
+
+NvrtcOutput nvrtc_compile_here(const std::string& source, const std::string& program_name,
+                               const std::string& arch, const std::vector<std::string>& extra_options,
+                               const std::string& header, bool allow_pch, bool allow_minimal);
+
+// Compiles that Ctrl-C left running: NVRTC has no way to stop one, so its thread finishes alone
+// and drops the result. wait_abandoned_compiles (at interpreter exit) lets them end before the
+// process tears down the library they run in.
+std::mutex g_abandoned_mutex;
+std::condition_variable g_abandoned_cv;
+int g_abandoned = 0;
+
+}  // namespace
+
+void wait_abandoned_compiles(int max_seconds) {
+  std::unique_lock<std::mutex> lock(g_abandoned_mutex);
+  g_abandoned_cv.wait_for(lock, std::chrono::seconds(max_seconds), [] { return g_abandoned == 0; });
+}
+
 NvrtcOutput nvrtc_compile(const std::string& source, const std::string& program_name,
                           const std::string& arch, const std::vector<std::string>& extra_options,
                           const std::string& header, bool allow_pch, bool allow_minimal) {
+  if (!interrupt_poll_installed())
+    return nvrtc_compile_here(source, program_name, arch, extra_options, header, allow_pch, allow_minimal);
+  // The compile runs on a thread of its own while this one polls for Ctrl-C every 50 ms (a large
+  // kernel takes NVRTC seconds); a thread costs tens of microseconds against NVRTC's tens of ms.
+  struct Shared {
+    std::mutex m;
+    std::condition_variable cv;
+    bool done = false;
+    NvrtcOutput out;
+    std::exception_ptr error;
+  };
+  auto shared = std::make_shared<Shared>();
+  std::thread worker([shared, source, program_name, arch, extra_options, header, allow_pch, allow_minimal] {
+    NvrtcOutput out;
+    std::exception_ptr error;
+    try {
+      out = nvrtc_compile_here(source, program_name, arch, extra_options, header, allow_pch, allow_minimal);
+    } catch (...) {
+      error = std::current_exception();
+    }
+    std::lock_guard<std::mutex> lock(shared->m);
+    shared->out = std::move(out);
+    shared->error = error;
+    shared->done = true;
+    shared->cv.notify_all();
+  });
+  std::unique_lock<std::mutex> lock(shared->m);
+  while (!shared->cv.wait_for(lock, std::chrono::milliseconds(50), [&] { return shared->done; })) {
+    lock.unlock();
+    const bool stop = interrupt_requested();
+    lock.lock();
+    if (stop && !shared->done) {
+      {
+        std::lock_guard<std::mutex> g(g_abandoned_mutex);
+        ++g_abandoned;
+      }
+      lock.unlock();
+      std::thread([w = std::move(worker), shared]() mutable {
+        w.join();
+        std::lock_guard<std::mutex> g(g_abandoned_mutex);
+        --g_abandoned;
+        g_abandoned_cv.notify_all();
+      }).detach();
+      throw rt::Interrupted();
+    }
+  }
+  lock.unlock();
+  worker.join();
+  if (shared->error) std::rethrow_exception(shared->error);
+  return std::move(shared->out);
+}
+
+namespace {
+
+NvrtcOutput nvrtc_compile_here(const std::string& source, const std::string& program_name,
+                               const std::string& arch, const std::vector<std::string>& extra_options,
+                               const std::string& header, bool allow_pch, bool allow_minimal) {
   bool cubin;
   if (starts_with(arch, "sm_") && arch.size() > 3) {
     cubin = true;
@@ -341,6 +423,8 @@ NvrtcOutput nvrtc_compile(const std::string& source, const std::string& program_
   }
   return out;
 }
+
+}  // namespace
 
 std::string nvrtc_identity() {
   static std::once_flag once;

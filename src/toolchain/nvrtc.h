@@ -61,11 +61,16 @@ std::string nvrtc_library_path();
 /// `allow_minimal`: with 12.8+, -minimal (a smaller built-in header). Both flags are for
 /// benchmarks and tests; compiles leave them on.
 /// Throws rt::NvrtcCompileError when compilation fails, rt::ToolchainError when NVRTC cannot be
-/// loaded or misbehaves, or when `arch` has neither prefix.
+/// loaded or misbehaves, or when `arch` has neither prefix. Where the bindings installed an
+/// interrupt poll (set_interrupt_poll), NVRTC runs on a thread of its own and Ctrl-C throws
+/// rt::Interrupted at once; that compile finishes in the background and its result is dropped.
 NvrtcOutput nvrtc_compile(const std::string& source, const std::string& program_name,
                           const std::string& arch, const std::vector<std::string>& extra_options,
                           const std::string& header = std::string(), bool allow_pch = true,
                           bool allow_minimal = true);
+
+/// Interpreter exit: waits (at most `max_seconds`) for compiles that Ctrl-C left running.
+void wait_abandoned_compiles(int max_seconds);
 
 /// "13.0": the loaded NVRTC's version.
 std::string nvrtc_version();
