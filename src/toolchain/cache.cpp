@@ -141,8 +141,9 @@ void remove_if_same(const std::string& path, int fd) {
   if (opened.st_dev == now.st_dev && opened.st_ino == now.st_ino) remove_file_quietly(path);
 }
 
-// Reads an open descriptor to the end; false on a read error.
-bool read_all(int fd, std::string& out) {
+// Reads an open descriptor to the end, or until more than `limit` bytes are read; false on a
+// read error.
+bool read_all(int fd, std::string& out, std::size_t limit = std::size_t(-1)) {
   char buf[1 << 16];
   for (;;) {
     ssize_t n = ::read(fd, buf, sizeof buf);
@@ -150,6 +151,7 @@ bool read_all(int fd, std::string& out) {
     if (n < 0) return false;
     if (n == 0) return true;
     out.append(buf, std::size_t(n));
+    if (out.size() > limit) return true;
   }
 }
 
@@ -179,18 +181,8 @@ int open_entry(const std::string& path) {
   return fd;
 }
 
-// Reads at most kMaxEntryBytes + 1 bytes (a file that grows while read is then damaged).
-bool read_entry(int fd, std::string& out) {
-  char buf[1 << 16];
-  for (;;) {
-    ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return false;
-    if (n == 0) return true;
-    out.append(buf, std::size_t(n));
-    if (out.size() > std::size_t(kMaxEntryBytes)) return true;
-  }
-}
+// Reads at most about kMaxEntryBytes (a file that grows while read is then damaged).
+bool read_entry(int fd, std::string& out) { return read_all(fd, out, std::size_t(kMaxEntryBytes)); }
 
 // A regular cache entry's bytes; nullopt when it is absent, not a regular file, or unreadable.
 std::optional<std::string> read_entry_file(const std::string& path) {
