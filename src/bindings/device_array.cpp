@@ -235,7 +235,14 @@ py::object reshape(const DeviceArray& a, const py::args& args, const py::kwargs&
   }
 }
 
-py::object ravel(const DeviceArray& a, const std::string& order) {
+// `order` as NumPy takes it: a str, or None for 'C'; anything else is NumPy's TypeError.
+py::object ravel(const DeviceArray& a, const py::object& order_obj) {
+  std::string order = "C";
+  if (!order_obj.is_none()) {
+    if (!py::isinstance<py::str>(order_obj))
+      throw py::type_error(std::string("order must be str, not ") + Py_TYPE(order_obj.ptr())->tp_name);
+    order = order_obj.cast<std::string>();
+  }
   try {
     return py::cast(std::make_shared<DeviceArray>(rt::ravel(a, order_arg(order))));
   } catch (const rt::RequiresCopy& e) {
@@ -340,7 +347,12 @@ void define_device_array(py::module_& m) {
            },
            "dtype"_a, "The same memory read as another dtype.")
       .def("split",
-           [](const DeviceArray& a, int64_t section, const py::object&) {
+           [](const DeviceArray& a, const py::object& section_obj, const py::object&) {
+             // operator.index, as numba-cuda's range() over it: 1.5 is a TypeError, not 1.
+             if (!PyIndex_Check(section_obj.ptr()))
+               throw py::type_error("split(): section must be an integer, got " + py::repr(section_obj).cast<std::string>());
+             Py_ssize_t section = PyNumber_AsSsize_t(section_obj.ptr(), PyExc_OverflowError);
+             if (section == -1 && PyErr_Occurred()) throw py::error_already_set();
              py::list parts;
              for (auto& p : rt::split(a, section)) parts.append(std::make_shared<DeviceArray>(p));
              return py::iter(parts);

@@ -76,7 +76,12 @@ void define_streams(py::module_& m) {
            "Makes work queued on `stream` from now on wait for this event (the host does not wait).")
       .def("query", [](Event& e) { return e.query(); },
            "True when the recorded work is complete, or the event was never recorded.")
-      .def("elapsed_time", [](Event& start, Event& end) { return Event::elapsed_ms(start, end); }, "evtend"_a,
+      .def("elapsed_time", [](Event& start, const py::object& end) {
+             if (!py::isinstance<Event>(end))
+               throw py::type_error("elapsed_time(): evtend must be a CUDA event (cuda.event()), got " +
+                                    py::repr(end).cast<std::string>());
+             return Event::elapsed_ms(start, end.cast<Event&>());
+           }, "evtend"_a,
            "Milliseconds from this event to `evtend` (both recorded, both with timing).")
       .def("__repr__", [](const Event& e) {
         return std::string("<CUDA event ") + std::to_string(uintptr_t(e.handle())) + " on the " + rt::backend_name(e.backend()) + ">";
