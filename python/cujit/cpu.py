@@ -117,7 +117,8 @@ def jit(signature_or_function=None, locals=None, cache=False, pipeline_class=Non
                    parallel=parallel)
     sigs = ()
     if isinstance(signature_or_function, (list, tuple)):
-        sigs, signature_or_function = signature_or_function, None
+        from .cuda.dispatcher import _signature_list  # a tuple is one signature, as in Numba
+        sigs, signature_or_function = _signature_list(signature_or_function), None
     elif signature_or_function is not None and not callable(signature_or_function):
         sigs, signature_or_function = [signature_or_function], None
     elif hasattr(signature_or_function, "args") and not hasattr(signature_or_function, "__code__"):

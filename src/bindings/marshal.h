@@ -40,9 +40,11 @@ void convert_scalar_word(int64_t* word, Scalar from, Scalar to);
 /// UnknownArgumentType for a value cujit has no type for.
 KArg marshal(const pybind11::handle& h, rt::Backend backend, int index);
 
-/// Numba's rule for declared signatures: the first whose arrays fit the actual ones exactly
-/// (dtype, ndim; layout unless declared 'A') and whose arity matches; its scalars are converted
-/// in place. Returns that signature; throws TypeError "No matching definition ..." otherwise.
+/// Numba's rule for declared signatures: among those whose arity matches and whose arrays fit the
+/// actual ones exactly (dtype, ndim; layout unless declared 'A'), the one whose scalar conversions
+/// are best (fewest unsafe, then safe, then promotions, by Numba's casting rules); its scalars are
+/// converted in place. Returns that signature; throws TypeError "Ambiguous overloading ..." for a
+/// tie at the best and "No matching definition ..." when none fits.
 std::vector<Type> bind_declared(const std::vector<std::vector<Type>>& declared, std::vector<KArg>& karg,
                                 const std::vector<Type>& actual, const std::string& name);
 

@@ -68,6 +68,19 @@ class Dispatcher(_core.Kernel):
             name, "compiled for " + ", ".join(sigs) if sigs else "not compiled yet")
 
 
+def _signature_list(sig_or_sigs):
+    """Numba's reading of a decorator's first argument: a list holds signatures, while a tuple is one
+    signature, its argument types (``cuda.jit((float32[::1], int32))``). A tuple of signature
+    strings, which Numba refuses, is taken as a list."""
+    if isinstance(sig_or_sigs, list):
+        return sig_or_sigs
+    if isinstance(sig_or_sigs, tuple) and not (sig_or_sigs and all(isinstance(s, str) for s in sig_or_sigs)):
+        return [sig_or_sigs]
+    if isinstance(sig_or_sigs, tuple):
+        return list(sig_or_sigs)
+    return [sig_or_sigs]
+
+
 def jit(func_or_sig=None, device=False, debug=False, lineinfo=False, inline=False, fastmath=False,
         opt=True, cache=False, **options):
     """Compile a kernel (or, with ``device=True``, a device function) for the GPU.
@@ -79,7 +92,7 @@ def jit(func_or_sig=None, device=False, debug=False, lineinfo=False, inline=Fals
         raise NotImplementedError("bounds checking is not supported for CUDA")
     sigs = ()
     if func_or_sig is not None and not callable(func_or_sig) or isinstance(func_or_sig, (list, tuple)):
-        sigs = func_or_sig if isinstance(func_or_sig, (list, tuple)) else [func_or_sig]
+        sigs = _signature_list(func_or_sig)
         func_or_sig = None
 
     def wrap(func):
