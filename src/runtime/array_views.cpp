@@ -35,15 +35,17 @@ void resolve_slice(const IndexItem& s, int64_t len, int64_t* start, int64_t* ste
     if (v < 0) v += len;
     return std::min(std::max(v, lo), hi);
   };
+  // |step| in unsigned arithmetic: a step of -2**63 (Python's -2**64 clamped) has no int64 negation.
+  const uint64_t mag = st > 0 ? uint64_t(st) : uint64_t(-(st + 1)) + 1;
   int64_t b, e;
   if (st > 0) {
     b = clamp(s.start, s.has_start, 0, 0, len);
     e = clamp(s.stop, s.has_stop, len, 0, len);
-    *count = e > b ? (e - b - 1) / st + 1 : 0;
+    *count = e > b ? int64_t(uint64_t(e - b - 1) / mag) + 1 : 0;
   } else {
     b = clamp(s.start, s.has_start, len - 1, -1, len - 1);
     e = clamp(s.stop, s.has_stop, -1, -1, len - 1);
-    *count = b > e ? (b - e - 1) / (-st) + 1 : 0;
+    *count = b > e ? int64_t(uint64_t(b - e - 1) / mag) + 1 : 0;
   }
   *start = b;
   *step = st;
@@ -144,7 +146,11 @@ DeviceArray index(const DeviceArray& a, const std::vector<IndexItem>& key, bool*
         resolve_slice(it, a.shape[dim], &start, &step, &count);
         if (count > 0) data += start * a.strides[dim];
         shape.push_back(count);
-        strides.push_back(a.strides[dim] * step);
+        // NumPy's stride is stride * step even for one element; a huge step (d[::2**63]) can only
+        // give one element, whose stride is never used, so an overflow keeps the old stride.
+        int64_t stride;
+        if (__builtin_mul_overflow(a.strides[dim], step, &stride)) stride = a.strides[dim];
+        strides.push_back(stride);
         all_int = false;
         ++dim;
         break;
