@@ -797,14 +797,19 @@ void check_static_shared_memory(const Program& prog, int root, const std::string
     for (const auto& [node, r] : prog.fns[i]->resolved)
       if (r.kind == Resolved::Kind::UserFunction && r.instance >= 0) stack.push_back(r.instance);
   }
-  int64_t local = 0;  // every instance's local arrays, as if all were live at once (a bound)
-  for (int i : order) {
-    const FunctionInstance& f = *prog.fns[i];
-    std::vector<std::pair<const ast::Node*, int64_t>> arrays(f.local_bytes.begin(), f.local_bytes.end());
+  // Each function's arrays in the order of their lines, so the error lands on the one that crosses
+  // the limit, whatever the map's order.
+  auto in_source_order = [](const auto& bytes_of) {
+    std::vector<std::pair<const ast::Node*, int64_t>> arrays(bytes_of.begin(), bytes_of.end());
     std::sort(arrays.begin(), arrays.end(), [](const auto& a, const auto& b) {
       return a.first->loc.line != b.first->loc.line ? a.first->loc.line < b.first->loc.line : a.first->loc.col < b.first->loc.col;
     });
-    for (const auto& [node, bytes] : arrays) {
+    return arrays;
+  };
+  int64_t local = 0;  // every instance's local arrays, as if all were live at once (a bound)
+  for (int i : order) {
+    const FunctionInstance& f = *prog.fns[i];
+    for (const auto& [node, bytes] : in_source_order(f.local_bytes)) {
       local += bytes;
       if (local > kMaxLocalBytes)
         user_error(f.mod.source, node->loc, ErrorKind::Typing,
@@ -817,11 +822,7 @@ void check_static_shared_memory(const Program& prog, int root, const std::string
   int64_t total = 0;
   for (int i : order) {
     const FunctionInstance& f = *prog.fns[i];
-    std::vector<std::pair<const ast::Node*, int64_t>> arrays(f.shared_bytes.begin(), f.shared_bytes.end());
-    std::sort(arrays.begin(), arrays.end(), [](const auto& a, const auto& b) {
-      return a.first->loc.line != b.first->loc.line ? a.first->loc.line < b.first->loc.line : a.first->loc.col < b.first->loc.col;
-    });
-    for (const auto& [node, bytes] : arrays) {
+    for (const auto& [node, bytes] : in_source_order(f.shared_bytes)) {
       total += bytes;
       if (total > kMaxStaticSharedBytes)
         user_error(f.mod.source, node->loc, ErrorKind::Typing,
