@@ -25,6 +25,7 @@ import weakref
 import numpy as np
 
 from . import _core
+from . import _texts
 from . import types as _t
 
 
@@ -82,17 +83,58 @@ def _read_source(func):
         found = _find_in(func, lines)
         if found is not None:
             return found
-    if not tried:
+    pseudo = filename.startswith("<") and filename.endswith(">")
+    if tried and not pseudo:
+        what = "the lambda on line %d" % code.co_firstlineno if func.__name__ == "<lambda>" \
+            else "%s() (line %d)" % (func.__name__, code.co_firstlineno)
         raise SourceUnavailableError(
-            "cannot read the source of %s(): cujit compiles Python source, so define the "
-            "function in a file or a notebook cell (not with exec or in a plain REPL)"
-            % func.__name__)
+            "the source of %s in %s is not the text Python compiled it from: the file was edited "
+            "after it was imported. cujit compiles Python source, so reload the module (or "
+            "restart the process) to compile the current text" % (what, filename))
+    # No file: the program of `python -c`, or a string given to exec()/compile() (_texts).
+    for lines in _texts.candidates(filename):
+        if len(lines) < code.co_firstlineno or any(lines is t for t in tried):
+            continue
+        tried.append(lines)
+        found = _find_in(func, lines)
+        if found is not None:
+            return found
+    # No text at all (the plain REPL, exec before `import cujit`, marshalled code, a deleted
+    # file): a text rebuilt from the code object, used only where it compiles to the same code.
+    return _rebuilt(func)
+
+
+def _rebuilt(func):
+    from . import _rebuild
+    code = func.__code__
     what = "the lambda on line %d" % code.co_firstlineno if func.__name__ == "<lambda>" \
-        else "%s() (line %d)" % (func.__name__, code.co_firstlineno)
-    raise SourceUnavailableError(
-        "the source of %s in %s is not the text Python compiled it from: the file was edited "
-        "after it was imported. cujit compiles Python source, so reload the module (or restart "
-        "the process) to compile the current text" % (what, filename))
+        else "%s() (line %d of %s)" % (func.__name__, code.co_firstlineno, code.co_filename)
+    try:
+        text, name = _rebuild.rebuild(code)
+    except _rebuild.RebuildError as e:
+        raise SourceUnavailableError(
+            "cannot read the source of %s, and cannot rebuild it from its bytecode: %s. "
+            "cujit compiles Python source, so define the function in a file or a notebook cell"
+            % (what, e)) from None
+    first = max(code.co_firstlineno, 1)
+    if func.__name__ == "<lambda>":
+        # `lambda a, b: <body>` rebuilt; compiled as the def that lambdas become (_lambda_source).
+        node = _ast.parse(text, mode="eval").body
+        ok = _matches(func, None, node, strict=True)
+        name = "lambda_%d" % first
+        text = "def %s(%s):\n    return %s\n" % (
+            name, ", ".join(code.co_varnames[:code.co_argcount]), _ast.unparse(node.body))
+        first = max(first - 1, 1)
+    else:
+        ok = _matches(func, text.splitlines(keepends=True), None, strict=True)
+    if not ok:
+        raise SourceUnavailableError(
+            "cannot read the source of %s, and the text rebuilt from its bytecode does not "
+            "compile to the same code (a construct the rebuild does not cover). cujit compiles "
+            "Python source, so define the function in a file or a notebook cell" % what)
+    # The definition's line is the code's first line, so each statement rebuilt at its own
+    # line keeps diagnostics on the user's line numbers.
+    return text, code.co_filename, first, 0, name
 
 
 def _find_in(func, lines):
@@ -250,7 +292,7 @@ def _compiled_like(func, node):
     return find(top)
 
 
-def _matches(func, block, node):
+def _matches(func, block, node, strict=False):
     """True when the definition in `block` (or the lambda `node`) compiles to `func`'s code."""
     if node is None:
         try:
@@ -266,6 +308,8 @@ def _matches(func, block, node):
         return False
     if _code_key(mine) == _code_key(func.__code__):
         return True
+    if strict:  # a rebuilt text: the same code or nothing
+        return False
     # pytest rewrites the assert statements of test modules, so their functions' bytecode is
     # not what their text compiles to; the names and positions still are.
     loader = getattr(sys.modules.get(getattr(func, "__module__", None)), "__loader__", None)
