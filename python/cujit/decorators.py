@@ -233,7 +233,7 @@ def _code_key(code):
         # A jump to a dropped instruction lands on the next one kept. PUSH_NULL belongs to the
         # non-method form of `x.f()` (LOAD_ATTR; LOAD_METHOD pushes no NULL).
         pending.append(i.offset)
-        if i.opname in ("EXTENDED_ARG", "PUSH_NULL"):
+        if i.opname in ("EXTENDED_ARG", "PUSH_NULL", "NOP"):  # NOP: where `if True:` was
             continue
         for off in pending:
             index[off] = len(ins)
