@@ -114,6 +114,8 @@ class _Decoder:
                 t = index.get(i.argval)
                 if t is None:
                     _fail("a jump outside the function", i)
+                while t + 1 < len(self.ins) and self.ins[t].opname == "NOP":
+                    t += 1  # `while True:` keeps a NOP for its line that some jumps land on
                 self.target[k] = t
                 if t <= k:
                     self.back_targets.setdefault(t, []).append(k)
@@ -144,6 +146,9 @@ class _Decoder:
                 continue
             if op in _CJUMPS:
                 i = self.conditional(i, stop, loops, follow, stack, base, stmt_start, stmts)
+                continue
+            if op == "JUMP_IF_FALSE_OR_POP" and _chained(stack):
+                i = self.value_chain(i, stack)
                 continue
             if op in ("JUMP_IF_TRUE_OR_POP", "JUMP_IF_FALSE_OR_POP"):
                 m = self.target[i]
@@ -192,6 +197,14 @@ class _Decoder:
                 stack = [_Iter()] * base
                 i += 1
                 continue
+            if op == "RAISE_VARARGS" and ins.arg in (0, 1):
+                exc = self.val(stack.pop(), ins) if ins.arg else None
+                if any(not isinstance(x, _Iter) for x in stack):
+                    _fail("a raise with values left on the stack", ins)
+                stmts.append(self.at(ast.Raise(exc=exc, cause=None), stmt_start))
+                stack = [_Iter()] * base
+                i += 1
+                continue
             if op in ("STORE_FAST", "STORE_GLOBAL", "STORE_DEREF", "STORE_NAME",
                       "STORE_SUBSCR", "STORE_ATTR", "STORE_SLICE"):
                 if op == "STORE_SUBSCR":
@@ -218,6 +231,9 @@ class _Decoder:
             i = self.expression(i, stack)
         if len(stack) != base or pend:
             _fail("a value left over at the end of a block", self.ins[min(stop, self.n) - 1])
+        if stmts and follow is not None and _is_return_none(stmts[-1]) and \
+                self.exit_key(follow) in _RETURN_NONE:
+            stmts.pop()  # a copy of the function's final `return None`: falling off reaches it
         return stmts
 
     def assign(self, pend, stmts, start, ins):
@@ -264,6 +280,8 @@ class _Decoder:
                 i += 1
             elif op in _CJUMPS:
                 i = self.conditional(i, stop, loops, None, stack, depth, None, stmts)
+            elif op == "JUMP_IF_FALSE_OR_POP" and _chained(stack):
+                i = self.value_chain(i, stack)
             elif op in ("JUMP_IF_TRUE_OR_POP", "JUMP_IF_FALSE_OR_POP"):
                 m = self.target[i]
                 if m > stop:
@@ -311,10 +329,13 @@ class _Decoder:
                 cond, e = self.condition(atoms[:k], s)
             except RebuildError:
                 continue
-            if e <= s or e - 1 >= self.n:
+            if e <= s or s not in self.back_targets:
                 continue
-            bj = e - 1
-            if self.ins[bj].opname not in _CJUMPS or self.target.get(bj) != s:
+            bj = max(self.back_targets[s])
+            if self.ins[bj].opname not in _CJUMPS:
+                continue
+            # After the loop: the exit, or a copy of the returning block the exit is.
+            if bj + 1 != e and not self.same(e, bj + 1):
                 continue
             n = s - start
             bottom = bj - n + 1
@@ -326,17 +347,17 @@ class _Decoder:
             lp = _Loop(start, e, False)
             body = self.region(s, bottom, loops + [lp], bottom, head=s)
             stmts.append(self.at(ast.While(test=cond, body=body, orelse=[]), start))
-            return e
+            return bj + 1
         return None
 
     def for_loop(self, h, iterable, loops, stmts, start):
         fi = self.ins[h]
         x = self.target[h]
-        if x < self.n and self.ins[x].opname == "END_FOR":
-            exit_, back = x + 1, x - 1
-        else:
-            exit_, back = x, x - 1
-        if self.ins[back].opname not in _JUMPS or self.target[back] != h:
+        exit_ = x + 1 if x < self.n and self.ins[x].opname == "END_FOR" else x
+        # The loop's end: its last jump back (the exit may be a copy of a returning block
+        # placed elsewhere, so it does not say where the loop ends).
+        back = max(self.back_targets.get(h, [-1]))
+        if back < h or self.ins[back].opname not in _JUMPS:
             _fail("a for loop the rebuild does not cover", fi)
         # The loop variable(s): the stores right after FOR_ITER.
         stores = ("STORE_FAST", "STORE_GLOBAL", "STORE_DEREF", "STORE_NAME")
@@ -356,7 +377,10 @@ class _Decoder:
         body = self.region(i, back, loops + [lp], h)
         stmts.append(self.at(ast.For(target=target, iter=self.val(iterable, fi), body=body,
                                      orelse=[]), start))
-        return exit_
+        if exit_ != back + 1 and not (exit_ == back + 2 and self.ins[back + 1].opname == "END_FOR"):
+            if not self.same(exit_, back + 1):
+                _fail("a for loop the rebuild does not cover", fi)
+        return back + 1 if self.ins[back + 1].opname != "END_FOR" else back + 2
 
     # ---- conditions ----
 
@@ -400,10 +424,19 @@ class _Decoder:
                 or cmp.comparators[-1] is not mid:
             _fail("a chained comparison the rebuild does not cover", ins)
         cleanup = self.target[j]
-        if cleanup + 1 >= self.n or self.ins[cleanup].opname != "POP_TOP" or \
-                self.ins[cleanup + 1].opname not in _JUMPS:
+        if cleanup + 1 >= self.n or self.ins[cleanup].opname != "POP_TOP":
             _fail("a chained comparison the rebuild does not cover", ins)
-        false_exit = self.target[cleanup + 1]
+        if self.ins[cleanup + 1].opname in _JUMPS:
+            false_exit = self.target[cleanup + 1]
+            after = cleanup + 2
+        elif self.exit_key(cleanup + 1) is not None:
+            false_exit = cleanup + 1  # the jump to a returning block replaced by a copy of it
+            after = cleanup + 1
+            while self.ins[after].opname not in ("RETURN_VALUE", "RETURN_CONST"):
+                after += 1
+            after += 1
+        else:
+            _fail("a chained comparison the rebuild does not cover", ins)
         ops, comps = list(cmp.ops), list(cmp.comparators)
         left = cmp.left
         k = j + 1
@@ -425,12 +458,47 @@ class _Decoder:
                 k += 1
                 continue
             if len(stack) != 1 or _CJUMPS[self.ins[k].opname][0] is not False or \
-                    self.target[k] != false_exit or k + 2 != cleanup or \
+                    not self.same(self.target[k], false_exit) or k + 2 != cleanup or \
                     self.ins[k + 1].opname not in _JUMPS or \
-                    self.target[k + 1] != cleanup + 2:
+                    self.target[k + 1] != after:
                 _fail("a chained comparison the rebuild does not cover", self.ins[k])
             test = ast.Compare(left=left, ops=ops, comparators=comps)
-            return (test, self.ins[k].opname, cleanup + 1, false_exit)
+            return (test, self.ins[k].opname, after - 1, self.target[k])
+
+    def value_chain(self, j, stack):
+        """`a < b < c` as a value (3.11): each comparison but the last keeps its right operand
+        and jumps, when false, to `SWAP 2; POP_TOP` (drops that operand, keeps False); the
+        last jumps over that cleanup. Returns the index after the cleanup."""
+        cmp = stack.pop()
+        mid = stack.pop()
+        cleanup = self.target[j]
+        if self.ins[cleanup].opname != "SWAP" or self.ins[cleanup].argval != 2 or \
+                self.ins[cleanup + 1].opname != "POP_TOP":
+            _fail("a chained comparison the rebuild does not cover", self.ins[j])
+        ops, comps = list(cmp.ops), list(cmp.comparators)
+        k = j + 1
+        while True:
+            local = [mid]
+            while self.ins[k].opname not in ("JUMP_IF_FALSE_OR_POP",) + _JUMPS:
+                if self.ins[k].opname not in _SKIP:
+                    self.expression(k, local)
+                k += 1
+            c = local[-1]
+            if not isinstance(c, ast.Compare) or c.left is not mid or len(c.ops) != 1:
+                _fail("a chained comparison the rebuild does not cover", self.ins[k])
+            ops.append(c.ops[0])
+            comps.append(c.comparators[0])
+            if self.ins[k].opname == "JUMP_IF_FALSE_OR_POP":
+                if len(local) != 2 or local[0] is not c.comparators[0] or \
+                        self.target[k] != cleanup:
+                    _fail("a chained comparison the rebuild does not cover", self.ins[k])
+                mid = local[0]
+                k += 1
+                continue
+            if len(local) != 1 or k + 1 != cleanup or self.target[k] != cleanup + 2:
+                _fail("a chained comparison the rebuild does not cover", self.ins[k])
+            stack.append(ast.Compare(left=cmp.left, ops=ops, comparators=comps))
+            return cleanup + 2
 
     def conditional(self, j, stop, loops, follow, stack, base, stmt_start, stmts):
         """A conditional jump at j with its test on the stack: an if statement (with else and
@@ -450,8 +518,8 @@ class _Decoder:
             except RebuildError:
                 continue
             lp = loops[-1] if loops else None
-            if at_stmt and stmt_start is not None and e > s and self.ins[e - 1].opname in _CJUMPS \
-                    and self.target.get(e - 1) == s:
+            if at_stmt and stmt_start is not None and e > s and any(
+                    self.ins[b].opname in _CJUMPS for b in self.back_targets.get(s, ())):
                 w = self.while_cond(stmt_start, atoms[:k], loops, stmts)
                 if w is None:
                     _fail("a while loop the rebuild does not cover", self.ins[j])
@@ -469,7 +537,7 @@ class _Decoder:
                         return m
                     except RebuildError:
                         pass
-                    if not at_stmt or m > stop and m != follow:
+                    if not at_stmt or m > stop and not self.same(m, follow):
                         continue
                     if m > stop:
                         m = stop
@@ -482,11 +550,11 @@ class _Decoder:
                     continue
                 if e <= stop:
                     body = self.region(s, e, loops, e)
-                    stmts.append(self.at(ast.If(test=cond, body=body, orelse=[]), stmt_start))
+                    stmts.append(self.at(_assert_or_if(cond, body), stmt_start))
                     return e
             if not at_stmt:
                 continue
-            if e == follow or (lp is not None and e == lp.cont and follow == lp.cont):
+            if self.same(e, follow) or (lp is not None and e == lp.cont and follow == lp.cont):
                 body = self.region(s, stop, loops, follow)
                 stmts.append(self.at(ast.If(test=cond, body=body, orelse=[]), stmt_start))
                 return stop
@@ -584,7 +652,11 @@ class _Decoder:
         a = ins.argval
         pop = stack.pop
         v = lambda x: self.val(x, ins)  # noqa: E731
-        if op in ("LOAD_FAST", "LOAD_GLOBAL", "LOAD_DEREF", "LOAD_NAME", "LOAD_FAST_CHECK",
+        if op == "LOAD_ASSERTION_ERROR":
+            node = ast.Name(id="AssertionError", ctx=ast.Load())
+            node.cujit_assert = True
+            stack.append(node)
+        elif op in ("LOAD_FAST", "LOAD_GLOBAL", "LOAD_DEREF", "LOAD_NAME", "LOAD_FAST_CHECK",
                   "LOAD_CLASSDEREF"):
             stack.append(ast.Name(id=a, ctx=ast.Load()))
         elif op == "LOAD_CONST":
@@ -648,6 +720,9 @@ class _Decoder:
         elif op == "CALL":
             kw = getattr(self, "kw", ()) or ()
             self.kw = ()
+            if a == 0 and not kw and len(stack) >= 2 and \
+                    getattr(stack[-2], "cujit_assert", False):
+                a = 1  # `assert t, msg`: AssertionError sits where a method's NULL would
             args = [v(pop()) for _ in range(a)][::-1]
             fn = v(pop())
             npos = len(args) - len(kw)
@@ -677,6 +752,32 @@ class _Decoder:
         else:
             _fail("the instruction %s" % op, ins)
         return i + 1
+
+
+_RETURN_NONE = ((("LOAD_CONST", "None"), ("RETURN_VALUE", "None")), (("RETURN_CONST", "None"),))
+
+
+def _is_return_none(s):
+    return isinstance(s, ast.Return) and isinstance(s.value, ast.Constant) and s.value.value is None
+
+
+def _chained(stack):
+    """The top of the stack is a comparison whose right operand was kept below it (COPY)."""
+    return len(stack) >= 2 and isinstance(stack[-1], ast.Compare) and \
+        stack[-1].comparators[-1] is stack[-2]
+
+
+def _assert_or_if(cond, body):
+    """`assert test, msg` is `if not test: raise <AssertionError>(msg)` with the exception
+    loaded by its own instruction (not a global), which only an assert statement compiles to."""
+    if len(body) == 1 and isinstance(body[0], ast.Raise) and body[0].exc is not None:
+        exc = body[0].exc
+        msg = None
+        if isinstance(exc, ast.Call) and not exc.keywords and len(exc.args) == 1:
+            exc, msg = exc.func, exc.args[0]
+        if getattr(exc, "cujit_assert", False):
+            return ast.Assert(test=_not(cond), msg=msg)
+    return ast.If(test=cond, body=body, orelse=[])
 
 
 def _load(node):
