@@ -62,7 +62,9 @@ def _read_source(func):
     taken as they are (they may be the text the module was imported from, cached by an earlier
     decoration, while the file has since been edited); when they do not compile to `func`'s own
     code, the file is read again; when neither does, the file changed since Python compiled the
-    function and cujit refuses rather than compile text Python never ran."""
+    function, and its text is rebuilt from the code object (or it is refused), never taken from
+    the file. A function with no file is looked up in the `python -c` program and the texts given
+    to exec()/compile() (_texts), else rebuilt (_rebuilt)."""
     code = func.__code__
     filename = code.co_filename
     tried = []
@@ -85,12 +87,19 @@ def _read_source(func):
             return found
     pseudo = filename.startswith("<") and filename.endswith(">")
     if tried and not pseudo:
+        # The file was edited after Python compiled the function. Numba compiles the bytecode
+        # Python ran, so cujit compiles the text rebuilt from it, where the rebuild covers it.
+        try:
+            return _rebuilt(func)
+        except SourceUnavailableError as e:
+            reason = getattr(e, "reason", "")
         what = "the lambda on line %d" % code.co_firstlineno if func.__name__ == "<lambda>" \
             else "%s() (line %d)" % (func.__name__, code.co_firstlineno)
         raise SourceUnavailableError(
             "the source of %s in %s is not the text Python compiled it from: the file was edited "
-            "after it was imported. cujit compiles Python source, so reload the module (or "
-            "restart the process) to compile the current text" % (what, filename))
+            "after it was imported (and the function cannot be rebuilt from its bytecode: %s). "
+            "cujit compiles Python source, so reload the module (or restart the process) to "
+            "compile the current text" % (what, filename, reason))
     # No file: the program of `python -c`, or a string given to exec()/compile() (_texts).
     for lines in _texts.candidates(filename):
         if len(lines) < code.co_firstlineno or any(lines is t for t in tried):
@@ -112,10 +121,12 @@ def _rebuilt(func):
     try:
         text, name = _rebuild.rebuild(code)
     except _rebuild.RebuildError as e:
-        raise SourceUnavailableError(
+        err = SourceUnavailableError(
             "cannot read the source of %s, and cannot rebuild it from its bytecode: %s. "
             "cujit compiles Python source, so define the function in a file or a notebook cell"
-            % (what, e)) from None
+            % (what, e))
+        err.reason = str(e)
+        raise err from None
     first = max(code.co_firstlineno, 1)
     if func.__name__ == "<lambda>":
         # `lambda a, b: <body>` rebuilt; compiled as the def that lambdas become (_lambda_source).
@@ -128,10 +139,12 @@ def _rebuilt(func):
     else:
         ok = _matches(func, text.splitlines(keepends=True), None, strict=True)
     if not ok:
-        raise SourceUnavailableError(
+        err = SourceUnavailableError(
             "cannot read the source of %s, and the text rebuilt from its bytecode does not "
             "compile to the same code (a construct the rebuild does not cover). cujit compiles "
             "Python source, so define the function in a file or a notebook cell" % what)
+        err.reason = "the rebuilt text does not compile to the same code"
+        raise err
     # The definition's line is the code's first line, so each statement rebuilt at its own
     # line keeps diagnostics on the user's line numbers.
     return text, code.co_filename, first, 0, name
