@@ -315,6 +315,18 @@ class _Decoder:
         back = max(self.back_targets[i])
         if self.ins[back].opname not in _JUMPS:
             _fail("a loop the rebuild does not cover", self.ins[back])
+        for k in range(len(atoms), 0, -1):
+            # The 3.12 shape: the test only at the top, which the loop's end jumps back to.
+            s = atoms[k - 1][2] + 1
+            try:
+                cond, e = self.condition(atoms[:k], s)
+            except RebuildError:
+                continue
+            if s < back and (e == back + 1 or self.same(e, back + 1)):
+                lp = _Loop(i, e, False)
+                body = self.region(s, back, loops + [lp], i)
+                stmts.append(self.at(ast.While(test=cond, body=body, orelse=[]), i))
+                return back + 1
         lp = _Loop(i, back + 1, False)
         body = self.region(i, back, loops + [lp], i, head=i)
         stmts.append(self.at(ast.While(test=ast.Constant(value=True), body=body, orelse=[]), i))
@@ -503,6 +515,17 @@ class _Decoder:
     def conditional(self, j, stop, loops, follow, stack, base, stmt_start, stmts):
         """A conditional jump at j with its test on the stack: an if statement (with else and
         elif), or a conditional expression. Returns the index after it."""
+        if len(stack) >= base + 2 and stack[-1] is stack[-2] and \
+                self.ins[j + 1].opname == "POP_TOP" and _CJUMPS[self.ins[j].opname][1] == "bool":
+            # 3.12's `a or b` / `a and b` as a value: COPY 1, a jump that keeps the copy, and
+            # POP_TOP where it falls through to the right operand.
+            m = self.target[j]
+            left = stack.pop()
+            stack.pop()
+            right, _ = self.value_region(j + 2, m, loops)
+            kind = ast.Or if _CJUMPS[self.ins[j].opname][0] else ast.And
+            stack.append(ast.BoolOp(op=kind(), values=[left, right]))
+            return m
         if len(stack) >= base + 2 and isinstance(stack[-1], ast.Compare) \
                 and stack[-1].comparators[-1] is stack[-2]:
             cmp = stack.pop()
