@@ -192,3 +192,17 @@ def test_linecache_entries_still_used(tmp_path):
     exec(code, ns)
     assert jit(ns["cell_fn"])(3) == 15
     assert get_source(ns["cell_fn"])[1] == name
+
+
+def test_remembered_texts_are_bounded():
+    from cujit import _texts
+    for i in range(_texts._MAX_TEXTS + 50):
+        exec("def many_%d(x):\n    return x\n" % i, {})
+    exec("y = 1 + 2\n", {})  # no function in it: not kept
+    assert len(_texts._TEXTS) <= _texts._MAX_TEXTS
+    assert not any(src == b"y = 1 + 2\n" for _, src in _texts._TEXTS)
+    assert ("<string>", b"def many_%d(x):\n    return x\n" % (_texts._MAX_TEXTS + 49)) \
+        in _texts._TEXTS
+    ns = {}
+    exec("def last(x):\n    return x * 4\n", ns)
+    assert jit(ns["last"])(2) == 8

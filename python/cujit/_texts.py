@@ -26,6 +26,9 @@ _TEXTS = collections.OrderedDict()
 _size = [0]
 _lock = threading.Lock()
 _installed = [False]
+# ast.parse's default name, and the name cujit's own checks compile under: texts that are
+# parsed, not run (a function of one would be rebuilt from its code all the same).
+_IGNORED = frozenset(("<unknown>", "<cujit>"))
 
 
 def _hook(event, args):
@@ -43,6 +46,8 @@ def _hook(event, args):
             return
     if not isinstance(src, bytes) or not isinstance(filename, str):
         return  # an AST (filename None): no text to remember
+    if filename in _IGNORED:
+        return
     if b"def" not in src and b"lambda" not in src:
         return
     key = (filename, src)
