@@ -20,6 +20,11 @@ from cujit import _rebuild, cuda, jit, vectorize
 from cujit.decorators import SourceUnavailableError, _code_key, _compiled_like, get_source
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# The rebuild was written and tested against CPython 3.11's bytecode; 3.12's shapes are in its
+# tables but were not run (no 3.12 on the machine it was written on). Where one is refused, the
+# function is refused by name, never compiled otherwise; these tests say how far 3.12 gets.
+not_311 = pytest.mark.xfail(sys.version_info[:2] != (3, 11), strict=False,
+                            reason="the rebuild is tested on CPython 3.11 only")
 
 
 def textless(src, name, g=None, filename="<stdin>"):
@@ -44,6 +49,7 @@ def _code_objects(code):
             yield from _code_objects(c)
 
 
+@not_311
 def test_round_trip_over_the_projects_tests():
     """Each function in tests/ and examples/ is rebuilt; a rebuilt text must compile to the
     same instructions, and a refusal must be a RebuildError (never another exception)."""
@@ -112,6 +118,7 @@ def f2(a, b, c):
 """
 
 
+@not_311
 @pytest.mark.parametrize("name", ["f1", "f2"])
 def test_rebuilt_text_behaves_as_the_original(name):
     fn = textless(_BEHAVIOUR, name, g={})
@@ -126,6 +133,7 @@ def test_rebuilt_text_behaves_as_the_original(name):
                 assert again(a, b, c) == fn(a, b, c)
 
 
+@not_311
 def test_statements_keep_their_lines():
     fn = textless("\n\ndef f(x):\n    y = x + 1\n\n\n    if y > 2:\n        y = 0\n    return y\n",
                   "f", g={})
@@ -148,6 +156,7 @@ def kern(a, out):
 """
 
 
+@not_311
 def test_textless_kernel(target):
     k = cuda.jit(textless(_KERNEL, "kern"))
     a = np.arange(4, dtype=np.float64)
@@ -158,6 +167,7 @@ def test_textless_kernel(target):
     assert filename == "<stdin>" and first == 2 and text.startswith("def kern(a, out):\n")
 
 
+@not_311
 def test_textless_jit_and_lambda():
     f = jit(textless("def f(x, n):\n    t = 0\n    while n > 0:\n        t += x\n        n -= 1\n"
                      "    return t\n", "f", g={}))
@@ -166,6 +176,7 @@ def test_textless_jit_and_lambda():
     assert g(5) == 11
 
 
+@not_311
 def test_textless_vectorize(target):
     fn = textless("def v(a, b):\n    return a - b if a > b else b - a\n", "v", g={})
     cpu = vectorize(["float64(float64, float64)"])(fn)
@@ -175,6 +186,7 @@ def test_textless_vectorize(target):
     assert gpu(x, y).tolist() == [2.0, 3.0]
 
 
+@not_311
 def test_marshalled_code():
     fn = textless("def f(x):\n    return x * 3\n", "f", g={})
     code = marshal.loads(marshal.dumps(fn.__code__))
@@ -182,6 +194,7 @@ def test_marshalled_code():
     assert jit(g)(4) == 12
 
 
+@not_311
 def test_textless_typing_error_names_the_users_line():
     fn = textless("\ndef f(x):\n    y = x\n    return y + not_defined_anywhere\n", "f", g={})
     with pytest.raises(cujit.TypingError) as e:
@@ -232,6 +245,7 @@ print(f(4))
 """
 
 
+@not_311
 def test_plain_repl(target):
     # The REPL reading a pipe: each statement is compiled from `<stdin>`, and no text is kept.
     out = _run(["-i", "-q"], stdin=_REPL, target=target)
@@ -240,6 +254,7 @@ def test_plain_repl(target):
     assert out == "[1.0, 2.0, 3.0]\n40\n"
 
 
+@not_311
 def test_exec_before_import_cujit():
     # The string was compiled before cujit's audit hook existed: its text was never seen.
     out = _run(["-c", textwrap.dedent("""

@@ -273,6 +273,11 @@ def _write(path, text):
     os.utime(path, (stamp, stamp))
 
 
+# The rebuild from bytecode is tested on CPython 3.11 only (tests/test_rebuild.py).
+not_311 = pytest.mark.xfail(sys.version_info[:2] != (3, 11), strict=False,
+                            reason="the rebuild is tested on CPython 3.11 only")
+
+
 @pytest.fixture
 def module_dir(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(tmp_path))
@@ -281,6 +286,7 @@ def module_dir(tmp_path, monkeypatch):
         del sys.modules[name]
 
 
+@not_311
 def test_module_edited_after_import_compiles_what_python_ran(module_dir):
     # Numba compiles the bytecode Python ran; cujit compiles the text rebuilt from it.
     path = module_dir / "capmod_a.py"
@@ -323,6 +329,7 @@ def test_module_edited_after_import_refused_where_the_rebuild_cannot(module_dir)
         njit(mod.f)
 
 
+@not_311
 def test_module_edited_after_import_uses_the_text_python_loaded(module_dir):
     path = module_dir / "capmod_b.py"
     text = """
@@ -347,6 +354,7 @@ def test_module_edited_after_import_uses_the_text_python_loaded(module_dir):
     assert njit(mod.h)(3) == 5
 
 
+@not_311
 def test_module_edited_after_import_lambda(module_dir):
     path = module_dir / "capmod_c.py"
     _write(path, """
@@ -361,6 +369,7 @@ def test_module_edited_after_import_lambda(module_dir):
     assert mod.make()(5) == 6
 
 
+@not_311
 def test_module_edited_after_import_kernel(module_dir, target):
     path = module_dir / "capmod_d.py"
     text = """

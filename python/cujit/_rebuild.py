@@ -765,8 +765,10 @@ class _Decoder:
         elif op in ("MAKE_FUNCTION", "LOAD_CLOSURE", "BUILD_MAP", "BUILD_SET", "FORMAT_VALUE",
                     "BUILD_STRING", "CALL_FUNCTION_EX", "LOAD_BUILD_CLASS", "IMPORT_NAME",
                     "DELETE_FAST", "DELETE_NAME", "DELETE_GLOBAL", "DELETE_SUBSCR",
-                    "DELETE_ATTR", "YIELD_VALUE", "RAISE_VARARGS", "DICT_MERGE"):
+                    "DELETE_ATTR", "YIELD_VALUE", "RAISE_VARARGS", "DICT_MERGE",
+                    "LOAD_FAST_AND_CLEAR"):
             what = {"MAKE_FUNCTION": "a nested function, lambda or comprehension",
+                    "LOAD_FAST_AND_CLEAR": "a nested function, lambda or comprehension",
                     "LOAD_CLOSURE": "a nested function, lambda or comprehension",
                     "FORMAT_VALUE": "an f-string", "BUILD_STRING": "an f-string",
                     "CALL_FUNCTION_EX": "a call with *args or **kwargs",
@@ -879,6 +881,10 @@ def rebuild(code):
     if sys.version_info < (3, 11):
         raise RebuildError("Python %d.%d (the rebuild reads the bytecode of 3.11 and 3.12)"
                            % sys.version_info[:2])
+    for ins in dis.get_instructions(code):
+        # Named first: 3.12 inlines comprehensions, which gives them an exception table too.
+        if ins.opname in ("MAKE_FUNCTION", "LOAD_CLOSURE", "LOAD_FAST_AND_CLEAR"):
+            _fail("a nested function, lambda or comprehension", ins)
     if getattr(code, "co_exceptiontable", b""):
         raise RebuildError("a try or with statement")
     if not code.co_flags & 0x01:  # CO_OPTIMIZED: a function's own locals
