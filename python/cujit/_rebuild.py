@@ -872,9 +872,10 @@ def _emit(stmts, indent, out, line):
     return line
 
 
-def rebuild(code):
+def rebuild(code, defaults=None):
     """(text, name): the source of the function whose code object is `code`, `def name(...):`
-    on the text's first line (a lambda: `lambda ...: body`, one line). Raises RebuildError."""
+    on the text's first line (a lambda: `lambda ...: body`, one line), with `defaults` (the
+    function's __defaults__, constants only) written as they are. Raises RebuildError."""
     for flag, what in _CO_UNSUPPORTED.items():
         if code.co_flags & flag:
             raise RebuildError("a function with %s" % what)
@@ -899,6 +900,15 @@ def rebuild(code):
     args = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
     if code.co_kwonlyargcount:
         raise RebuildError("keyword-only parameters")
+    if defaults:
+        # The defaults are not in the code object; written back so that the core sees them (it
+        # refuses default values, as for a function read from a file).
+        if len(defaults) > len(args) or not all(
+                isinstance(d, (int, bool, str, type(None))) or
+                isinstance(d, float) and d == d and abs(d) != float("inf") for d in defaults):
+            raise RebuildError("a default argument value that is not a number or a string")
+        first = len(args) - len(defaults)
+        args = args[:first] + ["%s=%r" % (a, d) for a, d in zip(args[first:], defaults)]
     if code.co_posonlyargcount:
         pos = args[:code.co_posonlyargcount]
         args = pos + ["/"] + args[code.co_posonlyargcount:]

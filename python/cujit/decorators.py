@@ -119,7 +119,8 @@ def _rebuilt(func):
     what = "the lambda on line %d" % code.co_firstlineno if func.__name__ == "<lambda>" \
         else "%s() (line %d of %s)" % (func.__name__, code.co_firstlineno, code.co_filename)
     try:
-        text, name = _rebuild.rebuild(code)
+        text, name = _rebuild.rebuild(
+            code, None if func.__name__ == "<lambda>" else getattr(func, "__defaults__", None))
     except _rebuild.RebuildError as e:
         err = SourceUnavailableError(
             "cannot read the source of %s, and cannot rebuild it from its bytecode: %s. "
