@@ -100,7 +100,8 @@ def f1(a, b, c):
     y, z = x, a
     y, z = z, y
     w = u = a or b
-    return x, y, z, w, u, (a and b), 0 <= a < 10 and b != 3
+    v1, v2, v3 = a and b or c, (a or b) and c, a and b and c or 4
+    return x, y, z, w, u, (a and b), 0 <= a < 10 and b != 3, v1, v2, v3
 
 def f2(a, b, c):
     t = 0
@@ -212,6 +213,10 @@ def test_textless_unsupported_construct_is_refused_by_name():
                   "        return 0\n", "f", g={})
     with pytest.raises(SourceUnavailableError, match="a try or with statement"):
         jit(fn)(3)
+    fn = textless("def f(a):\n    for x in a:\n        if x:\n            break\n    else:\n"
+                  "        return 0\n    return 1\n", "f", g={})
+    with pytest.raises(SourceUnavailableError, match=r"a for loop with an else clause \(line 2\)"):
+        jit(fn)(np.zeros(2))
 
 
 def test_textless_default_argument_is_refused_as_from_a_file():

@@ -8,12 +8,15 @@ straight-line code; assignments to names, subscripts and attributes, tuple assig
 unpacking, augmented assignment; if/elif/else; `while` with a condition and `while True`; `for`
 over any iterable; break, continue and return; calls (keyword arguments too), attribute access,
 subscripts and slices, tuples and lists; unary, binary and comparison operators, chained
-comparisons in conditions; `and`/`or`/`not` in conditions and `a and b`/`a or b` as values;
-inline conditional expressions.
+comparisons (in conditions and as values); `and`/`or`/`not` in conditions and as values;
+inline conditional expressions; assert and raise.
 
 Refused with RebuildError, which names the construct: nested functions, lambdas and
-comprehensions, generators, try/with (an exception table), *args and **kwargs, f-strings, and any
-instruction or jump shape not listed above. The rebuild never guesses: decorators._rebuilt
+comprehensions, generators, try/with (an exception table), loops with an else clause, *args and
+**kwargs, f-strings, and any instruction or jump shape not listed above. Each is refused rather
+than rebuilt because the decoder would have to guess at a shape it was not written for (try
+blocks live in the exception table, not in the instructions; nested code would need rebuilding
+and checking of its own). The rebuild never guesses: decorators._rebuilt
 compiles the text and uses it only when it compiles to the same instructions as the function's
 own code (`_code_key`, as for text read from a file), so a rebuild that is not faithful is
 refused rather than compiled. Each statement is placed on its own line of the original (from the
@@ -356,6 +359,7 @@ class _Decoder:
                     and self.ins[start + j].argval == self.ins[bottom + j].argval
                     for j in range(n) if self.ins[start + j].opname not in _CJUMPS):
                 continue
+            self.no_else(s, bottom, e, "while", self.ins[start])
             lp = _Loop(start, e, False)
             body = self.region(s, bottom, loops + [lp], bottom, head=s)
             stmts.append(self.at(ast.While(test=cond, body=body, orelse=[]), start))
@@ -385,6 +389,7 @@ class _Decoder:
             names.append(ast.Name(id=self.ins[i].argval, ctx=ast.Store()))
             i += 1
         target = names[0] if count is None else ast.Tuple(elts=names, ctx=ast.Store())
+        self.no_else(i, back, exit_, "for", fi)
         lp = _Loop(h, exit_, True)
         body = self.region(i, back, loops + [lp], h)
         stmts.append(self.at(ast.For(target=target, iter=self.val(iterable, fi), body=body,
@@ -393,6 +398,14 @@ class _Decoder:
             if not self.same(exit_, back + 1):
                 _fail("a for loop the rebuild does not cover", fi)
         return back + 1 if self.ins[back + 1].opname != "END_FOR" else back + 2
+
+    def no_else(self, start, stop, exit_, kind, ins):
+        """Refuses a loop whose body jumps past its exit: a break over the loop's else clause."""
+        for k in range(start, stop):
+            t = self.target.get(k)
+            if self.ins[k].opname in _JUMPS and t is not None and t > exit_ \
+                    and not self.same(t, exit_):
+                _fail("a %s loop with an else clause" % kind, ins)
 
     # ---- conditions ----
 
@@ -541,6 +554,24 @@ class _Decoder:
             except RebuildError:
                 continue
             lp = loops[-1] if loops else None
+            kept = self.ins[e - 1].opname if e > s else None
+            if kept in ("JUMP_IF_TRUE_OR_POP", "JUMP_IF_FALSE_OR_POP"):
+                # `x and y or z` / `(x or y) and z` as a value, as 3.11 threads its jumps: the
+                # tests jump straight to z, y keeps its value where it decides the result.
+                m = self.target[e - 1]
+                try:
+                    y, _ = self.value_region(s, e - 1, loops)
+                    z, _ = self.value_region(e, m, loops)
+                    if kept == "JUMP_IF_TRUE_OR_POP":
+                        inner, outer, test = ast.And, ast.Or, cond
+                    else:  # the tests lead to z when true
+                        begin = [None] + [atoms[x - 1][2] + 1 for x in range(1, k)]
+                        inner, outer, test = ast.Or, ast.And, self.build(atoms[:k], begin, 0,
+                                                                          k, e, s)
+                except RebuildError:
+                    continue
+                stack.append(_boolop(outer, _boolop(inner, test, y), z))
+                return m
             if at_stmt and stmt_start is not None and e > s and any(
                     self.ins[b].opname in _CJUMPS for b in self.back_targets.get(s, ())):
                 w = self.while_cond(stmt_start, atoms[:k], loops, stmts)
