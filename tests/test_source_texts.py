@@ -206,3 +206,16 @@ def test_remembered_texts_are_bounded():
     ns = {}
     exec("def last(x):\n    return x * 4\n", ns)
     assert jit(ns["last"])(2) == 8
+
+
+def test_runtime_error_quotes_the_line_of_an_exec_kernel(target):
+    # An index error found at run time names the line and quotes it, as for a file.
+    ld = {}
+    exec("\ndef past_end(a, n):\n    i = cuda.grid(1)\n    if i < n:\n        a[i] = 1.0\n",
+         {"cuda": cuda}, ld)
+    k = cuda.jit(debug=True, opt=False)(ld["past_end"])
+    with pytest.raises(IndexError) as info:
+        k[1, 8](np.zeros(4, np.float32), 8)
+    msg = str(info.value)
+    assert "index 4 is out of bounds for axis 0 of 'a' with size 4" in msg
+    assert "<string>:5" in msg and "a[i] = 1.0" in msg and "^" in msg

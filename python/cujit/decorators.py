@@ -54,7 +54,37 @@ def _source_entry(func):
         _SOURCES[func] = entry
     except TypeError:  # not weakly referenceable: read each time
         pass
+    _remember_lines(entry)
     return entry
+
+
+# filename -> {line number: text}, for the texts that are in no file and not in linecache (a
+# `python -c` program, an exec'd string, a rebuilt text), so that runtime errors can quote the
+# user's line (errors._quote_line). A line two texts disagree on is None: never quote a wrong one.
+_LINES_BY_FILE = {}
+
+
+def _remember_lines(entry):
+    text, filename, first, indent, _ = entry
+    if not (filename.startswith("<") and filename.endswith(">")) or linecache.getlines(filename):
+        return
+    lines = _LINES_BY_FILE.setdefault(filename, {})
+    if len(lines) > 100000:
+        lines.clear()
+    for k, line in enumerate(text.splitlines()):
+        line = " " * indent + line if line.strip() else ""
+        if not line:
+            continue
+        n = first + k
+        if lines.get(n, line) != line:
+            line = None
+        lines[n] = line
+
+
+def line_text(filename, lineno):
+    """The user's line `lineno` of `filename` where linecache has none (see _LINES_BY_FILE), or
+    ""."""
+    return _LINES_BY_FILE.get(filename, {}).get(lineno) or ""
 
 
 def _read_source(func):
