@@ -58,9 +58,10 @@ def _source_entry(func):
     return entry
 
 
-# filename -> {line number: text}, for the texts that are in no file and not in linecache (a
-# `python -c` program, an exec'd string, a rebuilt text), so that runtime errors can quote the
-# user's line (errors._quote_line). A line two texts disagree on is None: never quote a wrong one.
+# filename -> {line number: set of texts}, for the texts that are in no file and not in
+# linecache (a `python -c` program, an exec'd string, a rebuilt text), so that runtime errors can
+# quote the user's line (errors._quote_line). Several strings exec'd as "<string>" may each have
+# a line 5: a line is quoted only where one of them fits (never a wrong one).
 _LINES_BY_FILE = {}
 
 
@@ -72,19 +73,17 @@ def _remember_lines(entry):
     if len(lines) > 100000:
         lines.clear()
     for k, line in enumerate(text.splitlines()):
-        line = " " * indent + line if line.strip() else ""
-        if not line:
-            continue
-        n = first + k
-        if lines.get(n, line) != line:
-            line = None
-        lines[n] = line
+        if line.strip():
+            lines.setdefault(first + k, set()).add(" " * indent + line)
 
 
-def line_text(filename, lineno):
-    """The user's line `lineno` of `filename` where linecache has none (see _LINES_BY_FILE), or
-    ""."""
-    return _LINES_BY_FILE.get(filename, {}).get(lineno) or ""
+def line_text(filename, lineno, name=""):
+    """The user's line `lineno` of `filename` where linecache has none (see _LINES_BY_FILE):
+    the one line known there, or the one of several that names `name`; else ""."""
+    known = _LINES_BY_FILE.get(filename, {}).get(lineno, ())
+    if len(known) > 1 and name:
+        known = [t for t in known if name in t]
+    return next(iter(known)) if len(known) == 1 else ""
 
 
 def _read_source(func):
