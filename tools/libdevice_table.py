@@ -35,7 +35,7 @@ MODES = {"rn": "FE_TONEAREST", "rz": "FE_TOWARDZERO", "rd": "FE_DOWNWARD", "ru":
 # Functions of the C/C++ library with the same meaning (the float variant ends in f).
 STD = ("acos acosh asin asinh atan atanh atan2 cbrt ceil copysign cos cosh erf erfc exp exp2 expm1 fabs "
        "fdim floor fmax fmin fmod hypot log log10 log1p log2 logb nearbyint nextafter pow remainder "
-       "rint round sin sinh sqrt tan tanh tgamma lgamma trunc fma ilogb ldexp scalbn llrint llround "
+       "rint round sin sinh sqrt tan tanh tgamma lgamma trunc fma ilogb ldexp scalbn "
        "frexp modf remquo").split()
 # GNU/POSIX libm functions (float variants with the suffix f).
 LIBM = "exp10 j0 j1 jn y0 y1 yn".split()
@@ -109,6 +109,11 @@ INT_OPS = {
     # __fdividef: x / y, and 0 for 2**126 < |y| < 2**128 (CUDA's documented behaviour)
     "fast_fdividef": "float ay = std::fabs(a1); if (ay > 0x1p126f && ay < 0x1p128f) return std::isinf(a0) ? NAN : 0.0f * a0; return a0 / a1;",
     "int2double_rn": "return (double)a0;",
+    # cvt's saturation, where the C library's result for a value out of range is unspecified
+    "llrint": "return cj_ld::to_int<int64_t>(FE_TONEAREST, a0);",
+    "llrintf": "return cj_ld::to_int<int64_t>(FE_TONEAREST, a0);",
+    "llround": "return cj_ld::sat<int64_t>(std::round(a0));",
+    "llroundf": "return cj_ld::sat<int64_t>(std::round(a0));",
     "uint2double_rn": "return (double)(uint32_t)a0;",
 }
 

@@ -65,15 +65,17 @@ template <class T> static T fma(int m, T a, T b, T c) {
   volatile T x = a, y = b, z = c; Mode g(m); volatile T r = std::fma((T)x, (T)y, (T)z); return r;
 }
 template <class To, class From> static To cvt(int m, From a) { volatile From x = a; Mode g(m); volatile To r = (To)x; return r; }
-// The GPU's float-to-integer conversion: rounded by the mode, saturated to the type's range,
-// NaN to 0.
-template <class I, class F> static I to_int(int m, F a) {
-  if (a != a) return 0;
-  F r;
-  { volatile F x = a; Mode g(m); r = std::nearbyint((F)x); }
+// The GPU's float-to-integer conversion (cvt): rounded as asked, saturated to the type's range,
+// NaN to 0. The rounding needs no mode: rint (the default mode), trunc, floor, ceil.
+template <class I, class F> static I sat(F r) {
+  if (r != r) return 0;
   if (r <= (F)std::numeric_limits<I>::min()) return std::numeric_limits<I>::min();
   if (r >= (F)std::numeric_limits<I>::max()) return std::numeric_limits<I>::max();
   return (I)r;
+}
+template <class I, class F> static I to_int(int m, F a) {
+  return sat<I>(m == FE_TOWARDZERO ? std::trunc(a) : m == FE_DOWNWARD ? std::floor(a) : m == FE_UPWARD ? std::ceil(a)
+                                                                                                      : std::rint(a));
 }
 template <class To, class From> static To bits(From a) { static_assert(sizeof(To) == sizeof(From)); To r; std::memcpy(&r, &a, sizeof r); return r; }
 static int32_t sext24(int32_t a) { return (int32_t)((uint32_t)a << 8) >> 8; }

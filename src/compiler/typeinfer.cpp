@@ -596,7 +596,7 @@ class Typer {
       return Type::module("numpy.random");
     }
     if (module == "cuda.libdevice") {  // libdevice.sinf, or `from numba.cuda.libdevice import sinf`
-      if (!find_libdevice(attr)) error(e, "AttributeError: module 'numba.cuda.libdevice' has no attribute '" + attr + "'");
+      if (!find_libdevice(attr)) error(e, "Unknown attribute '" + attr + "' of module 'numba.cuda.libdevice'");
       f.resolved[&e] = Resolved{Resolved::Kind::Builtin};
       return Type::function(q);
     }
