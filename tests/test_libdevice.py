@@ -312,3 +312,12 @@ def test_numba_alias_imports_libdevice(tmp_path):
     out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split()[-1] == "12.0"
+
+
+def test_tuple_types_in_signatures_are_refused_by_name():
+    # types.Tuple and types.UniTuple exist for libdevice's results; a signature cannot use them yet.
+    def k(a):
+        pass
+
+    with pytest.raises(ValueError, match="unknown type 'UniTuple'"):
+        cuda.jit(types.void(types.UniTuple(types.int32, 2)))(k)
