@@ -150,16 +150,18 @@ def sample(f, i, x, n):
     i[23] = libdevice.ilogb(x[17])
     i[24] = libdevice.llabs(n[14])
     i[25] = libdevice.usad(n[3], n[4], n[4])
+    i[26] = libdevice.float2half_rn(x[18])   # int16 (half bits, sign bit set)
+    f[26] = libdevice.half2float(n[17])
 
 
 def test_sample_of_every_shape(target):
     x = np.array([0.5, 3.0, 2.75, 7.0, 2.0, 1 / 3, 1.0, 0.5, 0.1, -1.2345e-300, 1.5, 0.0,
-                  -2.5, 3e9, 1e300, np.nan, 2.5, 1024.0])
+                  -2.5, 3e9, 1e300, np.nan, 2.5, 1024.0, -2.0])
     n = np.array([v % 2 ** 64 for v in (10, 30, 5, -1, 5, 1, -1, 8, 0x33221100, 0x77665544, 0x7531, 2 ** 62,
-                                        1000, 2 ** 31 - 1, -(2 ** 63), 2 ** 64 - 1, 2 ** 62 + 1)],
+                                        1000, 2 ** 31 - 1, -(2 ** 63), 2 ** 64 - 1, 2 ** 62 + 1, -16384)],
                  dtype=np.uint64).view(np.int64)
-    f = np.full(26, -99.0)
-    i = np.full(26, -99, dtype=np.int64)
+    f = np.full(27, -99.0)
+    i = np.full(27, -99, dtype=np.int64)
     sample[1, 1](f, i, x, n)
     np.testing.assert_allclose(f[:2], [np.sin(0.5), np.cos(0.5)], rtol=1e-15)
     assert f[2] == 0.75  # frexp(3) is 0.75 * 2**2
@@ -182,6 +184,7 @@ def test_sample_of_every_shape(target):
     assert f[22] == float(np.nextafter(third, np.float32(0))) and f[23] == float(third)
     assert f[24] == float(np.nextafter(2.0 ** 64, 0))  # 2**64 - 1 rounded down
     assert f[25] == float(np.nextafter(np.float32(2 ** 62), np.float32(2 ** 63)))
+    assert f[26] == -2.0  # half2float(0xc000 as int16)
     expect = [
         2, 4,                           # frexp's exponent and remquo's quotient (above)
         25,                             # sad(10, 30, 5): |10 - 30| + 5
@@ -201,8 +204,39 @@ def test_sample_of_every_shape(target):
         10,                             # ilogb(1024)
         -(2 ** 63),                     # llabs(INT64_MIN) wraps, as on the GPU
         -1,                             # usad(0xffffffff, 5, 5): 0xfffffffa + 5, as int32
+        -16384,                         # float2half_rn(-2.0): 0xc000 as int16
     ]
     assert list(i) == expect
+
+
+@cuda.jit(device=True)
+def polar(r, t):
+    s, c = libdevice.sincos(t)
+    return r * c, r * s
+
+
+@cuda.jit
+def use_polar(out, r, t):
+    i = cuda.grid(1)
+    if i < len(r):
+        x, y = polar(r[i], t[i])
+        out[i, 0] = x
+        out[i, 1] = y
+
+
+def test_in_device_functions_and_ufuncs(target):
+    r, t = np.array([1.0, 2.0, 3.0]), np.array([0.0, 0.5, 2.0])
+    out = np.zeros((3, 2))
+    use_polar[1, 32](out, r, t)
+    np.testing.assert_allclose(out, np.stack([r * np.cos(t), r * np.sin(t)], axis=1), rtol=1e-15)
+
+    @cuda.vectorize(["float32(float32, float32)"])
+    def fdiv_rz(a, b):
+        return libdevice.fdiv_rz(a, b)
+
+    res = fdiv_rz(np.ones(4, np.float32), np.full(4, 3, np.float32))
+    assert res.dtype == np.float32
+    assert list(res) == [np.nextafter(np.float32(1) / np.float32(3), np.float32(0))] * 4
 
 
 def _batch_module(tmp_path, names, filename):

@@ -117,10 +117,15 @@ static double cospi(double x) {
 }  // namespace cj_ld
 )";
 
-std::string param_list(const LibdeviceFn& f, bool names) {
+// The C++ type of a parameter or result. libdevice's i16 values (half bits) are zeroext: the GPU
+// declaration says unsigned short, so a call that is not inlined extends them as the callee does;
+// the wrapper converts to and from Numba's int16, keeping the bits.
+std::string c_type(Scalar s, bool cuda) { return cuda && s == Scalar::Int16 ? "uint16_t" : scalar_cpp(s); }
+
+std::string param_list(const LibdeviceFn& f, bool names, bool cuda) {
   std::string s;
   for (size_t i = 0; i < f.params.size(); ++i) {
-    s += (i ? ", " : "") + std::string(scalar_cpp(f.params[i].type)) + (f.params[i].out ? "*" : "");
+    s += (i ? ", " : "") + c_type(f.params[i].type, cuda) + (f.params[i].out ? "*" : "");
     if (names) s += " a" + std::to_string(i);
   }
   return s;
@@ -166,16 +171,16 @@ std::string libdevice_definitions(const std::map<std::string, std::string>& used
   for (const auto& [name, result] : used) {
     const LibdeviceFn* f = find_libdevice(name);
     if (!f) throw InternalError("libdevice: no function " + name);
-    const std::string ret = f->ret_void ? "void" : scalar_cpp(f->ret);
+    const std::string ret = f->ret_void ? "void" : c_type(f->ret, cuda);
     if (cuda) {
       // NVRTC links libdevice's bitcode into the program: the declaration is all it needs.
-      out << "extern \"C\" __device__ " << ret << " __nv_" << name << "(" << param_list(*f, false) << ");\n";
+      out << "extern \"C\" __device__ " << ret << " __nv_" << name << "(" << param_list(*f, false, true) << ");\n";
     } else if (f->host.empty()) {
-      out << "static " << ret << " __nv_" << name << "(" << param_list(*f, true) << ") {\n"
+      out << "static " << ret << " __nv_" << name << "(" << param_list(*f, true, false) << ") {\n"
           << "  cj::sim_value_error(\"NotImplementedError: libdevice." << name
           << " has no exact host implementation, so the simulator cannot run it (it runs on the GPU)\");\n}\n";
     } else {
-      out << "static inline " << ret << " __nv_" << name << "(" << param_list(*f, true) << ") { " << f->host << " }\n";
+      out << "static inline " << ret << " __nv_" << name << "(" << param_list(*f, true, false) << ") { " << f->host << " }\n";
     }
     // The wrapper the call sites use: inputs in, the Python-level result out.
     std::string params, call, locals, members;
