@@ -1,6 +1,6 @@
 """numba.cuda.libdevicefuncs: the table of libdevice functions, in numba-cuda's shape.
 
-``functions['__nv_sinf']`` is ``(float32, [arg('x', float32, False)])``: the return type (``void``
+``functions['__nv_sinf']`` is ``(float32, [arg('a', float32, False)])``: the return type (``void``
 for none) and the parameters, each with its ``name``, its type ``ty`` and ``is_ptr``, true for a
 pointer parameter, which is an output: the Python-level function returns it after the value.
 The table is the compiler's own (src/compiler/libdevice.def), made from libdevice's bitcode.
