@@ -93,14 +93,15 @@ static uint32_t byte_perm(uint32_t x, uint32_t y, uint32_t s) {
 }
 // sin(pi x) and cos(pi x) with exact zeros and ones at integers and half-integers: x is first
 // reduced exactly to [-1, 1] (fmod is exact), then to a quarter period around 0.
+constexpr double kPi = 3.14159265358979323846;
 static double sinpi(double x) {
   if (std::isinf(x)) return NAN;
   double r = std::fmod(x, 2.0);                  // (-2, 2), exact
   if (r > 1.0) r -= 2.0; else if (r < -1.0) r += 2.0;  // [-1, 1], exact
   double a = std::fabs(r), s;
-  if (a <= 0.25) s = std::sin(M_PI * a);
-  else if (a <= 0.75) s = std::cos(M_PI * (0.5 - a));
-  else s = std::sin(M_PI * (1.0 - a));
+  if (a <= 0.25) s = std::sin(kPi * a);
+  else if (a <= 0.75) s = std::cos(kPi * (0.5 - a));
+  else s = std::sin(kPi * (1.0 - a));
   if (s == 0.0) return std::copysign(0.0, x);
   return r < 0 ? -s : s;
 }
@@ -109,10 +110,10 @@ static double cospi(double x) {
   double a = std::fabs(std::fmod(x, 2.0));  // [0, 2), exact
   if (a > 1.0) a = 2.0 - a;                  // [0, 1], exact
   if (a == 0.5) return 0.0;
-  if (a <= 0.25) return std::cos(M_PI * a);
-  if (a < 0.5) return std::sin(M_PI * (0.5 - a));
-  if (a <= 0.75) return -std::sin(M_PI * (a - 0.5));
-  return -std::cos(M_PI * (1.0 - a));
+  if (a <= 0.25) return std::cos(kPi * a);
+  if (a < 0.5) return std::sin(kPi * (0.5 - a));
+  if (a <= 0.75) return -std::sin(kPi * (a - 0.5));
+  return -std::cos(kPi * (1.0 - a));
 }
 }  // namespace cj_ld
 )";
