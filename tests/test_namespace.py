@@ -131,7 +131,7 @@ def test_typeof_arrays_and_scalars():
     (lambda: cuda.CUSource("extern \"C\" __device__ int f(int x) { return x; }"), "CUSource"),
     (lambda: cuda.PTXSource(b""), "PTXSource"),
     (lambda: cuda.In(np.zeros(3)), "copy hints"),
-    (lambda: types.UniTuple(types.int32, 2), "types.UniTuple"),
+    (lambda: types.NamedUniTuple(types.int32, 2, None), "types.NamedUniTuple"),
     (lambda: types.CPointer(types.int32), "types.CPointer"),
     (lambda: cujit.carray(0, 3), "carray"),
     (lambda: cuda.cudadrv.driver.driver.cuMemAlloc, "driver.cuMemAlloc"),

@@ -475,6 +475,9 @@ def _module_name(value):
     if value is _t:  # `from numba import types`: types.float32 as a dtype
         return "numba.types"
     from . import cuda as _cuda
+    from .cuda import libdevice as _libdevice
+    if value is _libdevice:
+        return "cuda.libdevice"
     if value is _cuda or getattr(value, "__name__", "") in ("numba.cuda", "cujit.cuda"):
         return "cuda"
     return None
@@ -537,6 +540,9 @@ def _classify(value, seen):
     n = getattr(value, "__name__", None)
     if n is not None and getattr(_cuda, n, None) is value:
         return ("attr", "cuda", n)
+    from .cuda import libdevice as _libdevice
+    if n is not None and getattr(_libdevice, n, None) is value:  # from numba.cuda.libdevice import sinf
+        return ("attr", "cuda.libdevice", n)
     if n is not None and getattr(cujit, n, None) is value:  # from numba import prange
         return ("attr", "numba", n)
     return ("opaque", repr(type(value)))

@@ -154,11 +154,12 @@ const = _KernelOnly("const")
 local = _KernelOnly("local")
 shared = _KernelOnly("shared")
 atomic = _KernelOnly("atomic")
+# numba.cuda.libdevice: a module of functions (its own placeholders, which raise from Python).
+from . import libdevice, libdevicefuncs  # noqa: E402,F401
 # Also GPU code only; whether cujit's compiler knows them is its business (it names the ones it
 # does not when a kernel uses them).
 cg = _KernelOnly("cg")
 fp16 = _KernelOnly("fp16")
-libdevice = _KernelOnly("libdevice")
 match_all_sync = _KernelOnly("match_all_sync")
 selp = _KernelOnly("selp")
 nanosleep = _KernelOnly("nanosleep")
