@@ -63,3 +63,25 @@ def auto_device(obj, stream=0, copy=True, user_explicit=False):
     if not copy:
         return device_array_like(arr), True
     return (to_device(arr, stream=stream) if stream else to_device(arr)), True
+
+
+def _reduce_device_array(ary):
+    """``pickle`` of a device array (DeviceNDArray.__reduce__): its data goes through the host,
+    C-ordered in the array's own memory order (dimensions sorted by stride, outermost first), so
+    the array rebuilt on load has the same shape, dtype, order of strides (C, F or another) and
+    contents, in the device memory of the backend current then."""
+    import numpy as np
+    perm = sorted(range(ary.ndim), key=lambda d: (-abs(ary.strides[d]), d))
+    host = np.ascontiguousarray(ary.transpose(tuple(perm)).copy_to_host()) if ary.ndim else ary.copy_to_host()
+    return _rebuild_device_array, (host, tuple(perm))
+
+
+def _rebuild_device_array(host, perm):
+    from .. import to_device
+    d = to_device(host)
+    if len(perm) < 2:
+        return d
+    inverse = [0] * len(perm)
+    for i, p in enumerate(perm):
+        inverse[p] = i
+    return d.transpose(tuple(inverse))
