@@ -213,12 +213,17 @@ void copy_to_device(DeviceArray& self, const py::object& ary, const py::object& 
   py::tuple cut(h.ndim());
   for (py::ssize_t d = 0; d < h.ndim(); ++d)
     cut[d] = h.strides(d) == 0 ? py::slice(0, 1, 1) : py::slice(py::none(), py::none(), py::none());
+  // A broadcast host array copied into a device array that holds every element (cujit's
+  // to_device of a broadcast array makes one) is copied whole.
+  auto squeezed = [](const std::vector<int64_t>& shape) {
+    std::vector<int64_t> a, b;
+    squeeze_layout(shape, shape, &a, &b);
+    return a;
+  };
   py::object hc = h.attr("__getitem__")(cut);
   std::vector<int64_t> hshape = py::cast<std::vector<int64_t>>(hc.attr("shape"));
-  std::vector<int64_t> a, b, c, d2;
-  squeeze_layout(core.shape, core.strides, &a, &b);
-  squeeze_layout(hshape, hshape, &c, &d2);
-  if (a != c)
+  if (squeezed(core.shape) != squeezed(hshape) && squeezed(core.shape) == squeezed(host_shape(h))) hc = h;
+  else if (squeezed(core.shape) != squeezed(hshape))
     throw py::value_error("incompatible shape: " + rt::shape_str(core.shape) + " vs. " + rt::shape_str(hshape));
   rt::copy_numpy_to_device_array(core, py::array(hc.attr("reshape")(py::cast(core.shape))), s);
 }
@@ -557,6 +562,10 @@ void define_device_array(py::module_& m) {
                                // numba-cuda's type (its MemoryPointer's): a c_size_t, 0 for an empty array.
                                return py::module_::import("ctypes").attr("c_size_t")(reinterpret_cast<uintptr_t>(a.data));
                              });
+  // numba-cuda's markers of device memory (numba.cuda.cudadrv.driver.is_device_memory) and of its
+  // device arrays.
+  cls.attr("__cuda_memory__") = true;
+  cls.attr("__cuda_ndarray__") = true;
   define_dlpack(m, cls);
 
   m.def("as_cuda_array",

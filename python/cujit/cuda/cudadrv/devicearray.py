@@ -2,6 +2,7 @@
 from ... import _core
 
 DeviceNDArray = _core.DeviceNDArray
+from ..host_memory import MappedNDArray, ManagedNDArray  # noqa: E402,F401
 
 
 class DeviceRecord:
