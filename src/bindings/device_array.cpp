@@ -101,7 +101,7 @@ py::array host_array(const py::object& obj, const Scalar* dtype) {
 
 // numba-cuda's `not stream`: 0, None (and False) mean "no stream given".
 bool no_stream(const py::object& stream) {
-  return stream.is_none() || (py::isinstance<py::int_>(stream) && stream.cast<long long>() == 0);
+  return stream.is_none() || (py::isinstance<py::int_>(stream) && PyObject_IsTrue(stream.ptr()) == 0);
 }
 
 // A reference to the Python stream object for DeviceArray::bound_stream (null for no stream),
