@@ -330,3 +330,30 @@ def test_external_stream_on_the_simulator():
         assert str(e.value) == "External streams are unsupported in the simulator"
     finally:
         _core.set_simulator(previous)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not _core.gpu_available(), reason="needs a CUDA GPU")
+def test_gpu_external_stream_and_bound_interface():
+    previous = _core.simulator_enabled()
+    _core.set_simulator(False)
+    try:
+        s = cuda.stream()
+        x = cuda.external_stream(s.handle)
+        assert x.handle == s.handle and repr(x) == "<External CUDA stream %d>" % s.handle
+        d = cuda.to_device(np.arange(4.0), stream=x)
+        x.synchronize()
+        np.testing.assert_array_equal(d.copy_to_host(), np.arange(4.0))
+        assert d.__cuda_array_interface__["stream"] == s.handle
+        assert cuda.device_array(3).__cuda_array_interface__["stream"] == 1  # unbound: the legacy stream
+        with pytest.raises(TypeError, match="^ptr for external stream must be an int$"):
+            cuda.external_stream(1.5)
+        del x
+        s.synchronize()  # the external wrapper did not destroy the stream
+        # Managed memory: the same address on both sides.
+        m = cuda.managed_array(8, np.int32)
+        m[:] = 3
+        assert m.__cuda_array_interface__["data"][0] == m.ctypes.data
+        np.testing.assert_array_equal(cuda.as_cuda_array(m).copy_to_host(), np.full(8, 3))
+    finally:
+        _core.set_simulator(previous)

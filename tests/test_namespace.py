@@ -125,7 +125,6 @@ def test_typeof_arrays_and_scalars():
 
 
 @pytest.mark.parametrize("call, feature", [
-    (lambda: cuda.external_stream(0), "external_stream"),
     (lambda: cuda.declare_device("f", "int32(int32)"), "declare_device"),
     (lambda: cuda.CUSource("extern \"C\" __device__ int f(int x) { return x; }"), "CUSource"),
     (lambda: cuda.PTXSource(b""), "PTXSource"),

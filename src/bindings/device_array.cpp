@@ -456,7 +456,13 @@ void define_device_array(py::module_& m) {
             // AttributeError, so hasattr() says a simulator array is not a CUDA array.
             if (a.backend() != rt::Backend::GPU)
               throw py::attribute_error("a simulator device array has no __cuda_array_interface__ (it is not in GPU memory)");
-            return rt::cuda_array_interface(a);
+            py::dict d = rt::cuda_array_interface(a);
+            // Bound to a stream (numba-cuda's .stream): consumers synchronise with that one.
+            if (a.bound_stream) {
+              void* h = stream_handle(bound_stream(a));
+              if (h != nullptr) d["stream"] = py::int_(uintptr_t(h));
+            }
+            return d;
           })
       .def("copy_to_host", &copy_to_host, "ary"_a = py::none(), "stream"_a = 0,
            "Copies the data to the host: into `ary` (same shape and dtype) or a new array, which is returned.")
