@@ -230,6 +230,14 @@ def test_memalloc_copies_and_memset(target):
         driver.host_to_device(dev1, hst, sz + 4)
     with pytest.raises(ValueError):
         driver.device_memset(dev1, 256, 4)
+    with pytest.raises(ValueError, match="non-contiguous"):
+        cuda.device_array(8, np.uint8)[::2]._memset(0)
+    big = ctx.memallocmanaged(3 << 20)  # a memset, not a host buffer of the size copied over
+    driver.device_memset(big, 0x5A, big.nbytes)
+    cuda.synchronize()
+    assert (big == 0x5A).all()
+    free, total = driver.driver.cuMemGetInfo()
+    assert 0 < free <= total
     with pytest.raises(TypeError, match="Not a CUDA memory object"):
         driver.device_to_host(out, np.zeros(4), 4)
     ro = np.zeros(100, np.uint32)
@@ -357,3 +365,18 @@ def test_gpu_external_stream_and_bound_interface():
         np.testing.assert_array_equal(cuda.as_cuda_array(m).copy_to_host(), np.full(8, 3))
     finally:
         _core.set_simulator(previous)
+
+
+def test_devicearray_module_helpers(target):
+    d = devicearray.from_array_like(np.zeros((3, 4)).T)
+    assert isinstance(d, devicearray.DeviceNDArrayBase) and d.shape == (4, 3) and d.strides == (8, 32)
+    devicearray.sentry_contiguous(d)
+    with pytest.raises(ValueError) as e:
+        devicearray.sentry_contiguous(d[::2])
+    assert str(e.value) == devicearray.errmsg_contiguous_buffer
+    with pytest.raises(TypeError, match="^incompatible dtype: float64 vs. float32$"):
+        devicearray.check_array_compatibility(d, cuda.device_array((4, 3), np.float32))
+    with pytest.raises(ValueError, match="^require an cuda ndarray object$"):
+        devicearray.require_cuda_ndarray(np.zeros(3))
+    with pytest.raises(NotImplementedError, match="gpu_data"):
+        devicearray.from_array_like(np.zeros(3), gpu_data=object())

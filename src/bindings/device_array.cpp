@@ -206,8 +206,8 @@ void copy_to_device(DeviceArray& self, const py::object& ary, const py::object& 
   sentry_contiguous(self);
   py::module_ np = py::module_::import("numpy");
   py::object native = h.dtype().attr("newbyteorder")("=");  // a byte-swapped source is converted
-  check_compatible(dtype_name(rt::numpy_dtype(core.dtype)), py::str(native).cast<std::string>(), core.shape,
-                   core.strides, host_shape(h), host_strides(h), core.size(), false);
+  check_compatible(dtype_name(rt::numpy_dtype(core.dtype)), py::str(native).cast<std::string>(), {}, {}, {}, {}, 0,
+                   false);  // the dtype; the shapes below
   // numba-cuda's array_core of the host array, then NumPy's reshape to this array's core shape,
   // which only adds or drops dimensions of length 1 (a view).
   py::tuple cut(h.ndim());
@@ -488,6 +488,22 @@ void define_device_array(py::module_& m) {
       .def("_bytes", [](const DeviceArray& a) { return std::make_shared<DeviceArray>(bytes_view(a)); },
            "Every byte the elements span, as a 1-d uint8 array of the same memory.")
       .def("__reduce__", &reduce)
+      .def("_memset",
+           [](DeviceArray& a, int value, const py::object& stream) {
+             // numba.cuda.cudadrv.driver.device_memset of the bytes of a contiguous array.
+             if (value < 0 || value > 255)
+               throw py::value_error("device_memset: val must be a byte value (0 to 255), got " + std::to_string(value));
+             if (!a.is_c_contiguous() && !a.is_f_contiguous()) throw py::value_error(kNotContiguous);
+             if (a.readonly) throw py::value_error("assignment destination is read-only");
+             if (a.size() == 0) return;
+             void* s = stream_for(a, stream);
+             const rt::Backend b = a.backend();
+             char* p = a.data;
+             const size_t n = size_t(a.nbytes());
+             py::gil_scoped_release nogil;
+             rt::fill_device_bytes(b, p, (unsigned char)value, n, s, /*wait=*/s == nullptr);
+           },
+           "value"_a, "stream"_a = 0, "Sets every byte of this contiguous array to `value`.")
       .def("is_c_contiguous", &DeviceArray::is_c_contiguous)
       .def("is_f_contiguous", &DeviceArray::is_f_contiguous)
       .def("__len__",

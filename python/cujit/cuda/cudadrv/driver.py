@@ -35,6 +35,11 @@ class _RawDriver:
         from ..devices import gpus
         return len(gpus)
 
+    def cuMemGetInfo(self):
+        """(free, total) bytes of the current device (the host's memory on the simulator)."""
+        from ..devices import current_context
+        return tuple(current_context().get_memory_info())
+
     def __getattr__(self, attr):
         if attr.startswith("__"):
             raise AttributeError(attr)
@@ -219,12 +224,7 @@ def device_to_device(dst, src, size, stream=0):
 
 def device_memset(dst, val, size, stream=0):
     """Sets ``size`` bytes of device memory ``dst`` to the byte ``val``."""
-    val = int(val)
-    if not 0 <= val <= 255:
-        raise ValueError("device_memset: val must be a byte value (0 to 255), got %d" % val)
-    target = _take(_device_bytes(dst), size, "destination")
-    if target.size:
-        target.copy_to_device(np.full(target.size, val, dtype=np.uint8), stream=stream)
+    _take(_device_bytes(dst), size, "destination")._memset(int(val), stream=stream)
 
 
 def device_memory_size(devmem):
