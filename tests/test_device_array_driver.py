@@ -267,6 +267,9 @@ def test_device_arrays_and_mapped_memory_as_driver_memory(target):
     recv = np.empty_like(view)
     driver.device_to_host(recv, mem, 32)
     assert (recv == 32).all()
+    assert driver.is_device_memory(m[2:]) and not driver.is_device_memory(m + 1)  # computed: host memory
+    with pytest.raises(TypeError, match="Not a CUDA memory object"):
+        driver.device_memset(m + 1, 0, 4)
     pinned = cuda.current_context().memhostalloc(16)
     assert isinstance(pinned, np.ndarray) and pinned.nbytes == 16 and not driver.is_device_memory(pinned)
 

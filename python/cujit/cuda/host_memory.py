@@ -103,10 +103,11 @@ class _HostDeviceNDArray(np.ndarray):
             "stream": None,  # host writes are visible to the device at once: nothing to wait for
         }
 
-
     # numba-cuda's DeviceNDArrayBase surface of these arrays (numba.cuda.cudadrv.driver's functions
-    # take them as device memory).
-    __cuda_memory__ = True
+    # take them as device memory); an array computed from one is host memory only.
+    @property
+    def __cuda_memory__(self):
+        return getattr(self, "_cujit_alloc", None) is not None
 
     def _device_view(self):
         """A DeviceNDArray of the same bytes (the device side of this array)."""
