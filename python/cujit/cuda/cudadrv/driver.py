@@ -169,7 +169,7 @@ def _device_bytes(obj):
         return obj._bytes()
     if isinstance(obj, DeviceNDArray):
         return obj._bytes()
-    if isinstance(obj, _HostDeviceNDArray):
+    if isinstance(obj, _HostDeviceNDArray) and obj.__cuda_memory__:
         return obj._device_view()._bytes()
     if not isinstance(obj, np.ndarray) and hasattr(obj, "__cuda_array_interface__"):
         return as_cuda_array(obj)._bytes()
