@@ -80,6 +80,17 @@ def test_view_changes_dtype_by_numba_cudas_rules(target):
         d[:1, :3].view(np.int64)
 
 
+def test_copy_shares_and_deepcopy_copies(target):
+    import copy
+    s = cuda.stream()
+    d = cuda.to_device(np.arange(4), stream=s)
+    c = copy.copy(d)
+    assert c._device_pointer == d._device_pointer and c.stream is s
+    e = copy.deepcopy(d)
+    assert e._device_pointer != d._device_pointer
+    np.testing.assert_array_equal(e.copy_to_host(), np.arange(4))
+
+
 @pytest.mark.parametrize("make", ["C", "F", "perm", "reversed", "0d", "empty", "bool"])
 def test_pickle_goes_through_the_host(target, make):
     a = np.arange(24, dtype=np.float32).reshape(2, 3, 4)

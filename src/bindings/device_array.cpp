@@ -488,6 +488,9 @@ void define_device_array(py::module_& m) {
       .def("_bytes", [](const DeviceArray& a) { return std::make_shared<DeviceArray>(bytes_view(a)); },
            "Every byte the elements span, as a 1-d uint8 array of the same memory.")
       .def("__reduce__", &reduce)
+      // copy.copy shares the memory, as numba-cuda's (its bind() is a copy.copy); copy.deepcopy
+      // copies the data, through __reduce__.
+      .def("__copy__", [](const DeviceArray& a) { return std::make_shared<DeviceArray>(a); })
       .def("_memset",
            [](DeviceArray& a, int value, const py::object& stream) {
              // numba.cuda.cudadrv.driver.device_memset of the bytes of a contiguous array.
