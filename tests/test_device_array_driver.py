@@ -285,6 +285,23 @@ def test_device_arrays_and_mapped_memory_as_driver_memory(target):
     assert isinstance(pinned, np.ndarray) and pinned.nbytes == 16 and not driver.is_device_memory(pinned)
 
 
+def test_mempin(target):
+    ctx = cuda.current_context()
+    ary = np.arange(1024, dtype=np.int64)  # 8 KiB: whole pages are locked on the GPU
+    m = ctx.mempin(ary, ary.ctypes.data, ary.nbytes, mapped=True)
+    assert isinstance(m, driver.MappedMemory) and driver.is_device_memory(m) and m.owned is ary
+    assert isinstance(m.device_ctypes_pointer, ctypes.c_size_t) and m.size == ary.nbytes
+    driver.device_memset(m, 0, 16)
+    cuda.synchronize()
+    assert (ary[:2] == 0).all() and ary[2] == 2
+    m.free()
+    p = ctx.mempin(ary, ary.ctypes.data, ary.nbytes)
+    assert isinstance(p, driver.PinnedMemory) and not driver.is_device_memory(p)
+    p.free()
+    with pytest.raises(TypeError):
+        driver.PinnedMemory(ctx, 0, 8)
+
+
 def test_host_memory_extents():
     a = np.arange(100)
     s, e = driver.host_memory_extents(a)

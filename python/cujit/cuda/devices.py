@@ -118,8 +118,11 @@ class Context:
         return managed_array(int(bytesize), np.uint8, attach_global=attach_global)
 
     def mempin(self, owner, pointer, size, mapped=False):
-        raise NotImplementedError("cujit does not support Context.mempin yet; use cuda.pinned(ary) or "
-                                  "cuda.mapped(ary) to page-lock a NumPy array")
+        """Page-locks the ``size`` host bytes at address ``pointer`` (memory ``owner`` keeps alive)
+        until the returned ``driver.PinnedMemory`` (``driver.MappedMemory`` with ``mapped=True``,
+        also device memory) dies."""
+        from .cudadrv.driver import _pin
+        return _pin(self, owner, pointer, size, mapped)
 
     def create_stream(self):
         return _core.stream()

@@ -165,7 +165,7 @@ def _device_bytes(obj):
     """The bytes of device memory object ``obj`` as a 1-d uint8 device array (same memory)."""
     from ..host_memory import _HostDeviceNDArray
     from .. import DeviceNDArray, as_cuda_array
-    if isinstance(obj, MemoryPointer):
+    if isinstance(obj, (MemoryPointer, MappedMemory)):
         return obj._bytes()
     if isinstance(obj, DeviceNDArray):
         return obj._bytes()
@@ -316,12 +316,56 @@ class _RawClass:
         _raw(type(self).__name__)
 
 
-class MappedMemory(_RawClass):
-    pass
+class PinnedMemory:
+    """Host memory page-locked by ``Context.mempin`` (numba-cuda's class): unlocked when this
+    object dies. ``host_pointer``, ``size``, ``handle``, ``owned`` (the owner kept alive)."""
+
+    def __init__(self, context, pointer, size, owner=None, finalizer=None):
+        raise TypeError("cujit makes %s objects through Context.mempin only" % type(self).__name__)
+
+    @classmethod
+    def _make(cls, context, owner, buf, reg):
+        self = object.__new__(cls)
+        self.context = context
+        self.owned = owner
+        self.host_pointer = self.handle = buf.__array_interface__["data"][0]
+        self.size = self._cuda_memsize_ = buf.size
+        self._buf, self._reg = buf, reg
+        return self
+
+    def own(self):
+        return self
+
+    def free(self):
+        """Unlocks the memory now."""
+        self._reg.release()
 
 
-class PinnedMemory(_RawClass):
-    pass
+class MappedMemory(PinnedMemory):
+    """Host memory page-locked and mapped by ``Context.mempin(..., mapped=True)``: also device
+    memory (``device_pointer``, ``device_ctypes_pointer``)."""
+
+    __cuda_memory__ = True
+
+    def _bytes(self):
+        return _core.mapped_device_array(self._buf, self._reg)._bytes()
+
+    @property
+    def device_pointer(self):
+        return self._reg.device_ptr
+
+    @property
+    def device_ctypes_pointer(self):
+        return ctypes.c_size_t(self._reg.device_ptr)
+
+
+def _pin(context, owner, pointer, size, mapped):
+    size = int(size)
+    if size < 0:
+        raise ValueError("mempin: size must not be negative, got %d" % size)
+    buf = np.ctypeslib.as_array((ctypes.c_uint8 * size).from_address(int(pointer))) if size else np.empty(0, np.uint8)
+    reg = _core.host_register(buf, mapped=bool(mapped))
+    return (MappedMemory if mapped else PinnedMemory)._make(context, owner, buf, reg)
 
 
 class IpcHandle(_RawClass):
