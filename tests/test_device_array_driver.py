@@ -287,7 +287,11 @@ def test_device_arrays_and_mapped_memory_as_driver_memory(target):
 
 def test_mempin(target):
     ctx = cuda.current_context()
-    ary = np.arange(1024, dtype=np.int64)  # 8 KiB: whole pages are locked on the GPU
+    # Whole pages of its own: the driver locks whole pages and refuses a page locked twice.
+    raw = np.zeros(3 * 4096, np.uint8)
+    start = -raw.ctypes.data % 4096
+    ary = raw[start:start + 8192].view(np.int64)
+    ary[:] = np.arange(1024)
     m = ctx.mempin(ary, ary.ctypes.data, ary.nbytes, mapped=True)
     assert isinstance(m, driver.MappedMemory) and driver.is_device_memory(m) and m.owned is ary
     assert isinstance(m.device_ctypes_pointer, ctypes.c_size_t) and m.size == ary.nbytes
