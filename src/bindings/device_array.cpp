@@ -204,7 +204,6 @@ void copy_to_device(DeviceArray& self, const py::object& ary, const py::object& 
   py::array h = host_array(ary, &self.dtype);
   if (h.size() == 0 && host_shape(h) == self.shape) return;
   sentry_contiguous(self);
-  py::module_ np = py::module_::import("numpy");
   py::object native = h.dtype().attr("newbyteorder")("=");  // a byte-swapped source is converted
   check_compatible(dtype_name(rt::numpy_dtype(core.dtype)), py::str(native).cast<std::string>(), {}, {}, {}, {}, 0,
                    false);  // the dtype; the shapes below
