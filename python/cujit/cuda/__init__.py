@@ -11,7 +11,7 @@ from .dispatcher import jit, Dispatcher, DeviceFunction
 from .devices import (detect, list_devices, gpus, select_device, get_current_device, current_context,
                       close, Device, Context)
 from .host_memory import (pinned_array, pinned_array_like, mapped_array, mapped_array_like, pinned, mapped,
-                          MappedNDArray)
+                          MappedNDArray, ManagedNDArray, managed_array)
 from . import random
 from .reduce import Reduce, reduce
 from .. import types, config
@@ -22,7 +22,7 @@ from ..types import (void, boolean, bool_, b1, int8, int16, int32, int64, uint8,
                      from_dtype)
 from .compiler import (compile, compile_ptx, compile_for_current_device, compile_ptx_for_current_device,
                        declare_device)
-from .compat import (HAS_NUMBA, managed_array, external_stream, from_cuda_array_interface, defer_cleanup,
+from .compat import (HAS_NUMBA, external_stream, from_cuda_array_interface, defer_cleanup,
                      open_ipc_array, profile_start, profile_stop, profiling, set_memory_manager, In, Out,
                      InOut, LinkableCode, CUSource, PTXSource, Cubin, Fatbin, Object, Archive, LTOIR,
                      is_float16_supported, is_bfloat16_supported, is_fp8_supported, is_supported_version,
