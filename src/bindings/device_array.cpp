@@ -596,7 +596,8 @@ void define_device_array(py::module_& m) {
         [](const py::object& obj, bool sync) -> py::object {
           (void)sync;  // the interface's stream is always synchronised with (protocol v3)
           if (py::isinstance<DeviceArray>(obj)) return obj;
-          if (py::isinstance<py::array>(obj) || !py::hasattr(obj, "__cuda_array_interface__"))
+          // Mapped and managed arrays are ndarrays with the interface: they view their memory too.
+          if (!py::hasattr(obj, "__cuda_array_interface__"))
             throw py::type_error("as_cuda_array: " + py::type::of(obj).attr("__name__").cast<std::string>() +
                                  " does not implement the CUDA array interface (__cuda_array_interface__); "
                                  "use cuda.to_device to copy host data");
