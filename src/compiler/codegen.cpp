@@ -7,6 +7,7 @@
 // name the user's .py line. Tuples become small structs generated on demand.
 #include "compiler/codegen.h"
 #include "compiler/codegen_entry.h"
+#include "compiler/codegen_iter.h"
 #include "compiler/codegen_values.h"
 
 #include <algorithm>
@@ -51,6 +52,7 @@ std::string cpp_type(const Type& t) {
       return std::string("cj::Array<") + scalar_cpp(t.scalar) + ", " + std::to_string(t.ndim) + ">";
     case Type::Tag::Void: case Type::Tag::None: return "void";
     case Type::Tag::Optional: return "cj::Optional<" + cpp_type(t.elems[0]) + ">";
+    case Type::Tag::Function: case Type::Tag::DType: return "cj::Unit";  // is_compile_time_value
     default: throw InternalError("no C++ type for " + t.str());
   }
 }
@@ -344,6 +346,11 @@ class Emitter {
       out("for (int64_t " + i + " = 0; " + i + " < " + arr + ".shape[0]; ++" + i + ") {");
       if (it.ndim == 1 && race_checked()) i = "cj::elem_race(" + arr + ", " + site(*s.b, s) + ", " + std::to_string(kRead) + ", " + i + ")";
       else i = it.ndim == 1 ? "cj::elem(" + arr + ", " + i + ")" : "cj::subarray(" + arr + ", " + i + ")";
+    } else if (it.tag == Type::Tag::Iterator) {  // enumerate, zip
+      IterationPlan p = plan_iteration(*s.b, i, values(), prog_.host_only);
+      out("{ " + p.setup);
+      out("for (int64_t " + i + " = 0; " + i + " < " + p.count + "; ++" + i + ") {");
+      i = p.item;
     } else if (it.is_tuple()) {
       std::string tup = "cj_tu" + std::to_string(tmp_++);
       out("{ auto " + tup + " = " + expr(*s.b) + ";");
@@ -353,8 +360,8 @@ class Emitter {
       throw InternalError("codegen: for over " + it.str());
     }
     ++indent_;
-    if (it.tag == Type::Tag::Range) poll();
-    Type elem = it.tag == Type::Tag::Range ? Type::scalar_of(it.scalar)
+    if (it.tag == Type::Tag::Range || it.tag == Type::Tag::Iterator) poll();
+    Type elem = it.tag == Type::Tag::Range || it.tag == Type::Tag::Iterator ? iteration_item(it)
               : it.is_array() ? (it.ndim == 1 ? Type::scalar_of(it.scalar) : s.a->type)
               : it.elems.empty() ? Type::unknown() : it.elems[0];
     store(*s.a, i, elem);
@@ -420,6 +427,7 @@ class Emitter {
     switch (e.kind) {
       case K::Constant: return constant(e);
       case K::Name: {
+        if (is_compile_time_value(e.type)) return "cj::Unit{}";
         const Resolved* r = resolved(e);
         if (r && r->kind == Resolved::Kind::Constant && e.type.is_array()) return const_array(r->literal, e.type);
         if (r && r->kind == Resolved::Kind::Constant && e.type.is_tuple()) return type(e.type) + "{" + r->literal + "}";
@@ -505,6 +513,7 @@ class Emitter {
   }
 
   std::string attribute(const ast::Node& e) {
+    if (is_compile_time_value(e.type)) return "cj::Unit{}";
     const Resolved* r = resolved(e);
     if (r && r->kind == Resolved::Kind::Constant) return r->literal;
     if (r && r->kind == Resolved::Kind::CudaDim) {
@@ -669,9 +678,10 @@ class Emitter {
         s += (i ? ", " : "") + convert(expr(*e.list[i]), e.list[i]->type, f.arg_types[i]);
       return s + ")";
     }
-    const Resolved* r = resolved(*e.a);
-    if (!r || r->kind != Resolved::Kind::Builtin) throw InternalError("codegen: call of " + callee.str());
-    return builtin(e, r->builtin);
+    // An intrinsic called by its name, or through a variable or parameter that holds it.
+    const BuiltinRow* b = find_builtin(callee.name);
+    if (callee.tag != Type::Tag::Function || !b) throw InternalError("codegen: call of " + callee.str());
+    return builtin(e, b->id);
   }
 
   std::string arg(const ast::Node& e, size_t i, const Type& to) {

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "compiler/builtins.h"
+#include "compiler/fnval.h"
 #include "compiler/parallel.h"
 #include "compiler/parser.h"
 
@@ -100,8 +101,9 @@ class Typer {
 
   void bind(const std::string& name, const Type& t, const ast::Node& at) {
     if (!t.known()) return;
-    if (t.tag == Type::Tag::Module || t.tag == Type::Tag::Function || t.tag == Type::Tag::DType ||
-        t.tag == Type::Tag::Range || t.tag == Type::Tag::String || t.tag == Type::Tag::Void) {
+    // A function or a type object may be held (`f = cuda.atomic.add`): it is known at compile time.
+    if (t.tag == Type::Tag::Module || t.tag == Type::Tag::Range || t.tag == Type::Tag::String ||
+        t.tag == Type::Tag::Void || t.tag == Type::Tag::Iterator) {
       if (t.tag == Type::Tag::Void) error(at, "cannot assign the result of a function that returns nothing to '" + name + "'");
       unsupported(at, "a variable cannot hold a " + t.str() + " ('" + name + "')");
     }
@@ -135,6 +137,13 @@ class Typer {
     switch (s.kind) {
       case K::Expr: {
         if (s.a->is(K::Constant) && s.a->cval.tag == ast::ConstValue::Tag::Str) return;  // docstring
+        if (s.a->is(K::Call)) {  // operator.setitem(a, i, v) on a line of its own is a[i] = v
+          Type c = expr(*s.a->a);
+          if (c.tag == Type::Tag::Function && c.name == "operator.setitem") {
+            forget(*s.a);  // the call's nodes go: no resolution may outlive them
+            if (rewrite_setitem_statement(s, c.name)) return stmt(s);
+          }
+        }
         expr(*s.a);
         return;
       }
@@ -179,7 +188,7 @@ class Typer {
       case K::For: {
         Type it = expr(*s.b);
         Type elem = Type::unknown();
-        if (it.tag == Type::Tag::Range) elem = Type::scalar_of(it.scalar);
+        if (it.tag == Type::Tag::Range || it.tag == Type::Tag::Iterator) elem = iteration_item(it);
         else if (it.is_array()) {
           if (it.ndim == 1) elem = Type::scalar_of(it.scalar);
           else { elem = it; elem.ndim -= 1; elem.layout = it.layout == 'C' ? 'C' : 'A'; }
@@ -405,7 +414,8 @@ class Typer {
           ok = ok && t.known();
           // Tuples hold values: numbers, arrays, tuples (a string or a module has no run-time form).
           if (t.tag == Type::Tag::String || t.tag == Type::Tag::Module || t.tag == Type::Tag::Function ||
-              t.tag == Type::Tag::DType || t.tag == Type::Tag::Range || t.tag == Type::Tag::Void)
+              t.tag == Type::Tag::DType || t.tag == Type::Tag::Range || t.tag == Type::Tag::Void ||
+              t.tag == Type::Tag::Iterator)
             unsupported(*x, "a tuple cannot hold a " + t.str() + " in compiled code");
           el.push_back(t);
         }
@@ -464,6 +474,16 @@ class Typer {
   }
 
   bool assigned_somewhere(const std::string& n) { return fn().locals.count(n) > 0; }
+
+  // Drops what typing recorded about `n` and its subtree, before a rewrite frees those nodes
+  // (a later node at the same address must not inherit a resolution).
+  void forget(const ast::Node& n) {
+    fn().resolved.erase(&n);
+    fn().unwrap.erase(&n);
+    for (const ast::Node* c : {n.a.get(), n.b.get(), n.c.get()}) if (c) forget(*c);
+    for (const auto& c : n.list) forget(*c);
+    for (const auto& k : n.keywords) if (k.value) forget(*k.value);
+  }
 
   // A Python builtin cujit lacks exists all the same: "not supported", never "not defined".
   void python_builtin(const ast::Node& e) {
@@ -841,13 +861,21 @@ class Typer {
       unsupported(e.keywords[0].value ? *e.keywords[0].value : e, "keyword arguments are not supported for " + callee.name + "()");
     const BuiltinRow* b = find_builtin(callee.name);
     if (!b) error(e, "unknown function " + callee.name);
+    if (b->rule == Rule::Operator) {  // operator.add(a, b) is a + b (fnval.h)
+      if (callee.name.rfind("operator.i", 0) == 0 && callee.name != "operator.invert" && !args.empty() && !args[0].is_scalar())
+        unsupported(e, callee.name + "() is supported on numbers only (on a " + args[0].str() + " it would update it in place)");
+      forget(*e.a);
+      std::string why = rewrite_operator_call(e, callee.name, false);
+      if (!why.empty()) error(e, why);
+      return expr(e);
+    }
     return type_builtin_call(fn(), e, *b, args);
   }
 
   Type call_user(ast::Node& e, const Type& callee, const std::vector<Type>& args) {
     if (!e.keywords.empty()) unsupported(*e.keywords[0].value, "keyword arguments are not supported in calls to compiled functions");
     for (size_t i = 0; i < args.size(); ++i)
-      if (args[i].tag == Type::Tag::Module || args[i].tag == Type::Tag::Function || args[i].tag == Type::Tag::String)
+      if (args[i].tag == Type::Tag::Module || args[i].tag == Type::Tag::String || args[i].tag == Type::Tag::Iterator)
         unsupported(*e.list[i], "passing a " + args[i].str() + " to a function is not supported");
     auto src = prog_.sources[callee.user_fn];
     // The number of arguments is the caller's mistake: reported here, as Python reports it.

@@ -218,6 +218,24 @@ class BuiltinTyper {
         r.scalar = all_u64 ? Scalar::UInt64 : Scalar::Int64;
         return r;
       }
+      case Rule::Iterate: {  // enumerate(it[, start]), zip(it, ...): iterated by for (types.h)
+        const bool en = b.id == Builtin::Enumerate;
+        if (en) arity(e, b, args, 1, 2);
+        if (!en && args.empty()) unsupported(e, "zip() without arguments is not supported");
+        const size_t n = en ? 1 : args.size();
+        for (size_t i = 0; i < n; ++i) {
+          const Type& t = args[i];
+          if (t.tag != Type::Tag::Range && !t.is_array() && !t.is_tuple() && t.tag != Type::Tag::Iterator)
+            error(*e.list[i], std::string(b.name) + "() needs an iterable (a range, an array, a tuple, enumerate or zip), not " + t.str());
+          if (t.is_array() && t.ndim == 0) error(*e.list[i], "iteration over a 0-d array");
+          if (!iteration_item(t).known())
+            unsupported(*e.list[i], std::string(b.name) + "() of a heterogeneous tuple is not supported");
+        }
+        if (en && args.size() == 2 && !(args[1].is_scalar() && (is_integer(args[1].scalar) || args[1].scalar == Scalar::Bool)))
+          error(*e.list[1], "enumerate() start must be an integer, not " + args[1].str());
+        return Type::iterator(b.name, std::vector<Type>(args.begin(), args.begin() + n));
+      }
+      case Rule::Operator: throw InternalError("typeinfer: operator-module call not rewritten");
       case Rule::Len:
         arity(e, b, args, 1, 1);
         if (!args[0].is_array() && !args[0].is_tuple()) error(e, "len() of a " + args[0].str() + " is not supported");

@@ -1,0 +1,22 @@
+// Functions as values: the operator module's functions, which Numba types as the operators they
+// name. A call of one (`operator.add(a, b)`, or `op(a, b)` where `op` holds operator.add) is
+// rewritten, in the calling instance's own tree, into the expression it stands for, which is
+// then typed and generated as if the user had written it.
+#pragma once
+#include <string>
+
+#include "compiler/ast.h"
+
+namespace cujit {
+
+/// Rewrites the Call node `call` of the operator-module function `qualified` ("operator.add")
+/// into a BinOp, Compare, UnaryOp or Subscript node in place. Returns an empty string on success,
+/// else the reason it cannot (wrong number of arguments, keywords, operator.setitem outside a
+/// statement of its own), for a TypingError at the call.
+std::string rewrite_operator_call(ast::Node& call, const std::string& qualified, bool statement);
+
+/// operator.setitem(a, i, v) as a statement of its own: the Expr statement `stmt` becomes the
+/// assignment a[i] = v. True when `stmt` was such a statement.
+bool rewrite_setitem_statement(ast::Node& stmt, const std::string& qualified);
+
+}  // namespace cujit
