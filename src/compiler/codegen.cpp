@@ -630,6 +630,8 @@ class Emitter {
       s += ", " + std::to_string(sites_.size());
       sites_.push_back({name, where});
     }
+    if (!any_slice && idx.size() == 1 && idx[0]->type.is_tuple())  // a[t] for a tuple t: its items
+      return tuple_indexed(s, *idx[0]);
     if (!any_slice) {
       for (auto* x : idx) s += ", (int64_t)(" + expr(*x) + ")";
       return s + ")";
@@ -643,6 +645,14 @@ class Emitter {
       s += ", cj::ix_slice(" + part(x->a, "0") + ", " + part(x->b, "0") + ", " + part(x->c, "1") + ", " + std::to_string(has) + ")";
     }
     return s + ")";
+  }
+
+  // `call` (an element access up to its indices) with the items of the tuple `ix` as the indices,
+  // the tuple evaluated once.
+  std::string tuple_indexed(std::string call, const ast::Node& ix) {
+    const std::string t = "cj_ix" + std::to_string(tmp_++);
+    for (size_t k = 0; k < ix.type.elems.size(); ++k) call += ", (int64_t)" + t + ".f" + std::to_string(k);
+    return "[&]() -> decltype(auto) { auto " + t + " = " + expr(ix) + "; return " + call + "); }()";
   }
 
   int file_number(const std::string& filename) {
@@ -753,15 +763,14 @@ class Emitter {
         std::string ref = "cj::elem(" + expr(*e.list[0]);
         size_t first_value = 2;
         if (b == Builtin::AtomicCas0) {
-          ref += ", (int64_t)0";
+          ref += ", (int64_t)0)";
           first_value = 1;
         } else if (e.list[1]->type.is_tuple()) {
-          std::string t = expr(*e.list[1]);
-          for (size_t i = 0; i < e.list[1]->type.elems.size(); ++i) ref += ", (int64_t)(" + t + ").f" + std::to_string(i);
+          ref = tuple_indexed(ref, *e.list[1]);  // evaluated once (it may be a call)
         } else {
-          ref += ", (int64_t)(" + expr(*e.list[1]) + ")";
+          ref += ", (int64_t)(" + expr(*e.list[1]) + "))";
         }
-        std::string s = sp + "(&" + ref + ")";
+        std::string s = sp + "(&" + ref;
         for (size_t k = first_value; k < e.list.size(); ++k) s += ", " + arg(e, k, r);
         return s + ")";
       }

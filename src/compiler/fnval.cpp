@@ -65,6 +65,38 @@ std::string rewrite_operator_call(ast::Node& call, const std::string& qualified,
   return "";
 }
 
+namespace {
+void names_in(const ast::Node& n, std::set<std::string>& out) {
+  if (n.is(ast::Kind::Name)) out.insert(n.name);
+  for (const ast::Node* c : {n.a.get(), n.b.get(), n.c.get()}) if (c) names_in(*c, out);
+  for (const auto& c : n.list) names_in(*c, out);
+  for (const auto& k : n.keywords) if (k.value) names_in(*k.value, out);
+}
+
+void scan(const ast::Node& n, std::set<std::string>& sizing, std::set<std::string>& assigned) {
+  using K = ast::Kind;
+  if (n.is(K::Call) && n.a && n.a->is(K::Attribute) && n.a->name == "array") {
+    if (!n.list.empty()) names_in(*n.list[0], sizing);
+    for (const auto& k : n.keywords) if (k.name == "shape" && k.value) names_in(*k.value, sizing);
+  }
+  if (n.is(K::Assign)) for (const auto& t : n.list) names_in(*t, assigned);
+  if ((n.is(K::AugAssign) || n.is(K::For)) && n.a) names_in(*n.a, assigned);
+  for (const ast::Node* c : {n.a.get(), n.b.get(), n.c.get()}) if (c) scan(*c, sizing, assigned);
+  for (const auto& c : n.list) scan(*c, sizing, assigned);
+  for (const auto& k : n.keywords) if (k.value) scan(*k.value, sizing, assigned);
+  for (const auto& c : n.body) scan(*c, sizing, assigned);
+  for (const auto& c : n.orelse) scan(*c, sizing, assigned);
+}
+}  // namespace
+
+std::set<std::string> shape_params(const ast::Node& func) {
+  std::set<std::string> sizing, assigned, out;
+  for (const auto& s : func.body) scan(*s, sizing, assigned);
+  for (const auto& p : func.params)
+    if (sizing.count(p.name) && !assigned.count(p.name)) out.insert(p.name);
+  return out;
+}
+
 bool rewrite_setitem_statement(ast::Node& stmt, const std::string& qualified) {
   if (qualified != "operator.setitem" || !stmt.is(ast::Kind::Expr) || !stmt.a->is(ast::Kind::Call)) return false;
   ast::Node& call = *stmt.a;

@@ -3,6 +3,7 @@
 // rewritten, in the calling instance's own tree, into the expression it stands for, which is
 // then typed and generated as if the user had written it.
 #pragma once
+#include <set>
 #include <string>
 
 #include "compiler/ast.h"
@@ -18,5 +19,10 @@ std::string rewrite_operator_call(ast::Node& call, const std::string& qualified,
 /// operator.setitem(a, i, v) as a statement of its own: the Expr statement `stmt` becomes the
 /// assignment a[i] = v. True when `stmt` was such a statement.
 bool rewrite_setitem_statement(ast::Node& stmt, const std::string& qualified);
+
+/// The parameters of `func` (a FunctionDef) that size an array it allocates (named in the shape
+/// of an `X.array(shape, ...)` call: cuda.local.array, cuda.shared.array) and that it never assigns:
+/// a constant passed for one makes a specialisation that knows it (FunctionInstance::const_params).
+std::set<std::string> shape_params(const ast::Node& func);
 
 }  // namespace cujit

@@ -794,6 +794,11 @@ class Typer {
       return u;
     }
     if (!base.is_array()) error(e, "'" + base.str() + "' object is not subscriptable");
+    if (idx.size() == 1 && it[0].is_tuple() && !e.b->is(ast::Kind::Tuple)) {  // a[t]: a[t[0], t[1], ...]
+      if (it[0].elems.empty()) unsupported(e, "indexing an array with an empty tuple is not supported");
+      it = it[0].elems;
+      idx.assign(it.size(), idx[0]);
+    }
     if ((int)idx.size() > base.ndim)
       error(e, "too many indices for " + base.str() + ": " + std::to_string(idx.size()) + " given");
     int kept = base.ndim - (int)idx.size();
@@ -879,7 +884,8 @@ class Typer {
         unsupported(*e.list[i], "passing a " + args[i].str() + " to a function is not supported");
     auto src = prog_.sources[callee.user_fn];
     // The number of arguments is the caller's mistake: reported here, as Python reports it.
-    const std::vector<ast::Param> params = parse(src->source).func->params;
+    const ast::Module callee_mod = parse(src->source);
+    const std::vector<ast::Param>& params = callee_mod.func->params;
     if (params.size() > args.size()) {
       std::string missing;
       for (size_t i = args.size(); i < params.size(); ++i) missing += (missing.empty() ? "'" : ", '") + params[i].name + "'";
@@ -888,9 +894,16 @@ class Typer {
     if (params.size() < args.size())
       error(e, src->name + "() takes " + std::to_string(params.size()) + " positional argument(s) but " +
                    std::to_string(args.size()) + " were given");
+    // A constant passed for a parameter that sizes an array is known to the callee (fnval.h).
+    std::map<std::string, GlobalValue> consts;
+    const std::set<std::string> sizing = shape_params(*callee_mod.func);
+    for (size_t i = 0; i < params.size(); ++i) {
+      GlobalValue g;
+      if (sizing.count(params[i].name) && fold_constant_argument(fn(), *e.list[i], &g)) consts[params[i].name] = g;
+    }
     int idx;
     try {
-      idx = prog_.instantiate(src, args, Type::unknown(), Role::Device);
+      idx = prog_.instantiate(src, args, Type::unknown(), Role::Device, consts);
     } catch (CompileError&) {
       throw;  // the callee's own error, at its own line
     }
@@ -907,64 +920,6 @@ class Typer {
 
 }  // namespace
 
-namespace {
-// The break statements that leave this loop: in its body, outside nested loops (a nested loop's
-// else clause still belongs to this one).
-bool breaks_out(const std::vector<ast::NodePtr>& stmts) {
-  for (const auto& s : stmts) {
-    switch (s->kind) {
-      case ast::Kind::Break: return true;
-      case ast::Kind::If:
-        if (breaks_out(s->body) || breaks_out(s->orelse)) return true;
-        break;
-      case ast::Kind::For: case ast::Kind::While:
-        if (breaks_out(s->orelse)) return true;
-        break;
-      default: break;
-    }
-  }
-  return false;
-}
-
-// 1 for a literal true test (`while True:`, `while 1:`), 0 for a literal false one, -1 otherwise.
-int literal_truth(const ast::Node& e) {
-  if (!e.is(ast::Kind::Constant)) return -1;
-  switch (e.cval.tag) {
-    case ast::ConstValue::Tag::Bool: return e.cval.b ? 1 : 0;
-    case ast::ConstValue::Tag::Int: return e.cval.i != 0 || e.cval.big_int ? 1 : 0;
-    case ast::ConstValue::Tag::Float: return e.cval.f != 0 ? 1 : 0;
-    case ast::ConstValue::Tag::None: return 0;
-    default: return -1;
-  }
-}
-
-// Whether control never passes from `s` to the next statement (a return on every path).
-bool ends(const ast::Node& s) {
-  switch (s.kind) {
-    case ast::Kind::Return: return true;
-    case ast::Kind::If: {
-      int t = literal_truth(*s.a);  // `if True:` is folded by Python (and Numba prunes the branch)
-      if (t == 1) return !can_fall_through(s.body);
-      if (t == 0) return !can_fall_through(s.orelse);
-      return !can_fall_through(s.body) && !can_fall_through(s.orelse);
-    }
-    case ast::Kind::While:
-      if (breaks_out(s.body)) return false;
-      if (literal_truth(*s.a) == 1) return true;  // `while True:` leaves only by break or return
-      return !s.orelse.empty() && !can_fall_through(s.orelse);
-    case ast::Kind::For:
-      return !breaks_out(s.body) && !s.orelse.empty() && !can_fall_through(s.orelse);
-    default: return false;
-  }
-}
-}  // namespace
-
-bool can_fall_through(const std::vector<ast::NodePtr>& stmts) {
-  for (const auto& s : stmts)
-    if (ends(*s)) return false;
-  return true;
-}
-
 int Program::source_index(const std::shared_ptr<FunctionSource>& src) {
   for (size_t i = 0; i < sources.size(); ++i)
     if (sources[i].get() == src.get()) return (int)i;
@@ -973,10 +928,23 @@ int Program::source_index(const std::shared_ptr<FunctionSource>& src) {
 }
 
 int Program::instantiate(const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args,
-                         const Type& declared_ret, Role role) {
+                         const Type& declared_ret, Role role, const std::map<std::string, GlobalValue>& const_params) {
+  // Constant parameters' values (ints, tuples of ints) as a key.
+  auto key = [](const std::map<std::string, GlobalValue>& m) {
+    std::string k;
+    for (const auto& [n, g] : m) {
+      k += n + "=";
+      if (g.kind == GlobalValue::Kind::Tuple) for (const auto& x : g.elems) k += std::to_string(x.i) + ",";
+      else k += std::to_string(g.i);
+      k += ";";
+    }
+    return k;
+  };
+  const std::string want = key(const_params);
   for (size_t i = 0; i < fns.size(); ++i) {
     auto& f = *fns[i];
-    if (f.src.get() == src.get() && f.arg_types == args && f.role == role && f.declared_ret == declared_ret) {
+    if (f.src.get() == src.get() && f.arg_types == args && f.role == role && f.declared_ret == declared_ret &&
+        key(f.const_params) == want) {
       if (f.typing) return -1;  // recursion: the caller reports it at the call
       return (int)i;
     }
@@ -987,6 +955,7 @@ int Program::instantiate(const std::shared_ptr<FunctionSource>& src, const std::
   inst->src = src;
   inst->mod = parse(src->source);
   inst->arg_types = args;
+  inst->const_params = const_params;
   inst->declared_ret = declared_ret;
   inst->role = role;
   inst->host_only = host_only;

@@ -63,6 +63,10 @@ struct FunctionInstance {
   // holds one) used as a value: typed as the value, and unwrapped at run time, raising
   // TypeError("expected int64, got None") where they are None, as Numba does.
   std::unordered_set<const ast::Node*> unwrap;
+  // Parameters that size a cuda.local/shared.array and were passed a constant (an int, or a tuple
+  // of ints): Numba types such an argument as a literal where the plain type fails, so the
+  // callee is specialised per value. They fold as constants do (fnval.h, shape_params).
+  std::map<std::string, GlobalValue> const_params;
 };
 
 /// The GPU's limit on a block's static shared memory (cuda.shared.array with a constant shape):
@@ -122,7 +126,8 @@ class Program {
   /// Types `src` for `args` (reusing an existing instance) and returns its index.
   /// `call_site` is where a caller asked for it (for errors); null for entry points.
   int instantiate(const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args,
-                  const Type& declared_ret, Role role);
+                  const Type& declared_ret, Role role,
+                  const std::map<std::string, GlobalValue>& const_params = {});
 
   /// The index in `sources` for a user function (adds it on first use).
   int source_index(const std::shared_ptr<FunctionSource>& src);
@@ -139,6 +144,10 @@ Type type_builtin_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& 
 /// into parameter order, filling skipped parameters with their defaults. False for intrinsics
 /// without keyword parameters (the call's keywords are then the caller's to reject).
 bool bind_builtin_keywords(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b);
+/// The constant an argument expression of `fn` is, for a callee's constant parameter: an int
+/// expression that folds (literals, global ints, arithmetic), a tuple of such, or a global (or
+/// constant-parameter) tuple of ints. False where it is not one.
+bool fold_constant_argument(FunctionInstance& fn, const ast::Node& arg, GlobalValue* out);
 /// Numba's TypingError for a store into a read-only array (a NumPy argument with
 /// flags.writeable False, a read-only __cuda_array_interface__, a global constant array, or a
 /// view of one): "Cannot modify readonly array of type: readonly array(uint8, 1d, C)".

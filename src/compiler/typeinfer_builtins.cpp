@@ -445,7 +445,10 @@ class BuiltinTyper {
 
   // The global (or closure variable) a Name reads; null for locals and other expressions.
   const GlobalValue* global_named(const ast::Node& n) {
-    if (!n.is(ast::Kind::Name) || fn().locals.count(n.name)) return nullptr;
+    if (!n.is(ast::Kind::Name)) return nullptr;
+    auto c = fn().const_params.find(n.name);  // never assigned in the function (shape_params)
+    if (c != fn().const_params.end()) return &c->second;
+    if (fn().locals.count(n.name)) return nullptr;
     auto g = fn().src->globals.find(n.name);
     return g == fn().src->globals.end() ? nullptr : &g->second;
   }
@@ -710,6 +713,32 @@ class BuiltinTyper {
     user_error(fn_.mod.source, at.loc, ErrorKind::Unsupported, msg);
   }
   bool const_int(const ast::Node& n, int64_t* out) { return const_int_literal(n, out); }
+
+ public:
+  bool constant_argument(const ast::Node& n, GlobalValue* out) {
+    const GlobalValue* g = global_named(n);
+    if (g && g->kind == GlobalValue::Kind::Tuple) {
+      int64_t v;
+      const ast::Node* at;
+      for (const auto& item : g->elems) if (!global_int(item, &v, &at, n)) return false;
+      *out = *g;
+      return true;
+    }
+    std::vector<const ast::Node*> parts;
+    if (n.is(ast::Kind::Tuple)) for (auto& x : n.list) parts.push_back(x.get());
+    else parts.push_back(&n);
+    GlobalValue t;
+    t.kind = GlobalValue::Kind::Tuple;
+    for (auto* p : parts) {
+      GlobalValue item;
+      item.kind = GlobalValue::Kind::Int;
+      const ast::Node* culprit;
+      if (fold_int(*p, &item.i, &culprit) != Fold::Ok) return false;
+      t.elems.push_back(item);
+    }
+    *out = n.is(ast::Kind::Tuple) ? t : t.elems[0];
+    return true;
+  }
 };
 
 }  // namespace
@@ -789,6 +818,10 @@ bool bind_builtin_keywords(FunctionInstance& fn, ast::Node& call, const BuiltinR
     call.list.push_back(std::move(slots[k]));
   }
   return true;
+}
+
+bool fold_constant_argument(FunctionInstance& fn, const ast::Node& arg, GlobalValue* out) {
+  return BuiltinTyper(fn).constant_argument(arg, out);
 }
 
 Type type_builtin_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args) {
