@@ -73,14 +73,20 @@ void names_in(const ast::Node& n, std::set<std::string>& out) {
   for (const auto& k : n.keywords) if (k.value) names_in(*k.value, out);
 }
 
+// The names an assignment target binds: a[i] = v binds none (it reads a and i).
+void bound_in(const ast::Node& t, std::set<std::string>& out) {
+  if (t.is(ast::Kind::Name)) out.insert(t.name);
+  if (t.is(ast::Kind::Tuple) || t.is(ast::Kind::List)) for (const auto& x : t.list) bound_in(*x, out);
+}
+
 void scan(const ast::Node& n, std::set<std::string>& sizing, std::set<std::string>& assigned) {
   using K = ast::Kind;
   if (n.is(K::Call) && n.a && n.a->is(K::Attribute) && n.a->name == "array") {
     if (!n.list.empty()) names_in(*n.list[0], sizing);
     for (const auto& k : n.keywords) if (k.name == "shape" && k.value) names_in(*k.value, sizing);
   }
-  if (n.is(K::Assign)) for (const auto& t : n.list) names_in(*t, assigned);
-  if ((n.is(K::AugAssign) || n.is(K::For)) && n.a) names_in(*n.a, assigned);
+  if (n.is(K::Assign)) for (const auto& t : n.list) bound_in(*t, assigned);
+  if ((n.is(K::AugAssign) || n.is(K::For)) && n.a) bound_in(*n.a, assigned);
   for (const ast::Node* c : {n.a.get(), n.b.get(), n.c.get()}) if (c) scan(*c, sizing, assigned);
   for (const auto& c : n.list) scan(*c, sizing, assigned);
   for (const auto& k : n.keywords) if (k.value) scan(*k.value, sizing, assigned);

@@ -170,6 +170,8 @@ class Typer {
         if (fn().role == Role::Kernel && s.a && !(v.tag == Type::Tag::None))
           error(s, "a kernel cannot return a value (it returns " + v.str() +
                        "); write results into an array argument");
+        if (v.tag == Type::Tag::Iterator)  // it has no run-time form: iterate it where it is made
+          unsupported(*s.a, "returning " + v.name + "() from a function is not supported; use it in a for loop");
         returns_.push_back({v, &s});
         return;
       }
