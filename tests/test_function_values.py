@@ -206,3 +206,45 @@ def test_jit_array_indexed_by_a_tuple_variable():
     a = np.zeros((3, 4))
     assert jit_tuple_index(a) == 9.0
     assert a[1, 2] == 7 and a[0, 1] == 2
+
+
+@cuda.jit(device=True)
+def wrapped_add(ary, op2, op, wrap):
+    tx = cuda.threadIdx.x
+    ty = cuda.threadIdx.y
+    idx = (tx, np.uint64(ty))
+    if wrap:  # uint64 % int64 is float64: typed only where wrap may be true
+        idx = (idx[0] % ary.shape[0], idx[1] % ary.shape[1])
+    op(ary, idx, op2)
+
+
+@cuda.jit
+def pruned(ary):
+    wrapped_add(ary, 1, cuda.atomic.add, False)
+
+
+def test_constant_false_argument_prunes_a_branch_that_fails_to_type(target):
+    # Numba's plain typing fails (a float64 index); it retries with False as a literal and
+    # prunes the branch.
+    ary = np.zeros((4, 8), np.uint32)
+    pruned[1, (4, 8)](ary)
+    np.testing.assert_array_equal(ary, np.ones((4, 8), np.uint32))
+
+
+@njit
+def keep_branch(x, flag):
+    y = 1
+    if flag:
+        y = 2.5
+    return x + y
+
+
+@njit
+def typed_with_both_branches(x):
+    return keep_branch(x, False)
+
+
+def test_constant_argument_does_not_prune_where_plain_types_work():
+    # Numba types y as float64 (both branches) since that typing succeeds: no literal retry.
+    r = typed_with_both_branches(1)
+    assert r == 2.0 and type(r) is float

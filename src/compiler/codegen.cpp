@@ -8,6 +8,7 @@
 #include "compiler/codegen.h"
 #include "compiler/codegen_entry.h"
 #include "compiler/codegen_iter.h"
+#include "compiler/fnval.h"
 #include "compiler/codegen_values.h"
 
 #include <algorithm>
@@ -241,6 +242,7 @@ class Emitter {
         }
         return;
       case K::If:
+        if (int live = constant_branch(*fn_, *s.a); live >= 0) return block(live ? s.body : s.orelse);
         out("if (" + truth(*s.a) + ") {");
         ++indent_; block(s.body); --indent_;
         if (!s.orelse.empty()) {

@@ -3,6 +3,8 @@
 
 #include <map>
 
+#include "compiler/typeinfer.h"
+
 namespace cujit {
 
 namespace {
@@ -79,19 +81,21 @@ void bound_in(const ast::Node& t, std::set<std::string>& out) {
   if (t.is(ast::Kind::Tuple) || t.is(ast::Kind::List)) for (const auto& x : t.list) bound_in(*x, out);
 }
 
-void scan(const ast::Node& n, std::set<std::string>& sizing, std::set<std::string>& assigned) {
+void scan(const ast::Node& n, std::set<std::string>& sizing, std::set<std::string>& assigned,
+          std::set<std::string>* tests = nullptr) {
   using K = ast::Kind;
+  if (tests && n.is(K::If) && n.a->is(K::Name)) tests->insert(n.a->name);
   if (n.is(K::Call) && n.a && n.a->is(K::Attribute) && n.a->name == "array") {
     if (!n.list.empty()) names_in(*n.list[0], sizing);
     for (const auto& k : n.keywords) if (k.name == "shape" && k.value) names_in(*k.value, sizing);
   }
   if (n.is(K::Assign)) for (const auto& t : n.list) bound_in(*t, assigned);
   if ((n.is(K::AugAssign) || n.is(K::For)) && n.a) bound_in(*n.a, assigned);
-  for (const ast::Node* c : {n.a.get(), n.b.get(), n.c.get()}) if (c) scan(*c, sizing, assigned);
-  for (const auto& c : n.list) scan(*c, sizing, assigned);
-  for (const auto& k : n.keywords) if (k.value) scan(*k.value, sizing, assigned);
-  for (const auto& c : n.body) scan(*c, sizing, assigned);
-  for (const auto& c : n.orelse) scan(*c, sizing, assigned);
+  for (const ast::Node* c : {n.a.get(), n.b.get(), n.c.get()}) if (c) scan(*c, sizing, assigned, tests);
+  for (const auto& c : n.list) scan(*c, sizing, assigned, tests);
+  for (const auto& k : n.keywords) if (k.value) scan(*k.value, sizing, assigned, tests);
+  for (const auto& c : n.body) scan(*c, sizing, assigned, tests);
+  for (const auto& c : n.orelse) scan(*c, sizing, assigned, tests);
 }
 }  // namespace
 
@@ -101,6 +105,31 @@ std::set<std::string> shape_params(const ast::Node& func) {
   for (const auto& p : func.params)
     if (sizing.count(p.name) && !assigned.count(p.name)) out.insert(p.name);
   return out;
+}
+
+std::set<std::string> branch_params(const ast::Node& func) {
+  std::set<std::string> sizing, assigned, tests, out;
+  for (const auto& s : func.body) scan(*s, sizing, assigned, &tests);
+  for (const auto& p : func.params)
+    if (tests.count(p.name) && !assigned.count(p.name)) out.insert(p.name);
+  return out;
+}
+
+void forget_nodes(FunctionInstance& f, const ast::Node& n) {
+  f.resolved.erase(&n);
+  f.unwrap.erase(&n);
+  for (const ast::Node* c : {n.a.get(), n.b.get(), n.c.get()}) if (c) forget_nodes(f, *c);
+  for (const auto& c : n.list) forget_nodes(f, *c);
+  for (const auto& k : n.keywords) if (k.value) forget_nodes(f, *k.value);
+}
+
+int constant_branch(const FunctionInstance& f, const ast::Node& test) {
+  if (!test.is(ast::Kind::Name)) return -1;
+  auto c = f.const_params.find(test.name);
+  if (c == f.const_params.end()) return -1;
+  const GlobalValue& g = c->second;
+  if (g.kind == GlobalValue::Kind::Bool || g.kind == GlobalValue::Kind::Int) return g.i != 0;
+  return -1;
 }
 
 bool rewrite_setitem_statement(ast::Node& stmt, const std::string& qualified) {

@@ -25,4 +25,19 @@ bool rewrite_setitem_statement(ast::Node& stmt, const std::string& qualified);
 /// a constant passed for one makes a specialisation that knows it (FunctionInstance::const_params).
 std::set<std::string> shape_params(const ast::Node& func);
 
+/// The parameters of `func` that are the whole test of an `if` (`if flag:`) and that it never
+/// assigns: a call whose plain typing fails is retried with the constants passed for them, and
+/// the branches they rule out are neither typed nor generated (Numba's literal retry and dead
+/// branch pruning).
+std::set<std::string> branch_params(const ast::Node& func);
+
+struct FunctionInstance;
+/// Drops what typing recorded about `n` and its subtree in `f`, before a rewrite frees those
+/// nodes (a later node at the same address must not inherit a resolution).
+void forget_nodes(FunctionInstance& f, const ast::Node& n);
+
+/// 1 or 0 where the test of an `if` is such a parameter holding a constant true or false in this
+/// instance, else -1.
+int constant_branch(const FunctionInstance& f, const ast::Node& test);
+
 }  // namespace cujit

@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <exception>
 #include <set>
 #include <sstream>
 
@@ -140,7 +141,7 @@ class Typer {
         if (s.a->is(K::Call)) {  // operator.setitem(a, i, v) on a line of its own is a[i] = v
           Type c = expr(*s.a->a);
           if (c.tag == Type::Tag::Function && c.name == "operator.setitem") {
-            forget(*s.a);  // the call's nodes go: no resolution may outlive them
+            forget_nodes(fn(), *s.a);  // the call's nodes go: no resolution may outlive them
             if (rewrite_setitem_statement(s, c.name)) return stmt(s);
           }
         }
@@ -177,8 +178,9 @@ class Typer {
       }
       case K::If: {
         truth(*s.a);
-        block(s.body);
-        block(s.orelse);
+        const int live = constant_branch(fn(), *s.a);  // a pruned branch is not typed (fnval.h)
+        if (live != 0) block(s.body);
+        if (live != 1) block(s.orelse);
         return;
       }
       case K::While: {
@@ -477,15 +479,6 @@ class Typer {
 
   bool assigned_somewhere(const std::string& n) { return fn().locals.count(n) > 0; }
 
-  // Drops what typing recorded about `n` and its subtree, before a rewrite frees those nodes
-  // (a later node at the same address must not inherit a resolution).
-  void forget(const ast::Node& n) {
-    fn().resolved.erase(&n);
-    fn().unwrap.erase(&n);
-    for (const ast::Node* c : {n.a.get(), n.b.get(), n.c.get()}) if (c) forget(*c);
-    for (const auto& c : n.list) forget(*c);
-    for (const auto& k : n.keywords) if (k.value) forget(*k.value);
-  }
 
   // A Python builtin cujit lacks exists all the same: "not supported", never "not defined".
   void python_builtin(const ast::Node& e) {
@@ -871,7 +864,7 @@ class Typer {
     if (b->rule == Rule::Operator) {  // operator.add(a, b) is a + b (fnval.h)
       if (callee.name.rfind("operator.i", 0) == 0 && callee.name != "operator.invert" && !args.empty() && !args[0].is_scalar())
         unsupported(e, callee.name + "() is supported on numbers only (on a " + args[0].str() + " it would update it in place)");
-      forget(*e.a);
+      forget_nodes(fn(), *e.a);
       std::string why = rewrite_operator_call(e, callee.name, false);
       if (!why.empty()) error(e, why);
       return expr(e);
@@ -907,7 +900,23 @@ class Typer {
     try {
       idx = prog_.instantiate(src, args, Type::unknown(), Role::Device, consts);
     } catch (CompileError&) {
-      throw;  // the callee's own error, at its own line
+      const std::exception_ptr first = std::current_exception();
+      // Where the plain types fail, Numba retries with the constant arguments as literals, and
+      // prunes the branches their `if`s rule out (fnval.h, branch_params). Else the callee's own
+      // error stands, at its own line.
+      bool retry = false;
+      for (const auto& p : branch_params(*callee_mod.func)) {
+        size_t i = 0;
+        while (params[i].name != p) ++i;
+        GlobalValue g;
+        if (!consts.count(p) && fold_constant_argument(fn(), *e.list[i], &g)) consts[p] = g, retry = true;
+      }
+      if (!retry) throw;
+      try {
+        idx = prog_.instantiate(src, args, Type::unknown(), Role::Device, consts);
+      } catch (CompileError&) {
+        std::rethrow_exception(first);  // the plain types' error: the constants did not help
+      }
     }
     if (idx < 0) {
       error(e, "recursive calls are not supported: " + src->name + "() calls itself (directly or through another function)");
@@ -945,14 +954,14 @@ int Program::instantiate(const std::shared_ptr<FunctionSource>& src, const std::
   const std::string want = key(const_params);
   for (size_t i = 0; i < fns.size(); ++i) {
     auto& f = *fns[i];
-    if (f.src.get() == src.get() && f.arg_types == args && f.role == role && f.declared_ret == declared_ret &&
-        key(f.const_params) == want) {
+    if (!f.failed && f.src.get() == src.get() && f.arg_types == args && f.role == role &&
+        f.declared_ret == declared_ret && key(f.const_params) == want) {
       if (f.typing) return -1;  // recursion: the caller reports it at the call
       return (int)i;
     }
   }
   for (auto& f : fns)  // any instance of the same function still being typed is recursion too
-    if (f->src.get() == src.get() && f->typing) return -1;
+    if (f->src.get() == src.get() && f->typing && !f->failed) return -1;
   auto inst = std::make_unique<FunctionInstance>();
   inst->src = src;
   inst->mod = parse(src->source);
@@ -973,7 +982,13 @@ int Program::instantiate(const std::shared_ptr<FunctionSource>& src, const std::
   inst->cpp_name = "cj_f" + std::to_string(idx) + "_" + src->name;
   inst->typing = true;
   fns.push_back(std::move(inst));
-  Typer(*this, idx).run();
+  try {
+    Typer(*this, idx).run();
+  } catch (CompileError&) {
+    fns[idx]->typing = false;  // left unreachable; a caller may retry with constants (call_user)
+    fns[idx]->failed = true;
+    throw;
+  }
   fns[idx]->typing = false;
   return idx;
 }

@@ -56,6 +56,7 @@ struct FunctionInstance {
   std::map<std::string, const GlobalValue*> const_arrays;  // symbol -> global array (constant memory)
   std::string cpp_name;
   bool typing = false;                   // inference in progress (recursion check)
+  bool failed = false;                   // its typing raised: never reused (a retry may follow)
   bool host_only = false;                // compiled for the CPU only (Program::host_only)
   std::string compiled_as;               // for messages: "a CUDA kernel", "a @jit function", ...
   std::unordered_map<const ast::Node*, ParallelLoop> parallel_loops;  // For node -> its plan
@@ -65,7 +66,9 @@ struct FunctionInstance {
   std::unordered_set<const ast::Node*> unwrap;
   // Parameters that size a cuda.local/shared.array and were passed a constant (an int, or a tuple
   // of ints): Numba types such an argument as a literal where the plain type fails, so the
-  // callee is specialised per value. They fold as constants do (fnval.h, shape_params).
+  // callee is specialised per value. They fold as constants do (fnval.h, shape_params). Also,
+  // where typing with plain types failed, `if p:` tests of a constant p: only the branch taken
+  // is typed and generated, as Numba prunes it (fnval.h, branch_params, constant_branch).
   std::map<std::string, GlobalValue> const_params;
 };
 

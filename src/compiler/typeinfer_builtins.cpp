@@ -716,7 +716,16 @@ class BuiltinTyper {
 
  public:
   bool constant_argument(const ast::Node& n, GlobalValue* out) {
+    if (n.is(ast::Kind::Constant) && n.cval.tag == ast::ConstValue::Tag::Bool) {
+      out->kind = GlobalValue::Kind::Bool;
+      out->i = n.cval.b;
+      return true;
+    }
     const GlobalValue* g = global_named(n);
+    if (g && g->kind == GlobalValue::Kind::Bool) {
+      *out = *g;
+      return true;
+    }
     if (g && g->kind == GlobalValue::Kind::Tuple) {
       int64_t v;
       const ast::Node* at;
