@@ -248,3 +248,27 @@ def test_constant_argument_does_not_prune_where_plain_types_work():
     # Numba types y as float64 (both branches) since that typing succeeds: no literal retry.
     r = typed_with_both_branches(1)
     assert r == 2.0 and type(r) is float
+
+
+@cuda.jit(device=True)
+def counted_pair(calls):
+    cuda.atomic.add(calls, 0, 1)
+    return (calls[0], 2)
+
+
+@cuda.jit
+def tuple_once(calls, out):
+    t = counted_pair(calls) + (5,)  # concatenation
+    out[0] = t[2]
+    out[1] = min(counted_pair(calls))
+    out[2] = len(counted_pair(calls))
+    cuda.atomic.add(out, (counted_pair(calls)[1] - 2,), 10)  # a call in an atomic's index
+
+
+def test_a_tuple_valued_call_runs_once(target):
+    # Each use of a call's tuple evaluates the call once, as Python does.
+    calls = np.zeros(1, np.int64)
+    out = np.zeros(3, np.int64)
+    tuple_once[1, 1](calls, out)
+    assert calls[0] == 4
+    np.testing.assert_array_equal(out, [15, 2, 2])

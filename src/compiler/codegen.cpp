@@ -544,12 +544,13 @@ class Emitter {
   std::string binop(ast::Op op, const std::string& a, const Type& ta, const std::string& b,
                     const Type& tb, const Type& result) {
     using O = ast::Op;
-    if (ta.is_tuple()) {  // tuple concatenation
-      std::string s = type(result) + "{";
+    if (ta.is_tuple()) {  // tuple concatenation: each operand evaluated once (it may be a call)
+      const std::string x = "cj_ca" + std::to_string(tmp_++), y = "cj_cb" + std::to_string(tmp_++);
+      std::string s = "([&]() { auto " + x + " = " + a + "; auto " + y + " = " + b + "; return " + type(result) + "{";
       int k = 0;
-      for (size_t i = 0; i < ta.elems.size(); ++i) s += (k++ ? ", " : "") + std::string("(") + a + ").f" + std::to_string(i);
-      for (size_t i = 0; i < tb.elems.size(); ++i) s += (k++ ? ", " : "") + std::string("(") + b + ").f" + std::to_string(i);
-      return s + "}";
+      for (size_t i = 0; i < ta.elems.size(); ++i) s += (k++ ? ", " : "") + x + ".f" + std::to_string(i);
+      for (size_t i = 0; i < tb.elems.size(); ++i) s += (k++ ? ", " : "") + y + ".f" + std::to_string(i);
+      return s + "}; }())";
     }
     std::string T = type(result);
     auto c = [&](const std::string& x, const Type& t) { return convert(x, t, result); };
@@ -649,8 +650,7 @@ class Emitter {
     return s + ")";
   }
 
-  // `call` (an element access up to its indices) with the items of the tuple `ix` as the indices,
-  // the tuple evaluated once.
+  // `call` (an element access up to its indices) indexed by the items of the tuple `ix`, evaluated once.
   std::string tuple_indexed(std::string call, const ast::Node& ix) {
     const std::string t = "cj_ix" + std::to_string(tmp_++);
     for (size_t k = 0; k < ix.type.elems.size(); ++k) call += ", (int64_t)" + t + ".f" + std::to_string(k);
@@ -711,12 +711,14 @@ class Emitter {
         std::vector<std::string> items;
         if (e.list.size() == 1) {
           const Type& t = e.list[0]->type;
-          std::string tup = expr(*e.list[0]);
+          const std::string tup = "cj_mt" + std::to_string(tmp_++);  // the tuple evaluated once
           for (size_t i = 0; i < t.elems.size(); ++i)
-            items.push_back(convert("(" + tup + ").f" + std::to_string(i), t.elems[i], r));
-        } else {
-          for (size_t i = 0; i < e.list.size(); ++i) items.push_back(arg(e, i, r));
+            items.push_back(convert(tup + ".f" + std::to_string(i), t.elems[i], r));
+          std::string acc = items[0];
+          for (size_t i = 1; i < items.size(); ++i) acc = sp + "(" + acc + ", " + items[i] + ")";
+          return "([&]() { auto " + tup + " = " + expr(*e.list[0]) + "; return " + acc + "; }())";
         }
+        for (size_t i = 0; i < e.list.size(); ++i) items.push_back(arg(e, i, r));
         std::string acc = items[0];
         for (size_t i = 1; i < items.size(); ++i) acc = sp + "(" + acc + ", " + items[i] + ")";
         return acc;
@@ -728,7 +730,7 @@ class Emitter {
       case Builtin::Int: case Builtin::Float: case Builtin::BoolFn: return arg(e, 0, r);
       case Builtin::Len: {
         const Type& t = e.list[0]->type;
-        if (t.is_tuple()) return "((int64_t)" + std::to_string(t.elems.size()) + ")";
+        if (t.is_tuple()) return "((void)(" + expr(*e.list[0]) + "), (int64_t)" + std::to_string(t.elems.size()) + ")";
         return "(" + expr(*e.list[0]) + ").shape[0]";
       }
       case Builtin::Print: return print(e);
