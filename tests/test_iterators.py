@@ -91,3 +91,20 @@ def jit_iterate(a, b):
 
 def test_enumerate_and_zip_in_jit():
     assert jit_iterate(np.arange(5.0), np.arange(4.0) + 1) == (521.0, 16)
+
+
+@njit
+def tuple_of_arrays(a, b):
+    s = 0.0
+    for x in (a, b):
+        s += x[0]
+    for i, x in enumerate((a, b)):
+        s += i * x[1]
+    for x, y in zip((a, b), (b, a)):
+        s += x[0] * y[1]
+    return s
+
+
+def test_tuples_of_arrays_iterate():
+    # Numba: 1 + 10 + 1 * 20 + (1 * 20 + 10 * 2) = 71
+    assert tuple_of_arrays(np.array([1.0, 2.0]), np.array([10.0, 20.0])) == 71.0

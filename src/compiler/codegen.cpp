@@ -120,7 +120,7 @@ class Emitter {
     emitted_structs_.insert(name);
     structs_ << "struct " << name << " {";
     for (size_t i = 0; i < t.elems.size(); ++i) structs_ << " " << cpp_type(t.elems[i]) << " f" << i << ";";
-    bool uni = !t.elems.empty() && t.elems[0].is_scalar();
+    bool uni = !t.elems.empty();  // items of one type, numbers or not (a tuple of arrays too)
     for (auto& e : t.elems) uni = uni && e == t.elems[0];
     if (uni) {  // a run-time index into a UniTuple
       structs_ << "\n  CJ_METHOD " << cpp_type(t.elems[0]) << " at(int64_t i) const { if (i < 0) i += "
