@@ -272,6 +272,7 @@ Type build_single(Build& b, const std::shared_ptr<FunctionSource>& src, const st
   // Without shared memory there is nothing to race on: the kernel stays the unchecked build (and
   // so its speed, and its cache entry).
   prog.race_check = race_check && uses_shared_memory(prog);
+  b.cooperative = kind == EntryPoint::Kind::Kernel && uses_grid_group(prog);
   dump_program(prog);
   finish(b, prog, {{kind, idx, symbol}});
   if (annotated) *annotated = annotate_types(*prog.fns[idx]);

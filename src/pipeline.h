@@ -25,6 +25,7 @@ struct Build {
   std::vector<std::string> file_order;      // program_files: {fileN} in simulator messages
   bool debug = false;                       // @cuda.jit(debug=True): the GPU code checks indices
   std::vector<CheckSite> check_sites;       // debug: the GPU code's checked accesses, by number
+  bool cooperative = false;                 // a kernel using cuda.cg.this_grid(): launched cooperatively
 };
 
 /// CUJIT_SIM_RACECHECK is on: kernels compiled now get the simulator's shared-memory race check.

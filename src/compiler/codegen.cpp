@@ -51,6 +51,7 @@ std::string cpp_type(const Type& t) {
       return std::string("cj::Array<") + scalar_cpp(t.scalar) + ", " + std::to_string(t.ndim) + ">";
     case Type::Tag::Void: case Type::Tag::None: return "void";
     case Type::Tag::Optional: return "cj::Optional<" + cpp_type(t.elems[0]) + ">";
+    case Type::Tag::GridGroup: return "cj::GridGroup";
     default: throw InternalError("no C++ type for " + t.str());
   }
 }
@@ -802,6 +803,10 @@ class Emitter {
       case Builtin::CudaSync:
         uses_barrier_ = true;
         return sp + "()";
+      case Builtin::CgThisGrid: return sp + "()";
+      case Builtin::CgGridSync:  // a block barrier on each side: the simulator needs fibers
+        uses_barrier_ = true;
+        return sp + "(" + expr(*e.list[0]) + ")";
       default: break;
     }
     if (r.is_array()) {  // np.sqrt(a) and friends on an array: elementwise into a new array
@@ -958,6 +963,13 @@ std::vector<std::string> program_files(const Program& prog) {
   for (const auto& f : prog.fns)
     if (std::find(files.begin(), files.end(), f->mod.source.filename) == files.end()) files.push_back(f->mod.source.filename);
   return files;
+}
+
+bool uses_grid_group(const Program& prog) {
+  for (const auto& f : prog.fns)
+    for (const auto& [node, r] : f->resolved)
+      if (r.kind == Resolved::Kind::Builtin && r.builtin == Builtin::CgThisGrid) return true;
+  return false;
 }
 
 bool uses_shared_memory(const Program& prog) {

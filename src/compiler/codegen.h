@@ -40,6 +40,10 @@ std::string emit_program(const Program& prog, const std::vector<EntryPoint>& ent
 /// by its number where a path in the text would change the cache key (simulator messages).
 std::vector<std::string> program_files(const Program& prog);
 
+/// Whether some function of the program calls cuda.cg.this_grid(): its kernel must be launched
+/// cooperatively (all blocks resident at once), as Numba marks such a kernel.
+bool uses_grid_group(const Program& prog);
+
 /// Whether some function of the program declares a cuda.shared.array (static or dynamic).
 bool uses_shared_memory(const Program& prog);
 

@@ -607,7 +607,8 @@ class Typer {
         f.resolved[&e] = r;
         return Type::module("cuda." + attr);
       }
-      if (attr == "local" || attr == "shared" || attr == "atomic" || attr == "const" || attr == "random") {
+      if (attr == "local" || attr == "shared" || attr == "atomic" || attr == "const" || attr == "random" ||
+          attr == "cg") {
         Resolved r{Resolved::Kind::Module};
         r.name = "cuda." + attr;
         f.resolved[&e] = r;
@@ -628,7 +629,8 @@ class Typer {
     if (!v.known()) return Type::unknown();
     if (v.tag == Type::Tag::Module) {
       const std::string& m = v.name;
-      if (m == "cuda.local" || m == "cuda.shared" || m == "cuda.atomic" || m == "cuda.const" || m == "cuda.random")
+      if (m == "cuda.local" || m == "cuda.shared" || m == "cuda.atomic" || m == "cuda.const" || m == "cuda.random" ||
+          m == "cuda.cg")
         return module_attr(e, m, e.name);
       if (m.rfind("cuda.", 0) == 0) {  // threadIdx.x and friends
         if (e.name == "x" || e.name == "y" || e.name == "z") {
@@ -798,6 +800,14 @@ class Typer {
     static const std::map<std::string, std::string> methods = {
         {"sum", "numpy.sum"}, {"mean", "numpy.mean"}, {"min", "numpy.min"},
         {"max", "numpy.max"}, {"copy", "numpy.copy"}};
+    if (e.a->name == "sync" && expr(*e.a->a).tag == Type::Tag::GridGroup) {  // g.sync() of cuda.cg.this_grid()
+      ast::NodePtr self = std::move(e.a->a);
+      ast::NodePtr callee = ast::make(ast::Kind::Name, e.a->loc);
+      callee->name = "cuda.cg.GridGroup.sync";
+      e.a = std::move(callee);
+      e.list.insert(e.list.begin(), std::move(self));
+      return;
+    }
     auto m = methods.find(e.a->name);
     if (m == methods.end()) return;
     Type v = expr(*e.a->a);

@@ -474,7 +474,7 @@ CUfunction get_function(CUmodule module, const std::string& name) {
 }
 
 void launch(CUfunction f, const unsigned grid[3], const unsigned block[3], unsigned shared_bytes,
-            CUstream stream, void** params) {
+            CUstream stream, void** params, bool cooperative) {
   if (f == nullptr || grid == nullptr || block == nullptr)
     throw std::invalid_argument("launch: no function or launch configuration");
   for (int i = 0; i < 3; ++i)
@@ -484,8 +484,20 @@ void launch(CUfunction f, const unsigned grid[3], const unsigned block[3], unsig
   // Above 48 KiB of dynamic shared memory a kernel must opt in; the launch then fails cleanly
   // (CUDA_ERROR_INVALID_VALUE) if the device has less.
   if (shared_bytes > 48u * 1024u) CUJIT_CU(cuFuncSetAttribute, f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(shared_bytes));
+  if (cooperative) {
+    CUJIT_CU(cuLaunchCooperativeKernel, f, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared_bytes,
+             stream, params);
+    return;
+  }
   CUJIT_CU(cuLaunchKernel, f, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared_bytes, stream, params,
            nullptr);
+}
+
+int max_cooperative_blocks(CUfunction f, int threads, size_t shared_bytes) {
+  ensure_context();
+  int per_sm = 0;
+  CUJIT_CU(cuOccupancyMaxActiveBlocksPerMultiprocessor, &per_sm, f, threads, shared_bytes);
+  return per_sm * multiprocessor_count();
 }
 
 int function_attribute(CUfunction f, CUfunction_attribute attr) {

@@ -133,8 +133,13 @@ void unload_module(CUmodule module) noexcept;
 CUfunction get_function(CUmodule module, const std::string& name);
 /// cuLaunchKernel. Dynamic shared memory above the default 48 KiB is opted into first
 /// (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES). Throws std::invalid_argument on zero sizes.
+/// `cooperative`: cuLaunchCooperativeKernel (a kernel using cuda.cg.this_grid()); the driver
+/// refuses a grid larger than can be resident (CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE).
 void launch(CUfunction f, const unsigned grid[3], const unsigned block[3], unsigned shared_bytes,
-            CUstream stream, void** params);
+            CUstream stream, void** params, bool cooperative = false);
+/// The most blocks of `f` of `threads` threads and `shared_bytes` dynamic shared memory that can
+/// be resident at once on the device: cuOccupancyMaxActiveBlocksPerMultiprocessor times the SMs.
+int max_cooperative_blocks(CUfunction f, int threads, size_t shared_bytes);
 /// Waits for all work in the context (cuCtxSynchronize).
 void synchronize();
 /// Waits for the work queued on `stream` (0: the legacy default stream).

@@ -58,6 +58,19 @@ class Dispatcher(_core.Kernel):
                          "    %s[blockspergrid, threadsperblock](arg0, arg1, ..., argn)\n"
                          % (self.__name__, self.__name__))
 
+    def max_cooperative_grid_blocks(self, blockdim, dynsmemsize=0):
+        """The most blocks of ``blockdim`` (an int or a tuple) a cooperative launch of this
+        kernel may have on the current device (numba-cuda's overload method; here for a kernel
+        with exactly one compiled signature)."""
+        n = len(self.signatures)
+        if n != 1:
+            raise TypeError("max_cooperative_grid_blocks: %s() has %d compiled signatures; compile "
+                            "exactly one (cuda.jit(signature)) or launch it once first" % (self.__name__, n))
+        threads = 1
+        for d in (blockdim if isinstance(blockdim, tuple) else (blockdim,)):
+            threads *= int(d)
+        return self._max_cooperative_grid_blocks(0, threads, dynsmemsize)
+
     def __repr__(self):
         name = getattr(self, "__name__", "?")
         try:
