@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "compiler/annotate.h"
+#include "compiler/codegen_foreign.h"
 #include "compiler/parser.h"
 #include "compiler/typeinfer.h"
 #include "runtime/errors.h"
@@ -272,7 +273,10 @@ Type build_single(Build& b, const std::shared_ptr<FunctionSource>& src, const st
   // Without shared memory there is nothing to race on: the kernel stays the unchecked build (and
   // so its speed, and its cache entry).
   prog.race_check = race_check && uses_shared_memory(prog);
-  b.cooperative = kind == EntryPoint::Kind::Kernel && uses_grid_group(prog);
+  b.cooperative = kind == EntryPoint::Kind::Kernel && (uses_grid_group(prog) || uses_cooperative_foreign(prog));
+  for (const auto* l : program_links(prog))
+    if (l->kind != "cu") b.device_links.push_back(*l);
+    else b.cuda_links.push_back(l->name);
   dump_program(prog);
   finish(b, prog, {{kind, idx, symbol}});
   if (annotated) *annotated = annotate_types(*prog.fns[idx]);
@@ -361,6 +365,13 @@ std::shared_ptr<toolchain::HostLibrary> compile_host(const Build& b) {
   try {
     lib = toolchain::host_compile(b.host_source, b.host_flags);
   } catch (const rt::HostCompileError& e) {
+    // A linked CUDA C++ source the host compiler refuses: say what the simulator can compile.
+    for (const auto& name : b.cuda_links)
+      if (e.output.find(name + ":") != std::string::npos)
+        throw rt::ToolchainError("the CUDA simulator cannot compile the linked CUDA C++ source " + name +
+                                 ": it compiles linked sources as plain C++, where CUDA's built-ins (threadIdx, "
+                                 "__syncthreads(), atomicAdd, ...) and headers do not exist; run it on the GPU. "
+                                 "The C++ compiler said:\n" + e.output);
     map_toolchain_error(b, e.output, "host C++ compiler", e.what());
   }
   // Every library built from the host prelude has this hook (prelude/host_services.h).

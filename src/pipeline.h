@@ -26,6 +26,10 @@ struct Build {
   bool debug = false;                       // @cuda.jit(debug=True): the GPU code checks indices
   std::vector<CheckSite> check_sites;       // debug: the GPU code's checked accesses, by number
   bool cooperative = false;                 // a kernel using cuda.cg.this_grid(): launched cooperatively
+  // Linked code other than CUDA C++ sources (those are in the program's text): PTX, cubins, ...
+  // for the GPU's linker; the simulator cannot run them.
+  std::vector<GlobalValue::LinkItem> device_links;
+  std::vector<std::string> cuda_links;  // the names of the linked CUDA C++ sources (in the program's text)
 };
 
 /// CUJIT_SIM_RACECHECK is on: kernels compiled now get the simulator's shared-memory race check.

@@ -50,6 +50,24 @@ std::string describe_call(const std::string& name, const std::vector<Type>& type
 
 std::shared_ptr<rt::LoadedModule> load_build(const Build& b, rt::Backend backend, const std::string& what) {
   CompileProgress progress(what.empty() ? b.name : what);
+  if (!b.device_links.empty() && backend == rt::Backend::Sim) {
+    // CUDA C++ sources run on the simulator (compiled as C++); other code is GPU machine code.
+    const auto& l = b.device_links.front();
+    PyErr_SetString(PyExc_NotImplementedError,
+                    (b.name + "() links " + l.kind + " code (" + l.name +
+                     "), which the CUDA simulator cannot run: it runs linked CUDA C++ sources (.cu files, "
+                     "cuda.CUSource) that are plain C++ only")
+                        .c_str());
+    throw py::error_already_set();
+  }
+  if (!b.device_links.empty()) {
+    const auto& l = b.device_links.front();
+    PyErr_SetString(PyExc_NotImplementedError,
+                    (b.name + "() links " + l.kind + " code (" + l.name +
+                     "): cujit links CUDA C++ sources (.cu files, cuda.CUSource) into kernels, not yet " + l.kind)
+                        .c_str());
+    throw py::error_already_set();
+  }
   if (backend == rt::Backend::Sim) {
     std::shared_ptr<toolchain::HostLibrary> lib;
     {

@@ -64,6 +64,19 @@ GlobalValue to_global(const std::string& name, const py::tuple& t) {
   } else if (kind == "function") {
     g.kind = K::Function;
     g.fn = t[1].cast<std::shared_ptr<FunctionSource>>();
+  } else if (kind == "foreign" || kind == "link") {
+    // ("foreign", C name, signature, abi, use_cooperative, items) or ("link", items)
+    g.kind = kind == "foreign" ? K::Foreign : K::Link;
+    if (kind == "foreign") {
+      g.attr = t[1].cast<std::string>();
+      g.type_name = t[2].cast<std::string>();
+      g.module = t[3].cast<std::string>();
+      g.i = t[4].cast<bool>();
+    }
+    for (auto item : t[kind == "foreign" ? 5 : 1].cast<py::list>()) {
+      auto it = item.cast<py::tuple>();
+      g.links.push_back({it[0].cast<std::string>(), it[1].cast<std::string>(), it[2].cast<std::string>()});
+    }
   } else {
     g.kind = K::Opaque;
     g.type_name = t[1].cast<std::string>();
@@ -81,6 +94,7 @@ std::string FunctionSource::fingerprint() const {
        << g.f << ',' << g.module << ',' << g.attr << ',' << g.type_name;
     if (g.fn) os << ",fn:" << g.fn->name;
     if (g.kind == GlobalValue::Kind::Array) os << ",array:" << g.bytes.size() << ":" << std::hash<std::string>()(g.bytes);
+    for (const auto& l : g.links) os << ",link:" << l.kind << ':' << l.name << ':' << std::hash<std::string>()(l.data);
     for (const auto& e : g.elems) os << ",(" << (int)e.kind << ',' << (int)e.scalar << ',' << e.i << ',' << e.u << ',' << e.f << ')';
     os << '\n';
   }

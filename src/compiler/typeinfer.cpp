@@ -532,6 +532,14 @@ class Typer {
         f.resolved[&e] = r;
         return Type::tuple(items);
       }
+      case GK::Foreign: {  // a call types it (type_foreign_call); it is no value of its own
+        record_foreign(prog_, f, e, g);
+        Resolved r{Resolved::Kind::Builtin};
+        r.name = g.attr;
+        f.resolved[&e] = r;
+        return Type::function(kForeignPrefix + g.attr);
+      }
+      case GK::Link:  // " link" is no Python name
       case GK::Opaque:
         error(e, "Untyped global name '" + e.name + "': cannot determine Numba type of " + g.type_name);
     }
@@ -839,6 +847,10 @@ class Typer {
       known = known && t.known();
     }
     if (!known) return Type::unknown();
+    if (callee.tag == Type::Tag::Function && callee.name.rfind(kForeignPrefix, 0) == 0) {
+      if (!e.keywords.empty()) unsupported(*e.keywords[0].value, "keyword arguments are not supported in calls to foreign functions");
+      return type_foreign_call(prog_, fn(), e, *prog_.foreign.at(callee.name.substr(std::string(kForeignPrefix).size())).decl, args);
+    }
     if (callee.tag == Type::Tag::DType) {
       if (args.size() != 1 || !e.keywords.empty()) error(e, std::string(scalar_name(callee.scalar)) + "() takes exactly one argument");
       if (!args[0].is_scalar()) error(*e.list[0], std::string("cannot convert a ") + args[0].str() + " to " + scalar_name(callee.scalar));

@@ -91,11 +91,85 @@ def compile_for_current_device(pyfunc, sig, debug=None, lineinfo=False, device=T
                    output=output, forceinline=forceinline, launch_bounds=launch_bounds)
 
 
+def _scalar_type(name):
+    """The cujit type object of a scalar type spelled as the core spells it ('int32', 'bool')."""
+    from .. import types as _t
+    return _t.boolean if name in ("bool", "boolean") else getattr(_t, name)
+
+
+def _link_items(link, what):
+    """The snapshot's form of a ``link=`` list: (kind, name, bytes) per item. A path is read now
+    (its kind from its extension, as numba-cuda's linker decides); a LinkableCode object is taken
+    as it is."""
+    from .compat import LinkableCode
+    import os
+    if link is None:
+        return []
+    if isinstance(link, (str, os.PathLike, LinkableCode)):
+        link = [link]
+    items = []
+    for item in link:
+        if isinstance(item, LinkableCode):
+            items.append((item.kind_key, item.name, item.data))
+            continue
+        if not isinstance(item, (str, os.PathLike)):
+            raise TypeError("%s: link= takes paths and linkable code objects (cuda.CUSource, "
+                            "cuda.PTXSource, ...), got %r" % (what, item))
+        path = os.fspath(item)
+        ext = os.path.splitext(path)[1].lower().lstrip(".")
+        kind = {"cu": "cu", "ptx": "ptx", "cubin": "cubin", "fatbin": "fatbin", "o": "object",
+                "a": "archive", "ltoir": "ltoir"}.get(ext)
+        if kind is None:
+            raise TypeError("%s: don't know how to link %r (cujit links .cu, .ptx, .cubin, .fatbin, "
+                            ".o, .a and .ltoir files)" % (what, path))
+        with open(path, "rb") as f:
+            items.append((kind, path, f.read()))
+    return items
+
+
+class ExternFunction:
+    """A device function written in CUDA C++ (or PTX, ...), declared by ``cuda.declare_device``:
+    callable from kernels and device functions. ``link`` is the code that defines it, linked into
+    every kernel that calls it."""
+
+    def __init__(self, name, sig, link=None, use_cooperative=False, abi="numba"):
+        from ..types import Signature, void
+        if abi not in ("numba", "c"):
+            raise NotImplementedError("Unsupported ABI: %s" % (abi,))
+        text = signature_string(sig)
+        if text.lstrip().startswith("("):  # numba-cuda's words
+            raise TypeError("Return type must be provided for device declarations")
+        ret, args = _core.parse_signature(text)
+        if ret is None:
+            raise TypeError("Return type must be provided for device declarations")
+        for a in args + [ret]:
+            if "[" in a or "(" in a:
+                raise NotImplementedError(
+                    "cuda.declare_device(%r, %r): cujit passes numbers to foreign functions; the "
+                    "type %s (arrays, pointers, records) is not supported yet" % (name, text, a))
+        self.name = name
+        self.abi = abi
+        self.use_cooperative = bool(use_cooperative)
+        self._sig_text = "%s(%s)" % (ret, ", ".join(args))
+        self.sig = Signature(void if ret in ("void", "none") else _scalar_type(ret),
+                             [_scalar_type(a) for a in args])
+        self.link = link
+        self._link_items = _link_items(link, "cuda.declare_device(%r)" % (name,))
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError("%s is a foreign CUDA device function: call it from a kernel or a device "
+                           "function" % (self.name,))
+
+    def __repr__(self):
+        return "<cujit foreign device function %s %s>" % (self.name, self._sig_text)
+
+
 def declare_device(name, sig, link=None, use_cooperative=False, abi="numba"):
-    """Numba declares an external device function (written in CUDA C++ or PTX and linked in);
-    cujit does not link user code, so this raises NotImplementedError."""
-    raise NotImplementedError("cuda.declare_device(%r): cujit does not link external device "
-                              "functions (CUDA C++/PTX) into kernels yet" % (name,))
+    """Declares a device function written in CUDA C++ or PTX (numba-cuda's foreign function
+    interface): ``name`` is its C name, ``sig`` its Numba signature, ``link`` the code that
+    defines it. With the Numba ABI (the default) it is ``extern "C" __device__ int name(T* ret,
+    args...)``, the result stored through ``ret``; with ``abi="c"``, ``T name(args...)``."""
+    return ExternFunction(name, sig, link=link, use_cooperative=use_cooperative, abi=abi)
 
 
 def run_frontend(*args, **kwargs):

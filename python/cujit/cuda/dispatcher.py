@@ -38,7 +38,7 @@ class Dispatcher(_core.Kernel):
     """A ``@cuda.jit`` kernel. Launch it as ``kernel[blocks, threads](args...)`` or
     ``kernel[blocks, threads, stream, sharedmem](args...)``."""
 
-    def __init__(self, func, signatures=(), debug=False, lineinfo=False):
+    def __init__(self, func, signatures=(), debug=False, lineinfo=False, link=None):
         self.py_func = func
         self.__name__ = func.__name__
         self.__doc__ = func.__doc__
@@ -49,8 +49,11 @@ class Dispatcher(_core.Kernel):
         checks = self.debug or config.BOUNDSCHECK is True
         # The text now; the globals when a specialisation compiles (here for declared signatures,
         # else at the first launch with new argument types), as Numba reads them.
+        # link=: code (CUDA C++, PTX, ...) defining the foreign functions the kernel calls.
+        from .compiler import _link_items
+        link_items = _link_items(link, "cuda.jit(link=...) of %s" % func.__name__)
         super().__init__(source(func), [signature_string(s) for s in signatures], checks,
-                         snapshot=snapshot(func))
+                         snapshot=snapshot(func, link_items))
 
     def __call__(self, *args, **kwargs):
         # A ValueError, as numba-cuda raises for a kernel called like a function.
@@ -108,10 +111,15 @@ def jit(func_or_sig=None, device=False, debug=False, lineinfo=False, inline=Fals
         sigs = _signature_list(func_or_sig)
         func_or_sig = None
 
+    link = options.get("link")
+
     def wrap(func):
         if device:
+            if link:
+                raise NotImplementedError("cuda.jit(device=True, link=...): give link= to the kernel "
+                                          "or to cuda.declare_device")
             return DeviceFunction(func)
-        return Dispatcher(func, sigs, debug=debug, lineinfo=lineinfo)
+        return Dispatcher(func, sigs, debug=debug, lineinfo=lineinfo, link=link)
 
     if func_or_sig is not None:
         return wrap(func_or_sig)
