@@ -293,6 +293,24 @@ KernelBuild build_kernel(const std::shared_ptr<FunctionSource>& src, const std::
   return b;
 }
 
+Build build_device_function(const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args,
+                            const Type& declared_ret, bool c_abi, const std::string& symbol, Type* ret) {
+  Build b;
+  b.name = src->name;
+  Program prog;
+  int idx;
+  {
+    StageTimer t{"parse+type", src->name};
+    idx = prog.instantiate(src, args, declared_ret, Role::Device);
+  }
+  dump_program(prog);
+  EntryPoint e{EntryPoint::Kind::DeviceAbi, idx, symbol};
+  e.c_abi = c_abi;
+  finish(b, prog, {e});
+  if (ret) *ret = prog.fns[idx]->ret;
+  return b;
+}
+
 CpuBuild build_cpu_function(const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args,
                             const CpuOptions& options) {
   CpuBuild b;

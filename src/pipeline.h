@@ -111,6 +111,12 @@ NumpyUfuncBuild build_numpy_gufunc(const std::shared_ptr<FunctionSource>& src, c
 KernelBuild build_kernel(const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args,
                          bool debug = false);
 
+/// A device function on its own, for cuda.compile(device=True): typed for `args` (and a declared
+/// return type, or Unknown), with the extern "C" entry `symbol` (EntryPoint::Kind::DeviceAbi).
+/// Returns the build (its cuda_source) and sets *ret to the return type.
+Build build_device_function(const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args,
+                            const Type& declared_ret, bool c_abi, const std::string& symbol, Type* ret);
+
 /// The prelude every CUDA program's cuda_source starts with (prelude/cuda.h + common.h).
 const std::string& cuda_prelude();
 

@@ -163,6 +163,16 @@ void define_compiler(py::module_& m) {
     return cuda ? b.cuda_source : b.host_source;
   }, "The generated C++ (with prelude) of a kernel for argument types given as strings.");
 
+  m.def("generate_device_source", [](std::shared_ptr<FunctionSource> src, const std::vector<std::string>& arg_types,
+                                     const std::string& ret, bool c_abi, const std::string& symbol) {
+    std::vector<Type> args;
+    for (auto& a : arg_types) args.push_back(parse_type(a));
+    Type r;
+    Build b = build_device_function(src, args, ret.empty() ? Type::unknown() : parse_type(ret), c_abi, symbol, &r);
+    return py::make_tuple(b.cuda_source, r.tag == Type::Tag::None ? std::string("void") : r.str());
+  }, "cuda.compile(device=True): the CUDA C++ of a device function with an extern \"C\" entry `symbol` "
+     "(C ABI, or Numba's status-and-result-pointer ABI), and its return type's spelling.");
+
   // The NVRTC step alone, as compile_cuda runs it but without the disk cache: for
   // benchmarks/nvrtc_compile.py and the precompiled-header tests.
   m.def("nvrtc_compile", [](const std::string& source, const std::string& arch,
