@@ -277,6 +277,7 @@ Type build_single(Build& b, const std::shared_ptr<FunctionSource>& src, const st
   for (const auto* l : program_links(prog))
     if (l->kind != "cu") b.device_links.push_back(*l);
     else b.cuda_links.push_back(l->name);
+  if (!b.device_links.empty()) b.nvrtc_options = {"-rdc=true"};  // calls to be resolved by the linker
   dump_program(prog);
   finish(b, prog, {{kind, idx, symbol}});
   if (annotated) *annotated = annotate_types(*prog.fns[idx]);
@@ -357,7 +358,12 @@ toolchain::NvrtcOutput compile_cuda(const Build& b, const std::string& arch) {
   StageTimer t{"nvrtc", b.name + " for " + arch};
   const bool cubin = arch.rfind("sm_", 0) == 0;
   const std::string ext = cubin ? "cubin" : "ptx";
-  std::string key = toolchain::cache_key({toolchain::without_line_files(b.cuda_source), arch, toolchain::nvrtc_identity(), CUJIT_VERSION, "nvrtc-3"});
+  std::string options;
+  for (const auto& o : b.nvrtc_options) options += o + " ";
+  // Options are in the key only when there are some: the keys of other programs stay as they were.
+  std::string key = options.empty()
+                        ? toolchain::cache_key({toolchain::without_line_files(b.cuda_source), arch, toolchain::nvrtc_identity(), CUJIT_VERSION, "nvrtc-3"})
+                        : toolchain::cache_key({toolchain::without_line_files(b.cuda_source), arch, toolchain::nvrtc_identity(), CUJIT_VERSION, "nvrtc-3", options});
   if (auto hit = toolchain::cache_get(key, ext)) {
     toolchain::NvrtcOutput o;
     o.image = std::move(*hit);
@@ -366,7 +372,7 @@ toolchain::NvrtcOutput compile_cuda(const Build& b, const std::string& arch) {
   }
   toolchain::NvrtcOutput o;
   try {
-    o = nvrtc_compile_source(b.cuda_source, b.name + ".cu", arch);
+    o = nvrtc_compile_source(b.cuda_source, b.name + ".cu", arch, b.nvrtc_options);
   } catch (const rt::NvrtcCompileError& e) {
     map_toolchain_error(b, e.log, "CUDA compiler (NVRTC)", std::string(e.what()) + "\n" + e.log);
   }

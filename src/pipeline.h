@@ -30,6 +30,7 @@ struct Build {
   // for the GPU's linker; the simulator cannot run them.
   std::vector<GlobalValue::LinkItem> device_links;
   std::vector<std::string> cuda_links;  // the names of the linked CUDA C++ sources (in the program's text)
+  std::vector<std::string> nvrtc_options;  // "-rdc=true" when device_links are linked to the kernel
 };
 
 /// CUJIT_SIM_RACECHECK is on: kernels compiled now get the simulator's shared-memory race check.

@@ -254,3 +254,32 @@ def test_use_cooperative_makes_the_kernel_cooperative(target):
     kernel[1, 1](r)
     assert r[0] == 7
     assert kernel.cooperative(0)
+
+
+def _times5(x):
+    return x * 5
+
+
+@pytest.mark.gpu
+def test_gpu_links_ptx_from_cuda_compile():
+    # The PTX of a Python device function with Numba's ABI (cuda.compile), linked by the driver's
+    # linker into a kernel that declares it: the whole PTX path, on the GPU only.
+    from cujit import _core
+    ptx, resty = cuda.compile(_times5, "int32(int32)", abi="numba", cc=cuda.get_current_device().compute_capability)
+    times5 = cuda.declare_device("_times5", "int32(int32)", link=cuda.PTXSource(ptx.encode(), name="times5.ptx"))
+
+    @cuda.jit
+    def kernel(r, x):
+        i = cuda.grid(1)
+        if i < len(r):
+            r[i] = times5(x[i])
+
+    previous = _core.simulator_enabled()
+    _core.set_simulator(False)
+    try:
+        x = np.arange(10, dtype=np.int32)
+        r = np.empty_like(x)
+        kernel[1, 32](r, x)
+        np.testing.assert_equal(r, x * 5)
+    finally:
+        _core.set_simulator(previous)

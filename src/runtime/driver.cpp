@@ -455,6 +455,38 @@ CUmodule load_module(const std::string& image) {
   return mod;
 }
 
+std::string link_images(const std::vector<LinkInput>& inputs) {
+  ensure_context();
+  const Driver& d = Driver::get();
+  char log[8192] = {0};
+  CUjit_option opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void* vals[] = {log, reinterpret_cast<void*>(uintptr_t(sizeof(log) - 1))};
+  CUlinkState state = nullptr;
+  CUJIT_CU(cuLinkCreate, 2, opts, vals, &state);
+  struct Destroy {  // the CUBIN cuLinkComplete returns lives in the state: copied out first
+    CUlinkState s;
+    ~Destroy() { Driver::get().api.cuLinkDestroy(s); }
+  } destroy{state};
+  auto fail = [&](CUresult rc, const char* call, const std::string& what) {
+    const char* name = nullptr;
+    if (d.api.cuGetErrorName(rc, &name) != CUDA_SUCCESS) name = nullptr;
+    log[sizeof(log) - 1] = 0;
+    throw CudaAPIError(call, int(rc), name ? name : "CUDA_ERROR_" + std::to_string(int(rc)),
+                       "the linker failed" + what + (log[0] ? std::string(": ") + log : std::string()));
+  };
+  for (const auto& in : inputs) {
+    // c_str() and one more byte: PTX must be NUL-terminated; binary inputs ignore the extra byte.
+    CUresult rc = d.api.cuLinkAddData(state, in.type, (void*)in.data.c_str(), in.data.size() + 1, in.name.c_str(), 0,
+                                      nullptr, nullptr);
+    if (rc != CUDA_SUCCESS) fail(rc, "cuLinkAddData", " on " + in.name);
+  }
+  void* cubin = nullptr;
+  size_t size = 0;
+  CUresult rc = d.api.cuLinkComplete(state, &cubin, &size);
+  if (rc != CUDA_SUCCESS) fail(rc, "cuLinkComplete", "");
+  return std::string(static_cast<const char*>(cubin), size);
+}
+
 void unload_module(CUmodule module) noexcept {
   if (module == nullptr || g_shutdown.load(std::memory_order_acquire)) return;
   try {

@@ -126,6 +126,15 @@ bool memory_pools_supported();
 /// Loads a CUBIN or PTX image into the context (cuModuleLoadDataEx). A failed PTX JIT puts the
 /// driver's error log in the CudaAPIError's message. Throws std::invalid_argument on an empty image.
 CUmodule load_module(const std::string& image);
+/// One input of link_images: its kind (CU_JIT_INPUT_PTX, _CUBIN, _FATBINARY, _OBJECT, _LIBRARY),
+/// bytes and a name for the linker's messages.
+struct LinkInput {
+  CUjitInputType type;
+  std::string data, name;
+};
+/// Links relocatable code into one CUBIN (cuLinkCreate/AddData/Complete). A failure throws
+/// CudaAPIError with the linker's error log in its message.
+std::string link_images(const std::vector<LinkInput>& inputs);
 /// Unloads a module; errors are ignored (it runs from destructors) and nothing is done after
 /// shutdown. Never throws.
 void unload_module(CUmodule module) noexcept;
