@@ -486,6 +486,8 @@ class Frozen:
 def snapshot(func, link=None):
     """The callable a dispatcher calls on each compile: `capture(func)` then. `link`: a kernel's
     link= code, as (kind, name, bytes) items (cuda/compiler.py _link_items)."""
+    if not link:
+        return lambda: capture(func)
     return lambda: capture(func, link=link)
 
 
