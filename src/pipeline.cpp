@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "compiler/annotate.h"
+#include "compiler/codegen_foreign.h"
 #include "compiler/parser.h"
 #include "compiler/typeinfer.h"
 #include "runtime/errors.h"
@@ -272,6 +273,11 @@ Type build_single(Build& b, const std::shared_ptr<FunctionSource>& src, const st
   // Without shared memory there is nothing to race on: the kernel stays the unchecked build (and
   // so its speed, and its cache entry).
   prog.race_check = race_check && uses_shared_memory(prog);
+  b.cooperative = kind == EntryPoint::Kind::Kernel && (uses_grid_group(prog) || uses_cooperative_foreign(prog));
+  for (const auto* l : program_links(prog))
+    if (l->kind != "cu") b.device_links.push_back(*l);
+    else b.cuda_links.push_back(l->name);
+  if (!b.device_links.empty()) b.nvrtc_options = {"-rdc=true"};  // calls to be resolved by the linker
   dump_program(prog);
   finish(b, prog, {{kind, idx, symbol}});
   if (annotated) *annotated = annotate_types(*prog.fns[idx]);
@@ -285,6 +291,24 @@ KernelBuild build_kernel(const std::shared_ptr<FunctionSource>& src, const std::
   b.symbol = "cj_kernel_" + src->name;
   build_single(b, src, args, Type::void_(), Role::Kernel, EntryPoint::Kind::Kernel, b.symbol, nullptr, false, false,
                sim_racecheck_enabled(), debug);
+  return b;
+}
+
+Build build_device_function(const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args,
+                            const Type& declared_ret, bool c_abi, const std::string& symbol, Type* ret) {
+  Build b;
+  b.name = src->name;
+  Program prog;
+  int idx;
+  {
+    StageTimer t{"parse+type", src->name};
+    idx = prog.instantiate(src, args, declared_ret, Role::Device);
+  }
+  dump_program(prog);
+  EntryPoint e{EntryPoint::Kind::DeviceAbi, idx, symbol};
+  e.c_abi = c_abi;
+  finish(b, prog, {e});
+  if (ret) *ret = prog.fns[idx]->ret;
   return b;
 }
 
@@ -334,7 +358,12 @@ toolchain::NvrtcOutput compile_cuda(const Build& b, const std::string& arch) {
   StageTimer t{"nvrtc", b.name + " for " + arch};
   const bool cubin = arch.rfind("sm_", 0) == 0;
   const std::string ext = cubin ? "cubin" : "ptx";
-  std::string key = toolchain::cache_key({toolchain::without_line_files(b.cuda_source), arch, toolchain::nvrtc_identity(), CUJIT_VERSION, "nvrtc-3"});
+  std::string options;
+  for (const auto& o : b.nvrtc_options) options += o + " ";
+  // Options are in the key only when there are some: the keys of other programs stay as they were.
+  std::string key = options.empty()
+                        ? toolchain::cache_key({toolchain::without_line_files(b.cuda_source), arch, toolchain::nvrtc_identity(), CUJIT_VERSION, "nvrtc-3"})
+                        : toolchain::cache_key({toolchain::without_line_files(b.cuda_source), arch, toolchain::nvrtc_identity(), CUJIT_VERSION, "nvrtc-3", options});
   if (auto hit = toolchain::cache_get(key, ext)) {
     toolchain::NvrtcOutput o;
     o.image = std::move(*hit);
@@ -343,7 +372,7 @@ toolchain::NvrtcOutput compile_cuda(const Build& b, const std::string& arch) {
   }
   toolchain::NvrtcOutput o;
   try {
-    o = nvrtc_compile_source(b.cuda_source, b.name + ".cu", arch);
+    o = nvrtc_compile_source(b.cuda_source, b.name + ".cu", arch, b.nvrtc_options);
   } catch (const rt::NvrtcCompileError& e) {
     map_toolchain_error(b, e.log, "CUDA compiler (NVRTC)", std::string(e.what()) + "\n" + e.log);
   }
@@ -360,6 +389,13 @@ std::shared_ptr<toolchain::HostLibrary> compile_host(const Build& b) {
   try {
     lib = toolchain::host_compile(b.host_source, b.host_flags);
   } catch (const rt::HostCompileError& e) {
+    // A linked CUDA C++ source the host compiler refuses: say what the simulator can compile.
+    for (const auto& name : b.cuda_links)
+      if (e.output.find(name + ":") != std::string::npos)
+        throw rt::ToolchainError("the CUDA simulator cannot compile the linked CUDA C++ source " + name +
+                                 ": it compiles linked sources as plain C++, where CUDA's built-ins (threadIdx, "
+                                 "__syncthreads(), atomicAdd, ...) and headers do not exist; run it on the GPU. "
+                                 "The C++ compiler said:\n" + e.output);
     map_toolchain_error(b, e.output, "host C++ compiler", e.what());
   }
   // Every library built from the host prelude has this hook (prelude/host_services.h).

@@ -25,6 +25,12 @@ struct Build {
   std::vector<std::string> file_order;      // program_files: {fileN} in simulator messages
   bool debug = false;                       // @cuda.jit(debug=True): the GPU code checks indices
   std::vector<CheckSite> check_sites;       // debug: the GPU code's checked accesses, by number
+  bool cooperative = false;                 // a kernel using cuda.cg.this_grid(): launched cooperatively
+  // Linked code other than CUDA C++ sources (those are in the program's text): PTX, cubins, ...
+  // for the GPU's linker; the simulator cannot run them.
+  std::vector<GlobalValue::LinkItem> device_links;
+  std::vector<std::string> cuda_links;  // the names of the linked CUDA C++ sources (in the program's text)
+  std::vector<std::string> nvrtc_options;  // "-rdc=true" when device_links are linked to the kernel
 };
 
 /// CUJIT_SIM_RACECHECK is on: kernels compiled now get the simulator's shared-memory race check.
@@ -105,6 +111,12 @@ NumpyUfuncBuild build_numpy_gufunc(const std::shared_ptr<FunctionSource>& src, c
 /// `debug` (@cuda.jit(debug=True)) makes the GPU code check every array index (Build::debug).
 KernelBuild build_kernel(const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args,
                          bool debug = false);
+
+/// A device function on its own, for cuda.compile(device=True): typed for `args` (and a declared
+/// return type, or Unknown), with the extern "C" entry `symbol` (EntryPoint::Kind::DeviceAbi).
+/// Returns the build (its cuda_source) and sets *ret to the return type.
+Build build_device_function(const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args,
+                            const Type& declared_ret, bool c_abi, const std::string& symbol, Type* ret);
 
 /// The prelude every CUDA program's cuda_source starts with (prelude/cuda.h + common.h).
 const std::string& cuda_prelude();

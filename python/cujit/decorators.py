@@ -530,6 +530,9 @@ def _classify(value, seen):
     if isinstance(value, (DeviceFunction, CPUDispatcher)):
         # @jit functions call each other as device functions do: typed at each call site.
         return ("function", capture(value.py_func, seen))
+    from .cuda.compiler import ExternFunction
+    if isinstance(value, ExternFunction):  # cuda.declare_device: its C name, signature, ABI, code
+        return ("foreign", value.name, value._sig_text, value.abi, value.use_cooperative, value._link_items)
     if isinstance(value, Dispatcher):
         return ("opaque", "<class 'cujit.cuda.Dispatcher'> (a kernel cannot be called from GPU code; "
                           "use cuda.jit(device=True) for helpers)")
@@ -580,13 +583,17 @@ class Frozen:
         self.source = capture(func)
 
 
-def snapshot(func):
-    """The callable a dispatcher calls on each compile: `capture(func)` then."""
-    return lambda: capture(func)
+def snapshot(func, link=None):
+    """The callable a dispatcher calls on each compile: `capture(func)` then. `link`: a kernel's
+    link= code, as (kind, name, bytes) items (cuda/compiler.py _link_items)."""
+    if not link:
+        return lambda: capture(func)
+    return lambda: capture(func, link=link)
 
 
-def capture(func, seen=None):
-    """A _core.FunctionSource for `func`, with its globals as they are now."""
+def capture(func, seen=None, link=None):
+    """A _core.FunctionSource for `func`, with its globals as they are now (and `link`, a kernel's
+    link= items, under the name " link", which no Python name can be)."""
     if seen is None:
         seen = {}
     if id(func) in seen:
@@ -620,5 +627,7 @@ def capture(func, seen=None):
             fn = getattr(_random, name, None)
             if hasattr(fn, "py_func"):
                 snap["cuda.random." + name] = ("function", capture(fn.py_func, seen))
+    if link:
+        snap[" link"] = ("link", link)
     fs.set_globals(snap)
     return fs

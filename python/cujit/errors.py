@@ -270,7 +270,8 @@ class CudaDriverError(CujitError):
 
 
 class LinkerError(CujitError):
-    """numba.cuda.cudadrv.driver.LinkerError; declared only (cujit does not link user code)."""
+    """numba.cuda.cudadrv.driver.LinkerError; declared only (cujit compiles linked CUDA C++ into
+    the kernel's program and does not run the driver's linker)."""
 
 
 class NumbaWarning(Warning):

@@ -48,8 +48,58 @@ std::string describe_call(const std::string& name, const std::vector<Type>& type
   return s + ")";
 }
 
+namespace {
+// A kernel that links PTX, cubins, fatbins, objects or archives: its own code compiled relocatable
+// (Build::nvrtc_options), then the driver's linker joins them into one CUBIN.
+std::shared_ptr<rt::LoadedModule> load_linked(const Build& b) {
+  std::vector<rt::LinkInput> inputs;
+  for (const auto& l : b.device_links) {
+    CUjitInputType t;
+    if (l.kind == "ptx") t = CU_JIT_INPUT_PTX;
+    else if (l.kind == "cubin") t = CU_JIT_INPUT_CUBIN;
+    else if (l.kind == "fatbin") t = CU_JIT_INPUT_FATBINARY;
+    else if (l.kind == "object") t = CU_JIT_INPUT_OBJECT;
+    else if (l.kind == "archive") t = CU_JIT_INPUT_LIBRARY;
+    else {
+      PyErr_SetString(PyExc_NotImplementedError,
+                      (b.name + "() links " + l.kind + " code (" + l.name +
+                       "), which needs nvJitLink: cujit links CUDA C++, PTX, cubins, fatbins, objects and archives")
+                          .c_str());
+      throw py::error_already_set();
+    }
+    inputs.push_back({t, l.data, l.name});
+  }
+  auto cc = rt::compute_capability();
+  std::string arch = toolchain::best_arch_cached(cc.first, cc.second, true);
+  if (std::stoi(arch.substr(3)) / 10 != cc.first) arch = toolchain::best_arch_cached(cc.first, cc.second, false);
+  std::string image;
+  {
+    py::gil_scoped_release nogil;
+    toolchain::NvrtcOutput out = compile_cuda(b, arch);
+    inputs.insert(inputs.begin(), {out.is_cubin ? CU_JIT_INPUT_CUBIN : CU_JIT_INPUT_PTX, out.image, b.name + ".cu"});
+    image = rt::link_images(inputs);
+  }
+  return rt::LoadedModule::load_gpu(image);
+}
+}  // namespace
+
 std::shared_ptr<rt::LoadedModule> load_build(const Build& b, rt::Backend backend, const std::string& what) {
   CompileProgress progress(what.empty() ? b.name : what);
+  if (!b.device_links.empty() && backend == rt::Backend::Sim) {
+    // CUDA C++ sources run on the simulator (compiled as C++); other code is GPU machine code.
+    {
+      py::gil_scoped_release nogil;
+      if (g_check_ptx) compile_cuda(b, "compute_90");  // the GPU's relocatable program still builds
+    }
+    const auto& l = b.device_links.front();
+    PyErr_SetString(PyExc_NotImplementedError,
+                    (b.name + "() links " + l.kind + " code (" + l.name +
+                     "), which the CUDA simulator cannot run: it runs linked CUDA C++ sources (.cu files, "
+                     "cuda.CUSource) that are plain C++ only")
+                        .c_str());
+    throw py::error_already_set();
+  }
+  if (!b.device_links.empty()) return load_linked(b);
   if (backend == rt::Backend::Sim) {
     std::shared_ptr<toolchain::HostLibrary> lib;
     {

@@ -65,6 +65,19 @@ GlobalValue to_global(const std::string& name, const py::tuple& t) {
   } else if (kind == "function") {
     g.kind = K::Function;
     g.fn = t[1].cast<std::shared_ptr<FunctionSource>>();
+  } else if (kind == "foreign" || kind == "link") {
+    // ("foreign", C name, signature, abi, use_cooperative, items) or ("link", items)
+    g.kind = kind == "foreign" ? K::Foreign : K::Link;
+    if (kind == "foreign") {
+      g.attr = t[1].cast<std::string>();
+      g.type_name = t[2].cast<std::string>();
+      g.module = t[3].cast<std::string>();
+      g.i = t[4].cast<bool>();
+    }
+    for (auto item : t[kind == "foreign" ? 5 : 1].cast<py::list>()) {
+      auto it = item.cast<py::tuple>();
+      g.links.push_back({it[0].cast<std::string>(), it[1].cast<std::string>(), it[2].cast<std::string>()});
+    }
   } else {
     g.kind = K::Opaque;
     g.type_name = t[1].cast<std::string>();
@@ -82,6 +95,7 @@ std::string FunctionSource::fingerprint() const {
        << g.f << ',' << g.module << ',' << g.attr << ',' << g.type_name;
     if (g.fn) os << ",fn:" << g.fn->name;
     if (g.kind == GlobalValue::Kind::Array) os << ",array:" << g.bytes.size() << ":" << std::hash<std::string>()(g.bytes);
+    for (const auto& l : g.links) os << ",link:" << l.kind << ':' << l.name << ':' << std::hash<std::string>()(l.data);
     for (const auto& e : g.elems) os << ",(" << (int)e.kind << ',' << (int)e.scalar << ',' << e.i << ',' << e.u << ',' << e.f << ')';
     os << '\n';
   }
@@ -160,6 +174,16 @@ void define_compiler(py::module_& m) {
     KernelBuild b = build_kernel(src, args);
     return cuda ? b.cuda_source : b.host_source;
   }, "The generated C++ (with prelude) of a kernel for argument types given as strings.");
+
+  m.def("generate_device_source", [](std::shared_ptr<FunctionSource> src, const std::vector<std::string>& arg_types,
+                                     const std::string& ret, bool c_abi, const std::string& symbol) {
+    std::vector<Type> args;
+    for (auto& a : arg_types) args.push_back(parse_type(a));
+    Type r;
+    Build b = build_device_function(src, args, ret.empty() ? Type::unknown() : parse_type(ret), c_abi, symbol, &r);
+    return py::make_tuple(b.cuda_source, r.tag == Type::Tag::None ? std::string("void") : r.str());
+  }, "cuda.compile(device=True): the CUDA C++ of a device function with an extern \"C\" entry `symbol` "
+     "(C ABI, or Numba's status-and-result-pointer ABI), and its return type's spelling.");
 
   // The NVRTC step alone, as compile_cuda runs it but without the disk cache: for
   // benchmarks/nvrtc_compile.py and the precompiled-header tests.

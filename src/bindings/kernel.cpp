@@ -305,6 +305,25 @@ class Kernel {
     return r;
   }
 
+  /// Specialisation `index` (in the order of `signatures`): Numba's overload.cooperative and
+  /// overload.max_cooperative_grid_blocks(blockdim, dynsmemsize), on the current backend.
+  Specialization& compiled(int64_t index) {
+    auto all = specs_.all();
+    if (index < 0 || index >= (int64_t)all.size())
+      throw py::index_error(src_->name + "() has " + std::to_string(all.size()) + " compiled specialisation(s); there is no number " +
+                            std::to_string(index));
+    return const_cast<Specialization&>(*all[index]);  // the cache owns it; all() lists it read-only
+  }
+  bool cooperative(int64_t index) { return compiled(index).build.cooperative; }
+  int max_cooperative_grid_blocks(int64_t index, int64_t threads, int64_t shared) {
+    if (threads < 1 || threads > 1024) throw py::value_error("a block has 1 to 1024 threads, not " + std::to_string(threads));
+    if (shared < 0) throw py::value_error("dynsmemsize must not be negative");
+    Specialization& sp = compiled(index);
+    rt::LoadedModule& mod = module(sp, rt::current_backend());
+    py::gil_scoped_release nogil;
+    return mod.max_cooperative_blocks(sp.build.symbol, (int)threads, (size_t)shared);
+  }
+
   std::string inspect_source(const std::vector<std::string>& arg_types, bool cuda) {
     std::vector<Type> t;
     for (auto& a : arg_types) t.push_back(parse_type(a));
@@ -354,7 +373,7 @@ class Kernel {
   static void run(const Specialization& sp, rt::LoadedModule& mod, void* function, const LaunchConfig& l, void** params) {
     try {
       py::gil_scoped_release nogil;
-      mod.launch_kernel(function, sp.build.symbol, l.grid, l.block, l.shared, l.stream, params);
+      mod.launch_kernel(function, sp.build.symbol, l.grid, l.block, l.shared, l.stream, params, sp.build.cooperative);
     } catch (const rt::SimulatorIndexError& e) {
       throw rt::SimulatorIndexError(name_files(e.what(), sp.build.file_order));
     } catch (const rt::SimulatorRaceError& e) {
@@ -542,6 +561,12 @@ void define_kernel(py::module_& m) {
              return py::reinterpret_steal<py::object>(l);
            }, py::arg("griddim"), py::arg("blockdim"), py::arg("stream") = 0, py::arg("sharedmem") = 0)
       .def_property_readonly("signatures", [](py::handle self) { return kernel_of(self.ptr())->signatures(); })
+      .def("cooperative", [](py::handle self, int64_t index) { return kernel_of(self.ptr())->cooperative(index); },
+           py::arg("index"), "Whether specialisation `index` uses cuda.cg.this_grid() (launched cooperatively).")
+      .def("_max_cooperative_grid_blocks", [](py::handle self, int64_t index, int64_t threads, int64_t shared) {
+             return kernel_of(self.ptr())->max_cooperative_grid_blocks(index, threads, shared);
+           }, py::arg("index"), py::arg("threads"), py::arg("dynsmemsize") = 0,
+           "The most blocks of `threads` threads a cooperative launch of specialisation `index` may have.")
       .def("inspect_source", [](py::handle self, const std::vector<std::string>& arg_types, bool cuda) {
              return kernel_of(self.ptr())->inspect_source(arg_types, cuda);
            }, py::arg("arg_types"), py::arg("cuda") = true,

@@ -22,7 +22,7 @@ enum class Builtin {
 /// The typing rule of a builtin (the third column of builtins.def).
 enum class Rule {
   MathUnary, MathToInt, MathPredicate, MathBinary, Abs, MinMax, Round, CastInt, CastFloat,
-  CastBool, Range, Len, Print, CudaGrid, CudaGridsize, CudaBarrier, CudaVote, CudaFence, CudaShfl, CudaWarpVote, CudaMatch, CudaWarpMask, CudaBits,
+  CastBool, Range, Len, Print, CudaGrid, CudaGridsize, CudaBarrier, CudaGroup, CudaVote, CudaFence, CudaShfl, CudaWarpVote, CudaMatch, CudaWarpMask, CudaBits,
   CudaBitsSame, CudaFma, ConstArray, ArrayAlloc, Atomic, AtomicInt, AtomicUnsigned, AtomicCas, Random, ArrayNew, ArrayReduce, ThreadId,
   Iterate, Operator,
 };

@@ -15,10 +15,13 @@ enum class Target { CUDA, Host };
 struct EntryPoint {
   // Cpu: an @jit function. NumpyLoop / NumpyGufunc: a NumPy inner loop (args, dimensions, steps,
   // data) for a CPU @vectorize / @guvectorize (prelude/numpy_loop.h). All three: host target only.
-  enum class Kind { Ufunc, Kernel, Cpu, NumpyLoop, NumpyGufunc } kind;
+  // DeviceAbi: a device function on its own with an extern "C" name (cuda.compile(device=True)):
+  // `c_abi` RET symbol(args...), else Numba's int symbol(RET* ret, args...). GPU target only.
+  enum class Kind { Ufunc, Kernel, Cpu, NumpyLoop, NumpyGufunc, DeviceAbi } kind;
   int instance;          // index into Program::fns
   std::string symbol;    // extern "C" name in the generated code
   bool parallel = false;  // NumpyLoop / NumpyGufunc: split the loop over OpenMP threads
+  bool c_abi = false;     // DeviceAbi: the C ABI (cuda.compile's abi="c")
   // NumpyGufunc: per operand, the index into NumPy's dimensions array (1 + the core dimension's
   // number in order of first appearance in the layout) of each of its core dimensions.
   std::vector<std::vector<int>> core_dims;
@@ -39,6 +42,10 @@ std::string emit_program(const Program& prog, const std::vector<EntryPoint>& ent
 /// The user files of a program, numbered by first appearance: the generated code names a file
 /// by its number where a path in the text would change the cache key (simulator messages).
 std::vector<std::string> program_files(const Program& prog);
+
+/// Whether some function of the program calls cuda.cg.this_grid(): its kernel must be launched
+/// cooperatively (all blocks resident at once), as Numba marks such a kernel.
+bool uses_grid_group(const Program& prog);
 
 /// Whether some function of the program declares a cuda.shared.array (static or dynamic).
 bool uses_shared_memory(const Program& prog);

@@ -118,6 +118,23 @@ std::string emit_entry(const EntryPoint& ep, const FunctionInstance& f, const En
     os << "  return nullptr;\n} catch (const cj::PyError& e) {\n  return cj::error_text(e);\n}\n";
     return os.str();
   }
+  if (ep.kind == EntryPoint::Kind::DeviceAbi) {
+    if (cx.target != Target::CUDA) return "";
+    const bool is_void = f.ret.tag == Type::Tag::Void || f.ret.tag == Type::Tag::None;
+    const std::string ret = is_void ? "void" : type(f.ret);
+    std::string params, call = f.cpp_name + "(";
+    if (!ep.c_abi) params = (is_void ? std::string("void") : ret) + "* cj_ret";
+    for (size_t i = 0; i < f.arg_types.size(); ++i) {
+      params += (params.empty() ? "" : ", ") + type(f.arg_types[i]) + " cj_p" + std::to_string(i);
+      call += (i ? ", " : "") + std::string("cj_p") + std::to_string(i);
+    }
+    call += ")";
+    os << "extern \"C\" __device__ " << (ep.c_abi ? ret : std::string("int")) << " " << ep.symbol << "(" << params << ") {\n";
+    if (ep.c_abi) os << "  " << (is_void ? "" : "return ") << call << ";\n";
+    else os << "  " << (is_void ? "(void)cj_ret; " + call : "*cj_ret = " + call) << ";\n  return 0;\n";
+    os << "}\n";
+    return os.str();
+  }
   if (ep.kind == EntryPoint::Kind::NumpyLoop) return numpy_loop(ep, f, cx);
   if (ep.kind == EntryPoint::Kind::NumpyGufunc) return numpy_gufunc(ep, f, cx);
   // Kernel. On the GPU its parameters are the typed values cuLaunchKernel passes; in the

@@ -29,6 +29,9 @@ struct GlobalValue {
     Function,    // another cujit function (cuda.jit(device=True))
     Array,       // a NumPy array: a read-only constant (cuda.const.array_like), its bytes copied
     Tuple,       // a tuple of numbers (Int, Float, Bool, Scalar): a constant (SHAPE = (16, 16))
+    Foreign,     // cuda.declare_device: attr = its C name, module = its ABI ("numba" or "c"),
+                 // type_name = its signature, i = use_cooperative, links = the code defining it
+    Link,        // a kernel's link= code (the snapshot's " link" entry): links only
     Opaque,      // anything else: an error if the function uses it
   };
   Kind kind = Kind::Opaque;
@@ -43,6 +46,12 @@ struct GlobalValue {
   std::vector<int64_t> shape;          // Array: C-ordered shape
   std::string bytes;                   // Array: the elements, C order
   std::vector<GlobalValue> elems;      // Tuple: its items
+  /// Foreign, Link: code to link, as numba-cuda's link= names it. kind: "cu" (CUDA C++, put into
+  /// the program itself), "ptx", "cubin", "fatbin", "object", "archive", "ltoir".
+  struct LinkItem {
+    std::string kind, name, data;
+  };
+  std::vector<LinkItem> links;
 };
 
 /// A Python function ready for the compiler.

@@ -548,6 +548,14 @@ class Typer {
         f.resolved[&e] = r;
         return Type::tuple(items);
       }
+      case GK::Foreign: {  // a call types it (type_foreign_call); it is no value of its own
+        record_foreign(prog_, f, e, g);
+        Resolved r{Resolved::Kind::Builtin};
+        r.name = g.attr;
+        f.resolved[&e] = r;
+        return Type::function(kForeignPrefix + g.attr);
+      }
+      case GK::Link:  // " link" is no Python name
       case GK::Opaque:
         error(e, "Untyped global name '" + e.name + "': cannot determine Numba type of " + g.type_name);
     }
@@ -629,7 +637,7 @@ class Typer {
         return Type::module("cuda." + attr);
       }
       if (attr == "local" || attr == "shared" || attr == "atomic" || attr == "const" || attr == "random" ||
-          attr == "libdevice") {
+          attr == "libdevice" || attr == "cg") {
         Resolved r{Resolved::Kind::Module};
         r.name = "cuda." + attr;
         f.resolved[&e] = r;
@@ -651,7 +659,7 @@ class Typer {
     if (v.tag == Type::Tag::Module) {
       const std::string& m = v.name;
       if (m == "cuda.local" || m == "cuda.shared" || m == "cuda.atomic" || m == "cuda.const" || m == "cuda.random" ||
-          m == "cuda.libdevice")
+          m == "cuda.libdevice" || m == "cuda.cg")
         return module_attr(e, m, e.name);
       if (m.rfind("cuda.", 0) == 0) {  // threadIdx.x and friends
         if (e.name == "x" || e.name == "y" || e.name == "z") {
@@ -826,6 +834,14 @@ class Typer {
     static const std::map<std::string, std::string> methods = {
         {"sum", "numpy.sum"}, {"mean", "numpy.mean"}, {"min", "numpy.min"},
         {"max", "numpy.max"}, {"copy", "numpy.copy"}};
+    if (e.a->name == "sync" && expr(*e.a->a).tag == Type::Tag::GridGroup) {  // g.sync() of cuda.cg.this_grid()
+      ast::NodePtr self = std::move(e.a->a);
+      ast::NodePtr callee = ast::make(ast::Kind::Name, e.a->loc);
+      callee->name = "cuda.cg.GridGroup.sync";
+      e.a = std::move(callee);
+      e.list.insert(e.list.begin(), std::move(self));
+      return;
+    }
     auto m = methods.find(e.a->name);
     if (m == methods.end()) return;
     Type v = expr(*e.a->a);
@@ -857,6 +873,10 @@ class Typer {
       known = known && t.known();
     }
     if (!known) return Type::unknown();
+    if (callee.tag == Type::Tag::Function && callee.name.rfind(kForeignPrefix, 0) == 0) {
+      if (!e.keywords.empty()) unsupported(*e.keywords[0].value, "keyword arguments are not supported in calls to foreign functions");
+      return type_foreign_call(prog_, fn(), e, *prog_.foreign.at(callee.name.substr(std::string(kForeignPrefix).size())).decl, args);
+    }
     if (callee.tag == Type::Tag::DType) {
       if (args.size() != 1 || !e.keywords.empty()) error(e, std::string(scalar_name(callee.scalar)) + "() takes exactly one argument");
       if (!args[0].is_scalar()) error(*e.list[0], std::string("cannot convert a ") + args[0].str() + " to " + scalar_name(callee.scalar));

@@ -125,6 +125,14 @@ class Program {
   // @jit(boundscheck=True) / CUJIT_BOUNDSCHECK=1 (host_only programs): an index out of bounds
   // raises IndexError (host_services.h's elem_bc).
   bool boundscheck = false;
+  // cuda.declare_device functions the program calls, by C name (typeinfer_foreign.cpp), with the
+  // first call's place for errors about the program as a whole (no code defines one).
+  struct ForeignUse {
+    const GlobalValue* decl;
+    SourceFile source;
+    SourceLoc at;
+  };
+  std::map<std::string, ForeignUse> foreign;
 
   /// Types `src` for `args` (reusing an existing instance) and returns its index.
   /// `call_site` is where a caller asked for it (for errors); null for entry points.
@@ -135,6 +143,16 @@ class Program {
   /// The index in `sources` for a user function (adds it on first use).
   int source_index(const std::shared_ptr<FunctionSource>& src);
 };
+
+/// The name of the Function type of a cuda.declare_device global: kForeignPrefix + its C name.
+constexpr const char* kForeignPrefix = "foreign ";
+/// A call of a cuda.declare_device function (typeinfer_foreign.cpp): checks the arguments against
+/// its signature, records it in prog.foreign and returns its declared result (none for void).
+Type type_foreign_call(Program& prog, FunctionInstance& fn, ast::Node& call, const GlobalValue& decl,
+                       const std::vector<Type>& args);
+/// Records that `fn` names the cuda.declare_device global `decl` at `at` (typeinfer_foreign.cpp):
+/// one C name must have one declaration in a program.
+void record_foreign(Program& prog, FunctionInstance& fn, const ast::Node& at, const GlobalValue& decl);
 
 /// The type Numba gives a Python value in the snapshot (for errors and constants).
 Type type_of_global(const GlobalValue& g);

@@ -258,6 +258,14 @@ class BuiltinTyper {
       case Rule::CudaBarrier:
         arity(e, b, args, 0, 0);
         return Type::none();
+      case Rule::CudaGroup:
+        if (b.id == Builtin::CgThisGrid) {
+          arity(e, b, args, 0, 0);
+          return Type::grid_group();
+        }
+        arity(e, b, args, 1, 1);  // GridGroup.sync(g): typing put the group first
+        if (args[0].tag != Type::Tag::GridGroup) error(e, "sync() needs a GridGroup, got " + args[0].str());
+        return Type::none();
       case Rule::CudaVote:
         arity(e, b, args, 1, 1); need_numbers(e, b, args);
         return Type::scalar_of(Scalar::Int32);

@@ -94,6 +94,7 @@ std::string Type::str() const {
     case Tag::DType: return std::string("class(") + scalar_name(scalar) + ")";
     case Tag::Range: return "range_state64";
     case Tag::String: return "unicode_type";
+    case Tag::GridGroup: return "GridGroup";
     case Tag::Optional: return "OptionalType(" + elems[0].str() + ")";
     case Tag::Iterator: {
       std::string s = name + "(";

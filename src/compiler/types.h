@@ -41,6 +41,7 @@ struct Type {
     DType,     // a type object used as a value: np.float32, cujit.int64; scalar = that type
     Range,     // range(...) object, iterated by for
     String,    // a string literal (docstrings, print)
+    GridGroup, // cuda.cg.this_grid()'s value: a handle whose sync() is a barrier of the grid
     Optional,  // a value or None (Numba's OptionalType): elems[0] is the value's type. What a
                // function returns when some paths return a value and others None (CPU code only)
     Iterator,  // enumerate(...) or zip(...) (name), iterated by for: elems are the iterables
@@ -70,6 +71,7 @@ struct Type {
   static Type dtype(Scalar s) { Type t; t.tag = Tag::DType; t.scalar = s; return t; }
   static Type range() { Type t; t.tag = Tag::Range; t.scalar = Scalar::Int64; return t; }
   static Type string() { Type t; t.tag = Tag::String; return t; }
+  static Type grid_group() { Type t; t.tag = Tag::GridGroup; return t; }
   static Type optional(Type v) {
     if (v.tag == Tag::Optional) return v;
     Type t; t.tag = Tag::Optional; t.elems = {std::move(v)}; return t;

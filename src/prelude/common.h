@@ -534,4 +534,34 @@ template <class T> CJ_FN T brev(T x) {
   return (T)r;
 }
 
+// Calls of foreign device functions (cuda.declare_device). The function's own declaration (from
+// the linked source, or one codegen writes from the Numba signature) decides the C types: `f`'s
+// parameter types are deduced, so a source that spells its result `unsigned int*` or an argument
+// `unsigned long long` still fits the Numba types int32 and uint64; arguments convert to its
+// types, and the Numba ABI's result (stored through the first parameter) comes back bit for bit.
+template <class R, class P0, class... Ps, class... As>
+CJ_FN R foreign_numba(int (*f)(P0, Ps...), As... as) {
+  static_assert(sizeof...(Ps) == sizeof...(As), "the foreign function's parameters differ from its declared signature");
+  alignas(16) unsigned char buf[sizeof(R) < 16 ? 16 : sizeof(R)] = {};
+  f((P0)(void*)buf, ((Ps)as)...);
+  R r;
+  for (unsigned i = 0; i < sizeof(R); ++i) ((unsigned char*)&r)[i] = buf[i];  // no memcpy in NVRTC's -minimal
+  return r;
+}
+template <class P0, class... Ps, class... As>
+CJ_FN void foreign_numba_void(int (*f)(P0, Ps...), As... as) {
+  static_assert(sizeof...(Ps) == sizeof...(As), "the foreign function's parameters differ from its declared signature");
+  alignas(16) unsigned char buf[16] = {};
+  f((P0)(void*)buf, ((Ps)as)...);
+}
+template <class R, class Rf, class... Ps, class... As>
+CJ_FN R foreign_c(Rf (*f)(Ps...), As... as) {
+  static_assert(sizeof...(Ps) == sizeof...(As), "the foreign function's parameters differ from its declared signature");
+  return (R)f(((Ps)as)...);
+}
+template <class Rf, class... Ps, class... As>
+CJ_FN void foreign_c_void(Rf (*f)(Ps...), As... as) {
+  static_assert(sizeof...(Ps) == sizeof...(As), "the foreign function's parameters differ from its declared signature");
+  f(((Ps)as)...);
+}
 }  // namespace cj

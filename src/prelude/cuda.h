@@ -50,6 +50,32 @@ CJ_FN int32_t syncthreads_count(bool p) { return __syncthreads_count(p); }
 CJ_FN int32_t syncthreads_and(bool p) { return __syncthreads_and(p); }
 CJ_FN int32_t syncthreads_or(bool p) { return __syncthreads_or(p); }
 CJ_FN void syncwarp(uint32_t mask) { __syncwarp(mask); }
+// Cooperative groups: cuda.cg.this_grid() and grid.sync(). A cooperative launch
+// (cuLaunchCooperativeKernel, which the runtime uses for every kernel that calls this_grid) gives
+// the launch a workspace from the driver, whose address is in %envreg1 (high word) and %envreg2
+// (low word); its second 32-bit word is a barrier counter. At each sync the first thread of each
+// block adds 1, except block 0's, which adds 2^31 - (blocks - 1): once all have arrived the
+// counter has grown by exactly 2^31, so its top bit flips (and its other bits are as before: no
+// reset), which every block's first thread waits to see.
+struct GridGroup {};
+CJ_FN GridGroup this_grid() { return {}; }
+__device__ __noinline__ static void grid_sync(GridGroup) {
+  unsigned hi, lo;
+  asm volatile("mov.u32 %0, %%envreg1;" : "=r"(hi));
+  asm volatile("mov.u32 %0, %%envreg2;" : "=r"(lo));
+  unsigned* bar = (unsigned*)((((unsigned long long)hi << 32) | lo) + 4);
+  __syncthreads();
+  if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
+    const unsigned blocks = gridDim.x * gridDim.y * gridDim.z;
+    const unsigned add = (blockIdx.x | blockIdx.y | blockIdx.z) == 0 ? 0x80000000u - (blocks - 1) : 1u;
+    __threadfence();
+    const unsigned old = atomicAdd(bar, add);
+    while (((old ^ *(volatile unsigned*)bar) & 0x80000000u) == 0) {
+    }
+    __threadfence();
+  }
+  __syncthreads();
+}
 // Warp shuffles, votes and matches: CUDA's intrinsics, with a width of 32 as in Numba.
 template <class T> CJ_FN T shfl_sync(uint32_t m, T v, int32_t lane) { return __shfl_sync(m, v, lane); }
 template <class T> CJ_FN T shfl_up_sync(uint32_t m, T v, int32_t d) { return __shfl_up_sync(m, v, (unsigned)d); }

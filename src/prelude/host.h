@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <stdexcept>
 #include <ucontext.h>
+#include <time.h>
 
 #define CJ_TARGET_HOST 1
 #define CJ_FN static inline
@@ -28,6 +29,7 @@ struct SimLaunch {
   int64_t block_begin, block_end;
   int64_t shared_bytes;
   char error[512];  // set by the simulated kernel when it must stop (a deadlock); read by the runtime
+  void* coop;       // a cooperative launch (the kernel uses cuda.cg.this_grid()): its SimGrid, else null
 };
 struct SimThread {
   Dim3 threadIdx, blockIdx, blockDim, gridDim;
@@ -224,6 +226,17 @@ struct SimFibers {
   int generation = 0;   // barriers passed; syncthreads_count & co. use slot generation % 2
   int votes[2] = {0, 0};
   char fault[480] = {0};  // a thread's SimFault message (an out-of-bounds index)
+  // A cooperative launch runs each block on a thread of its own (runtime/launch.cpp), which ends
+  // with the launch: its fibers' stacks go with it.
+  ~SimFibers() {
+#if CJ_SIM_NATIVE_FIBERS
+    std::free(sp);
+#else
+    std::free(threads);
+#endif
+    std::free(stacks); std::free(state); std::free(wop); std::free(wmask);
+    std::free(wval); std::free(warg); std::free(wres);
+  }
 };
 inline thread_local SimFibers sim_fibers;
 // A thread's local arrays live on its stack: up to 512 KiB (kMaxLocalBytes in
@@ -715,6 +728,7 @@ CJ_FN double atomic_nanmin(double* p, double v) { return atomic_float<double, ui
   cj_t.blockDim = (L)->block;                                                               \
   cj_t.gridDim = (L)->grid;                                                                 \
   cj::sim_set_dyn_smem((L)->shared_bytes);                                                  \
+  cj::sim_grid = (cj::SimGrid*)(L)->coop;                                                   \
   auto cj_body = [&]() { CALL };                                                            \
   const int cj_nt = (L)->block.x * (L)->block.y * (L)->block.z;                             \
   for (int64_t cj_b = (L)->block_begin; cj_b < (L)->block_end; ++cj_b) {                    \

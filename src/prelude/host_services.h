@@ -170,6 +170,57 @@ inline int64_t thread_id() {
   return 0;
 #endif
 }
+// ---- Cooperative groups: the grid's barrier -------------------------------------------------------
+// A kernel that calls cuda.cg.this_grid() is launched cooperatively: every block on a CPU thread
+// of its own, all at once (runtime/launch.cpp), sharing one SimGrid (same layout there). grid.sync()
+// is a block barrier, then the block's first thread waits for every block's, then a block barrier.
+struct SimGrid {
+  int64_t blocks;      // of the launch
+  int64_t arrived;     // blocks at the current grid barrier
+  int64_t finished;    // blocks that have returned (or stopped)
+  int64_t generation;  // grid barriers passed
+  int32_t stop;        // a block failed: the others stop at their next wait
+};
+inline thread_local SimGrid* sim_grid = nullptr;
+struct GridGroup {};
+CJ_FN GridGroup this_grid() { return {}; }
+__attribute__((noinline)) static void sim_grid_wait() {
+  SimGrid& g = *sim_grid;
+  const int64_t gen = __atomic_load_n(&g.generation, __ATOMIC_ACQUIRE);
+  if (__atomic_add_fetch(&g.arrived, 1, __ATOMIC_ACQ_REL) == g.blocks) {
+    // The last one in: no block can arrive at the next barrier before the generation moves.
+    __atomic_store_n(&g.arrived, 0, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&g.generation, 1, __ATOMIC_RELEASE);
+    return;
+  }
+  for (int spins = 0; __atomic_load_n(&g.generation, __ATOMIC_ACQUIRE) == gen; ++spins) {
+    if (__atomic_load_n(&g.stop, __ATOMIC_ACQUIRE)) throw SimFault("GridStopped: another block failed");
+    // A block that returned never passed this barrier (it could not leave it before it opened).
+    const int64_t done = __atomic_load_n(&g.finished, __ATOMIC_ACQUIRE);
+    if (done > 0) {
+      char buf[400];
+      std::snprintf(buf, sizeof buf,
+                    "deadlock in the grid: block (%d, %d, %d) waits at grid.sync() but %lld of the %lld blocks "
+                    "have already returned and will never reach it",
+                    sim_thread.blockIdx.x, sim_thread.blockIdx.y, sim_thread.blockIdx.z, (long long)done,
+                    (long long)g.blocks);
+      throw SimFault(buf);
+    }
+    if (CJ_SIM_STOPPING()) throw SimFault("interrupted");
+    if (spins > 100) {
+      struct timespec ts{0, 20000};  // 20 us: the other blocks' threads need the cores
+      nanosleep(&ts, nullptr);
+    }
+  }
+}
+CJ_FN void grid_sync(GridGroup) {
+  if (!sim_grid) throw SimFault("grid.sync() outside a cooperative launch");
+  syncthreads();
+  const SimThread& t = sim_thread;
+  if (t.threadIdx.x == 0 && t.threadIdx.y == 0 && t.threadIdx.z == 0) sim_grid_wait();
+  syncthreads();
+}
+
 }  // namespace cj
 
 extern "C" CJ_EXPORT void cj_host_bind(const cj::HostServices* s) { cj::host_services = *s; }

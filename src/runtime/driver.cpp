@@ -455,6 +455,38 @@ CUmodule load_module(const std::string& image) {
   return mod;
 }
 
+std::string link_images(const std::vector<LinkInput>& inputs) {
+  ensure_context();
+  const Driver& d = Driver::get();
+  char log[8192] = {0};
+  CUjit_option opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void* vals[] = {log, reinterpret_cast<void*>(uintptr_t(sizeof(log) - 1))};
+  CUlinkState state = nullptr;
+  CUJIT_CU(cuLinkCreate, 2, opts, vals, &state);
+  struct Destroy {  // the CUBIN cuLinkComplete returns lives in the state: copied out first
+    CUlinkState s;
+    ~Destroy() { Driver::get().api.cuLinkDestroy(s); }
+  } destroy{state};
+  auto fail = [&](CUresult rc, const char* call, const std::string& what) {
+    const char* name = nullptr;
+    if (d.api.cuGetErrorName(rc, &name) != CUDA_SUCCESS) name = nullptr;
+    log[sizeof(log) - 1] = 0;
+    throw CudaAPIError(call, int(rc), name ? name : "CUDA_ERROR_" + std::to_string(int(rc)),
+                       "the linker failed" + what + (log[0] ? std::string(": ") + log : std::string()));
+  };
+  for (const auto& in : inputs) {
+    // c_str() and one more byte: PTX must be NUL-terminated; binary inputs ignore the extra byte.
+    CUresult rc = d.api.cuLinkAddData(state, in.type, (void*)in.data.c_str(), in.data.size() + 1, in.name.c_str(), 0,
+                                      nullptr, nullptr);
+    if (rc != CUDA_SUCCESS) fail(rc, "cuLinkAddData", " on " + in.name);
+  }
+  void* cubin = nullptr;
+  size_t size = 0;
+  CUresult rc = d.api.cuLinkComplete(state, &cubin, &size);
+  if (rc != CUDA_SUCCESS) fail(rc, "cuLinkComplete", "");
+  return std::string(static_cast<const char*>(cubin), size);
+}
+
 void unload_module(CUmodule module) noexcept {
   if (module == nullptr || g_shutdown.load(std::memory_order_acquire)) return;
   try {
@@ -474,7 +506,7 @@ CUfunction get_function(CUmodule module, const std::string& name) {
 }
 
 void launch(CUfunction f, const unsigned grid[3], const unsigned block[3], unsigned shared_bytes,
-            CUstream stream, void** params) {
+            CUstream stream, void** params, bool cooperative) {
   if (f == nullptr || grid == nullptr || block == nullptr)
     throw std::invalid_argument("launch: no function or launch configuration");
   for (int i = 0; i < 3; ++i)
@@ -484,8 +516,20 @@ void launch(CUfunction f, const unsigned grid[3], const unsigned block[3], unsig
   // Above 48 KiB of dynamic shared memory a kernel must opt in; the launch then fails cleanly
   // (CUDA_ERROR_INVALID_VALUE) if the device has less.
   if (shared_bytes > 48u * 1024u) CUJIT_CU(cuFuncSetAttribute, f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(shared_bytes));
+  if (cooperative) {
+    CUJIT_CU(cuLaunchCooperativeKernel, f, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared_bytes,
+             stream, params);
+    return;
+  }
   CUJIT_CU(cuLaunchKernel, f, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared_bytes, stream, params,
            nullptr);
+}
+
+int max_cooperative_blocks(CUfunction f, int threads, size_t shared_bytes) {
+  ensure_context();
+  int per_sm = 0;
+  CUJIT_CU(cuOccupancyMaxActiveBlocksPerMultiprocessor, &per_sm, f, threads, shared_bytes);
+  return per_sm * multiprocessor_count();
 }
 
 int function_attribute(CUfunction f, CUfunction_attribute attr) {

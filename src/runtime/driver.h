@@ -126,6 +126,15 @@ bool memory_pools_supported();
 /// Loads a CUBIN or PTX image into the context (cuModuleLoadDataEx). A failed PTX JIT puts the
 /// driver's error log in the CudaAPIError's message. Throws std::invalid_argument on an empty image.
 CUmodule load_module(const std::string& image);
+/// One input of link_images: its kind (CU_JIT_INPUT_PTX, _CUBIN, _FATBINARY, _OBJECT, _LIBRARY),
+/// bytes and a name for the linker's messages.
+struct LinkInput {
+  CUjitInputType type;
+  std::string data, name;
+};
+/// Links relocatable code into one CUBIN (cuLinkCreate/AddData/Complete). A failure throws
+/// CudaAPIError with the linker's error log in its message.
+std::string link_images(const std::vector<LinkInput>& inputs);
 /// Unloads a module; errors are ignored (it runs from destructors) and nothing is done after
 /// shutdown. Never throws.
 void unload_module(CUmodule module) noexcept;
@@ -133,8 +142,13 @@ void unload_module(CUmodule module) noexcept;
 CUfunction get_function(CUmodule module, const std::string& name);
 /// cuLaunchKernel. Dynamic shared memory above the default 48 KiB is opted into first
 /// (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES). Throws std::invalid_argument on zero sizes.
+/// `cooperative`: cuLaunchCooperativeKernel (a kernel using cuda.cg.this_grid()); the driver
+/// refuses a grid larger than can be resident (CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE).
 void launch(CUfunction f, const unsigned grid[3], const unsigned block[3], unsigned shared_bytes,
-            CUstream stream, void** params);
+            CUstream stream, void** params, bool cooperative = false);
+/// The most blocks of `f` of `threads` threads and `shared_bytes` dynamic shared memory that can
+/// be resident at once on the device: cuOccupancyMaxActiveBlocksPerMultiprocessor times the SMs.
+int max_cooperative_blocks(CUfunction f, int threads, size_t shared_bytes);
 /// Waits for all work in the context (cuCtxSynchronize).
 void synchronize();
 /// Waits for the work queued on `stream` (0: the legacy default stream).

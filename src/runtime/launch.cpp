@@ -5,6 +5,10 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
+#include <system_error>
+#include <thread>
+#include <vector>
 
 #include "runtime/driver.h"
 #include "runtime/simulator.h"
@@ -20,6 +24,11 @@ struct SimLaunch {  // cj::SimLaunch
   int64_t block_begin, block_end;
   int64_t shared_bytes;
   char error[512];
+  void* coop;  // cooperative launches: the SimGrid below
+};
+struct SimGrid {  // cj::SimGrid (prelude/host_services.h)
+  int64_t blocks, arrived, finished, generation;
+  int32_t stop;
 };
 using HostKernelFn = void (*)(void** params, const SimLaunch* launch);
 }  // namespace
@@ -108,17 +117,81 @@ void LoadedModule::launch_ufunc(const std::string& symbol, std::vector<int64_t>&
 }
 
 void LoadedModule::launch_kernel(const std::string& symbol, Dim3 grid, Dim3 block, size_t shared_bytes,
-                                 void* stream, void** params) {
-  launch_kernel(function(symbol), symbol, grid, block, shared_bytes, stream, params);
+                                 void* stream, void** params, bool cooperative) {
+  launch_kernel(function(symbol), symbol, grid, block, shared_bytes, stream, params, cooperative);
+}
+
+namespace {
+int sim_max_cooperative_blocks(int threads) {
+  static const int cores = (int)std::max(1u, std::thread::hardware_concurrency());
+  return std::max(1, std::min(kSimMaxCooperativeBlocks, cores * std::max(1, 2048 / std::max(1, threads))));
+}
+
+std::string kernel_name(const std::string& symbol) {
+  const std::string kPrefix = "cj_kernel_";  // codegen's entry symbol for kernel <name>
+  return symbol.rfind(kPrefix, 0) == 0 ? symbol.substr(kPrefix.size()) : symbol;
+}
+
+// A cooperative launch on the simulator: every block on a CPU thread of its own, all at once, so
+// that grid.sync() (prelude/host_services.h) can wait for all of them. Block 0 runs on the calling
+// thread inside parallel_for, which makes it the thread that polls for Ctrl-C.
+void run_cooperative(HostKernelFn fn, const std::string& symbol, Dim3 grid, Dim3 block, size_t shared_bytes,
+                     void** params) {
+  const int64_t nblocks = (int64_t)grid.x * grid.y * grid.z;
+  SimGrid g{nblocks, 0, 0, 0, 0};
+  std::vector<std::string> errors(nblocks);
+  auto run_block = [&](int64_t b) {
+    SimLaunch l{{(int32_t)grid.x, (int32_t)grid.y, (int32_t)grid.z},
+                {(int32_t)block.x, (int32_t)block.y, (int32_t)block.z}, b, b + 1, (int64_t)shared_bytes, {0}, &g};
+    fn(params, &l);
+    if (l.error[0]) {
+      errors[b] = l.error;
+      __atomic_store_n(&g.stop, 1, __ATOMIC_RELEASE);
+    }
+    __atomic_add_fetch(&g.finished, 1, __ATOMIC_ACQ_REL);
+  };
+  parallel_for(1, 1, [&](int64_t, int64_t) {
+    std::vector<std::thread> threads;
+    threads.reserve(nblocks - 1);
+    std::string start_error;
+    for (int64_t b = 1; b < nblocks; ++b) {
+      try {
+        threads.emplace_back(run_block, b);
+      } catch (const std::system_error& e) {
+        // Those started stop at their first grid.sync() (or finish); the launch fails.
+        start_error = std::string("could not start a CPU thread for each of the ") + std::to_string(nblocks) +
+                      " blocks of the cooperative launch: " + e.what();
+        __atomic_store_n(&g.stop, 1, __ATOMIC_RELEASE);
+        __atomic_add_fetch(&g.finished, nblocks - b, __ATOMIC_ACQ_REL);
+        break;
+      }
+    }
+    if (start_error.empty()) run_block(0);
+    for (auto& t : threads) t.join();
+    if (!start_error.empty()) throw SimulatorError("simulated kernel " + kernel_name(symbol) + ": " + start_error);
+  });
+  // The first block's own error; "GridStopped" only says that another block failed first.
+  const std::string stopped = "GridStopped: ";
+  for (const auto& e : errors)
+    if (!e.empty() && e.rfind(stopped, 0) != 0) throw_simulator_error("simulated kernel " + kernel_name(symbol), e);
+}
+}  // namespace
+
+int LoadedModule::max_cooperative_blocks(const std::string& symbol, int threads, size_t shared_bytes) {
+  if (backend_ == Backend::GPU) {
+    if (stale()) throw_stale("kernel " + symbol + "'s module", generation_);
+    return rt::max_cooperative_blocks((CUfunction)function(symbol), threads, shared_bytes);
+  }
+  return sim_max_cooperative_blocks(threads);
 }
 
 void LoadedModule::launch_kernel(void* f, const std::string& symbol, Dim3 grid, Dim3 block, size_t shared_bytes,
-                                 void* stream, void** params) {
+                                 void* stream, void** params, bool cooperative) {
   if (backend_ == Backend::GPU) {
     if (stale()) throw_stale("kernel " + symbol + "'s module", generation_);
     unsigned g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
     try {
-      launch((CUfunction)f, g, b, (unsigned)shared_bytes, (CUstream)stream, params);
+      launch((CUfunction)f, g, b, (unsigned)shared_bytes, (CUstream)stream, params, cooperative);
     } catch (const CudaAPIError& e) {
       // Too many registers for the block: say which kernel, how many, and what would fit.
       if (e.code != CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES) throw;
@@ -134,9 +207,20 @@ void LoadedModule::launch_kernel(void* f, const std::string& symbol, Dim3 grid, 
   auto fn = (HostKernelFn)f;
   int64_t nblocks = (int64_t)grid.x * grid.y * grid.z;
   int64_t per_block = (int64_t)block.x * block.y * block.z;
+  if (cooperative) {
+    // What the driver answers a cooperative grid larger than can be resident.
+    const int most = sim_max_cooperative_blocks((int)per_block);
+    if (nblocks > most)
+      throw CudaAPIError("cuLaunchCooperativeKernel", CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE,
+                         "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE", "too many blocks in cooperative launch",
+                         ": " + std::to_string(nblocks) + " blocks of " + std::to_string(per_block) +
+                             " threads, and the simulator runs at most " + std::to_string(most) +
+                             " such blocks at once (max_cooperative_grid_blocks)");
+    return run_cooperative(fn, symbol, grid, block, shared_bytes, params);
+  }
   parallel_for(nblocks, std::max<int64_t>(1, 4096 / std::max<int64_t>(1, per_block)), [&](int64_t b, int64_t e) {
     SimLaunch l{{(int32_t)grid.x, (int32_t)grid.y, (int32_t)grid.z},
-                {(int32_t)block.x, (int32_t)block.y, (int32_t)block.z}, b, e, (int64_t)shared_bytes, {0}};
+                {(int32_t)block.x, (int32_t)block.y, (int32_t)block.z}, b, e, (int64_t)shared_bytes, {0}, nullptr};
     fn(params, &l);
     if (l.error[0]) {
       const std::string kPrefix = "cj_kernel_";  // codegen's entry symbol for kernel <name>

@@ -19,6 +19,8 @@ namespace cujit::rt {
 /// so a launch the GPU would refuse fails on the simulator too (static shared memory is held to
 /// 48 KiB when the kernel is typed, on both targets).
 constexpr int kSimMaxSharedOptin = 232448;
+/// The simulator's bound on a cooperative launch's blocks (one CPU thread each).
+constexpr int kSimMaxCooperativeBlocks = 256;
 
 struct Dim3 {
   uint32_t x = 1, y = 1, z = 1;
@@ -38,11 +40,19 @@ class LoadedModule {
   void launch_ufunc(const std::string& symbol, std::vector<int64_t>& args, int64_t n, void* stream);
 
   /// Launches kernel `symbol`; `params[i]` points at argument i's bytes.
+  /// `cooperative` (a kernel using cuda.cg.this_grid()): all blocks run at once, on the GPU
+  /// through cuLaunchCooperativeKernel, on the simulator each on a CPU thread of its own.
   void launch_kernel(const std::string& symbol, Dim3 grid, Dim3 block, size_t shared_bytes,
-                     void* stream, void** params);
+                     void* stream, void** params, bool cooperative = false);
   /// The same with the function already looked up (a dispatcher keeps it per specialisation).
   void launch_kernel(void* function, const std::string& symbol, Dim3 grid, Dim3 block, size_t shared_bytes,
-                     void* stream, void** params);
+                     void* stream, void** params, bool cooperative = false);
+
+  /// The most blocks of `threads` threads a cooperative launch of `symbol` may have (Numba's
+  /// max_cooperative_grid_blocks). GPU: the driver's occupancy times the SMs. Simulator: each
+  /// block is a CPU thread, so as many as a GPU with one SM per core and 2048 threads per SM
+  /// would hold, at most kSimMaxCooperativeBlocks.
+  int max_cooperative_blocks(const std::string& symbol, int threads, size_t shared_bytes);
 
   /// The CUfunction (GPU) or the host entry (simulator) of `symbol`, looked up once.
   void* function(const std::string& symbol);

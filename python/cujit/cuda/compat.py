@@ -95,45 +95,66 @@ class InOut(_ArgHint):
 
 
 class LinkableCode:
-    """Code to link into kernels (numba-cuda's ``link=``): cujit does not link user code, so
-    making one raises NotImplementedError."""
+    """Code to link into kernels (numba-cuda's ``link=``), given as its bytes (or text) and a name
+    for messages. cujit puts CUDA C++ sources into the kernel's own program (GPU and simulator);
+    the other kinds are linked by the driver's linker on the GPU only."""
 
     kind = "linkable code"
+    kind_key = None
 
     def __init__(self, data, name=None, setup_callback=None, teardown_callback=None):
-        _refuse("linking %s into kernels (cuda.%s)" % (self.kind, type(self).__name__))
+        if setup_callback is not None or teardown_callback is not None:
+            _refuse("setup and teardown callbacks of linkable code")
+        if isinstance(data, str):
+            data = data.encode()
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError("%s takes the code as bytes or str, got %r" % (type(self).__name__, type(data).__name__))
+        self.data = bytes(data)
+        self._name = name
+
+    @property
+    def name(self):
+        return self._name or "<unnamed-%s>" % self.kind_key
 
     @classmethod
     def from_path(cls, path):
-        return cls(None, name=path)
+        with open(path, "rb") as f:
+            return cls(f.read(), name=path)
 
 
 class CUSource(LinkableCode):
     kind = "CUDA C++ source"
+    kind_key = "cu"
 
 
 class PTXSource(LinkableCode):
     kind = "PTX"
+    kind_key = "ptx"
 
 
 class Cubin(LinkableCode):
     kind = "cubins"
+    kind_key = "cubin"
 
 
 class Fatbin(LinkableCode):
     kind = "fatbins"
+    kind_key = "fatbin"
 
 
 class Object(LinkableCode):
     kind = "object files"
+    kind_key = "object"
 
 
 class Archive(LinkableCode):
     kind = "archives"
+    kind_key = "archive"
 
 
 class LTOIR(LinkableCode):
     kind = "LTO-IR"
+    kind_key = "ltoir"
 
 
 def is_float16_supported():

@@ -38,7 +38,7 @@ class Dispatcher(_core.Kernel):
     """A ``@cuda.jit`` kernel. Launch it as ``kernel[blocks, threads](args...)`` or
     ``kernel[blocks, threads, stream, sharedmem](args...)``."""
 
-    def __init__(self, func, signatures=(), debug=False, lineinfo=False):
+    def __init__(self, func, signatures=(), debug=False, lineinfo=False, link=None):
         self.py_func = func
         self.__name__ = func.__name__
         self.__doc__ = func.__doc__
@@ -49,14 +49,30 @@ class Dispatcher(_core.Kernel):
         checks = self.debug or config.BOUNDSCHECK is True
         # The text now; the globals when a specialisation compiles (here for declared signatures,
         # else at the first launch with new argument types), as Numba reads them.
+        # link=: code (CUDA C++, PTX, ...) defining the foreign functions the kernel calls.
+        from .compiler import _link_items
+        link_items = _link_items(link, "cuda.jit(link=...) of %s" % func.__name__)
         super().__init__(source(func), [signature_string(s) for s in signatures], checks,
-                         snapshot=snapshot(func))
+                         snapshot=snapshot(func, link_items))
 
     def __call__(self, *args, **kwargs):
         # A ValueError, as numba-cuda raises for a kernel called like a function.
         raise ValueError("Kernel launch configuration was not specified for %s(). Use the syntax:\n\n"
                          "    %s[blockspergrid, threadsperblock](arg0, arg1, ..., argn)\n"
                          % (self.__name__, self.__name__))
+
+    def max_cooperative_grid_blocks(self, blockdim, dynsmemsize=0):
+        """The most blocks of ``blockdim`` (an int or a tuple) a cooperative launch of this
+        kernel may have on the current device (numba-cuda's overload method; here for a kernel
+        with exactly one compiled signature)."""
+        n = len(self.signatures)
+        if n != 1:
+            raise TypeError("max_cooperative_grid_blocks: %s() has %d compiled signatures; compile "
+                            "exactly one (cuda.jit(signature)) or launch it once first" % (self.__name__, n))
+        threads = 1
+        for d in (blockdim if isinstance(blockdim, tuple) else (blockdim,)):
+            threads *= int(d)
+        return self._max_cooperative_grid_blocks(0, threads, dynsmemsize)
 
     def __repr__(self):
         name = getattr(self, "__name__", "?")
@@ -95,10 +111,15 @@ def jit(func_or_sig=None, device=False, debug=False, lineinfo=False, inline=Fals
         sigs = _signature_list(func_or_sig)
         func_or_sig = None
 
+    link = options.get("link")
+
     def wrap(func):
         if device:
+            if link:
+                raise NotImplementedError("cuda.jit(device=True, link=...): give link= to the kernel "
+                                          "or to cuda.declare_device")
             return DeviceFunction(func)
-        return Dispatcher(func, sigs, debug=debug, lineinfo=lineinfo)
+        return Dispatcher(func, sigs, debug=debug, lineinfo=lineinfo, link=link)
 
     if func_or_sig is not None:
         return wrap(func_or_sig)
