@@ -140,6 +140,7 @@ class Typer {
       case K::Expr: {
         if (s.a->is(K::Constant) && s.a->cval.tag == ast::ConstValue::Tag::Str) return;  // docstring
         if (s.a->is(K::Call)) {  // operator.setitem(a, i, v) on a line of its own is a[i] = v
+          array_method(*s.a);  // g.sync(), a.sum(): the method's rewrite first (its callee is no attribute)
           Type c = expr(*s.a->a);
           if (c.tag == Type::Tag::Function && c.name == "operator.setitem") {
             forget_nodes(fn(), *s.a);  // the call's nodes go: no resolution may outlive them
