@@ -130,20 +130,46 @@ def select_files(tests_dir, args):
     return files
 
 
-def python_has_pytest(python):
-    return subprocess.run([python, "-c", "import pytest"], capture_output=True).returncode == 0
+# What numba-cuda's test files import beside numba (numba-cuda's own dependencies and its test
+# extras), by import name: (distribution pins, installed together). The versions are those of the
+# reference venv the baseline ran with; cuda-core and cuda-bindings are within numba-cuda 0.30.4's
+# metadata (cuda-core>=0.5.1,<2, cuda-bindings>=12.9.1,<14). cuda-core imports without a GPU and
+# without numba. All but pytest (which brings its own small dependencies) are installed with
+# --no-deps, so the Python's own NumPy is never replaced.
+TEST_DEPS = (
+    ("pytest", ("pytest",)),
+    ("cffi", ("cffi==2.1.1", "pycparser==3.12")),
+    ("ml_dtypes", ("ml_dtypes==0.6.0",)),
+    ("cuda.core", ("cuda-core==1.2.2", "cuda-bindings==13.5.0", "cuda-pathfinder==1.9.1")),
+)
 
 
-def pytest_path_for(python):
-    """A folder with pytest for a Python that lacks it (the reference venv): installed there
-    with pip --target, so the venv itself is left as it is."""
-    if python_has_pytest(python):
+def python_has(python, module):
+    return subprocess.run([python, "-c", "import " + module], capture_output=True).returncode == 0
+
+
+def test_deps_path_for(python):
+    """A folder with the test files' third-party imports that `python` lacks (pytest for the
+    reference venv; cffi, ml_dtypes, cuda-core for both): installed there with pip --target, so
+    the venv itself is left as it is. Wheels in build/conformance/wheels/ are used first (the GPU
+    machine has no network: carry them there); a package that cannot be installed leaves its
+    test files failing to import, as before, with a warning."""
+    missing = [(m, pins) for m, pins in TEST_DEPS if not python_has(python, m)]
+    if not missing:
         return None
     tag = subprocess.run([python, "-c", "import sys; print('%d%d' % sys.version_info[:2])"],
                          capture_output=True, text=True, check=True).stdout.strip()
-    target = os.path.join(BUILD, "pytest-py" + tag)
-    if not os.path.isdir(os.path.join(target, "pytest")):
-        subprocess.run([python, "-m", "pip", "install", "-q", "--target", target, "pytest"], check=True)
+    target = os.path.join(BUILD, "deps-py" + tag)
+    wheels = os.path.join(BUILD, "wheels")
+    env = dict(os.environ, PYTHONPATH=target)
+    for module, pins in missing:
+        if subprocess.run([python, "-c", "import " + module], capture_output=True, env=env).returncode == 0:
+            continue
+        cmd = [python, "-m", "pip", "install", "-q", "--only-binary=:all:", "--target", target, "--upgrade",
+               "--find-links", wheels] + (["--no-deps"] if module != "pytest" else []) + list(pins)
+        if subprocess.run(cmd).returncode != 0:
+            print("conformance: WARNING: could not install %s (%s); the files importing it will not "
+                  "collect" % (module, " ".join(pins)), file=sys.stderr)
     return target
 
 
@@ -325,7 +351,7 @@ def main():
                                                                           "-collect" if args.collect_only else "")))
     for d in ("results", "logs", "scratch"):
         os.makedirs(os.path.join(outdir, d), exist_ok=True)
-    extra_path = pytest_path_for(args.python)
+    extra_path = test_deps_path_for(args.python)
     print("conformance: %d files of %s on %s (%s), %d workers" % (len(files), tests_dir, args.target, args.impl,
                                                                 args.jobs), flush=True)
     t0 = time.time()
