@@ -434,12 +434,17 @@ def _classify(value, seen):
     if isinstance(value, Frozen):
         return ("function", value.source)
     from .cpu import CPUDispatcher
-    if isinstance(value, (DeviceFunction, CPUDispatcher)):
+    from .extending import _Jitable, extension_api_of
+    if isinstance(value, (DeviceFunction, CPUDispatcher, _Jitable)):
         # @jit functions call each other as device functions do: typed at each call site.
         return ("function", capture(value.py_func, seen))
     if isinstance(value, Dispatcher):
         return ("opaque", "<class 'cujit.cuda.Dispatcher'> (a kernel cannot be called from GPU code; "
                           "use cuda.jit(device=True) for helpers)")
+    api = extension_api_of(value)
+    if api is not None:
+        return ("opaque", "%r (given an implementation with numba.extending.%s: cujit does not "
+                          "support Numba's extension API)" % (type(value), api))
     # A function taken from a module: `from math import exp`.
     for mod, mname in _MODULES.items():
         n = getattr(value, "__name__", None)

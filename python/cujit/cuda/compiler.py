@@ -91,6 +91,19 @@ def compile_for_current_device(pyfunc, sig, debug=None, lineinfo=False, device=T
                    output=output, forceinline=forceinline, launch_bounds=launch_bounds)
 
 
+def compile_all(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False, cc=None, opt=None,
+                abi="c", abi_info=None, output="ltoir", forceinline=False, launch_bounds=None):
+    """numba-cuda's compile to a list of codes (the function's and those of the external code it
+    links): ``([ptx], void)`` for a kernel with output='ptx' (cujit links no external code); a
+    device function alone and LTO-IR are not supported, as in compile()."""
+    if output not in ("ptx", "ltoir"):
+        raise NotImplementedError("Unsupported output type: %s" % (output,))
+    code, resty = compile(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath,
+                          cc=cc, opt=opt, abi=abi, abi_info=abi_info, output=output,
+                          forceinline=forceinline, launch_bounds=launch_bounds)
+    return [code], resty
+
+
 def declare_device(name, sig, link=None, use_cooperative=False, abi="numba"):
     """Numba declares an external device function (written in CUDA C++ or PTX and linked in);
     cujit does not link user code, so this raises NotImplementedError."""

@@ -63,3 +63,8 @@ def auto_device(obj, stream=0, copy=True, user_explicit=False):
     if not copy:
         return device_array_like(arr), True
     return (to_device(arr, stream=stream) if stream else to_device(arr)), True
+
+
+def from_record_like(rec, stream=0, gpu_data=None):
+    """numba-cuda's device record like a NumPy record: cujit has no records yet."""
+    raise NotImplementedError("cujit does not support device records (from_record_like) yet")
