@@ -283,8 +283,8 @@ KernelBuild build_kernel(const std::shared_ptr<FunctionSource>& src, const std::
   KernelBuild b;
   b.arg_types = args;
   b.symbol = "cj_kernel_" + src->name;
-  build_single(b, src, args, Type::void_(), Role::Kernel, EntryPoint::Kind::Kernel, b.symbol, nullptr, false, false,
-               sim_racecheck_enabled(), debug);
+  build_single(b, src, args, Type::void_(), Role::Kernel, EntryPoint::Kind::Kernel, b.symbol, &b.annotated, false,
+               false, sim_racecheck_enabled(), debug);
   return b;
 }
 
@@ -335,6 +335,11 @@ toolchain::NvrtcOutput compile_cuda(const Build& b, const std::string& arch) {
   const bool cubin = arch.rfind("sm_", 0) == 0;
   const std::string ext = cubin ? "cubin" : "ptx";
   std::string key = toolchain::cache_key({toolchain::without_line_files(b.cuda_source), arch, toolchain::nvrtc_identity(), CUJIT_VERSION, "nvrtc-3"});
+  if (!b.nvrtc_flags.empty()) {  // the options are part of the key (none: the key of before they existed)
+    std::string flags;
+    for (const auto& f : b.nvrtc_flags) flags += f + "\n";
+    key = toolchain::cache_key({key, flags});
+  }
   if (auto hit = toolchain::cache_get(key, ext)) {
     toolchain::NvrtcOutput o;
     o.image = std::move(*hit);
@@ -343,7 +348,7 @@ toolchain::NvrtcOutput compile_cuda(const Build& b, const std::string& arch) {
   }
   toolchain::NvrtcOutput o;
   try {
-    o = nvrtc_compile_source(b.cuda_source, b.name + ".cu", arch);
+    o = nvrtc_compile_source(b.cuda_source, b.name + ".cu", arch, b.nvrtc_flags);
   } catch (const rt::NvrtcCompileError& e) {
     map_toolchain_error(b, e.log, "CUDA compiler (NVRTC)", std::string(e.what()) + "\n" + e.log);
   }

@@ -25,6 +25,7 @@ struct Build {
   std::vector<std::string> file_order;      // program_files: {fileN} in simulator messages
   bool debug = false;                       // @cuda.jit(debug=True): the GPU code checks indices
   std::vector<CheckSite> check_sites;       // debug: the GPU code's checked accesses, by number
+  std::vector<std::string> nvrtc_flags;     // @cuda.jit's lineinfo, max_registers, opt, fastmath (kernels)
 };
 
 /// CUJIT_SIM_RACECHECK is on: kernels compiled now get the simulator's shared-memory race check.
@@ -47,6 +48,7 @@ struct UfuncBuild : Build {
 struct KernelBuild : Build {
   std::string symbol;
   std::vector<Type> arg_types;
+  std::string annotated;  // inspect_types() text (compiler/annotate.h)
 };
 
 /// Types and generates a CUDA ufunc: one loop per signature, all in one program.
