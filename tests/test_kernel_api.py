@@ -265,3 +265,20 @@ def test_ufunc_and_gufunc_calls_take_a_stream(target):
     m = np.arange(12, dtype=np.float32).reshape(3, 4)
     np.testing.assert_array_equal(total(m, stream=s), m.sum(axis=1))
     s.synchronize()
+
+
+def test_a_kernel_called_from_gpu_code_is_a_device_function(target):
+    # numba-cuda compiles a @cuda.jit dispatcher called from jitted code as a device function
+    # (CUDADispatcher.get_call_template -> compile_device), so it may return a value.
+    @cuda.jit
+    def times_ten(x):
+        return x * 10
+
+    @cuda.jit
+    def k(out, x):
+        out[0] = times_ten(x)
+
+    out = np.zeros(1)
+    k[1, 1](out, 4.5)
+    assert out[0] == 45.0
+    assert times_ten.signatures == []  # only compiled into k, not as a kernel of its own

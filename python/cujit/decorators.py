@@ -435,12 +435,11 @@ def _classify(value, seen):
         return ("function", value.source)
     from .cpu import CPUDispatcher
     from .extending import _Jitable, extension_api_of
-    if isinstance(value, (DeviceFunction, CPUDispatcher, _Jitable)):
-        # @jit functions call each other as device functions do: typed at each call site.
+    if isinstance(value, (DeviceFunction, CPUDispatcher, _Jitable, Dispatcher)):
+        # @jit functions call each other as device functions do: typed at each call site. A
+        # @cuda.jit kernel called from GPU code is compiled as a device function there, as
+        # numba-cuda's dispatcher does (compile_device), so it may return a value.
         return ("function", capture(value.py_func, seen))
-    if isinstance(value, Dispatcher):
-        return ("opaque", "<class 'cujit.cuda.Dispatcher'> (a kernel cannot be called from GPU code; "
-                          "use cuda.jit(device=True) for helpers)")
     api = extension_api_of(value)
     if api is not None:
         return ("opaque", "%r (given an implementation with numba.extending.%s: cujit does not "
