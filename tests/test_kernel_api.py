@@ -66,6 +66,13 @@ def test_specialize(target):
     d = cuda.to_device(np.zeros(4, dtype=np.int64))
     sd = k.specialize(d, 3)
     assert sd.signatures == ["(array(int64, 1d, C), int64)"]
+    assert k.specialize(cujit.int64[::1], int64) is sd  # types are taken as they are
+    assert len(k.specializations) == 2
+    # One signature given alone makes a specialized kernel, a list of them does not (numba-cuda).
+    assert axpy.specialized
+    with pytest.raises(RuntimeError, match="Dispatcher already specialized"):
+        axpy.specialize(float32[::1])
+    assert not cuda.jit(["void(float32[::1])"])(add_one.py_func).specialized
 
 
 class Recorder:

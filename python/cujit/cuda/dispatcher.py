@@ -142,7 +142,7 @@ class Dispatcher(_core.Kernel):
     """A ``@cuda.jit`` kernel. Launch it as ``kernel[blocks, threads](args...)`` or
     ``kernel[blocks, threads, stream, sharedmem](args...)``."""
 
-    def __init__(self, func, signatures=(), debug=False, lineinfo=False, targetoptions=None):
+    def __init__(self, func, signatures=(), debug=False, lineinfo=False, targetoptions=None, specialized=False):
         self.py_func = func
         self.__name__ = func.__name__
         self.__doc__ = func.__doc__
@@ -151,8 +151,9 @@ class Dispatcher(_core.Kernel):
         self.targetoptions = dict(targetoptions or {}, debug=self.debug, lineinfo=bool(lineinfo))
         opts = self.targetoptions
         flags = _nvrtc_flags(lineinfo, opts.get("opt", True), opts.get("max_registers"), opts.get("fastmath"))
-        self._specialized = False
-        self._specializations = {}
+        # One signature given alone (not in a list) makes a specialized kernel, as in numba-cuda.
+        self._specialized = bool(specialized)
+        self.specializations = {}
         ext = opts.get("extensions")
         self._extensions = list(ext) if ext is not None else []
         # CUJIT_BOUNDSCHECK=1 / NUMBA_BOUNDSCHECK=1 check the GPU's indices as debug=True does (the
@@ -229,17 +230,21 @@ class Dispatcher(_core.Kernel):
         if self._specialized:
             raise RuntimeError("Dispatcher already specialized")
         from .args import ArgHint
-        argtypes = tuple(_t.typeof(a.value if isinstance(a, ArgHint) else a) for a in args)
-        key = (_core.simulator_enabled(), tuple(str(t) for t in argtypes))
-        hit = self._specializations.get(key)
+
+        def type_of(a):  # a value, or a type object (numba-cuda's tests pass float32[::1])
+            if isinstance(a, _t.Type):
+                return a
+            return _t.typeof(a.value if isinstance(a, ArgHint) else a)
+        argtypes = tuple(type_of(a) for a in args)
+        key = (_core.simulator_enabled(), argtypes)
+        hit = self.specializations.get(key)
         if hit is not None:
             return hit
         opts = dict(self.targetoptions)
         spec = Dispatcher(self.py_func, [argtypes], debug=opts.pop("debug"), lineinfo=opts.pop("lineinfo"),
-                          targetoptions=opts)
-        spec._specialized = True
+                          targetoptions=opts, specialized=True)
         spec.extensions = self._extensions
-        self._specializations[key] = spec
+        self.specializations[key] = spec
         return spec
 
     # ---- Introspection ----
@@ -403,8 +408,10 @@ def jit(func_or_sig=None, device=False, debug=False, lineinfo=False, inline=Fals
     if options.get("boundscheck"):  # numba-cuda's refusal, word for word
         raise NotImplementedError("bounds checking is not supported for CUDA")
     sigs = ()
+    specialized = False
     if func_or_sig is not None and not callable(func_or_sig) or isinstance(func_or_sig, (list, tuple)):
         sigs = _signature_list(func_or_sig)
+        specialized = not isinstance(func_or_sig, list)
         func_or_sig = None
 
     targetoptions = dict(options, fastmath=fastmath, opt=opt, cache=cache, inline=inline)
@@ -412,7 +419,8 @@ def jit(func_or_sig=None, device=False, debug=False, lineinfo=False, inline=Fals
     def wrap(func):
         if device:
             return DeviceFunction(func)
-        return Dispatcher(func, sigs, debug=debug, lineinfo=lineinfo, targetoptions=targetoptions)
+        return Dispatcher(func, sigs, debug=debug, lineinfo=lineinfo, targetoptions=targetoptions,
+                          specialized=specialized)
 
     if func_or_sig is not None:
         return wrap(func_or_sig)
