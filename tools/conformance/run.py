@@ -148,29 +148,36 @@ def python_has(python, module):
     return subprocess.run([python, "-c", "import " + module], capture_output=True).returncode == 0
 
 
-def test_deps_path_for(python):
-    """A folder with the test files' third-party imports that `python` lacks (pytest for the
-    reference venv; cffi, ml_dtypes, cuda-core for both): installed there with pip --target, so
-    the venv itself is left as it is. Wheels in build/conformance/wheels/ are used first (the GPU
-    machine has no network: carry them there); a package that cannot be installed leaves its
-    test files failing to import, as before, with a warning."""
+def test_deps_paths_for(python):
+    """Folders with the test files' third-party imports that `python` lacks, installed there with
+    pip --target, so the venv itself is left as it is: pytest (the reference venv lacks it) in
+    pytest-pyXY/, cffi, ml_dtypes and cuda-core in deps-pyXY/ (apart, so that a Python with its
+    own pytest never gets another one from the folder). Wheels in build/conformance/wheels/ are
+    tried first, without the package index (the GPU machine has no network: carry them there); a
+    package that cannot be installed leaves its test files failing to import, as before, with a
+    warning."""
     missing = [(m, pins) for m, pins in TEST_DEPS if not python_has(python, m)]
     if not missing:
-        return None
+        return []
     tag = subprocess.run([python, "-c", "import sys; print('%d%d' % sys.version_info[:2])"],
                          capture_output=True, text=True, check=True).stdout.strip()
-    target = os.path.join(BUILD, "deps-py" + tag)
     wheels = os.path.join(BUILD, "wheels")
-    env = dict(os.environ, PYTHONPATH=target)
+    paths = []
     for module, pins in missing:
+        target = os.path.join(BUILD, ("pytest-py" if module == "pytest" else "deps-py") + tag)
+        if target not in paths:
+            paths.append(target)
+        env = dict(os.environ, PYTHONPATH=target)
         if subprocess.run([python, "-c", "import " + module], capture_output=True, env=env).returncode == 0:
             continue
         cmd = [python, "-m", "pip", "install", "-q", "--only-binary=:all:", "--target", target, "--upgrade",
                "--find-links", wheels] + (["--no-deps"] if module != "pytest" else []) + list(pins)
-        if subprocess.run(cmd).returncode != 0:
+        # The carried wheels alone first (no network wait), then the package index.
+        if (subprocess.run(cmd + ["--no-index"], capture_output=True).returncode != 0
+                and subprocess.run(cmd).returncode != 0):
             print("conformance: WARNING: could not install %s (%s); the files importing it will not "
                   "collect" % (module, " ".join(pins)), file=sys.stderr)
-    return target
+    return paths
 
 
 def run_file(rel, args, tests_dir, outdir, extra_path):
@@ -197,8 +204,7 @@ def run_file(rel, args, tests_dir, outdir, extra_path):
         # The same sitecustomize gives numba-cuda's subprocesses its NumPy shim (child.py).
         paths.append(os.path.join(HERE, "site"))
         env["CONFORMANCE_IMPL"] = "numba"
-    if extra_path:
-        paths.append(extra_path)
+    paths += extra_path
     if paths:
         env["PYTHONPATH"] = os.pathsep.join(paths)
     env["CONFORMANCE_SCRATCH"] = scratch
@@ -351,7 +357,7 @@ def main():
                                                                           "-collect" if args.collect_only else "")))
     for d in ("results", "logs", "scratch"):
         os.makedirs(os.path.join(outdir, d), exist_ok=True)
-    extra_path = test_deps_path_for(args.python)
+    extra_path = test_deps_paths_for(args.python)
     print("conformance: %d files of %s on %s (%s), %d workers" % (len(files), tests_dir, args.target, args.impl,
                                                                 args.jobs), flush=True)
     t0 = time.time()
