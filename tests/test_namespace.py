@@ -130,7 +130,6 @@ def test_typeof_arrays_and_scalars():
     (lambda: cuda.declare_device("f", "int32(int32)"), "declare_device"),
     (lambda: cuda.CUSource("extern \"C\" __device__ int f(int x) { return x; }"), "CUSource"),
     (lambda: cuda.PTXSource(b""), "PTXSource"),
-    (lambda: cuda.In(np.zeros(3)), "copy hints"),
     (lambda: types.UniTuple(types.int32, 2), "types.UniTuple"),
     (lambda: types.CPointer(types.int32), "types.CPointer"),
     (lambda: cujit.carray(0, 3), "carray"),
