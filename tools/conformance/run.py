@@ -162,6 +162,7 @@ def test_deps_paths_for(python):
     tag = subprocess.run([python, "-c", "import sys; print('%d%d' % sys.version_info[:2])"],
                          capture_output=True, text=True, check=True).stdout.strip()
     wheels = os.path.join(BUILD, "wheels")
+    os.makedirs(wheels, exist_ok=True)
     paths = []
     for module, pins in missing:
         target = os.path.join(BUILD, ("pytest-py" if module == "pytest" else "deps-py") + tag)
