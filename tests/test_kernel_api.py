@@ -64,6 +64,7 @@ def test_specialize(target):
     with pytest.raises(RuntimeError, match="Dispatcher already specialized"):
         s.specialize(a, 1.0)
     d = cuda.to_device(np.zeros(4, dtype=np.int64))
+    assert cujit.typeof(d) == cujit.int64[::1]  # also a simulator device array (no CAI there)
     sd = k.specialize(d, 3)
     assert sd.signatures == ["(array(int64, 1d, C), int64)"]
     assert k.specialize(cujit.int64[::1], int64) is sd  # types are taken as they are
