@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "compiler/builtins.h"
+#include "compiler/libdevice.h"
 #include "compiler/parallel.h"
 #include "compiler/parser.h"
 
@@ -594,6 +595,11 @@ class Typer {
       f.resolved[&e] = r;
       return Type::module("numpy.random");
     }
+    if (module == "cuda.libdevice") {  // libdevice.sinf, or `from numba.cuda.libdevice import sinf`
+      if (!find_libdevice(attr)) error(e, "Unknown attribute '" + attr + "' of module 'numba.cuda.libdevice'");
+      f.resolved[&e] = Resolved{Resolved::Kind::Builtin};
+      return Type::function(q);
+    }
     if (module == "cuda") {
       // CPU code has no thread, block or warp to ask about (Numba: a TypingError); the simulator's
       // values must not leak into a @jit function as a silent 0.
@@ -607,7 +613,8 @@ class Typer {
         f.resolved[&e] = r;
         return Type::module("cuda." + attr);
       }
-      if (attr == "local" || attr == "shared" || attr == "atomic" || attr == "const" || attr == "random") {
+      if (attr == "local" || attr == "shared" || attr == "atomic" || attr == "const" || attr == "random" ||
+          attr == "libdevice") {
         Resolved r{Resolved::Kind::Module};
         r.name = "cuda." + attr;
         f.resolved[&e] = r;
@@ -628,7 +635,8 @@ class Typer {
     if (!v.known()) return Type::unknown();
     if (v.tag == Type::Tag::Module) {
       const std::string& m = v.name;
-      if (m == "cuda.local" || m == "cuda.shared" || m == "cuda.atomic" || m == "cuda.const" || m == "cuda.random")
+      if (m == "cuda.local" || m == "cuda.shared" || m == "cuda.atomic" || m == "cuda.const" || m == "cuda.random" ||
+          m == "cuda.libdevice")
         return module_attr(e, m, e.name);
       if (m.rfind("cuda.", 0) == 0) {  // threadIdx.x and friends
         if (e.name == "x" || e.name == "y" || e.name == "z") {
@@ -839,6 +847,8 @@ class Typer {
     if (!keywords_bound && !e.keywords.empty() && callee.name != "print" && callee.name != "cuda.local.array" &&
         callee.name != "cuda.shared.array")
       unsupported(e.keywords[0].value ? *e.keywords[0].value : e, "keyword arguments are not supported for " + callee.name + "()");
+    if (callee.name.rfind("cuda.libdevice.", 0) == 0)
+      if (const LibdeviceFn* ld = find_libdevice(callee.name.substr(15))) return type_libdevice_call(fn(), e, *ld, args);
     const BuiltinRow* b = find_builtin(callee.name);
     if (!b) error(e, "unknown function " + callee.name);
     return type_builtin_call(fn(), e, *b, args);

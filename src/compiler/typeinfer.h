@@ -135,6 +135,9 @@ struct BuiltinRow;
 /// The result type of a call to an intrinsic with arguments of the given types, checking its
 /// arity and argument types (typeinfer_builtins.cpp). Records array shapes in `fn`.
 Type type_builtin_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args);
+struct LibdeviceFn;
+/// A call of numba.cuda.libdevice.<name> (typeinfer_builtins.cpp).
+Type type_libdevice_call(FunctionInstance& fn, ast::Node& call, const LibdeviceFn& ld, const std::vector<Type>& args);
 /// Puts the keyword arguments of a call to an intrinsic that takes them (np.random.normal(scale=2))
 /// into parameter order, filling skipped parameters with their defaults. False for intrinsics
 /// without keyword parameters (the call's keywords are then the caller's to reject).

@@ -5,6 +5,7 @@
 
 #include "compiler/builtins.h"
 #include "compiler/diagnostics.h"
+#include "compiler/libdevice.h"
 #include "compiler/typeinfer.h"
 
 namespace cujit {
@@ -834,6 +835,37 @@ void check_static_shared_memory(const Program& prog, int root, const std::string
                        "(a shape of 0, sized by the launch's sharedmem), which may go up to the device's opt-in maximum");
     }
   }
+}
+
+}  // namespace cujit
+
+namespace cujit {
+
+// libdevice.name(args): each argument converts to the parameter's type as Numba converts to a
+// declared signature (any number to any number); outputs (pointer parameters) are not passed but
+// returned after the value (libdevice_result).
+Type type_libdevice_call(FunctionInstance& fn, ast::Node& call, const LibdeviceFn& ld, const std::vector<Type>& args) {
+  const std::string qual = "libdevice." + ld.name;
+  if (fn.host_only)
+    user_error(fn.mod.source, call.loc, ErrorKind::Typing,
+               qual + "() is GPU code: it cannot be called from " + fn.compiled_as + "; compile the function with " +
+                   gpu_decorator(fn) + " instead");
+  if (!call.keywords.empty())
+    user_error(fn.mod.source, call.keywords[0].value ? call.keywords[0].value->loc : call.loc, ErrorKind::Unsupported,
+               "keyword arguments are not supported for " + qual + "()");
+  std::vector<Scalar> inputs = libdevice_inputs(ld);
+  bool ok = args.size() == inputs.size();
+  for (const auto& a : args) ok = ok && a.is_scalar();
+  if (!ok) {
+    std::string got, want;
+    for (size_t i = 0; i < args.size(); ++i) got += (i ? ", " : "") + args[i].str();
+    for (const auto& p : ld.params)
+      if (!p.out) want += (want.empty() ? "" : ", ") + std::string(scalar_name(p.type)) + " " + p.name;
+    user_error(fn.mod.source, call.loc, ErrorKind::Typing,
+               "No implementation of function " + qual + " found for signature: " + ld.name + "(" + got + "); it takes (" +
+                   want + ")");
+  }
+  return libdevice_result(ld);
 }
 
 }  // namespace cujit
