@@ -289,8 +289,8 @@ KernelBuild build_kernel(const std::shared_ptr<FunctionSource>& src, const std::
   KernelBuild b;
   b.arg_types = args;
   b.symbol = "cj_kernel_" + src->name;
-  build_single(b, src, args, Type::void_(), Role::Kernel, EntryPoint::Kind::Kernel, b.symbol, nullptr, false, false,
-               sim_racecheck_enabled(), debug);
+  build_single(b, src, args, Type::void_(), Role::Kernel, EntryPoint::Kind::Kernel, b.symbol, &b.annotated, false,
+               false, sim_racecheck_enabled(), debug);
   return b;
 }
 
@@ -358,12 +358,16 @@ toolchain::NvrtcOutput compile_cuda(const Build& b, const std::string& arch) {
   StageTimer t{"nvrtc", b.name + " for " + arch};
   const bool cubin = arch.rfind("sm_", 0) == 0;
   const std::string ext = cubin ? "cubin" : "ptx";
-  std::string options;
-  for (const auto& o : b.nvrtc_options) options += o + " ";
-  // Options are in the key only when there are some: the keys of other programs stay as they were.
-  std::string key = options.empty()
-                        ? toolchain::cache_key({toolchain::without_line_files(b.cuda_source), arch, toolchain::nvrtc_identity(), CUJIT_VERSION, "nvrtc-3"})
-                        : toolchain::cache_key({toolchain::without_line_files(b.cuda_source), arch, toolchain::nvrtc_identity(), CUJIT_VERSION, "nvrtc-3", options});
+  // -rdc=true for linked code, then @cuda.jit's options; in the key only when there are some
+  // (the keys of other programs stay as they were).
+  std::vector<std::string> options = b.nvrtc_options;
+  options.insert(options.end(), b.nvrtc_flags.begin(), b.nvrtc_flags.end());
+  std::string key = toolchain::cache_key({toolchain::without_line_files(b.cuda_source), arch, toolchain::nvrtc_identity(), CUJIT_VERSION, "nvrtc-3"});
+  if (!options.empty()) {
+    std::string flags;
+    for (const auto& f : options) flags += f + "\n";
+    key = toolchain::cache_key({key, flags});
+  }
   if (auto hit = toolchain::cache_get(key, ext)) {
     toolchain::NvrtcOutput o;
     o.image = std::move(*hit);
@@ -372,7 +376,7 @@ toolchain::NvrtcOutput compile_cuda(const Build& b, const std::string& arch) {
   }
   toolchain::NvrtcOutput o;
   try {
-    o = nvrtc_compile_source(b.cuda_source, b.name + ".cu", arch, b.nvrtc_options);
+    o = nvrtc_compile_source(b.cuda_source, b.name + ".cu", arch, options);
   } catch (const rt::NvrtcCompileError& e) {
     map_toolchain_error(b, e.log, "CUDA compiler (NVRTC)", std::string(e.what()) + "\n" + e.log);
   }

@@ -31,6 +31,7 @@ struct Build {
   std::vector<GlobalValue::LinkItem> device_links;
   std::vector<std::string> cuda_links;  // the names of the linked CUDA C++ sources (in the program's text)
   std::vector<std::string> nvrtc_options;  // "-rdc=true" when device_links are linked to the kernel
+  std::vector<std::string> nvrtc_flags;     // @cuda.jit's lineinfo, max_registers, opt, fastmath (kernels)
 };
 
 /// CUJIT_SIM_RACECHECK is on: kernels compiled now get the simulator's shared-memory race check.
@@ -53,6 +54,7 @@ struct UfuncBuild : Build {
 struct KernelBuild : Build {
   std::string symbol;
   std::vector<Type> arg_types;
+  std::string annotated;  // inspect_types() text (compiler/annotate.h)
 };
 
 /// Types and generates a CUDA ufunc: one loop per signature, all in one program.

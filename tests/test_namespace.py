@@ -81,7 +81,7 @@ def test_alias_serves_submodules_and_top_level_names(tmp_path):
         assert numba.cuda.types is numba.types and cuda.config is numba.core.config
         assert TypingError is cujit.errors.TypingError
         # A Numba module cujit lacks, under a package the alias serves: its ImportError names it.
-        for missing in ("numba.core.extending", "numba.cuda.core.ir", "numba.np.ufunc"):
+        for missing in ("numba.np.ufunc", "numba.cuda.no_such_module"):
             try:
                 importlib.import_module(missing)
             except ImportError as e:
@@ -125,7 +125,6 @@ def test_typeof_arrays_and_scalars():
 
 
 @pytest.mark.parametrize("call, feature", [
-    (lambda: cuda.In(np.zeros(3)), "copy hints"),
     (lambda: types.NamedUniTuple(types.int32, 2, None), "types.NamedUniTuple"),
     (lambda: types.CPointer(types.int32), "types.CPointer"),
     (lambda: cujit.carray(0, 3), "carray"),

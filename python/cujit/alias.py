@@ -8,6 +8,8 @@ import importlib.abc
 import importlib.machinery
 import sys
 
+from . import internals as _internals
+
 _ALIASES = {
     "numba": "cujit",
     "numba.cuda": "cujit.cuda",
@@ -46,7 +48,17 @@ _ALIASES = {
     "numba.cuda.misc.special": "cujit.cuda.misc.special",
     "numba.cuda.utils": "cujit.cuda.utils",
     "numba.cuda.args": "cujit.cuda.args",
+    "numba.core.typing": "cujit.cuda.typing",
+    "numba.core.typing.typeof": "cujit.cuda.typing.typeof",
+    "numba.cuda.vector_types": "cujit.cuda.vector_types",
+    "numba.cuda.simulator": "cujit.cuda.simulator",
+    "numba.cuda.simulator.vector_types": "cujit.cuda.simulator.vector_types",
+    "numba.cuda.api": "cujit.cuda.api",
+    "numba.cuda.launchconfig": "cujit.cuda.launchconfig",
+    "numba.cuda._compat": "cujit.cuda._compat",
 }
+# Numba's extension API (overload, register_jitable, the lowering registries): cujit.extending.
+_ALIASES.update((name, "cujit.extending") for name in _internals.EXTENDING_ALIASES)
 
 
 class _AliasLoader(importlib.abc.Loader):
@@ -60,10 +72,21 @@ class _AliasLoader(importlib.abc.Loader):
         pass
 
 
+class _InternalLoader(importlib.abc.Loader):
+    def create_module(self, spec):
+        return _internals.InternalModule(spec.name)
+
+    def exec_module(self, module):
+        pass
+
+
 class _AliasFinder(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname, path=None, target=None):
         if fullname in _ALIASES:
             return importlib.machinery.ModuleSpec(fullname, _AliasLoader(_ALIASES[fullname]))
+        if _internals.is_internal(fullname):
+            # Numba's internals: the module imports, its names say so when used.
+            return importlib.machinery.ModuleSpec(fullname, _InternalLoader(), is_package=True)
         if fullname.startswith("numba.") or fullname.startswith("numba_cuda"):
             raise ImportError("cujit's numba alias has no module %r yet" % fullname)
         return None
@@ -74,13 +97,23 @@ def install_numba_alias():
     for name in list(sys.modules):
         if name == "numba" or name.startswith("numba."):
             mod = sys.modules[name]
-            if not getattr(mod, "__name__", "").startswith("cujit"):
+            if not getattr(mod, "__name__", "").startswith("cujit") and not isinstance(
+                    mod, _internals.InternalModule):
                 raise RuntimeError("the real numba is already imported; install the alias before "
                                    "anything imports numba")
     if not any(isinstance(f, _AliasFinder) for f in sys.meta_path):
         sys.meta_path.insert(0, _AliasFinder())
     for alias, target in _ALIASES.items():
         sys.modules[alias] = importlib.import_module(target)
+    # Numba's internal modules whose parent is one of cujit's: `from numba.cuda.cudadrv import
+    # nvrtc` looks the name up on cujit's module (and then imports cujit.cuda.cudadrv.nvrtc,
+    # which the finder never sees), so they are made here.
+    for name in _internals.INTERNAL_PACKAGES:
+        parent, _, child = name.rpartition(".")
+        if parent in _ALIASES and name not in sys.modules:
+            sys.modules[name] = _internals.InternalModule(name)
+            if not hasattr(sys.modules[parent], child):
+                setattr(sys.modules[parent], child, sys.modules[name])
     # As an import would, make each submodule an attribute of its parent (`import numba.core.config`
     # then `numba.core.config.X`), where the parent has no such name of its own.
     for alias in _ALIASES:

@@ -527,15 +527,19 @@ def _classify(value, seen):
     if isinstance(value, Frozen):
         return ("function", value.source)
     from .cpu import CPUDispatcher
-    if isinstance(value, (DeviceFunction, CPUDispatcher)):
-        # @jit functions call each other as device functions do: typed at each call site.
+    from .extending import _Jitable, extension_api_of
+    if isinstance(value, (DeviceFunction, CPUDispatcher, _Jitable, Dispatcher)):
+        # @jit functions call each other as device functions do: typed at each call site. A
+        # @cuda.jit kernel called from GPU code is compiled as a device function there, as
+        # numba-cuda's dispatcher does (compile_device), so it may return a value.
         return ("function", capture(value.py_func, seen))
     from .cuda.compiler import ExternFunction
     if isinstance(value, ExternFunction):  # cuda.declare_device: its C name, signature, ABI, code
         return ("foreign", value.name, value._sig_text, value.abi, value.use_cooperative, value._link_items)
-    if isinstance(value, Dispatcher):
-        return ("opaque", "<class 'cujit.cuda.Dispatcher'> (a kernel cannot be called from GPU code; "
-                          "use cuda.jit(device=True) for helpers)")
+    api = extension_api_of(value)
+    if api is not None:
+        return ("opaque", "%r (given an implementation with numba.extending.%s: cujit does not "
+                          "support Numba's extension API)" % (type(value), api))
     # A function taken from a module: `from math import exp`.
     for mod, mname in _MODULES.items():
         n = getattr(value, "__name__", None)

@@ -264,7 +264,8 @@ def typeof(value):
         return from_dtype(value.dtype)
     dtype = getattr(value, "dtype", None)
     shape = getattr(value, "shape", None)
-    if dtype is not None and shape is not None and (isinstance(value, np.ndarray)
+    from . import _core  # simulator device arrays have no __cuda_array_interface__
+    if dtype is not None and shape is not None and (isinstance(value, (np.ndarray, _core.DeviceNDArray))
                                                     or hasattr(value, "__cuda_array_interface__")):
         if isinstance(value, np.ndarray):
             c, f = value.flags.c_contiguous, value.flags.f_contiguous

@@ -106,6 +106,13 @@ class SpecCache {
     return *slot;
   }
 
+  /// The i-th specialisation in compile order (i < all().size()).
+  Spec& at(size_t i) {
+    std::lock_guard<std::mutex> g(mu_);
+    if (i >= order_.size()) throw std::out_of_range("no specialisation " + std::to_string(i));
+    return *const_cast<Spec*>(order_[i]);
+  }
+
   /// Every specialisation, in compile order.
   std::vector<const Spec*> all() {
     std::lock_guard<std::mutex> g(mu_);

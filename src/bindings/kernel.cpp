@@ -146,10 +146,13 @@ class Kernel {
   // The last kernel[config]: the configuration object and what it parsed to (see subscript).
   py::object last_config;
   LaunchConfig last_launch;
+  // numba-cuda's kernel extensions (a Python list, changed in place by users): while it is not
+  // empty, every launch goes through Dispatcher._prepare_launch (launch_through_python).
+  py::object extensions;
 
   Kernel(std::shared_ptr<FunctionSource> src, const std::vector<std::string>& sigs, bool debug = false,
-         py::object snapshot = py::none())
-      : src_(std::move(src)), snapshot_(std::move(snapshot)), debug_(debug) {
+         py::object snapshot = py::none(), std::vector<std::string> nvrtc_flags = {})
+      : src_(std::move(src)), snapshot_(std::move(snapshot)), debug_(debug), nvrtc_flags_(std::move(nvrtc_flags)) {
     for (const auto& s : sigs) {
       Signature sig = parse_signature_or_raise(s);
       if (sig.ret.known() && sig.ret.tag != Type::Tag::Void)
@@ -324,6 +327,82 @@ class Kernel {
     return mod.max_cooperative_blocks(sp.build.symbol, (int)threads, (size_t)shared);
   }
 
+  bool has_extensions() const {
+    return extensions && PyList_Check(extensions.ptr()) && PyList_GET_SIZE(extensions.ptr()) > 0;
+  }
+
+  /// Whether an argument is a copy hint (cuda.In/Out/InOut), which Python unwraps.
+  static bool has_hint(PyObject* const* args, size_t n) {
+    static PyObject* hint = py::object(py::module_::import("cujit.cuda.args").attr("ArgHint")).release().ptr();  // kept
+    for (size_t i = 0; i < n; ++i) {
+      int r = PyObject_IsInstance(args[i], hint);
+      if (r < 0) throw py::error_already_set();
+      if (r) return true;
+    }
+    return false;
+  }
+
+  /// A launch whose arguments Python prepares first: the extensions' prepare_args, then the copy
+  /// hints (Dispatcher._prepare_launch), and whose post-call functions run after it.
+  void launch_through_python(PyObject* owner, const LaunchConfig& l, PyObject* const* args, size_t n) {
+    py::tuple a(n);
+    for (size_t i = 0; i < n; ++i) a[i] = py::reinterpret_borrow<py::object>(args[i]);
+    py::tuple r = py::handle(owner).attr("_prepare_launch")(a, l.stream_obj);
+    py::tuple prepared = r[0].cast<py::tuple>();
+    py::list after = r[1].cast<py::list>();
+    std::vector<PyObject*> p;
+    for (auto x : prepared) p.push_back(x.ptr());
+    launch(l, p.data(), p.size());
+    for (auto f : after) f();
+  }
+
+  /// The argument types of each specialisation, as type names, in compile order.
+  std::vector<std::vector<std::string>> arg_signatures() {
+    std::vector<std::vector<std::string>> r;
+    for (const Specialization* sp : specs_.all()) {
+      r.emplace_back();
+      for (const Type& t : sp->build.arg_types) r.back().push_back(t.str());
+    }
+    return r;
+  }
+
+  std::vector<std::string> annotations() {
+    std::vector<std::string> r;
+    for (const Specialization* sp : specs_.all()) r.push_back(sp->build.annotated);
+    return r;
+  }
+
+  /// Specialisation `i`: its generated code, and on the GPU (loaded into the current context)
+  /// the function's attributes the driver reports.
+  py::dict info(size_t i, bool gpu) {
+    Specialization& sp = specs_.at(i);
+    py::dict d;
+    d["cuda_source"] = sp.build.cuda_source;
+    d["host_source"] = sp.build.host_source;
+    if (gpu) {
+      if (!sp.functions[0] || sp.modules[0]->stale()) sp.functions[0] = module(sp, rt::Backend::GPU).function(sp.build.symbol);
+      CUfunction f = (CUfunction)sp.functions[0];
+      d["regs_per_thread"] = rt::function_attribute(f, CU_FUNC_ATTRIBUTE_NUM_REGS);
+      d["shared_mem_per_block"] = rt::function_attribute(f, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+      d["const_mem_size"] = rt::function_attribute(f, CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES);
+      d["local_mem_per_thread"] = rt::function_attribute(f, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
+      d["max_threads_per_block"] = rt::function_attribute(f, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+    }
+    return d;
+  }
+
+  /// Specialisation `i` through NVRTC (and the disk cache) for `arch`: PTX text ("compute_XY")
+  /// or CUBIN bytes ("sm_XY").
+  py::bytes image(size_t i, const std::string& arch) {
+    Specialization& sp = specs_.at(i);
+    toolchain::NvrtcOutput o;
+    {
+      py::gil_scoped_release nogil;
+      o = compile_cuda(sp.build, arch);
+    }
+    return py::bytes(o.image);
+  }
+
   std::string inspect_source(const std::vector<std::string>& arg_types, bool cuda) {
     std::vector<Type> t;
     for (auto& a : arg_types) t.push_back(parse_type(a));
@@ -335,6 +414,7 @@ class Kernel {
   std::shared_ptr<FunctionSource> src_;  // the text: names and carets; compiles take snapshot_'s
   py::object snapshot_;                  // decorators.snapshot, called on each compile (a miss)
   bool debug_ = false;  // @cuda.jit(debug=True): the GPU code checks indices (kernel_checks.h)
+  std::vector<std::string> nvrtc_flags_;  // lineinfo, max_registers, opt, fastmath as NVRTC options
   std::mutex mu_;
   SpecCache<Specialization> specs_;
   // Signatures given at decoration. As in Numba, such a kernel compiles nothing else: a call
@@ -348,6 +428,7 @@ class Kernel {
     return specs_.get(types, [&] {
       auto sp = std::make_unique<Specialization>();
       sp->build = build_kernel(source_for_compile(src_, snapshot_), types, debug_);
+      sp->build.nvrtc_flags = nvrtc_flags_;
       return sp;
     });
   }
@@ -462,9 +543,13 @@ PyObject* launch_vectorcall(PyObject* callable, PyObject* const* args, size_t na
   }
   const size_t n = PyVectorcall_NARGS(nargsf);
   try {
-    if (!self->kernel->try_fast_launch(self->config, args, n)) {
+    Kernel* k = self->kernel;
+    if (k->has_extensions()) {
+      k->launch_through_python(self->owner, self->config, args, n);
+    } else if (!k->try_fast_launch(self->config, args, n)) {
       if (PyErr_Occurred()) return nullptr;
-      self->kernel->launch(self->config, args, n);
+      if (Kernel::has_hint(args, n)) k->launch_through_python(self->owner, self->config, args, n);
+      else k->launch(self->config, args, n);
     }
   } catch (...) {
     return raise_current();
@@ -552,8 +637,9 @@ void define_kernel(py::module_& m) {
   // rather than a lookup of a Python-level method on every `kernel[config]`.
   py::class_<Kernel>(m, "Kernel", py::dynamic_attr(), "A @cuda.jit kernel dispatcher.",
                      py::custom_type_setup([](PyHeapTypeObject* ht) { ht->as_mapping.mp_subscript = kernel_subscript; }))
-      .def(py::init<std::shared_ptr<FunctionSource>, const std::vector<std::string>&, bool, py::object>(), py::arg("source"),
-           py::arg("signatures"), py::arg("debug") = false, py::arg("snapshot") = py::none())
+      .def(py::init<std::shared_ptr<FunctionSource>, const std::vector<std::string>&, bool, py::object, std::vector<std::string>>(),
+           py::arg("source"), py::arg("signatures"), py::arg("debug") = false, py::arg("snapshot") = py::none(),
+           py::arg("nvrtc_flags") = std::vector<std::string>{})
       .def("configure", [](py::object self, py::object grid, py::object block, py::object stream, py::object shared) {
              Kernel& k = *kernel_of(self.ptr());
              PyObject* l = make_launch(self.ptr(), &k, k.configure(py::make_tuple(grid, block, stream, shared)));
@@ -567,6 +653,13 @@ void define_kernel(py::module_& m) {
              return kernel_of(self.ptr())->max_cooperative_grid_blocks(index, threads, shared);
            }, py::arg("index"), py::arg("threads"), py::arg("dynsmemsize") = 0,
            "The most blocks of `threads` threads a cooperative launch of specialisation `index` may have.")
+      .def_property_readonly("_signatures", [](py::handle self) { return kernel_of(self.ptr())->arg_signatures(); })
+      .def("_annotations", [](py::handle self) { return kernel_of(self.ptr())->annotations(); })
+      .def("_info", [](py::handle self, size_t i, bool gpu) { return kernel_of(self.ptr())->info(i, gpu); },
+           py::arg("index"), py::arg("gpu"))
+      .def("_image", [](py::handle self, size_t i, const std::string& arch) { return kernel_of(self.ptr())->image(i, arch); },
+           py::arg("index"), py::arg("arch"))
+      .def("_set_extensions", [](py::handle self, py::object l) { kernel_of(self.ptr())->extensions = std::move(l); })
       .def("inspect_source", [](py::handle self, const std::vector<std::string>& arg_types, bool cuda) {
              return kernel_of(self.ptr())->inspect_source(arg_types, cuda);
            }, py::arg("arg_types"), py::arg("cuda") = true,

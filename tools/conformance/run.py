@@ -130,21 +130,55 @@ def select_files(tests_dir, args):
     return files
 
 
-def python_has_pytest(python):
-    return subprocess.run([python, "-c", "import pytest"], capture_output=True).returncode == 0
+# What numba-cuda's test files import beside numba (numba-cuda's own dependencies and its test
+# extras), by import name: (distribution pins, installed together). The versions are those of the
+# reference venv the baseline ran with; cuda-core and cuda-bindings are within numba-cuda 0.30.4's
+# metadata (cuda-core>=0.5.1,<2, cuda-bindings>=12.9.1,<14). cuda-core imports without a GPU and
+# without numba. All but pytest (which brings its own small dependencies) are installed with
+# --no-deps, so the Python's own NumPy is never replaced.
+TEST_DEPS = (
+    ("pytest", ("pytest",)),
+    ("cffi", ("cffi==2.1.1", "pycparser==3.12")),
+    ("ml_dtypes", ("ml_dtypes==0.6.0",)),
+    ("cuda.core", ("cuda-core==1.2.2", "cuda-bindings==13.5.0", "cuda-pathfinder==1.9.1")),
+)
 
 
-def pytest_path_for(python):
-    """A folder with pytest for a Python that lacks it (the reference venv): installed there
-    with pip --target, so the venv itself is left as it is."""
-    if python_has_pytest(python):
-        return None
+def python_has(python, module):
+    return subprocess.run([python, "-c", "import " + module], capture_output=True).returncode == 0
+
+
+def test_deps_paths_for(python):
+    """Folders with the test files' third-party imports that `python` lacks, installed there with
+    pip --target, so the venv itself is left as it is: pytest (the reference venv lacks it) in
+    pytest-pyXY/, cffi, ml_dtypes and cuda-core in deps-pyXY/ (apart, so that a Python with its
+    own pytest never gets another one from the folder). Wheels in build/conformance/wheels/ are
+    tried first, without the package index (the GPU machine has no network: carry them there); a
+    package that cannot be installed leaves its test files failing to import, as before, with a
+    warning."""
+    missing = [(m, pins) for m, pins in TEST_DEPS if not python_has(python, m)]
+    if not missing:
+        return []
     tag = subprocess.run([python, "-c", "import sys; print('%d%d' % sys.version_info[:2])"],
                          capture_output=True, text=True, check=True).stdout.strip()
-    target = os.path.join(BUILD, "pytest-py" + tag)
-    if not os.path.isdir(os.path.join(target, "pytest")):
-        subprocess.run([python, "-m", "pip", "install", "-q", "--target", target, "pytest"], check=True)
-    return target
+    wheels = os.path.join(BUILD, "wheels")
+    os.makedirs(wheels, exist_ok=True)
+    paths = []
+    for module, pins in missing:
+        target = os.path.join(BUILD, ("pytest-py" if module == "pytest" else "deps-py") + tag)
+        if target not in paths:
+            paths.append(target)
+        env = dict(os.environ, PYTHONPATH=target)
+        if subprocess.run([python, "-c", "import " + module], capture_output=True, env=env).returncode == 0:
+            continue
+        cmd = [python, "-m", "pip", "install", "-q", "--only-binary=:all:", "--target", target, "--upgrade",
+               "--find-links", wheels] + (["--no-deps"] if module != "pytest" else []) + list(pins)
+        # The carried wheels alone first (no network wait), then the package index.
+        if (subprocess.run(cmd + ["--no-index"], capture_output=True).returncode != 0
+                and subprocess.run(cmd).returncode != 0):
+            print("conformance: WARNING: could not install %s (%s); the files importing it will not "
+                  "collect" % (module, " ".join(pins)), file=sys.stderr)
+    return paths
 
 
 def run_file(rel, args, tests_dir, outdir, extra_path):
@@ -171,8 +205,7 @@ def run_file(rel, args, tests_dir, outdir, extra_path):
         # The same sitecustomize gives numba-cuda's subprocesses its NumPy shim (child.py).
         paths.append(os.path.join(HERE, "site"))
         env["CONFORMANCE_IMPL"] = "numba"
-    if extra_path:
-        paths.append(extra_path)
+    paths += extra_path
     if paths:
         env["PYTHONPATH"] = os.pathsep.join(paths)
     env["CONFORMANCE_SCRATCH"] = scratch
@@ -325,7 +358,7 @@ def main():
                                                                           "-collect" if args.collect_only else "")))
     for d in ("results", "logs", "scratch"):
         os.makedirs(os.path.join(outdir, d), exist_ok=True)
-    extra_path = pytest_path_for(args.python)
+    extra_path = test_deps_paths_for(args.python)
     print("conformance: %d files of %s on %s (%s), %d workers" % (len(files), tests_dir, args.target, args.impl,
                                                                 args.jobs), flush=True)
     t0 = time.time()

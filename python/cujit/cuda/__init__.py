@@ -20,14 +20,14 @@ from ..types import (void, boolean, bool_, b1, int8, int16, int32, int64, uint8,
                      intc, uintc, int_, byte, char, uchar, short, ushort, uint, long_, ulong, longlong,
                      ulonglong, size_t, ssize_t, double, bfloat16, complex64, complex128, c8, c16,
                      from_dtype)
-from .compiler import (compile, compile_ptx, compile_for_current_device, compile_ptx_for_current_device,
+from .compiler import (compile, compile_all, compile_ptx, compile_for_current_device, compile_ptx_for_current_device,
                        declare_device)
 from .compat import (HAS_NUMBA, external_stream, from_cuda_array_interface, defer_cleanup,
                      open_ipc_array, profile_start, profile_stop, profiling, set_memory_manager, In, Out,
                      InOut, LinkableCode, CUSource, PTXSource, Cubin, Fatbin, Object, Archive, LTOIR,
                      is_float16_supported, is_bfloat16_supported, is_fp8_supported, is_supported_version,
                      literal_unroll)
-from . import compiler, cudadrv, kernels, core, np, typing, misc, utils, args
+from . import compiler, cudadrv, kernels, core, np, typing, misc, utils, args, launchconfig, vector_types
 from .cudadrv import driver, devicearray
 from .cudadrv.devices import require_context
 

@@ -72,26 +72,8 @@ def defer_cleanup():
     yield
 
 
-class _ArgHint:
-    """numba-cuda's In/Out/InOut kernel-argument wrappers (copy a host array one way only)."""
-
-    def __init__(self, value):
-        self.value = value
-        raise NotImplementedError("cuda.%s(): cujit does not support kernel argument copy hints yet; "
-                                  "pass the array itself (a host array is copied in and back) or a "
-                                  "device array" % type(self).__name__)
-
-
-class In(_ArgHint):
-    pass
-
-
-class Out(_ArgHint):
-    pass
-
-
-class InOut(_ArgHint):
-    pass
+# numba-cuda's In/Out/InOut kernel-argument wrappers (copy a host array one way only).
+from .args import In, Out, InOut  # noqa: E402,F401
 
 
 class LinkableCode:

@@ -188,6 +188,19 @@ class ExternFunction:
         return "<cujit foreign device function %s %s>" % (self.name, self._sig_text)
 
 
+def compile_all(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False, cc=None, opt=None,
+                abi="c", abi_info=None, output="ltoir", forceinline=False, launch_bounds=None):
+    """numba-cuda's compile to a list of codes (the function's and those of the external code it
+    links): ``([ptx], void)`` for a kernel with output='ptx' (cujit links no external code); a
+    device function alone and LTO-IR are not supported, as in compile()."""
+    if output not in ("ptx", "ltoir"):
+        raise NotImplementedError("Unsupported output type: %s" % (output,))
+    code, resty = compile(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath,
+                          cc=cc, opt=opt, abi=abi, abi_info=abi_info, output=output,
+                          forceinline=forceinline, launch_bounds=launch_bounds)
+    return [code], resty
+
+
 def declare_device(name, sig, link=None, use_cooperative=False, abi="numba"):
     """Declares a device function written in CUDA C++ or PTX (numba-cuda's foreign function
     interface): ``name`` is its C name, ``sig`` its Numba signature, ``link`` the code that

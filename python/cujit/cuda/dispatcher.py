@@ -5,8 +5,16 @@ and launches, with no Python on the way. Device functions are only compiled as p
 kernels and ufuncs that call them.
 """
 
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
 from .. import _core
 from .. import config
+from .. import types as _t
 from ..decorators import snapshot, source
 from ..types import signature_string
 
@@ -34,16 +42,121 @@ class DeviceFunction:
             self.__name__)
 
 
+_LLVM_NOTE = ("// cujit has no LLVM IR: inspect_llvm() returns the CUDA C++ that cujit generated for "
+              "this kernel (prelude included), which NVRTC compiles\n")
+
+
+def _nvrtc_flags(lineinfo, opt, max_registers, fastmath):
+    """NVRTC's spelling of the options numba-cuda passes to NVVM: -lineinfo; --maxrregcount;
+    opt=False as ptxas's -O0 (NVRTC has no switch to turn its own optimisation off without -G);
+    fastmath as --use_fast_math (flush to zero, approximate division, square root and
+    transcendentals, fused multiply-add)."""
+    flags = []
+    if lineinfo:
+        flags.append("-lineinfo")
+    if max_registers:  # 0 or None: no limit, as in numba-cuda
+        if isinstance(max_registers, bool) or not isinstance(max_registers, int) or max_registers < 0:
+            raise ValueError("max_registers must be a positive integer, got %r" % (max_registers,))
+        flags.append("--maxrregcount=%d" % max_registers)
+    if opt is False or opt == 0:
+        flags.append("--ptxas-options=-O0")
+    if fastmath:
+        flags.append("--use_fast_math")
+    return flags
+
+
+class _TypeName(_t.Type):
+    """A type the core names that has no cujit type object (a read-only array, a tuple)."""
+
+    def __init__(self, name):
+        self.name = name
+
+
+def _type_named(name):
+    """The type object for a type the core names ('float64', 'array(float32, 1d, C)'), so that
+    the keys of ``overloads`` are cujit's types (``float32[::1]``)."""
+    if isinstance(getattr(_t, name, None), _t.ScalarType):
+        return getattr(_t, name)
+    m = re.match(r"^array\((\w+), (\d+)d, ([CFA])\)$", name)
+    if m and isinstance(getattr(_t, m.group(1), None), _t.ScalarType):
+        return _t.ArrayType(getattr(_t, m.group(1)), int(m.group(2)), m.group(3))
+    return _TypeName(name)
+
+
+class _KernelOverload:
+    """One compiled specialisation of a kernel (a value of ``Dispatcher.overloads``)."""
+
+    def __init__(self, dispatcher, index, arg_types):
+        self._dispatcher = dispatcher
+        self._index = index
+        self.signature = tuple(_type_named(t) for t in arg_types)
+        self.argtypes = self.signature
+
+    @property
+    def source(self):
+        """The generated CUDA C++ (prelude included)."""
+        return self._dispatcher._info(self._index, False)["cuda_source"]
+
+    def inspect_llvm(self):
+        return self._dispatcher._inspect("llvm", self._index)
+
+    def inspect_asm(self, cc=None):
+        return self._dispatcher._inspect("asm", self._index, cc)
+
+    def inspect_sass(self):
+        return self._dispatcher._inspect("sass", self._index)
+
+    def __getattr__(self, name):
+        if name in ("regs_per_thread", "shared_mem_per_block", "const_mem_size", "local_mem_per_thread",
+                    "max_threads_per_block"):
+            return self._dispatcher._attribute(name, self._index)
+        raise AttributeError(name)
+
+    def __repr__(self):
+        return "<compiled kernel %s%r>" % (self._dispatcher.__name__, self.signature)
+
+
+class ForAll:
+    """``kernel.forall(ntasks)``: a 1-D launch of enough blocks for ``ntasks`` threads."""
+
+    def __init__(self, dispatcher, ntasks, tpb=0, stream=0, sharedmem=0):
+        if ntasks < 0:
+            raise ValueError("Can't create ForAll with negative task count: %s" % ntasks)
+        self.dispatcher = dispatcher
+        self.ntasks = ntasks
+        self.thread_per_block = tpb
+        self.stream = stream
+        self.sharedmem = sharedmem
+
+    def __call__(self, *args):
+        if self.ntasks == 0:
+            return None
+        d = self.dispatcher
+        specialized = d if d.specialized else d.specialize(*args)
+        tpb = self.thread_per_block or specialized._block_size_for_forall(self.sharedmem)
+        griddim = (self.ntasks + tpb - 1) // tpb
+        return specialized[griddim, tpb, self.stream, self.sharedmem](*args)
+
+
 class Dispatcher(_core.Kernel):
     """A ``@cuda.jit`` kernel. Launch it as ``kernel[blocks, threads](args...)`` or
     ``kernel[blocks, threads, stream, sharedmem](args...)``."""
 
-    def __init__(self, func, signatures=(), debug=False, lineinfo=False, link=None):
+    def __init__(self, func, signatures=(), debug=False, lineinfo=False, link=None, targetoptions=None,
+                 specialized=False):
         self.py_func = func
         self.__name__ = func.__name__
         self.__doc__ = func.__doc__
         self.__wrapped__ = func
         self.debug = bool(debug)
+        self.targetoptions = dict(targetoptions or {}, debug=self.debug, lineinfo=bool(lineinfo))
+        opts = self.targetoptions
+        flags = _nvrtc_flags(lineinfo, opts.get("opt", True), opts.get("max_registers"), opts.get("fastmath"))
+        # One signature given alone (not in a list) makes a specialized kernel, as in numba-cuda.
+        self._specialized = bool(specialized)
+        self.specializations = {}
+        ext = opts.get("extensions")
+        self._extensions = list(ext) if ext is not None else []
         # CUJIT_BOUNDSCHECK=1 / NUMBA_BOUNDSCHECK=1 check the GPU's indices as debug=True does (the
         # simulator always checks), where numba-cuda's kernels would end the thread without a word.
         checks = self.debug or config.BOUNDSCHECK is True
@@ -53,7 +166,9 @@ class Dispatcher(_core.Kernel):
         from .compiler import _link_items
         link_items = _link_items(link, "cuda.jit(link=...) of %s" % func.__name__)
         super().__init__(source(func), [signature_string(s) for s in signatures], checks,
-                         snapshot=snapshot(func, link_items))
+                         snapshot=snapshot(func, link_items), nvrtc_flags=flags)
+        self._link = link
+        self._set_extensions(self._extensions)
 
     def __call__(self, *args, **kwargs):
         # A ValueError, as numba-cuda raises for a kernel called like a function.
@@ -74,6 +189,186 @@ class Dispatcher(_core.Kernel):
             threads *= int(d)
         return self._max_cooperative_grid_blocks(0, threads, dynsmemsize)
 
+    # ---- Launch helpers ----
+
+    @property
+    def extensions(self):
+        """numba-cuda's kernel extensions: objects with ``prepare_args(ty, val, stream=, retr=)``
+        returning ``(ty, val)``, applied to each argument from the last extension to the first
+        before a launch; the functions they append to ``retr`` run after it. The list may be
+        changed in place."""
+        return self._extensions
+
+    @extensions.setter
+    def extensions(self, value):
+        self._extensions = list(value)
+        self._set_extensions(self._extensions)
+
+    def _prepare_launch(self, args, stream):
+        """(arguments to launch with, functions to call after the launch): the extensions'
+        prepare_args, then the copy hints (cuda.In/Out/InOut) unwrapped. Called by the core for a
+        launch with extensions or hints."""
+        from .args import ArgHint
+        retr = []
+        out = []
+        for val in args:
+            try:
+                ty = _t.typeof(val.value if isinstance(val, ArgHint) else val)
+            except (NotImplementedError, TypeError):
+                ty = None
+            for ext in reversed(self._extensions):
+                ty, val = ext.prepare_args(ty, val, stream=stream, retr=retr)
+            if isinstance(val, ArgHint):
+                val = val.to_device(retr, stream=stream)
+            out.append(val)
+        return tuple(out), retr
+
+    def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
+        """A 1-D launch configuration for ``ntasks`` threads (the kernel checks ``cuda.grid(1) <
+        ntasks``): ``kernel.forall(n)(args...)``. Without ``tpb``, the block size is the largest
+        the compiled kernel can be launched with on the GPU (numba-cuda asks the driver's
+        occupancy calculator), 256 on the simulator."""
+        return ForAll(self, ntasks, tpb=tpb, stream=stream, sharedmem=sharedmem)
+
+    def _block_size_for_forall(self, sharedmem):
+        if _core.simulator_enabled():
+            return 256
+        return min(1024, self._attribute("max_threads_per_block", 0))
+
+    # ---- Specialisation ----
+
+    @property
+    def specialized(self):
+        """True for a dispatcher made by ``specialize()``: it compiles nothing but its one
+        signature."""
+        return self._specialized
+
+    def specialize(self, *args):
+        """A new dispatcher compiled for the types of ``args`` only (as a declared signature)."""
+        if self._specialized:
+            raise RuntimeError("Dispatcher already specialized")
+        from .args import ArgHint
+
+        def type_of(a):  # a value, or a type object (numba-cuda's tests pass float32[::1])
+            if isinstance(a, _t.Type):
+                return a
+            return _t.typeof(a.value if isinstance(a, ArgHint) else a)
+        argtypes = tuple(type_of(a) for a in args)
+        key = (_core.simulator_enabled(), argtypes)
+        hit = self.specializations.get(key)
+        if hit is not None:
+            return hit
+        opts = dict(self.targetoptions)
+        spec = Dispatcher(self.py_func, [argtypes], link=self._link, debug=opts.pop("debug"), lineinfo=opts.pop("lineinfo"),
+                          targetoptions=opts, specialized=True)
+        spec.extensions = self._extensions
+        self.specializations[key] = spec
+        return spec
+
+    # ---- Introspection ----
+
+    @property
+    def overloads(self):
+        """The compiled specialisations: argument-type tuple -> compiled kernel. Keys compare equal
+        to tuples of cujit types: ``(cujit.float32[::1],) in k.overloads``."""
+        return {tuple(_type_named(t) for t in sig): _KernelOverload(self, i, sig)
+                for i, sig in enumerate(self._signatures)}
+
+    def _indices(self, signature):
+        """The specialisations a ``signature`` argument names (all, when None)."""
+        sigs = self._signatures
+        if signature is None:
+            return list(range(len(sigs)))
+        args = signature.args if hasattr(signature, "args") else signature
+        if not isinstance(args, (tuple, list)):
+            args = (args,)
+        want = list(_core.parse_signature("(%s)" % ", ".join(str(t) for t in args))[1])
+        for i, s in enumerate(sigs):
+            if list(s) == want:
+                return [i]
+        raise KeyError("%s() has no specialisation for %s; compiled: %s"
+                       % (self.__name__, tuple(args), ", ".join(self.signatures) or "none"))
+
+    def _by_signature(self, signature, one):
+        idx = self._indices(signature)
+        if signature is not None:
+            return one(idx[0])
+        if self._specialized and idx:
+            return one(idx[0])
+        return {tuple(_type_named(t) for t in self._signatures[i]): one(i) for i in idx}
+
+    def _attribute(self, name, index):
+        if _core.simulator_enabled():
+            # numba-cuda's simulator kernels have none of these methods; cujit's say why.
+            raise AttributeError("%s: the simulator runs kernels on the CPU, where a kernel has no "
+                                 "registers or GPU memory to report (numba-cuda's simulator has no "
+                                 "such method either)" % name)
+        return self._info(index, True)[name]
+
+    def _inspect(self, what, index, cc=None):
+        if what == "llvm":
+            return _LLVM_NOTE + self._info(index, False)["cuda_source"]
+        if _core.simulator_enabled():
+            raise AttributeError("inspect_%s: the simulator compiles kernels for the CPU, not to %s "
+                                 "(numba-cuda's simulator has no such method either)"
+                                 % (what, "PTX" if what == "asm" else "SASS"))
+        from .devices import get_current_device
+        if cc is None:
+            cc = get_current_device().compute_capability
+        if what == "asm":
+            return self._image(index, "compute_%d%d" % tuple(cc)).decode().rstrip("\0")
+        return _sass(self._image(index, "sm_%d%d" % tuple(cc)))
+
+    def get_regs_per_thread(self, signature=None):
+        """Registers each thread of the compiled kernel uses (the driver's answer for the current
+        device): for ``signature``, else a dict over the specialisations (the value itself for
+        a specialized dispatcher)."""
+        return self._by_signature(signature, lambda i: self._attribute("regs_per_thread", i))
+
+    def get_shared_mem_per_block(self, signature=None):
+        """Static shared memory per block, in bytes (as get_regs_per_thread)."""
+        return self._by_signature(signature, lambda i: self._attribute("shared_mem_per_block", i))
+
+    def get_const_mem_size(self, signature=None):
+        return self._by_signature(signature, lambda i: self._attribute("const_mem_size", i))
+
+    def get_local_mem_per_thread(self, signature=None):
+        return self._by_signature(signature, lambda i: self._attribute("local_mem_per_thread", i))
+
+    def get_max_threads_per_block(self, signature=None):
+        return self._by_signature(signature, lambda i: self._attribute("max_threads_per_block", i))
+
+    def inspect_llvm(self, signature=None):
+        """cujit has no LLVM IR: the generated CUDA C++ of the specialisation for ``signature``
+        (a tuple of argument types), or a dict of them, each starting with a comment saying so."""
+        idx = self._indices(signature)
+        if signature is not None:
+            return self._inspect("llvm", idx[0])
+        return {tuple(_type_named(t) for t in self._signatures[i]): self._inspect("llvm", i) for i in idx}
+
+    def inspect_asm(self, signature=None):
+        """The PTX (NVRTC's, for the current device) of the specialisation for ``signature``, or a
+        dict of them."""
+        idx = self._indices(signature)
+        if signature is not None:
+            return self._inspect("asm", idx[0])
+        return {tuple(_type_named(t) for t in self._signatures[i]): self._inspect("asm", i) for i in idx}
+
+    def inspect_sass(self, signature=None):
+        """The SASS of the specialisation for ``signature`` (or a dict of them), disassembled
+        from NVRTC's CUBIN by the CUDA toolkit's nvdisasm, which must be installed."""
+        idx = self._indices(signature)
+        if signature is not None:
+            return self._inspect("sass", idx[0])
+        return {tuple(_type_named(t) for t in self._signatures[i]): self._inspect("sass", i) for i in idx}
+
+    def inspect_types(self, file=None):
+        """Print each specialisation's source annotated with the types inference gave its
+        variables, calls and results (Numba prints its IR there; the types are the same)."""
+        out = file if file is not None else sys.stdout
+        for text in self._annotations():
+            print(text, file=out)
+
     def __repr__(self):
         name = getattr(self, "__name__", "?")
         try:
@@ -82,6 +377,30 @@ class Dispatcher(_core.Kernel):
             return "<cujit CUDA kernel %s (not initialised)>" % name
         return "<cujit CUDA kernel %s, %s>" % (
             name, "compiled for " + ", ".join(sigs) if sigs else "not compiled yet")
+
+
+def _nvdisasm():
+    found = shutil.which("nvdisasm")
+    if found:
+        return found
+    for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
+        if root and os.path.isfile(os.path.join(root, "bin", "nvdisasm")):
+            return os.path.join(root, "bin", "nvdisasm")
+    return None
+
+
+def _sass(cubin):
+    tool = _nvdisasm()
+    if tool is None:
+        raise RuntimeError("inspect_sass() needs the CUDA toolkit's nvdisasm, which was not found on "
+                           "the PATH, in $CUDA_HOME/bin or in /usr/local/cuda/bin")
+    with tempfile.NamedTemporaryFile(suffix=".cubin") as f:
+        f.write(cubin)
+        f.flush()
+        r = subprocess.run([tool, f.name], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError("nvdisasm failed: " + r.stderr.strip())
+    return r.stdout
 
 
 def _signature_list(sig_or_sigs):
@@ -107,11 +426,14 @@ def jit(func_or_sig=None, device=False, debug=False, lineinfo=False, inline=Fals
     if options.get("boundscheck"):  # numba-cuda's refusal, word for word
         raise NotImplementedError("bounds checking is not supported for CUDA")
     sigs = ()
+    specialized = False
     if func_or_sig is not None and not callable(func_or_sig) or isinstance(func_or_sig, (list, tuple)):
         sigs = _signature_list(func_or_sig)
+        specialized = not isinstance(func_or_sig, list)
         func_or_sig = None
 
     link = options.get("link")
+    targetoptions = dict(options, fastmath=fastmath, opt=opt, cache=cache, inline=inline)
 
     def wrap(func):
         if device:
@@ -119,7 +441,8 @@ def jit(func_or_sig=None, device=False, debug=False, lineinfo=False, inline=Fals
                 raise NotImplementedError("cuda.jit(device=True, link=...): give link= to the kernel "
                                           "or to cuda.declare_device")
             return DeviceFunction(func)
-        return Dispatcher(func, sigs, debug=debug, lineinfo=lineinfo, link=link)
+        return Dispatcher(func, sigs, debug=debug, lineinfo=lineinfo, link=link, targetoptions=targetoptions,
+                          specialized=specialized)
 
     if func_or_sig is not None:
         return wrap(func_or_sig)

@@ -103,6 +103,11 @@ def auto_device(obj, stream=0, copy=True, user_explicit=False):
     return (to_device(arr, stream=stream) if stream else to_device(arr)), True
 
 
+def from_record_like(rec, stream=0, gpu_data=None):
+    """numba-cuda's device record like a NumPy record: cujit has no records yet."""
+    raise NotImplementedError("cujit does not support device records (from_record_like) yet")
+
+
 def _reduce_device_array(ary):
     """``pickle`` of a device array (DeviceNDArray.__reduce__): its data goes through the host,
     C-ordered in the array's own memory order (dimensions sorted by stride, outermost first), so
