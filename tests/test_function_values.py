@@ -272,3 +272,25 @@ def test_a_tuple_valued_call_runs_once(target):
     tuple_once[1, 1](calls, out)
     assert calls[0] == 4
     np.testing.assert_array_equal(out, [15, 2, 2])
+
+
+@cuda.jit
+def _kernel_as_value(a):
+    a[0] = 1
+
+
+@cuda.jit(device=True)
+def _call_it(f, a):
+    f(a)
+
+
+def test_a_kernel_passed_as_a_value_runs_as_a_device_function(target):
+    # A @cuda.jit kernel called from GPU code compiles there as a device function (numba-cuda's
+    # dispatcher does so), so passed as a value it is one too.
+    @cuda.jit
+    def outer(a):
+        _call_it(_kernel_as_value, a)
+
+    z = np.zeros(2)
+    outer[1, 1](z)
+    assert z.tolist() == [1.0, 0.0]
