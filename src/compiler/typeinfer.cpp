@@ -1,15 +1,18 @@
 // Type inference with Numba's rules.
 //
-// Each FunctionInstance is typed by walking its body repeatedly: a variable's type is the
-// unification of every value assigned to it (Numba's "int and float make float"), and the walk
-// repeats until no variable's type changes. Reading a variable before any typed assignment is
+// Each FunctionInstance is typed by walking its body repeatedly. Each assignment defines a version
+// of its variable with the value's type, and where versions meet (after an if, at a loop's head)
+// a join holds their unification (Numba's SSA form and phis: typeinfer_ssa.h); the walk repeats
+// until no version's type changes. Reading a variable before any typed assignment is
 // tolerated on early passes (loops carry types backwards) and an error on the last one. Calls to
 // other cujit functions instantiate them for the argument types at the call (device functions
 // are specialised per call signature, as Numba does). Every error here points at a token.
 #include "compiler/typeinfer.h"
+#include "compiler/typeinfer_ssa.h"
 
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <set>
 #include <sstream>
 
@@ -53,10 +56,31 @@ std::string constant_literal(const GlobalValue& g) {
   }
 }
 
+int literal_truth(const ast::Node& e);
+
+// The names `stmts` assign (targets of =, augmented assignments and for loops), nested ones too.
+void assigned_names(const std::vector<ast::NodePtr>& stmts, std::set<std::string>& out) {
+  std::function<void(const ast::Node&)> target = [&](const ast::Node& t) {
+    if (t.is(ast::Kind::Name)) out.insert(t.name);
+    if (t.is(ast::Kind::Tuple))
+      for (const auto& e : t.list) target(*e);
+  };
+  for (const auto& s : stmts) {
+    switch (s->kind) {
+      case ast::Kind::Assign: for (const auto& t : s->list) target(*t); break;
+      case ast::Kind::AugAssign: case ast::Kind::For: target(*s->a); break;
+      default: break;
+    }
+    assigned_names(s->body, out);
+    assigned_names(s->orelse, out);
+  }
+}
+
 /// Types one FunctionInstance. See the file comment for the algorithm.
 class Typer {
  public:
-  Typer(Program& prog, int self) : prog_(prog), self_(self) {}
+  Typer(Program& prog, int self)
+      : prog_(prog), self_(self), ssa_(prog.fns[self]->mod.source, prog.optionals) {}
 
   void run() {
     FunctionInstance& fn = *prog_.fns[self_];
@@ -66,27 +90,90 @@ class Typer {
                      std::to_string(fn.arg_types.size()) + " argument(s) but " + def.name +
                      "() takes " + std::to_string(def.params.size()));
     }
-    for (size_t i = 0; i < def.params.size(); ++i) bind(def.params[i].name, fn.arg_types[i], def);
+    // A name assigned anywhere in the function is local everywhere in it, as in Python.
+    std::set<std::string> names;
+    for (const auto& p : def.params) names.insert(p.name);
+    assigned_names(def.body, names);
+    for (const auto& n : names) fn.locals[n] = Type::unknown();
     for (int pass = 0; pass < 32; ++pass) {
-      changed_ = false;
       final_ = false;
-      returns_.clear();
-      block(def.body);
-      if (!changed_) break;
+      walk(def);
+      if (!ssa_.changed()) break;
     }
     final_ = true;
-    returns_.clear();
-    block(def.body);
+    walk(def);
     finish_return(def);
+    ssa_.finish(fn, params_);
+    // The plans name the loops' C++ variables, known only now.
+    for (const ast::Node* loop : prange_loops_) fn.parallel_loops[loop] = plan_parallel_loop(*loop, fn);
   }
 
  private:
   Program& prog_;
   int self_;
-  bool changed_ = false;
   bool final_ = false;
   std::vector<std::pair<Type, const ast::Node*>> returns_;
   int prange_depth_ = 0;  // parallel prange loops around the statement being typed
+  Versions ssa_;          // every local's versions (typeinfer_ssa.h)
+  Env cur_;               // the version each name holds where the walk is
+  std::vector<int> params_;  // the parameters' versions
+  struct Loop {
+    std::map<std::string, int> head;  // the joins at the loop's head, by name
+    std::vector<std::pair<Env, EdgeKey>> exits;  // the paths that leave it: breaks, then its normal end
+  };
+  std::vector<Loop> loops_;  // the loops around the statement being typed
+  std::vector<const ast::Node*> prange_loops_;  // parallel prange loops (final pass)
+
+  void walk(ast::Node& def) {
+    FunctionInstance& f = fn();
+    ssa_.begin_walk();
+    returns_.clear();
+    prange_loops_.clear();
+    cur_ = Env{};
+    params_.clear();
+    for (size_t i = 0; i < def.params.size(); ++i) {
+      int v = ssa_.define(&def.params[i], def.params[i].name, f.arg_types[i], def.params[i].loc.line);
+      params_.push_back(v);
+      cur_.vars[def.params[i].name] = v;
+    }
+    block(def.body);
+  }
+
+  // The head of loop `s`: a join for each name its body assigns, reached from before the loop
+  // (here) and from the end of each iteration (back_edge).
+  void loop_head(const ast::Node& s) {
+    std::set<std::string> names;
+    assigned_names(s.body, names);
+    if (s.is(ast::Kind::For)) assigned_names_of_target(*s.a, names);
+    Loop l;
+    for (const auto& n : names) {
+      int j = ssa_.join(&s, 0, n);
+      if (!cur_.dead) {
+        auto it = cur_.vars.find(n);
+        ssa_.add_incoming(j, it == cur_.vars.end() ? -1 : it->second, {&s, Edge::LoopEntry});
+      }
+      cur_.vars[n] = j;
+      l.head[n] = j;
+    }
+    loops_.push_back(std::move(l));
+  }
+  void assigned_names_of_target(const ast::Node& t, std::set<std::string>& out) {
+    if (t.is(ast::Kind::Name)) out.insert(t.name);
+    if (t.is(ast::Kind::Tuple))
+      for (const auto& e : t.list) assigned_names_of_target(*e, out);
+  }
+  // Control goes from where the walk is back to the head of the innermost loop.
+  void back_edge(EdgeKey edge) {
+    if (cur_.dead || loops_.empty()) return;
+    for (const auto& [n, j] : loops_.back().head) ssa_.add_incoming(j, cur_.vars.at(n), edge);
+  }
+  // The end of loop `s`: its normal exit (`normal`, after the else clause) meets its breaks.
+  void loop_end(const ast::Node& s) {
+    Loop l = std::move(loops_.back());
+    loops_.pop_back();
+    l.exits.push_back({cur_, {&s, Edge::OrelseEnd}});
+    cur_ = ssa_.merge(&s, 1, l.exits);
+  }
 
   FunctionInstance& fn() { return *prog_.fns[self_]; }
   const SourceFile& src() { return fn().mod.source; }
@@ -98,31 +185,17 @@ class Typer {
     user_error(src(), at.loc, ErrorKind::Unsupported, msg);
   }
 
-  void bind(const std::string& name, const Type& t, const ast::Node& at) {
-    if (!t.known()) return;
-    if (t.tag == Type::Tag::Module || t.tag == Type::Tag::Function || t.tag == Type::Tag::DType ||
-        t.tag == Type::Tag::Range || t.tag == Type::Tag::String || t.tag == Type::Tag::Void) {
-      if (t.tag == Type::Tag::Void) error(at, "cannot assign the result of a function that returns nothing to '" + name + "'");
-      unsupported(at, "a variable cannot hold a " + t.str() + " ('" + name + "')");
+  // The version that assigning a value of type `t` to the Name `target` defines.
+  int define(const ast::Node& target, const Type& t) {
+    const std::string& name = target.name;
+    if (t.known() && (t.tag == Type::Tag::Module || t.tag == Type::Tag::Function || t.tag == Type::Tag::DType ||
+                      t.tag == Type::Tag::Range || t.tag == Type::Tag::String || t.tag == Type::Tag::Void)) {
+      if (t.tag == Type::Tag::Void) error(target, "cannot assign the result of a function that returns nothing to '" + name + "'");
+      unsupported(target, "a variable cannot hold a " + t.str() + " ('" + name + "')");
     }
-    auto& locals = fn().locals;
-    auto it = locals.find(name);
-    if (it == locals.end()) {
-      if (t.is_optional() && !prog_.optionals)
-        unsupported(at, "'" + name + "' may be None (" + t.str() + "), which is supported in @jit code only");
-      locals[name] = t;
-      fn().local_order.push_back(name);
-      changed_ = true;
-      return;
-    }
-    Type u = unify(it->second, t);
-    if (!u.known() || (u.is_optional() && !prog_.optionals))  // None and a value: @jit code only
-      error(at, "Cannot unify " + it->second.str() + " and " + t.str() + " for '" + name + "'" +
-                    (u.known() ? " (a variable that may be None is supported in @jit code only)" : ""));
-    if (u != it->second) {
-      it->second = u;
-      changed_ = true;
-    }
+    if (t.is_optional() && !prog_.optionals)
+      unsupported(target, "'" + name + "' may be None (" + t.str() + "), which is supported in @jit code only");
+    return ssa_.define(&target, name, t, target.loc.line);
   }
 
   // ---- statements -----------------------------------------------------------------------------
@@ -162,18 +235,34 @@ class Typer {
           error(s, "a kernel cannot return a value (it returns " + v.str() +
                        "); write results into an array argument");
         returns_.push_back({v, &s});
+        cur_.dead = true;
         return;
       }
       case K::If: {
         truth(*s.a);
+        // `if True:` and `if False:` take one branch only (Python folds them, Numba prunes the other).
+        const int lit = literal_truth(*s.a);
+        const Env before = cur_;
         block(s.body);
+        Env then_env = std::move(cur_);
+        cur_ = before;
         block(s.orelse);
+        Env else_env = std::move(cur_);
+        then_env.dead = then_env.dead || lit == 0;
+        else_env.dead = else_env.dead || lit == 1;
+        cur_ = ssa_.merge(&s, 0, {{std::move(then_env), {&s, Edge::BodyEnd}}, {std::move(else_env), {&s, Edge::OrelseEnd}}});
         return;
       }
       case K::While: {
+        loop_head(s);
         truth(*s.a);
+        Env head = cur_;
         block(s.body);
+        back_edge({&s, Edge::BodyEnd});
+        cur_ = std::move(head);
+        cur_.dead = cur_.dead || literal_truth(*s.a) == 1;  // `while True:` ends only by break
         block(s.orelse);
+        loop_end(s);
         return;
       }
       case K::For: {
@@ -189,18 +278,31 @@ class Typer {
         } else if (it.known()) {
           error(*s.b, "cannot iterate over a value of type " + it.str());
         }
-        assign(*s.a, elem, s);
+        loop_head(s);
+        Env head = cur_;
+        assign(*s.a, elem, s);  // at the start of each iteration
         // In parallel code the outermost prange loops run on OpenMP threads; nested ones, and
         // prange elsewhere, are plain ranges (as in Numba).
         const bool parallel = prog_.parallel && fn().host_only && prange_depth_ == 0 && is_prange(*s.b);
         prange_depth_ += parallel;
         block(s.body);
         prange_depth_ -= parallel;
+        back_edge({&s, Edge::BodyEnd});
+        cur_ = std::move(head);
         block(s.orelse);
-        if (parallel && final_) fn().parallel_loops[&s] = plan_parallel_loop(s, fn());
+        loop_end(s);
+        if (parallel && final_) prange_loops_.push_back(&s);
         return;
       }
-      case K::Pass: case K::Break: case K::Continue: return;
+      case K::Pass: return;
+      case K::Break:
+        if (!loops_.empty()) loops_.back().exits.push_back({cur_, {&s, Edge::Jump}});
+        cur_.dead = true;
+        return;
+      case K::Continue:
+        back_edge({&s, Edge::Jump});
+        cur_.dead = true;
+        return;
       default: unsupported(s, std::string("'") + ast::kind_name(s.kind) + "' statements are not supported");
     }
   }
@@ -232,11 +334,15 @@ class Typer {
   void assign(ast::Node& target, const Type& v, const ast::Node& stmt) {
     using K = ast::Kind;
     switch (target.kind) {
-      case K::Name:
-        bind(target.name, v, target);
-        target.type = fn().locals.count(target.name) ? fn().locals[target.name] : Type::unknown();
+      case K::Name: {
+        int ver = define(target, v);
+        cur_.vars[target.name] = ver;
+        ssa_.store(&target, ver);
+        // The target of `x += y` keeps the type of the version it reads (codegen's operand).
+        if (!stmt.is(K::AugAssign)) target.type = ssa_.type(ver);
         fn().resolved[&target] = Resolved{Resolved::Kind::Local};
         return;
+      }
       case K::Tuple: {
         if (!v.known()) {
           for (auto& e : target.list) assign(*e, Type::unknown(), stmt);
@@ -439,10 +545,15 @@ class Typer {
 
   Type name(ast::Node& e) {
     FunctionInstance& f = fn();
-    auto loc = f.locals.find(e.name);
-    if (loc != f.locals.end()) {
+    if (f.locals.count(e.name)) {
       f.resolved[&e] = Resolved{Resolved::Kind::Local};
-      return loc->second;
+      auto v = cur_.vars.find(e.name);
+      if (v == cur_.vars.end()) {  // maybe assigned later in a loop: only the final pass decides
+        if (final_) error(e, "NameError: local variable '" + e.name + "' is used before it is assigned");
+        return Type::unknown();
+      }
+      ssa_.read(&e, v->second);
+      return ssa_.type(v->second);
     }
     auto g = f.src->globals.find(e.name);
     if (g != f.src->globals.end()) return global(e, g->second);
@@ -455,15 +566,11 @@ class Typer {
     if (e.name == "None") return Type::none();
     // Not known yet: maybe assigned later in a loop. Only the final pass decides.
     if (final_) {
-      if (assigned_somewhere(e.name))
-        error(e, "NameError: local variable '" + e.name + "' is used before it is assigned");
       python_builtin(e);
       error(e, "NameError: name '" + e.name + "' is not defined");
     }
     return Type::unknown();
   }
-
-  bool assigned_somewhere(const std::string& n) { return fn().locals.count(n) > 0; }
 
   // A Python builtin cujit lacks exists all the same: "not supported", never "not defined".
   void python_builtin(const ast::Node& e) {

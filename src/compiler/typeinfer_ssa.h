@@ -1,0 +1,88 @@
+// A local variable's versions, as in Numba's SSA form. Each assignment to a name defines a version
+// of it with its own type (`x = 1` then `x = 2.5` is an int64 and a float64, and code between
+// them computes in int64); where versions of a name meet (after an if, at a loop's head, after a
+// loop that a break leaves) a join version (Numba's phi) holds their unification, and the value
+// is converted on each edge into the join. As in Numba, a join exists only where some read needs
+// it: versions that meet where nothing reads them afterwards are never unified, so a name re-bound
+// to an unrelated type after its last use is no error.
+//
+// Type inference (typeinfer.cpp) walks the function once per pass with an Env, the version each
+// name holds at that point, and asks this class for versions and joins. Versions and their types
+// outlive a pass (types only widen, so the passes reach a fixed point); what a pass saw (the
+// joins' incoming versions, reads, stores) is the last pass's. `finish` then gives each version
+// a C++ variable, one per name and type (v_x, v1_x, ...), and lists the copies each join needs.
+#pragma once
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "compiler/typeinfer.h"
+
+namespace cujit {
+
+/// The version each local name holds at one point of the walk.
+struct Env {
+  std::map<std::string, int> vars;  // name -> version; absent: not assigned on any path to here
+  bool dead = false;                // no path reaches here (after a return, break or continue)
+};
+
+using EdgeKey = std::pair<const ast::Node*, Edge>;
+
+class Versions {
+ public:
+  Versions(const SourceFile& src, bool optionals) : src_(src), optionals_(optionals) {}
+
+  /// Starts a pass: forgets the last pass's incoming versions, reads and stores.
+  void begin_walk();
+  /// Whether some version's type changed in this pass (another pass is needed).
+  bool changed() const { return changed_; }
+
+  /// The version that the assignment at `site` (a Name target, or a parameter) defines, typed
+  /// `t` (unknown: not yet known; a later pass may give it a wider type).
+  int define(const void* site, const std::string& name, const Type& t, int line);
+  /// The join of `name` at (`at`, `slot`): slot 0 for an if's end and a loop's head, 1 for
+  /// the end of a loop.
+  int join(const ast::Node* at, int slot, const std::string& name);
+  /// Version `v` (-1: unassigned on that path) reaches join `j` over `edge`.
+  void add_incoming(int j, int v, EdgeKey edge);
+  /// The environment where the paths of `in` meet at (`at`, `slot`): a name with the same
+  /// version on every live path keeps it, others get a join.
+  Env merge(const ast::Node* at, int slot, const std::vector<std::pair<Env, EdgeKey>>& in);
+
+  const Type& type(int v) const { return vers_[v].type; }
+  /// `load` (a Name) reads version `v`.
+  void read(const ast::Node* load, int v) { reads_.emplace_back(load, v); }
+  /// `target` (a Name) writes version `v`.
+  void store(const ast::Node* target, int v) { stores_.emplace_back(target, v); }
+
+  /// After the last pass: refuses a join that a read needs but whose versions do not unify (as
+  /// Numba: "Cannot unify int64 and UniTuple(int64 x 2) for 'y'"), then fills `f`'s locals,
+  /// versions, cpp_locals, param_vars, stores, join_copies and the loads' C++ variables.
+  /// `params` are the parameters' versions.
+  void finish(FunctionInstance& f, const std::vector<int>& params);
+
+ private:
+  struct Version {
+    std::string name;
+    Type type;
+    bool is_join = false;
+    int line = 0;                                     // a definition's line
+    std::vector<std::pair<int, EdgeKey>> incoming;    // a join's, this pass
+    bool conflict = false;                            // some incoming type does not unify
+    bool live = false;                                // a definition, or a join something reads
+    std::string cpp;                                  // its C++ variable (none for None)
+  };
+  const SourceFile& src_;
+  bool optionals_;
+  bool changed_ = false;
+  std::vector<Version> vers_;
+  std::map<const void*, int> defs_;
+  std::map<std::pair<std::pair<const ast::Node*, int>, std::string>, int> joins_;
+  std::vector<std::pair<const ast::Node*, int>> reads_, stores_;
+
+  void check_join(const ast::Node& load, int j);
+  void defs_reaching(int v, std::vector<int>& out, std::vector<bool>& seen) const;
+};
+
+}  // namespace cujit
