@@ -12,9 +12,9 @@
 
 #include <cmath>
 #include <cstdio>
-#include <functional>
 #include <set>
 #include <sstream>
+#include <utility>
 
 #include "compiler/builtins.h"
 #include "compiler/parallel.h"
@@ -58,24 +58,6 @@ std::string constant_literal(const GlobalValue& g) {
 
 int literal_truth(const ast::Node& e);
 
-// The names `stmts` assign (targets of =, augmented assignments and for loops), nested ones too.
-void assigned_names(const std::vector<ast::NodePtr>& stmts, std::set<std::string>& out) {
-  std::function<void(const ast::Node&)> target = [&](const ast::Node& t) {
-    if (t.is(ast::Kind::Name)) out.insert(t.name);
-    if (t.is(ast::Kind::Tuple))
-      for (const auto& e : t.list) target(*e);
-  };
-  for (const auto& s : stmts) {
-    switch (s->kind) {
-      case ast::Kind::Assign: for (const auto& t : s->list) target(*t); break;
-      case ast::Kind::AugAssign: case ast::Kind::For: target(*s->a); break;
-      default: break;
-    }
-    assigned_names(s->body, out);
-    assigned_names(s->orelse, out);
-  }
-}
-
 /// Types one FunctionInstance. See the file comment for the algorithm.
 class Typer {
  public:
@@ -103,7 +85,7 @@ class Typer {
     final_ = true;
     walk(def);
     finish_return(def);
-    ssa_.finish(fn, params_);
+    ssa_.finish(fn);
     // The plans name the loops' C++ variables, known only now.
     for (const ast::Node* loop : prange_loops_) fn.parallel_loops[loop] = plan_parallel_loop(*loop, fn);
   }
@@ -114,65 +96,14 @@ class Typer {
   bool final_ = false;
   std::vector<std::pair<Type, const ast::Node*>> returns_;
   int prange_depth_ = 0;  // parallel prange loops around the statement being typed
-  Versions ssa_;          // every local's versions (typeinfer_ssa.h)
-  Env cur_;               // the version each name holds where the walk is
-  std::vector<int> params_;  // the parameters' versions
-  struct Loop {
-    std::map<std::string, int> head;  // the joins at the loop's head, by name
-    std::vector<std::pair<Env, EdgeKey>> exits;  // the paths that leave it: breaks, then its normal end
-  };
-  std::vector<Loop> loops_;  // the loops around the statement being typed
+  Versions ssa_;          // every local's versions and where the walk is (typeinfer_ssa.h)
   std::vector<const ast::Node*> prange_loops_;  // parallel prange loops (final pass)
 
   void walk(ast::Node& def) {
-    FunctionInstance& f = fn();
-    ssa_.begin_walk();
+    ssa_.begin_walk(def, fn().arg_types);
     returns_.clear();
     prange_loops_.clear();
-    cur_ = Env{};
-    params_.clear();
-    for (size_t i = 0; i < def.params.size(); ++i) {
-      int v = ssa_.define(&def.params[i], def.params[i].name, f.arg_types[i], def.params[i].loc.line);
-      params_.push_back(v);
-      cur_.vars[def.params[i].name] = v;
-    }
     block(def.body);
-  }
-
-  // The head of loop `s`: a join for each name its body assigns, reached from before the loop
-  // (here) and from the end of each iteration (back_edge).
-  void loop_head(const ast::Node& s) {
-    std::set<std::string> names;
-    assigned_names(s.body, names);
-    if (s.is(ast::Kind::For)) assigned_names_of_target(*s.a, names);
-    Loop l;
-    for (const auto& n : names) {
-      int j = ssa_.join(&s, 0, n);
-      if (!cur_.dead) {
-        auto it = cur_.vars.find(n);
-        ssa_.add_incoming(j, it == cur_.vars.end() ? -1 : it->second, {&s, Edge::LoopEntry});
-      }
-      cur_.vars[n] = j;
-      l.head[n] = j;
-    }
-    loops_.push_back(std::move(l));
-  }
-  void assigned_names_of_target(const ast::Node& t, std::set<std::string>& out) {
-    if (t.is(ast::Kind::Name)) out.insert(t.name);
-    if (t.is(ast::Kind::Tuple))
-      for (const auto& e : t.list) assigned_names_of_target(*e, out);
-  }
-  // Control goes from where the walk is back to the head of the innermost loop.
-  void back_edge(EdgeKey edge) {
-    if (cur_.dead || loops_.empty()) return;
-    for (const auto& [n, j] : loops_.back().head) ssa_.add_incoming(j, cur_.vars.at(n), edge);
-  }
-  // The end of loop `s`: its normal exit (`normal`, after the else clause) meets its breaks.
-  void loop_end(const ast::Node& s) {
-    Loop l = std::move(loops_.back());
-    loops_.pop_back();
-    l.exits.push_back({cur_, {&s, Edge::OrelseEnd}});
-    cur_ = ssa_.merge(&s, 1, l.exits);
   }
 
   FunctionInstance& fn() { return *prog_.fns[self_]; }
@@ -183,19 +114,6 @@ class Typer {
   }
   [[noreturn]] void unsupported(const ast::Node& at, const std::string& msg) {
     user_error(src(), at.loc, ErrorKind::Unsupported, msg);
-  }
-
-  // The version that assigning a value of type `t` to the Name `target` defines.
-  int define(const ast::Node& target, const Type& t) {
-    const std::string& name = target.name;
-    if (t.known() && (t.tag == Type::Tag::Module || t.tag == Type::Tag::Function || t.tag == Type::Tag::DType ||
-                      t.tag == Type::Tag::Range || t.tag == Type::Tag::String || t.tag == Type::Tag::Void)) {
-      if (t.tag == Type::Tag::Void) error(target, "cannot assign the result of a function that returns nothing to '" + name + "'");
-      unsupported(target, "a variable cannot hold a " + t.str() + " ('" + name + "')");
-    }
-    if (t.is_optional() && !prog_.optionals)
-      unsupported(target, "'" + name + "' may be None (" + t.str() + "), which is supported in @jit code only");
-    return ssa_.define(&target, name, t, target.loc.line);
   }
 
   // ---- statements -----------------------------------------------------------------------------
@@ -235,34 +153,29 @@ class Typer {
           error(s, "a kernel cannot return a value (it returns " + v.str() +
                        "); write results into an array argument");
         returns_.push_back({v, &s});
-        cur_.dead = true;
+        ssa_.cur.dead = true;
         return;
       }
       case K::If: {
         truth(*s.a);
         // `if True:` and `if False:` take one branch only (Python folds them, Numba prunes the other).
-        const int lit = literal_truth(*s.a);
-        const Env before = cur_;
+        const Env before = ssa_.cur;
         block(s.body);
-        Env then_env = std::move(cur_);
-        cur_ = before;
+        Env then_env = std::exchange(ssa_.cur, before);
         block(s.orelse);
-        Env else_env = std::move(cur_);
-        then_env.dead = then_env.dead || lit == 0;
-        else_env.dead = else_env.dead || lit == 1;
-        cur_ = ssa_.merge(&s, 0, {{std::move(then_env), {&s, Edge::BodyEnd}}, {std::move(else_env), {&s, Edge::OrelseEnd}}});
+        ssa_.end_if(s, std::move(then_env), literal_truth(*s.a));
         return;
       }
       case K::While: {
-        loop_head(s);
+        ssa_.enter_loop(s);
         truth(*s.a);
-        Env head = cur_;
+        Env head = ssa_.cur;
         block(s.body);
-        back_edge({&s, Edge::BodyEnd});
-        cur_ = std::move(head);
-        cur_.dead = cur_.dead || literal_truth(*s.a) == 1;  // `while True:` ends only by break
+        ssa_.back_edge({&s, Edge::BodyEnd});
+        ssa_.cur = std::move(head);
+        ssa_.cur.dead = ssa_.cur.dead || literal_truth(*s.a) == 1;  // `while True:` ends only by break
         block(s.orelse);
-        loop_end(s);
+        ssa_.exit_loop(s);
         return;
       }
       case K::For: {
@@ -278,8 +191,8 @@ class Typer {
         } else if (it.known()) {
           error(*s.b, "cannot iterate over a value of type " + it.str());
         }
-        loop_head(s);
-        Env head = cur_;
+        ssa_.enter_loop(s);
+        Env head = ssa_.cur;
         assign(*s.a, elem, s);  // at the start of each iteration
         // In parallel code the outermost prange loops run on OpenMP threads; nested ones, and
         // prange elsewhere, are plain ranges (as in Numba).
@@ -287,21 +200,18 @@ class Typer {
         prange_depth_ += parallel;
         block(s.body);
         prange_depth_ -= parallel;
-        back_edge({&s, Edge::BodyEnd});
-        cur_ = std::move(head);
+        ssa_.back_edge({&s, Edge::BodyEnd});
+        ssa_.cur = std::move(head);
         block(s.orelse);
-        loop_end(s);
+        ssa_.exit_loop(s);
         if (parallel && final_) prange_loops_.push_back(&s);
         return;
       }
       case K::Pass: return;
-      case K::Break:
-        if (!loops_.empty()) loops_.back().exits.push_back({cur_, {&s, Edge::Jump}});
-        cur_.dead = true;
-        return;
+      case K::Break: ssa_.leave_loop({&s, Edge::Jump}); return;
       case K::Continue:
-        back_edge({&s, Edge::Jump});
-        cur_.dead = true;
+        ssa_.back_edge({&s, Edge::Jump});
+        ssa_.cur.dead = true;
         return;
       default: unsupported(s, std::string("'") + ast::kind_name(s.kind) + "' statements are not supported");
     }
@@ -335,9 +245,7 @@ class Typer {
     using K = ast::Kind;
     switch (target.kind) {
       case K::Name: {
-        int ver = define(target, v);
-        cur_.vars[target.name] = ver;
-        ssa_.store(&target, ver);
+        int ver = ssa_.assign(target, v);
         // The target of `x += y` keeps the type of the version it reads (codegen's operand).
         if (!stmt.is(K::AugAssign)) target.type = ssa_.type(ver);
         fn().resolved[&target] = Resolved{Resolved::Kind::Local};
@@ -547,8 +455,8 @@ class Typer {
     FunctionInstance& f = fn();
     if (f.locals.count(e.name)) {
       f.resolved[&e] = Resolved{Resolved::Kind::Local};
-      auto v = cur_.vars.find(e.name);
-      if (v == cur_.vars.end()) {  // maybe assigned later in a loop: only the final pass decides
+      auto v = ssa_.cur.vars.find(e.name);
+      if (v == ssa_.cur.vars.end()) {  // maybe assigned later in a loop: only the final pass decides
         if (final_) error(e, "NameError: local variable '" + e.name + "' is used before it is assigned");
         return Type::unknown();
       }

@@ -6,7 +6,27 @@
 
 namespace cujit {
 
-void Versions::begin_walk() {
+namespace {
+void target_names(const ast::Node& t, std::set<std::string>& out) {
+  if (t.is(ast::Kind::Name)) out.insert(t.name);
+  if (t.is(ast::Kind::Tuple))
+    for (const auto& e : t.list) target_names(*e, out);
+}
+}  // namespace
+
+void assigned_names(const std::vector<ast::NodePtr>& stmts, std::set<std::string>& out) {
+  for (const auto& s : stmts) {
+    if (s->is(ast::Kind::Assign))
+      for (const auto& t : s->list) target_names(*t, out);
+    if (s->is(ast::Kind::AugAssign) || s->is(ast::Kind::For)) target_names(*s->a, out);
+    assigned_names(s->body, out);
+    assigned_names(s->orelse, out);
+  }
+}
+
+void Versions::begin_walk(const ast::Node& def, const std::vector<Type>& args) {
+  cur = Env{};
+  loops_.clear();
   changed_ = false;
   for (auto& v : vers_) {
     v.incoming.clear();
@@ -14,6 +34,18 @@ void Versions::begin_walk() {
   }
   reads_.clear();
   stores_.clear();
+  params_.clear();
+  for (size_t i = 0; i < def.params.size() && i < args.size(); ++i) {
+    params_.push_back(define(&def.params[i], def.params[i].name, args[i], def.params[i].loc.line));
+    cur.vars[def.params[i].name] = params_.back();
+  }
+}
+
+void Versions::end_if(const ast::Node& s, Env then_env, int literal) {
+  // `if True:` and `if False:` take one branch only (Python folds them, Numba prunes the other).
+  then_env.dead = then_env.dead || literal == 0;
+  cur.dead = cur.dead || literal == 1;
+  cur = merge(&s, 0, {{std::move(then_env), {&s, Edge::BodyEnd}}, {std::move(cur), {&s, Edge::OrelseEnd}}});
 }
 
 int Versions::define(const void* site, const std::string& name, const Type& t, int line) {
@@ -39,6 +71,23 @@ int Versions::define(const void* site, const std::string& name, const Type& t, i
     }
   }
   return it->second;
+}
+
+int Versions::assign(const ast::Node& target, const Type& t) {
+  const std::string& name = target.name;
+  if (t.known() && (t.tag == Type::Tag::Module || t.tag == Type::Tag::Function || t.tag == Type::Tag::DType ||
+                    t.tag == Type::Tag::Range || t.tag == Type::Tag::String || t.tag == Type::Tag::Void)) {
+    if (t.tag == Type::Tag::Void)
+      user_error(src_, target.loc, ErrorKind::Typing, "cannot assign the result of a function that returns nothing to '" + name + "'");
+    user_error(src_, target.loc, ErrorKind::Unsupported, "a variable cannot hold a " + t.str() + " ('" + name + "')");
+  }
+  if (t.is_optional() && !optionals_)
+    user_error(src_, target.loc, ErrorKind::Unsupported,
+               "'" + name + "' may be None (" + t.str() + "), which is supported in @jit code only");
+  int v = define(&target, name, t, target.loc.line);
+  cur.vars[name] = v;
+  store(&target, v);
+  return v;
 }
 
 int Versions::join(const ast::Node* at, int slot, const std::string& name) {
@@ -67,6 +116,40 @@ void Versions::add_incoming(int j, int v, EdgeKey edge) {
     J.type = u;
     changed_ = true;
   }
+}
+
+void Versions::enter_loop(const ast::Node& loop) {
+  std::set<std::string> names;
+  assigned_names(loop.body, names);
+  if (loop.is(ast::Kind::For)) target_names(*loop.a, names);
+  Loop l;
+  for (const auto& n : names) {
+    int j = join(&loop, 0, n);
+    if (!cur.dead) {
+      auto it = cur.vars.find(n);
+      add_incoming(j, it == cur.vars.end() ? -1 : it->second, {&loop, Edge::LoopEntry});
+    }
+    cur.vars[n] = j;
+    l.head[n] = j;
+  }
+  loops_.push_back(std::move(l));
+}
+
+void Versions::back_edge(EdgeKey edge) {
+  if (cur.dead || loops_.empty()) return;
+  for (const auto& [n, j] : loops_.back().head) add_incoming(j, cur.vars.at(n), edge);
+}
+
+void Versions::leave_loop(EdgeKey edge) {
+  if (!loops_.empty()) loops_.back().exits.push_back({cur, edge});
+  cur.dead = true;
+}
+
+void Versions::exit_loop(const ast::Node& loop) {
+  Loop l = std::move(loops_.back());
+  loops_.pop_back();
+  l.exits.push_back({cur, {&loop, Edge::OrelseEnd}});
+  cur = merge(&loop, 1, l.exits);
 }
 
 Env Versions::merge(const ast::Node* at, int slot, const std::vector<std::pair<Env, EdgeKey>>& in) {
@@ -144,7 +227,7 @@ void Versions::check_join(const ast::Node& load, int v) {
   }
 }
 
-void Versions::finish(FunctionInstance& f, const std::vector<int>& params) {
+void Versions::finish(FunctionInstance& f) {
   for (auto& v : vers_) v.live = false;
   for (const auto& [load, v] : reads_) check_join(*load, v);
   // One C++ variable per name and type: versions of one type never hold values at the same time
@@ -169,7 +252,7 @@ void Versions::finish(FunctionInstance& f, const std::vector<int>& params) {
     }
     v.cpp = it->second;
   }
-  for (int p : params) f.param_vars.push_back({vers_[p].cpp, vers_[p].type, vers_[p].name});
+  for (int p : params_) f.param_vars.push_back({vers_[p].cpp, vers_[p].type, vers_[p].name});
   for (const auto& [target, v] : stores_) {
     if (!vers_[v].type.known())
       user_error(src_, target->loc, ErrorKind::Typing, "could not infer the type of '" + vers_[v].name + "'");

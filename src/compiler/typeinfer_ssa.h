@@ -13,6 +13,7 @@
 // a C++ variable, one per name and type (v_x, v1_x, ...), and lists the copies each join needs.
 #pragma once
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,18 +30,29 @@ struct Env {
 
 using EdgeKey = std::pair<const ast::Node*, Edge>;
 
+/// Adds to `out` the names `stmts` assign (targets of =, augmented assignments and for loops),
+/// in nested statements too.
+void assigned_names(const std::vector<ast::NodePtr>& stmts, std::set<std::string>& out);
+
 class Versions {
  public:
   Versions(const SourceFile& src, bool optionals) : src_(src), optionals_(optionals) {}
 
-  /// Starts a pass: forgets the last pass's incoming versions, reads and stores.
-  void begin_walk();
+  /// The version each name holds where the walk is.
+  Env cur;
+
+  /// Starts a pass over `def` called with `args`: forgets the last pass's incoming versions,
+  /// reads and stores, and defines the parameters.
+  void begin_walk(const ast::Node& def, const std::vector<Type>& args);
   /// Whether some version's type changed in this pass (another pass is needed).
   bool changed() const { return changed_; }
 
   /// The version that the assignment at `site` (a Name target, or a parameter) defines, typed
   /// `t` (unknown: not yet known; a later pass may give it a wider type).
   int define(const void* site, const std::string& name, const Type& t, int line);
+  /// Assigns a value of type `t` to the Name `target` where the walk is: defines its version,
+  /// which `cur` then holds, and returns it. Refuses a value no variable can hold.
+  int assign(const ast::Node& target, const Type& t);
   /// The join of `name` at (`at`, `slot`): slot 0 for an if's end and a loop's head, 1 for
   /// the end of a loop.
   int join(const ast::Node* at, int slot, const std::string& name);
@@ -49,6 +61,19 @@ class Versions {
   /// The environment where the paths of `in` meet at (`at`, `slot`): a name with the same
   /// version on every live path keeps it, others get a join.
   Env merge(const ast::Node* at, int slot, const std::vector<std::pair<Env, EdgeKey>>& in);
+
+  /// The end of if statement `s`: its body ended in `then_env`, its else branch in `cur`.
+  /// `literal` is 1 for `if True:` (the else branch is never taken), 0 for `if False:`, else -1.
+  void end_if(const ast::Node& s, Env then_env, int literal);
+  /// The head of `loop` (a While or For): a join for each name its body (or a for's target)
+  /// assigns, reached from before the loop (here) and from each back_edge.
+  void enter_loop(const ast::Node& loop);
+  /// Control goes from `cur` back to the head of the innermost loop (its body's end, a continue).
+  void back_edge(EdgeKey edge);
+  /// A break: `cur` leaves the innermost loop.
+  void leave_loop(EdgeKey edge);
+  /// After the loop's else clause: its normal end (`cur`) meets its breaks.
+  void exit_loop(const ast::Node& loop);
 
   const Type& type(int v) const { return vers_[v].type; }
   /// `load` (a Name) reads version `v`.
@@ -59,8 +84,7 @@ class Versions {
   /// After the last pass: refuses a join that a read needs but whose versions do not unify (as
   /// Numba: "Cannot unify int64 and UniTuple(int64 x 2) for 'y'"), then fills `f`'s locals,
   /// versions, cpp_locals, param_vars, stores, join_copies and the loads' C++ variables.
-  /// `params` are the parameters' versions.
-  void finish(FunctionInstance& f, const std::vector<int>& params);
+  void finish(FunctionInstance& f);
 
  private:
   struct Version {
@@ -80,6 +104,12 @@ class Versions {
   std::map<const void*, int> defs_;
   std::map<std::pair<std::pair<const ast::Node*, int>, std::string>, int> joins_;
   std::vector<std::pair<const ast::Node*, int>> reads_, stores_;
+  std::vector<int> params_;  // the parameters' versions
+  struct Loop {
+    std::map<std::string, int> head;             // the joins at its head, by name
+    std::vector<std::pair<Env, EdgeKey>> exits;  // the paths that leave it
+  };
+  std::vector<Loop> loops_;  // the loops around where the walk is
 
   void check_join(const ast::Node& load, int j);
   void defs_reaching(int v, std::vector<int>& out, std::vector<bool>& seen) const;
