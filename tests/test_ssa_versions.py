@@ -232,6 +232,41 @@ def if_true_branch(n):
     return x
 
 
+@njit
+def break_in_inner_else(n):
+    x = 0
+    for i in range(n):
+        for j in range(2):
+            pass
+        else:
+            x = 1.5
+            break  # leaves the outer loop: the inner one's else clause is outside it
+        x = 7
+    return x
+
+
+@njit
+def continue_in_inner_else(n):
+    x = 0
+    s = 0.0
+    for i in range(n):
+        while False:
+            pass
+        else:
+            x = x + 0.5
+            if i == 1:
+                continue
+        s += x
+    return s
+
+
+def test_jumps_in_a_loops_else_clause_belong_to_the_outer_loop():
+    assert break_in_inner_else(3) == 1.5
+    r = break_in_inner_else(0)
+    assert r == 0.0 and type(r) is float
+    assert continue_in_inner_else(3) == 2.0
+
+
 def test_joins_unify_what_meets():
     assert if_join(False) == 1.0 and type(if_join(False)) is float
     assert int_use_before_join(False) == (4.611686018427388e+18, 4)
@@ -260,6 +295,101 @@ def test_loop_versions():
     # Numba: {'acc': Literal[int](0), 'acc.1': float64 (the head's phi), 'acc.2': float64, ...}
     _, local = versions(loop_versions, "int64")
     assert local == {"n": "int64", "acc": "int64", "acc.1": "float64", "acc.2": "float64", "i": "int64"}
+
+
+# ---- branches a constant test never takes reach nothing (Numba prunes them) ----
+
+DEBUG = False
+LEVEL = 1
+
+
+@njit
+def debug_branch(n):
+    x = 1
+    if DEBUG:
+        x = 2.5
+    return x
+
+
+@njit
+def else_of_global(n):
+    x = 1
+    if LEVEL:
+        pass
+    else:
+        x = 2.5
+    return x
+
+
+@njit
+def not_debug(n):
+    x = 1
+    if not DEBUG:
+        pass
+    else:
+        x = 2.5
+    return x
+
+
+@njit
+def compared_global(n):
+    x = 1
+    if DEBUG == True:  # noqa: E712
+        x = 2.5
+    if LEVEL > 0:
+        x = 2
+    else:
+        x = (1, 2)
+    return x
+
+
+@njit
+def while_false(n):
+    x = 1
+    while False:
+        x = 2.5
+    return x
+
+
+@njit
+def debug_return(n):
+    if DEBUG:
+        return 1.5
+    return 1
+
+
+@njit
+def debug_return_tuple(n):
+    if DEBUG:
+        return (1, 2)
+    return 1
+
+
+@njit
+def global_true_returns(n):
+    if LEVEL:
+        return 1
+
+
+@njit
+def after_return(n):
+    return 1
+    return 2.5
+
+
+@njit
+def while_global_true(n):
+    while LEVEL:
+        if n > 0:
+            return 1
+    return 2.5
+
+
+def test_constant_tests_prune_branches():
+    for f in (debug_branch, else_of_global, not_debug, compared_global, while_false, debug_return,
+              debug_return_tuple, global_true_returns, after_return, while_global_true):
+        r = f(1)
+        assert r == (2 if f is compared_global else 1) and type(r) is int, f.py_func.__name__
 
 
 # ---- arrays and tuples re-bound ----

@@ -228,7 +228,9 @@ class Emitter {
         return;
       }
       case K::Return:
-        if (fn_->ret.is_optional() && (!s.a || s.a->type.tag == Type::Tag::None)) {
+        if (fn_->dead_returns.count(&s)) {  // never runs; its value may not convert to the result
+          out(fn_->ret.tag == Type::Tag::Void || fn_->ret.tag == Type::Tag::None ? "return;" : "return " + type(fn_->ret) + "{};");
+        } else if (fn_->ret.is_optional() && (!s.a || s.a->type.tag == Type::Tag::None)) {
           out("return " + type(fn_->ret) + "{};");  // None
         } else if (!s.a || fn_->ret.tag == Type::Tag::Void) {
           if (s.a && s.a->type.tag != Type::Tag::None) out("(void)(" + expr(*s.a) + ");");

@@ -102,6 +102,7 @@ class Typer {
   void walk(ast::Node& def) {
     ssa_.begin_walk(def, fn().arg_types);
     returns_.clear();
+    fn().dead_returns.clear();
     prange_loops_.clear();
     block(def.body);
   }
@@ -152,28 +153,35 @@ class Typer {
         if (fn().role == Role::Kernel && s.a && !(v.tag == Type::Tag::None))
           error(s, "a kernel cannot return a value (it returns " + v.str() +
                        "); write results into an array argument");
-        returns_.push_back({v, &s});
+        // A return no path reaches (after a return, in a branch a constant test never takes)
+        // does not type the result, as in Numba, which never sees it.
+        if (ssa_.cur.dead) fn().dead_returns.insert(&s);
+        else returns_.push_back({v, &s});
         ssa_.cur.dead = true;
         return;
       }
       case K::If: {
         truth(*s.a);
-        // `if True:` and `if False:` take one branch only (Python folds them, Numba prunes the other).
+        // A constant test (`if True:`, `if DEBUG:`) takes one branch only: Numba prunes the other.
+        const int known = static_truth(*s.a, fn());
         const Env before = ssa_.cur;
+        ssa_.cur.dead = ssa_.cur.dead || known == 0;
         block(s.body);
         Env then_env = std::exchange(ssa_.cur, before);
+        ssa_.cur.dead = ssa_.cur.dead || known == 1;
         block(s.orelse);
-        ssa_.end_if(s, std::move(then_env), literal_truth(*s.a));
+        ssa_.end_if(s, std::move(then_env));
         return;
       }
       case K::While: {
         ssa_.enter_loop(s);
         truth(*s.a);
         Env head = ssa_.cur;
+        const int known = static_truth(*s.a, fn());
+        ssa_.cur.dead = ssa_.cur.dead || known == 0;  // `while False:` never runs its body
         block(s.body);
-        ssa_.back_edge({&s, Edge::BodyEnd});
-        ssa_.cur = std::move(head);
-        ssa_.cur.dead = ssa_.cur.dead || literal_truth(*s.a) == 1;  // `while True:` ends only by break
+        ssa_.end_body(s, std::move(head));
+        ssa_.cur.dead = ssa_.cur.dead || known == 1;  // `while True:` ends only by break
         block(s.orelse);
         ssa_.exit_loop(s);
         return;
@@ -200,8 +208,7 @@ class Typer {
         prange_depth_ += parallel;
         block(s.body);
         prange_depth_ -= parallel;
-        ssa_.back_edge({&s, Edge::BodyEnd});
-        ssa_.cur = std::move(head);
+        ssa_.end_body(s, std::move(head));
         block(s.orelse);
         ssa_.exit_loop(s);
         if (parallel && final_) prange_loops_.push_back(&s);
@@ -313,7 +320,8 @@ class Typer {
     }
     if (f.role == Role::Kernel) { f.ret = Type::void_(); return; }
     // Falling off the end returns None, as in Python.
-    const bool falls_off = can_fall_through(def.body);
+    // Whether the walk's end is reachable: can_fall_through, with constant tests pruned.
+    const bool falls_off = !ssa_.cur.dead;
     has_none = has_none || falls_off;
     const std::string where = falls_off ? "can reach its end without a return (returning None)"
                                         : "returns None on some paths";

@@ -91,6 +91,8 @@ struct FunctionInstance {
   // holds one) used as a value: typed as the value, and unwrapped at run time, raising
   // TypeError("expected int64, got None") where they are None, as Numba does.
   std::unordered_set<const ast::Node*> unwrap;
+  // Return statements no path reaches (typeinfer_ssa.h): their values do not type the result.
+  std::unordered_set<const ast::Node*> dead_returns;
 };
 
 /// The GPU's limit on a block's static shared memory (cuda.shared.array with a constant shape):

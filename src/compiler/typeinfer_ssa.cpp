@@ -7,12 +7,69 @@
 namespace cujit {
 
 namespace {
+// A number known when the function is compiled: a literal, a global constant, or minus one.
+// long double holds every int64 and uint64 exactly.
+bool static_number(const ast::Node& e, const FunctionInstance& f, long double* out) {
+  using T = ast::ConstValue::Tag;
+  using GK = GlobalValue::Kind;
+  if (e.is(ast::Kind::Constant)) {
+    switch (e.cval.tag) {
+      case T::Bool: *out = e.cval.b; return true;
+      case T::Int:
+        *out = e.cval.big_int ? (long double)(uint64_t)e.cval.i : (long double)e.cval.i;
+        return !e.cval.big_int || e.cval.fits_uint64;
+      case T::Float: *out = e.cval.f; return true;
+      default: return false;
+    }
+  }
+  if (e.is(ast::Kind::Name) && !f.locals.count(e.name)) {
+    auto g = f.src->globals.find(e.name);
+    if (g == f.src->globals.end()) return false;
+    const GlobalValue& v = g->second;
+    switch (v.kind) {
+      case GK::Int: case GK::Bool: *out = v.i; return true;
+      case GK::Float: *out = v.f; return true;
+      case GK::Scalar:
+        *out = is_float(v.scalar) ? (long double)v.f : v.scalar == Scalar::UInt64 ? (long double)v.u : (long double)v.i;
+        return true;
+      default: return false;
+    }
+  }
+  if (e.is(ast::Kind::UnaryOp) && e.op == ast::Op::USub && static_number(*e.a, f, out)) {
+    *out = -*out;
+    return true;
+  }
+  return false;
+}
+
 void target_names(const ast::Node& t, std::set<std::string>& out) {
   if (t.is(ast::Kind::Name)) out.insert(t.name);
   if (t.is(ast::Kind::Tuple))
     for (const auto& e : t.list) target_names(*e, out);
 }
 }  // namespace
+
+int static_truth(const ast::Node& e, const FunctionInstance& f) {
+  long double x, y;
+  if (e.is(ast::Kind::Constant) && e.cval.tag == ast::ConstValue::Tag::None) return 0;
+  if (static_number(e, f, &x)) return x != 0;
+  if (e.is(ast::Kind::UnaryOp) && e.op == ast::Op::Not) {
+    int t = static_truth(*e.a, f);
+    return t < 0 ? -1 : !t;
+  }
+  if (e.is(ast::Kind::Compare) && e.ops.size() == 1 && static_number(*e.a, f, &x) && static_number(*e.list[0], f, &y)) {
+    switch (e.ops[0]) {
+      case ast::Op::Eq: return x == y;
+      case ast::Op::NotEq: return x != y;
+      case ast::Op::Lt: return x < y;
+      case ast::Op::LtE: return x <= y;
+      case ast::Op::Gt: return x > y;
+      case ast::Op::GtE: return x >= y;
+      default: return -1;
+    }
+  }
+  return -1;
+}
 
 void assigned_names(const std::vector<ast::NodePtr>& stmts, std::set<std::string>& out) {
   for (const auto& s : stmts) {
@@ -27,6 +84,7 @@ void assigned_names(const std::vector<ast::NodePtr>& stmts, std::set<std::string
 void Versions::begin_walk(const ast::Node& def, const std::vector<Type>& args) {
   cur = Env{};
   loops_.clear();
+  breaks_.clear();
   changed_ = false;
   for (auto& v : vers_) {
     v.incoming.clear();
@@ -41,10 +99,7 @@ void Versions::begin_walk(const ast::Node& def, const std::vector<Type>& args) {
   }
 }
 
-void Versions::end_if(const ast::Node& s, Env then_env, int literal) {
-  // `if True:` and `if False:` take one branch only (Python folds them, Numba prunes the other).
-  then_env.dead = then_env.dead || literal == 0;
-  cur.dead = cur.dead || literal == 1;
+void Versions::end_if(const ast::Node& s, Env then_env) {
   cur = merge(&s, 0, {{std::move(then_env), {&s, Edge::BodyEnd}}, {std::move(cur), {&s, Edge::OrelseEnd}}});
 }
 
@@ -145,11 +200,18 @@ void Versions::leave_loop(EdgeKey edge) {
   cur.dead = true;
 }
 
-void Versions::exit_loop(const ast::Node& loop) {
-  Loop l = std::move(loops_.back());
+void Versions::end_body(const ast::Node& loop, Env head) {
+  back_edge({&loop, Edge::BodyEnd});
+  breaks_.push_back(std::move(loops_.back().exits));
   loops_.pop_back();
-  l.exits.push_back({cur, {&loop, Edge::OrelseEnd}});
-  cur = merge(&loop, 1, l.exits);
+  cur = std::move(head);
+}
+
+void Versions::exit_loop(const ast::Node& loop) {
+  std::vector<std::pair<Env, EdgeKey>> exits = std::move(breaks_.back());
+  breaks_.pop_back();
+  exits.push_back({cur, {&loop, Edge::OrelseEnd}});
+  cur = merge(&loop, 1, exits);
 }
 
 Env Versions::merge(const ast::Node* at, int slot, const std::vector<std::pair<Env, EdgeKey>>& in) {

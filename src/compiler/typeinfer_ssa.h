@@ -30,6 +30,11 @@ struct Env {
 
 using EdgeKey = std::pair<const ast::Node*, Edge>;
 
+/// The truth of a test known when `f` is compiled: a literal, a global constant (DEBUG = False),
+/// `not` of one, or a comparison of two such numbers: 1 true, 0 false, -1 not known. Numba prunes
+/// the branch such a test never takes, so what that branch assigns or returns reaches nothing.
+int static_truth(const ast::Node& e, const FunctionInstance& f);
+
 /// Adds to `out` the names `stmts` assign (targets of =, augmented assignments and for loops),
 /// in nested statements too.
 void assigned_names(const std::vector<ast::NodePtr>& stmts, std::set<std::string>& out);
@@ -63,8 +68,7 @@ class Versions {
   Env merge(const ast::Node* at, int slot, const std::vector<std::pair<Env, EdgeKey>>& in);
 
   /// The end of if statement `s`: its body ended in `then_env`, its else branch in `cur`.
-  /// `literal` is 1 for `if True:` (the else branch is never taken), 0 for `if False:`, else -1.
-  void end_if(const ast::Node& s, Env then_env, int literal);
+  void end_if(const ast::Node& s, Env then_env);
   /// The head of `loop` (a While or For): a join for each name its body (or a for's target)
   /// assigns, reached from before the loop (here) and from each back_edge.
   void enter_loop(const ast::Node& loop);
@@ -72,6 +76,9 @@ class Versions {
   void back_edge(EdgeKey edge);
   /// A break: `cur` leaves the innermost loop.
   void leave_loop(EdgeKey edge);
+  /// The end of `loop`'s body: goes back to its head; the walk then goes on from `head` (the
+  /// versions its test saw) into its else clause, which belongs to the loops around it.
+  void end_body(const ast::Node& loop, Env head);
   /// After the loop's else clause: its normal end (`cur`) meets its breaks.
   void exit_loop(const ast::Node& loop);
 
@@ -110,6 +117,7 @@ class Versions {
     std::vector<std::pair<Env, EdgeKey>> exits;  // the paths that leave it
   };
   std::vector<Loop> loops_;  // the loops around where the walk is
+  std::vector<std::vector<std::pair<Env, EdgeKey>>> breaks_;  // of loops whose else clause is being walked
 
   void check_join(const ast::Node& load, int j);
   void defs_reaching(int v, std::vector<int>& out, std::vector<bool>& seen) const;
