@@ -1,8 +1,7 @@
 // Typed AST -> C++ of the cujit dialect.
 //
 // Every function becomes a C++ function whose locals are declared at the top (Python scopes are
-// per function; a name has one variable per type its versions take, FunctionInstance::cpp_locals,
-// and joins copy between them), every expression is fully parenthesised and converted explicitly where Numba's
+// per function), every expression is fully parenthesised and converted explicitly where Numba's
 // rules convert it (the C++ compiler must never apply C's promotions on its own), and every
 // statement is preceded by a #line directive so NVRTC and host-compiler messages, and debuggers,
 // name the user's .py line. Tuples become small structs generated on demand.
@@ -268,16 +267,15 @@ class Emitter {
     }
   }
 
-  // The copies into the joins that the edge (`at`, `e`) reaches (typeinfer_ssa.h): where an
-  // int64 version of x meets a float64 one, the join's float64 variable gets the int64 value.
+  // A name has a C++ variable per type its versions take (FunctionInstance::cpp_locals): where
+  // an int64 version of x meets a float64 one, the edge (`at`, `e`) copies it into the join's.
   void copies(const ast::Node& at, Edge e) {
     auto it = fn_->join_copies.find({&at, e});
     if (it == fn_->join_copies.end()) return;
     for (const JoinCopy& c : it->second) out(c.to.cpp + " = " + convert(c.from.cpp, c.from.type, c.to.type) + ";");
   }
 
-  // Before a loop: its entry copies, and the flag that tells its normal end (which runs its else
-  // clause and that end's copies) from a break.
+  // Before a loop: its entry copies, and the flag that tells its normal end from a break.
   std::string loop_begin(const ast::Node& s) {
     copies(s, Edge::LoopEntry);
     std::string flag;
