@@ -385,7 +385,78 @@ def while_global_true(n):
     return 2.5
 
 
+@njit
+def constant_variable(n):
+    x = 1
+    if x > 1:  # x is the constant 1 here: Numba prunes the branch
+        x = 2.5
+    return x
+
+
+@njit
+def constant_chain(n):
+    a = 1
+    b = a
+    x = 1
+    if b > 1:
+        x = 2.5
+    a = -1
+    if a < 0:
+        pass
+    else:
+        x = 2.5
+    d = DEBUG
+    if d:
+        x = 2.5
+    return x
+
+
+@njit
+def joined_variable_is_not_constant(n):
+    a = 1
+    if n > 3:
+        a = 0
+    x = 1
+    if a > 1:  # a is a join here: not pruned, x is float64
+        x = 2.5
+    return x
+
+
+@njit
+def loop_variable_is_not_constant(n):
+    x = 1
+    for i in range(n):
+        if x > 1:
+            x = 2.5
+    return x
+
+
+@njit
+def loop_in_pruned_branch(n):
+    x = 1
+    y = n
+    z = 0.5
+    x = y * z
+    if DEBUG:
+        for j in range(n):
+            y = x // 2
+        t = (y, y)
+        y = t[1] + t[0]
+    return x, y, z
+
+
 def test_constant_tests_prune_branches():
+    for f in (constant_variable, constant_chain):
+        r = f(1)
+        assert r == 1 and type(r) is int, f.py_func.__name__
+    for f in (joined_variable_is_not_constant, loop_variable_is_not_constant):
+        r = f(1)
+        assert r == 1.0 and type(r) is float, f.py_func.__name__
+    # The loop in a pruned branch is typed all the same (its C++ is generated, never run).
+    assert loop_in_pruned_branch(3) == (1.5, 3, 0.5)
+
+
+def test_global_constant_tests_prune_branches():
     for f in (debug_branch, else_of_global, not_debug, compared_global, while_false, debug_return,
               debug_return_tuple, global_true_returns, after_return, while_global_true):
         r = f(1)

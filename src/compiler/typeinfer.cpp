@@ -133,7 +133,12 @@ class Typer {
         // A variable may hold an optional value; an array element holds the value (unwrapped).
         for (auto& t : s.list)
           if (!t->is(K::Name)) v = unwrapped(*s.b, v);
-        for (auto& t : s.list) assign(*t, v, s);
+        long double c;  // `a = 1`: a test of this version of a is known (static_truth)
+        const bool constant = static_number(*s.b, fn(), ssa_, &c);
+        for (auto& t : s.list) {
+          assign(*t, v, s);
+          if (constant && t->is(K::Name)) ssa_.set_constant(t->name, c);
+        }
         return;
       }
       case K::AugAssign: {
@@ -161,7 +166,7 @@ class Typer {
       case K::If: {
         truth(*s.a);
         // A constant test (`if True:`, `if DEBUG:`) takes one branch only: Numba prunes the other.
-        const int known = static_truth(*s.a, fn());
+        const int known = static_truth(*s.a, fn(), ssa_);
         const Env before = ssa_.cur;
         ssa_.cur.dead = ssa_.cur.dead || known == 0;
         block(s.body);
@@ -175,7 +180,7 @@ class Typer {
         ssa_.enter_loop(s);
         truth(*s.a);
         Env head = ssa_.cur;
-        const int known = static_truth(*s.a, fn());
+        const int known = static_truth(*s.a, fn(), ssa_);
         ssa_.cur.dead = ssa_.cur.dead || known == 0;  // `while False:` never runs its body
         block(s.body);
         ssa_.end_body(s, std::move(head));

@@ -6,10 +6,9 @@
 
 namespace cujit {
 
-namespace {
-// A number known when the function is compiled: a literal, a global constant, or minus one.
-// long double holds every int64 and uint64 exactly.
-bool static_number(const ast::Node& e, const FunctionInstance& f, long double* out) {
+// A literal, a global constant, a local's version assigned one, or minus one of these; long
+// double holds every int64 and uint64 exactly.
+bool static_number(const ast::Node& e, const FunctionInstance& f, const Versions& vs, long double* out) {
   using T = ast::ConstValue::Tag;
   using GK = GlobalValue::Kind;
   if (e.is(ast::Kind::Constant)) {
@@ -22,7 +21,8 @@ bool static_number(const ast::Node& e, const FunctionInstance& f, long double* o
       default: return false;
     }
   }
-  if (e.is(ast::Kind::Name) && !f.locals.count(e.name)) {
+  if (e.is(ast::Kind::Name) && f.locals.count(e.name)) return vs.constant(e.name, out);
+  if (e.is(ast::Kind::Name)) {
     auto g = f.src->globals.find(e.name);
     if (g == f.src->globals.end()) return false;
     const GlobalValue& v = g->second;
@@ -35,12 +35,14 @@ bool static_number(const ast::Node& e, const FunctionInstance& f, long double* o
       default: return false;
     }
   }
-  if (e.is(ast::Kind::UnaryOp) && e.op == ast::Op::USub && static_number(*e.a, f, out)) {
+  if (e.is(ast::Kind::UnaryOp) && e.op == ast::Op::USub && static_number(*e.a, f, vs, out)) {
     *out = -*out;
     return true;
   }
   return false;
 }
+
+namespace {
 
 void target_names(const ast::Node& t, std::set<std::string>& out) {
   if (t.is(ast::Kind::Name)) out.insert(t.name);
@@ -49,15 +51,15 @@ void target_names(const ast::Node& t, std::set<std::string>& out) {
 }
 }  // namespace
 
-int static_truth(const ast::Node& e, const FunctionInstance& f) {
+int static_truth(const ast::Node& e, const FunctionInstance& f, const Versions& vs) {
   long double x, y;
   if (e.is(ast::Kind::Constant) && e.cval.tag == ast::ConstValue::Tag::None) return 0;
-  if (static_number(e, f, &x)) return x != 0;
+  if (static_number(e, f, vs, &x)) return x != 0;
   if (e.is(ast::Kind::UnaryOp) && e.op == ast::Op::Not) {
-    int t = static_truth(*e.a, f);
+    int t = static_truth(*e.a, f, vs);
     return t < 0 ? -1 : !t;
   }
-  if (e.is(ast::Kind::Compare) && e.ops.size() == 1 && static_number(*e.a, f, &x) && static_number(*e.list[0], f, &y)) {
+  if (e.is(ast::Kind::Compare) && e.ops.size() == 1 && static_number(*e.a, f, vs, &x) && static_number(*e.list[0], f, vs, &y)) {
     switch (e.ops[0]) {
       case ast::Op::Eq: return x == y;
       case ast::Op::NotEq: return x != y;
@@ -116,6 +118,7 @@ int Versions::define(const void* site, const std::string& name, const Type& t, i
     return (int)vers_.size() - 1;
   }
   Version& v = vers_[it->second];
+  v.has_const = false;
   if (t.known()) {
     // A later pass may see a wider value (a loop's join widened since): the version widens too.
     Type u = unify(v.type, t);
@@ -143,6 +146,19 @@ int Versions::assign(const ast::Node& target, const Type& t) {
   cur.vars[name] = v;
   store(&target, v);
   return v;
+}
+
+void Versions::set_constant(const std::string& name, long double c) {
+  Version& v = vers_[cur.vars.at(name)];
+  v.has_const = true;
+  v.value = c;
+}
+
+bool Versions::constant(const std::string& name, long double* out) const {
+  auto it = cur.vars.find(name);
+  if (it == cur.vars.end() || !vers_[it->second].has_const) return false;
+  *out = vers_[it->second].value;
+  return true;
 }
 
 int Versions::join(const ast::Node* at, int slot, const std::string& name) {
@@ -178,12 +194,11 @@ void Versions::enter_loop(const ast::Node& loop) {
   assigned_names(loop.body, names);
   if (loop.is(ast::Kind::For)) target_names(*loop.a, names);
   Loop l;
+  l.dead = cur.dead;
   for (const auto& n : names) {
     int j = join(&loop, 0, n);
-    if (!cur.dead) {
-      auto it = cur.vars.find(n);
-      add_incoming(j, it == cur.vars.end() ? -1 : it->second, {&loop, Edge::LoopEntry});
-    }
+    auto it = cur.vars.find(n);
+    add_incoming(j, it == cur.vars.end() ? -1 : it->second, {&loop, Edge::LoopEntry});
     cur.vars[n] = j;
     l.head[n] = j;
   }
@@ -191,7 +206,8 @@ void Versions::enter_loop(const ast::Node& loop) {
 }
 
 void Versions::back_edge(EdgeKey edge) {
-  if (cur.dead || loops_.empty()) return;
+  // Dead code reaches a live loop's head never; a dead loop's joins still need types.
+  if (loops_.empty() || (cur.dead && !loops_.back().dead)) return;
   for (const auto& [n, j] : loops_.back().head) add_incoming(j, cur.vars.at(n), edge);
 }
 

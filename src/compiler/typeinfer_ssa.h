@@ -30,10 +30,14 @@ struct Env {
 
 using EdgeKey = std::pair<const ast::Node*, Edge>;
 
+class Versions;
 /// The truth of a test known when `f` is compiled: a literal, a global constant (DEBUG = False),
-/// `not` of one, or a comparison of two such numbers: 1 true, 0 false, -1 not known. Numba prunes
-/// the branch such a test never takes, so what that branch assigns or returns reaches nothing.
-int static_truth(const ast::Node& e, const FunctionInstance& f);
+/// a variable whose version there was assigned one (`a = 1`, not a join), `not` of one, or a
+/// comparison of two such numbers: 1 true, 0 false, -1 not known. Numba prunes the branch such
+/// a test never takes, so what that branch assigns or returns reaches nothing.
+int static_truth(const ast::Node& e, const FunctionInstance& f, const Versions& vs);
+/// The number `e` is when `f` is compiled, as static_truth reads it.
+bool static_number(const ast::Node& e, const FunctionInstance& f, const Versions& vs, long double* out);
 
 /// Adds to `out` the names `stmts` assign (targets of =, augmented assignments and for loops),
 /// in nested statements too.
@@ -83,6 +87,10 @@ class Versions {
   void exit_loop(const ast::Node& loop);
 
   const Type& type(int v) const { return vers_[v].type; }
+  /// The version `name` holds where the walk is (just assigned) has the constant value `c`.
+  void set_constant(const std::string& name, long double c);
+  /// Whether the version `name` holds where the walk is has a constant value, and which.
+  bool constant(const std::string& name, long double* out) const;
   /// `load` (a Name) reads version `v`.
   void read(const ast::Node* load, int v) { reads_.emplace_back(load, v); }
   /// `target` (a Name) writes version `v`.
@@ -103,6 +111,8 @@ class Versions {
     bool conflict = false;                            // some incoming type does not unify
     bool live = false;                                // a definition, or a join something reads
     std::string cpp;                                  // its C++ variable (none for None)
+    bool has_const = false;                           // a definition by a constant (set_constant)
+    long double value = 0;
   };
   const SourceFile& src_;
   bool optionals_;
@@ -113,6 +123,7 @@ class Versions {
   std::vector<std::pair<const ast::Node*, int>> reads_, stores_;
   std::vector<int> params_;  // the parameters' versions
   struct Loop {
+    bool dead = false;                           // no path reaches it: its joins are typed from dead code
     std::map<std::string, int> head;             // the joins at its head, by name
     std::vector<std::pair<Env, EdgeKey>> exits;  // the paths that leave it
   };
