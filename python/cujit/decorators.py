@@ -16,6 +16,7 @@ import gc
 import inspect
 import linecache
 import math
+import operator
 import cmath
 import random
 import sys
@@ -463,7 +464,9 @@ def _segment(node_lines, node):
     return "".join(parts)
 
 
-_MODULES = {math: "math", cmath: "cmath", np: "numpy", np.random: "numpy.random", random: "random"}
+# operator: its functions are the operators they name (operator.add(a, b) is a + b), as in Numba.
+_MODULES = {math: "math", cmath: "cmath", np: "numpy", np.random: "numpy.random", random: "random",
+            operator: "operator"}
 
 
 def _module_name(value):
@@ -537,6 +540,10 @@ def _classify(value, seen):
             return ("attr", mname, n)
     import cujit
     from . import cuda as _cuda
+    if isinstance(value, _cuda._KernelOnly) and "." in value.__name__:
+        # `op = cuda.atomic.add` at module level: an intrinsic bound to a name.
+        space, _, attr = value.__name__.rpartition(".")
+        return ("attr", "cuda." + space, attr)
     n = getattr(value, "__name__", None)
     if n is not None and getattr(_cuda, n, None) is value:
         return ("attr", "cuda", n)

@@ -7,6 +7,8 @@
 // name the user's .py line. Tuples become small structs generated on demand.
 #include "compiler/codegen.h"
 #include "compiler/codegen_entry.h"
+#include "compiler/codegen_iter.h"
+#include "compiler/fnval.h"
 #include "compiler/codegen_values.h"
 #include "compiler/libdevice.h"
 
@@ -52,6 +54,7 @@ std::string cpp_type(const Type& t) {
       return std::string("cj::Array<") + scalar_cpp(t.scalar) + ", " + std::to_string(t.ndim) + ">";
     case Type::Tag::Void: case Type::Tag::None: return "void";
     case Type::Tag::Optional: return "cj::Optional<" + cpp_type(t.elems[0]) + ">";
+    case Type::Tag::Function: case Type::Tag::DType: return "cj::Unit";  // is_compile_time_value
     default: throw InternalError("no C++ type for " + t.str());
   }
 }
@@ -120,7 +123,7 @@ class Emitter {
     emitted_structs_.insert(name);
     structs_ << "struct " << name << " {";
     for (size_t i = 0; i < t.elems.size(); ++i) structs_ << " " << cpp_type(t.elems[i]) << " f" << i << ";";
-    bool uni = !t.elems.empty() && t.elems[0].is_scalar();
+    bool uni = !t.elems.empty();  // items of one type, numbers or not (a tuple of arrays too)
     for (auto& e : t.elems) uni = uni && e == t.elems[0];
     if (uni) {  // a run-time index into a UniTuple
       structs_ << "\n  CJ_METHOD " << cpp_type(t.elems[0]) << " at(int64_t i) const { if (i < 0) i += "
@@ -242,6 +245,7 @@ class Emitter {
         }
         return;
       case K::If:
+        if (int live = constant_branch(*fn_, *s.a); live >= 0) return block(live ? s.body : s.orelse);
         out("if (" + truth(*s.a) + ") {");
         ++indent_; block(s.body); --indent_;
         if (!s.orelse.empty()) {
@@ -347,6 +351,11 @@ class Emitter {
       out("for (int64_t " + i + " = 0; " + i + " < " + arr + ".shape[0]; ++" + i + ") {");
       if (it.ndim == 1 && race_checked()) i = "cj::elem_race(" + arr + ", " + site(*s.b, s) + ", " + std::to_string(kRead) + ", " + i + ")";
       else i = it.ndim == 1 ? "cj::elem(" + arr + ", " + i + ")" : "cj::subarray(" + arr + ", " + i + ")";
+    } else if (it.tag == Type::Tag::Iterator) {  // enumerate, zip
+      IterationPlan p = plan_iteration(*s.b, i, values(), prog_.host_only);
+      out("{ " + p.setup);
+      out("for (int64_t " + i + " = 0; " + i + " < " + p.count + "; ++" + i + ") {");
+      i = p.item;
     } else if (it.is_tuple()) {
       std::string tup = "cj_tu" + std::to_string(tmp_++);
       out("{ auto " + tup + " = " + expr(*s.b) + ";");
@@ -356,8 +365,8 @@ class Emitter {
       throw InternalError("codegen: for over " + it.str());
     }
     ++indent_;
-    if (it.tag == Type::Tag::Range) poll();
-    Type elem = it.tag == Type::Tag::Range ? Type::scalar_of(it.scalar)
+    if (it.tag == Type::Tag::Range || it.tag == Type::Tag::Iterator) poll();
+    Type elem = it.tag == Type::Tag::Range || it.tag == Type::Tag::Iterator ? iteration_item(it)
               : it.is_array() ? (it.ndim == 1 ? Type::scalar_of(it.scalar) : s.a->type)
               : it.elems.empty() ? Type::unknown() : it.elems[0];
     store(*s.a, i, elem);
@@ -423,6 +432,7 @@ class Emitter {
     switch (e.kind) {
       case K::Constant: return constant(e);
       case K::Name: {
+        if (is_compile_time_value(e.type)) return "cj::Unit{}";
         const Resolved* r = resolved(e);
         if (r && r->kind == Resolved::Kind::Constant && e.type.is_array()) return const_array(r->literal, e.type);
         if (r && r->kind == Resolved::Kind::Constant && e.type.is_tuple()) return type(e.type) + "{" + r->literal + "}";
@@ -508,6 +518,7 @@ class Emitter {
   }
 
   std::string attribute(const ast::Node& e) {
+    if (is_compile_time_value(e.type)) return "cj::Unit{}";
     const Resolved* r = resolved(e);
     if (r && r->kind == Resolved::Kind::Constant) return r->literal;
     if (r && r->kind == Resolved::Kind::CudaDim) {
@@ -536,12 +547,13 @@ class Emitter {
   std::string binop(ast::Op op, const std::string& a, const Type& ta, const std::string& b,
                     const Type& tb, const Type& result) {
     using O = ast::Op;
-    if (ta.is_tuple()) {  // tuple concatenation
-      std::string s = type(result) + "{";
+    if (ta.is_tuple()) {  // tuple concatenation: each operand evaluated once (it may be a call)
+      const std::string x = "cj_ca" + std::to_string(tmp_++), y = "cj_cb" + std::to_string(tmp_++);
+      std::string s = "([&]() { auto " + x + " = " + a + "; auto " + y + " = " + b + "; return " + type(result) + "{";
       int k = 0;
-      for (size_t i = 0; i < ta.elems.size(); ++i) s += (k++ ? ", " : "") + std::string("(") + a + ").f" + std::to_string(i);
-      for (size_t i = 0; i < tb.elems.size(); ++i) s += (k++ ? ", " : "") + std::string("(") + b + ").f" + std::to_string(i);
-      return s + "}";
+      for (size_t i = 0; i < ta.elems.size(); ++i) s += (k++ ? ", " : "") + x + ".f" + std::to_string(i);
+      for (size_t i = 0; i < tb.elems.size(); ++i) s += (k++ ? ", " : "") + y + ".f" + std::to_string(i);
+      return s + "}; }())";
     }
     std::string T = type(result);
     auto c = [&](const std::string& x, const Type& t) { return convert(x, t, result); };
@@ -624,6 +636,8 @@ class Emitter {
       s += ", " + std::to_string(sites_.size());
       sites_.push_back({name, where});
     }
+    if (!any_slice && idx.size() == 1 && idx[0]->type.is_tuple())  // a[t] for a tuple t: its items
+      return tuple_indexed(s, *idx[0]);
     if (!any_slice) {
       for (auto* x : idx) s += ", (int64_t)(" + expr(*x) + ")";
       return s + ")";
@@ -637,6 +651,13 @@ class Emitter {
       s += ", cj::ix_slice(" + part(x->a, "0") + ", " + part(x->b, "0") + ", " + part(x->c, "1") + ", " + std::to_string(has) + ")";
     }
     return s + ")";
+  }
+
+  // `call` (an element access up to its indices) indexed by the items of the tuple `ix`, evaluated once.
+  std::string tuple_indexed(std::string call, const ast::Node& ix) {
+    const std::string t = "cj_ix" + std::to_string(tmp_++);
+    for (size_t k = 0; k < ix.type.elems.size(); ++k) call += ", (int64_t)" + t + ".f" + std::to_string(k);
+    return "[&]() -> decltype(auto) { auto " + t + " = " + expr(ix) + "; return " + call + "); }()";
   }
 
   int file_number(const std::string& filename) {
@@ -679,9 +700,10 @@ class Emitter {
       for (size_t i = 0; i < in.size(); ++i) s += (i ? ", " : "") + arg(e, i, Type::scalar_of(in[i]));
       return s + ")";
     }
-    const Resolved* r = resolved(*e.a);
-    if (!r || r->kind != Resolved::Kind::Builtin) throw InternalError("codegen: call of " + callee.str());
-    return builtin(e, r->builtin);
+    // An intrinsic called by its name, or through a variable or parameter that holds it.
+    const BuiltinRow* b = find_builtin(callee.name);
+    if (callee.tag != Type::Tag::Function || !b) throw InternalError("codegen: call of " + callee.str());
+    return builtin(e, b->id);
   }
 
   std::string arg(const ast::Node& e, size_t i, const Type& to) {
@@ -699,12 +721,14 @@ class Emitter {
         std::vector<std::string> items;
         if (e.list.size() == 1) {
           const Type& t = e.list[0]->type;
-          std::string tup = expr(*e.list[0]);
+          const std::string tup = "cj_mt" + std::to_string(tmp_++);  // the tuple evaluated once
           for (size_t i = 0; i < t.elems.size(); ++i)
-            items.push_back(convert("(" + tup + ").f" + std::to_string(i), t.elems[i], r));
-        } else {
-          for (size_t i = 0; i < e.list.size(); ++i) items.push_back(arg(e, i, r));
+            items.push_back(convert(tup + ".f" + std::to_string(i), t.elems[i], r));
+          std::string acc = items[0];
+          for (size_t i = 1; i < items.size(); ++i) acc = sp + "(" + acc + ", " + items[i] + ")";
+          return "([&]() { auto " + tup + " = " + expr(*e.list[0]) + "; return " + acc + "; }())";
         }
+        for (size_t i = 0; i < e.list.size(); ++i) items.push_back(arg(e, i, r));
         std::string acc = items[0];
         for (size_t i = 1; i < items.size(); ++i) acc = sp + "(" + acc + ", " + items[i] + ")";
         return acc;
@@ -716,7 +740,7 @@ class Emitter {
       case Builtin::Int: case Builtin::Float: case Builtin::BoolFn: return arg(e, 0, r);
       case Builtin::Len: {
         const Type& t = e.list[0]->type;
-        if (t.is_tuple()) return "((int64_t)" + std::to_string(t.elems.size()) + ")";
+        if (t.is_tuple()) return "((void)(" + expr(*e.list[0]) + "), (int64_t)" + std::to_string(t.elems.size()) + ")";
         return "(" + expr(*e.list[0]) + ").shape[0]";
       }
       case Builtin::Print: return print(e);
@@ -753,15 +777,14 @@ class Emitter {
         std::string ref = "cj::elem(" + expr(*e.list[0]);
         size_t first_value = 2;
         if (b == Builtin::AtomicCas0) {
-          ref += ", (int64_t)0";
+          ref += ", (int64_t)0)";
           first_value = 1;
         } else if (e.list[1]->type.is_tuple()) {
-          std::string t = expr(*e.list[1]);
-          for (size_t i = 0; i < e.list[1]->type.elems.size(); ++i) ref += ", (int64_t)(" + t + ").f" + std::to_string(i);
+          ref = tuple_indexed(ref, *e.list[1]);  // evaluated once (it may be a call)
         } else {
-          ref += ", (int64_t)(" + expr(*e.list[1]) + ")";
+          ref += ", (int64_t)(" + expr(*e.list[1]) + "))";
         }
-        std::string s = sp + "(&" + ref + ")";
+        std::string s = sp + "(&" + ref;
         for (size_t k = first_value; k < e.list.size(); ++k) s += ", " + arg(e, k, r);
         return s + ")";
       }

@@ -117,6 +117,23 @@ class _KernelOnly:
         return "<cuda.%s (GPU code only)>" % self.__name__
 
 
+class _KernelNamespace(_KernelOnly):
+    """cuda.atomic, cuda.local, ...: their functions exist at module level as values (numba-cuda's
+    stubs), so `op = cuda.atomic.add` can be bound there and passed to GPU code; calling one from
+    Python raises."""
+
+    def __init__(self, name, members):
+        super().__init__(name)
+        self._members = {m: _KernelOnly(name + "." + m) for m in members}
+
+    def __getattr__(self, attr):
+        if attr.startswith("__") or attr == "_members":
+            raise AttributeError(attr)
+        if attr in self._members:
+            return self._members[attr]
+        raise AttributeError("module 'cuda.%s' has no attribute '%s'" % (self.__name__, attr))
+
+
 grid = _KernelOnly("grid")
 gridsize = _KernelOnly("gridsize")
 syncthreads = _KernelOnly("syncthreads")
@@ -150,10 +167,11 @@ clz = _KernelOnly("clz")
 ffs = _KernelOnly("ffs")
 fma = _KernelOnly("fma")
 cbrt = _KernelOnly("cbrt")
-const = _KernelOnly("const")
-local = _KernelOnly("local")
-shared = _KernelOnly("shared")
-atomic = _KernelOnly("atomic")
+const = _KernelNamespace("const", ["array_like"])
+local = _KernelNamespace("local", ["array"])
+shared = _KernelNamespace("shared", ["array"])
+atomic = _KernelNamespace("atomic", ["add", "sub", "max", "min", "nanmax", "nanmin", "inc", "dec", "and_",
+                                     "or_", "xor", "exch", "cas", "compare_and_swap"])
 # numba.cuda.libdevice: a module of functions (its own placeholders, which raise from Python).
 from . import libdevice, libdevicefuncs  # noqa: E402,F401
 # Also GPU code only; whether cujit's compiler knows them is its business (it names the ones it
