@@ -90,11 +90,12 @@ def test_setitem_from_device_arrays_and_conversion(target):
     assert (d.copy_to_host()[:, 0] == 4).all()
 
 
-def test_setitem_shape_errors_name_both_shapes(target):
+def test_setitem_shape_errors_in_numba_cudas_words(target):
     d = cuda.to_device(A)
-    with pytest.raises(ValueError, match=r"size 2 to array axis 1 with dimension 4 \(value shape \(2, 5\), destination shape \(3, 4, 5\)\)"):
+    # numba-cuda's messages, word for word (its own tests compare them whole).
+    with pytest.raises(ValueError, match=r"^Can't copy sequence with size 2 to array axis 1 with dimension 4$"):
         d[:] = np.ones((2, 5))
-    with pytest.raises(ValueError, match="Can't assign 2-D array to 1-D self"):
+    with pytest.raises(ValueError, match="^Can't assign 2-D array to 1-D self$"):
         d[0, 0] = np.ones((2, 5))
 
 
@@ -124,10 +125,13 @@ def test_transpose_view_and_squeeze(target):
     np.testing.assert_array_equal(d.T.copy_to_host(), A.T)
     np.testing.assert_array_equal(d.transpose(1, 0, 2).copy_to_host(), A.transpose(1, 0, 2))
     np.testing.assert_array_equal(d.transpose((2, 0, 1)).copy_to_host(), A.transpose(2, 0, 1))
-    with pytest.raises(ValueError, match="axes don't match array"):
+    # numba-cuda's ValueError for axes that are not a permutation of the dimensions.
+    with pytest.raises(ValueError, match=r"^invalid axes list \(0, 1\)$"):
         d.transpose(0, 1)
-    with pytest.raises(ValueError, match="repeated axis"):
+    with pytest.raises(ValueError, match=r"^invalid axes list \(0, 0, 1\)$"):
         d.transpose(0, 0, 1)
+    with pytest.raises(ValueError, match=r"^invalid axes list \(0, 3, 1\)$"):
+        np.transpose(d, axes=(0, 3, 1))
     assert d.T.is_f_contiguous() and not d.T.is_c_contiguous()
     assert d.T.flags == {"C_CONTIGUOUS": False, "F_CONTIGUOUS": True}
 

@@ -1,8 +1,8 @@
 """What the decorators capture, and when, as Numba does: the globals a function reads are those
 at the compile of each specialisation (the first call with new argument types, or the decorator
 for declared signatures), not at decoration; the source is the text Python compiled the function
-from (the right lambda of several on a line; a file edited after import is refused, never
-compiled in its new form); and a dispatcher whose __init__ raised is safe to use and to drop.
+from (the right lambda of several on a line; for a file edited after import, the text rebuilt
+from the bytecode Python ran, never the file's new form); and a dispatcher whose __init__ raised is safe to use and to drop.
 The expected values are those of Numba 0.68 / numba-cuda 0.30 running the same programs."""
 import gc
 import importlib
@@ -273,6 +273,11 @@ def _write(path, text):
     os.utime(path, (stamp, stamp))
 
 
+# The rebuild from bytecode is tried on CPython 3.11 and 3.12 (tests/test_rebuild.py).
+not_311 = pytest.mark.xfail(sys.version_info[:2] not in ((3, 11), (3, 12)), strict=False,
+                            reason="the rebuild is tried on CPython 3.11 and 3.12 only")
+
+
 @pytest.fixture
 def module_dir(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(tmp_path))
@@ -281,7 +286,9 @@ def module_dir(tmp_path, monkeypatch):
         del sys.modules[name]
 
 
-def test_module_edited_after_import_is_refused(module_dir):
+@not_311
+def test_module_edited_after_import_compiles_what_python_ran(module_dir):
+    # Numba compiles the bytecode Python ran; cujit compiles the text rebuilt from it.
     path = module_dir / "capmod_a.py"
     _write(path, """
         from cujit import njit
@@ -302,16 +309,27 @@ def test_module_edited_after_import_is_refused(module_dir):
         def make():
             return njit(f)
         """)
-    with pytest.raises(SourceUnavailableError, match="edited after it was imported"):
-        mod.make()
+    assert mod.make()(1) == 2
     importlib.reload(mod)  # the new text, now compiled by Python too
     assert mod.make()(1) == 3
-    _write(path, "x = 1\n")  # shorter than the line Python compiled make() from
+
+
+def test_module_edited_after_import_refused_where_the_rebuild_cannot(module_dir):
+    path = module_dir / "capmod_e.py"
+    _write(path, """
+        def f(x):
+            return sum([i for i in range(x)])
+        """)
+    mod = importlib.import_module("capmod_e")
+    _write(path, "x = 1\n")  # shorter than the line Python compiled f from
     linecache.checkcache(str(path))
-    with pytest.raises(SourceUnavailableError, match="edited after it was imported"):
-        njit(mod.make.__globals__["make"])
+    with pytest.raises(SourceUnavailableError, match=r"f\(\) \(line 2\).*edited after it was "
+                       r"imported \(and the function cannot be rebuilt from its bytecode: a "
+                       r"nested function, lambda or comprehension \(line 3\)\)"):
+        njit(mod.f)
 
 
+@not_311
 def test_module_edited_after_import_uses_the_text_python_loaded(module_dir):
     path = module_dir / "capmod_b.py"
     text = """
@@ -332,11 +350,11 @@ def test_module_edited_after_import_uses_the_text_python_loaded(module_dir):
     _write(path, "# lines inserted above\n" + text.replace("+", "*"))
     assert njit(mod.f)(1) == 2  # the text Python ran, not the file's new one
     assert njit(mod.f)(3) == 4  # read once per function
-    linecache.checkcache(str(path))  # the cache now holds the new text: refused
-    with pytest.raises(SourceUnavailableError, match=r"h\(\) \(line 11\).*edited after it was imported"):
-        njit(mod.h)
+    linecache.checkcache(str(path))  # the cache now holds the new text: rebuilt from bytecode
+    assert njit(mod.h)(3) == 5
 
 
+@not_311
 def test_module_edited_after_import_lambda(module_dir):
     path = module_dir / "capmod_c.py"
     _write(path, """
@@ -348,10 +366,10 @@ def test_module_edited_after_import_lambda(module_dir):
         from cujit import njit
         make = lambda: njit(lambda x: x - 1)
         """)
-    with pytest.raises(SourceUnavailableError, match="lambda on line 3"):
-        mod.make()
+    assert mod.make()(5) == 6
 
 
+@not_311
 def test_module_edited_after_import_kernel(module_dir, target):
     path = module_dir / "capmod_d.py"
     text = """
@@ -366,8 +384,9 @@ def test_module_edited_after_import_kernel(module_dir, target):
     _write(path, text.replace("OP", "1"))
     mod = importlib.import_module("capmod_d")
     _write(path, text.replace("OP", "2"))
-    with pytest.raises(SourceUnavailableError, match=r"k\(\) \(line 5\)"):
-        mod.make()
+    a = np.zeros(1)
+    mod.make()[1, 1](a)
+    assert a[0] == 1
 
 
 # ---- Half-built dispatchers ------------------------------------------------------------------

@@ -13,6 +13,10 @@ CUJIT_ENABLE_CUDASIM=1 (or NUMBA_ENABLE_CUDASIM=1) the same code runs on the CPU
 
 import atexit as _atexit
 
+from . import _texts
+# First, so that strings given to exec()/compile() from here on are remembered as the source of
+# the functions they define (numba-cuda's own tests make kernels that way).
+_texts.install()
 from . import _core
 from . import config
 from . import errors

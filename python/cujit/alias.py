@@ -36,6 +36,8 @@ _ALIASES = {
     "numba.cuda.cudadrv.error": "cujit.cuda.cudadrv.error",
     "numba.cuda.kernels": "cujit.cuda.kernels",
     "numba.cuda.kernels.transpose": "cujit.cuda.kernels.transpose",
+    "numba.cuda.libdevice": "cujit.cuda.libdevice",
+    "numba.cuda.libdevicefuncs": "cujit.cuda.libdevicefuncs",
     "numba.cuda.compiler": "cujit.cuda.compiler",
     "numba.cuda.cudadrv.linkable_code": "cujit.cuda.cudadrv.linkable_code",
     "numba.cuda.typing": "cujit.cuda.typing",

@@ -16,6 +16,7 @@ import gc
 import inspect
 import linecache
 import math
+import operator
 import cmath
 import random
 import sys
@@ -25,6 +26,7 @@ import weakref
 import numpy as np
 
 from . import _core
+from . import _texts
 from . import types as _t
 
 
@@ -53,7 +55,36 @@ def _source_entry(func):
         _SOURCES[func] = entry
     except TypeError:  # not weakly referenceable: read each time
         pass
+    _remember_lines(entry)
     return entry
+
+
+# filename -> {line number: set of texts}, for the texts that are in no file and not in
+# linecache (a `python -c` program, an exec'd string, a rebuilt text), so that runtime errors can
+# quote the user's line (errors._quote_line). Several strings exec'd as "<string>" may each have
+# a line 5: a line is quoted only where one of them fits (never a wrong one).
+_LINES_BY_FILE = {}
+
+
+def _remember_lines(entry):
+    text, filename, first, indent, _ = entry
+    if not (filename.startswith("<") and filename.endswith(">")) or linecache.getlines(filename):
+        return
+    lines = _LINES_BY_FILE.setdefault(filename, {})
+    if len(lines) > 100000:
+        lines.clear()
+    for k, line in enumerate(text.splitlines()):
+        if line.strip():
+            lines.setdefault(first + k, set()).add(" " * indent + line)
+
+
+def line_text(filename, lineno, name=""):
+    """The user's line `lineno` of `filename` where linecache has none (see _LINES_BY_FILE):
+    the one line known there, or the one of several that names `name`; else ""."""
+    known = _LINES_BY_FILE.get(filename, {}).get(lineno, ())
+    if len(known) > 1 and name:
+        known = [t for t in known if name in t]
+    return next(iter(known)) if len(known) == 1 else ""
 
 
 def _read_source(func):
@@ -61,7 +92,9 @@ def _read_source(func):
     taken as they are (they may be the text the module was imported from, cached by an earlier
     decoration, while the file has since been edited); when they do not compile to `func`'s own
     code, the file is read again; when neither does, the file changed since Python compiled the
-    function and cujit refuses rather than compile text Python never ran."""
+    function, and its text is rebuilt from the code object (or it is refused), never taken from
+    the file. A function with no file is looked up in the `python -c` program and the texts given
+    to exec()/compile() (_texts), else rebuilt (_rebuilt)."""
     code = func.__code__
     filename = code.co_filename
     tried = []
@@ -82,17 +115,70 @@ def _read_source(func):
         found = _find_in(func, lines)
         if found is not None:
             return found
-    if not tried:
+    pseudo = filename.startswith("<") and filename.endswith(">")
+    if tried and not pseudo:
+        # The file was edited after Python compiled the function. Numba compiles the bytecode
+        # Python ran, so cujit compiles the text rebuilt from it, where the rebuild covers it.
+        try:
+            return _rebuilt(func)
+        except SourceUnavailableError as e:
+            reason = getattr(e, "reason", "")
+        what = "the lambda on line %d" % code.co_firstlineno if func.__name__ == "<lambda>" \
+            else "%s() (line %d)" % (func.__name__, code.co_firstlineno)
         raise SourceUnavailableError(
-            "cannot read the source of %s(): cujit compiles Python source, so define the "
-            "function in a file or a notebook cell (not with exec or in a plain REPL)"
-            % func.__name__)
+            "the source of %s in %s is not the text Python compiled it from: the file was edited "
+            "after it was imported (and the function cannot be rebuilt from its bytecode: %s). "
+            "cujit compiles Python source, so reload the module (or restart the process) to "
+            "compile the current text" % (what, filename, reason))
+    # No file: the program of `python -c`, or a string given to exec()/compile() (_texts).
+    for lines in _texts.candidates(filename):
+        if len(lines) < code.co_firstlineno or any(lines is t for t in tried):
+            continue
+        tried.append(lines)
+        found = _find_in(func, lines)
+        if found is not None:
+            return found
+    # No text at all (the plain REPL, exec before `import cujit`, marshalled code, a deleted
+    # file): a text rebuilt from the code object, used only where it compiles to the same code.
+    return _rebuilt(func)
+
+
+def _rebuilt(func):
+    from . import _rebuild
+    code = func.__code__
     what = "the lambda on line %d" % code.co_firstlineno if func.__name__ == "<lambda>" \
-        else "%s() (line %d)" % (func.__name__, code.co_firstlineno)
-    raise SourceUnavailableError(
-        "the source of %s in %s is not the text Python compiled it from: the file was edited "
-        "after it was imported. cujit compiles Python source, so reload the module (or restart "
-        "the process) to compile the current text" % (what, filename))
+        else "%s() (line %d of %s)" % (func.__name__, code.co_firstlineno, code.co_filename)
+    try:
+        text, name = _rebuild.rebuild(
+            code, None if func.__name__ == "<lambda>" else getattr(func, "__defaults__", None))
+    except _rebuild.RebuildError as e:
+        err = SourceUnavailableError(
+            "cannot read the source of %s, and cannot rebuild it from its bytecode: %s. "
+            "cujit compiles Python source, so define the function in a file or a notebook cell"
+            % (what, e))
+        err.reason = str(e)
+        raise err from None
+    first = max(code.co_firstlineno, 1)
+    if func.__name__ == "<lambda>":
+        # `lambda a, b: <body>` rebuilt; compiled as the def that lambdas become (_lambda_source).
+        node = _ast.parse(text, mode="eval").body
+        ok = _matches(func, None, node, strict=True)
+        name = "lambda_%d" % first
+        text = "def %s(%s):\n    return %s\n" % (
+            name, ", ".join(code.co_varnames[:code.co_argcount]), _ast.unparse(node.body))
+        first = max(first - 1, 1)
+    else:
+        ok = _matches(func, text.splitlines(keepends=True), None, strict=True)
+    if not ok:
+        err = SourceUnavailableError(
+            "cannot read the source of %s, and the text rebuilt from its bytecode does not "
+            "compile to the same code (a construct the rebuild does not cover). cujit compiles "
+            "Python source, so define the function in a file or a notebook cell" % what)
+        err.reason = "the rebuilt text does not compile to the same code"
+        raise err
+    # The definition's line is the code's first line, so each statement rebuilt at its own
+    # line keeps diagnostics on the user's line numbers.
+    return text, code.co_filename, first, 0, name
 
 
 def _find_in(func, lines):
@@ -191,7 +277,7 @@ def _code_key(code):
         # A jump to a dropped instruction lands on the next one kept. PUSH_NULL belongs to the
         # non-method form of `x.f()` (LOAD_ATTR; LOAD_METHOD pushes no NULL).
         pending.append(i.offset)
-        if i.opname in ("EXTENDED_ARG", "PUSH_NULL"):
+        if i.opname in ("EXTENDED_ARG", "PUSH_NULL", "NOP"):  # NOP: where `if True:` was
             continue
         for off in pending:
             index[off] = len(ins)
@@ -250,7 +336,7 @@ def _compiled_like(func, node):
     return find(top)
 
 
-def _matches(func, block, node):
+def _matches(func, block, node, strict=False):
     """True when the definition in `block` (or the lambda `node`) compiles to `func`'s code."""
     if node is None:
         try:
@@ -266,6 +352,8 @@ def _matches(func, block, node):
         return False
     if _code_key(mine) == _code_key(func.__code__):
         return True
+    if strict:  # a rebuilt text: the same code or nothing
+        return False
     # pytest rewrites the assert statements of test modules, so their functions' bytecode is
     # not what their text compiles to; the names and positions still are.
     loader = getattr(sys.modules.get(getattr(func, "__module__", None)), "__loader__", None)
@@ -376,7 +464,9 @@ def _segment(node_lines, node):
     return "".join(parts)
 
 
-_MODULES = {math: "math", cmath: "cmath", np: "numpy", np.random: "numpy.random", random: "random"}
+# operator: its functions are the operators they name (operator.add(a, b) is a + b), as in Numba.
+_MODULES = {math: "math", cmath: "cmath", np: "numpy", np.random: "numpy.random", random: "random",
+            operator: "operator"}
 
 
 def _module_name(value):
@@ -388,6 +478,9 @@ def _module_name(value):
     if value is _t:  # `from numba import types`: types.float32 as a dtype
         return "numba.types"
     from . import cuda as _cuda
+    from .cuda import libdevice as _libdevice
+    if value is _libdevice:
+        return "cuda.libdevice"
     if value is _cuda or getattr(value, "__name__", "") in ("numba.cuda", "cujit.cuda"):
         return "cuda"
     return None
@@ -447,9 +540,16 @@ def _classify(value, seen):
             return ("attr", mname, n)
     import cujit
     from . import cuda as _cuda
+    if isinstance(value, _cuda._KernelOnly) and "." in value.__name__:
+        # `op = cuda.atomic.add` at module level: an intrinsic bound to a name.
+        space, _, attr = value.__name__.rpartition(".")
+        return ("attr", "cuda." + space, attr)
     n = getattr(value, "__name__", None)
     if n is not None and getattr(_cuda, n, None) is value:
         return ("attr", "cuda", n)
+    from .cuda import libdevice as _libdevice
+    if n is not None and getattr(_libdevice, n, None) is value:  # from numba.cuda.libdevice import sinf
+        return ("attr", "cuda.libdevice", n)
     if n is not None and getattr(cujit, n, None) is value:  # from numba import prange
         return ("attr", "numba", n)
     return ("opaque", repr(type(value)))

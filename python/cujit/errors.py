@@ -89,7 +89,8 @@ class CompileSyntaxError(_Located, CujitError, SyntaxError):
         # `offset`; notebook cells are in linecache too.
         if filename and lineno:
             import linecache
-            self.text = linecache.getline(filename, lineno) or None
+            self.text = linecache.getline(filename, lineno) or _captured_line(filename, lineno) \
+                or None
 
 
 class InternalError(CujitError):
@@ -128,11 +129,22 @@ class _IndexCaret(IndexError):
         super().__init__(message)
 
 
+def _captured_line(filename, lineno, name=""):
+    """A line of a function's text that is in no file (`python -c`, exec, rebuilt), as source
+    capture found it."""
+    try:
+        from .decorators import line_text
+    except ImportError:
+        return ""
+    return line_text(filename, lineno, name)
+
+
 def _quote_line(filename, lineno, name, col=None):
     """"\n\nfile.py:LINE:\n    the line\n    ^" with the caret at `col` (0-based) or else under
     `name` (an array), or "" when the line cannot be read."""
     import linecache
-    text = linecache.getline(filename, lineno).rstrip("\n")
+    text = (linecache.getline(filename, lineno) or
+            _captured_line(filename, lineno, name + "[" if name else "")).rstrip("\n")
     if not text:
         return ""
     if col is None:

@@ -10,7 +10,7 @@ import numpy as np
 # records, literals, ...): each exists as a name, and using it raises NotImplementedError naming
 # it, instead of an import error (or, worse, some other type in its place).
 _UNSUPPORTED_NAMES = (
-    "UniTuple", "Tuple", "NamedTuple", "NamedUniTuple", "BaseTuple", "Optional", "NoneType", "none",
+    "NamedTuple", "NamedUniTuple", "Optional", "NoneType", "none",
     "Omitted", "CPointer", "voidptr", "Record", "NestedArray", "NPDatetime", "NPTimedelta",
     "IntegerLiteral", "BooleanLiteral", "StringLiteral", "Literal", "literal", "List", "ListType",
     "Set", "DictType", "Dummy", "Opaque", "IntEnumMember", "EnumMember", "Function",
@@ -21,7 +21,7 @@ _UNSUPPORTED_NAMES = (
 )
 
 __all__ = [
-    "Type", "ScalarType", "ArrayType", "Signature", "void", "boolean", "bool_",
+    "Type", "ScalarType", "ArrayType", "Signature", "void", "BaseTuple", "Tuple", "UniTuple", "boolean", "bool_",
     "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float32", "float64", "intp", "uintp", "float_", "double", "byte", "int_",
     "from_dtype", "signature_string", "typeof",
@@ -104,6 +104,44 @@ class ArrayType(Type):
         elif layout == "F":
             dims[0] = "::1"
         self.name = "%s[%s]" % (dtype.name, ", ".join(dims))
+
+
+class BaseTuple(Type):
+    """Numba's tuple types, as type objects (the results of libdevice functions with outputs are
+    typed with them); len(), iteration and indexing give the member types."""
+
+    def __len__(self):
+        return len(self.types)
+
+    def __iter__(self):
+        return iter(self.types)
+
+    def __getitem__(self, i):
+        return self.types[i]
+
+
+class Tuple(BaseTuple):
+    """``Tuple([float64, int32])``; members of one type make a UniTuple, as in Numba."""
+
+    def __new__(cls, types):
+        types = tuple(types)
+        if cls is Tuple and types and all(t == types[0] for t in types):
+            return UniTuple(types[0], len(types))
+        return super().__new__(cls)
+
+    def __init__(self, types):
+        self.types = tuple(types)
+        self.name = "Tuple(%s)" % ", ".join(str(t) for t in self.types)
+
+
+class UniTuple(BaseTuple):
+    """``UniTuple(float32, 2)``."""
+
+    def __init__(self, dtype, count):
+        self.dtype = dtype
+        self.count = count
+        self.types = (dtype,) * count
+        self.name = "UniTuple(%s x %d)" % (dtype, count)
 
 
 class VoidType(Type):

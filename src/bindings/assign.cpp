@@ -50,19 +50,17 @@ AssignLoop& assign_loop(Scalar from, Scalar to) {
 }
 
 // Numba's rule: the value may have fewer dimensions (missing ones are leading), and each of its
-// dimensions must equal dst's or be 1.
+// dimensions must equal dst's or be 1. The messages are numba-cuda's, word for word.
 std::vector<int64_t> fit_shape(const std::vector<int64_t>& dst, const std::vector<int64_t>& value) {
   if (value.size() > dst.size())
     throw py::value_error("Can't assign " + std::to_string(value.size()) + "-D array to " +
-                          std::to_string(dst.size()) + "-D self (value shape " + shape_str(value) +
-                          ", destination shape " + shape_str(dst) + ")");
+                          std::to_string(dst.size()) + "-D self");
   std::vector<int64_t> padded(dst.size() - value.size(), 1);
   padded.insert(padded.end(), value.begin(), value.end());
   for (size_t i = 0; i < dst.size(); ++i)
     if (padded[i] != 1 && padded[i] != dst[i])
       throw py::value_error("Can't copy sequence with size " + std::to_string(padded[i]) + " to array axis " +
-                            std::to_string(i) + " with dimension " + std::to_string(dst[i]) + " (value shape " +
-                            shape_str(value) + ", destination shape " + shape_str(dst) + ")");
+                            std::to_string(i) + " with dimension " + std::to_string(dst[i]));
   return padded;
 }
 

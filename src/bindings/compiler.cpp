@@ -8,6 +8,7 @@
 #include "bindings/common.h"
 #include "compiler/annotate.h"
 #include "compiler/globals.h"
+#include "compiler/libdevice.h"
 #include "compiler/types.h"
 #include "compiler/typeinfer.h"
 #include "pipeline.h"
@@ -113,6 +114,17 @@ void define_compiler(py::module_& m) {
       .def_property_readonly("first_line", [](py::handle f) { return initialized<FunctionSource>(f, "FunctionSource").source.first_line; })
       .def_property_readonly("text", [](py::handle f) { return initialized<FunctionSource>(f, "FunctionSource").source.text; });
 
+  // The libdevice table (compiler/libdevice.def), from which cujit.cuda.libdevice and
+  // libdevicefuncs are made: (name, return type, [(parameter, type, is_output)], simulated).
+  m.def("libdevice_functions", [] {
+    py::list out;
+    for (const auto& f : libdevice_functions()) {
+      py::list params;
+      for (const auto& p : f.params) params.append(py::make_tuple(p.name, scalar_name(p.type), p.out));
+      out.append(py::make_tuple(f.name, f.ret_void ? "void" : scalar_name(f.ret), params, !f.host.empty()));
+    }
+    return out;
+  });
   m.def("parse_signature", [](const std::string& s) {
     Signature sig = parse_signature(s);
     std::vector<std::string> args;

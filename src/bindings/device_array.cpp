@@ -41,7 +41,9 @@ std::vector<int64_t> shape_arg(const py::handle& shape, const char* what) {
     return (int64_t)n;
   };
   std::vector<int64_t> v;
-  if (py::isinstance<py::tuple>(shape) || py::isinstance<py::list>(shape)) {
+  // numba-cuda iterates a shape: a tuple, a list, or a 1-d NumPy array of ints (np.array([2, 3])).
+  if (py::isinstance<py::tuple>(shape) || py::isinstance<py::list>(shape) ||
+      (py::isinstance<py::array>(shape) && py::reinterpret_borrow<py::array>(shape).ndim() == 1)) {
     for (auto d : shape) v.push_back(as_int(d));
   } else {
     v.push_back(as_int(shape));
@@ -97,14 +99,167 @@ py::array host_array(const py::object& obj, const Scalar* dtype) {
   return py::array(np.attr("asarray")(obj));
 }
 
+// numba-cuda's `not stream`: 0, None (and False) mean "no stream given".
+bool no_stream(const py::object& stream) {
+  return stream.is_none() || (py::isinstance<py::int_>(stream) && PyObject_IsTrue(stream.ptr()) == 0);
+}
+
+// A reference to the Python stream object for DeviceArray::bound_stream (null for no stream),
+// dropped with the GIL held, leaked once Python is gone.
+std::shared_ptr<void> hold_stream(const py::object& stream) {
+  if (no_stream(stream)) return nullptr;
+  stream_handle(stream);  // refuses what is no stream now rather than at the first copy
+  auto* ref = new py::object(stream);
+  return std::shared_ptr<void>(ref, [](void* p) {
+    if (!Py_IsInitialized()) return;
+    py::gil_scoped_acquire gil;
+    delete static_cast<py::object*>(p);
+  });
+}
+
+py::object bound_stream(const DeviceArray& a) {
+  if (!a.bound_stream) return py::int_(0);
+  return *static_cast<py::object*>(a.bound_stream.get());
+}
+
+// numba-cuda's _default_stream: the stream passed, else the one the array is bound to.
+void* stream_for(const DeviceArray& a, const py::object& stream) {
+  if (!no_stream(stream) || !a.bound_stream) return stream_handle(stream);
+  return stream_handle(bound_stream(a));
+}
+
+std::shared_ptr<DeviceArray> with_stream(std::shared_ptr<DeviceArray> a, const py::object& stream) {
+  a->bound_stream = hold_stream(stream);
+  return a;
+}
+
+// numba-cuda's array_core: the array with each dimension of stride 0 cut to length 1 (the memory
+// a broadcast array really has).
+DeviceArray array_core(const DeviceArray& a) {
+  DeviceArray c = a;
+  for (int d = 0; d < c.ndim(); ++d)
+    if (c.strides[d] == 0) c.shape[d] = 1;
+  return c;
+}
+
+// numba-cuda's words (devicearray.errmsg_contiguous_buffer): its copies are single memcpys.
+const char* kNotContiguous =
+    "Array contains non-contiguous buffer and cannot be transferred as a single memory region. Please "
+    "ensure contiguous buffer with numpy .ascontiguousarray()";
+
+void sentry_contiguous(const DeviceArray& a) {
+  DeviceArray c = array_core(a);
+  if (!c.is_c_contiguous() && !c.is_f_contiguous()) throw py::value_error(kNotContiguous);
+}
+
+void squeeze_layout(const std::vector<int64_t>& shape, const std::vector<int64_t>& strides,
+                    std::vector<int64_t>* sq_shape, std::vector<int64_t>* sq_strides) {
+  for (size_t d = 0; d < shape.size(); ++d)
+    if (shape[d] != 1) {
+      sq_shape->push_back(shape[d]);
+      sq_strides->push_back(strides[d]);
+    }
+}
+
+// numba-cuda's check_array_compatibility: the same dtype (TypeError), the same shape and strides
+// but for dimensions of length 1 (ValueError); strides only when there is something to copy.
+void check_compatible(const std::string& dt1, const std::string& dt2, const std::vector<int64_t>& shape1,
+                      const std::vector<int64_t>& strides1, const std::vector<int64_t>& shape2,
+                      const std::vector<int64_t>& strides2, int64_t size1, bool check_strides) {
+  if (dt1 != dt2) throw py::type_error("incompatible dtype: " + dt1 + " vs. " + dt2);
+  std::vector<int64_t> sh1, st1, sh2, st2;
+  squeeze_layout(shape1, strides1, &sh1, &st1);
+  squeeze_layout(shape2, strides2, &sh2, &st2);
+  if (sh1 != sh2) throw py::value_error("incompatible shape: " + rt::shape_str(shape1) + " vs. " + rt::shape_str(shape2));
+  if (check_strides && size1 && st1 != st2)
+    throw py::value_error("incompatible strides: " + rt::shape_str(strides1) + " vs. " + rt::shape_str(strides2));
+}
+
+std::string dtype_name(const py::dtype& dt) { return py::str(dt).cast<std::string>(); }
+
+std::vector<int64_t> host_shape(const py::array& a) { return std::vector<int64_t>(a.shape(), a.shape() + a.ndim()); }
+std::vector<int64_t> host_strides(const py::array& a) { return std::vector<int64_t>(a.strides(), a.strides() + a.ndim()); }
+
+// numba-cuda's copy_to_device: a memcpy, so this array and a device source must each be one
+// block of memory (ValueError otherwise) with the same layout; a host source is first made
+// contiguous in this array's order. Shapes may differ only in dimensions of length 1. A list or
+// scalar (which numba-cuda does not take) is converted to this array's dtype first.
 void copy_to_device(DeviceArray& self, const py::object& ary, const py::object& stream) {
-  void* s = stream_handle(stream);
+  void* s = stream_for(self, stream);
+  DeviceArray core = array_core(self);
   if (is_device_array(ary)) {
     auto src = as_device_array(ary);
-    rt::copy_device_array(self, *src, s);
+    if (src->size() == 0 && src->shape == self.shape) return;
+    sentry_contiguous(self);
+    sentry_contiguous(*src);
+    DeviceArray src_core = array_core(*src);
+    check_compatible(scalar_name(core.dtype), scalar_name(src_core.dtype), core.shape, core.strides,
+                     src_core.shape, src_core.strides, core.size(), true);
+    // The same bytes in the same order: read the source with this array's (core) layout.
+    src_core.shape = core.shape;
+    src_core.strides = core.strides;
+    rt::copy_device_array(core, src_core, s);
     return;
   }
-  rt::copy_numpy_to_device_array(self, host_array(ary, &self.dtype), s);
+  py::array h = host_array(ary, &self.dtype);
+  if (h.size() == 0 && host_shape(h) == self.shape) return;
+  sentry_contiguous(self);
+  py::object native = h.dtype().attr("newbyteorder")("=");  // a byte-swapped source is converted
+  check_compatible(dtype_name(rt::numpy_dtype(core.dtype)), py::str(native).cast<std::string>(), {}, {}, {}, {}, 0,
+                   false);  // the dtype; the shapes below
+  // numba-cuda's array_core of the host array, then NumPy's reshape to this array's core shape,
+  // which only adds or drops dimensions of length 1 (a view).
+  py::tuple cut(h.ndim());
+  for (py::ssize_t d = 0; d < h.ndim(); ++d)
+    cut[d] = h.strides(d) == 0 ? py::slice(0, 1, 1) : py::slice(py::none(), py::none(), py::none());
+  // A broadcast host array copied into a device array that holds every element (cujit's
+  // to_device of a broadcast array makes one) is copied whole.
+  auto squeezed = [](const std::vector<int64_t>& shape) {
+    std::vector<int64_t> a, b;
+    squeeze_layout(shape, shape, &a, &b);
+    return a;
+  };
+  py::object hc = h.attr("__getitem__")(cut);
+  std::vector<int64_t> hshape = py::cast<std::vector<int64_t>>(hc.attr("shape"));
+  if (squeezed(core.shape) != squeezed(hshape) && squeezed(core.shape) == squeezed(host_shape(h))) hc = h;
+  else if (squeezed(core.shape) != squeezed(hshape))
+    throw py::value_error("incompatible shape: " + rt::shape_str(core.shape) + " vs. " + rt::shape_str(hshape));
+  rt::copy_numpy_to_device_array(core, py::array(hc.attr("reshape")(py::cast(core.shape))), s);
+}
+
+// copy_to_host with numba-cuda's checks of `ary` (check_array_compatibility's words; shapes may
+// differ in dimensions of length 1). Unlike numba-cuda, any layout of `ary` is filled correctly.
+py::array copy_to_host(const DeviceArray& a, const py::object& ary, const py::object& stream) {
+  void* s = stream_for(a, stream);
+  if (ary.is_none() || !py::isinstance<py::array>(ary)) return rt::device_array_to_numpy(a, ary, s);
+  py::array h = py::reinterpret_borrow<py::array>(ary);
+  check_compatible(dtype_name(rt::numpy_dtype(a.dtype)), dtype_name(h.dtype()), a.shape, a.strides, host_shape(h),
+                   host_strides(h), a.size(), false);
+  if (host_shape(h) != a.shape) {
+    py::array v = py::array(h.attr("reshape")(py::cast(a.shape)));  // only length-1 dimensions differ: a view
+    rt::device_array_to_numpy(a, v, s);
+    return h;
+  }
+  return rt::device_array_to_numpy(a, ary, s);
+}
+
+// pickle: through the host (numba-cuda's arrays do not pickle). The data travels C-ordered in
+// the array's memory order, so the rebuilt array has the same order of strides (C, F or other).
+py::object reduce(const py::object& self) {
+  return py::module_::import("cujit.cuda.cudadrv.devicearray").attr("_reduce_device_array")(self);
+}
+
+// Every byte the elements span, as a 1-d uint8 array of the same memory (for the driver-level
+// copies and memset of numba.cuda.cudadrv.driver).
+DeviceArray bytes_view(const DeviceArray& a) {
+  int64_t lo = 0, hi = 0;
+  a.extent(&lo, &hi);
+  DeviceArray b = a;
+  b.data = a.data + lo;
+  b.dtype = Scalar::UInt8;
+  b.shape = {hi - lo};
+  b.strides = {1};
+  return b;
 }
 
 py::object to_device(const py::object& obj, const py::object& stream, bool copy, const py::object& to) {
@@ -117,7 +272,7 @@ py::object to_device(const py::object& obj, const py::object& stream, bool copy,
   if (py::isinstance<DeviceArray>(obj)) return obj;
   if (is_device_array(obj)) return py::cast(rt::device_array_from_cai(obj));
   py::array host = host_array(obj, nullptr);
-  return py::cast(rt::device_array_from_numpy(host, copy, rt::current_backend(), s));
+  return py::cast(with_stream(rt::device_array_from_numpy(host, copy, rt::current_backend(), s), stream));
 }
 
 py::object device_array(const py::object& shape, const py::object& dtype, const py::object& strides,
@@ -127,10 +282,10 @@ py::object device_array(const py::object& shape, const py::object& dtype, const 
   Scalar dt = dtype_arg(dtype);
   if (!strides.is_none()) {
     std::vector<int64_t> st = shape_arg(strides, "strides");
-    return py::cast(rt::new_device_array_strided(rt::current_backend(), dt, sh, st, s));
+    return py::cast(with_stream(rt::new_device_array_strided(rt::current_backend(), dt, sh, st, s), stream));
   }
   if (order != "C" && order != "F") throw py::value_error("order must be 'C' or 'F', got '" + order + "'");
-  return py::cast(rt::new_device_array(rt::current_backend(), dt, sh, order[0], s));
+  return py::cast(with_stream(rt::new_device_array(rt::current_backend(), dt, sh, order[0], s), stream));
 }
 
 // Numba's rule: the new array is Fortran-ordered if `ary` is F- and not C-contiguous, else C.
@@ -139,14 +294,14 @@ py::object device_array_like(const py::object& ary, const py::object& stream) {
   if (is_device_array(ary)) {
     auto a = as_device_array(ary);
     char order = a->is_f_contiguous() && !a->is_c_contiguous() ? 'F' : 'C';
-    return py::cast(rt::new_device_array(a->backend(), a->dtype, a->shape, order, s));
+    return py::cast(with_stream(rt::new_device_array(a->backend(), a->dtype, a->shape, order, s), stream));
   }
   py::array h = host_array(ary, nullptr);
   Scalar dt;
   if (!rt::scalar_from_numpy_dtype(h.dtype(), &dt)) dt = dtype_arg(h.dtype());  // throws with the reason
   bool f = (h.flags() & py::array::f_style) && !(h.flags() & py::array::c_style);
   std::vector<int64_t> shape(h.shape(), h.shape() + h.ndim());
-  return py::cast(rt::new_device_array(rt::current_backend(), dt, shape, f ? 'F' : 'C', s));
+  return py::cast(with_stream(rt::new_device_array(rt::current_backend(), dt, shape, f ? 'F' : 'C', s), stream));
 }
 
 
@@ -197,19 +352,21 @@ std::vector<rt::IndexItem> index_key(const py::handle& key) {
   return items;
 }
 
-py::object getitem(const DeviceArray& a, const py::handle& key) {
+// A view is bound to the stream given, else to this array's (numba-cuda's getitem).
+py::object getitem(const DeviceArray& a, const py::handle& key, const py::object& stream) {
   bool element = false;
   auto v = std::make_shared<DeviceArray>(rt::index(a, index_key(key), &element));
+  if (!no_stream(stream)) v->bound_stream = hold_stream(stream);
   if (!element) return py::cast(v);
   // One element: a NumPy scalar, as indexing a NumPy array gives.
-  py::array host = rt::device_array_to_numpy(*v, py::none());
+  py::array host = rt::device_array_to_numpy(*v, py::none(), stream_for(a, stream));
   return host.attr("__getitem__")(py::tuple());
 }
 
-void setitem(DeviceArray& a, const py::handle& key, const py::handle& value) {
+void setitem(DeviceArray& a, const py::handle& key, const py::handle& value, const py::object& stream) {
   bool element = false;
   DeviceArray v = rt::index(a, index_key(key), &element);
-  assign(v, value, nullptr);
+  assign(v, value, stream_for(a, stream));
 }
 
 char order_arg(const std::string& order) {
@@ -298,16 +455,57 @@ void define_device_array(py::module_& m) {
             // AttributeError, so hasattr() says a simulator array is not a CUDA array.
             if (a.backend() != rt::Backend::GPU)
               throw py::attribute_error("a simulator device array has no __cuda_array_interface__ (it is not in GPU memory)");
-            return rt::cuda_array_interface(a);
+            py::dict d = rt::cuda_array_interface(a);
+            // Bound to a stream (numba-cuda's .stream): consumers synchronise with that one.
+            if (a.bound_stream) {
+              void* h = stream_handle(bound_stream(a));
+              if (h != nullptr) d["stream"] = py::int_(uintptr_t(h));
+            }
+            return d;
           })
-      .def("copy_to_host",
-           [](const DeviceArray& a, const py::object& ary, const py::object& stream) {
-             return rt::device_array_to_numpy(a, ary, stream_handle(stream));
-           },
-           "ary"_a = py::none(), "stream"_a = 0,
+      .def("copy_to_host", &copy_to_host, "ary"_a = py::none(), "stream"_a = 0,
            "Copies the data to the host: into `ary` (same shape and dtype) or a new array, which is returned.")
       .def("copy_to_device", &copy_to_device, "ary"_a, "stream"_a = 0,
-           "Copies a host array (or a device array of the same backend) of the same shape and dtype into this one.")
+           "Copies a host array (or a contiguous device array of the same backend and layout) of the same "
+           "shape and dtype into this contiguous array.")
+      .def_property_readonly("stream", &bound_stream,
+                             "The stream this array's copies use when none is given (0: none), as numba-cuda's.")
+      .def("bind",
+           [](const DeviceArray& a, const py::object& stream) {
+             auto c = std::make_shared<DeviceArray>(a);
+             c->bound_stream = hold_stream(stream);
+             return c;
+           },
+           "stream"_a = 0, "The same array (same memory) bound to `stream` for its later copies.")
+      .def_property_readonly("alloc_size",
+                             [](const DeviceArray& a) {
+                               int64_t lo = 0, hi = 0;
+                               a.extent(&lo, &hi);
+                               return hi - lo;
+                             },
+                             "The bytes the elements span (numba-cuda's alloc_size).")
+      .def("_bytes", [](const DeviceArray& a) { return std::make_shared<DeviceArray>(bytes_view(a)); },
+           "Every byte the elements span, as a 1-d uint8 array of the same memory.")
+      .def("__reduce__", &reduce)
+      // copy.copy shares the memory, as numba-cuda's (its bind() is a copy.copy); copy.deepcopy
+      // copies the data, through __reduce__.
+      .def("__copy__", [](const DeviceArray& a) { return std::make_shared<DeviceArray>(a); })
+      .def("_memset",
+           [](DeviceArray& a, int value, const py::object& stream) {
+             // numba.cuda.cudadrv.driver.device_memset of the bytes of a contiguous array.
+             if (value < 0 || value > 255)
+               throw py::value_error("device_memset: val must be a byte value (0 to 255), got " + std::to_string(value));
+             if (!a.is_c_contiguous() && !a.is_f_contiguous()) throw py::value_error(kNotContiguous);
+             if (a.readonly) throw py::value_error("assignment destination is read-only");
+             if (a.size() == 0) return;
+             void* s = stream_for(a, stream);
+             const rt::Backend b = a.backend();
+             char* p = a.data;
+             const size_t n = size_t(a.nbytes());
+             py::gil_scoped_release nogil;
+             rt::fill_device_bytes(b, p, (unsigned char)value, n, s, /*wait=*/s == nullptr);
+           },
+           "value"_a, "stream"_a = 0, "Sets every byte of this contiguous array to `value`.")
       .def("is_c_contiguous", &DeviceArray::is_c_contiguous)
       .def("is_f_contiguous", &DeviceArray::is_f_contiguous)
       .def("__len__",
@@ -316,27 +514,36 @@ void define_device_array(py::module_& m) {
              return a.shape[0];
            })
       .def("__repr__", &repr)
-      .def("__getitem__", &getitem,
+      .def("__getitem__", [](const DeviceArray& a, const py::handle& key) { return getitem(a, key, py::int_(0)); },
            "An int, slice, None or Ellipsis key (or a tuple of them): a view sharing this memory, or "
            "for one element its value as a NumPy scalar.")
-      .def("__setitem__", &setitem,
+      .def("__setitem__",
+           [](DeviceArray& a, const py::handle& key, const py::handle& value) { setitem(a, key, value, py::int_(0)); },
            "Writes a scalar, sequence, NumPy array or device array into the elements the key selects, "
            "broadcasting and converting to this array's dtype.")
-      .def("getitem", [](const DeviceArray& a, const py::handle& key, const py::object&) { return getitem(a, key); },
-           "item"_a, "stream"_a = 0)
-      .def("setitem",
-           [](DeviceArray& a, const py::handle& key, const py::handle& value, const py::object& stream) {
-             bool element = false;
-             DeviceArray v = rt::index(a, index_key(key), &element);
-             assign(v, value, stream_handle(stream));
-           },
-           "key"_a, "value"_a, "stream"_a = 0)
+      .def("getitem", &getitem, "item"_a, "stream"_a = 0)
+      .def("setitem", &setitem, "key"_a, "value"_a, "stream"_a = 0)
       .def("reshape", &reshape, "A view with another shape (one dimension may be -1); order='C' or 'F'. "
                                 "NotImplementedError where the strides cannot express it without a copy.")
       .def("ravel", &ravel, "order"_a = "C", "A 1-d view of a contiguous array (NotImplementedError otherwise).")
       .def("transpose",
-           [](const DeviceArray& a, const py::args& axes) {
-             return std::make_shared<DeviceArray>(rt::transpose(a, axes_arg(axes)));
+           [](const DeviceArray& a, const py::args& args) {
+             // numba-cuda's ValueError for axes that are not a permutation of the dimensions.
+             std::vector<int64_t> axes = axes_arg(args);
+             if (!axes.empty()) {
+               std::vector<bool> seen(a.ndim(), false);
+               bool ok = (int)axes.size() == a.ndim();
+               for (int64_t ax : axes) {
+                 if (!ok) break;
+                 if (ax < 0) ax += a.ndim();
+                 ok = ax >= 0 && ax < a.ndim() && !seen[ax];
+                 if (ok) seen[ax] = true;
+               }
+               if (!ok)
+                 throw py::value_error("invalid axes list " +
+                                       py::repr(args.size() == 1 ? py::object(args[0]) : py::object(args)).cast<std::string>());
+             }
+             return std::make_shared<DeviceArray>(rt::transpose(a, axes));
            },
            "A view with the dimensions permuted (reversed by default). Unlike Numba, which copies "
            "2-d arrays through a transpose kernel, no data moves.")
@@ -376,15 +583,21 @@ void define_device_array(py::module_& m) {
                              })
       .def_property_readonly("device_ctypes_pointer",
                              [](const DeviceArray& a) {
-                               return py::module_::import("ctypes").attr("c_void_p")(reinterpret_cast<uintptr_t>(a.data));
+                               // numba-cuda's type (its MemoryPointer's): a c_size_t, 0 for an empty array.
+                               return py::module_::import("ctypes").attr("c_size_t")(reinterpret_cast<uintptr_t>(a.data));
                              });
+  // numba-cuda's markers of device memory (numba.cuda.cudadrv.driver.is_device_memory) and of its
+  // device arrays.
+  cls.attr("__cuda_memory__") = true;
+  cls.attr("__cuda_ndarray__") = true;
   define_dlpack(m, cls);
 
   m.def("as_cuda_array",
         [](const py::object& obj, bool sync) -> py::object {
           (void)sync;  // the interface's stream is always synchronised with (protocol v3)
           if (py::isinstance<DeviceArray>(obj)) return obj;
-          if (py::isinstance<py::array>(obj) || !py::hasattr(obj, "__cuda_array_interface__"))
+          // Mapped and managed arrays are ndarrays with the interface: they view their memory too.
+          if (!py::hasattr(obj, "__cuda_array_interface__"))
             throw py::type_error("as_cuda_array: " + py::type::of(obj).attr("__name__").cast<std::string>() +
                                  " does not implement the CUDA array interface (__cuda_array_interface__); "
                                  "use cuda.to_device to copy host data");

@@ -71,6 +71,7 @@ void define_host_memory(py::module_& m) {
                              "The device address of mapped memory (its host address on the simulator); 0 if not mapped.")
       .def_property_readonly("nbytes", [](const HostAllocation& a) { return a.nbytes; })
       .def_property_readonly("mapped", [](const HostAllocation& a) { return (a.flags & rt::kHostMapped) != 0; })
+      .def_property_readonly("managed", [](const HostAllocation& a) { return (a.flags & rt::kHostManaged) != 0; })
       .def_property_readonly("registered", [](const HostAllocation& a) { return a.registered; })
       .def_property_readonly("backend", [](const HostAllocation& a) { return std::string(rt::backend_name(a.backend)); })
       .def("release", [](HostAllocation& a) {
@@ -87,6 +88,15 @@ void define_host_memory(py::module_& m) {
         },
         "nbytes"_a, "mapped"_a = false, "portable"_a = false, "wc"_a = false,
         "nbytes of page-locked host memory (cuMemHostAlloc) on the current backend.");
+  m.def("managed_alloc",
+        [](size_t nbytes, bool attach_global) {
+          py::gil_scoped_release nogil;
+          return rt::host_alloc(rt::current_backend(), nbytes,
+                                rt::kHostManaged | (attach_global ? 0u : unsigned(rt::kHostAttachHost)));
+        },
+        "nbytes"_a, "attach_global"_a = true,
+        "nbytes of managed memory (cuMemAllocManaged) on the current backend (host memory on the simulator): "
+        "one address for the host and the device.");
   m.def("host_register",
         [](const py::object& obj, bool mapped, bool portable) {
           py::array a = as_numpy(obj, "cuda.pinned/mapped");

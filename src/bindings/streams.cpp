@@ -89,6 +89,20 @@ void define_streams(py::module_& m) {
 
   m.def("stream", [] { return Stream::create(rt::current_backend()); },
         "A new stream (cuStreamCreate; it synchronises with the legacy default stream, as Numba's do).");
+  m.def("external_stream",
+        [](const py::object& ptr) {
+          // numba-cuda's check; a handle is an address, so one no pointer can hold is refused too.
+          if (!py::isinstance<py::int_>(ptr) || py::isinstance<py::bool_>(ptr))
+            throw py::type_error("ptr for external stream must be an int");
+          unsigned long long v = PyLong_AsUnsignedLongLong(ptr.ptr());
+          if (PyErr_Occurred()) {
+            PyErr_Clear();
+            throw py::value_error("ptr for external stream must be a CUstream handle, got " +
+                                  py::repr(ptr).cast<std::string>());
+          }
+          return Stream::external(reinterpret_cast<void*>(uintptr_t(v)));
+        },
+        "ptr"_a, "A stream object for a CUstream handle another library made (GPU only; not destroyed here).");
   m.def("default_stream", [] { return builtin(Stream::Kind::Default); }, "The default stream (handle 0).");
   m.def("legacy_default_stream", [] { return builtin(Stream::Kind::Legacy); },
         "The legacy default stream (CU_STREAM_LEGACY).");

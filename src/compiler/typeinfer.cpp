@@ -12,11 +12,14 @@
 
 #include <cmath>
 #include <cstdio>
+#include <exception>
 #include <set>
 #include <sstream>
 #include <utility>
 
 #include "compiler/builtins.h"
+#include "compiler/libdevice.h"
+#include "compiler/fnval.h"
 #include "compiler/parallel.h"
 #include "compiler/parser.h"
 
@@ -125,6 +128,13 @@ class Typer {
     switch (s.kind) {
       case K::Expr: {
         if (s.a->is(K::Constant) && s.a->cval.tag == ast::ConstValue::Tag::Str) return;  // docstring
+        if (s.a->is(K::Call)) {  // operator.setitem(a, i, v) on a line of its own is a[i] = v
+          Type c = expr(*s.a->a);
+          if (c.tag == Type::Tag::Function && c.name == "operator.setitem") {
+            forget_nodes(fn(), *s.a);  // the call's nodes go: no resolution may outlive them
+            if (rewrite_setitem_statement(s, c.name)) return stmt(s);
+          }
+        }
         expr(*s.a);
         return;
       }
@@ -156,6 +166,8 @@ class Typer {
         if (fn().role == Role::Kernel && s.a && !(v.tag == Type::Tag::None))
           error(s, "a kernel cannot return a value (it returns " + v.str() +
                        "); write results into an array argument");
+        if (v.tag == Type::Tag::Iterator)  // it has no run-time form: iterate it where it is made
+          unsupported(*s.a, "returning " + v.name + "() from a function is not supported; use it in a for loop");
         // A return no path reaches (after a return, in a branch a constant test never takes)
         // does not type the result, as in Numba, which never sees it.
         if (ssa_.cur.dead) fn().dead_returns.insert(&s);
@@ -165,6 +177,11 @@ class Typer {
       }
       case K::If: {
         truth(*s.a);
+        // A constant parameter's test (fnval.h): only the branch taken is typed and generated.
+        if (const int live = constant_branch(fn(), *s.a); live >= 0) {
+          block(live ? s.body : s.orelse);
+          return;
+        }
         // A constant test (`if True:`, `if DEBUG:`) takes one branch only: Numba prunes the other.
         const int known = static_truth(*s.a, fn(), ssa_);
         const Env before = ssa_.cur;
@@ -192,7 +209,7 @@ class Typer {
       case K::For: {
         Type it = expr(*s.b);
         Type elem = Type::unknown();
-        if (it.tag == Type::Tag::Range) elem = Type::scalar_of(it.scalar);
+        if (it.tag == Type::Tag::Range || it.tag == Type::Tag::Iterator) elem = iteration_item(it);
         else if (it.is_array()) {
           if (it.ndim == 1) elem = Type::scalar_of(it.scalar);
           else { elem = it; elem.ndim -= 1; elem.layout = it.layout == 'C' ? 'C' : 'A'; }
@@ -430,7 +447,8 @@ class Typer {
           ok = ok && t.known();
           // Tuples hold values: numbers, arrays, tuples (a string or a module has no run-time form).
           if (t.tag == Type::Tag::String || t.tag == Type::Tag::Module || t.tag == Type::Tag::Function ||
-              t.tag == Type::Tag::DType || t.tag == Type::Tag::Range || t.tag == Type::Tag::Void)
+              t.tag == Type::Tag::DType || t.tag == Type::Tag::Range || t.tag == Type::Tag::Void ||
+              t.tag == Type::Tag::Iterator)
             unsupported(*x, "a tuple cannot hold a " + t.str() + " in compiled code");
           el.push_back(t);
         }
@@ -620,6 +638,11 @@ class Typer {
       f.resolved[&e] = r;
       return Type::module("numpy.random");
     }
+    if (module == "cuda.libdevice") {  // libdevice.sinf, or `from numba.cuda.libdevice import sinf`
+      if (!find_libdevice(attr)) error(e, "Unknown attribute '" + attr + "' of module 'numba.cuda.libdevice'");
+      f.resolved[&e] = Resolved{Resolved::Kind::Builtin};
+      return Type::function(q);
+    }
     if (module == "cuda") {
       // CPU code has no thread, block or warp to ask about (Numba: a TypingError); the simulator's
       // values must not leak into a @jit function as a silent 0.
@@ -633,7 +656,8 @@ class Typer {
         f.resolved[&e] = r;
         return Type::module("cuda." + attr);
       }
-      if (attr == "local" || attr == "shared" || attr == "atomic" || attr == "const" || attr == "random") {
+      if (attr == "local" || attr == "shared" || attr == "atomic" || attr == "const" || attr == "random" ||
+          attr == "libdevice") {
         Resolved r{Resolved::Kind::Module};
         r.name = "cuda." + attr;
         f.resolved[&e] = r;
@@ -654,7 +678,8 @@ class Typer {
     if (!v.known()) return Type::unknown();
     if (v.tag == Type::Tag::Module) {
       const std::string& m = v.name;
-      if (m == "cuda.local" || m == "cuda.shared" || m == "cuda.atomic" || m == "cuda.const" || m == "cuda.random")
+      if (m == "cuda.local" || m == "cuda.shared" || m == "cuda.atomic" || m == "cuda.const" || m == "cuda.random" ||
+          m == "cuda.libdevice")
         return module_attr(e, m, e.name);
       if (m.rfind("cuda.", 0) == 0) {  // threadIdx.x and friends
         if (e.name == "x" || e.name == "y" || e.name == "z") {
@@ -800,6 +825,11 @@ class Typer {
       return u;
     }
     if (!base.is_array()) error(e, "'" + base.str() + "' object is not subscriptable");
+    if (idx.size() == 1 && it[0].is_tuple() && !e.b->is(ast::Kind::Tuple)) {  // a[t]: a[t[0], t[1], ...]
+      if (it[0].elems.empty()) unsupported(e, "indexing an array with an empty tuple is not supported");
+      it = it[0].elems;
+      idx.assign(it.size(), idx[0]);
+    }
     if ((int)idx.size() > base.ndim)
       error(e, "too many indices for " + base.str() + ": " + std::to_string(idx.size()) + " given");
     int kept = base.ndim - (int)idx.size();
@@ -865,19 +895,30 @@ class Typer {
     if (!keywords_bound && !e.keywords.empty() && callee.name != "print" && callee.name != "cuda.local.array" &&
         callee.name != "cuda.shared.array")
       unsupported(e.keywords[0].value ? *e.keywords[0].value : e, "keyword arguments are not supported for " + callee.name + "()");
+    if (callee.name.rfind("cuda.libdevice.", 0) == 0)
+      if (const LibdeviceFn* ld = find_libdevice(callee.name.substr(15))) return type_libdevice_call(fn(), e, *ld, args);
     const BuiltinRow* b = find_builtin(callee.name);
     if (!b) error(e, "unknown function " + callee.name);
+    if (b->rule == Rule::Operator) {  // operator.add(a, b) is a + b (fnval.h)
+      if (callee.name.rfind("operator.i", 0) == 0 && callee.name != "operator.invert" && !args.empty() && !args[0].is_scalar())
+        unsupported(e, callee.name + "() is supported on numbers only (on a " + args[0].str() + " it would update it in place)");
+      forget_nodes(fn(), *e.a);
+      std::string why = rewrite_operator_call(e, callee.name, false);
+      if (!why.empty()) error(e, why);
+      return expr(e);
+    }
     return type_builtin_call(fn(), e, *b, args);
   }
 
   Type call_user(ast::Node& e, const Type& callee, const std::vector<Type>& args) {
     if (!e.keywords.empty()) unsupported(*e.keywords[0].value, "keyword arguments are not supported in calls to compiled functions");
     for (size_t i = 0; i < args.size(); ++i)
-      if (args[i].tag == Type::Tag::Module || args[i].tag == Type::Tag::Function || args[i].tag == Type::Tag::String)
+      if (args[i].tag == Type::Tag::Module || args[i].tag == Type::Tag::String || args[i].tag == Type::Tag::Iterator)
         unsupported(*e.list[i], "passing a " + args[i].str() + " to a function is not supported");
     auto src = prog_.sources[callee.user_fn];
     // The number of arguments is the caller's mistake: reported here, as Python reports it.
-    const std::vector<ast::Param> params = parse(src->source).func->params;
+    const ast::Module callee_mod = parse(src->source);
+    const std::vector<ast::Param>& params = callee_mod.func->params;
     if (params.size() > args.size()) {
       std::string missing;
       for (size_t i = args.size(); i < params.size(); ++i) missing += (missing.empty() ? "'" : ", '") + params[i].name + "'";
@@ -886,11 +927,34 @@ class Typer {
     if (params.size() < args.size())
       error(e, src->name + "() takes " + std::to_string(params.size()) + " positional argument(s) but " +
                    std::to_string(args.size()) + " were given");
+    // A constant passed for a parameter that sizes an array is known to the callee (fnval.h).
+    std::map<std::string, GlobalValue> consts;
+    const std::set<std::string> sizing = shape_params(*callee_mod.func);
+    for (size_t i = 0; i < params.size(); ++i) {
+      GlobalValue g;
+      if (sizing.count(params[i].name) && fold_constant_argument(fn(), *e.list[i], &g)) consts[params[i].name] = g;
+    }
     int idx;
     try {
-      idx = prog_.instantiate(src, args, Type::unknown(), Role::Device);
+      idx = prog_.instantiate(src, args, Type::unknown(), Role::Device, consts);
     } catch (CompileError&) {
-      throw;  // the callee's own error, at its own line
+      const std::exception_ptr first = std::current_exception();
+      // Where the plain types fail, Numba retries with the constant arguments as literals, and
+      // prunes the branches their `if`s rule out (fnval.h, branch_params). Else the callee's own
+      // error stands, at its own line.
+      bool retry = false;
+      for (const auto& p : branch_params(*callee_mod.func)) {
+        size_t i = 0;
+        while (params[i].name != p) ++i;
+        GlobalValue g;
+        if (!consts.count(p) && fold_constant_argument(fn(), *e.list[i], &g)) consts[p] = g, retry = true;
+      }
+      if (!retry) throw;
+      try {
+        idx = prog_.instantiate(src, args, Type::unknown(), Role::Device, consts);
+      } catch (CompileError&) {
+        std::rethrow_exception(first);  // the plain types' error: the constants did not help
+      }
     }
     if (idx < 0) {
       error(e, "recursive calls are not supported: " + src->name + "() calls itself (directly or through another function)");
@@ -913,20 +977,34 @@ int Program::source_index(const std::shared_ptr<FunctionSource>& src) {
 }
 
 int Program::instantiate(const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args,
-                         const Type& declared_ret, Role role) {
+                         const Type& declared_ret, Role role, const std::map<std::string, GlobalValue>& const_params) {
+  // Constant parameters' values (ints, tuples of ints) as a key.
+  auto key = [](const std::map<std::string, GlobalValue>& m) {
+    std::string k;
+    for (const auto& [n, g] : m) {
+      k += n + "=";
+      if (g.kind == GlobalValue::Kind::Tuple) for (const auto& x : g.elems) k += std::to_string(x.i) + ",";
+      else k += std::to_string(g.i);
+      k += ";";
+    }
+    return k;
+  };
+  const std::string want = key(const_params);
   for (size_t i = 0; i < fns.size(); ++i) {
     auto& f = *fns[i];
-    if (f.src.get() == src.get() && f.arg_types == args && f.role == role && f.declared_ret == declared_ret) {
+    if (!f.failed && f.src.get() == src.get() && f.arg_types == args && f.role == role &&
+        f.declared_ret == declared_ret && key(f.const_params) == want) {
       if (f.typing) return -1;  // recursion: the caller reports it at the call
       return (int)i;
     }
   }
   for (auto& f : fns)  // any instance of the same function still being typed is recursion too
-    if (f->src.get() == src.get() && f->typing) return -1;
+    if (f->src.get() == src.get() && f->typing && !f->failed) return -1;
   auto inst = std::make_unique<FunctionInstance>();
   inst->src = src;
   inst->mod = parse(src->source);
   inst->arg_types = args;
+  inst->const_params = const_params;
   inst->declared_ret = declared_ret;
   inst->role = role;
   inst->host_only = host_only;
@@ -942,7 +1020,13 @@ int Program::instantiate(const std::shared_ptr<FunctionSource>& src, const std::
   inst->cpp_name = "cj_f" + std::to_string(idx) + "_" + src->name;
   inst->typing = true;
   fns.push_back(std::move(inst));
-  Typer(*this, idx).run();
+  try {
+    Typer(*this, idx).run();
+  } catch (CompileError&) {
+    fns[idx]->typing = false;  // left unreachable; a caller may retry with constants (call_user)
+    fns[idx]->failed = true;
+    throw;
+  }
   fns[idx]->typing = false;
   return idx;
 }

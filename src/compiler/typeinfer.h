@@ -84,6 +84,7 @@ struct FunctionInstance {
   std::map<std::string, const GlobalValue*> const_arrays;  // symbol -> global array (constant memory)
   std::string cpp_name;
   bool typing = false;                   // inference in progress (recursion check)
+  bool failed = false;                   // its typing raised: never reused (a retry may follow)
   bool host_only = false;                // compiled for the CPU only (Program::host_only)
   std::string compiled_as;               // for messages: "a CUDA kernel", "a @jit function", ...
   std::unordered_map<const ast::Node*, ParallelLoop> parallel_loops;  // For node -> its plan
@@ -93,6 +94,12 @@ struct FunctionInstance {
   std::unordered_set<const ast::Node*> unwrap;
   // Return statements no path reaches (typeinfer_ssa.h): their values do not type the result.
   std::unordered_set<const ast::Node*> dead_returns;
+  // Parameters that size a cuda.local/shared.array and were passed a constant (an int, or a tuple
+  // of ints): Numba types such an argument as a literal where the plain type fails, so the
+  // callee is specialised per value. They fold as constants do (fnval.h, shape_params). Also,
+  // where typing with plain types failed, `if p:` tests of a constant p: only the branch taken
+  // is typed and generated, as Numba prunes it (fnval.h, branch_params, constant_branch).
+  std::map<std::string, GlobalValue> const_params;
 };
 
 /// The GPU's limit on a block's static shared memory (cuda.shared.array with a constant shape):
@@ -152,7 +159,8 @@ class Program {
   /// Types `src` for `args` (reusing an existing instance) and returns its index.
   /// `call_site` is where a caller asked for it (for errors); null for entry points.
   int instantiate(const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args,
-                  const Type& declared_ret, Role role);
+                  const Type& declared_ret, Role role,
+                  const std::map<std::string, GlobalValue>& const_params = {});
 
   /// The index in `sources` for a user function (adds it on first use).
   int source_index(const std::shared_ptr<FunctionSource>& src);
@@ -165,10 +173,17 @@ struct BuiltinRow;
 /// The result type of a call to an intrinsic with arguments of the given types, checking its
 /// arity and argument types (typeinfer_builtins.cpp). Records array shapes in `fn`.
 Type type_builtin_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args);
+struct LibdeviceFn;
+/// A call of numba.cuda.libdevice.<name> (typeinfer_builtins.cpp).
+Type type_libdevice_call(FunctionInstance& fn, ast::Node& call, const LibdeviceFn& ld, const std::vector<Type>& args);
 /// Puts the keyword arguments of a call to an intrinsic that takes them (np.random.normal(scale=2))
 /// into parameter order, filling skipped parameters with their defaults. False for intrinsics
 /// without keyword parameters (the call's keywords are then the caller's to reject).
 bool bind_builtin_keywords(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b);
+/// The constant an argument expression of `fn` is, for a callee's constant parameter: an int
+/// expression that folds (literals, global ints, arithmetic), a tuple of such, or a global (or
+/// constant-parameter) tuple of ints. False where it is not one.
+bool fold_constant_argument(FunctionInstance& fn, const ast::Node& arg, GlobalValue* out);
 /// Numba's TypingError for a store into a read-only array (a NumPy argument with
 /// flags.writeable False, a read-only __cuda_array_interface__, a global constant array, or a
 /// view of one): "Cannot modify readonly array of type: readonly array(uint8, 1d, C)".

@@ -5,6 +5,7 @@
 
 #include "compiler/builtins.h"
 #include "compiler/diagnostics.h"
+#include "compiler/libdevice.h"
 #include "compiler/typeinfer.h"
 
 namespace cujit {
@@ -218,6 +219,24 @@ class BuiltinTyper {
         r.scalar = all_u64 ? Scalar::UInt64 : Scalar::Int64;
         return r;
       }
+      case Rule::Iterate: {  // enumerate(it[, start]), zip(it, ...): iterated by for (types.h)
+        const bool en = b.id == Builtin::Enumerate;
+        if (en) arity(e, b, args, 1, 2);
+        if (!en && args.empty()) unsupported(e, "zip() without arguments is not supported");
+        const size_t n = en ? 1 : args.size();
+        for (size_t i = 0; i < n; ++i) {
+          const Type& t = args[i];
+          if (t.tag != Type::Tag::Range && !t.is_array() && !t.is_tuple() && t.tag != Type::Tag::Iterator)
+            error(*e.list[i], std::string(b.name) + "() needs an iterable (a range, an array, a tuple, enumerate or zip), not " + t.str());
+          if (t.is_array() && t.ndim == 0) error(*e.list[i], "iteration over a 0-d array");
+          if (!iteration_item(t).known())
+            unsupported(*e.list[i], std::string(b.name) + "() of a heterogeneous tuple is not supported");
+        }
+        if (en && args.size() == 2 && !(args[1].is_scalar() && (is_integer(args[1].scalar) || args[1].scalar == Scalar::Bool)))
+          error(*e.list[1], "enumerate() start must be an integer, not " + args[1].str());
+        return Type::iterator(b.name, std::vector<Type>(args.begin(), args.begin() + n));
+      }
+      case Rule::Operator: throw InternalError("typeinfer: operator-module call not rewritten");
       case Rule::Len:
         arity(e, b, args, 1, 1);
         if (!args[0].is_array() && !args[0].is_tuple()) error(e, "len() of a " + args[0].str() + " is not supported");
@@ -427,7 +446,10 @@ class BuiltinTyper {
 
   // The global (or closure variable) a Name reads; null for locals and other expressions.
   const GlobalValue* global_named(const ast::Node& n) {
-    if (!n.is(ast::Kind::Name) || fn().locals.count(n.name)) return nullptr;
+    if (!n.is(ast::Kind::Name)) return nullptr;
+    auto c = fn().const_params.find(n.name);  // never assigned in the function (shape_params)
+    if (c != fn().const_params.end()) return &c->second;
+    if (fn().locals.count(n.name)) return nullptr;
     auto g = fn().src->globals.find(n.name);
     return g == fn().src->globals.end() ? nullptr : &g->second;
   }
@@ -692,6 +714,41 @@ class BuiltinTyper {
     user_error(fn_.mod.source, at.loc, ErrorKind::Unsupported, msg);
   }
   bool const_int(const ast::Node& n, int64_t* out) { return const_int_literal(n, out); }
+
+ public:
+  bool constant_argument(const ast::Node& n, GlobalValue* out) {
+    if (n.is(ast::Kind::Constant) && n.cval.tag == ast::ConstValue::Tag::Bool) {
+      out->kind = GlobalValue::Kind::Bool;
+      out->i = n.cval.b;
+      return true;
+    }
+    const GlobalValue* g = global_named(n);
+    if (g && g->kind == GlobalValue::Kind::Bool) {
+      *out = *g;
+      return true;
+    }
+    if (g && g->kind == GlobalValue::Kind::Tuple) {
+      int64_t v;
+      const ast::Node* at;
+      for (const auto& item : g->elems) if (!global_int(item, &v, &at, n)) return false;
+      *out = *g;
+      return true;
+    }
+    std::vector<const ast::Node*> parts;
+    if (n.is(ast::Kind::Tuple)) for (auto& x : n.list) parts.push_back(x.get());
+    else parts.push_back(&n);
+    GlobalValue t;
+    t.kind = GlobalValue::Kind::Tuple;
+    for (auto* p : parts) {
+      GlobalValue item;
+      item.kind = GlobalValue::Kind::Int;
+      const ast::Node* culprit;
+      if (fold_int(*p, &item.i, &culprit) != Fold::Ok) return false;
+      t.elems.push_back(item);
+    }
+    *out = n.is(ast::Kind::Tuple) ? t : t.elems[0];
+    return true;
+  }
 };
 
 }  // namespace
@@ -773,6 +830,10 @@ bool bind_builtin_keywords(FunctionInstance& fn, ast::Node& call, const BuiltinR
   return true;
 }
 
+bool fold_constant_argument(FunctionInstance& fn, const ast::Node& arg, GlobalValue* out) {
+  return BuiltinTyper(fn).constant_argument(arg, out);
+}
+
 Type type_builtin_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args) {
   // CPU functions have no grid, shared memory or atomics to ask for (Numba: a TypingError).
   if (fn.host_only && std::string(b.name).rfind("cuda.", 0) == 0)
@@ -834,6 +895,37 @@ void check_static_shared_memory(const Program& prog, int root, const std::string
                        "(a shape of 0, sized by the launch's sharedmem), which may go up to the device's opt-in maximum");
     }
   }
+}
+
+}  // namespace cujit
+
+namespace cujit {
+
+// libdevice.name(args): each argument converts to the parameter's type as Numba converts to a
+// declared signature (any number to any number); outputs (pointer parameters) are not passed but
+// returned after the value (libdevice_result).
+Type type_libdevice_call(FunctionInstance& fn, ast::Node& call, const LibdeviceFn& ld, const std::vector<Type>& args) {
+  const std::string qual = "libdevice." + ld.name;
+  if (fn.host_only)
+    user_error(fn.mod.source, call.loc, ErrorKind::Typing,
+               qual + "() is GPU code: it cannot be called from " + fn.compiled_as + "; compile the function with " +
+                   gpu_decorator(fn) + " instead");
+  if (!call.keywords.empty())
+    user_error(fn.mod.source, call.keywords[0].value ? call.keywords[0].value->loc : call.loc, ErrorKind::Unsupported,
+               "keyword arguments are not supported for " + qual + "()");
+  std::vector<Scalar> inputs = libdevice_inputs(ld);
+  bool ok = args.size() == inputs.size();
+  for (const auto& a : args) ok = ok && a.is_scalar();
+  if (!ok) {
+    std::string got, want;
+    for (size_t i = 0; i < args.size(); ++i) got += (i ? ", " : "") + args[i].str();
+    for (const auto& p : ld.params)
+      if (!p.out) want += (want.empty() ? "" : ", ") + std::string(scalar_name(p.type)) + " " + p.name;
+    user_error(fn.mod.source, call.loc, ErrorKind::Typing,
+               "No implementation of function " + qual + " found for signature: " + ld.name + "(" + got + "); it takes (" +
+                   want + ")");
+  }
+  return libdevice_result(ld);
 }
 
 }  // namespace cujit

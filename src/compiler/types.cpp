@@ -61,6 +61,7 @@ bool Type::operator==(const Type& o) const {
     case Tag::Scalar: case Tag::DType: return scalar == o.scalar;
     case Tag::Array: return scalar == o.scalar && ndim == o.ndim && layout == o.layout && readonly == o.readonly;
     case Tag::Tuple: case Tag::Optional: return elems == o.elems;
+    case Tag::Iterator: return name == o.name && elems == o.elems;
     case Tag::Module: return name == o.name;
     case Tag::Function: return name == o.name && user_fn == o.user_fn;
     default: return true;
@@ -94,8 +95,40 @@ std::string Type::str() const {
     case Tag::Range: return "range_state64";
     case Tag::String: return "unicode_type";
     case Tag::Optional: return "OptionalType(" + elems[0].str() + ")";
+    case Tag::Iterator: {
+      std::string s = name + "(";
+      for (size_t i = 0; i < elems.size(); ++i) s += (i ? ", " : "") + elems[i].str();
+      return s + ")";
+    }
   }
   return "?";
+}
+
+Type iteration_item(const Type& it) {
+  switch (it.tag) {
+    case Type::Tag::Range: return Type::scalar_of(it.scalar);
+    case Type::Tag::Array: {
+      if (it.ndim == 1) return Type::scalar_of(it.scalar);
+      Type e = it;
+      e.ndim -= 1;
+      e.layout = it.layout == 'C' ? 'C' : 'A';
+      return e;
+    }
+    case Type::Tag::Tuple: {
+      for (const auto& e : it.elems) if (e != it.elems[0]) return Type::unknown();
+      return it.elems.empty() ? Type::unknown() : it.elems[0];
+    }
+    case Type::Tag::Iterator: {
+      std::vector<Type> items;
+      if (it.name == "enumerate") items.push_back(Type::scalar_of(Scalar::Int64));  // Numba's intp count
+      for (const auto& e : it.elems) {
+        items.push_back(iteration_item(e));
+        if (!items.back().known()) return Type::unknown();
+      }
+      return Type::tuple(items);
+    }
+    default: return Type::unknown();
+  }
 }
 
 // NumPy's promotion lattice for the scalars we have.

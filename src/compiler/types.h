@@ -43,6 +43,8 @@ struct Type {
     String,    // a string literal (docstrings, print)
     Optional,  // a value or None (Numba's OptionalType): elems[0] is the value's type. What a
                // function returns when some paths return a value and others None (CPU code only)
+    Iterator,  // enumerate(...) or zip(...) (name), iterated by for: elems are the iterables
+               // (for enumerate, the one iterable), each a Range, Array, Tuple or Iterator
   };
   Tag tag = Tag::Unknown;
   Scalar scalar = Scalar::Int64;
@@ -73,6 +75,9 @@ struct Type {
     Type t; t.tag = Tag::Optional; t.elems = {std::move(v)}; return t;
   }
   bool is_optional() const { return tag == Tag::Optional; }
+  static Type iterator(std::string n, std::vector<Type> its) {
+    Type t; t.tag = Tag::Iterator; t.name = std::move(n); t.elems = std::move(its); return t;
+  }
 
   bool known() const { return tag != Tag::Unknown; }
   bool is_scalar() const { return tag == Tag::Scalar; }
@@ -93,6 +98,17 @@ struct Type {
 /// int8, int64 and uint64 give float64), tuples element by element.
 /// Returns an Unknown type when there is none.
 Type unify(const Type& a, const Type& b);
+
+/// The type `for x in it` gives x: a Range's integer, an array's first-axis item, a uniform
+/// tuple's item, enumerate's (int64, item) and zip's tuple of items. Unknown for anything else
+/// (a heterogeneous tuple included).
+Type iteration_item(const Type& it);
+
+/// Whether a value of this type exists at compile time only (a function, intrinsic or type object
+/// passed around as a value: Numba's first-class functions and NumberClass). Generated code
+/// carries it as an empty cj::Unit; each distinct value is its own type, so a function taking one
+/// is specialised per value, as Numba does.
+inline bool is_compile_time_value(const Type& t) { return t.tag == Type::Tag::Function || t.tag == Type::Tag::DType; }
 
 /// NumPy's promotion of two scalar types (np.result_type on dtypes).
 Scalar promote(Scalar a, Scalar b);

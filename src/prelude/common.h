@@ -385,6 +385,17 @@ CJ_FN T range_step(T step) {
 #endif
   return step;
 }
+// The number of items of range(start, stop, step), its step already checked (range_step): the
+// distance in unsigned arithmetic, which holds any int64 difference.
+template <class T>
+CJ_FN int64_t range_count(T start, T stop, T step) {
+  if (step > 0) return start < stop ? (int64_t)(((uint64_t)stop - (uint64_t)start - 1) / (uint64_t)step + 1) : 0;
+  if (start <= stop) return 0;
+  return (int64_t)(((uint64_t)start - (uint64_t)stop - 1) / (0 - (uint64_t)step) + 1);
+}
+// A function, intrinsic or type object held as a value (compiler/types.h, is_compile_time_value):
+// what it is lives in the type, so the value has nothing in it.
+struct Unit {};
 // t[i] past a tuple's end (run-time i): IndexError in Python and Numba. The simulator stops the
 // launch with it (SimulatorIndexError); the GPU thread ends, as numba-cuda's does on an exception.
 // @jit code raises instead (host_services.h's py_tuple_index_error).

@@ -14,6 +14,7 @@ DeviceArray with_layout(const DeviceArray& a, char* data, std::vector<int64_t> s
   v.data = data;
   v.dtype = a.dtype;
   v.readonly = a.readonly;
+  v.bound_stream = a.bound_stream;
   v.shape = std::move(shape);
   v.strides = std::move(strides);
   return v;

@@ -25,6 +25,10 @@ struct DeviceArray {
   std::vector<int64_t> shape;
   std::vector<int64_t> strides;  // bytes, one per dimension
   bool readonly = false;         // from a read-only __cuda_array_interface__
+  // numba-cuda's DeviceNDArray.stream: the Python stream object given at creation or by .bind(),
+  // the default for the array's copies when none is passed. Opaque here (the bindings hold it and
+  // drop it with the GIL); views inherit it.
+  std::shared_ptr<void> bound_stream;
 
   int ndim() const { return int(shape.size()); }
   int64_t itemsize() const;

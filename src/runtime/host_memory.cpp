@@ -112,6 +112,9 @@ void HostAllocation::release() noexcept {
     // Results ignored: nothing can be done about a failure in a destructor.
     if (registered) {
       if (d.api.cuMemHostUnregister) d.api.cuMemHostUnregister(p);
+    } else if (flags & kHostManaged) {
+      // Waits for the kernels that may use it, as cuMemFree does for ordinary memory.
+      if (d.api.cuMemFree) d.api.cuMemFree(CUdeviceptr(uintptr_t(p)));
     } else if (d.api.cuMemFreeHost) {
       d.api.cuMemFreeHost(p);
     }
@@ -132,10 +135,27 @@ std::shared_ptr<HostAllocation> host_alloc(Backend backend, size_t nbytes, unsig
     if (posix_memalign(&p, kSimAlign, (n + kSimAlign - 1) / kSimAlign * kSimAlign) != 0 || p == nullptr)
       throw std::bad_alloc();
     a->ptr = p;
-    if (flags & kHostMapped) a->device_ptr = p;
+    if (flags & kHostManaged) a->flags |= kHostMapped;
+    if (a->flags & kHostMapped) a->device_ptr = p;
     return a;
   }
   ensure_context();
+  if (flags & kHostManaged) {
+    CUdeviceptr dp = 0;
+    a->generation = context_generation();
+    CUJIT_CU(cuMemAllocManaged, &dp, n, (flags & kHostAttachHost) ? CU_MEM_ATTACH_HOST : CU_MEM_ATTACH_GLOBAL);
+    a->ptr = reinterpret_cast<void*>(uintptr_t(dp));
+    a->device_ptr = a->ptr;  // one address on both sides
+    a->flags |= kHostMapped;
+    {
+      // A fault's context reset frees it under the NumPy arrays built on it, as pinned memory.
+      static std::once_flag hook;
+      std::call_once(hook, [] { on_context_reset(&remap_lost_allocations); });
+      std::lock_guard<std::mutex> g(pinned_mutex());
+      alloc_blocks()[uintptr_t(a->ptr)] = n;
+    }
+    return a;
+  }
   unsigned cu_flags = 0;
   if (flags & kHostPortable) cu_flags |= CU_MEMHOSTALLOC_PORTABLE;
   if (flags & kHostMapped) cu_flags |= CU_MEMHOSTALLOC_DEVICEMAP;

@@ -20,6 +20,11 @@ enum HostFlags : unsigned {
   kHostPortable = 1,       // usable from every context (CU_MEMHOSTALLOC_PORTABLE)
   kHostMapped = 2,         // mapped into the device's address space (CU_MEMHOSTALLOC_DEVICEMAP)
   kHostWriteCombined = 4,  // write-combined: fast host writes and device reads, slow host reads (alloc only)
+  // Managed (unified) memory, cuMemAllocManaged: one address for host and device (alloc only; with
+  // kHostMapped, which every managed allocation has, device_ptr == ptr). Not pinned: copies of it
+  // are staged like pageable memory's. kHostAttachHost: CU_MEM_ATTACH_HOST instead of GLOBAL.
+  kHostManaged = 8,
+  kHostAttachHost = 16,
 };
 
 /// One block of page-locked host memory. Frees (cuMemFreeHost) or unregisters (cuMemHostUnregister)
@@ -43,7 +48,7 @@ struct HostAllocation {
   void release() noexcept;
 };
 
-/// `nbytes` (at least 1) of page-locked host memory. Throws CudaSupportError (no GPU), CudaAPIError
+/// `nbytes` (at least 1) of page-locked host memory (managed memory with kHostManaged). Throws CudaSupportError (no GPU), CudaAPIError
 /// (the driver refused, e.g. the locked-memory limit), std::bad_alloc (simulator).
 std::shared_ptr<HostAllocation> host_alloc(Backend backend, size_t nbytes, unsigned flags);
 

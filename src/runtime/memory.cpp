@@ -452,6 +452,18 @@ void copy_device_to_device(Backend backend, void* dst, const void* src, size_t n
   if (wait) stream_synchronize(static_cast<CUstream>(stream));
 }
 
+void fill_device_bytes(Backend backend, void* dst, unsigned char value, size_t n, void* stream, bool wait) {
+  if (n == 0) return;
+  if (dst == nullptr) throw std::invalid_argument("fill_device_bytes: null pointer");
+  if (backend == Backend::Sim) {
+    std::memset(dst, value, n);
+    return;
+  }
+  ensure_context();
+  CUJIT_CU(cuMemsetD8Async, CUdeviceptr(uintptr_t(dst)), value, n, static_cast<CUstream>(stream));
+  if (wait) stream_synchronize(static_cast<CUstream>(stream));
+}
+
 std::pair<size_t, size_t> memory_info(Backend backend) {
   if (backend == Backend::Sim) {
     const long page = sysconf(_SC_PAGESIZE);

@@ -98,6 +98,10 @@ void copy_device_to_host(Backend backend, void* dst_host, const void* src_device
                          bool wait = true);
 void copy_device_to_device(Backend backend, void* dst_device, const void* src_device, size_t n,
                            void* stream = nullptr, bool wait = true);
+/// Sets `n` bytes of device memory to `value` (cuMemsetD8Async on `stream`; waits for it when
+/// `wait`), numba-cuda's device_memset. A memset on the simulator.
+void fill_device_bytes(Backend backend, void* dst_device, unsigned char value, size_t n, void* stream = nullptr,
+                       bool wait = true);
 
 /// memcpy of non-overlapping ranges, split over the simulator's CPU thread pool from 2 MiB up (one
 /// core copies at a fraction of the host's memory bandwidth and of the DMA rate).

@@ -67,6 +67,11 @@ std::shared_ptr<Stream> Stream::builtin(Backend backend, Kind kind) {
   return std::shared_ptr<Stream>(new Stream(backend, kind, h));
 }
 
+std::shared_ptr<Stream> Stream::external(void* handle) {
+  ensure_context();
+  return std::shared_ptr<Stream>(new Stream(Backend::GPU, Kind::External, handle));
+}
+
 Stream::~Stream() {
   if (kind_ != Kind::Created || backend_ != Backend::GPU || handle_ == nullptr) return;
   try {
@@ -116,6 +121,9 @@ std::string Stream::repr() const {
     case Kind::PerThread: s = "<Per-thread default CUDA stream"; break;
     case Kind::Created:
       s = "<CUDA stream " + std::to_string(uintptr_t(handle_));
+      break;
+    case Kind::External:
+      s = "<External CUDA stream " + std::to_string(uintptr_t(handle_));
       break;
   }
   if (backend_ == Backend::Sim) s += " on the simulator";

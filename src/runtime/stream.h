@@ -26,10 +26,13 @@ namespace cujit::rt {
 
 class Stream {
  public:
-  enum class Kind { Created, Default, Legacy, PerThread };
+  enum class Kind { Created, Default, Legacy, PerThread, External };
 
   /// A new stream on `backend`. Throws CudaSupportError / CudaAPIError on the GPU.
   static std::shared_ptr<Stream> create(Backend backend);
+  /// A CUstream another library made (cuda.external_stream): used as it is, never destroyed here;
+  /// the caller keeps it alive. GPU only.
+  static std::shared_ptr<Stream> external(void* handle);
   /// One of the default streams (Kind::Default, Legacy or PerThread) on `backend`.
   static std::shared_ptr<Stream> builtin(Backend backend, Kind kind);
 

@@ -11,7 +11,7 @@ from .dispatcher import jit, Dispatcher, DeviceFunction
 from .devices import (detect, list_devices, gpus, select_device, get_current_device, current_context,
                       close, Device, Context)
 from .host_memory import (pinned_array, pinned_array_like, mapped_array, mapped_array_like, pinned, mapped,
-                          MappedNDArray)
+                          MappedNDArray, ManagedNDArray, managed_array)
 from . import random
 from .reduce import Reduce, reduce
 from .. import types, config
@@ -22,7 +22,7 @@ from ..types import (void, boolean, bool_, b1, int8, int16, int32, int64, uint8,
                      from_dtype)
 from .compiler import (compile, compile_ptx, compile_for_current_device, compile_ptx_for_current_device,
                        declare_device)
-from .compat import (HAS_NUMBA, managed_array, external_stream, from_cuda_array_interface, defer_cleanup,
+from .compat import (HAS_NUMBA, external_stream, from_cuda_array_interface, defer_cleanup,
                      open_ipc_array, profile_start, profile_stop, profiling, set_memory_manager, In, Out,
                      InOut, LinkableCode, CUSource, PTXSource, Cubin, Fatbin, Object, Archive, LTOIR,
                      is_float16_supported, is_bfloat16_supported, is_fp8_supported, is_supported_version,
@@ -117,6 +117,23 @@ class _KernelOnly:
         return "<cuda.%s (GPU code only)>" % self.__name__
 
 
+class _KernelNamespace(_KernelOnly):
+    """cuda.atomic, cuda.local, ...: their functions exist at module level as values (numba-cuda's
+    stubs), so `op = cuda.atomic.add` can be bound there and passed to GPU code; calling one from
+    Python raises."""
+
+    def __init__(self, name, members):
+        super().__init__(name)
+        self._members = {m: _KernelOnly(name + "." + m) for m in members}
+
+    def __getattr__(self, attr):
+        if attr.startswith("__") or attr == "_members":
+            raise AttributeError(attr)
+        if attr in self._members:
+            return self._members[attr]
+        raise AttributeError("module 'cuda.%s' has no attribute '%s'" % (self.__name__, attr))
+
+
 grid = _KernelOnly("grid")
 gridsize = _KernelOnly("gridsize")
 syncthreads = _KernelOnly("syncthreads")
@@ -150,15 +167,17 @@ clz = _KernelOnly("clz")
 ffs = _KernelOnly("ffs")
 fma = _KernelOnly("fma")
 cbrt = _KernelOnly("cbrt")
-const = _KernelOnly("const")
-local = _KernelOnly("local")
-shared = _KernelOnly("shared")
-atomic = _KernelOnly("atomic")
+const = _KernelNamespace("const", ["array_like"])
+local = _KernelNamespace("local", ["array"])
+shared = _KernelNamespace("shared", ["array"])
+atomic = _KernelNamespace("atomic", ["add", "sub", "max", "min", "nanmax", "nanmin", "inc", "dec", "and_",
+                                     "or_", "xor", "exch", "cas", "compare_and_swap"])
+# numba.cuda.libdevice: a module of functions (its own placeholders, which raise from Python).
+from . import libdevice, libdevicefuncs  # noqa: E402,F401
 # Also GPU code only; whether cujit's compiler knows them is its business (it names the ones it
 # does not when a kernel uses them).
 cg = _KernelOnly("cg")
 fp16 = _KernelOnly("fp16")
-libdevice = _KernelOnly("libdevice")
 match_all_sync = _KernelOnly("match_all_sync")
 selp = _KernelOnly("selp")
 nanosleep = _KernelOnly("nanosleep")

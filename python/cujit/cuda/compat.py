@@ -22,14 +22,12 @@ def _refuse(feature):
     raise NotImplementedError("cujit does not support %s yet" % feature)
 
 
-def managed_array(shape, dtype=np.float64, strides=None, order="C", stream=0, attach_global=True):
-    """CUDA managed (unified) memory, which cujit does not allocate: NotImplementedError."""
-    _refuse("managed memory (cuda.managed_array); use cuda.device_array or cuda.mapped_array")
-
-
 def external_stream(ptr):
-    """A stream made by another library, by its handle: NotImplementedError in cujit."""
-    _refuse("streams from other libraries (cuda.external_stream)")
+    """A cujit stream for a CUstream handle made by another library (the caller keeps it alive).
+    The simulator has none: RuntimeError, as numba-cuda's simulator."""
+    if _core.simulator_enabled():
+        raise RuntimeError("External streams are unsupported in the simulator")
+    return _core.external_stream(ptr)
 
 
 def open_ipc_array(handle, shape, dtype, strides=None, offset=0):
@@ -139,8 +137,9 @@ class LTOIR(LinkableCode):
 
 
 def is_float16_supported():
-    """cujit has no float16 arithmetic yet."""
-    return False
+    """numba-cuda's answer on every device and on its simulator: True ("float16 is always
+    supported"). Whether cujit's compiler takes a float16 operation, it says when compiling."""
+    return True
 
 
 def is_bfloat16_supported():

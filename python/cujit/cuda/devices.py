@@ -91,6 +91,49 @@ class Context:
         if not self.device._simulator:
             _core.synchronize()
 
+    # numba-cuda's allocation methods (numba.cuda.cudadrv.driver.Context), on cujit's runtime.
+    def memalloc(self, bytesize):
+        """``bytesize`` bytes of device memory, as a ``driver.MemoryPointer``."""
+        import numpy as np
+        from .cudadrv.driver import MemoryPointer
+        return MemoryPointer._of(self, _core.device_array(int(bytesize), np.uint8))
+
+    def memhostalloc(self, bytesize, mapped=False, portable=False, wc=False):
+        """``bytesize`` bytes of page-locked host memory: a uint8 NumPy array (a buffer, as
+        numba-cuda's PinnedMemory), which with ``mapped=True`` is also device memory (a
+        ``MappedNDArray`` that numba.cuda.cudadrv.driver's functions and kernels take)."""
+        import numpy as np
+        from .host_memory import mapped_array, pinned_array
+        if mapped:
+            return mapped_array(int(bytesize), np.uint8, portable=portable, wc=wc)
+        if portable or wc:
+            # Only mapped_array passes these flags to the allocation; pinned memory rarely needs them.
+            return mapped_array(int(bytesize), np.uint8, portable=portable, wc=wc).view(np.ndarray)
+        return pinned_array(int(bytesize), np.uint8)
+
+    def memallocmanaged(self, bytesize, attach_global=True):
+        """``bytesize`` bytes of managed memory: a uint8 ``ManagedNDArray``."""
+        import numpy as np
+        from .host_memory import managed_array
+        return managed_array(int(bytesize), np.uint8, attach_global=attach_global)
+
+    def mempin(self, owner, pointer, size, mapped=False):
+        """Page-locks the ``size`` host bytes at address ``pointer`` (memory ``owner`` keeps alive)
+        until the returned ``driver.PinnedMemory`` (``driver.MappedMemory`` with ``mapped=True``,
+        also device memory) dies."""
+        from .cudadrv.driver import _pin
+        return _pin(self, owner, pointer, size, mapped)
+
+    def create_stream(self):
+        return _core.stream()
+
+    def get_default_stream(self):
+        return _core.default_stream()
+
+    def create_external_stream(self, ptr):
+        from .compat import external_stream
+        return external_stream(ptr)
+
     def reset(self):
         """numba-cuda frees what the context holds; cujit keeps one primary context for the
         process and its arrays stay valid, so this does what ``cuda.close()`` does: waits for

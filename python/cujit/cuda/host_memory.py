@@ -1,5 +1,6 @@
-"""Pinned (page-locked) and mapped host memory, as in ``numba.cuda``: ``pinned_array``,
-``pinned_array_like``, ``mapped_array``, ``mapped_array_like``, ``pinned``, ``mapped``.
+"""Pinned (page-locked), mapped and managed host memory, as in ``numba.cuda``: ``pinned_array``,
+``pinned_array_like``, ``mapped_array``, ``mapped_array_like``, ``managed_array``, ``pinned``,
+``mapped``.
 
 The memory comes from ``_core.host_alloc`` / ``_core.host_register`` (src/runtime/host_memory.h).
 A pinned or mapped array is a real ``numpy.ndarray`` built on a ``_core.HostAllocation`` buffer,
@@ -9,7 +10,9 @@ directly, and on a stream they are asynchronous (src/runtime/memory.h).
 A mapped array is a ``MappedNDArray``: an ndarray subclass that kernels on the GPU can also use as
 device memory, through ``__cuda_array_interface__`` (the device address of the same bytes). On the
 simulator the memory is ordinary aligned host memory and a mapped array has no
-``__cuda_array_interface__``: it is simply used in place as a host array.
+``__cuda_array_interface__``: it is simply used in place as a host array. A managed array
+(``ManagedNDArray``, from ``_core.managed_alloc``: cuMemAllocManaged) is the same, with memory
+that the host and the device address at one address.
 """
 
 import contextlib
@@ -69,11 +72,8 @@ def pinned_array(shape, dtype=np.float64, strides=None, order="C"):
     return _host_array(shape, dtype, strides, order)[0]
 
 
-class MappedNDArray(np.ndarray):
-    """A host array in mapped page-locked memory: on the GPU, ``__cuda_array_interface__`` gives
-    the device address of the same bytes, so kernels read and write it directly (call
-    ``cuda.synchronize()`` or the stream's ``synchronize()`` before reading kernel results on the
-    host). Views and slices of it are mapped too; arrays made from it by computation are not."""
+class _HostDeviceNDArray(np.ndarray):
+    """A host array whose memory the device also addresses (mapped or managed memory)."""
 
     def __array_finalize__(self, obj):
         alloc = getattr(obj, "_cujit_alloc", None)
@@ -85,12 +85,13 @@ class MappedNDArray(np.ndarray):
     @property
     def __cuda_array_interface__(self):
         alloc = getattr(self, "_cujit_alloc", None)
+        kind = self._kind
         if alloc is None:
-            raise AttributeError("this array is not in mapped memory (it was computed from a mapped array)")
+            raise AttributeError("this array is not in %s memory (it was computed from a %s array)" % (kind, kind))
         if alloc.backend != "GPU":
             # Simulator memory is host memory; without the attribute, the array is used in place.
-            raise AttributeError("a mapped array of the simulator has no __cuda_array_interface__; it is "
-                                 "used in place as a host array")
+            raise AttributeError("a %s array of the simulator has no __cuda_array_interface__; it is "
+                                 "used in place as a host array" % kind)
         ptr = self.__array_interface__["data"][0]
         dev = alloc.device_ptr + (ptr - alloc.ptr)
         return {
@@ -101,6 +102,55 @@ class MappedNDArray(np.ndarray):
             "version": 3,
             "stream": None,  # host writes are visible to the device at once: nothing to wait for
         }
+
+    # numba-cuda's DeviceNDArrayBase surface of these arrays (numba.cuda.cudadrv.driver's functions
+    # take them as device memory); an array computed from one is host memory only.
+    @property
+    def __cuda_memory__(self):
+        return getattr(self, "_cujit_alloc", None) is not None
+
+    def _device_view(self):
+        """A DeviceNDArray of the same bytes (the device side of this array)."""
+        alloc = getattr(self, "_cujit_alloc", None)
+        if alloc is None:
+            raise TypeError("this array is not in %s memory (it was computed from a %s array)"
+                            % (self._kind, self._kind))
+        return _core.mapped_device_array(self, alloc)
+
+    @property
+    def device_ctypes_pointer(self):
+        import ctypes
+        return ctypes.c_size_t(self._device_view()._device_pointer)
+
+    @property
+    def alloc_size(self):
+        return self._device_view().alloc_size
+
+    def bind(self, stream=0):
+        v = self.view(type(self))
+        v.stream = stream
+        return v
+
+    def copy_to_host(self, ary=None, stream=0):
+        return self._device_view().copy_to_host(ary, stream=stream or self.stream)
+
+    def copy_to_device(self, ary, stream=0):
+        self._device_view().copy_to_device(ary, stream=stream or self.stream)
+
+
+class MappedNDArray(_HostDeviceNDArray):
+    """A host array in mapped page-locked memory: on the GPU, ``__cuda_array_interface__`` gives
+    the device address of the same bytes, so kernels read and write it directly (call
+    ``cuda.synchronize()`` or the stream's ``synchronize()`` before reading kernel results on the
+    host). Views and slices of it are mapped too; arrays made from it by computation are not."""
+    _kind = "mapped"
+
+
+class ManagedNDArray(_HostDeviceNDArray):
+    """A host array in CUDA managed (unified) memory, which the host and the device address alike
+    (``cuda.managed_array``): kernels use it directly on the GPU (call ``cuda.synchronize()``
+    before the host reads what they wrote). On the simulator it is ordinary host memory."""
+    _kind = "managed"
 
 
 def _inside(ary, alloc):
@@ -122,6 +172,19 @@ def mapped_array(shape, dtype=np.float64, strides=None, order="C", stream=0, por
     write-combined (fast for the host to write and the device to read, slow for the host to
     read)."""
     ary, alloc = _host_array(shape, dtype, strides, order, MappedNDArray, mapped=True, portable=portable, wc=wc)
+    ary._cujit_alloc = alloc
+    ary.stream = stream
+    return ary
+
+
+def managed_array(shape, dtype=np.float64, strides=None, order="C", stream=0, attach_global=True):
+    """An uninitialised array (like ``np.empty``) in CUDA managed memory (cuMemAllocManaged), a
+    ``ManagedNDArray`` that host code and kernels use alike. ``attach_global=False`` attaches it
+    to the host (CU_MEM_ATTACH_HOST): devices of compute capability 6.0 and later may still use
+    it. On the simulator it is host memory."""
+    shape, dtype, strides = _normalize(shape, dtype, strides, order)
+    alloc = _core.managed_alloc(_nbytes(shape, strides, dtype), attach_global=bool(attach_global))
+    ary = np.ndarray.__new__(ManagedNDArray, shape=shape, dtype=dtype, strides=strides, order=order, buffer=alloc)
     ary._cujit_alloc = alloc
     ary.stream = stream
     return ary

@@ -2,6 +2,9 @@
 from ... import _core
 
 DeviceNDArray = _core.DeviceNDArray
+# numba-cuda's base class of device arrays: cujit has one class.
+DeviceNDArrayBase = DeviceNDArray
+from ..host_memory import MappedNDArray, ManagedNDArray  # noqa: E402,F401
 
 
 class DeviceRecord:
@@ -26,6 +29,41 @@ def verify_cuda_ndarray_interface(obj):
 errmsg_contiguous_buffer = ("Array contains non-contiguous buffer and cannot be transferred as a "
                             "single memory region. Please ensure contiguous buffer with numpy "
                             ".ascontiguousarray()")
+
+
+def require_cuda_ndarray(obj):
+    """numba-cuda's check: ValueError unless ``obj`` is a device array."""
+    if not is_cuda_ndarray(obj):
+        raise ValueError("require an cuda ndarray object")
+
+
+def sentry_contiguous(ary):
+    """numba-cuda's check before a memcpy: ValueError unless the array's core (see
+    ``array_core``) is C- or F-contiguous."""
+    core = array_core(ary)
+    if not core.flags["C_CONTIGUOUS"] and not core.flags["F_CONTIGUOUS"]:
+        raise ValueError(errmsg_contiguous_buffer)
+
+
+def check_array_compatibility(ary1, ary2):
+    """numba-cuda's check of two arrays a copy joins: the same dtype (TypeError), and the same
+    shape and strides but for dimensions of length 1 (ValueError)."""
+    ary1sq, ary2sq = ary1.squeeze(), ary2.squeeze()
+    if ary1.dtype != ary2.dtype:
+        raise TypeError("incompatible dtype: %s vs. %s" % (ary1.dtype, ary2.dtype))
+    if ary1sq.shape != ary2sq.shape:
+        raise ValueError("incompatible shape: %s vs. %s" % (ary1.shape, ary2.shape))
+    if ary1.size and ary1sq.strides != ary2sq.strides:
+        raise ValueError("incompatible strides: %s vs. %s" % (ary1.strides, ary2.strides))
+
+
+def from_array_like(ary, stream=0, gpu_data=None):
+    """A new, uninitialised device array with the shape, strides and dtype of ``ary``."""
+    if gpu_data is not None:
+        raise NotImplementedError("cujit does not support from_array_like(gpu_data=...): device arrays "
+                                  "own their memory; use cuda.from_cuda_array_interface to view other memory")
+    from .. import device_array
+    return device_array(ary.shape, ary.dtype, strides=ary.strides, stream=stream)
 
 
 def array_core(ary):
@@ -63,3 +101,25 @@ def auto_device(obj, stream=0, copy=True, user_explicit=False):
     if not copy:
         return device_array_like(arr), True
     return (to_device(arr, stream=stream) if stream else to_device(arr)), True
+
+
+def _reduce_device_array(ary):
+    """``pickle`` of a device array (DeviceNDArray.__reduce__): its data goes through the host,
+    C-ordered in the array's own memory order (dimensions sorted by stride, outermost first), so
+    the array rebuilt on load has the same shape, dtype, order of strides (C, F or another) and
+    contents, in the device memory of the backend current then."""
+    import numpy as np
+    perm = sorted(range(ary.ndim), key=lambda d: (-abs(ary.strides[d]), d))
+    host = np.ascontiguousarray(ary.transpose(tuple(perm)).copy_to_host()) if ary.ndim else ary.copy_to_host()
+    return _rebuild_device_array, (host, tuple(perm))
+
+
+def _rebuild_device_array(host, perm):
+    from .. import to_device
+    d = to_device(host)
+    if len(perm) < 2:
+        return d
+    inverse = [0] * len(perm)
+    for i, p in enumerate(perm):
+        inverse[p] = i
+    return d.transpose(tuple(inverse))

@@ -1,0 +1,151 @@
+// The operator module's functions as the expressions they stand for (see fnval.h).
+#include "compiler/fnval.h"
+
+#include <map>
+
+#include "compiler/typeinfer.h"
+
+namespace cujit {
+
+namespace {
+struct OperatorForm {
+  ast::Kind kind;  // BinOp, Compare, UnaryOp or Subscript
+  ast::Op op;
+  int arity;
+};
+
+const OperatorForm* operator_form(const std::string& qualified) {
+  using K = ast::Kind;
+  using O = ast::Op;
+  // The in-place forms (iadd, ...) compute what the plain ones do on numbers, which is all Numba
+  // types them for besides arrays (refused by the caller: an array's would update it in place).
+  static const std::map<std::string, OperatorForm> forms = {
+      {"add", {K::BinOp, O::Add, 2}}, {"sub", {K::BinOp, O::Sub, 2}}, {"mul", {K::BinOp, O::Mult, 2}},
+      {"truediv", {K::BinOp, O::Div, 2}}, {"floordiv", {K::BinOp, O::FloorDiv, 2}},
+      {"mod", {K::BinOp, O::Mod, 2}}, {"pow", {K::BinOp, O::Pow, 2}}, {"lshift", {K::BinOp, O::LShift, 2}},
+      {"rshift", {K::BinOp, O::RShift, 2}}, {"and_", {K::BinOp, O::BitAnd, 2}}, {"or_", {K::BinOp, O::BitOr, 2}},
+      {"xor", {K::BinOp, O::BitXor, 2}},
+      {"iadd", {K::BinOp, O::Add, 2}}, {"isub", {K::BinOp, O::Sub, 2}}, {"imul", {K::BinOp, O::Mult, 2}},
+      {"itruediv", {K::BinOp, O::Div, 2}}, {"ifloordiv", {K::BinOp, O::FloorDiv, 2}},
+      {"imod", {K::BinOp, O::Mod, 2}}, {"ipow", {K::BinOp, O::Pow, 2}}, {"ilshift", {K::BinOp, O::LShift, 2}},
+      {"irshift", {K::BinOp, O::RShift, 2}}, {"iand", {K::BinOp, O::BitAnd, 2}}, {"ior", {K::BinOp, O::BitOr, 2}},
+      {"ixor", {K::BinOp, O::BitXor, 2}},
+      {"eq", {K::Compare, O::Eq, 2}}, {"ne", {K::Compare, O::NotEq, 2}}, {"lt", {K::Compare, O::Lt, 2}},
+      {"le", {K::Compare, O::LtE, 2}}, {"gt", {K::Compare, O::Gt, 2}}, {"ge", {K::Compare, O::GtE, 2}},
+      {"neg", {K::UnaryOp, O::USub, 1}}, {"pos", {K::UnaryOp, O::UAdd, 1}}, {"invert", {K::UnaryOp, O::Invert, 1}},
+      {"not_", {K::UnaryOp, O::Not, 1}}, {"getitem", {K::Subscript, O::None, 2}},
+      {"setitem", {K::Assign, O::None, 3}},
+  };
+  if (qualified.rfind("operator.", 0) != 0) return nullptr;
+  auto it = forms.find(qualified.substr(9));
+  return it == forms.end() ? nullptr : &it->second;
+}
+
+std::string arity_message(const std::string& qualified, const OperatorForm& f, size_t given) {
+  return qualified + "() takes " + std::to_string(f.arity) + " positional argument" + (f.arity == 1 ? "" : "s") +
+         " but " + std::to_string(given) + (given == 1 ? " was" : " were") + " given";
+}
+}  // namespace
+
+std::string rewrite_operator_call(ast::Node& call, const std::string& qualified, bool statement) {
+  const OperatorForm* f = operator_form(qualified);
+  if (!f) return "unknown function " + qualified;
+  if (!call.keywords.empty()) return qualified + "() takes no keyword arguments";
+  if (call.list.size() != (size_t)f->arity) return arity_message(qualified, *f, call.list.size());
+  if (f->kind == ast::Kind::Assign)
+    return statement ? "" : qualified + "() returns None: it is supported as a statement of its own only";
+  std::vector<ast::NodePtr> args = std::move(call.list);
+  call.list.clear();
+  call.a = std::move(args[0]);
+  call.kind = f->kind;
+  switch (f->kind) {
+    case ast::Kind::BinOp: call.op = f->op; call.b = std::move(args[1]); break;
+    case ast::Kind::UnaryOp: call.op = f->op; break;
+    case ast::Kind::Compare: call.ops = {f->op}; call.list.push_back(std::move(args[1])); break;
+    default: call.b = std::move(args[1]); break;  // Subscript: a[i], and a[i, j] for a tuple i
+  }
+  return "";
+}
+
+namespace {
+void names_in(const ast::Node& n, std::set<std::string>& out) {
+  if (n.is(ast::Kind::Name)) out.insert(n.name);
+  for (const ast::Node* c : {n.a.get(), n.b.get(), n.c.get()}) if (c) names_in(*c, out);
+  for (const auto& c : n.list) names_in(*c, out);
+  for (const auto& k : n.keywords) if (k.value) names_in(*k.value, out);
+}
+
+// The names an assignment target binds: a[i] = v binds none (it reads a and i).
+void bound_in(const ast::Node& t, std::set<std::string>& out) {
+  if (t.is(ast::Kind::Name)) out.insert(t.name);
+  if (t.is(ast::Kind::Tuple) || t.is(ast::Kind::List)) for (const auto& x : t.list) bound_in(*x, out);
+}
+
+void scan(const ast::Node& n, std::set<std::string>& sizing, std::set<std::string>& assigned,
+          std::set<std::string>* tests = nullptr) {
+  using K = ast::Kind;
+  if (tests && n.is(K::If) && n.a->is(K::Name)) tests->insert(n.a->name);
+  if (n.is(K::Call) && n.a && n.a->is(K::Attribute) && n.a->name == "array") {
+    if (!n.list.empty()) names_in(*n.list[0], sizing);
+    for (const auto& k : n.keywords) if (k.name == "shape" && k.value) names_in(*k.value, sizing);
+  }
+  if (n.is(K::Assign)) for (const auto& t : n.list) bound_in(*t, assigned);
+  if ((n.is(K::AugAssign) || n.is(K::For)) && n.a) bound_in(*n.a, assigned);
+  for (const ast::Node* c : {n.a.get(), n.b.get(), n.c.get()}) if (c) scan(*c, sizing, assigned, tests);
+  for (const auto& c : n.list) scan(*c, sizing, assigned, tests);
+  for (const auto& k : n.keywords) if (k.value) scan(*k.value, sizing, assigned, tests);
+  for (const auto& c : n.body) scan(*c, sizing, assigned, tests);
+  for (const auto& c : n.orelse) scan(*c, sizing, assigned, tests);
+}
+}  // namespace
+
+std::set<std::string> shape_params(const ast::Node& func) {
+  std::set<std::string> sizing, assigned, out;
+  for (const auto& s : func.body) scan(*s, sizing, assigned);
+  for (const auto& p : func.params)
+    if (sizing.count(p.name) && !assigned.count(p.name)) out.insert(p.name);
+  return out;
+}
+
+std::set<std::string> branch_params(const ast::Node& func) {
+  std::set<std::string> sizing, assigned, tests, out;
+  for (const auto& s : func.body) scan(*s, sizing, assigned, &tests);
+  for (const auto& p : func.params)
+    if (tests.count(p.name) && !assigned.count(p.name)) out.insert(p.name);
+  return out;
+}
+
+void forget_nodes(FunctionInstance& f, const ast::Node& n) {
+  f.resolved.erase(&n);
+  f.unwrap.erase(&n);
+  for (const ast::Node* c : {n.a.get(), n.b.get(), n.c.get()}) if (c) forget_nodes(f, *c);
+  for (const auto& c : n.list) forget_nodes(f, *c);
+  for (const auto& k : n.keywords) if (k.value) forget_nodes(f, *k.value);
+}
+
+int constant_branch(const FunctionInstance& f, const ast::Node& test) {
+  if (!test.is(ast::Kind::Name)) return -1;
+  auto c = f.const_params.find(test.name);
+  if (c == f.const_params.end()) return -1;
+  const GlobalValue& g = c->second;
+  if (g.kind == GlobalValue::Kind::Bool || g.kind == GlobalValue::Kind::Int) return g.i != 0;
+  return -1;
+}
+
+bool rewrite_setitem_statement(ast::Node& stmt, const std::string& qualified) {
+  if (qualified != "operator.setitem" || !stmt.is(ast::Kind::Expr) || !stmt.a->is(ast::Kind::Call)) return false;
+  ast::Node& call = *stmt.a;
+  if (call.list.size() != 3 || !call.keywords.empty()) return false;
+  ast::NodePtr target = ast::make(ast::Kind::Subscript, call.loc);
+  target->a = std::move(call.list[0]);
+  target->b = std::move(call.list[1]);
+  ast::NodePtr value = std::move(call.list[2]);
+  stmt.kind = ast::Kind::Assign;
+  stmt.list.clear();
+  stmt.list.push_back(std::move(target));
+  stmt.b = std::move(value);
+  stmt.a.reset();
+  return true;
+}
+
+}  // namespace cujit
