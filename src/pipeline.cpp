@@ -82,7 +82,7 @@ void dump_program(const Program& prog) {
   if (debug_level() < 2) return;
   for (const auto& f : prog.fns) {
     std::cerr << "cujit: typed " << f->cpp_name << " -> " << f->ret.str() << "\n";
-    for (const auto& [n, t] : f->locals) std::cerr << "    " << n << ": " << t.str() << "\n";
+    for (const auto& [n, t] : f->versions) std::cerr << "    " << n << ": " << t.str() << "\n";
     std::cerr << ast::dump(*f->mod.func, 2);
   }
 }

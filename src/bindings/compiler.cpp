@@ -154,10 +154,11 @@ void define_compiler(py::module_& m) {
     int idx = prog.instantiate(src, args, Type::unknown(), Role::Device);
     const FunctionInstance& f = *prog.fns[idx];
     py::dict locals;
-    for (const auto& [n, t] : f.locals) locals[py::str(n)] = t.str();
+    for (const auto& [n, t] : f.versions) locals[py::str(n)] = t.str();
     return py::make_tuple(f.ret.str(), locals);
   }, "Types a function as a device function for argument types given as strings; returns "
-     "(return type, {variable: type}) in Numba's spelling.");
+     "(return type, {variable version: type}) in Numba's spelling: x, x.1, ... for each "
+     "assignment and join of x that is kept.");
 
   m.def("annotate_types", [](std::shared_ptr<FunctionSource> src, const std::vector<std::string>& arg_types) {
     std::vector<Type> args;

@@ -61,9 +61,9 @@ class Annotator {
   }
 
   void target(const ast::Node& t) {
-    if (t.is(ast::Kind::Name)) {
-      auto it = f_.locals.find(t.name);
-      if (it != f_.locals.end()) note(t.loc.line, t.name + "  :: " + it->second.str());
+    if (t.is(ast::Kind::Name)) {  // the version this assignment defines
+      auto it = f_.stores.find(&t);
+      if (it != f_.stores.end()) note(t.loc.line, t.name + "  :: " + it->second.type.str());
     } else if (t.is(ast::Kind::Tuple)) {
       for (const auto& e : t.list) target(*e);
     } else {
@@ -117,9 +117,9 @@ class Annotator {
       note(e.loc.line, s + ")  :: " + e.type.str());
     } else if (e.is(K::BinOp)) {
       note(e.loc.line, e.a->type.str() + " " + ast::op_spelling(e.op) + " " + e.b->type.str() + "  :: " + e.type.str());
-    } else if (e.is(K::Name)) {
-      auto it = f_.locals.find(e.name);
-      if (it != f_.locals.end()) note(e.loc.line, e.name + "  :: " + it->second.str());
+    } else if (e.is(K::Name)) {  // a local: the version read here
+      auto r = f_.resolved.find(&e);
+      if (r != f_.resolved.end() && r->second.kind == Resolved::Kind::Local) note(e.loc.line, e.name + "  :: " + e.type.str());
     }
   }
 };

@@ -178,12 +178,10 @@ class Emitter {
     const ast::Node& def = *f.mod.func;
     std::ostringstream os;
     os << line(def) << signature(f) << " {\n";
-    for (const auto& name : f.local_order) {
-      body_ << "  " << type(f.locals.at(name)) << " v_" << name << "{};\n";
-    }
+    for (const auto& v : f.cpp_locals) body_ << "  " << type(v.type) << " " << v.cpp << "{};\n";
     for (size_t i = 0; i < def.params.size(); ++i) {
-      const std::string& n = def.params[i].name;
-      out("v_" + n + " = " + convert("p_" + n, f.arg_types[i], f.locals.at(n)) + ";");
+      const LocalVar& v = f.param_vars[i];
+      if (!v.cpp.empty()) out(v.cpp + " = " + convert("p_" + def.params[i].name, f.arg_types[i], v.type) + ";");
     }
     block(def.body);
     // The end of a function that returns a value, unless its last statement is a return: typing
@@ -238,7 +236,9 @@ class Emitter {
         return;
       }
       case K::Return:
-        if (fn_->ret.is_optional() && (!s.a || s.a->type.tag == Type::Tag::None)) {
+        if (fn_->dead_returns.count(&s)) {  // never runs; its value may not convert to the result
+          out(fn_->ret.tag == Type::Tag::Void || fn_->ret.tag == Type::Tag::None ? "return;" : "return " + type(fn_->ret) + "{};");
+        } else if (fn_->ret.is_optional() && (!s.a || s.a->type.tag == Type::Tag::None)) {
           out("return " + type(fn_->ret) + "{};");  // None
         } else if (!s.a || fn_->ret.tag == Type::Tag::Void) {
           if (s.a && s.a->type.tag != Type::Tag::None) out("(void)(" + expr(*s.a) + ");");
@@ -250,17 +250,17 @@ class Emitter {
       case K::If:
         if (int live = constant_branch(*fn_, *s.a); live >= 0) return block(live ? s.body : s.orelse);
         out("if (" + truth(*s.a) + ") {");
-        ++indent_; block(s.body); --indent_;
-        if (!s.orelse.empty()) {
+        ++indent_; block(s.body); copies(s, Edge::BodyEnd); --indent_;
+        if (!s.orelse.empty() || fn_->join_copies.count({&s, Edge::OrelseEnd})) {
           out("} else {");
-          ++indent_; block(s.orelse); --indent_;
+          ++indent_; block(s.orelse); copies(s, Edge::OrelseEnd); --indent_;
         }
         out("}");
         return;
       case K::While: {
         std::string flag = loop_begin(s);
         out("while (" + truth(*s.a) + ") {");
-        ++indent_; poll(); block(s.body); --indent_;
+        ++indent_; poll(); block(s.body); copies(s, Edge::BodyEnd); --indent_;
         out("}");
         loop_end(s, flag);
         return;
@@ -268,17 +268,28 @@ class Emitter {
       case K::For: for_stmt(s); return;
       case K::Pass: out(";"); return;
       case K::Break:
+        copies(s, Edge::Jump);
         if (!loop_flags_.empty() && !loop_flags_.back().empty()) out(loop_flags_.back() + " = true;");
         out("break;");
         return;
-      case K::Continue: out("continue;"); return;
+      case K::Continue: copies(s, Edge::Jump); out("continue;"); return;
       default: throw InternalError(std::string("codegen: statement ") + ast::kind_name(s.kind));
     }
   }
 
+  // A name has a C++ variable per type its versions take (FunctionInstance::cpp_locals): where
+  // an int64 version of x meets a float64 one, the edge (`at`, `e`) copies it into the join's.
+  void copies(const ast::Node& at, Edge e) {
+    auto it = fn_->join_copies.find({&at, e});
+    if (it == fn_->join_copies.end()) return;
+    for (const JoinCopy& c : it->second) out(c.to.cpp + " = " + convert(c.from.cpp, c.from.type, c.to.type) + ";");
+  }
+
+  // Before a loop: its entry copies, and the flag that tells its normal end from a break.
   std::string loop_begin(const ast::Node& s) {
+    copies(s, Edge::LoopEntry);
     std::string flag;
-    if (!s.orelse.empty()) {
+    if (!s.orelse.empty() || fn_->join_copies.count({&s, Edge::OrelseEnd})) {
       flag = "cj_broke" + std::to_string(tmp_++);
       out("bool " + flag + " = false;");
     }
@@ -287,9 +298,9 @@ class Emitter {
   }
   void loop_end(const ast::Node& s, const std::string& flag) {
     loop_flags_.pop_back();
-    if (s.orelse.empty()) return;
+    if (flag.empty()) return;
     out("if (!" + flag + ") {");
-    ++indent_; block(s.orelse); --indent_;
+    ++indent_; block(s.orelse); copies(s, Edge::OrelseEnd); --indent_;
     out("}");
   }
 
@@ -306,6 +317,7 @@ class Emitter {
   // every thread allocates into the calling function's arena.
   void parallel_for(const ast::Node& s, const ParallelLoop& plan) {
     const Type& it = s.b->type;
+    copies(s, Edge::LoopEntry);
     const std::string T = scalar_cpp(it.scalar), p = "cj_p" + std::to_string(tmp_++);
     std::vector<std::string> b = range_bounds(*s.b);
     out("{ const " + T + " " + p + "_start = " + b[0] + ", " + p + "_stop = " + b[1] + ", " + p + "_step = " + b[2] + ";");
@@ -313,8 +325,8 @@ class Emitter {
     out("  void* const " + p + "_arena = cj::host_services.arena_get();");
     std::string clauses = " num_threads(cj::host_services.num_threads())";
     for (size_t k = 0; k < plan.privates.size(); ++k)
-      clauses += (k ? ", v_" : " firstprivate(v_") + plan.privates[k] + (k + 1 == plan.privates.size() ? ")" : "");
-    for (const auto& [name, op] : plan.reductions) clauses += " reduction(" + op + ": v_" + name + ")";
+      clauses += (k ? ", " : " firstprivate(") + plan.privates[k] + (k + 1 == plan.privates.size() ? ")" : "");
+    for (const auto& [var, op] : plan.reductions) clauses += " reduction(" + op + ": " + var + ")";
     // An exception must not leave an OpenMP region: each iteration's is caught, the first kept
     // and rethrown after the region.
     out("  cj::PyError " + p + "_err{nullptr, nullptr};");
@@ -325,6 +337,7 @@ class Emitter {
     ++indent_;
     store(*s.a, "(" + T + ")(" + p + "_start + (" + T + ")" + p + "_k * " + p + "_step)", Type::scalar_of(it.scalar));
     block(s.body);
+    copies(s, Edge::BodyEnd);
     --indent_;
     out("} catch (const cj::PyError& e) { cj::keep_first(" + p + "_err, e); }");
     out("}");
@@ -374,6 +387,7 @@ class Emitter {
               : it.elems.empty() ? Type::unknown() : it.elems[0];
     store(*s.a, i, elem);
     block(s.body);
+    copies(s, Edge::BodyEnd);
     --indent_;
     out("} }");
     loop_end(s, flag);
@@ -383,8 +397,9 @@ class Emitter {
   void store(const ast::Node& target, const std::string& code, const Type& from) {
     using K = ast::Kind;
     if (target.is(K::Name)) {
-      const Type& to = fn_->locals.at(target.name);
-      out("v_" + target.name + " = " + convert(code, from, to) + ";");
+      const LocalVar& to = fn_->stores.at(&target);
+      if (to.cpp.empty()) return;  // None: no value to keep
+      out(to.cpp + " = " + convert(code, from, to.type) + ";");
       return;
     }
     if (target.is(K::Subscript) && target.type.is_array()) {  // a slice: fill it or copy into it
@@ -440,7 +455,7 @@ class Emitter {
         if (r && r->kind == Resolved::Kind::Constant && e.type.is_array()) return const_array(r->literal, e.type);
         if (r && r->kind == Resolved::Kind::Constant && e.type.is_tuple()) return type(e.type) + "{" + r->literal + "}";
         if (r && r->kind == Resolved::Kind::Constant) return r->literal;
-        if (r && r->kind == Resolved::Kind::Local) return "v_" + e.name;
+        if (r && r->kind == Resolved::Kind::Local) return r->name.empty() ? "((void)0)" : r->name;  // no variable: None
         throw InternalError("codegen: name '" + e.name + "' used as a value");
       }
       case K::Attribute: return attribute(e);

@@ -40,14 +40,30 @@ class Planner {
     ParallelLoop p;
     for (const auto& [name, red] : reductions_) {
       if (plain_.count(name)) continue;  // also assigned outright: a per-iteration variable
-      const Type& t = f_.locals.at(name);
+      // The running value is one C++ variable: the version each update reads (the join at the
+      // loop's head) and the one it writes have the same type, as they do unless an update
+      // changes the type (typeinfer_ssa.h gives each type a variable of its own).
+      std::set<std::string> vars;
+      const LocalVar* written = nullptr;
+      for (const ast::Node* u : red.updates) {
+        written = &f_.stores.at(u->is(K::AugAssign) ? u->a.get() : u->list[0].get());
+        vars.insert(written->cpp);
+      }
+      for (const ast::Node* n : reduction_operands_)
+        if (n->name == name) vars.insert(f_.resolved.at(n).name);
+      const Type& t = written->type;
       if (!t.is_scalar())
         fail(*red.at, "'" + name + "' is a " + t.str() + ": only numbers can be reduced in a prange loop");
-      p.reductions.emplace_back(name, red.op);
+      if (vars.size() != 1)
+        fail(*red.at, "'" + name + "' changes type in this prange loop (it is " + t.str() +
+                          " after this update): give it that type before the loop");
+      p.reductions.emplace_back(*vars.begin(), red.op);
     }
+    // Every C++ variable of a private name (one per type it takes) is the thread's own.
     for (const auto& name : order_) {
       if (reductions_.count(name) && !plain_.count(name)) continue;
-      p.privates.push_back(name);
+      for (const LocalVar& v : f_.cpp_locals)
+        if (v.name == name) p.privates.push_back(v.cpp);
     }
     // Checked once every name's role is known: a reduction's running value is only its own
     // thread's part, so reading it outside its updates would see partial results; a private name
@@ -70,6 +86,7 @@ class Planner {
   struct Reduction {
     std::string op;
     const ast::Node* at;  // the first update, for messages
+    std::vector<const ast::Node*> updates;  // every update statement
   };
   const FunctionInstance& f_;
   std::vector<std::string> order_;                // names the body assigns, first assignment first
@@ -104,10 +121,12 @@ class Planner {
     note_assigned(name);
     auto it = reductions_.find(name);
     if (it == reductions_.end()) {
-      reductions_[name] = {op, &at};
+      reductions_[name] = {op, &at, {&at}};
     } else if (it->second.op != op) {
       fail(at, "'" + name + "' is combined with both " + it->second.op + " (line " +
                    std::to_string(it->second.at->loc.line) + ") and " + op + " in this prange loop");
+    } else {
+      it->second.updates.push_back(&at);
     }
   }
 

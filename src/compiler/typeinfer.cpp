@@ -1,18 +1,21 @@
 // Type inference with Numba's rules.
 //
-// Each FunctionInstance is typed by walking its body repeatedly: a variable's type is the
-// unification of every value assigned to it (Numba's "int and float make float"), and the walk
-// repeats until no variable's type changes. Reading a variable before any typed assignment is
+// Each FunctionInstance is typed by walking its body repeatedly. Each assignment defines a version
+// of its variable with the value's type, and where versions meet (after an if, at a loop's head)
+// a join holds their unification (Numba's SSA form and phis: typeinfer_ssa.h); the walk repeats
+// until no version's type changes. Reading a variable before any typed assignment is
 // tolerated on early passes (loops carry types backwards) and an error on the last one. Calls to
 // other cujit functions instantiate them for the argument types at the call (device functions
 // are specialised per call signature, as Numba does). Every error here points at a token.
 #include "compiler/typeinfer.h"
+#include "compiler/typeinfer_ssa.h"
 
 #include <cmath>
 #include <cstdio>
 #include <exception>
 #include <set>
 #include <sstream>
+#include <utility>
 
 #include "compiler/builtins.h"
 #include "compiler/libdevice.h"
@@ -59,7 +62,8 @@ std::string constant_literal(const GlobalValue& g) {
 /// Types one FunctionInstance. See the file comment for the algorithm.
 class Typer {
  public:
-  Typer(Program& prog, int self) : prog_(prog), self_(self) {}
+  Typer(Program& prog, int self)
+      : prog_(prog), self_(self), ssa_(prog.fns[self]->mod.source, prog.optionals) {}
 
   void run() {
     FunctionInstance& fn = *prog_.fns[self_];
@@ -69,27 +73,40 @@ class Typer {
                      std::to_string(fn.arg_types.size()) + " argument(s) but " + def.name +
                      "() takes " + std::to_string(def.params.size()));
     }
-    for (size_t i = 0; i < def.params.size(); ++i) bind(def.params[i].name, fn.arg_types[i], def);
+    // A name assigned anywhere in the function is local everywhere in it, as in Python.
+    std::set<std::string> names;
+    for (const auto& p : def.params) names.insert(p.name);
+    assigned_names(def.body, names);
+    for (const auto& n : names) fn.locals[n] = Type::unknown();
     for (int pass = 0; pass < 32; ++pass) {
-      changed_ = false;
       final_ = false;
-      returns_.clear();
-      block(def.body);
-      if (!changed_) break;
+      walk(def);
+      if (!ssa_.changed()) break;
     }
     final_ = true;
-    returns_.clear();
-    block(def.body);
+    walk(def);
     finish_return(def);
+    ssa_.finish(fn);
+    // The plans name the loops' C++ variables, known only now.
+    for (const ast::Node* loop : prange_loops_) fn.parallel_loops[loop] = plan_parallel_loop(*loop, fn);
   }
 
  private:
   Program& prog_;
   int self_;
-  bool changed_ = false;
   bool final_ = false;
   std::vector<std::pair<Type, const ast::Node*>> returns_;
   int prange_depth_ = 0;  // parallel prange loops around the statement being typed
+  Versions ssa_;          // every local's versions and where the walk is (typeinfer_ssa.h)
+  std::vector<const ast::Node*> prange_loops_;  // parallel prange loops (final pass)
+
+  void walk(ast::Node& def) {
+    ssa_.begin_walk(def, fn().arg_types);
+    returns_.clear();
+    fn().dead_returns.clear();
+    prange_loops_.clear();
+    block(def.body);
+  }
 
   FunctionInstance& fn() { return *prog_.fns[self_]; }
   const SourceFile& src() { return fn().mod.source; }
@@ -99,34 +116,6 @@ class Typer {
   }
   [[noreturn]] void unsupported(const ast::Node& at, const std::string& msg) {
     user_error(src(), at.loc, ErrorKind::Unsupported, msg);
-  }
-
-  void bind(const std::string& name, const Type& t, const ast::Node& at) {
-    if (!t.known()) return;
-    // A function or a type object may be held (`f = cuda.atomic.add`): it is known at compile time.
-    if (t.tag == Type::Tag::Module || t.tag == Type::Tag::Range || t.tag == Type::Tag::String ||
-        t.tag == Type::Tag::Void || t.tag == Type::Tag::Iterator) {
-      if (t.tag == Type::Tag::Void) error(at, "cannot assign the result of a function that returns nothing to '" + name + "'");
-      unsupported(at, "a variable cannot hold a " + t.str() + " ('" + name + "')");
-    }
-    auto& locals = fn().locals;
-    auto it = locals.find(name);
-    if (it == locals.end()) {
-      if (t.is_optional() && !prog_.optionals)
-        unsupported(at, "'" + name + "' may be None (" + t.str() + "), which is supported in @jit code only");
-      locals[name] = t;
-      fn().local_order.push_back(name);
-      changed_ = true;
-      return;
-    }
-    Type u = unify(it->second, t);
-    if (!u.known() || (u.is_optional() && !prog_.optionals))  // None and a value: @jit code only
-      error(at, "Cannot unify " + it->second.str() + " and " + t.str() + " for '" + name + "'" +
-                    (u.known() ? " (a variable that may be None is supported in @jit code only)" : ""));
-    if (u != it->second) {
-      it->second = u;
-      changed_ = true;
-    }
   }
 
   // ---- statements -----------------------------------------------------------------------------
@@ -155,7 +144,12 @@ class Typer {
         // A variable may hold an optional value; an array element holds the value (unwrapped).
         for (auto& t : s.list)
           if (!t->is(K::Name)) v = unwrapped(*s.b, v);
-        for (auto& t : s.list) assign(*t, v, s);
+        long double c;  // `a = 1`: a test of this version of a is known (static_truth)
+        const bool constant = static_number(*s.b, fn(), ssa_, &c);
+        for (auto& t : s.list) {
+          assign(*t, v, s);
+          if (constant && t->is(K::Name)) ssa_.set_constant(t->name, c);
+        }
         return;
       }
       case K::AugAssign: {
@@ -175,20 +169,42 @@ class Typer {
                        "); write results into an array argument");
         if (v.tag == Type::Tag::Iterator)  // it has no run-time form: iterate it where it is made
           unsupported(*s.a, "returning " + v.name + "() from a function is not supported; use it in a for loop");
-        returns_.push_back({v, &s});
+        // A return no path reaches (after a return, in a branch a constant test never takes)
+        // does not type the result, as in Numba, which never sees it.
+        if (ssa_.cur.dead) fn().dead_returns.insert(&s);
+        else returns_.push_back({v, &s});
+        ssa_.cur.dead = true;
         return;
       }
       case K::If: {
         truth(*s.a);
-        const int live = constant_branch(fn(), *s.a);  // a pruned branch is not typed (fnval.h)
-        if (live != 0) block(s.body);
-        if (live != 1) block(s.orelse);
+        // A constant parameter's test (fnval.h): only the branch taken is typed and generated.
+        if (const int live = constant_branch(fn(), *s.a); live >= 0) {
+          block(live ? s.body : s.orelse);
+          return;
+        }
+        // A constant test (`if True:`, `if DEBUG:`) takes one branch only: Numba prunes the other.
+        const int known = static_truth(*s.a, fn(), ssa_);
+        const Env before = ssa_.cur;
+        ssa_.cur.dead = ssa_.cur.dead || known == 0;
+        block(s.body);
+        Env then_env = std::exchange(ssa_.cur, before);
+        ssa_.cur.dead = ssa_.cur.dead || known == 1;
+        block(s.orelse);
+        ssa_.end_if(s, std::move(then_env));
         return;
       }
       case K::While: {
+        ssa_.enter_loop(s);
         truth(*s.a);
+        Env head = ssa_.cur;
+        const int known = static_truth(*s.a, fn(), ssa_);
+        ssa_.cur.dead = ssa_.cur.dead || known == 0;  // `while False:` never runs its body
         block(s.body);
+        ssa_.end_body(s, std::move(head));
+        ssa_.cur.dead = ssa_.cur.dead || known == 1;  // `while True:` ends only by break
         block(s.orelse);
+        ssa_.exit_loop(s);
         return;
       }
       case K::For: {
@@ -204,18 +220,27 @@ class Typer {
         } else if (it.known()) {
           error(*s.b, "cannot iterate over a value of type " + it.str());
         }
-        assign(*s.a, elem, s);
+        ssa_.enter_loop(s);
+        Env head = ssa_.cur;
+        assign(*s.a, elem, s);  // at the start of each iteration
         // In parallel code the outermost prange loops run on OpenMP threads; nested ones, and
         // prange elsewhere, are plain ranges (as in Numba).
         const bool parallel = prog_.parallel && fn().host_only && prange_depth_ == 0 && is_prange(*s.b);
         prange_depth_ += parallel;
         block(s.body);
         prange_depth_ -= parallel;
+        ssa_.end_body(s, std::move(head));
         block(s.orelse);
-        if (parallel && final_) fn().parallel_loops[&s] = plan_parallel_loop(s, fn());
+        ssa_.exit_loop(s);
+        if (parallel && final_) prange_loops_.push_back(&s);
         return;
       }
-      case K::Pass: case K::Break: case K::Continue: return;
+      case K::Pass: return;
+      case K::Break: ssa_.leave_loop({&s, Edge::Jump}); return;
+      case K::Continue:
+        ssa_.back_edge({&s, Edge::Jump});
+        ssa_.cur.dead = true;
+        return;
       default: unsupported(s, std::string("'") + ast::kind_name(s.kind) + "' statements are not supported");
     }
   }
@@ -247,11 +272,13 @@ class Typer {
   void assign(ast::Node& target, const Type& v, const ast::Node& stmt) {
     using K = ast::Kind;
     switch (target.kind) {
-      case K::Name:
-        bind(target.name, v, target);
-        target.type = fn().locals.count(target.name) ? fn().locals[target.name] : Type::unknown();
+      case K::Name: {
+        int ver = ssa_.assign(target, v);
+        // The target of `x += y` keeps the type of the version it reads (codegen's operand).
+        if (!stmt.is(K::AugAssign)) target.type = ssa_.type(ver);
         fn().resolved[&target] = Resolved{Resolved::Kind::Local};
         return;
+      }
       case K::Tuple: {
         if (!v.known()) {
           for (auto& e : target.list) assign(*e, Type::unknown(), stmt);
@@ -314,7 +341,8 @@ class Typer {
     }
     if (f.role == Role::Kernel) { f.ret = Type::void_(); return; }
     // Falling off the end returns None, as in Python.
-    const bool falls_off = can_fall_through(def.body);
+    // Whether the walk's end is reachable: can_fall_through, with constant tests pruned.
+    const bool falls_off = !ssa_.cur.dead;
     has_none = has_none || falls_off;
     const std::string where = falls_off ? "can reach its end without a return (returning None)"
                                         : "returns None on some paths";
@@ -455,10 +483,15 @@ class Typer {
 
   Type name(ast::Node& e) {
     FunctionInstance& f = fn();
-    auto loc = f.locals.find(e.name);
-    if (loc != f.locals.end()) {
+    if (f.locals.count(e.name)) {
       f.resolved[&e] = Resolved{Resolved::Kind::Local};
-      return loc->second;
+      auto v = ssa_.cur.vars.find(e.name);
+      if (v == ssa_.cur.vars.end()) {  // maybe assigned later in a loop: only the final pass decides
+        if (final_) error(e, "NameError: local variable '" + e.name + "' is used before it is assigned");
+        return Type::unknown();
+      }
+      ssa_.read(&e, v->second);
+      return ssa_.type(v->second);
     }
     auto g = f.src->globals.find(e.name);
     if (g != f.src->globals.end()) return global(e, g->second);
@@ -471,16 +504,11 @@ class Typer {
     if (e.name == "None") return Type::none();
     // Not known yet: maybe assigned later in a loop. Only the final pass decides.
     if (final_) {
-      if (assigned_somewhere(e.name))
-        error(e, "NameError: local variable '" + e.name + "' is used before it is assigned");
       python_builtin(e);
       error(e, "NameError: name '" + e.name + "' is not defined");
     }
     return Type::unknown();
   }
-
-  bool assigned_somewhere(const std::string& n) { return fn().locals.count(n) > 0; }
-
 
   // A Python builtin cujit lacks exists all the same: "not supported", never "not defined".
   void python_builtin(const ast::Node& e) {

@@ -29,14 +29,32 @@ struct Resolved {
   std::string literal;       // Constant: the C++ literal, already typed ("1.5f", "(int16_t)3")
   Builtin builtin = Builtin::None;
   int instance = -1;         // UserFunction: set on the Call node once the callee is typed
-  std::string name;          // Module/CudaDim: "cuda.threadIdx", ...
+  std::string name;          // Module/CudaDim: "cuda.threadIdx", ...; Local: the C++ variable
 };
 
 /// A prange loop of @jit(parallel=True) code: what each OpenMP thread keeps for itself
-/// (compiler/parallel.h). Names are the user's.
+/// (compiler/parallel.h). Variables are C++ ones (FunctionInstance::stores).
 struct ParallelLoop {
-  std::vector<std::string> privates;  // assigned in the body: one copy per thread (firstprivate)
-  std::vector<std::pair<std::string, std::string>> reductions;  // name, OpenMP operator (+ * min ...)
+  std::vector<std::string> privates;  // C++ variables of names assigned in the body: one copy per thread (firstprivate)
+  std::vector<std::pair<std::string, std::string>> reductions;  // C++ variable, OpenMP operator (+ * min ...)
+};
+
+/// Where control passes to a join of a variable's versions (Numba's phi; typeinfer_ssa.h): the
+/// end of an if's body or else branch, a loop's entry, the end of a loop's body or of its normal
+/// exit (else branch), or a break or continue statement (keyed by that statement).
+enum class Edge { BodyEnd, OrelseEnd, LoopEntry, Jump };
+
+/// A C++ local variable: one per user variable and type (typeinfer_ssa.h).
+struct LocalVar {
+  std::string cpp;  // "v_x", "v1_x", ...; empty for None, which has no value to keep
+  Type type;
+  std::string name;  // the user's
+};
+
+/// A copy on an edge into a join, where the joined version's C++ variable differs from the
+/// incoming one's (an int64 version meeting a float64 one): `to = (to's type)(from)`.
+struct JoinCopy {
+  LocalVar to, from;
 };
 
 /// One typed specialisation of a Python function.
@@ -47,8 +65,18 @@ struct FunctionInstance {
   Type declared_ret;                     // from a signature; Unknown when inferred
   Type ret;                              // the type the C++ function returns
   Role role = Role::Device;
-  std::map<std::string, Type> locals;    // parameters and assigned names
-  std::vector<std::string> local_order;  // first-assignment order, for declarations
+  // Every local name (parameters and assigned names), with the type of its first version. A
+  // name has a version per assignment, each with its own type, as in Numba's SSA form
+  // (typeinfer_ssa.h); the ones below are what codegen needs of them.
+  std::map<std::string, Type> locals;
+  std::vector<std::pair<std::string, Type>> versions;  // "x", "x.1", ... (live ones): debug output, tests
+  std::vector<LocalVar> cpp_locals;      // declared at the top of the C++ function, in this order
+  std::vector<LocalVar> param_vars;      // the variable each parameter's value starts in
+  // The variable an assignment target (a Name of Assign, For, AugAssign) writes. A load's
+  // variable is its Resolved's name (the target of `x += 1` is both: it reads one version and
+  // writes another).
+  std::unordered_map<const ast::Node*, LocalVar> stores;
+  std::map<std::pair<const ast::Node*, Edge>, std::vector<JoinCopy>> join_copies;
   std::unordered_map<const ast::Node*, Resolved> resolved;
   std::unordered_map<const ast::Node*, std::vector<int64_t>> array_shapes;  // cuda.local/shared.array
   std::unordered_map<const ast::Node*, int64_t> shared_bytes;  // static cuda.shared.array -> its bytes
@@ -64,6 +92,8 @@ struct FunctionInstance {
   // holds one) used as a value: typed as the value, and unwrapped at run time, raising
   // TypeError("expected int64, got None") where they are None, as Numba does.
   std::unordered_set<const ast::Node*> unwrap;
+  // Return statements no path reaches (typeinfer_ssa.h): their values do not type the result.
+  std::unordered_set<const ast::Node*> dead_returns;
   // Parameters that size a cuda.local/shared.array and were passed a constant (an int, or a tuple
   // of ints): Numba types such an argument as a literal where the plain type fails, so the
   // callee is specialised per value. They fold as constants do (fnval.h, shape_params). Also,

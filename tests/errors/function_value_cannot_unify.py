@@ -16,8 +16,8 @@ def cube(x):
 def k(out):
     f = sq
     if out[0] > 0:
-        f = cube  # error: TypingError: Cannot unify Function(sq) and Function(cube) for 'f'
-    out[1] = f(2)
+        f = cube
+    out[1] = f(2)  # error: TypingError: Cannot unify Function(sq) and Function(cube) for 'f'
 
 
 k[1, 1](np.zeros(2))
