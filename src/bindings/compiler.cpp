@@ -151,6 +151,7 @@ void define_compiler(py::module_& m) {
     for (auto& a : arg_types) args.push_back(parse_type(a));
     Program prog;
     prog.optionals = true;  // typed as @jit types it: a result may be OptionalType, as in Numba
+    prog.host_only = true;  // and with its CPU rules (math.floor returns an int, as in Numba's @njit)
     int idx = prog.instantiate(src, args, Type::unknown(), Role::Device);
     const FunctionInstance& f = *prog.fns[idx];
     py::dict locals;

@@ -21,7 +21,7 @@ enum class Builtin {
 
 /// The typing rule of a builtin (the third column of builtins.def).
 enum class Rule {
-  MathUnary, MathToInt, MathPredicate, MathBinary, Abs, MinMax, Round, CastInt, CastFloat,
+  MathUnary, MathToInt, MathPredicate, MathBinary, MathFrexp, MathLdexp, IntGcd, IntBitCount, Conjugate, Abs, MinMax, Round, CastInt, CastFloat,
   CastBool, Range, Len, Print, CudaGrid, CudaGridsize, CudaBarrier, CudaGroup, CudaVote, CudaFence, CudaShfl, CudaWarpVote, CudaMatch, CudaWarpMask, CudaBits,
   CudaBitsSame, CudaFma, ConstArray, ArrayAlloc, Atomic, AtomicInt, AtomicUnsigned, AtomicCas, Random, ArrayNew, ArrayReduce, ThreadId,
   Iterate, Operator,

@@ -759,7 +759,11 @@ class Emitter {
         return acc;
       }
       case Builtin::Round:
-        if (e.list.size() == 2) return "cj::round_digits(" + arg(e, 0, r) + ", (int64_t)(" + expr(*e.list[1]) + "))";
+        // numba-cuda rounds the scaled value in float64, Numba's CPU code in x's type (they differ
+        // for float32: round(float32(0.3425), 3) is 0.343 on the GPU, 0.342 in @jit code).
+        if (e.list.size() == 2)
+          return std::string(prog_.host_only ? "cj::round_digits(" : "cj::round_digits_f64(") + arg(e, 0, r) +
+                 ", (int64_t)(" + expr(*e.list[1]) + "))";
         if (!is_float(e.list[0]->type.scalar)) return arg(e, 0, r);
         return "cj::round_even(" + expr(*e.list[0]) + ")";
       case Builtin::Int: case Builtin::Float: case Builtin::BoolFn: return arg(e, 0, r);
@@ -864,6 +868,14 @@ class Emitter {
       case Builtin::CgGridSync:  // a block barrier on each side: the simulator needs fibers
         uses_barrier_ = true;
         return sp + "(" + expr(*e.list[0]) + ")";
+      case Builtin::MathFrexp: return sp + "<" + type(r) + ">(" + arg(e, 0, r.elems[0]) + ")";
+      case Builtin::MathLdexp: return sp + "(" + arg(e, 0, r) + ", (int64_t)(" + expr(*e.list[1]) + "))";
+      case Builtin::MathGcd: return sp + "(" + arg(e, 0, r) + ", " + arg(e, 1, r) + ")";
+      case Builtin::IntBitCount: return sp + "(" + expr(*e.list[0]) + ")";
+      case Builtin::Conjugate: return expr(*e.list[0]);
+      case Builtin::MathFloor: case Builtin::MathCeil: case Builtin::MathTrunc:
+        if (is_float(r.scalar)) sp += "_f";  // GPU code: numba-cuda's float result
+        break;
       default: break;
     }
     if (r.is_array()) {  // np.sqrt(a) and friends on an array: elementwise into a new array

@@ -871,10 +871,19 @@ class Typer {
       e.list.insert(e.list.begin(), std::move(self));
       return;
     }
+    // Methods of numbers: x.bit_count(), x.conjugate() (Numba's; is_integer() it has not).
+    static const std::map<std::string, std::string> number_methods = {
+        {"bit_count", "int.bit_count"}, {"conjugate", "float.conjugate"}};
     auto m = methods.find(e.a->name);
-    if (m == methods.end()) return;
+    auto nm = number_methods.find(e.a->name);
+    if (m == methods.end() && nm == number_methods.end()) return;
     Type v = expr(*e.a->a);
-    if (!v.is_array()) return;
+    if (nm != number_methods.end()) {
+      if (!v.is_scalar()) return;
+      m = nm;
+    } else if (!v.is_array()) {
+      return;
+    }
     ast::NodePtr self = std::move(e.a->a);
     ast::NodePtr callee = ast::make(ast::Kind::Name, e.a->loc);
     callee->name = m->second;

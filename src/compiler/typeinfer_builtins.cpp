@@ -168,7 +168,10 @@ class BuiltinTyper {
         return Type::scalar_of(float_of(args[0].scalar));
       case Rule::MathToInt:
         arity(e, b, args, 1, 1); need_numbers(e, b, args);
-        // Numba: math.floor of an unsigned integer is uint64 (the value unchanged), else int64.
+        // numba-cuda types math.floor/ceil/trunc in GPU code as the float functions they are in C
+        // (float32 -> float32, else float64: floor(nan) stays nan); Numba's CPU code returns an int,
+        // as Python does: uint64 for an unsigned integer (the value unchanged), else int64.
+        if (!fn().host_only) return Type::scalar_of(float_of(args[0].scalar));
         return Type::scalar_of(is_integer(args[0].scalar) && !is_signed(args[0].scalar) ? Scalar::UInt64 : Scalar::Int64);
       case Rule::MathPredicate:
         arity(e, b, args, 1, 1); need_numbers(e, b, args);
@@ -178,6 +181,36 @@ class BuiltinTyper {
         if (numpy) return Type::scalar_of(float_of(promote(args[0].scalar, args[1].scalar)));
         return Type::scalar_of(args[0].scalar == Scalar::Float32 && args[1].scalar == Scalar::Float32
                                    ? Scalar::Float32 : Scalar::Float64);
+      case Rule::MathFrexp:
+        arity(e, b, args, 1, 1); need_numbers(e, b, args);
+        return Type::tuple({Type::scalar_of(float_of(args[0].scalar)), Type::scalar_of(Scalar::Int32)});
+      case Rule::MathLdexp:
+        arity(e, b, args, 2, 2); need_numbers(e, b, args);
+        // Python refuses a float exponent (Numba truncates it in silence).
+        if (is_float(args[1].scalar))
+          error(*e.list[1], std::string(b.name) + "() needs an integer exponent, got " + args[1].str());
+        return Type::scalar_of(float_of(args[0].scalar));
+      case Rule::IntGcd: {
+        arity(e, b, args, 2, 2);
+        for (size_t i = 0; i < 2; ++i)
+          if (!args[i].is_scalar() || !(is_integer(args[i].scalar) || args[i].scalar == Scalar::Bool))
+            error(*e.list[i], std::string(b.name) + "() needs integers, got " + args[i].str());
+        // Numba: the two integer types' promotion (uint8 and int32 give int32); int64 where that
+        // is a float (int64 with uint64).
+        Scalar r = promote(args[0].scalar, args[1].scalar);
+        if (r == Scalar::Bool) r = Scalar::Int64;
+        return Type::scalar_of(is_float(r) ? Scalar::Int64 : r);
+      }
+      case Rule::IntBitCount:
+        arity(e, b, args, 1, 1);
+        if (!args[0].is_scalar() || !is_integer(args[0].scalar))
+          error(e, "bit_count() is a method of integers, not of " + args[0].str());
+        return args[0];
+      case Rule::Conjugate:
+        arity(e, b, args, 1, 1);
+        if (!args[0].is_scalar() || args[0].scalar == Scalar::Bool)
+          error(e, "conjugate() is a method of numbers, not of " + args[0].str());
+        return args[0];
       case Rule::Abs:
         arity(e, b, args, 1, 1); need_numbers(e, b, args);
         return args[0].scalar == Scalar::Bool ? Type::scalar_of(Scalar::Int8) : args[0];  // Numba: abs(True) is int8

@@ -463,6 +463,36 @@ CJ_MATH2(atan2, atan2, atan2)
 CJ_MATH2(hypot, hypot, hypot)
 CJ_MATH2(copysign, copysign, copysign)
 CJ_MATH2(fmod, fmod, fmod)
+CJ_MATH1(exp2, exp2, exp2)
+CJ_MATH2(nextafter, nextafter, nextafter)
+CJ_MATH2(remainder, remainder, remainder)
+// GPU code's math.floor/ceil/trunc (numba-cuda types them as floats).
+CJ_MATH1(floor_f, floor, floor)
+CJ_MATH1(ceil_f, ceil, ceil)
+CJ_MATH1(trunc_f, trunc, trunc)
+// math.frexp(x) -> (m, e) as the tuple struct Tup; Python's (inf, 0) and (nan, 0) (C leaves the
+// exponent unspecified there).
+CJ_FN float frexp_m(float x, int* e) { return CJ_LIBM_F(frexp)(x, e); }
+CJ_FN double frexp_m(double x, int* e) { return CJ_LIBM_D(frexp)(x, e); }
+template <class Tup, class F>
+CJ_FN Tup frexp(F x) {
+  int e = 0;
+  F m = frexp_m(x, &e);
+  if (x != x || x == (F)CJ_INF || x == -(F)CJ_INF) e = 0;
+  return Tup{m, (int32_t)e};
+}
+// math.ldexp(x, i): an exponent past any float's range gives the same result as the clamped one
+// (C's ldexp takes an int: a wrapped int64 would scale by the wrong power in silence).
+CJ_FN double ldexp(double x, int64_t i) { return CJ_LIBM_D(ldexp)(x, (int)(i > 100000 ? 100000 : i < -100000 ? -100000 : i)); }
+CJ_FN float ldexp(float x, int64_t i) { return CJ_LIBM_F(ldexp)(x, (int)(i > 100000 ? 100000 : i < -100000 ? -100000 : i)); }
+// math.gcd: non-negative, as in Python (gcd(-12, 8) is 4); computed on magnitudes in uint64 so
+// that INT64_MIN has one.
+template <class T>
+CJ_FN T gcd(T a, T b) {
+  uint64_t x = a < 0 ? 0 - (uint64_t)a : (uint64_t)a, y = b < 0 ? 0 - (uint64_t)b : (uint64_t)b;
+  while (y) { uint64_t t = x % y; x = y; y = t; }
+  return (T)x;
+}
 CJ_FN float degrees(float x) { return x * (180.0f / 3.14159265358979323846f); }
 CJ_FN double degrees(double x) { return x * (180.0 / 3.141592653589793238462643383279502884); }
 CJ_FN float radians(float x) { return x * (3.14159265358979323846f / 180.0f); }
@@ -506,6 +536,13 @@ CJ_FN F round_digits_as(F x, int64_t n) {
 }
 CJ_FN double round_digits(double x, int64_t n) { return round_digits_as(x, n); }
 CJ_FN float round_digits(float x, int64_t n) { return round_digits_as(x, n); }
+// GPU code (numba-cuda's round(x, n)): the same steps with the scaled value rounded in float64
+// for float32 too; the result is then converted to x's type.
+CJ_FN double round_digits_f64(double x, int64_t n) { return round_digits_as(x, n); }
+CJ_FN float round_digits_f64(float x, int64_t n) {
+  if (!isfinite(x)) return x;
+  return (float)round_digits_as((double)x, n);
+}
 
 // ---- bit intrinsics (cuda.popc/clz/ffs/brev), written portably; NVCC turns them into the
 // single instructions. Widths follow the argument's type.
@@ -526,6 +563,12 @@ template <class T> CJ_FN uint32_t ffs(T x) {
   uint64_t v = (uint64_t)x;
   for (int i = 0; i < w; ++i) if ((v >> i) & 1) return (uint32_t)(i + 1);
   return 0;
+}
+// int.bit_count(): the ones of |x|, as in Python (numba-cuda's GPU code counts the two's
+// complement bits of a negative x: popc).
+template <class T> CJ_FN T bit_count(T x) {
+  uint64_t v = x < 0 ? 0 - (uint64_t)(int64_t)x : (uint64_t)x;
+  return (T)popc(v);
 }
 template <class T> CJ_FN T brev(T x) {
   const int w = 8 * (int)sizeof(T);
