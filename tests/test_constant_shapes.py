@@ -140,3 +140,47 @@ def test_large_legal_local_array_with_barrier_on_simulator(target):
     out = np.zeros(4)
     k[1, 4](out)
     assert out.tolist() == [49999.0] * 4
+
+
+@cuda.jit
+def k_local_constant_shape(out):
+    # A local assigned once to a constant is a constant (Numba's single definition): N, M and
+    # the tuple SHAPE are known when typing.
+    N = 100
+    M = N // 4 + 1
+    SHAPE = (2, M)
+    sm = cuda.shared.array(N, np.int32)
+    loc = cuda.local.array(SHAPE, np.float64)
+    i = cuda.grid(1)
+    sm[i] = i
+    cuda.syncthreads()
+    loc[1, M - 1] = sm[N - 1 - i]
+    out[i] = loc[1, 25] + sm.size + loc.shape[1]
+
+
+def test_local_constant_shapes(target):
+    out = np.zeros(100)
+    k_local_constant_shape[1, 100](out)
+    assert list(out) == [99 - i + 100 + 26 for i in range(100)]
+
+
+@pytest.mark.parametrize("setup", [
+    "    n = 4\n    n = 8\n",            # assigned twice: no single definition
+    "    n = 4\n    n += 1\n",
+    "    for n in range(3):\n        pass\n",
+    "    n, m = 4, 5\n",                 # bound by unpacking: not followed
+    "    n = len(out)\n",                # a run-time value
+])
+def test_local_shapes_that_are_not_constants(target, setup):
+    src = ("def k(out):\n" + setup +
+           "    a = cuda.local.array(n, np.float64)\n"
+           "    out[0] = a[0]\n")
+    ns = {"cuda": cuda, "np": np}
+    import linecache
+    filename = "<local_shape_%d>" % abs(hash(setup))
+    linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
+    exec(compile(src, filename, "exec"), ns)
+    with pytest.raises(cujit.errors.TypingError) as info:
+        cuda.jit(ns["k"])[1, 1](np.zeros(1))
+    assert "needs a shape of constant integers" in info.value.msg
+    assert info.value.lineno == src.splitlines().index("    a = cuda.local.array(n, np.float64)") + 1

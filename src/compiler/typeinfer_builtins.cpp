@@ -1,6 +1,7 @@
 // Typing of calls to intrinsics (builtins.def): one case per Rule. Split from typeinfer.cpp, which
 // calls type_builtin_call once it knows the callee is a builtin and every argument's type.
 #include <algorithm>
+#include <functional>
 #include <string>
 
 #include "compiler/builtins.h"
@@ -414,6 +415,13 @@ class BuiltinTyper {
       return Fold::Ok;
     }
     if (n.is(ast::Kind::Name)) {
+      if (const ast::Node* def = single_definition(n)) {  // N = 100 in the function itself
+        if (++fold_depth_ > 64) { --fold_depth_; return Fold::NotConstant; }
+        Fold f = fold_int(*def, out, culprit);
+        --fold_depth_;
+        if (f == Fold::NotConstant) *culprit = &n;
+        return f;
+      }
       const GlobalValue* g = global_named(n);
       if (!g) return Fold::NotConstant;
       if (global_int(*g, out, culprit, n)) return Fold::Ok;
@@ -483,6 +491,39 @@ class BuiltinTyper {
       case O::BitXor: *out = a ^ b; return Fold::Ok;
       default: return Fold::NotConstant;
     }
+  }
+
+  // The value a local name is bound to where the function binds it once, by a plain `N = value`
+  // (Numba infers a constant through a variable's single definition); null for parameters, names
+  // bound more than once (also by loops, `+=` or unpacking) and everything else.
+  const ast::Node* single_definition(const ast::Node& n) {
+    if (!n.is(ast::Kind::Name) || !fn().locals.count(n.name)) return nullptr;
+    const ast::Node& def = *fn().mod.func;
+    for (const auto& p : def.params)
+      if (p.name == n.name) return nullptr;
+    const ast::Node* value = nullptr;
+    int count = 0;
+    std::function<void(const ast::Node&)> binds = [&](const ast::Node& t) {  // an assignment target
+      if (t.is(ast::Kind::Name) && t.name == n.name) ++count;
+      if (t.is(ast::Kind::Tuple))
+        for (const auto& x : t.list) binds(*x);
+    };
+    std::function<void(const std::vector<ast::NodePtr>&)> walk = [&](const std::vector<ast::NodePtr>& body) {
+      for (const auto& st : body) {
+        if (st->is(ast::Kind::Assign)) {
+          for (const auto& t : st->list) {
+            if (t->is(ast::Kind::Name) && t->name == n.name) value = st->b.get();
+            binds(*t);
+          }
+        } else if (st->is(ast::Kind::AugAssign) || st->is(ast::Kind::For)) {
+          binds(*st->a);
+        }
+        walk(st->body);
+        walk(st->orelse);
+      }
+    };
+    walk(def.body);
+    return count == 1 ? value : nullptr;
   }
 
   // The global (or closure variable) a Name reads; null for locals and other expressions.
@@ -657,6 +698,8 @@ class BuiltinTyper {
     const Scalar scalar = alloc_dtype(*dtype, b);
     // The sizes, each with the node an error points at.
     std::vector<std::pair<int64_t, const ast::Node*>> sizes;
+    if (const ast::Node* def = single_definition(*shape))  // shape = (16, 16) in the function
+      if (def->is(ast::Kind::Tuple)) shape = def;
     const GlobalValue* g = global_named(*shape);
     if (g && g->kind == GlobalValue::Kind::Tuple) {  // SHAPE = (16, 16)
       for (const auto& item : g->elems) {
@@ -722,7 +765,8 @@ class BuiltinTyper {
     std::string why = "this expression is computed at run time";
     if (at.is(ast::Kind::Name)) {
       const GlobalValue* g = global_named(at);
-      if (fn().locals.count(at.name)) why = "'" + at.name + "' is a variable";
+      if (fn().locals.count(at.name))
+        why = "'" + at.name + "' is a variable that is a parameter, is assigned more than once, or holds no constant";
       else if (g) why = "'" + at.name + "' is a global " + type_of_global(*g).str() + ", not an integer";
     } else if (at.type.known() && !(at.type.is_scalar() && is_integer(at.type.scalar))) {
       why = "this is a " + at.type.str() + ", not an integer";
@@ -747,6 +791,7 @@ class BuiltinTyper {
 
  private:
   FunctionInstance& fn_;
+  int fold_depth_ = 0;  // locals folded through their definitions (N = M, M = N stops here)
   FunctionInstance& fn() { return fn_; }
   [[noreturn]] void error(const ast::Node& at, const std::string& msg) {
     user_error(fn_.mod.source, at.loc, ErrorKind::Typing, msg);
