@@ -739,7 +739,9 @@ class Emitter {
     std::string sp = builtin_spelling(b);
     const Type& r = e.type;
     const Rule rule = builtin_row(b).rule;
-    if (r.is_array() && rule != Rule::ArrayAlloc && rule != Rule::ConstArray) allocates_ = true;
+    if (r.is_array() && rule != Rule::ArrayAlloc && rule != Rule::ConstArray && rule != Rule::ArrayView &&
+        !(b == Builtin::NpCopy && !prog_.host_only))  // GPU code's copy() is local storage
+      allocates_ = true;
     switch (b) {
       case Builtin::Abs: return sp + "(" + arg(e, 0, r) + ")";
       case Builtin::Min: case Builtin::Max: {
@@ -855,7 +857,21 @@ class Emitter {
         return random_call(e, b, sp);
       case Builtin::NpEmpty: case Builtin::NpZeros: case Builtin::NpOnes: case Builtin::NpFull:
       case Builtin::NpEmptyLike: case Builtin::NpZerosLike: case Builtin::NpOnesLike: case Builtin::NpFullLike:
-      case Builtin::NpArange: case Builtin::NpCopy:
+      case Builtin::NpCopy:
+        if (!prog_.host_only) {  // GPU code: a global array into local storage (typeinfer's gpu_copy)
+          const std::vector<int64_t>& dims = fn_->array_shapes.at(&e);
+          int64_t n = 1;
+          for (auto d : dims) n *= d;
+          std::string T = scalar_cpp(r.scalar), name = "cj_mem" + std::to_string(tmp_++);
+          storage_ << "  " << T << " " << name << "[" << n << "];\n";
+          std::string s = "cj::copy_into(cj::c_array<" + T + ", " + std::to_string(dims.size()) + ">(" + name;
+          for (auto d : dims) s += ", (int64_t)" + std::to_string(d);
+          return s + "), " + expr(*e.list[0]) + ")";
+        }
+        return array_new(e, b, sp);
+      case Builtin::ArrayViewM:
+        return sp + "<" + std::string(scalar_cpp(r.scalar)) + ">(" + expr(*e.list[0]) + ")";
+      case Builtin::NpArange:
         return array_new(e, b, sp);
       case Builtin::NpSum: case Builtin::NpMean:
         return sp + "<" + scalar_cpp(r.scalar) + ">(" + expr(*e.list[0]) + ")";

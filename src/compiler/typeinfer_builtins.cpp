@@ -357,6 +357,7 @@ class BuiltinTyper {
         arity(e, b, args, 0, 0);
         return Type::scalar_of(Scalar::Int64);
       case Rule::ArrayNew: return array_new(e, b, args);
+      case Rule::ArrayView: return array_view(e, b, args);
       case Rule::ArrayReduce: {
         host_only(e, b, kArraysOnGpu);
         arity(e, b, args, 1, 1);
@@ -642,6 +643,7 @@ class BuiltinTyper {
 
   Type array_new(ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args) {
     using B = Builtin;
+    if (b.id == B::NpCopy && !fn().host_only) return gpu_copy(e, b, args);
     host_only(e, b, kArraysOnGpu);
     auto given = [&](size_t i) { return i < args.size() && args[i].tag != Type::Tag::None; };
     auto dtype_or = [&](size_t i, Scalar dflt) { return given(i) ? dtype_arg(*e.list[i], b, args[i]) : dflt; };
@@ -683,6 +685,37 @@ class BuiltinTyper {
       default: break;
     }
     throw InternalError(std::string("no typing rule for ") + b.name);
+  }
+
+  // a.copy() / np.copy(a) in GPU code: of a global array only, whose shape is a constant, into a
+  // local array of the thread (numba-cuda allocates; GPU code here has no heap).
+  Type gpu_copy(ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args) {
+    arity(e, b, args, 1, 1);
+    const GlobalValue* g = global_named(*e.list[0]);
+    if (!g || g->kind != GlobalValue::Kind::Array)
+      unsupported(e, std::string(b.name) + "() in " + fn().compiled_as + " copies only a global NumPy array (its shape is "
+                     "a constant); copy other arrays into a cuda.local.array or cuda.shared.array element by element");
+    std::vector<int64_t> dims = g->shape;
+    int64_t bytes = scalar_size(g->scalar);
+    for (auto d : dims) bytes *= d;  // the global exists in memory: no overflow
+    fn().array_shapes[&e] = dims;
+    fn().local_bytes[&e] = bytes;
+    if (bytes > kMaxLocalBytes)
+      error(e, std::string(b.name) + "() is too large: the copy takes " + std::to_string(bytes) + " bytes, more than the " +
+                   std::to_string(kMaxLocalBytes) + " bytes (512 KiB) of local memory a GPU thread may have");
+    return Type::array(g->scalar, (int)dims.size(), 'C');
+  }
+
+  // a.view(dtype): the same bytes as another dtype (NumPy's rule: the last axis contiguous and
+  // its bytes a multiple of the new itemsize, checked at run time).
+  Type array_view(ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args) {
+    if (fn().host_only)
+      unsupported(e, "a.view(dtype) is not supported in " + fn().compiled_as + " yet (GPU code only)");
+    arity(e, b, args, 2, 2);
+    if (!args[0].is_array()) error(e, "view() is a method of arrays, not of " + args[0].str());
+    Type r = args[0];
+    r.scalar = dtype_arg(*e.list[1], b, args[1]);
+    return r;
   }
 
   // cuda.local.array(shape, dtype) / cuda.shared.array(shape, dtype), positional or by keyword.

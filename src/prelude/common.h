@@ -57,6 +57,22 @@ CJ_FN Array<T, N> c_array(T* data, D... dims) {
   return c_array_of<T, N>(data, d);
 }
 
+/// a.copy() of an array into C-ordered storage `dst` of the same shape (GPU code).
+template <class T, class U, int N>
+CJ_FN Array<T, N> copy_into(Array<T, N> dst, const Array<U, N>& src) {
+  const int64_t n = size(src);
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t rem = i;
+    const char* p = (const char*)src.data;
+    for (int k = N - 1; k >= 0; --k) {
+      p += (rem % src.shape[k]) * src.strides[k];
+      rem /= src.shape[k];
+    }
+    dst.data[i] = (T) * (const U*)p;
+  }
+  return dst;
+}
+
 /// a[i, j] with fewer indices than dimensions: a view of the remaining ones.
 template <class T, int N, class... I>
 CJ_FN Array<T, N - (int)sizeof...(I)> subarray(const Array<T, N>& a, I... ix) {
@@ -396,6 +412,28 @@ CJ_FN int64_t range_count(T start, T stop, T step) {
 // A function, intrinsic or type object held as a value (compiler/types.h, is_compile_time_value):
 // what it is lives in the type, so the value has nothing in it.
 struct Unit {};
+// a.view(dtype) in GPU code: the same bytes as U. NumPy's rule for another itemsize: the last
+// axis contiguous and its bytes a multiple of U's size, else ValueError (the simulator stops the
+// launch with it; the GPU thread ends, as numba-cuda's does on an exception).
+template <class U, class T, int N>
+CJ_FN Array<U, N> array_view(const Array<T, N>& a) {
+  Array<U, N> r;
+  r.data = (U*)a.data;
+  for (int k = 0; k < N; ++k) { r.shape[k] = a.shape[k]; r.strides[k] = a.strides[k]; }
+  if (sizeof(U) != sizeof(T)) {
+    const int64_t bytes = a.shape[N - 1] * (int64_t)sizeof(T);
+    if ((a.shape[N - 1] > 1 && a.strides[N - 1] != (int64_t)sizeof(T)) || bytes % (int64_t)sizeof(U) != 0) {
+#if CJ_TARGET_HOST
+      sim_value_error("ValueError: new type not compatible with array.");
+#else
+      asm volatile("exit;");
+#endif
+    }
+    r.shape[N - 1] = bytes / (int64_t)sizeof(U);
+    r.strides[N - 1] = (int64_t)sizeof(U);
+  }
+  return r;
+}
 // t[i] past a tuple's end (run-time i): IndexError in Python and Numba. The simulator stops the
 // launch with it (SimulatorIndexError); the GPU thread ends, as numba-cuda's does on an exception.
 // @jit code raises instead (host_services.h's py_tuple_index_error).
