@@ -794,6 +794,8 @@ class Emitter {
         // Shared memory: __shared__ on the GPU; in the simulator, one buffer per CPU thread,
         // which runs a block's threads one after another, so the block shares it.
         std::string where = b == Builtin::CudaLocalArray ? "" : target_ == Target::CUDA ? "__shared__ " : "static thread_local ";
+        auto al = fn_->array_alignment.find(&e);  // alignment=n (a power of 2, checked when typing)
+        if (al != fn_->array_alignment.end()) where = "alignas(" + std::to_string(al->second) + ") " + where;
         storage_ << "  " << where << T << " " << name << "[" << n << "];\n";
         // The race check knows shared memory by its address: the storage registers itself.
         if (b == Builtin::CudaSharedArray && race_checked()) name = "cj::sim_race_shared(" + name + ", (int64_t)" + std::to_string(n) + ")";

@@ -81,6 +81,7 @@ struct FunctionInstance {
   std::unordered_map<const ast::Node*, std::vector<int64_t>> array_shapes;  // cuda.local/shared.array
   std::unordered_map<const ast::Node*, int64_t> shared_bytes;  // static cuda.shared.array -> its bytes
   std::unordered_map<const ast::Node*, int64_t> local_bytes;   // cuda.local.array -> its bytes
+  std::unordered_map<const ast::Node*, int64_t> array_alignment;  // cuda.local/shared.array(..., alignment=n)
   std::map<std::string, const GlobalValue*> const_arrays;  // symbol -> global array (constant memory)
   std::string cpp_name;
   bool typing = false;                   // inference in progress (recursion check)

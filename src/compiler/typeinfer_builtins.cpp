@@ -718,17 +718,31 @@ class BuiltinTyper {
     return r;
   }
 
-  // cuda.local.array(shape, dtype) / cuda.shared.array(shape, dtype), positional or by keyword.
+  // cuda.local.array(shape, dtype[, alignment]) / cuda.shared.array(...), positional or by keyword.
   Type array_alloc(ast::Node& e, const BuiltinRow& b) {
     const ast::Node* shape = e.list.size() > 0 ? e.list[0].get() : nullptr;
     const ast::Node* dtype = e.list.size() > 1 ? e.list[1].get() : nullptr;
+    const ast::Node* align = e.list.size() > 2 ? e.list[2].get() : nullptr;
     for (auto& kw : e.keywords) {
       if (kw.name == "shape") shape = kw.value.get();
       else if (kw.name == "dtype") dtype = kw.value.get();
+      else if (kw.name == "alignment") align = kw.value.get();
       else error(*kw.value, std::string(b.name) + "() got an unexpected keyword argument '" + kw.name + "'");
     }
-    if (!shape || !dtype || e.list.size() > 2) error(e, std::string(b.name) + "() takes a shape and a dtype");
+    if (!shape || !dtype || e.list.size() > 3) error(e, std::string(b.name) + "() takes a shape, a dtype and an optional alignment");
     const Scalar scalar = alloc_dtype(*dtype, b);
+    if (align && !(align->is(ast::Kind::Constant) && align->cval.tag == ast::ConstValue::Tag::None)) {
+      // numba-cuda's rules: a constant integer, positive, a power of 2 and a multiple of the
+      // pointer size (8); None is the dtype's own alignment.
+      int64_t n;
+      const ast::Node* culprit;
+      if (fold_int(*align, &n, &culprit) != Fold::Ok)
+        error(*align, std::string(b.name) + "(): alignment must be a constant integer, got " +
+                          (align->type.known() ? align->type.str() : std::string("an expression")));
+      const char* bad = n <= 0 ? "positive" : (n & (n - 1)) != 0 ? "a power of 2" : n % 8 != 0 ? "a multiple of 8" : nullptr;
+      if (bad) error(*align, std::string(b.name) + "(): Alignment must be " + bad + ", got " + std::to_string(n));
+      fn().array_alignment[&e] = n;
+    }
     // The sizes, each with the node an error points at.
     std::vector<std::pair<int64_t, const ast::Node*>> sizes;
     if (const ast::Node* def = single_definition(*shape))  // shape = (16, 16) in the function
@@ -769,6 +783,8 @@ class BuiltinTyper {
       dims.push_back(v);
     }
     fn().array_shapes[&e] = dims;
+    if (dims[0] == 0 && fn().array_alignment.count(&e))  // its storage is the launch's, not this array's
+      unsupported(*align, "alignment= is not supported for dynamic shared memory (a shape of 0)");
     if (dims[0] == 0) return Type::array(scalar, 1, 'C');
     // The array's bytes. Past int64 or a device's limit, the toolchain would fail on the
     // generated code (or the simulator's stack overflow): refused here, at the user's line.
