@@ -866,7 +866,7 @@ class Emitter {
           for (auto d : dims) n *= d;
           std::string T = scalar_cpp(r.scalar), name = "cj_mem" + std::to_string(tmp_++);
           storage_ << "  " << T << " " << name << "[" << n << "];\n";
-          std::string s = "cj::copy_into(cj::c_array<" + T + ", " + std::to_string(dims.size()) + ">(" + name;
+          std::string s = "cj::copy_array(cj::c_array<" + T + ", " + std::to_string(dims.size()) + ">(" + name;
           for (auto d : dims) s += ", (int64_t)" + std::to_string(d);
           return s + "), " + expr(*e.list[0]) + ")";
         }

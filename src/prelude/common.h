@@ -57,9 +57,9 @@ CJ_FN Array<T, N> c_array(T* data, D... dims) {
   return c_array_of<T, N>(data, d);
 }
 
-/// a.copy() of an array into C-ordered storage `dst` of the same shape (GPU code).
+/// a.copy() of an array into C-ordered storage `dst` of the same shape (GPU code); returns dst.
 template <class T, class U, int N>
-CJ_FN Array<T, N> copy_into(Array<T, N> dst, const Array<U, N>& src) {
+CJ_FN Array<T, N> copy_array(Array<T, N> dst, const Array<U, N>& src) {
   const int64_t n = size(src);
   for (int64_t i = 0; i < n; ++i) {
     int64_t rem = i;
