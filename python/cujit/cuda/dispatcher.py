@@ -5,8 +5,11 @@ and launches, with no Python on the way. Device functions are only compiled as p
 kernels and ufuncs that call them.
 """
 
+import warnings
+
 from .. import _core
 from .. import config
+from ..errors import NumbaInvalidConfigWarning
 from ..decorators import snapshot, source
 from ..types import signature_string
 
@@ -68,6 +71,23 @@ class Dispatcher(_core.Kernel):
             name, "compiled for " + ", ".join(sigs) if sigs else "not compiled yet")
 
 
+def _debug_and_opt(debug, opt, lineinfo):
+    """numba-cuda's defaults for cuda.jit's debug and opt (config.CUDA_DEBUGINFO_DEFAULT, and
+    config.OPT != 0), and its NumbaInvalidConfigWarnings for the combinations it refuses to trust."""
+    debug = config.CUDA_DEBUGINFO_DEFAULT if debug is None else debug
+    opt = (config.OPT != 0) if opt is None else opt
+    if debug and opt:
+        warnings.warn(NumbaInvalidConfigWarning(
+            "debug=True with opt=True is not supported by CUDA. This may result in a crash - set "
+            "debug=False or opt=False."), stacklevel=3)
+    if debug and lineinfo:
+        warnings.warn(NumbaInvalidConfigWarning(
+            "debug and lineinfo are mutually exclusive. Use debug to get full debug info (this "
+            "disables some optimizations), or lineinfo for line info only with code generation "
+            "unaffected."), stacklevel=3)
+    return debug, opt
+
+
 def _signature_list(sig_or_sigs):
     """Numba's reading of a decorator's first argument: a list holds signatures, while a tuple is one
     signature, its argument types (``cuda.jit((float32[::1], int32))``). A tuple of signature
@@ -81,13 +101,14 @@ def _signature_list(sig_or_sigs):
     return [sig_or_sigs]
 
 
-def jit(func_or_sig=None, device=False, debug=False, lineinfo=False, inline=False, fastmath=False,
-        opt=True, cache=False, **options):
+def jit(func_or_sig=None, device=False, debug=None, lineinfo=False, inline=False, fastmath=False,
+        opt=None, cache=False, **options):
     """Compile a kernel (or, with ``device=True``, a device function) for the GPU.
 
     Forms: ``@cuda.jit``, ``@cuda.jit(device=True)``, ``@cuda.jit('void(float32[:])')``,
     ``@cuda.jit(void(float32[:]))``, ``@cuda.jit(['void(float32[:])', ...])``.
     """
+    debug, opt = _debug_and_opt(debug, opt, lineinfo)
     if options.get("boundscheck"):  # numba-cuda's refusal, word for word
         raise NotImplementedError("bounds checking is not supported for CUDA")
     sigs = ()
