@@ -144,3 +144,39 @@ def test_performance_warnings_on_by_default():
     env["NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS"] = "0"
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["0", "1", "0"]
+
+
+def vector_add(a, b):
+    return a + b
+
+
+def test_cuda_vectorize_options(target):
+    # numba-cuda's CUDA vectorize: nopython is redundant (a RuntimeWarning), other options refused.
+    from cujit import vectorize
+    a = np.array([2.0], np.float32)
+    with pytest.warns(RuntimeWarning) as rec:
+        f = vectorize(["float32(float32, float32)"], target="cuda", nopython=True)(vector_add)
+    assert messages(rec) == ["nopython kwarg for cuda target is redundant"]
+    np.testing.assert_array_equal(f(a, a), [4.0])
+    with pytest.raises(KeyError, match="Unrecognized options. cuda vectorize target does not support "
+                                       "option: 'nonexistent'"):
+        vectorize(["float32(float32, float32)"], target="cuda", nonexistent=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        vectorize(["float32(float32, float32)"], target="cpu", nopython=True)(vector_add)
+        vectorize(["float32(float32, float32)"], target="cuda")(vector_add)
+
+
+def test_gufunc_low_occupancy_warning(target):
+    from cujit import guvectorize
+
+    @guvectorize(["void(float32[:], float32[:], float32[:])"], "(n),(n)->(n)", target="cuda")
+    def mul(a, b, out):
+        for i in range(a.shape[0]):
+            out[i] = a[i] * b[i]
+
+    a = np.arange(64, dtype=np.float32)
+    with setting("CUDA_LOW_OCCUPANCY_WARNINGS", 1):
+        with pytest.warns(NumbaPerformanceWarning, match="Grid size 1 will likely result"):
+            out = mul(a, a)
+    np.testing.assert_array_equal(out, a * a)
