@@ -784,7 +784,7 @@ class Emitter {
       case Builtin::CudaPopc: case Builtin::CudaClz: case Builtin::CudaFfs:
         return sp + "(" + expr(*e.list[0]) + ")";
       case Builtin::CudaBrev: return sp + "(" + arg(e, 0, r) + ")";
-      case Builtin::CudaFma:
+      case Builtin::CudaFma: case Builtin::CudaSelp:  // selp's test becomes bool in cj::selp
         return sp + "(" + arg(e, 0, r) + ", " + arg(e, 1, r) + ", " + arg(e, 2, r) + ")";
       case Builtin::PyRandom: case Builtin::PyUniform: case Builtin::PyGauss: case Builtin::PyNormalvariate:
       case Builtin::PyRandint: case Builtin::PyRandrange: case Builtin::PySeed: case Builtin::NpRandom:

@@ -288,6 +288,16 @@ class BuiltinTyper {
         if (!is_float(r)) r = Scalar::Float64;
         return Type::scalar_of(r);
       }
+      case Rule::CudaSelp: {
+        arity(e, b, args, 3, 3); need_numbers(e, b, args);
+        // Numba's signature: the two values of one type, one PTX selp knows (no int8/bool).
+        Scalar v = args[1].scalar;
+        bool ok = args[1] == args[2] && v != Scalar::Bool && v != Scalar::Int8 && v != Scalar::UInt8;
+        if (!ok)
+          error(e, "cuda.selp() needs two values of one type among float32, float64, int16, uint16, int32, "
+                   "uint32, int64 and uint64, got " + args[1].str() + " and " + args[2].str());
+        return args[1];
+      }
       case Rule::ConstArray:
         arity(e, b, args, 1, 1);
         if (!args[0].is_array() || !fn().resolved.count(e.list[0].get()) ||

@@ -496,6 +496,10 @@ CJ_FN F round_digits_as(F x, int64_t n) {
 CJ_FN double round_digits(double x, int64_t n) { return round_digits_as(x, n); }
 CJ_FN float round_digits(float x, int64_t n) { return round_digits_as(x, n); }
 
+// cuda.selp(test, a, b): both values are computed before the choice, a select with no branch (PTX
+// selp), as in numba-cuda.
+template <class C, class T> CJ_FN T selp(C test, T a, T b) { return test ? a : b; }
+
 // ---- bit intrinsics (cuda.popc/clz/ffs/brev), written portably; NVCC turns them into the
 // single instructions. Widths follow the argument's type.
 template <class T> CJ_FN uint32_t popc(T x) {
