@@ -180,3 +180,11 @@ def test_gufunc_low_occupancy_warning(target):
         with pytest.warns(NumbaPerformanceWarning, match="Grid size 1 will likely result"):
             out = mul(a, a)
     np.testing.assert_array_equal(out, a * a)
+
+
+def test_lto_refused():
+    # numba-cuda's RuntimeError where nvJitLink is missing (cujit links no LTO-IR); lto=False is fine.
+    with pytest.raises(RuntimeError, match=r"^LTO requires nvjitlink, which is not available or not "
+                                           r"sufficiently recent \(>=12\.3\)$"):
+        cuda.jit(lto=True)
+    cuda.jit(lto=False)(vector_add)

@@ -109,6 +109,11 @@ def jit(func_or_sig=None, device=False, debug=None, lineinfo=False, inline=False
     ``@cuda.jit(void(float32[:]))``, ``@cuda.jit(['void(float32[:])', ...])``.
     """
     debug, opt = _debug_and_opt(debug, opt, lineinfo)
+    if options.get("lto"):
+        # numba-cuda's refusal where nvJitLink is missing: cujit never links LTO-IR (it compiles
+        # the whole kernel with NVRTC), so lto=True cannot be honoured on either target.
+        raise RuntimeError("LTO requires nvjitlink, which is not available or not sufficiently "
+                           "recent (>=12.3)")
     if options.get("boundscheck"):  # numba-cuda's refusal, word for word
         raise NotImplementedError("bounds checking is not supported for CUDA")
     sigs = ()
