@@ -29,3 +29,12 @@ def test_layout_of_views(target):
     assert cuda.to_device(np.zeros(4, np.int32))._numba_type_ == types.int32[::1]
     with pytest.raises(AttributeError):
         c._numba_type_ = None  # read-only
+
+
+def test_scalar_bitwidth(target):
+    # Numba's Integer/Float/Complex.bitwidth (cudapy/test_cache_hints.py reads it); booleans have none.
+    assert [t.bitwidth for t in (types.int8, types.uint16, types.int32, types.uint64, types.float32,
+                                 types.float64, types.complex64)] == [8, 16, 32, 64, 32, 64, 64]
+    assert cuda.to_device(np.zeros(3, np.int16))._numba_type_.dtype.bitwidth == 16
+    with pytest.raises(AttributeError):
+        types.boolean.bitwidth
