@@ -23,7 +23,7 @@ enum class Builtin {
 enum class Rule {
   MathUnary, MathToInt, MathPredicate, MathBinary, Abs, MinMax, Round, CastInt, CastFloat,
   CastBool, Range, Len, Print, CudaGrid, CudaGridsize, CudaBarrier, CudaVote, CudaFence, CudaShfl, CudaWarpVote, CudaMatch, CudaWarpMask, CudaBits,
-  CudaBitsSame, CudaFma, CudaSelp, ConstArray, ArrayAlloc, Atomic, AtomicInt, AtomicUnsigned, AtomicCas, Random, ArrayNew, ArrayReduce, ThreadId,
+  CudaBitsSame, CudaFma, CudaSelp, CacheLoad, CacheStore, ConstArray, ArrayAlloc, Atomic, AtomicInt, AtomicUnsigned, AtomicCas, Random, ArrayNew, ArrayReduce, ThreadId,
 };
 
 struct BuiltinRow {

@@ -298,6 +298,32 @@ class BuiltinTyper {
                    "uint32, int64 and uint64, got " + args[1].str() + " and " + args[2].str());
         return args[1];
       }
+      case Rule::CacheLoad: case Rule::CacheStore: {
+        // numba-cuda's checks and messages (cache_hints.py), named by the instruction (ldcs).
+        const bool store = b.rule == Rule::CacheStore;
+        arity(e, b, args, store ? 3 : 2, store ? 3 : 2);
+        const std::string op = std::string(b.name).substr(5);
+        const Type& a = args[0];
+        if (!a.is_array()) error(*e.list[0], op + " operates on arrays or pointers. Got type " + a.str());
+        const Type& ix = args[1];
+        bool valid = false;
+        if (ix.is_scalar() && is_integer(ix.scalar)) {
+          if (a.ndim != 1) error(*e.list[1], "Expected " + std::to_string(a.ndim) + " indices, got a scalar");
+          valid = true;
+        } else if (ix.is_tuple()) {
+          if ((int)ix.elems.size() != a.ndim)
+            error(*e.list[1], "Expected " + std::to_string(a.ndim) + " indices, got " + std::to_string(ix.elems.size()));
+          valid = true;
+          for (auto& t : ix.elems) valid = valid && t.is_scalar() && is_integer(t.scalar);
+        }
+        if (!valid) error(*e.list[1], ix.str() + " is not a valid index");
+        if (a.scalar == Scalar::Bool)
+          error(*e.list[0], op + " requires array of integer or float type, got " + scalar_name(a.scalar));
+        if (!store) return Type::scalar_of(a.scalar);
+        if (a.readonly) error(*e.list[0], readonly_store_message(a));
+        if (!args[2].is_scalar()) error(*e.list[2], op + "() needs a number to store, got " + args[2].str());
+        return Type::none();
+      }
       case Rule::ConstArray:
         arity(e, b, args, 1, 1);
         if (!args[0].is_array() || !fn().resolved.count(e.list[0].get()) ||
