@@ -4,6 +4,11 @@ where one exists. Without a GPU, every program is also compiled by NVRTC to PTX 
 import os
 
 os.environ.setdefault("CUJIT_CHECK_PTX", "1")
+# numba-cuda's performance warnings are on by default, as there; its own test case turns them off
+# (most tests launch tiny grids with host arrays), and so does this suite, its subprocesses too.
+# tests/test_warnings.py turns them on where it checks them.
+os.environ.setdefault("NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS", "0")
+os.environ.setdefault("NUMBA_CUDA_WARN_ON_IMPLICIT_COPY", "0")
 
 import pytest  # noqa: E402
 

@@ -20,14 +20,14 @@ from cujit.errors import CudaAPIError, CudaContextLostError, CudaOutOfMemoryErro
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-@cuda.jit(debug=True)
+@cuda.jit(debug=True, opt=False)
 def write_past_end(a, n):
     i = cuda.grid(1)
     if i < n:
         a[i] = 1.0
 
 
-@cuda.jit(debug=True)
+@cuda.jit(debug=True, opt=False)
 def read_2d(out, m, k):
     i = cuda.grid(1)
     out[i] = m[1, k]

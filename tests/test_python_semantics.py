@@ -299,7 +299,7 @@ def test_boundscheck_environment_checks_gpu_indices(monkeypatch):
 
 
 def test_view_integer_index_checked_in_kernel(target):
-    @cuda.jit(debug=True)
+    @cuda.jit(debug=True, opt=False)
     def k(a, i, out):
         out[0] = a[i, :].shape[0]
 

@@ -67,7 +67,8 @@ ENVIRONMENT = (
     "CUJIT_DEBUG", "CUJIT_CACHE_DIR", "CUJIT_DISABLE_CACHE", "XDG_CACHE_HOME", "CUJIT_CHECK_PTX", "CUJIT_SIM_RACECHECK",
     "CUJIT_BOUNDSCHECK", "NUMBA_BOUNDSCHECK",
     "CUJIT_COMPILE_PROGRESS", "CXX", "CUDA_HOME", "CUDA_PATH", "CUDA_VISIBLE_DEVICES",
-    "LD_LIBRARY_PATH",
+    "LD_LIBRARY_PATH", "NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS", "NUMBA_CUDA_WARN_ON_IMPLICIT_COPY",
+    "NUMBA_DISABLE_PERFORMANCE_WARNINGS",
 )
 
 
@@ -82,15 +83,48 @@ def nvrtc_wheel_dirs():
     return dirs
 
 
-# Numba's settings that code written for numba-cuda reads or sets (numba.cuda.config,
+def _int(name, default):
+    """Numba's reading of an integer setting: the variable's value, or the default when unset."""
+    v = os.environ.get(name, "").strip()
+    try:
+        return int(v) if v else default
+    except ValueError:
+        return default
+
+
+# numba-cuda's performance warnings (NumbaPerformanceWarning), read by cujit at each launch from
+# this module (so code may set them, as numba-cuda's override_config does), on by default as there,
+# on both targets: a grid of under 128 blocks at kernel[grid, block], and a host NumPy array given
+# to a kernel (an implicit copy to and from the device).
+CUDA_LOW_OCCUPANCY_WARNINGS = _int("NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS", 1)
+CUDA_WARN_ON_IMPLICIT_COPY = _int("NUMBA_CUDA_WARN_ON_IMPLICIT_COPY", 1)
+DISABLE_PERFORMANCE_WARNINGS = _int("NUMBA_DISABLE_PERFORMANCE_WARNINGS", 0)
+
+# Numba's other settings that code written for numba-cuda reads or sets (numba.cuda.config,
 # numba.core.config; `override_config` in numba-cuda's tests), with Numba's defaults. cujit does
-# not read them: the warnings they silence are ones cujit does not issue, and the dumps and
-# optimisation levels they ask for are Numba's (cujit's own are CUJIT_DEBUG and `python -m cujit`).
-CUDA_LOW_OCCUPANCY_WARNINGS = 1
-CUDA_WARN_ON_IMPLICIT_COPY = 1
-DISABLE_PERFORMANCE_WARNINGS = 0
+# not read them (but CUDA_DEBUGINFO_DEFAULT and OPT, which cuda.jit's debug/opt warning reads): the
+# dumps and optimisation levels they ask for are Numba's (cujit's own are CUJIT_DEBUG and
+# `python -m cujit`).
 CUDA_ENABLE_NRT = False
-OPT = 3
+
+
+class _OptLevel(int):
+    """Numba's optimisation level (NUMBA_OPT): an int, 0 to 3, that remembers "max" (as 3)."""
+
+    def __new__(cls, value):
+        new = super().__new__(cls, 3 if value == "max" else int(value))
+        new._raw_value = value if value == "max" else int(new)
+        return new
+
+    @property
+    def is_opt_max(self):
+        return self._raw_value == "max"
+
+    def __repr__(self):
+        return "_OptLevel(%r)" % (self._raw_value,)
+
+
+OPT = _OptLevel(3)
 DEBUG = 0
 DUMP_ASSEMBLY = DUMP_LLVM = DUMP_IR = DUMP_CFG = DUMP_BYTECODE = 0
 HTML = None

@@ -125,9 +125,10 @@ class _Variant:
     def __init__(self, index, spelling, inputs, outputs, name):
         ret, args = _core.parse_signature(spelling)
         if ret not in (None, "void", "none"):
+            # numba-cuda's message (it prints the signature object), then the remedy.
             raise TypeError("guvectorized functions cannot return values: signature %r of %s() "
-                            "returns %s; write the results into the output arguments"
-                            % (spelling, name, ret))
+                            "specifies %s return type; write the results into the output "
+                            "arguments" % (spelling, name, ret))
         nin, nout = len(inputs), len(outputs)
         if len(args) != nin + nout:
             raise TypeError("signature %r of %s() has %d argument(s), but the layout has %d "
@@ -425,14 +426,17 @@ class CUDAGUFunc:
         from . import cuda as _cuda
         nin, nout = self.nin, self.nout
         if len(args) not in (nin, nin + nout):
-            raise TypeError("%s() takes %d positional argument(s) (the inputs) or %d (the inputs "
-                            "and the outputs), got %d"
-                            % (self.__name__, nin, nin + nout, len(args)))
+            def pos(n):
+                return "%d positional argument%s" % (n, "s" * (n != 1))
+
+            # numba-cuda's message, word for word (its tests match it)
+            raise TypeError("This gufunc accepts %s (when providing input only) or %s (when "
+                            "providing input and output). Got %s."
+                            % (pos(nin), pos(nin + nout), pos(len(args))))
         outs = [None] * nout
         if len(args) > nin:
             if out is not None:
-                raise ValueError("%s(): the outputs were given both positionally and as out="
-                                 % self.__name__)
+                raise ValueError("cannot specify argument 'out' as both positional and keyword")
             outs = list(args[nin:])
         elif out is not None:
             if nout == 1:
@@ -606,8 +610,10 @@ def guvectorize(ftylist=None, signature=None, target="cpu", identity=None, nopyt
                         "argument")
     if writable_args:
         raise TypeError("writable_args are not supported by CUDA gufuncs")
+    if not nopython:  # numba-cuda's refusals, word for word
+        raise TypeError("nopython flag must be True")
     if options:
-        raise TypeError("the following options are not supported by CUDA gufuncs: %s"
+        raise TypeError("The following target options are not supported: %s"
                         % ", ".join(repr(k) for k in options))
     if ftylist is None or (isinstance(ftylist, (list, tuple)) and not ftylist):
         raise TypeError("@guvectorize(target='cuda') needs explicit signatures, as in "

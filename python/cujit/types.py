@@ -67,6 +67,13 @@ class ScalarType(Type):
         self.name = name
         self.dtype = np.dtype(dtype)
 
+    @property
+    def bitwidth(self):
+        """Numba's width in bits of a number type (int32: 32, complex64: 64); booleans have none."""
+        if self.dtype.kind == "b":
+            raise AttributeError("'%s' has no bitwidth" % self.name)
+        return self.dtype.itemsize * 8
+
     def __getitem__(self, dims):
         """``float32[:]``, ``float32[:, ::1]``, ``float32[::1, :]``."""
         if not isinstance(dims, tuple):

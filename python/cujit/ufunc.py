@@ -6,6 +6,8 @@ With target='cpu' (the default) or 'parallel' it is a real numpy.ufunc (cpu_ufun
 signatures, a DUFunc that compiles loops as calls need them.
 """
 
+import warnings
+
 from . import _core
 from .cpu_ufunc import DUFunc, make_ufunc
 from .decorators import capture
@@ -36,7 +38,7 @@ class CUDAUFunc(_core.CudaUfunc):
 _TARGETS = ("cuda", "cpu", "parallel")
 
 
-def vectorize(signatures=None, target="cpu", identity=None, nopython=True, cache=False,
+def vectorize(signatures=None, target="cpu", identity=None, nopython=None, cache=False,
               fastmath=False, **options):
     """Compile a scalar function into a ufunc (Numba's ``numba.vectorize``).
 
@@ -52,6 +54,12 @@ def vectorize(signatures=None, target="cpu", identity=None, nopython=True, cache
         raise ValueError("unknown vectorize target %r: use one of %s" % (target, ", ".join(_TARGETS)))
     if isinstance(signatures, str) or (signatures is not None and not isinstance(signatures, (list, tuple))):
         signatures = [signatures]
+
+    if target == "cuda":  # numba-cuda's CUDA vectorize: its warning and refusal, word for word
+        if nopython is not None:
+            warnings.warn("nopython kwarg for cuda target is redundant", RuntimeWarning, stacklevel=2)
+        for opt in options:
+            raise KeyError("Unrecognized options. cuda vectorize target does not support option: '%s'" % opt)
 
     def wrap(func):
         if target == "cuda":

@@ -272,6 +272,7 @@ class Kernel {
     for (size_t i = 0; i < n; ++i) {
       try {
         karg.push_back(marshal(args[i], backend, (int)i));
+        if (karg.back().from_host) warn_implicit_copy();
       } catch (const UnknownArgumentType& e) {
         throw py::type_error("argument " + std::to_string(i) + " of " + src_->name + "(): " + e.what());
       }
@@ -598,6 +599,7 @@ PyObject* kernel_subscript(PyObject* self, PyObject* key) {
     Kernel* k = kernel_of(self);
     if (!(k->last_config && (k->last_config.ptr() == key || same_config(k->last_config, key)))) {
       LaunchConfig parsed = k->configure(key);
+      warn_low_occupancy(parsed.grid);
       // The old values die at the end of this block, after both are replaced: their destructors
       // may run Python code, and another thread must never see a configuration with the wrong key.
       py::object old_key = std::move(k->last_config);
@@ -605,6 +607,8 @@ PyObject* kernel_subscript(PyObject* self, PyObject* key) {
       k->last_launch = std::move(parsed);
       k->last_config = py::reinterpret_borrow<py::object>(key);
     }
+    else
+      warn_low_occupancy(k->last_launch.grid);  // numba-cuda warns at every kernel[config]
     return make_launch(self, k, k->last_launch);
   } catch (...) {
     return raise_current();
@@ -642,7 +646,9 @@ void define_kernel(py::module_& m) {
            py::arg("nvrtc_flags") = std::vector<std::string>{})
       .def("configure", [](py::object self, py::object grid, py::object block, py::object stream, py::object shared) {
              Kernel& k = *kernel_of(self.ptr());
-             PyObject* l = make_launch(self.ptr(), &k, k.configure(py::make_tuple(grid, block, stream, shared)));
+             LaunchConfig c = k.configure(py::make_tuple(grid, block, stream, shared));
+             warn_low_occupancy(c.grid);
+             PyObject* l = make_launch(self.ptr(), &k, std::move(c));
              if (!l) throw py::error_already_set();
              return py::reinterpret_steal<py::object>(l);
            }, py::arg("griddim"), py::arg("blockdim"), py::arg("stream") = 0, py::arg("sharedmem") = 0)

@@ -48,4 +48,37 @@ void check_index_fault(const KernelBuild& b, rt::LoadedModule& m, void* stream) 
   throw rt::KernelIndexError(msg);
 }
 
+namespace {
+// cujit.config's setting `name` is true (read at each use: numba-cuda's override_config and user
+// code set these module attributes at run time). The module objects are kept for the process's
+// life, never released (their destructors must not run after the interpreter is gone).
+bool config_on(const char* name) {
+  static PyObject* config = py::module_::import("cujit.config").release().ptr();
+  py::object v = py::reinterpret_steal<py::object>(PyObject_GetAttrString(config, name));
+  if (!v) throw py::error_already_set();
+  int on = PyObject_IsTrue(v.ptr());
+  if (on < 0) throw py::error_already_set();
+  return on != 0;
+}
+
+void performance_warning(const std::string& msg) {
+  if (config_on("DISABLE_PERFORMANCE_WARNINGS")) return;
+  static PyObject* cls = py::object(py::module_::import("cujit.errors").attr("NumbaPerformanceWarning")).release().ptr();
+  if (PyErr_WarnEx(cls, msg.c_str(), 1) < 0) throw py::error_already_set();
+}
+}  // namespace
+
+void warn_low_occupancy(const rt::Dim3& grid) {
+  // numba-cuda's heuristic bound: about twice the multiprocessors of a large GPU.
+  const uint64_t blocks = (uint64_t)grid.x * grid.y * grid.z;
+  if (blocks >= 128 || !config_on("CUDA_LOW_OCCUPANCY_WARNINGS")) return;
+  performance_warning("Grid size " + std::to_string(blocks) +
+                      " will likely result in GPU under-utilization due to low occupancy.");
+}
+
+void warn_implicit_copy() {
+  if (!config_on("CUDA_WARN_ON_IMPLICIT_COPY")) return;
+  performance_warning("Host array used in CUDA kernel will incur copy overhead to/from device.");
+}
+
 }  // namespace cujit

@@ -23,4 +23,16 @@ void check_launch(const KernelBuild& b, rt::Backend backend, size_t shared_bytes
 /// 0), at file.py:LINE (kernel k, debug=True)"). Releases the GIL while it waits.
 void check_index_fault(const KernelBuild& b, rt::LoadedModule& m, void* stream);
 
+/// numba-cuda's NumbaPerformanceWarning at `kernel[grid, block]` for a grid of under 128 blocks
+/// ("Grid size N will likely result in GPU under-utilization due to low occupancy."), while
+/// cujit.config.CUDA_LOW_OCCUPANCY_WARNINGS is on (numba-cuda's default; the test suites turn it
+/// off) and DISABLE_PERFORMANCE_WARNINGS is not. On both targets: the simulator stands for the GPU.
+/// Throws error_already_set when a warnings filter makes it an error.
+void warn_low_occupancy(const rt::Dim3& grid);
+
+/// numba-cuda's NumbaPerformanceWarning for a host NumPy array given to a kernel ("Host array used
+/// in CUDA kernel will incur copy overhead to/from device."), while
+/// config.CUDA_WARN_ON_IMPLICIT_COPY is on and DISABLE_PERFORMANCE_WARNINGS is not.
+void warn_implicit_copy();
+
 }  // namespace cujit

@@ -163,6 +163,11 @@ KArg marshal(const py::handle& h, rt::Backend backend, int index) {
   }
   if (py::isinstance<py::array>(h)) {
     py::array arr = py::reinterpret_borrow<py::array>(h);
+    // Copied to the GPU for the launch (numba-cuda's implicit-copy warning), but for a mapped array
+    // of the simulator, which has no __cuda_array_interface__ there and is used in place as the
+    // GPU uses mapped memory. (Its type has the property; an array computed from it is not mapped.)
+    a.from_host = is_exact_ndarray(h) || !py::hasattr(py::type::of(h), "__cuda_array_interface__") ||
+                  py::getattr(h, "_cujit_alloc", py::none()).is_none();
     Scalar dt;
     if (!rt::scalar_from_numpy_dtype(arr.dtype(), &dt))
       throw py::type_error("argument " + std::to_string(index) + ": unsupported array dtype " + py::str(arr.dtype()).cast<std::string>());

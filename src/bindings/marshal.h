@@ -24,6 +24,7 @@ struct KArg {
   std::vector<int64_t> bytes;              // what the kernel parameter points at
   std::shared_ptr<rt::DeviceArray> dev;    // keeps device memory alive during the launch
   pybind11::object host_back;              // a host array to copy back into after the launch (or None)
+  bool from_host = false;                  // a host NumPy array: copied to the GPU for the launch
 };
 
 /// Whether h is a NumPy scalar (np.float32(1), ...) of a dtype cujit has, and its kind.

@@ -806,7 +806,9 @@ class Emitter {
       case Builtin::AtomicAdd: case Builtin::AtomicSub: case Builtin::AtomicMax: case Builtin::AtomicMin:
       case Builtin::AtomicExch: case Builtin::AtomicNanmax: case Builtin::AtomicNanmin: case Builtin::AtomicAnd:
       case Builtin::AtomicOr: case Builtin::AtomicXor: case Builtin::AtomicInc: case Builtin::AtomicDec:
-      case Builtin::AtomicCas: case Builtin::AtomicCas0: {
+      case Builtin::AtomicCas: case Builtin::AtomicCas0: case Builtin::CudaLdca: case Builtin::CudaLdcg:
+      case Builtin::CudaLdcs: case Builtin::CudaLdlu: case Builtin::CudaLdcv: case Builtin::CudaStcg:
+      case Builtin::CudaStcs: case Builtin::CudaStwb: case Builtin::CudaStwt: {  // an element's address
         std::string ref = "cj::elem(" + expr(*e.list[0]);
         size_t first_value = 2;
         if (b == Builtin::AtomicCas0) {
@@ -818,7 +820,8 @@ class Emitter {
           ref += ", (int64_t)(" + expr(*e.list[1]) + "))";
         }
         std::string s = sp + "(&" + ref;
-        for (size_t k = first_value; k < e.list.size(); ++k) s += ", " + arg(e, k, r);
+        for (size_t k = first_value; k < e.list.size(); ++k)  // a cache-hinted store casts in the prelude
+          s += ", " + (r.tag == Type::Tag::None ? expr(*e.list[k]) : arg(e, k, r));
         return s + ")";
       }
       case Builtin::CudaSyncCount: case Builtin::CudaSyncAnd: case Builtin::CudaSyncOr:
@@ -850,7 +853,7 @@ class Emitter {
       case Builtin::CudaPopc: case Builtin::CudaClz: case Builtin::CudaFfs:
         return sp + "(" + expr(*e.list[0]) + ")";
       case Builtin::CudaBrev: return sp + "(" + arg(e, 0, r) + ")";
-      case Builtin::CudaFma:
+      case Builtin::CudaFma: case Builtin::CudaSelp:  // selp's test becomes bool in cj::selp
         return sp + "(" + arg(e, 0, r) + ", " + arg(e, 1, r) + ", " + arg(e, 2, r) + ")";
       case Builtin::PyRandom: case Builtin::PyUniform: case Builtin::PyGauss: case Builtin::PyNormalvariate:
       case Builtin::PyRandint: case Builtin::PyRandrange: case Builtin::PySeed: case Builtin::NpRandom:

@@ -582,6 +582,10 @@ CJ_FN float round_digits_f64(float x, int64_t n) {
   return (float)round_digits_as((double)x, n);
 }
 
+// cuda.selp(test, a, b): both values are computed before the choice, a select with no branch (PTX
+// selp), as in numba-cuda.
+template <class C, class T> CJ_FN T selp(C test, T a, T b) { return test ? a : b; }
+
 // ---- bit intrinsics (cuda.popc/clz/ffs/brev), written portably; NVCC turns them into the
 // single instructions. Widths follow the argument's type.
 template <class T> CJ_FN uint32_t popc(T x) {

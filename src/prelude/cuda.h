@@ -128,6 +128,42 @@ __device__ __noinline__ void index_fault(int32_t site, int32_t axis, int64_t ind
 CJ_FN void threadfence() { __threadfence(); }
 CJ_FN void threadfence_block() { __threadfence_block(); }
 CJ_FN void threadfence_system() { __threadfence_system(); }
+// Cache-hinted loads and stores (cuda.ldca..., cuda.stcg...): CUDA's __ldca/__stcg intrinsics, one
+// overload per element type through the intrinsics' own types (int64_t is `long` here).
+#define CJ_CACHE_LOAD(name, intr)                                                                  \
+  CJ_FN int8_t name(const int8_t* p) { return (int8_t)intr((const signed char*)p); }              \
+  CJ_FN uint8_t name(const uint8_t* p) { return (uint8_t)intr((const unsigned char*)p); }         \
+  CJ_FN int16_t name(const int16_t* p) { return intr((const short*)p); }                          \
+  CJ_FN uint16_t name(const uint16_t* p) { return intr((const unsigned short*)p); }               \
+  CJ_FN int32_t name(const int32_t* p) { return intr((const int*)p); }                            \
+  CJ_FN uint32_t name(const uint32_t* p) { return intr((const unsigned int*)p); }                 \
+  CJ_FN int64_t name(const int64_t* p) { return (int64_t)intr((const long long*)p); }             \
+  CJ_FN uint64_t name(const uint64_t* p) { return (uint64_t)intr((const unsigned long long*)p); } \
+  CJ_FN float name(const float* p) { return intr(p); }                                            \
+  CJ_FN double name(const double* p) { return intr(p); }
+#define CJ_CACHE_STORE(name, intr)                                                                   \
+  CJ_FN void name##_(int8_t* p, int8_t v) { intr((signed char*)p, (signed char)v); }                \
+  CJ_FN void name##_(uint8_t* p, uint8_t v) { intr((unsigned char*)p, (unsigned char)v); }          \
+  CJ_FN void name##_(int16_t* p, int16_t v) { intr((short*)p, (short)v); }                          \
+  CJ_FN void name##_(uint16_t* p, uint16_t v) { intr((unsigned short*)p, (unsigned short)v); }      \
+  CJ_FN void name##_(int32_t* p, int32_t v) { intr((int*)p, (int)v); }                              \
+  CJ_FN void name##_(uint32_t* p, uint32_t v) { intr((unsigned int*)p, (unsigned int)v); }          \
+  CJ_FN void name##_(int64_t* p, int64_t v) { intr((long long*)p, (long long)v); }                  \
+  CJ_FN void name##_(uint64_t* p, uint64_t v) { intr((unsigned long long*)p, (unsigned long long)v); } \
+  CJ_FN void name##_(float* p, float v) { intr(p, v); }                                             \
+  CJ_FN void name##_(double* p, double v) { intr(p, v); }                                           \
+  template <class T, class V> CJ_FN void name(T* p, V v) { name##_(p, (T)v); }
+CJ_CACHE_LOAD(ldca, __ldca)
+CJ_CACHE_LOAD(ldcg, __ldcg)
+CJ_CACHE_LOAD(ldcs, __ldcs)
+CJ_CACHE_LOAD(ldlu, __ldlu)
+CJ_CACHE_LOAD(ldcv, __ldcv)
+CJ_CACHE_STORE(stcg, __stcg)
+CJ_CACHE_STORE(stcs, __stcs)
+CJ_CACHE_STORE(stwb, __stwb)
+CJ_CACHE_STORE(stwt, __stwt)
+#undef CJ_CACHE_LOAD
+#undef CJ_CACHE_STORE
 // Numba computes the global index in 64 bits so grids past 2**31 threads do not wrap.
 CJ_FN int64_t grid_x() { return (int64_t)blockIdx.x * blockDim.x + threadIdx.x; }
 CJ_FN int64_t grid_y() { return (int64_t)blockIdx.y * blockDim.y + threadIdx.y; }

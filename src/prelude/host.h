@@ -634,6 +634,13 @@ CJ_FN int64_t grid_z() { return (int64_t)sim_thread.blockIdx.z * sim_thread.bloc
 CJ_FN int64_t gridsize_x() { return (int64_t)sim_thread.gridDim.x * sim_thread.blockDim.x; }
 CJ_FN int64_t gridsize_y() { return (int64_t)sim_thread.gridDim.y * sim_thread.blockDim.y; }
 CJ_FN int64_t gridsize_z() { return (int64_t)sim_thread.gridDim.z * sim_thread.blockDim.z; }
+// Cache-hinted loads and stores (cuda.ldca..., cuda.stcg...): the simulator has no caches to steer.
+#define CJ_CACHE_LOAD(name) template <class T> CJ_FN T name(const T* p) { return *p; }
+#define CJ_CACHE_STORE(name) template <class T, class V> CJ_FN void name(T* p, V v) { *p = (T)v; }
+CJ_CACHE_LOAD(ldca) CJ_CACHE_LOAD(ldcg) CJ_CACHE_LOAD(ldcs) CJ_CACHE_LOAD(ldlu) CJ_CACHE_LOAD(ldcv)
+CJ_CACHE_STORE(stcg) CJ_CACHE_STORE(stcs) CJ_CACHE_STORE(stwb) CJ_CACHE_STORE(stwt)
+#undef CJ_CACHE_LOAD
+#undef CJ_CACHE_STORE
 // Atomics: blocks of a simulated launch run on several CPU threads at once. Integers use the
 // compiler's atomic builtins; floats a compare-and-swap loop on their bits.
 template <class T> CJ_FN T atomic_add(T* p, T v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }

@@ -11,10 +11,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import warnings
 
 from .. import _core
 from .. import config
 from .. import types as _t
+from ..errors import NumbaInvalidConfigWarning
 from ..decorators import snapshot, source
 from ..types import signature_string
 
@@ -403,6 +405,23 @@ def _sass(cubin):
     return r.stdout
 
 
+def _debug_and_opt(debug, opt, lineinfo):
+    """numba-cuda's defaults for cuda.jit's debug and opt (config.CUDA_DEBUGINFO_DEFAULT, and
+    config.OPT != 0), and its NumbaInvalidConfigWarnings for the combinations it refuses to trust."""
+    debug = config.CUDA_DEBUGINFO_DEFAULT if debug is None else debug
+    opt = (config.OPT != 0) if opt is None else opt
+    if debug and opt:
+        warnings.warn(NumbaInvalidConfigWarning(
+            "debug=True with opt=True is not supported by CUDA. This may result in a crash - set "
+            "debug=False or opt=False."), stacklevel=3)
+    if debug and lineinfo:
+        warnings.warn(NumbaInvalidConfigWarning(
+            "debug and lineinfo are mutually exclusive. Use debug to get full debug info (this "
+            "disables some optimizations), or lineinfo for line info only with code generation "
+            "unaffected."), stacklevel=3)
+    return debug, opt
+
+
 def _signature_list(sig_or_sigs):
     """Numba's reading of a decorator's first argument: a list holds signatures, while a tuple is one
     signature, its argument types (``cuda.jit((float32[::1], int32))``). A tuple of signature
@@ -416,13 +435,19 @@ def _signature_list(sig_or_sigs):
     return [sig_or_sigs]
 
 
-def jit(func_or_sig=None, device=False, debug=False, lineinfo=False, inline=False, fastmath=False,
-        opt=True, cache=False, **options):
+def jit(func_or_sig=None, device=False, debug=None, lineinfo=False, inline=False, fastmath=False,
+        opt=None, cache=False, **options):
     """Compile a kernel (or, with ``device=True``, a device function) for the GPU.
 
     Forms: ``@cuda.jit``, ``@cuda.jit(device=True)``, ``@cuda.jit('void(float32[:])')``,
     ``@cuda.jit(void(float32[:]))``, ``@cuda.jit(['void(float32[:])', ...])``.
     """
+    debug, opt = _debug_and_opt(debug, opt, lineinfo)
+    if options.get("lto"):
+        # numba-cuda's refusal where nvJitLink is missing: cujit never links LTO-IR (it compiles
+        # the whole kernel with NVRTC), so lto=True cannot be honoured on either target.
+        raise RuntimeError("LTO requires nvjitlink, which is not available or not sufficiently "
+                           "recent (>=12.3)")
     if options.get("boundscheck"):  # numba-cuda's refusal, word for word
         raise NotImplementedError("bounds checking is not supported for CUDA")
     sigs = ()

@@ -7,6 +7,26 @@ DeviceNDArrayBase = DeviceNDArray
 from ..host_memory import MappedNDArray, ManagedNDArray  # noqa: E402,F401
 
 
+def _numba_type_(ary):
+    """numba-cuda's DeviceNDArray._numba_type_: the array type a kernel sees, types.Array(dtype,
+    ndim, layout), layout 'C' when C-contiguous (also when F-contiguous too), else 'F' when
+    F-contiguous, else 'A'; a broadcast array (a 0 stride, not empty) is 'A'."""
+    from ...types import ArrayType, from_dtype
+    broadcast = 0 in ary.strides and ary.size != 0
+    if ary.is_c_contiguous() and not broadcast:
+        layout = "C"
+    elif ary.is_f_contiguous() and not broadcast:
+        layout = "F"
+    else:
+        layout = "A"
+    return ArrayType(from_dtype(ary.dtype), ary.ndim, layout)
+
+
+# A read-only property of the C++ class (kept here rather than in darr's C++ binding: it builds a
+# Python type object).
+DeviceNDArray._numba_type_ = property(_numba_type_)
+
+
 class DeviceRecord:
     """numba-cuda's device-side record scalar: cujit has no records yet."""
 
