@@ -110,7 +110,7 @@ extern "C" {
 __device__ cj::FaultRecord cj_fault_record;  // unmangled: cuModuleGetGlobal finds it by this name
 }
 namespace cj {
-__device__ __noinline__ void index_fault(int32_t site, int32_t axis, int64_t index, int64_t size) {
+static __device__ __noinline__ void index_fault(int32_t site, int32_t axis, int64_t index, int64_t size) {
   cj::FaultRecord& r = cj_fault_record;
   if (atomicCAS(&r.flag, 0u, 1u) == 0u) {
     r.site = site;

@@ -9,7 +9,8 @@ namespace cj {
 #if CJ_TARGET_HOST
 #define CJ_FN_COLD static
 #else
-#define CJ_FN_COLD __device__ __noinline__
+// static: with -rdc=true (linked code) each module has its own copy, never a second definition
+#define CJ_FN_COLD static __device__ __noinline__
 #endif
 
 // A non-negative integer of up to 40 * 32 bits (enough for 2**1077 * 10: the largest r or s).
