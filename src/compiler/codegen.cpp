@@ -892,7 +892,7 @@ class Emitter {
       case Builtin::MathFrexp: return sp + "<" + type(r) + ">(" + arg(e, 0, r.elems[0]) + ")";
       case Builtin::MathLdexp: return sp + "(" + arg(e, 0, r) + ", (int64_t)(" + expr(*e.list[1]) + "))";
       case Builtin::MathGcd: return sp + "(" + arg(e, 0, r) + ", " + arg(e, 1, r) + ")";
-      case Builtin::IntBitCount: return sp + "(" + expr(*e.list[0]) + ")";
+      case Builtin::IntBitCount: return (prog_.host_only ? sp : sp + "_bits") + "(" + expr(*e.list[0]) + ")";
       case Builtin::Conjugate: return expr(*e.list[0]);
       case Builtin::MathFloor: case Builtin::MathCeil: case Builtin::MathTrunc:
         if (is_float(r.scalar)) sp += "_f";  // GPU code: numba-cuda's float result

@@ -606,10 +606,16 @@ template <class T> CJ_FN uint32_t ffs(T x) {
   for (int i = 0; i < w; ++i) if ((v >> i) & 1) return (uint32_t)(i + 1);
   return 0;
 }
-// int.bit_count(): the ones of |x|, as in Python (numba-cuda's GPU code counts the two's
-// complement bits of a negative x: popc).
+// int.bit_count() in CPU code: the ones of |x|, as in Python (Numba's @njit has no bit_count).
 template <class T> CJ_FN T bit_count(T x) {
   uint64_t v = x < 0 ? 0 - (uint64_t)(int64_t)x : (uint64_t)x;
+  return (T)popc(v);
+}
+// In GPU code numba-cuda counts the ones of x's own bits (popc: 63 for int64 -3, checked on an
+// H100), so cujit's GPU code does too, on the GPU and on the simulator.
+template <class T> CJ_FN T bit_count_bits(T x) {
+  uint64_t v = (uint64_t)x;
+  if (sizeof(T) < 8) v &= (1ULL << (8 * sizeof(T))) - 1;
   return (T)popc(v);
 }
 template <class T> CJ_FN T brev(T x) {
