@@ -89,6 +89,20 @@ def test_max_cooperative_grid_blocks_depends_on_the_thread_count(target):
     assert kernel.max_cooperative_grid_blocks(32) >= b1
 
 
+def test_overloads_say_cooperative_and_their_grid_limit(target):
+    # numba-cuda's spelling: kernel.overloads[argtypes].cooperative / .max_cooperative_grid_blocks
+    kernel = cuda.jit((int32[:, ::1],))(sequential_rows)
+    overload = kernel.overloads[(int32[:, ::1],)]
+    assert overload.cooperative
+    assert overload.max_cooperative_grid_blocks((16, 16)) == kernel.max_cooperative_grid_blocks(256) >= 1
+
+    @cuda.jit("void(float64[::1])")
+    def plain(A):
+        A[0] = 1.0
+
+    assert not plain.overloads[(cuda.float64[::1],)].cooperative
+
+
 def test_max_cooperative_grid_blocks_needs_one_compiled_signature(target):
     kernel = cuda.jit(sequential_rows)
     with pytest.raises(TypeError, match="compiled signatures"):

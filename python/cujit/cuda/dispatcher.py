@@ -85,6 +85,14 @@ def _type_named(name):
     return _TypeName(name)
 
 
+def _threads_of(blockdim):
+    """The threads of a block given as an int or a tuple of up to three ints."""
+    threads = 1
+    for d in (blockdim if isinstance(blockdim, tuple) else (blockdim,)):
+        threads *= int(d)
+    return threads
+
+
 class _KernelOverload:
     """One compiled specialisation of a kernel (a value of ``Dispatcher.overloads``)."""
 
@@ -107,6 +115,16 @@ class _KernelOverload:
 
     def inspect_sass(self):
         return self._dispatcher._inspect("sass", self._index)
+
+    @property
+    def cooperative(self):
+        """Whether this specialisation uses cuda.cg.this_grid() (it is launched cooperatively)."""
+        return self._dispatcher.cooperative(self._index)
+
+    def max_cooperative_grid_blocks(self, blockdim, dynsmemsize=0):
+        """The most blocks of ``blockdim`` (an int or a tuple) a cooperative launch of this
+        specialisation may have on the current device."""
+        return self._dispatcher._max_cooperative_grid_blocks(self._index, _threads_of(blockdim), dynsmemsize)
 
     def __getattr__(self, name):
         if name in ("regs_per_thread", "shared_mem_per_block", "const_mem_size", "local_mem_per_thread",
@@ -186,10 +204,7 @@ class Dispatcher(_core.Kernel):
         if n != 1:
             raise TypeError("max_cooperative_grid_blocks: %s() has %d compiled signatures; compile "
                             "exactly one (cuda.jit(signature)) or launch it once first" % (self.__name__, n))
-        threads = 1
-        for d in (blockdim if isinstance(blockdim, tuple) else (blockdim,)):
-            threads *= int(d)
-        return self._max_cooperative_grid_blocks(0, threads, dynsmemsize)
+        return self._max_cooperative_grid_blocks(0, _threads_of(blockdim), dynsmemsize)
 
     # ---- Launch helpers ----
 
