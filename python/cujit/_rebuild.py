@@ -466,18 +466,11 @@ class _Decoder:
         left = cmp.left
         k = j + 1
         while True:
-            stack = [mid]
-            while self.ins[k].opname not in _CJUMPS:
-                if self.ins[k].opname not in _SKIP:
-                    self.expression(k, stack)
-                k += 1
-            c = stack[-1]
-            if not isinstance(c, ast.Compare) or c.left is not mid or len(c.ops) != 1:
-                _fail("a chained comparison the rebuild does not cover", self.ins[k])
+            k, stack, c = self.chain_link(k, mid, _CJUMPS)
             ops.append(c.ops[0])
             comps.append(c.comparators[0])
             if len(stack) == 2 and self.target[k] == cleanup:
-                mid = stack[0] if False else c.comparators[0]
+                mid = c.comparators[0]
                 if stack[0] is not mid:
                     _fail("a chained comparison the rebuild does not cover", self.ins[k])
                 k += 1
@@ -489,6 +482,20 @@ class _Decoder:
                 _fail("a chained comparison the rebuild does not cover", self.ins[k])
             test = ast.Compare(left=left, ops=ops, comparators=comps)
             return (test, self.ins[k].opname, after - 1, self.target[k])
+
+    def chain_link(self, k, mid, stops):
+        """One link of a chained comparison: the instructions from `k` up to the next of `stops`
+        on a stack holding `mid`, which must leave `mid <op> x` on top. Returns (the stop's
+        index, that stack, the comparison)."""
+        stack = [mid]
+        while self.ins[k].opname not in stops:
+            if self.ins[k].opname not in _SKIP:
+                self.expression(k, stack)
+            k += 1
+        c = stack[-1]
+        if not isinstance(c, ast.Compare) or c.left is not mid or len(c.ops) != 1:
+            _fail("a chained comparison the rebuild does not cover", self.ins[k])
+        return k, stack, c
 
     def value_chain(self, j, stack):
         """`a < b < c` as a value (3.11): each comparison but the last keeps its right operand
@@ -503,14 +510,7 @@ class _Decoder:
         ops, comps = list(cmp.ops), list(cmp.comparators)
         k = j + 1
         while True:
-            local = [mid]
-            while self.ins[k].opname not in ("JUMP_IF_FALSE_OR_POP",) + _JUMPS:
-                if self.ins[k].opname not in _SKIP:
-                    self.expression(k, local)
-                k += 1
-            c = local[-1]
-            if not isinstance(c, ast.Compare) or c.left is not mid or len(c.ops) != 1:
-                _fail("a chained comparison the rebuild does not cover", self.ins[k])
+            k, local, c = self.chain_link(k, mid, ("JUMP_IF_FALSE_OR_POP",) + _JUMPS)
             ops.append(c.ops[0])
             comps.append(c.comparators[0])
             if self.ins[k].opname == "JUMP_IF_FALSE_OR_POP":
