@@ -49,7 +49,9 @@ def profiling():
 
 
 def set_memory_manager(mm_plugin):
-    _refuse("external memory manager plugins (cuda.set_memory_manager)")
+    """numba-cuda's EMM plugin hook (cudadrv/memmgr.py says what a plugin allocates)."""
+    from .cudadrv.memmgr import set_memory_manager as _set
+    _set(mm_plugin)
 
 
 class _InterfaceHolder:
@@ -67,9 +69,18 @@ def from_cuda_array_interface(desc, owner=None, sync=True):
 @contextlib.contextmanager
 def defer_cleanup():
     """numba-cuda holds back device frees inside this block so that they cannot synchronize in
-    timing-critical code. cujit's frees are ordered on the stream and never synchronize, so there
-    is nothing to hold back: the block runs as is."""
-    yield
+    timing-critical code. cujit's own frees are ordered on the stream and never synchronize, so
+    they are not held back; the pending-deallocation queues (the context's and its memory
+    manager's, which an EMM plugin may use) are, as in numba-cuda."""
+    from .devices import current_context
+    from ..errors import CudaSupportError
+    try:
+        ctx = current_context()
+    except CudaSupportError:  # no GPU (and not simulating): no context, so nothing is queued
+        yield
+        return
+    with ctx.deallocations.disable(), ctx.memory_manager.defer_cleanup():
+        yield
 
 
 # numba-cuda's In/Out/InOut kernel-argument wrappers (copy a host array one way only).
