@@ -287,3 +287,15 @@ def test_gpu_arrays_on_another_librarys_stream_outlive_it():
                        env=env, timeout=300)
     assert r.returncode == 0, r.stderr[-3000:]
     assert r.stdout.strip() == "ok"
+
+
+# ---- profiler and initialisation -----------------------------------------------------------------
+
+def test_profiling_and_cuda_error(target):
+    # On the GPU, cuProfilerStart/Stop in cujit's context; the simulator has no profiler.
+    with cuda.profiling():
+        a = cuda.device_array(10)
+        del a
+    cuda.profile_start()
+    cuda.profile_stop()
+    assert cuda.cuda_error() is None

@@ -210,6 +210,12 @@ void define_runtime(py::module_& m) {
     rt::ensure_context();  // the choice is now fixed for the process, as Numba's context creation fixes it
   }, "ordinal"_a, "Uses GPU `ordinal`; another one than the one in use raises CudaSupportError.");
   m.def("current_device_id", [] { return rt::current_device(); }, "The ordinal of the GPU cujit uses.");
+  m.def("profile", [](bool start) {
+    py::gil_scoped_release nogil;
+    rt::ensure_context();  // the profiler acts on the current context: cujit's
+    if (start) CUJIT_CU(cuProfilerStart);
+    else CUJIT_CU(cuProfilerStop);
+  }, "start"_a, "cuProfilerStart (start=True) or cuProfilerStop in cujit's context.");
   m.def("context_handle", [] {
     py::gil_scoped_release nogil;
     rt::ensure_context();

@@ -23,8 +23,8 @@ from ..types import (void, boolean, bool_, b1, int8, int16, int32, int64, uint8,
 from .compiler import (compile, compile_all, compile_ptx, compile_for_current_device, compile_ptx_for_current_device,
                        declare_device)
 from .compat import (HAS_NUMBA, external_stream, from_cuda_array_interface, defer_cleanup,
-                     open_ipc_array, profile_start, profile_stop, profiling, set_memory_manager, In, Out,
-                     InOut, LinkableCode, CUSource, PTXSource, Cubin, Fatbin, Object, Archive, LTOIR,
+                     open_ipc_array, profile_start, profile_stop, cuda_error, profiling, set_memory_manager,
+                     In, Out, InOut, LinkableCode, CUSource, PTXSource, Cubin, Fatbin, Object, Archive, LTOIR,
                      is_float16_supported, is_bfloat16_supported, is_fp8_supported, is_supported_version,
                      literal_unroll)
 from . import compiler, cudadrv, kernels, core, np, typing, misc, utils, args, launchconfig, vector_types

@@ -35,17 +35,37 @@ def open_ipc_array(handle, shape, dtype, strides=None, offset=0):
 
 
 def profile_start():
-    _refuse("the CUDA profiler API (cuda.profile_start)")
+    """Starts profile collection in the current context (cuProfilerStart: what a profiler such
+    as Nsight Systems started with capture on cudaProfilerApi collects). The simulator has no
+    profiler: nothing happens there."""
+    if not _core.simulator_enabled():
+        _core.profile(True)
 
 
 def profile_stop():
-    _refuse("the CUDA profiler API (cuda.profile_stop)")
+    """Stops profile collection in the current context (cuProfilerStop)."""
+    if not _core.simulator_enabled():
+        _core.profile(False)
 
 
 @contextlib.contextmanager
 def profiling():
-    _refuse("the CUDA profiler API (cuda.profiling)")
+    """Profiles the block: ``profile_start()`` on entry, ``profile_stop()`` on exit."""
+    profile_start()
     yield
+    profile_stop()
+
+
+def cuda_error():
+    """None when the CUDA driver initialised (or on the simulator), else a string saying why it
+    did not (numba-cuda's)."""
+    if _core.simulator_enabled() or _core.gpu_available():
+        return None
+    try:
+        _core.device_count()
+    except Exception as e:  # noqa: BLE001 - the reason is the answer
+        return str(e)
+    return None
 
 
 def set_memory_manager(mm_plugin):
