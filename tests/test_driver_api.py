@@ -299,3 +299,48 @@ def test_profiling_and_cuda_error(target):
     cuda.profile_start()
     cuda.profile_stop()
     assert cuda.cuda_error() is None
+
+
+# ---- the CUDA array interface, as numba-cuda consumes and copies ---------------------------------
+
+def test_masked_interface_is_refused_as_numba_cuda_does(target):
+    desc = {"shape": (4,), "typestr": "<f8", "data": (1 << 20, False), "strides": None, "version": 3,
+            "stream": None, "mask": object()}
+    with pytest.raises(NotImplementedError, match="^Masked arrays are not supported$"):
+        cuda.from_cuda_array_interface(desc)
+
+
+def test_negative_strided_copy_to_host(target):
+    d = cuda.to_device(np.arange(6.0).reshape(2, 3))
+    if target == "sim":  # numba-cuda's simulator copies them
+        np.testing.assert_array_equal(d[:, ::-1].copy_to_host(), np.arange(6.0).reshape(2, 3)[:, ::-1])
+    else:
+        with pytest.raises(NotImplementedError) as e:
+            d[:, ::-1].copy_to_host()
+        assert str(e.value) == "D->H copy not implemented for negative strides: (24, -8)"
+    # A length-1 dimension's stride is never used, so such views copy on both.
+    np.testing.assert_array_equal(d[::-5, ::-1][:, :1].copy_to_host(), [[5.0]])
+    np.testing.assert_array_equal(cuda.to_device(np.arange(4.0))[::-8].copy_to_host(), [3.0])
+
+
+class _Foreign:
+    def __init__(self, arr):
+        self._arr = arr
+        self.__cuda_array_interface__ = arr.__cuda_array_interface__
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not _core.gpu_available(), reason="needs a CUDA GPU")
+def test_gpu_consumed_array_is_bound_to_the_exporters_stream():
+    previous = _core.simulator_enabled()
+    _core.set_simulator(False)
+    try:
+        s = cuda.stream()
+        c = cuda.as_cuda_array(_Foreign(cuda.device_array(10, stream=s)))
+        assert c.stream.external and int(c.stream) == s.handle
+        assert cuda.as_cuda_array(_Foreign(cuda.device_array(10))).stream == 0
+        import pickle
+        r = cuda.to_device(np.arange(5.0))[::-1]
+        np.testing.assert_array_equal(pickle.loads(pickle.dumps(r)).copy_to_host(), np.arange(5.0)[::-1])
+    finally:
+        _core.set_simulator(previous)
