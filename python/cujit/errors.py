@@ -266,7 +266,8 @@ class LoweringError(CujitError):
 
 
 class CudaDriverError(CujitError):
-    """numba.cuda.cudadrv.error.CudaDriverError; declared only (cujit raises CudaAPIError)."""
+    """numba.cuda.cudadrv.error.CudaDriverError: the driver cannot be used in this process (CUDA
+    was initialised before it forked). A failing driver call raises CudaAPIError."""
 
 
 class LinkerError(CujitError):

@@ -124,7 +124,16 @@ class MemoryPointer:
             raise RuntimeError("size cannot be negative")
         if not 0 <= start <= start + size <= self.size:
             raise ValueError("view [%d, %d) is outside the %d bytes of this memory" % (start, start + size, self.size))
-        return MemoryPointer._of(self.context, self._bytes()[start:start + size], owner=self.owner)
+        owner = self.owner
+        view = MemoryPointer._of(self.context, self._bytes()[start:start + size], owner=owner)
+        # numba-cuda counts the views of an allocation on its owner (``refct``).
+        owner.refct += 1
+        weakref.finalize(view, MemoryPointer._deref, owner)
+        return view
+
+    @staticmethod
+    def _deref(owner):
+        owner.refct -= 1
 
     @property
     def handle(self):
