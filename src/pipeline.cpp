@@ -372,6 +372,8 @@ toolchain::NvrtcOutput compile_cuda(const Build& b, const std::string& arch) {
     toolchain::NvrtcOutput o;
     o.image = std::move(*hit);
     o.is_cubin = cubin;
+    // NVRTC's warnings come back with the image: they are shown for linked sources every time.
+    if (auto log = toolchain::cache_get(key, "nvrtclog")) o.log = std::move(*log);
     return o;
   }
   toolchain::NvrtcOutput o;
@@ -382,6 +384,7 @@ toolchain::NvrtcOutput compile_cuda(const Build& b, const std::string& arch) {
   }
   if (debug_level() >= 1 && !o.pch.empty())
     std::cerr << "cujit: nvrtc " << b.name << ": prelude's precompiled header " << o.pch << "\n";
+  if (!o.log.empty()) toolchain::cache_put(key, "nvrtclog", o.log);
   toolchain::cache_put(key, ext, o.image);
   toolchain::cache_put_text(key, "cu", b.cuda_source);
   return o;

@@ -271,8 +271,9 @@ class CudaDriverError(CujitError):
 
 
 class LinkerError(CujitError):
-    """numba.cuda.cudadrv.driver.LinkerError; declared only (cujit compiles linked CUDA C++ into
-    the kernel's program and does not run the driver's linker)."""
+    """numba.cuda.cudadrv.driver.LinkerError: a ``link=`` file that does not exist ("PATH not
+    found"). cujit compiles linked CUDA C++ into the kernel's program; the driver's linker's
+    failures raise CudaAPIError."""
 
 
 class NumbaWarning(Warning):
