@@ -19,6 +19,7 @@ from .. import types as _t
 from ..errors import NumbaInvalidConfigWarning
 from ..decorators import snapshot, source
 from ..types import signature_string
+from .compiler import nvrtc_flags
 
 
 class DeviceFunction:
@@ -46,25 +47,6 @@ class DeviceFunction:
 
 _LLVM_NOTE = ("// cujit has no LLVM IR: inspect_llvm() returns the CUDA C++ that cujit generated for "
               "this kernel (prelude included), which NVRTC compiles\n")
-
-
-def _nvrtc_flags(lineinfo, opt, max_registers, fastmath):
-    """NVRTC's spelling of the options numba-cuda passes to NVVM: -lineinfo; --maxrregcount;
-    opt=False as ptxas's -O0 (NVRTC has no switch to turn its own optimisation off without -G);
-    fastmath as --use_fast_math (flush to zero, approximate division, square root and
-    transcendentals, fused multiply-add)."""
-    flags = []
-    if lineinfo:
-        flags.append("-lineinfo")
-    if max_registers:  # 0 or None: no limit, as in numba-cuda
-        if isinstance(max_registers, bool) or not isinstance(max_registers, int) or max_registers < 0:
-            raise ValueError("max_registers must be a positive integer, got %r" % (max_registers,))
-        flags.append("--maxrregcount=%d" % max_registers)
-    if opt is False or opt == 0:
-        flags.append("--ptxas-options=-O0")
-    if fastmath:
-        flags.append("--use_fast_math")
-    return flags
 
 
 class _TypeName(_t.Type):
@@ -171,7 +153,9 @@ class Dispatcher(_core.Kernel):
         self.debug = bool(debug)
         self.targetoptions = dict(targetoptions or {}, debug=self.debug, lineinfo=bool(lineinfo))
         opts = self.targetoptions
-        flags = _nvrtc_flags(lineinfo, opts.get("opt", True), opts.get("max_registers"), opts.get("fastmath"))
+        # debug=True is not -G here: it checks indices (below); -G would make every kernel slow.
+        flags = nvrtc_flags(lineinfo=lineinfo, opt=opts.get("opt", True), fastmath=opts.get("fastmath"),
+                            max_registers=opts.get("max_registers"), launch_bounds=opts.get("launch_bounds"))
         # One signature given alone (not in a list) makes a specialized kernel, as in numba-cuda.
         self._specialized = bool(specialized)
         self.specializations = {}
