@@ -6,6 +6,7 @@ kernels and ufuncs that call them.
 """
 
 import os
+import pickle
 import re
 import shutil
 import subprocess
@@ -38,7 +39,7 @@ class DeviceCompileResult:
     def __init__(self, device_function, args, return_type):
         from .compiler import _c_name, _type_object
         self._devfn = device_function
-        self.fndesc = _FunctionDescriptor(_c_name(device_function.__name__),
+        self.fndesc = _FunctionDescriptor(_mangled(_c_name(device_function.__name__), args),
                                           getattr(device_function.py_func, "__qualname__", ""))
         sig = "%s(%s)" % (return_type or "", ", ".join(self._args_text(args)))
         # Typing now, as Numba's compile does: a function that does not type is refused here.
@@ -78,6 +79,19 @@ class DeviceCompileResult:
                                                  str(self.signature.return_type), False,
                                                  self.fndesc.mangled_name)
         return _LLVM_NOTE.replace("this kernel", "this device function") + source
+
+
+_ITANIUM = {"boolean": "b", "int8": "a", "uint8": "h", "int16": "s", "uint16": "t", "int32": "i",
+            "uint32": "j", "int64": "x", "uint64": "y", "float32": "f", "float64": "d"}
+
+
+def _mangled(name, args):
+    """A C++-style mangled name in a namespace of cujit's own (``_ZN5cujit3fooEii``), as Numba
+    mangles its device functions: the entry never collides with a CUDA function of the same
+    Python name (a device function called ``cos``)."""
+    codes = "".join(_ITANIUM.get(signature_string(a) if isinstance(a, _t.Type) else str(a), "v")
+                    for a in args) or "v"
+    return "_ZN5cujit%d%sE%s" % (len(name), name, codes)
 
 
 def _args_of(signature):
@@ -124,9 +138,7 @@ class DeviceFunction:
         raise RuntimeError("Cannot compile a device function as a kernel")  # numba-cuda's words
 
     def __reduce__(self):
-        # By reference to the Python function (pickle finds it by its module and name), as
-        # numba-cuda pickles a device dispatcher: its function and options, no compiled code.
-        return (_rebuild_device_function, (self.py_func, self._signature_list(), self.targetoptions))
+        return _reduce_by_reference(self)
 
     def _signature_list(self):
         return [(args if ret is None else _t.Signature(ret, args)) for args, ret in self._declared]
@@ -190,8 +202,35 @@ class DeviceFunction:
             self.__name__)
 
 
-def _rebuild_device_function(py_func, signatures, targetoptions):
-    return DeviceFunction(py_func, signatures, targetoptions)
+def _reduce_by_reference(obj):
+    """Pickles a kernel or device function by reference: its module and qualified name, where
+    pickle's reader finds the same object again (as a module-level function is pickled). No
+    compiled code travels; the reader compiles on first use. A function defined inside another
+    has no such name: cujit cannot pickle it (numba-cuda pickles its bytecode instead)."""
+    import importlib
+    module, qualname = getattr(obj.py_func, "__module__", None), obj.__qualname__
+    found = None
+    if module and "<locals>" not in qualname:
+        try:
+            found = importlib.import_module(module)
+            for part in qualname.split("."):
+                found = getattr(found, part)
+        except (ImportError, AttributeError):
+            found = None
+    if found is not obj:
+        raise pickle.PicklingError(
+            "cujit pickles CUDA kernels and device functions by reference (module and name), and "
+            "%s.%s does not name this one (a function defined inside another, or renamed); define "
+            "it at module level" % (module, qualname))
+    return (_lookup, (module, qualname))
+
+
+def _lookup(module, qualname):
+    import importlib
+    found = importlib.import_module(module)
+    for part in qualname.split("."):
+        found = getattr(found, part)
+    return found
 
 
 _LLVM_NOTE = ("// cujit has no LLVM IR: inspect_llvm() returns the CUDA C++ that cujit generated for "
@@ -299,6 +338,7 @@ class Dispatcher(_core.Kernel):
         self.__name__ = func.__name__
         self.__doc__ = func.__doc__
         self.__wrapped__ = func
+        self.__qualname__ = getattr(func, "__qualname__", func.__name__)
         self.debug = bool(debug)
         self.targetoptions = dict(targetoptions or {}, debug=self.debug, lineinfo=bool(lineinfo))
         opts = self.targetoptions
@@ -322,6 +362,9 @@ class Dispatcher(_core.Kernel):
                          snapshot=snapshot(func, link_items), nvrtc_flags=flags)
         self._link = link
         self._set_extensions(self._extensions)
+
+    def __reduce__(self):
+        return _reduce_by_reference(self)
 
     def __call__(self, *args, **kwargs):
         # A ValueError, as numba-cuda raises for a kernel called like a function.
