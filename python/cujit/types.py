@@ -10,7 +10,7 @@ import numpy as np
 # records, literals, ...): each exists as a name, and using it raises NotImplementedError naming
 # it, instead of an import error (or, worse, some other type in its place).
 _UNSUPPORTED_NAMES = (
-    "NamedTuple", "NamedUniTuple", "Optional", "NoneType", "none",
+    "NamedTuple", "NamedUniTuple", "Optional",
     "Omitted", "CPointer", "voidptr", "Record", "NestedArray", "NPDatetime", "NPTimedelta",
     "IntegerLiteral", "BooleanLiteral", "StringLiteral", "Literal", "literal", "List", "ListType",
     "Set", "DictType", "Dummy", "Opaque", "IntEnumMember", "EnumMember", "Function",
@@ -172,6 +172,12 @@ class Signature:
 
 
 void = VoidType()
+# Numba's void is its none, an instance of NoneType (cuda.compile's return type of a function
+# returning nothing; numba-cuda's tests check isinstance(resty, types.NoneType)).
+none = void
+NoneType = VoidType
+
+
 def _scalar_types():
     """One type object per row of the compiler's type table (src/compiler/types.def, read through
     _core), bound to its Numba name and to each alias that is an identifier and not a Python
