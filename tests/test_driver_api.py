@@ -375,3 +375,13 @@ def test_memory_pointer_views_count_on_their_owner(target):
         assert m.refct == 2
         del v1
         assert m.refct == 1
+
+
+def test_active_context_and_ipc_say_what_they_are(target):
+    with driver.driver.get_active_context() as ac:
+        if target == "sim":
+            assert ac.context_handle is None
+        else:
+            assert ac.context_handle == cuda.current_context().handle
+    with pytest.raises(NotImplementedError, match=r"^cujit does not support CUDA IPC \(DeviceNDArray.get_ipc_handle\) yet$"):
+        cuda.device_array(2).get_ipc_handle()

@@ -32,6 +32,14 @@ from .cudadrv import driver, devicearray
 from .cudadrv.devices import require_context
 
 DeviceNDArray = _core.DeviceNDArray
+
+
+def _get_ipc_handle(self):
+    """numba-cuda's IPC handle of the array's memory, for another process."""
+    raise NotImplementedError("cujit does not support CUDA IPC (DeviceNDArray.get_ipc_handle) yet")
+
+
+DeviceNDArray.get_ipc_handle = _get_ipc_handle
 from .cudadrv.memmgr import (BaseCUDAMemoryManager, HostOnlyCUDAMemoryManager, GetIpcHandleMixin,  # noqa: E402
                              plugin_in_use as _plugin_in_use, plugin_device_array as _plugin_device_array)
 from .devices import MemoryInfo  # noqa: E402

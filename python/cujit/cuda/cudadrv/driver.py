@@ -41,6 +41,11 @@ class _RawDriver:
         from ..devices import current_context
         return tuple(current_context().get_memory_info())
 
+    def get_active_context(self):
+        """numba-cuda's ``with driver.get_active_context() as ac:``: ``ac.context_handle`` is the
+        thread's current CUcontext (an int; None when there is none, and on the simulator)."""
+        return _ActiveContext()
+
     def __getattr__(self, attr):
         if attr.startswith("__"):
             raise AttributeError(attr)
@@ -48,6 +53,17 @@ class _RawDriver:
 
     def __repr__(self):
         return "<numba.cuda.cudadrv.driver.driver: cujit's runtime>"
+
+
+class _ActiveContext:
+    def __enter__(self):
+        self.context_handle = None
+        if not _core.simulator_enabled() and _core.gpu_available():
+            self.context_handle = _core.current_cucontext() or None
+        return self
+
+    def __exit__(self, *exc):
+        return False
 
 
 driver = _RawDriver()
