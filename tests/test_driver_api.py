@@ -385,3 +385,24 @@ def test_active_context_and_ipc_say_what_they_are(target):
             assert ac.context_handle == cuda.current_context().handle
     with pytest.raises(NotImplementedError, match=r"^cujit does not support CUDA IPC \(DeviceNDArray.get_ipc_handle\) yet$"):
         cuda.device_array(2).get_ipc_handle()
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not _core.gpu_available(), reason="needs a CUDA GPU")
+def test_gpu_ufunc_out_of_another_library_returns_a_device_array():
+    from cujit import vectorize
+    previous = _core.simulator_enabled()
+    _core.set_simulator(False)
+    try:
+        @vectorize(["f8(f8, f8)"], target="cuda")
+        def vadd(a, b):
+            return a + b
+
+        h = np.arange(10.0)
+        out = _Foreign(cuda.device_array(10))
+        returned = vadd(h, 6.0, out=out)
+        assert isinstance(returned, cuda.DeviceNDArray)
+        np.testing.assert_array_equal(returned.copy_to_host(), h + 6)
+        np.testing.assert_array_equal(cuda.as_cuda_array(out).copy_to_host(), h + 6)
+    finally:
+        _core.set_simulator(previous)
