@@ -113,21 +113,18 @@ std::vector<Type> declared_call_types(const std::vector<Signature>& declared, co
     for (size_t i = 0; i < ts.size(); ++i) out += (i ? ", " : "") + ts[i].str();
     return out;
   };
-  if (c.best >= 0 && c.tied.empty()) {
+  // A tie takes the first declared of the best: Numba's typing of a call of a dispatcher allows
+  // ambiguity there (only a kernel's launch refuses it, bind_declared).
+  if (c.best >= 0) {
     std::vector<Type> out = actual;  // arrays fit exactly: the caller's own (layout included)
     for (size_t i = 0; i < out.size(); ++i)
       if (args[c.best][i].is_scalar()) out[i] = args[c.best][i];
     *ret = declared[c.best].ret;
     return out;
   }
-  if (c.best >= 0) {
-    *why = "Ambiguous overloading for " + name + " (" + list(actual) + "):\n(" + list(args[c.best]) + ")";
-    for (int k : c.tied) *why += "\n(" + list(args[k]) + ")";
-  } else {
-    *why = "No matching definition for argument type(s) " + list(actual) + " of " + name +
-           "(); it was declared for:";
-    for (const auto& a : args) *why += "\n  (" + list(a) + ")";
-  }
+  *why = "No matching definition for argument type(s) " + list(actual) + " of " + name +
+         "(); it was declared for:";
+  for (const auto& a : args) *why += "\n  (" + list(a) + ")";
   return {};
 }
 

@@ -24,7 +24,8 @@ OverloadChoice choose_overload(const std::vector<std::vector<Type>>& declared, c
 /// The types a call of a device function declared with `declared` signatures passes (its
 /// arguments converted to the chosen signature's scalars, as Numba casts them) and, in `*ret`,
 /// that signature's return type (Unknown when it names none). Without declared signatures, the
-/// call's own types. On no match or a tie, returns {} with the message in `*why`.
+/// call's own types. A tie takes the first declared of the best (Numba's typing allows that
+/// ambiguity in calls). On no match, returns {} with the message in `*why`.
 std::vector<Type> declared_call_types(const std::vector<Signature>& declared, const std::vector<Type>& actual,
                                       const std::string& name, Type* ret, std::string* why);
 
