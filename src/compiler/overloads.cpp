@@ -29,7 +29,7 @@ enum Conversion { kExact, kPromote, kSafe, kUnsafe, kNone };
 // and unsafe the other), closed over paths, where a path is as good as its worst step and the
 // best path counts. Computed once.
 Conversion scalar_conversion(Scalar from, Scalar to) {
-  constexpr int n = int(Scalar::Float64) + 1;
+  constexpr int n = kNumScalars;
   static const std::vector<std::vector<int>> table = [] {
     std::vector<std::vector<int>> t(n, std::vector<int>(n, kNone));
     for (int i = 0; i < n; ++i) t[i][i] = kExact;
