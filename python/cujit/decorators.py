@@ -528,6 +528,12 @@ def _classify(value, seen):
         return ("function", value.source)
     from .cpu import CPUDispatcher
     from .extending import _Jitable, extension_api_of
+    if isinstance(value, DeviceFunction) and value._declared:
+        # cuda.jit(sigs, device=True): a call picks one of its signatures and converts its
+        # arguments to it, as Numba does (compiler/overloads.h); @jit(sigs) the same.
+        return ("function", capture(value.py_func, seen), value._declared_strings())
+    if isinstance(value, CPUDispatcher) and getattr(value, "_declared_sigs", None):
+        return ("function", capture(value.py_func, seen), value._declared_sigs)
     if isinstance(value, (DeviceFunction, CPUDispatcher, _Jitable, Dispatcher)):
         # @jit functions call each other as device functions do: typed at each call site. A
         # @cuda.jit kernel called from GPU code is compiled as a device function there, as

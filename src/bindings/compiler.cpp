@@ -66,6 +66,7 @@ GlobalValue to_global(const std::string& name, const py::tuple& t) {
   } else if (kind == "function") {
     g.kind = K::Function;
     g.fn = t[1].cast<std::shared_ptr<FunctionSource>>();
+    if (t.size() > 2) g.sigs = t[2].cast<std::vector<std::string>>();
   } else if (kind == "foreign" || kind == "link") {
     // ("foreign", C name, signature, abi, use_cooperative, items) or ("link", items)
     g.kind = kind == "foreign" ? K::Foreign : K::Link;
@@ -95,6 +96,7 @@ std::string FunctionSource::fingerprint() const {
     os << n << '=' << (int)g.kind << ',' << (int)g.scalar << ',' << g.i << ',' << g.u << ','
        << g.f << ',' << g.module << ',' << g.attr << ',' << g.type_name;
     if (g.fn) os << ",fn:" << g.fn->name;
+    for (const auto& s : g.sigs) os << ",sig:" << s;
     if (g.kind == GlobalValue::Kind::Array) os << ",array:" << g.bytes.size() << ":" << std::hash<std::string>()(g.bytes);
     for (const auto& l : g.links) os << ",link:" << l.kind << ':' << l.name << ':' << std::hash<std::string>()(l.data);
     for (const auto& e : g.elems) os << ",(" << (int)e.kind << ',' << (int)e.scalar << ',' << e.i << ',' << e.u << ',' << e.f << ')';

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "bindings/common.h"
+#include "compiler/overloads.h"
 #include "compiler/scalar_visit.h"
 
 namespace py = pybind11;
@@ -217,104 +218,14 @@ KArg marshal(const py::handle& h, rt::Backend backend, int index) {
   return a;
 }
 
-namespace {
-bool fits(const Type& declared, const Type& actual) {
-  if (declared.is_scalar()) return actual.is_scalar();
-  if (!declared.is_array() || !actual.is_array()) return false;
-  if (declared.scalar != actual.scalar || declared.ndim != actual.ndim) return false;
-  // Numba: a read-only array fits no signature declared with a writeable one (the only kind a
-  // signature string can name), so a declared function cannot store into it.
-  if (actual.readonly && !declared.readonly) return false;
-  return declared.layout == 'A' || declared.layout == actual.layout;
-}
-}  // namespace
-
-
-namespace {
-
-// Numba's kinds of scalar conversion, best first (numba/core/typeconv: exact, promote, safe,
-// unsafe); kNone where no conversion exists.
-enum Conversion { kExact, kPromote, kSafe, kUnsafe, kNone };
-
-// The conversion kind from `from` to `to`: Numba's casting rules (each rule gives a kind one way
-// and unsafe the other), closed over paths, where a path is as good as its worst step and the
-// best path counts. Computed once.
-Conversion scalar_conversion(Scalar from, Scalar to) {
-  constexpr int n = kNumScalars;
-  static const std::vector<std::vector<int>> table = [] {
-    std::vector<std::vector<int>> t(n, std::vector<int>(n, kNone));
-    for (int i = 0; i < n; ++i) t[i][i] = kExact;
-    auto rule = [&](Scalar a, Scalar b, Conversion ab) {
-      t[int(a)][int(b)] = std::min(t[int(a)][int(b)], int(ab));
-      t[int(b)][int(a)] = std::min(t[int(b)][int(a)], int(kUnsafe));
-    };
-    using S = Scalar;
-    rule(S::Bool, S::Int8, kSafe);
-    rule(S::Bool, S::UInt8, kSafe);
-    rule(S::Int8, S::Int16, kPromote);
-    rule(S::UInt8, S::UInt16, kPromote);
-    rule(S::Int16, S::Int32, kPromote);
-    rule(S::UInt16, S::UInt32, kPromote);
-    rule(S::Int32, S::Int64, kPromote);
-    rule(S::UInt32, S::UInt64, kPromote);
-    rule(S::UInt8, S::Int16, kSafe);
-    rule(S::UInt16, S::Int32, kSafe);
-    rule(S::UInt32, S::Int64, kSafe);
-    rule(S::Int16, S::Float32, kSafe);
-    rule(S::Int32, S::Float64, kSafe);
-    rule(S::Int64, S::Float64, kSafe);
-    rule(S::UInt64, S::Float64, kSafe);
-    rule(S::Int32, S::Float32, kUnsafe);
-    rule(S::Float32, S::Float64, kPromote);
-
-    // Closure: a -> c through b is as good as the worse of its two steps.
-    for (int k = 0; k < n; ++k)
-      for (int i = 0; i < n; ++i)
-        for (int j = 0; j < n; ++j)
-          t[i][j] = std::min(t[i][j], std::max(t[i][k], t[k][j]));
-    return t;
-  }();
-  if (int(from) >= n || int(to) >= n) return from == to ? kExact : kNone;
-  return Conversion(table[int(from)][int(to)]);
-}
-
-}  // namespace
-
 std::vector<Type> bind_declared(const std::vector<std::vector<Type>>& declared, std::vector<KArg>& karg,
                                 const std::vector<Type>& actual, const std::string& name) {
-  // Numba's overload resolution: among the signatures every argument converts to, the one with
-  // the fewest unsafe conversions, then the fewest safe ones, then the fewest promotions; a tie
-  // at the best is ambiguous. (Taking the first that fits called int64(int64) with 1.5.)
-  struct Rating { int unsafe = 0, safe = 0, promote = 0; };
-  auto better = [](const Rating& a, const Rating& b) {
-    return std::tie(a.unsafe, a.safe, a.promote) < std::tie(b.unsafe, b.safe, b.promote);
-  };
-  const std::vector<Type>* best = nullptr;
-  Rating best_rating;
+  // Numba's overload resolution (compiler/overloads.h). Taking the first that fits called
+  // int64(int64) with 1.5.
+  const OverloadChoice choice = choose_overload(declared, actual);
+  const std::vector<Type>* best = choice.best < 0 ? nullptr : &declared[choice.best];
   std::vector<const std::vector<Type>*> tied;
-  for (const auto& sig : declared) {
-    if (sig.size() != actual.size()) continue;
-    bool ok = true;
-    Rating r;
-    for (size_t i = 0; ok && i < sig.size(); ++i) {
-      ok = fits(sig[i], actual[i]);
-      if (ok && sig[i].is_scalar()) {
-        Conversion c = scalar_conversion(actual[i].scalar, sig[i].scalar);
-        ok = c != kNone;
-        r.unsafe += c == kUnsafe;
-        r.safe += c == kSafe;
-        r.promote += c == kPromote;
-      }
-    }
-    if (!ok) continue;
-    if (best == nullptr || better(r, best_rating)) {
-      best = &sig;
-      best_rating = r;
-      tied.clear();
-    } else if (!better(best_rating, r)) {
-      tied.push_back(&sig);
-    }
-  }
+  for (int i : choice.tied) tied.push_back(&declared[i]);
   if (best != nullptr && tied.empty()) {
     for (size_t i = 0; i < best->size(); ++i)
       if ((*best)[i].is_scalar()) {

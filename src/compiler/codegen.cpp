@@ -758,6 +758,9 @@ class Emitter {
           return "([&]() { auto " + tup + " = " + expr(*e.list[0]) + "; return " + acc + "; }())";
         }
         for (size_t i = 0; i < e.list.size(); ++i) items.push_back(arg(e, i, r));
+        if (!prog_.host_only && e.list.size() == 2 && (r.scalar == Scalar::Float32 || r.scalar == Scalar::Float64) &&
+            r.is_scalar() && is_float(e.list[0]->type.scalar) && is_float(e.list[1]->type.scalar))
+          return sp + "_float(" + items[0] + ", " + items[1] + ")";  // numba-cuda's fmax/fmin (common.h)
         std::string acc = items[0];
         for (size_t i = 1; i < items.size(); ++i) acc = sp + "(" + acc + ", " + items[i] + ")";
         return acc;

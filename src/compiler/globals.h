@@ -43,6 +43,8 @@ struct GlobalValue {
   std::string attr;               // ModuleAttr: the attribute's name in that module
   std::string type_name;          // Opaque: Python's repr of its type, "<class 'dict'>"
   std::shared_ptr<FunctionSource> fn;  // Function
+  std::vector<std::string> sigs;       // Function: cuda.jit(sigs, device=True)'s signatures (a call
+                                       // picks one and converts to it); empty: typed at each call
   std::vector<int64_t> shape;          // Array: C-ordered shape
   std::string bytes;                   // Array: the elements, C order
   std::vector<GlobalValue> elems;      // Tuple: its items

@@ -19,6 +19,7 @@
 
 #include "compiler/builtins.h"
 #include "compiler/libdevice.h"
+#include "compiler/overloads.h"
 #include "compiler/fnval.h"
 #include "compiler/parallel.h"
 #include "compiler/parser.h"
@@ -554,7 +555,7 @@ class Typer {
         Resolved r{Resolved::Kind::UserFunction};
         f.resolved[&e] = r;
         Type t = Type::function(g.fn->name);
-        t.user_fn = prog_.source_index(g.fn);
+        t.user_fn = prog_.source_index(g.fn, g.sigs);
         return t;
       }
       case GK::Array: {
@@ -964,9 +965,13 @@ class Typer {
       GlobalValue g;
       if (sizing.count(params[i].name) && fold_constant_argument(fn(), *e.list[i], &g)) consts[params[i].name] = g;
     }
+    Type declared_ret = Type::unknown();  // cuda.jit(sigs, device=True): Numba casts to the chosen one
+    std::string why;
+    std::vector<Type> call_args = declared_call_types(prog_.declared[callee.user_fn], args, src->name, &declared_ret, &why);
+    if (!why.empty()) error(e, why);
     int idx;
     try {
-      idx = prog_.instantiate(src, args, Type::unknown(), Role::Device, consts);
+      idx = prog_.instantiate(src, call_args, declared_ret, Role::Device, consts);
     } catch (CompileError&) {
       const std::exception_ptr first = std::current_exception();
       // Where the plain types fail, Numba retries with the constant arguments as literals, and
@@ -981,7 +986,7 @@ class Typer {
       }
       if (!retry) throw;
       try {
-        idx = prog_.instantiate(src, args, Type::unknown(), Role::Device, consts);
+        idx = prog_.instantiate(src, call_args, declared_ret, Role::Device, consts);
       } catch (CompileError&) {
         std::rethrow_exception(first);  // the plain types' error: the constants did not help
       }
@@ -999,10 +1004,17 @@ class Typer {
 
 }  // namespace
 
-int Program::source_index(const std::shared_ptr<FunctionSource>& src) {
-  for (size_t i = 0; i < sources.size(); ++i)
-    if (sources[i].get() == src.get()) return (int)i;
+int Program::source_index(const std::shared_ptr<FunctionSource>& src, const std::vector<std::string>& sigs) {
+  std::vector<Signature> parsed;
+  for (const auto& s : sigs) parsed.push_back(parse_signature(s));
+  for (size_t i = 0; i < sources.size(); ++i) {
+    if (sources[i].get() != src.get() || declared[i].size() != parsed.size()) continue;
+    bool same = true;
+    for (size_t k = 0; same && k < parsed.size(); ++k) same = declared[i][k].str() == parsed[k].str();
+    if (same) return (int)i;
+  }
   sources.push_back(src);
+  declared.push_back(std::move(parsed));
   return (int)sources.size() - 1;
 }
 

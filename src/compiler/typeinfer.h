@@ -133,6 +133,7 @@ class Program {
  public:
   std::vector<std::unique_ptr<FunctionInstance>> fns;
   std::vector<std::shared_ptr<FunctionSource>> sources;  // user functions named by Type::user_fn
+  std::vector<std::vector<Signature>> declared;          // each one's declared signatures (may be none)
   // Compiled for the CPU only (@jit, CPU ufuncs): CPU-only intrinsics (random numbers) are
   // allowed, and no CUDA code is generated.
   bool host_only = false;
@@ -171,8 +172,9 @@ class Program {
                   const Type& declared_ret, Role role,
                   const std::map<std::string, GlobalValue>& const_params = {});
 
-  /// The index in `sources` for a user function (adds it on first use).
-  int source_index(const std::shared_ptr<FunctionSource>& src);
+  /// The index in `sources` for a user function with these declared signatures (adds it on
+  /// first use; the same function declared otherwise is another entry).
+  int source_index(const std::shared_ptr<FunctionSource>& src, const std::vector<std::string>& sigs = {});
 };
 
 /// The name of the Function type of a cuda.declare_device global: kForeignPrefix + its C name.

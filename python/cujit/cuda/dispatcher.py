@@ -140,6 +140,12 @@ class DeviceFunction:
     def __reduce__(self):
         return _reduce_by_reference(self)
 
+    def _declared_strings(self):
+        """The declared signatures as the core parses them: 'int32(int32, int32)', '(float64)'."""
+        return ["%s(%s)" % ("" if ret is None else signature_string(ret),
+                            ", ".join(signature_string(a) if isinstance(a, _t.Type) else str(a) for a in args))
+                for args, ret in self._declared]
+
     def _signature_list(self):
         return [(args if ret is None else _t.Signature(ret, args)) for args, ret in self._declared]
 
