@@ -499,6 +499,8 @@ def _classify(value, seen):
         return ("opaque", "<class 'int'> (too large for int64 or uint64)")
     if isinstance(value, float):
         return ("float", value)
+    if isinstance(value, complex):  # Numba: complex128
+        return ("scalar", "complex128", value)
     if isinstance(value, np.generic) and value.dtype in _t._BY_DTYPE:
         name = _t._BY_DTYPE[value.dtype].name
         return ("scalar", name, value.item())

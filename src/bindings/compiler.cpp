@@ -1,6 +1,7 @@
 // Python bindings of the compiler's inputs: FunctionSource (the user's function and its globals
 // snapshot, as python/cujit/decorators.py captured it) and the signature parser.
 #include <pybind11/pybind11.h>
+#include <pybind11/complex.h>
 #include <pybind11/stl.h>
 
 #include <sstream>
@@ -40,7 +41,11 @@ GlobalValue to_global(const std::string& name, const py::tuple& t) {
       throw std::invalid_argument("global '" + name + "': unsupported scalar type " + t[1].cast<std::string>());
     if (g.scalar == Scalar::Bool) g.i = t[2].cast<bool>();
     else if (is_float(g.scalar)) g.f = t[2].cast<double>();
-
+    else if (is_complex(g.scalar)) {
+      auto z = t[2].cast<std::complex<double>>();
+      g.f = z.real();
+      g.f_im = z.imag();
+    }
     else if (g.scalar == Scalar::UInt64) g.u = t[2].cast<uint64_t>();
     else g.i = t[2].cast<int64_t>();
   } else if (kind == "module") {

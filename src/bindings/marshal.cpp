@@ -139,6 +139,7 @@ KArg marshal(const py::handle& h, rt::Backend backend, int index) {
   Scalar np_kind;
   const bool is_dev = py::isinstance<rt::DeviceArray>(h);
   const bool scalar = !is_dev && (PyBool_Check(h.ptr()) || PyLong_CheckExact(h.ptr()) || PyFloat_CheckExact(h.ptr()) ||
+                                  PyComplex_CheckExact(h.ptr()) ||
                                   numpy_scalar_kind(h, &np_kind));
   if (is_dev || (!scalar && !is_exact_ndarray(h) && py::hasattr(h, "__cuda_array_interface__"))) {
     a.dev = is_dev ? h.cast<std::shared_ptr<rt::DeviceArray>>() : rt::device_array_from_cai(h);
@@ -200,6 +201,12 @@ KArg marshal(const py::handle& h, rt::Backend backend, int index) {
     } else if (overflow < 0) {
       throw py::value_error("Int value is too large: " + py::str(h).cast<std::string>());
     }
+  } else if (PyComplex_CheckExact(h.ptr())) {  // Python's complex is complex128 (Numba's typeof)
+    s = Scalar::Complex128;
+    numpy_scalar_bytes(h, s, words);
+    a.type = Type::scalar_of(s);
+    a.bytes.assign(words, words + scalar_words(s));
+    return a;
   } else if (py::isinstance<py::float_>(h)) {
     s = Scalar::Float64;
     double v = h.cast<double>();

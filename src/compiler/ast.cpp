@@ -92,6 +92,7 @@ std::string const_repr(const ConstValue& v) {
       }
       return std::to_string(v.i);
     case ConstValue::Tag::Float: return float_repr(v.f);
+    case ConstValue::Tag::Imag: return float_repr(v.f) + "j";
     case ConstValue::Tag::Str: return str_repr(v.s);
   }
   return "?";

@@ -142,7 +142,11 @@ class Emitter {
     if (from == to || !to.known() || to.tag == Type::Tag::Void) return code;
     if (to.is_optional()) return optional_convert(code, from, to, values());
     if (from.is_optional()) throw InternalError("codegen: an optional value converted to " + to.str() + " without unwrapping");
-    if (to.is_scalar() && from.is_scalar()) return "((" + type(to) + ")(" + code + "))";
+    if (to.is_scalar() && from.is_scalar()) {
+      if (is_complex(from.scalar) && !is_complex(to.scalar) && !is_bool(to.scalar))  // Numba: the real part
+        return "((" + type(to) + ")(" + code + ").re)";
+      return "((" + type(to) + ")(" + code + "))";
+    }
     if (to.is_tuple() && from.is_tuple() && to.elems.size() == from.elems.size()) {
       std::string t = "cj_c" + std::to_string(tmp_++);
       std::string s = "([&]() { auto " + t + " = " + code + "; return " + type(to) + "{";
@@ -511,6 +515,13 @@ class Emitter {
             }
             break;
           }
+          case 'c': {  // T(re, im), each part as its float's literal
+            double re, im;
+            if (g.scalar == Scalar::Complex64) { float x[2]; std::memcpy(x, p, 8); re = x[0]; im = x[1]; }
+            else { double x[2]; std::memcpy(x, p, 16); re = x[0]; im = x[1]; }
+            std::snprintf(buf, sizeof buf, "%s(%.17g, %.17g)", T.c_str(), re, im);
+            break;
+          }
           default: throw InternalError("no constant spelling for " + t.str());
         }
         structs_ << (i ? ", " : "") << buf;
@@ -530,6 +541,7 @@ class Emitter {
         if (e.cval.big_int) return int_literal(Scalar::UInt64, 0, (uint64_t)e.cval.i);  // 2**63 .. 2**64-1
         return int_literal(Scalar::Int64, e.cval.i, 0);
       case T::Float: return float64_literal(e.cval.f);
+      case T::Imag: return "cj::complex128(0.0, " + float64_literal(e.cval.f) + ")";
       case T::Bool: return e.cval.b ? "true" : "false";
       case T::None: return "0";
       case T::Str: throw InternalError("codegen: string constant as a value");
@@ -559,6 +571,8 @@ class Emitter {
       if (e.name == "itemsize") return "((int64_t)sizeof(" + std::string(scalar_cpp(v.scalar)) + "))";
       if (e.name == "nbytes") return "(cj::size(" + a + ") * (int64_t)sizeof(" + scalar_cpp(v.scalar) + "))";
     }
+    if (v.is_scalar() && is_complex(v.scalar) && (e.name == "real" || e.name == "imag"))
+      return "(" + expr(*e.a) + ")." + (e.name == "real" ? "re" : "im");
     if (v.is_scalar() && e.name == "real") return expr(*e.a);
     if (v.is_scalar() && e.name == "imag") return "((" + std::string(scalar_cpp(v.scalar)) + ")0)";
     throw InternalError("codegen: attribute " + e.name);
@@ -744,6 +758,7 @@ class Emitter {
     if (r.is_array() && rule != Rule::ArrayAlloc && rule != Rule::ConstArray && rule != Rule::ArrayView &&
         !(b == Builtin::NpCopy && !prog_.host_only))  // GPU code's copy() is local storage
       allocates_ = true;
+    if (std::string c = emit_complex_builtin(e, b, values()); !c.empty()) return c;
     switch (b) {
       case Builtin::Abs: return sp + "(" + arg(e, 0, r) + ")";
       case Builtin::Min: case Builtin::Max: {
@@ -912,7 +927,7 @@ class Emitter {
     // The math families: arguments converted to the result's float type (or float64 for the
     // predicates and the to-int functions, whose results are not floats).
     Type at = r;
-    if (!r.is_scalar() || !is_float(r.scalar)) {
+    if (!r.is_scalar() || !is_inexact(r.scalar)) {
       const Type& a0 = e.list[0]->type;
       at = Type::scalar_of(is_float(a0.scalar) ? a0.scalar : Scalar::Float64);
       if (b == Builtin::MathFloor || b == Builtin::MathCeil || b == Builtin::MathTrunc) {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "compiler/ast.h"
+#include "compiler/builtins.h"
 #include "compiler/types.h"
 
 namespace cujit {
@@ -21,6 +22,9 @@ struct ValueContext {
 std::string emit_unary(const ast::Node& e, const ValueContext& cx);    // not - + ~
 std::string emit_boolop(const ast::Node& e, const ValueContext& cx);   // and / or
 std::string emit_compare(const ast::Node& e, const ValueContext& cx);  // a < b < c, x is None
+/// complex(), cmath's functions, np.real/imag/conj and the complex cases of abs() and
+/// z.conjugate() (codegen_complex.cpp); "" for any other intrinsic.
+std::string emit_complex_builtin(const ast::Node& e, Builtin b, const ValueContext& cx);
 /// `code` of type `from` (None, a value, or an optional) as the optional type `to`.
 std::string optional_convert(const std::string& code, const Type& from, const Type& to, const ValueContext& cx);
 

@@ -38,7 +38,8 @@ struct GlobalValue {
   Scalar scalar = Scalar::Int64;  // Scalar, DType
   int64_t i = 0;                  // Int, Bool, integer Scalar
   uint64_t u = 0;                 // unsigned Scalar
-  double f = 0.0;                 // Float, float Scalar
+  double f = 0.0;                 // Float, float Scalar; a complex Scalar's real part
+  double f_im = 0.0;              // a complex Scalar's imaginary part
   std::string module;             // Module, ModuleAttr: canonical module name
   std::string attr;               // ModuleAttr: the attribute's name in that module
   std::string type_name;          // Opaque: Python's repr of its type, "<class 'dict'>"

@@ -707,8 +707,7 @@ class Parser {
 
   NodePtr number() {
     const Token& t = next();
-    if (t.is_imaginary) unsupported(t, "complex numbers are not supported");
-    NodePtr n = constant(t, t.is_float ? Tag::Float : Tag::Int);
+    NodePtr n = constant(t, t.is_imaginary ? Tag::Imag : t.is_float ? Tag::Float : Tag::Int);
     n->cval.f = t.is_float ? t.float_value : 0.0;
     n->cval.i = t.is_float ? 0 : t.int_value;
     n->cval.big_int = t.big_int;

@@ -55,6 +55,8 @@ std::string constant_literal(const GlobalValue& g) {
       if (g.scalar == Scalar::Bool) return g.i ? "true" : "false";
       if (g.scalar == Scalar::Float64) return float64_literal(g.f);
       if (g.scalar == Scalar::Float32) return "((float)" + float64_literal(g.f) + ")";
+      if (is_complex(g.scalar))
+        return std::string(scalar_cpp(g.scalar)) + "(" + float64_literal(g.f) + ", " + float64_literal(g.f_im) + ")";
       return int_literal(g.scalar, g.i, g.u);
     default: throw InternalError("constant_literal of a non-constant");
   }
@@ -313,6 +315,11 @@ class Typer {
           } else if (!v.is_scalar()) {
             error(stmt, "cannot store a " + v.str() + " into an element of " + base.str());
           }
+          // Numba has no setitem of a complex value into an array of reals.
+          const Scalar vs = v.is_array() || v.is_scalar() ? v.scalar : Scalar::Bool;
+          if ((v.is_array() || v.is_scalar()) && is_complex(vs) && !is_complex(base.scalar))
+            error(stmt, "cannot store a " + v.str() + " into an element of " + base.str() +
+                            " (a complex number does not convert to a real one)");
         }
         return;
       }
@@ -426,6 +433,10 @@ class Typer {
           } else if (l.known() && r.known() && (!l.is_scalar() || !r.is_scalar())) {
             error(e, std::string("'") + ast::op_spelling(op) + "' is not supported between " +
                          l.str() + " and " + r.str());
+          } else if (l.known() && r.known() && (is_complex(l.scalar) || is_complex(r.scalar)) && op != ast::Op::Eq &&
+                     op != ast::Op::NotEq) {
+            error(e, std::string("'") + ast::op_spelling(op) + "' is not supported between " + l.str() + " and " +
+                         r.str() + ": complex numbers have no order");
           }
           ok = ok && r.known();
           l = r;
@@ -475,6 +486,7 @@ class Typer {
         if (e.cval.big_int && !e.cval.fits_uint64) error(e, "integer literal too large for int64 or uint64");
         return Type::scalar_of(e.cval.big_int ? Scalar::UInt64 : Scalar::Int64);
       case T::Float: return Type::scalar_of(Scalar::Float64);
+      case T::Imag: return Type::scalar_of(Scalar::Complex128);
       case T::Bool: return Type::scalar_of(Scalar::Bool);
       case T::None: return Type::none();
       case T::Str: return Type::string();
@@ -514,7 +526,7 @@ class Typer {
   // A Python builtin cujit lacks exists all the same: "not supported", never "not defined".
   void python_builtin(const ast::Node& e) {
     static const std::set<std::string> numba_supports = {  // Numba's supported builtins
-        "chr", "complex", "dict", "divmod", "enumerate", "filter", "getattr", "hasattr", "hash",
+        "chr", "dict", "divmod", "enumerate", "filter", "getattr", "hasattr", "hash",
         "isinstance", "iter", "list", "map", "next", "ord", "pow", "repr", "set", "slice",
         "sorted", "str", "sum", "tuple", "type", "zip"};
     static const std::set<std::string> others = {
@@ -595,11 +607,12 @@ class Typer {
   // Constant arrays are written into the generated code as initialisers, where NaN and inf have
   // no portable spelling on both toolchains yet.
   void check_finite(const ast::Node& e, const GlobalValue& g) {
-    if (!is_float(g.scalar)) return;
-    size_t n = g.bytes.size() / scalar_size(g.scalar);
+    if (!is_inexact(g.scalar)) return;
+    const bool single = complex_part(g.scalar) == Scalar::Float32;  // a complex one's parts are floats too
+    size_t n = g.bytes.size() / (single ? 4 : 8);
     for (size_t i = 0; i < n; ++i) {
-      double v = g.scalar == Scalar::Float32 ? (double)reinterpret_cast<const float*>(g.bytes.data())[i]
-                                             : reinterpret_cast<const double*>(g.bytes.data())[i];
+      double v = single ? (double)reinterpret_cast<const float*>(g.bytes.data())[i]
+                        : reinterpret_cast<const double*>(g.bytes.data())[i];
       if (!std::isfinite(v)) unsupported(e, "global array '" + e.name + "' holds NaN or inf, which constant arrays do not support yet");
     }
   }
@@ -709,9 +722,8 @@ class Typer {
         return Type::scalar_of(Scalar::Int64);
       error(e, "Unknown attribute '" + e.name + "' of type " + v.str());
     }
-    if (v.is_scalar()) {
-      if (e.name == "real") return v;
-      if (e.name == "imag") return v;
+    if (v.is_scalar()) {  // z.real and z.imag are floats; a real number's are itself and 0
+      if (e.name == "real" || e.name == "imag") return Type::scalar_of(complex_part(v.scalar));
     }
     error(e, "Unknown attribute '" + e.name + "' of type " + v.str());
   }
@@ -736,11 +748,11 @@ class Typer {
       error(e, std::string("bad operand type for unary ") + ast::op_spelling(e.op) + ": '" + a.str() + "'");
     Scalar s = a.scalar;
     if (e.op == ast::Op::Invert) {
-      if (is_float(s)) error(e, "bad operand type for unary ~: '" + a.str() + "'");
+      if (!is_integral(s)) error(e, "bad operand type for unary ~: '" + a.str() + "'");
       if (s == Scalar::Bool) return a;  // NumPy's ~ on booleans is logical not
       return Type::scalar_of(arith_result(s, s));
     }
-    if (is_float(s)) return a;
+    if (is_inexact(s)) return a;
     return Type::scalar_of(arith_result(s, s));  // -int8 is int64, as Numba types it
   }
 
@@ -767,6 +779,10 @@ class Typer {
     }
     Scalar x = a.scalar, y = b.scalar;
     bool ints = is_integral(x) && is_integral(y);
+    // Complex numbers have + - * / ** only (Numba has no floor division, modulo or bit operators
+    // for them).
+    if ((is_complex(x) || is_complex(y)) && op != O::Add && op != O::Sub && op != O::Mult && op != O::Div && op != O::Pow)
+      return bad();
     switch (op) {
       case O::Add: case O::Sub: case O::Mult: case O::FloorDiv: case O::Mod:
         return Type::scalar_of(arith_result(x, y));

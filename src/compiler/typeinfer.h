@@ -194,6 +194,10 @@ struct BuiltinRow;
 /// The result type of a call to an intrinsic with arguments of the given types, checking its
 /// arity and argument types (typeinfer_builtins.cpp). Records array shapes in `fn`.
 Type type_builtin_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args);
+/// Complex numbers (typeinfer_complex.cpp): Rule::Complex's intrinsics; Numba's message for an
+/// intrinsic that has no implementation for these argument types.
+Type type_complex_call(FunctionInstance& fn, const ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args);
+std::string no_implementation(const BuiltinRow& b, const std::vector<Type>& args);
 struct LibdeviceFn;
 /// A call of numba.cuda.libdevice.<name> (typeinfer_builtins.cpp).
 Type type_libdevice_call(FunctionInstance& fn, ast::Node& call, const LibdeviceFn& ld, const std::vector<Type>& args);

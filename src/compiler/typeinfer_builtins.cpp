@@ -24,10 +24,14 @@ class BuiltinTyper {
     }
   }
 
-  void need_numbers(const ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args) {
-    for (size_t i = 0; i < args.size(); ++i)
+  // Real numbers unless the rule says it takes complex ones too: a complex value never reaches a
+  // rule written for reals (Numba has no implementation there either).
+  void need_numbers(const ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args, bool complex_ok = false) {
+    for (size_t i = 0; i < args.size(); ++i) {
       if (!args[i].is_scalar())
         error(*e.list[i], std::string(b.name) + "() needs a number, got " + args[i].str());
+      if (!complex_ok && is_complex(args[i].scalar)) error(e, no_implementation(b, args));
+    }
   }
 
   void need_int(const ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args, size_t i) {
@@ -47,10 +51,12 @@ class BuiltinTyper {
     switch (b.rule) {
       case Rule::MathUnary:
         arity(e, b, args, 1, 1);
-        if (args[0].is_array() && fn().host_only && numpy)
-          return Type::array(float_of(args[0].scalar), args[0].ndim, 'C');  // elementwise, a new array
-        need_numbers(e, b, args);
+        if (args[0].is_array() && fn().host_only && numpy)  // elementwise, a new array
+          return Type::array(is_complex(args[0].scalar) ? args[0].scalar : float_of(args[0].scalar), args[0].ndim, 'C');
+        need_numbers(e, b, args, numpy);  // np.sqrt(z) is complex; math.sqrt(z) has no implementation
+        if (is_complex(args[0].scalar)) return args[0];
         return Type::scalar_of(float_of(args[0].scalar));
+      case Rule::Complex: return type_complex_call(fn(), e, b, args);
       case Rule::MathToInt:
         arity(e, b, args, 1, 1); need_numbers(e, b, args);
         // numba-cuda types math.floor/ceil/trunc in GPU code as the float functions they are in C
@@ -97,7 +103,8 @@ class BuiltinTyper {
           error(e, "conjugate() is a method of numbers, not of " + args[0].str());
         return args[0];
       case Rule::Abs:
-        arity(e, b, args, 1, 1); need_numbers(e, b, args);
+        arity(e, b, args, 1, 1); need_numbers(e, b, args, true);
+        if (is_complex(args[0].scalar)) return Type::scalar_of(complex_part(args[0].scalar));  // its modulus
         return args[0].scalar == Scalar::Bool ? Type::scalar_of(Scalar::Int8) : args[0];  // Numba: abs(True) is int8
       case Rule::MinMax: {
         std::vector<Type> items = args;
@@ -106,6 +113,7 @@ class BuiltinTyper {
         Type u = Type::unknown();
         for (size_t i = 0; i < items.size(); ++i) {
           if (!items[i].is_scalar()) error(e, std::string(b.name) + "() needs numbers, got " + items[i].str());
+          if (is_complex(items[i].scalar)) error(e, no_implementation(b, items));  // complex has no order
           u = unify(u, items[i]);
         }
         return u;
@@ -123,13 +131,13 @@ class BuiltinTyper {
         arity(e, b, args, 1, 1); need_numbers(e, b, args);
         return Type::scalar_of(Scalar::Float64);
       case Rule::CastBool:
-        arity(e, b, args, 1, 1); need_numbers(e, b, args);
+        arity(e, b, args, 1, 1); need_numbers(e, b, args, true);
         return Type::scalar_of(Scalar::Bool);
       case Rule::Range: {
         arity(e, b, args, 1, 3);
         bool all_u64 = true;
         for (size_t i = 0; i < args.size(); ++i) {
-          if (!args[i].is_scalar() || is_float(args[i].scalar))
+          if (!args[i].is_scalar() || !is_integral(args[i].scalar))
             error(*e.list[i], "range() arguments must be integers, not " + args[i].str());
           all_u64 = all_u64 && args[i].scalar == Scalar::UInt64;
         }
@@ -161,7 +169,7 @@ class BuiltinTyper {
         return Type::scalar_of(Scalar::Int64);
       case Rule::Print:
         for (size_t i = 0; i < args.size(); ++i)
-          if (!args[i].is_scalar() && args[i].tag != Type::Tag::String && args[i].tag != Type::Tag::None)
+          if ((!args[i].is_scalar() || is_complex(args[i].scalar)) && args[i].tag != Type::Tag::String && args[i].tag != Type::Tag::None)
             unsupported(*e.list[i], "print() of a " + args[i].str() + " is not supported");
         return Type::none();
       case Rule::CudaGrid: case Rule::CudaGridsize: {
@@ -212,7 +220,7 @@ class BuiltinTyper {
       case Rule::CudaWarpVote:
         arity(e, b, args, 2, 2);
         need_int(e, b, args, 0);
-        if (!args[1].is_scalar() || is_float(args[1].scalar))
+        if (!args[1].is_scalar() || !is_integral(args[1].scalar))
           error(*e.list[1], std::string(b.name) + "() needs an integer or boolean predicate, got " + args[1].str());
         return Type::scalar_of(b.id == Builtin::CudaBallotSync ? Scalar::Int32 : Scalar::Bool);
       case Rule::CudaMatch:
@@ -267,7 +275,7 @@ class BuiltinTyper {
           for (auto& t : ix.elems) valid = valid && t.is_scalar() && is_integer(t.scalar);
         }
         if (!valid) error(*e.list[1], ix.str() + " is not a valid index");
-        if (a.scalar == Scalar::Bool)
+        if (!is_integer(a.scalar) && !is_float(a.scalar))
           error(*e.list[0], op + " requires array of integer or float type, got " + scalar_name(a.scalar));
         if (!store) return Type::scalar_of(a.scalar);
         if (a.readonly) error(*e.list[0], readonly_store_message(a));
@@ -297,7 +305,8 @@ class BuiltinTyper {
           if (d == Scalar::Bool || is_signed(d)) return Type::scalar_of(Scalar::Int64);
           return Type::scalar_of(is_integer(d) ? Scalar::UInt64 : d);
         }
-        if (b.id == Builtin::NpMean) return Type::scalar_of(d == Scalar::Float32 ? d : Scalar::Float64);
+        if (b.id == Builtin::NpMean) return Type::scalar_of(d == Scalar::Float32 || is_complex(d) ? d : Scalar::Float64);
+        if (is_complex(d)) error(e, no_implementation(b, args));  // min/max: complex numbers have no order
         return Type::scalar_of(d);
       }
       case Rule::Atomic: case Rule::AtomicInt: case Rule::AtomicUnsigned: case Rule::AtomicCas: {
@@ -487,11 +496,11 @@ class BuiltinTyper {
     using B = Builtin;
     auto given = [&](size_t i) { return i < args.size() && args[i].tag != Type::Tag::None; };
     auto number = [&](size_t i) {
-      if (given(i) && !args[i].is_scalar())
-        error(*e.list[i], std::string(b.name) + "() needs a number, got " + args[i].str());
+      if (given(i) && (!args[i].is_scalar() || is_complex(args[i].scalar)))
+        error(*e.list[i], std::string(b.name) + "() needs a real number, got " + args[i].str());
     };
     auto integer = [&](size_t i) {
-      if (given(i) && (!args[i].is_scalar() || is_float(args[i].scalar)))
+      if (given(i) && (!args[i].is_scalar() || !is_integral(args[i].scalar)))
         error(*e.list[i], std::string(b.name) + "() needs an integer, got " + args[i].str());
     };
     // With a size (an int or a tuple of ints), an array of that shape filled with draws.
@@ -606,7 +615,7 @@ class BuiltinTyper {
         bool any_float = false;
         for (size_t i = 0; i < 3; ++i) {
           if (!given(i)) continue;
-          if (!args[i].is_scalar()) error(*e.list[i], "numpy.arange() needs numbers, got " + args[i].str());
+          if (!args[i].is_scalar() || is_complex(args[i].scalar)) error(*e.list[i], "numpy.arange() needs real numbers, got " + args[i].str());
           any_float = any_float || is_float(args[i].scalar);
         }
         if (!given(0)) error(e, "numpy.arange() needs a stop");

@@ -142,6 +142,12 @@ Type iteration_item(const Type& it) {
   }
 }
 
+Scalar complex_part(Scalar s) {
+  if (s == Scalar::Complex64) return Scalar::Float32;
+  if (s == Scalar::Complex128) return Scalar::Float64;
+  return s;
+}
+
 // NumPy's promotion lattice for the scalars we have.
 Scalar promote(Scalar a, Scalar b) {
   if (a == b) return a;
@@ -149,7 +155,12 @@ Scalar promote(Scalar a, Scalar b) {
   if (b == Scalar::Bool) return a;
   char ka = scalar_kind(a), kb = scalar_kind(b);
   int sa = scalar_size(a), sb = scalar_size(b);
-
+  if (ka == 'c' || kb == 'c') {
+    // A complex type whose parts hold what the real promotion of the parts gives: complex64
+    // with int16 or float32 stays complex64; with int32, int64 or float64 it is complex128.
+    auto part = [](Scalar s) { return s == Scalar::Complex64 ? Scalar::Float32 : s == Scalar::Complex128 ? Scalar::Float64 : s; };
+    return promote(part(a), part(b)) == Scalar::Float32 ? Scalar::Complex64 : Scalar::Complex128;
+  }
   if (ka == 'f' || kb == 'f') {
     if (ka == 'f' && kb == 'f') return sa >= sb ? a : b;
     Scalar f = ka == 'f' ? a : b;

@@ -137,6 +137,11 @@ inline bool is_compile_time_value(const Type& t) { return t.tag == Type::Tag::Fu
 
 /// NumPy's promotion of two scalar types (np.result_type on dtypes).
 Scalar promote(Scalar a, Scalar b);
+/// The float type of a complex type's parts (complex64: float32); other types unchanged.
+Scalar complex_part(Scalar s);
+/// The complex type a number becomes (Numba's choice for cmath and complex(x)): complex64 for
+/// float32, bool and the 8- and 16-bit integers, complex128 for wider ones; complex unchanged.
+inline Scalar complex_of(Scalar s) { return promote(s, Scalar::Complex64); }
 
 /// The type of `a op b` for arithmetic + - * and bit operators on scalars, by Numba's rules:
 /// integers are widened to 64 bits (int8 + int8 is int64), int with float promotes as NumPy does.

@@ -109,6 +109,13 @@ CJ_FN R np_mean(const Array<T, N>& a) {
   for_each(a, [&](T x) { s += (double)x; });
   return (R)(s / (double)size(a));  // an empty array gives nan, as NumPy (which also warns)
 }
+template <class R, class F, int N>
+CJ_FN R np_mean(const Array<Complex<F>, N>& a) {  // complex: each part summed in double
+  Complex<double> s{0.0, 0.0};
+  for_each(a, [&](Complex<F> x) { s.re += x.re; s.im += x.im; });
+  const double n = (double)size(a);
+  return R(Complex<double>{s.re / n, s.im / n});
+}
 // np.min/np.max: NaN wins, as in NumPy. An empty array has no extreme: ValueError, as NumPy's.
 template <class T, int N>
 CJ_FN T np_extreme(const Array<T, N>& a, bool want_max) {
