@@ -183,6 +183,7 @@ uint32 = ScalarType("uint32", np.uint32)
 uint64 = uintp = ScalarType("uint64", np.uint64)
 float32 = float_ = ScalarType("float32", np.float32)
 float64 = double = ScalarType("float64", np.float64)
+float16 = f2 = ScalarType("float16", np.float16)
 
 # Numba's short and C-style names for the same types.
 b1 = boolean
@@ -196,7 +197,6 @@ ssize_t, size_t = int64, uint64
 
 # Types cujit's compiler does not have yet: type objects with Numba's names, so signatures can be
 # written; compiling one fails with "unknown type 'complex64'" (and so on) from the compiler.
-float16 = f2 = ScalarType("float16", np.float16)
 complex64 = c8 = ScalarType("complex64", np.complex64)
 complex128 = c16 = ScalarType("complex128", np.complex128)
 
@@ -234,7 +234,7 @@ del _n
 signed_domain = frozenset([int8, int16, int32, int64])
 unsigned_domain = frozenset([uint8, uint16, uint32, uint64])
 integer_domain = signed_domain | unsigned_domain
-real_domain = frozenset([float32, float64])
+real_domain = frozenset([float16, float32, float64])
 complex_domain = frozenset([complex64, complex128])
 number_domain = integer_domain | real_domain | complex_domain
 
@@ -243,9 +243,9 @@ Array = ArrayType
 
 # The types the compiler has (the globals snapshot relies on this: decorators._classify).
 _BY_DTYPE = {t.dtype: t for t in (boolean, int8, int16, int32, int64, uint8, uint16, uint32,
-                                   uint64, float32, float64)}
+                                   uint64, float16, float32, float64)}
 # from_dtype also knows the types that exist as names only, for signatures and typeof.
-_ALL_BY_DTYPE = {**_BY_DTYPE, **{t.dtype: t for t in (float16, complex64, complex128)}}
+_ALL_BY_DTYPE = {**_BY_DTYPE, **{t.dtype: t for t in (complex64, complex128)}}
 
 
 def from_dtype(dtype):

@@ -161,6 +161,7 @@ py::object result_value(const Type& t, const char* p, ResultOwners& owners) {
     case Scalar::UInt16: return py::int_(get(uint16_t{}));
     case Scalar::UInt32: return py::int_(get(uint32_t{}));
     case Scalar::UInt64: return py::int_(get(uint64_t{}));
+    case Scalar::Float16: return py::float_((double)get(_Float16{}));  // a Python float, as float32's
     case Scalar::Float32: return py::float_(get(float{}));
     case Scalar::Float64: return py::float_(get(double{}));
   }

@@ -44,6 +44,7 @@ int npy_type(Scalar s) {
     case Scalar::UInt16: return NPY_UINT16;
     case Scalar::UInt32: return NPY_UINT32;
     case Scalar::UInt64: return NPY_UINT64;
+    case Scalar::Float16: return NPY_FLOAT16;
     case Scalar::Float32: return NPY_FLOAT32;
     case Scalar::Float64: return NPY_FLOAT64;
   }

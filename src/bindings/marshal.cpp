@@ -13,6 +13,20 @@ namespace py = pybind11;
 
 namespace cujit {
 
+// float16 bits from a double, rounded once to nearest-even (the compiler's _Float16 conversion),
+// and back.
+static uint16_t half_bits(double d) {
+  _Float16 h = (_Float16)d;
+  uint16_t b;
+  std::memcpy(&b, &h, 2);
+  return b;
+}
+static double half_value(uint16_t b) {
+  _Float16 h;
+  std::memcpy(&h, &b, 2);
+  return (double)h;
+}
+
 char layout_of(const std::vector<int64_t>& shape, const std::vector<int64_t>& strides, int64_t itemsize) {
   auto contiguous = [&](bool c) {
     int64_t expect = itemsize;
@@ -70,6 +84,7 @@ void numpy_scalar_bytes(const py::handle& h, Scalar s, int64_t* word) {
     double d = PyFloat_AsDouble(o);  // exact for float32 and float64 values
     if (d == -1.0 && PyErr_Occurred()) throw py::error_already_set();
     if (s == Scalar::Float32) store((float)d);
+    else if (s == Scalar::Float16) store(half_bits(d));
     else store(d);
     return;
   }
@@ -103,6 +118,7 @@ void convert_scalar_word(int64_t* word, Scalar from, Scalar to) {
   uint64_t u = 0;
   bool is_f = is_float(from), is_u = false;
   switch (from) {
+    case Scalar::Float16: { uint16_t b; std::memcpy(&b, word, 2); d = half_value(b); break; }
     case Scalar::Float32: { float f; std::memcpy(&f, word, 4); d = f; break; }
     case Scalar::Float64: std::memcpy(&d, word, 8); break;
     case Scalar::Bool: { bool b; std::memcpy(&b, word, 1); i = b; break; }
@@ -134,6 +150,11 @@ void convert_scalar_word(int64_t* word, Scalar from, Scalar to) {
     case Scalar::UInt16: put(uint16_t{}); break;
     case Scalar::UInt32: put(uint32_t{}); break;
     case Scalar::UInt64: put(uint64_t{}); break;
+    case Scalar::Float16: {  // from an integer through double: exact below half's largest value
+      uint16_t b = half_bits(is_f ? d : is_u ? (double)u : (double)i);
+      std::memcpy(word, &b, 2);
+      break;
+    }
     case Scalar::Float32: put(float{}); break;
     case Scalar::Float64: put(double{}); break;
   }
@@ -275,6 +296,9 @@ Conversion scalar_conversion(Scalar from, Scalar to) {
     rule(S::UInt64, S::Float64, kSafe);
     rule(S::Int32, S::Float32, kUnsafe);
     rule(S::Float32, S::Float64, kPromote);
+    rule(S::Int8, S::Float16, kSafe);
+    rule(S::Int16, S::Float16, kUnsafe);
+    rule(S::Float16, S::Float32, kPromote);
     // Closure: a -> c through b is as good as the worse of its two steps.
     for (int k = 0; k < n; ++k)
       for (int i = 0; i < n; ++i)

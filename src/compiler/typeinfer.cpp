@@ -54,6 +54,7 @@ std::string constant_literal(const GlobalValue& g) {
       if (g.scalar == Scalar::Bool) return g.i ? "true" : "false";
       if (g.scalar == Scalar::Float64) return float64_literal(g.f);
       if (g.scalar == Scalar::Float32) return "((float)" + float64_literal(g.f) + ")";
+      if (g.scalar == Scalar::Float16) return "((cj::f16)" + float64_literal(g.f) + ")";  // exact: g.f is a half
       return int_literal(g.scalar, g.i, g.u);
     default: throw InternalError("constant_literal of a non-constant");
   }
@@ -594,7 +595,8 @@ class Typer {
   // Constant arrays are written into the generated code as initialisers, where NaN and inf have
   // no portable spelling on both toolchains yet.
   void check_finite(const ast::Node& e, const GlobalValue& g) {
-    if (!is_float(g.scalar)) return;
+    // float16 elements are written as their bits (cj::f16_bits), which spell any value.
+    if (!is_float(g.scalar) || g.scalar == Scalar::Float16) return;
     size_t n = g.bytes.size() / scalar_size(g.scalar);
     for (size_t i = 0; i < n; ++i) {
       double v = g.scalar == Scalar::Float32 ? (double)reinterpret_cast<const float*>(g.bytes.data())[i]
@@ -666,7 +668,7 @@ class Typer {
         return Type::module("cuda." + attr);
       }
       if (attr == "local" || attr == "shared" || attr == "atomic" || attr == "const" || attr == "random" ||
-          attr == "libdevice" || attr == "cg") {
+          attr == "libdevice" || attr == "cg" || attr == "fp16") {
         Resolved r{Resolved::Kind::Module};
         r.name = "cuda." + attr;
         f.resolved[&e] = r;
@@ -688,7 +690,7 @@ class Typer {
     if (v.tag == Type::Tag::Module) {
       const std::string& m = v.name;
       if (m == "cuda.local" || m == "cuda.shared" || m == "cuda.atomic" || m == "cuda.const" || m == "cuda.random" ||
-          m == "cuda.libdevice" || m == "cuda.cg")
+          m == "cuda.libdevice" || m == "cuda.cg" || m == "cuda.fp16")
         return module_attr(e, m, e.name);
       if (m.rfind("cuda.", 0) == 0) {  // threadIdx.x and friends
         if (e.name == "x" || e.name == "y" || e.name == "z") {
@@ -766,6 +768,8 @@ class Typer {
     }
     Scalar x = a.scalar, y = b.scalar;
     bool ints = !is_float(x) && !is_float(y);
+    if (x == Scalar::Float16 || y == Scalar::Float16)
+      if (Type t = float16_binop_type(op, x, y); t.known()) return t;
     switch (op) {
       case O::Add: case O::Sub: case O::Mult: case O::FloorDiv: case O::Mod:
         return Type::scalar_of(arith_result(x, y));

@@ -37,6 +37,7 @@ bool numpy_scalar_from_name(const std::string& name, Scalar* out) {
       {"short", Scalar::Int16},     {"ushort", Scalar::UInt16},     {"intc", Scalar::Int32},
       {"uintc", Scalar::UInt32},    {"longlong", Scalar::Int64},    {"ulonglong", Scalar::UInt64},
       {"single", Scalar::Float32},  {"double", Scalar::Float64},    {"float_", Scalar::Float64},
+      {"float16", Scalar::Float16}, {"f2", Scalar::Float16},        {"half", Scalar::Float16},
   };
   for (const auto& [n, s] : names)
     if (name == n) { *out = s; return true; }

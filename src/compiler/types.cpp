@@ -47,7 +47,7 @@ bool scalar_from_name(const std::string& name, Scalar* out) {
       {"byte", Scalar::UInt8},     {"uchar", Scalar::UInt8},    {"short", Scalar::Int16},
       {"intc", Scalar::Int32},    {"uintc", Scalar::UInt32},   {"longlong", Scalar::Int64},
       {"ulonglong", Scalar::UInt64}, {"float", Scalar::Float64}, {"int", Scalar::Int64},
-      {"single", Scalar::Float32},
+      {"single", Scalar::Float32}, {"f2", Scalar::Float16},
   };
   for (const auto& a : aliases) {
     if (name == a.n) { *out = a.s; return true; }
@@ -143,6 +143,10 @@ Scalar promote(Scalar a, Scalar b) {
     if (ka == 'f' && kb == 'f') return sa >= sb ? a : b;
     Scalar f = ka == 'f' ? a : b;
     Scalar i = ka == 'f' ? b : a;
+    // float16 with int8 (or bool) stays float16, with int16 or uint8 gives float32, with wider
+    // integers float64: numba-cuda's choice (NumPy would keep uint8 in float16).
+    if (f == Scalar::Float16)
+      return i == Scalar::Int8 ? f : (i == Scalar::Int16 || i == Scalar::UInt8) ? Scalar::Float32 : Scalar::Float64;
     // float32 holds integers of up to 16 bits exactly; wider ones need float64.
     if (f == Scalar::Float32 && scalar_size(i) <= 2) return Scalar::Float32;
     return Scalar::Float64;
