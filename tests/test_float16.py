@@ -343,3 +343,34 @@ def test_global_float16_constants(target):
 
 def test_is_float16_supported():
     assert cuda.is_float16_supported() is True
+
+
+def test_fma_and_other_math_widen_to_float32(target):
+    # numba-cuda has float32 and float64 signatures only for these: a float16 computes in float32.
+    @cuda.jit
+    def k(a, o):
+        o[0] = cuda.fma(a[0], a[1], a[2])
+        o[1] = math.tan(a[0])
+        o[2] = math.pow(a[0], a[1])
+        o[3] = a[0] ** 2
+
+    a = np.array([1.5, 2.25, 0.1], dtype=np.float16)
+    o = np.zeros(4, np.float64)
+    k[1, 1](a, o)
+    x, y, z = a.astype(np.float32)
+    assert o[0] == np.float32(x * y + z)
+    assert o[1] == np.float32(np.tan(x)) or abs(o[1] - np.tan(x)) < 1e-6
+    assert abs(o[2] - np.float32(x) ** np.float32(y)) < 1e-6 and o[3] == 2.25
+
+
+def test_bfloat16_and_fp8_names_import_and_refuse():
+    from cujit.cuda import bf16
+    from cujit.cuda._internal import cuda_bf16, cuda_fp8, cuda_fp16
+    assert cuda.is_bfloat16_supported() is False
+    with pytest.raises(NotImplementedError, match="cujit does not support bfloat16 yet"):
+        bf16.hadd(1, 2)
+    with pytest.raises(NotImplementedError, match="fp8"):
+        cuda_fp8.fp8_e5m2(1.0)
+    with pytest.raises(NotImplementedError):
+        cuda_bf16.nv_bfloat16(1.0)
+    assert cuda_fp16.__hadd is cuda.fp16.hadd

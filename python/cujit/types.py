@@ -234,7 +234,7 @@ del _n
 signed_domain = frozenset([int8, int16, int32, int64])
 unsigned_domain = frozenset([uint8, uint16, uint32, uint64])
 integer_domain = signed_domain | unsigned_domain
-real_domain = frozenset([float16, float32, float64])
+real_domain = frozenset([float32, float64])  # Numba's: float16 is in no domain
 complex_domain = frozenset([complex64, complex128])
 number_domain = integer_domain | real_domain | complex_domain
 

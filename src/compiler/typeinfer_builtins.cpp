@@ -237,6 +237,7 @@ class BuiltinTyper {
         Scalar r = args[0].scalar;
         for (auto& a : args) r = promote(r, a.scalar);
         if (!is_float(r)) r = Scalar::Float64;
+        if (r == Scalar::Float16) r = Scalar::Float32;  // numba-cuda's fma has no float16 (cuda.fp16.hfma)
         return Type::scalar_of(r);
       }
       case Rule::CudaSelp: {
