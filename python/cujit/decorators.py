@@ -481,6 +481,8 @@ def _module_name(value):
     from .cuda import libdevice as _libdevice
     if value is _libdevice:
         return "cuda.libdevice"
+    if value is _cuda.fp16:
+        return "cuda.fp16"
     if value is _cuda or getattr(value, "__name__", "") in ("numba.cuda", "cujit.cuda"):
         return "cuda"
     return None
@@ -544,6 +546,9 @@ def _classify(value, seen):
     from .cuda.compiler import ExternFunction
     if isinstance(value, ExternFunction):  # cuda.declare_device: its C name, signature, ABI, code
         return ("foreign", value.name, value._sig_text, value.abi, value.use_cooperative, value._link_items)
+    from .cuda._refuse import Refused
+    if isinstance(value, Refused):  # numba.cuda.bf16's names: importable, not compiled
+        return ("opaque", repr(value))
     api = extension_api_of(value)
     if api is not None:
         return ("opaque", "%r (given an implementation with numba.extending.%s: cujit does not "

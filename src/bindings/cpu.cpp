@@ -154,7 +154,7 @@ py::object result_value(const Type& t, const char* p, ResultOwners& owners) {
     std::memcpy(&v, p, sizeof(v));
     if constexpr (is_std_complex<T>::value) return py::reinterpret_steal<py::object>(PyComplex_FromDoubles(v.real(), v.imag()));
     else if constexpr (std::is_same_v<T, bool>) return py::bool_(v);
-    else if constexpr (std::is_floating_point_v<T>) return py::float_((double)v);
+    else if constexpr (is_host_float<T>) return py::float_((double)v);  // float16 too, as float32
     else return py::int_(v);
   });
 }

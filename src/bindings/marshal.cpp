@@ -75,7 +75,7 @@ void numpy_scalar_bytes(const py::handle& h, Scalar s, int64_t* word) {
       Py_complex c = PyComplex_AsCComplex(o);  // exact for complex64 and complex128 values
       if (c.real == -1.0 && PyErr_Occurred()) throw py::error_already_set();
       v = T((typename T::value_type)c.real, (typename T::value_type)c.imag);
-    } else if constexpr (std::is_floating_point_v<T>) {
+    } else if constexpr (is_host_float<T>) {  // float16 too, rounded once from the double
       double d = PyFloat_AsDouble(o);  // exact for float32 and float64 values
       if (d == -1.0 && PyErr_Occurred()) throw py::error_already_set();
       v = (T)d;

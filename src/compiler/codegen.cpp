@@ -495,6 +495,12 @@ class Emitter {
         switch (scalar_kind(g.scalar)) {
           case 'b': std::snprintf(buf, sizeof buf, "%s", *p ? "true" : "false"); break;
           case 'f': {
+            if (g.scalar == Scalar::Float16) {  // its bits: a constant expression for any value
+              uint16_t b;
+              std::memcpy(&b, p, 2);
+              std::snprintf(buf, sizeof buf, "cj::f16(cj::f16_bits{}, 0x%04x)", b);
+              break;
+            }
             double v;
             if (g.scalar == Scalar::Float32) { float x; std::memcpy(&x, p, 4); v = x; } else { std::memcpy(&v, p, 8); }
             std::snprintf(buf, sizeof buf, g.scalar == Scalar::Float32 ? "%.9g" : "%.17g", v);
@@ -927,7 +933,8 @@ class Emitter {
     // The math families: arguments converted to the result's float type (or float64 for the
     // predicates and the to-int functions, whose results are not floats).
     Type at = r;
-    if (!r.is_scalar() || !is_inexact(r.scalar)) {
+    if (rule == Rule::Fp16Compare) at = Type::scalar_of(Scalar::Float16);
+    else if (!r.is_scalar() || !is_inexact(r.scalar)) {
       const Type& a0 = e.list[0]->type;
       at = Type::scalar_of(is_float(a0.scalar) ? a0.scalar : Scalar::Float64);
       if (b == Builtin::MathFloor || b == Builtin::MathCeil || b == Builtin::MathTrunc) {

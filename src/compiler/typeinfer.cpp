@@ -57,6 +57,7 @@ std::string constant_literal(const GlobalValue& g) {
       if (g.scalar == Scalar::Float32) return "((float)" + float64_literal(g.f) + ")";
       if (is_complex(g.scalar))
         return std::string(scalar_cpp(g.scalar)) + "(" + float64_literal(g.f) + ", " + float64_literal(g.f_im) + ")";
+      if (g.scalar == Scalar::Float16) return "((cj::f16)" + float64_literal(g.f) + ")";  // exact: g.f is a half
       return int_literal(g.scalar, g.i, g.u);
     default: throw InternalError("constant_literal of a non-constant");
   }
@@ -607,7 +608,8 @@ class Typer {
   // Constant arrays are written into the generated code as initialisers, where NaN and inf have
   // no portable spelling on both toolchains yet.
   void check_finite(const ast::Node& e, const GlobalValue& g) {
-    if (!is_inexact(g.scalar)) return;
+    // float16 elements are written as their bits (cj::f16_bits), which spell any value.
+    if (!is_inexact(g.scalar) || g.scalar == Scalar::Float16) return;
     const bool single = complex_part(g.scalar) == Scalar::Float32;  // a complex one's parts are floats too
     size_t n = g.bytes.size() / (single ? 4 : 8);
     for (size_t i = 0; i < n; ++i) {
@@ -680,7 +682,7 @@ class Typer {
         return Type::module("cuda." + attr);
       }
       if (attr == "local" || attr == "shared" || attr == "atomic" || attr == "const" || attr == "random" ||
-          attr == "libdevice" || attr == "cg") {
+          attr == "libdevice" || attr == "cg" || attr == "fp16") {
         Resolved r{Resolved::Kind::Module};
         r.name = "cuda." + attr;
         f.resolved[&e] = r;
@@ -702,7 +704,7 @@ class Typer {
     if (v.tag == Type::Tag::Module) {
       const std::string& m = v.name;
       if (m == "cuda.local" || m == "cuda.shared" || m == "cuda.atomic" || m == "cuda.const" || m == "cuda.random" ||
-          m == "cuda.libdevice" || m == "cuda.cg")
+          m == "cuda.libdevice" || m == "cuda.cg" || m == "cuda.fp16")
         return module_attr(e, m, e.name);
       if (m.rfind("cuda.", 0) == 0) {  // threadIdx.x and friends
         if (e.name == "x" || e.name == "y" || e.name == "z") {
@@ -783,6 +785,8 @@ class Typer {
     // for them).
     if ((is_complex(x) || is_complex(y)) && op != O::Add && op != O::Sub && op != O::Mult && op != O::Div && op != O::Pow)
       return bad();
+    if (x == Scalar::Float16 || y == Scalar::Float16)
+      if (Type t = float16_binop_type(op, x, y); t.known()) return t;
     switch (op) {
       case O::Add: case O::Sub: case O::Mult: case O::FloorDiv: case O::Mod:
         return Type::scalar_of(arith_result(x, y));

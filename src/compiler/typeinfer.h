@@ -198,6 +198,14 @@ Type type_builtin_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& 
 /// intrinsic that has no implementation for these argument types.
 Type type_complex_call(FunctionInstance& fn, const ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args);
 std::string no_implementation(const BuiltinRow& b, const std::vector<Type>& args);
+/// float16 (typeinfer_half.cpp): a cuda.fp16 call's type; what a math function given a float16
+/// returns (float16 for numba-cuda's fp16 functions, else float32; `gpu`: floor/ceil/trunc stay
+/// floats); refusing np.* functions on float16 (numba-cuda has none); the type of `x op y` where
+/// numba-cuda widens a float16 result (// % **), else Unknown.
+Type type_fp16_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args);
+Scalar float16_math_result(const BuiltinRow& b, bool gpu);
+void check_float16_numpy(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args);
+Type float16_binop_type(ast::Op op, Scalar x, Scalar y);
 struct LibdeviceFn;
 /// A call of numba.cuda.libdevice.<name> (typeinfer_builtins.cpp).
 Type type_libdevice_call(FunctionInstance& fn, ast::Node& call, const LibdeviceFn& ld, const std::vector<Type>& args);

@@ -43,7 +43,9 @@ class BuiltinTyper {
     // math.* computes in float64 unless given float32; NumPy's ufuncs pick the smallest float
     // that holds the integer exactly (np.sqrt of an int16 is float32; Numba has no float16).
     const bool numpy = std::string(b.name).rfind("numpy.", 0) == 0;
-    auto float_of = [numpy](Scalar s) {
+    check_float16_numpy(fn(), e, b, args);
+    auto float_of = [numpy, &b, this](Scalar s) {
+      if (s == Scalar::Float16) return float16_math_result(b, !fn().host_only);
       if (s == Scalar::Float32) return Scalar::Float32;
       if (numpy && is_integral(s) && scalar_size(s) <= 2) return Scalar::Float32;
       return Scalar::Float64;
@@ -70,7 +72,8 @@ class BuiltinTyper {
       case Rule::MathBinary:
         arity(e, b, args, 2, 2); need_numbers(e, b, args);
         if (numpy) return Type::scalar_of(float_of(promote(args[0].scalar, args[1].scalar)));
-        return Type::scalar_of(args[0].scalar == Scalar::Float32 && args[1].scalar == Scalar::Float32
+        return Type::scalar_of(scalar_size(args[0].scalar) <= 4 && is_float(args[0].scalar) &&  // float16 too
+                                       scalar_size(args[1].scalar) <= 4 && is_float(args[1].scalar)
                                    ? Scalar::Float32 : Scalar::Float64);
       case Rule::MathFrexp:
         arity(e, b, args, 1, 1); need_numbers(e, b, args);
@@ -129,7 +132,10 @@ class BuiltinTyper {
         return Type::scalar_of(Scalar::Int64);
       case Rule::CastFloat:
         arity(e, b, args, 1, 1); need_numbers(e, b, args);
+        // numba-cuda: float() of a float16 stays float16 in GPU code.
+        if (!fn().host_only && args[0].is_scalar(Scalar::Float16)) return args[0];
         return Type::scalar_of(Scalar::Float64);
+      case Rule::Fp16: case Rule::Fp16Compare: return type_fp16_call(fn(), e, b, args);
       case Rule::CastBool:
         arity(e, b, args, 1, 1); need_numbers(e, b, args, true);
         return Type::scalar_of(Scalar::Bool);
@@ -244,6 +250,7 @@ class BuiltinTyper {
         Scalar r = args[0].scalar;
         for (auto& a : args) r = promote(r, a.scalar);
         if (is_integral(r)) r = Scalar::Float64;
+        if (r == Scalar::Float16) r = Scalar::Float32;  // numba-cuda's fma has no float16 (cuda.fp16.hfma)
         return Type::scalar_of(r);
       }
       case Rule::CudaSelp: {

@@ -165,6 +165,10 @@ Scalar promote(Scalar a, Scalar b) {
     if (ka == 'f' && kb == 'f') return sa >= sb ? a : b;
     Scalar f = ka == 'f' ? a : b;
     Scalar i = ka == 'f' ? b : a;
+    // float16 with int8 (or bool) stays float16, with int16 or uint8 gives float32, with wider
+    // integers float64: numba-cuda's choice (NumPy would keep uint8 in float16).
+    if (f == Scalar::Float16)
+      return i == Scalar::Int8 ? f : (i == Scalar::Int16 || i == Scalar::UInt8) ? Scalar::Float32 : Scalar::Float64;
     // float32 holds integers of up to 16 bits exactly; wider ones need float64.
     if (f == Scalar::Float32 && scalar_size(i) <= 2) return Scalar::Float32;
     return Scalar::Float64;
