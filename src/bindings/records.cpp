@@ -1,6 +1,7 @@
 // Structured dtypes read once into compiler Records (records.h).
 #include "bindings/records.h"
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 
@@ -28,7 +29,10 @@ std::string unsupported_name(const py::dtype& dt) {
 RecordPtr build(const py::dtype& dt) {
   Record r;
   r.size = dt.itemsize();
-  r.align = py::cast<int64_t>(dt.attr("alignment"));
+  // The C++ alignment from the fields (NumPy's alignment of a dtype varies with its scalar type:
+  // np.recarray's (numpy.record, ...) dtype gives 1 where the plain one gives 4), so one Record
+  // spelling has one C++ type: the largest field alignment of an aligned struct, else 1.
+  r.align = 1;
   r.aligned = py::cast<bool>(dt.attr("isalignedstruct"));
   py::dict fields = dt.attr("fields");
   for (auto name : py::tuple(dt.attr("names"))) {
@@ -42,6 +46,8 @@ RecordPtr build(const py::dtype& dt) {
       for (auto d : py::tuple(sub[1])) f.shape.push_back(py::cast<int64_t>(d));
       ft = py::reinterpret_borrow<py::dtype>(sub[0]);
     }
+    if (r.aligned) r.align = std::max<int64_t>(r.align, is_structured_dtype(ft) ? record_from_dtype(ft)->align
+                                                                                 : py::cast<int64_t>(ft.attr("alignment")));
     Scalar s;
     if (is_structured_dtype(ft)) {
       f.type = Type::record_of(record_from_dtype(ft));

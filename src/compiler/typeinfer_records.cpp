@@ -68,7 +68,7 @@ void check_record_operands(const FunctionInstance& fn, const ast::Node& call, co
   for (size_t i = 0; i < args.size(); ++i)
     if (args[i].is_record() || args[i].is_record_array())
       unsupported_error(fn, i < call.list.size() ? *call.list[i] : call,
-                        name + "() of a " + args[i].str() + " is not supported; use its fields");
+                        name + "() is not supported on records (got " + args[i].str() + "); use their fields");
 }
 
 }  // namespace cujit
