@@ -10,7 +10,7 @@ import numpy as np
 # records, literals, ...): each exists as a name, and using it raises NotImplementedError naming
 # it, instead of an import error (or, worse, some other type in its place).
 _UNSUPPORTED_NAMES = (
-    "NamedTuple", "NamedUniTuple", "Optional", "NoneType", "none",
+    "NamedTuple", "NamedUniTuple", "Optional",
     "Omitted", "CPointer", "voidptr", "NestedArray", "NPDatetime", "NPTimedelta",
     "IntegerLiteral", "BooleanLiteral", "StringLiteral", "Literal", "literal", "List", "ListType",
     "Set", "DictType", "Dummy", "Opaque", "IntEnumMember", "EnumMember", "Function",
@@ -191,6 +191,10 @@ class Signature:
 
 
 void = VoidType()
+# Numba's void is its none, an instance of NoneType (cuda.compile's return type of a function
+# returning nothing; numba-cuda's tests check isinstance(resty, types.NoneType)).
+none = void
+NoneType = VoidType
 boolean = bool_ = ScalarType("boolean", np.bool_)
 int8 = ScalarType("int8", np.int8)
 int16 = ScalarType("int16", np.int16)

@@ -208,6 +208,9 @@ void define_compiler(py::module_& m) {
      "(arch 'sm_XY') or PTX ('compute_XY') bytes, 'log', 'pch': 'created', 'used' or ''}. pch=False "
      "compiles without the process's precompiled prelude, minimal=False without -minimal (NVRTC 12.8+ "
      "only: older ones get neither).");
+  m.def("nvrtc_supported_archs", [] { return toolchain::nvrtc_supported_archs(); },
+        "The architectures the loaded NVRTC compiles for, ascending (75, 80, ...): "
+        "numba.cuda.cudadrv.nvrtc.get_supported_ccs and find_closest_arch.");
   m.def("nvrtc_pch_stats", [] {
     toolchain::PchStats s = toolchain::pch_stats();
     py::dict d;

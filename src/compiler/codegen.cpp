@@ -868,6 +868,7 @@ class Emitter {
         return sp + "(" + (e.list.empty() ? std::string("0xffffffffu") : "(uint32_t)(" + expr(*e.list[0]) + ")") + ")";
       case Builtin::CudaFence: case Builtin::CudaFenceBlock: case Builtin::CudaFenceSystem:
         return sp + "()";
+      case Builtin::CudaNanosleep: return sp + "((uint32_t)(" + expr(*e.list[0]) + "))";
       case Builtin::CudaPopc: case Builtin::CudaClz: case Builtin::CudaFfs:
         return sp + "(" + expr(*e.list[0]) + ")";
       case Builtin::CudaBrev: return sp + "(" + arg(e, 0, r) + ")";

@@ -193,6 +193,11 @@ class BuiltinTyper {
         arity(e, b, args, 1, 1); need_numbers(e, b, args);
         return Type::scalar_of(Scalar::Int32);
       case Rule::CudaFence:
+        if (b.id == Builtin::CudaNanosleep) {  // nanosleep(ns): uint32 nanoseconds
+          arity(e, b, args, 1, 1);
+          need_int(e, b, args, 0);
+          return Type::none();
+        }
         arity(e, b, args, 0, b.id == Builtin::CudaSyncwarp ? 1 : 0);
         return Type::none();
       case Rule::CudaShfl: {
