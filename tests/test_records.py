@@ -194,3 +194,50 @@ def test_kernel_record_argument_writes_back(target):
     assert out[0] == 4.5
     assert a[1]["inner"]["p"] == 7 and a[1]["b"] == 3
     assert a[0].tobytes() == bytes(32)
+
+
+CONST_RECORD = np.array([(1.0, 2), (3.0, 4)], dtype=[("x", float), ("y", int)])
+CONST_RECORD_ALIGN = np.array([(1, 2, 3, 0xDEADBEEF, 8), (4, 5, 6, 0xBEEFDEAD, 10)],
+                              dtype=np.dtype([("a", np.uint8), ("b", np.uint8), ("x", np.uint8), ("y", np.uint32),
+                                              ("z", np.uint8)], align=True))
+
+
+def test_constant_record_arrays(target):
+    @cuda.jit
+    def k(A, B, D):
+        C = cuda.const.array_like(CONST_RECORD)
+        Z = CONST_RECORD_ALIGN
+        i = cuda.grid(1)
+        A[i] = C[i]["x"]
+        B[i] = C[i].y
+        D[i] = Z[i]["y"] + Z[i].z
+
+    A, B, D = np.zeros(2), np.zeros(2, np.int64), np.zeros(2, np.int64)
+    k[2, 1](A, B, D)
+    assert A.tolist() == [1.0, 3.0] and B.tolist() == [2, 4]
+    assert D.tolist() == [0xDEADBEEF + 8, 0xBEEFDEAD + 10]
+
+
+def test_jit_constant_record_array_is_read_only():
+    @njit
+    def read(i):
+        return CONST_RECORD[i].x + CONST_RECORD[i]["y"]
+
+    @njit
+    def write():
+        CONST_RECORD[0].x = 5.0
+
+    assert read(1) == 7.0
+    with pytest.raises(TypingError, match="Cannot modify a record of a readonly array"):
+        write()
+
+
+def test_jit_read_only_argument_records():
+    @njit
+    def write(a):
+        a[0] = a[1]
+
+    a = np.zeros(2, OUTER)
+    a.flags.writeable = False
+    with pytest.raises(TypingError, match="Cannot modify readonly array of type: readonly array"):
+        write(a)

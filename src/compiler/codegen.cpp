@@ -494,6 +494,7 @@ class Emitter {
   // A global array: emitted once at file scope (constant memory on the GPU), used through a view.
   std::string const_array(const std::string& sym, const Type& t) {
     const GlobalValue& g = *fn_->const_arrays.at(sym);
+    if (g.record) return record_const_array(sym, g, target_, emitted_structs_.insert(sym).second ? &structs_ : nullptr);
     std::string T = scalar_cpp(g.scalar);
     if (emitted_structs_.insert(sym).second) {
       size_t n = g.bytes.size() / scalar_size(g.scalar);

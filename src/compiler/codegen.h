@@ -2,6 +2,7 @@
 // #line directives back to the user's file. The same text builds for the GPU (NVRTC, with the
 // prelude's cuda.h) and for the CPU (the host compiler, with host.h); only the entry points differ.
 #pragma once
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,9 @@ std::string cpp_type(const Type& t);
 // (prelude common.h), a record value a pointer to them, a field read and written at its offset.
 /// "cj::Rec<16, 8>".
 std::string record_cpp(const Record& r);
+/// A global array of records (`sym`, its bytes in `g`): its definition written to `defs` (null
+/// when already written), as constant memory on the GPU; returns the C-ordered view of it.
+std::string record_const_array(const std::string& sym, const GlobalValue& g, Target target, std::ostream* defs);
 /// The record whose field an assignment target names (`r.x`, `r['x']`, `a[i].x`), or null.
 const Type* record_target(const ast::Node& target);
 /// The field `r[ix]` names (typing checked it: a string or integer constant).

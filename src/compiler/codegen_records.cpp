@@ -1,6 +1,7 @@
 // Records in generated code: the C++ spelling of a record and the reads and stores of its fields.
 // The layout is NumPy's (offsets from the dtype, compiler/types.h Record); the prelude's cj::Rec
 // only gives the bytes their size and alignment, so records of one size and alignment share it.
+#include <ostream>
 #include <string>
 
 #include "compiler/codegen.h"
@@ -32,6 +33,24 @@ const RecordField& record_field_of(const ast::Node& e) {
   int64_t k = 0;
   const_int_literal(ix, &k);
   return r.fields[k < 0 ? k + (int64_t)r.fields.size() : k];
+}
+
+std::string record_const_array(const std::string& sym, const GlobalValue& g, Target target, std::ostream* defs) {
+  const std::string T = record_cpp(*g.record);
+  const size_t n = g.bytes.size() / (size_t)g.record->size;
+  if (defs) {  // each record as its bytes: NumPy's layout, padding included
+    *defs << (target == Target::CUDA ? "__constant__ " : "static ") << "const " << T << " " << sym << "[" << (n ? n : 1) << "] = {";
+    for (size_t i = 0; i < n; ++i) {
+      *defs << (i ? ", " : "") << "{{";
+      for (int64_t b = 0; b < g.record->size; ++b)
+        *defs << (b ? "," : "") << (unsigned)(unsigned char)g.bytes[i * g.record->size + b];
+      *defs << "}}";
+    }
+    *defs << "};\n";
+  }
+  std::string s = "cj::c_array<" + T + ", " + std::to_string(g.shape.size()) + ">((" + T + "*)" + sym;
+  for (auto d : g.shape) s += ", (int64_t)" + std::to_string(d);
+  return s + ")";
 }
 
 std::string record_cpp(const Record& r) {

@@ -296,7 +296,7 @@ class Typer {
       case K::Subscript: {
         Type t = expr(target);
         Type base = target.a->type;
-        if (base.is_record() || t.is_record()) return check_record_store(fn(), stmt, t, v);  // r['x'] = v, a[i] = r
+        if (base.is_record() || t.is_record()) return check_record_store(fn(), stmt, base, t, v);  // r['x'] = v, a[i] = r
         if (base.known() && !base.is_array())
           error(target, "'" + base.str() + "' does not support item assignment");
         if (base.is_array() && base.readonly)
@@ -318,7 +318,7 @@ class Typer {
         return;
       }
       case K::Attribute:
-        if (Type t = expr(target); target.a->type.is_record()) return check_record_store(fn(), stmt, t, v);  // r.x = v
+        if (Type t = expr(target); target.a->type.is_record()) return check_record_store(fn(), stmt, target.a->type, t, v);  // r.x = v
         unsupported(target, "assigning to an attribute is not supported");
       default:
         error(target, "cannot assign to this expression");
@@ -566,7 +566,7 @@ class Typer {
         r.literal = "cj_const_" + f.src->name + "_" + e.name;
         f.resolved[&e] = r;
         f.const_arrays[r.literal] = &g;
-        Type t = Type::array(g.scalar, (int)g.shape.size(), 'C');
+        Type t = g.record ? Type::record_array(g.record, (int)g.shape.size(), 'C') : Type::array(g.scalar, (int)g.shape.size(), 'C');
         t.readonly = true;
         return t;
       }
@@ -711,7 +711,7 @@ class Typer {
         return Type::scalar_of(Scalar::Int64);
       error(e, "Unknown attribute '" + e.name + "' of type " + v.str());
     }
-    if (v.is_record()) return record_field_type(record_field(fn(), e, v, e.name));  // r.x
+    if (v.is_record()) return record_field_type(record_field(fn(), e, v, e.name), v.readonly);  // r.x
     if (v.is_scalar()) {
       if (e.name == "real") return v;
       if (e.name == "imag") return v;
@@ -798,7 +798,7 @@ class Typer {
 
   Type subscript(ast::Node& e) {
     Type base = expr(*e.a);
-    if (base.is_record()) return expr(*e.b), record_field_type(record_field_at(fn(), *e.b, base));  // r['x'], r[0]
+    if (base.is_record()) return expr(*e.b), record_field_type(record_field_at(fn(), *e.b, base), base.readonly);  // r['x'], r[0]
     std::vector<ast::Node*> idx;
     if (e.b->is(ast::Kind::Tuple)) for (auto& x : e.b->list) idx.push_back(x.get());
     else idx.push_back(e.b.get());

@@ -232,13 +232,16 @@ const RecordField& record_field(const FunctionInstance& fn, const ast::Node& at,
 /// as Numba's getitem on a record); a typing error otherwise.
 const RecordField& record_field_at(const FunctionInstance& fn, const ast::Node& ix, const Type& rec);
 /// The type a field reads as: its scalar or record, or a C-ordered array view of a nested array.
-Type record_field_type(const RecordField& f);
+Type record_field_type(const RecordField& f, bool readonly = false);
 /// Checks a store of a `value` into `target` (a field, or an element of a record array), as Numba
 /// converts: a number into a scalar field, the same record into a record, an array or a number
-/// into a nested array. `at` is the statement.
-void check_record_store(const FunctionInstance& fn, const ast::Node& at, const Type& target, const Type& value);
-/// Refuses a record or record array passed to an intrinsic other than those that only read the
-/// array's shape (len): the intrinsics' rules read `.scalar`, which a record does not have.
+/// into a nested array. `at` is the statement, `base` the record or array stored into (a
+/// read-only one is refused).
+void check_record_store(const FunctionInstance& fn, const ast::Node& at, const Type& base, const Type& target,
+                        const Type& value);
+/// Refuses a record or record array passed to an intrinsic other than those that only take the
+/// array as it is (len, cuda.const.array_like): the intrinsics' rules read `.scalar`, which a
+/// record does not have.
 void check_record_operands(const FunctionInstance& fn, const ast::Node& call, const std::string& name,
                            const std::vector<Type>& args);
 

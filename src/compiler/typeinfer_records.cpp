@@ -40,13 +40,18 @@ const RecordField& record_field_at(const FunctionInstance& fn, const ast::Node& 
   typing_error(fn, ix, "a record is indexed by a constant field name or field number");
 }
 
-Type record_field_type(const RecordField& f) {
-  if (f.shape.empty()) return f.type;
-  if (f.type.is_record()) return Type::record_array(f.type.record, (int)f.shape.size(), 'C');
-  return Type::array(f.type.scalar, (int)f.shape.size(), 'C');
+Type record_field_type(const RecordField& f, bool readonly) {
+  Type t = f.type;
+  if (!f.shape.empty())
+    t = f.type.is_record() ? Type::record_array(f.type.record, (int)f.shape.size(), 'C') : Type::array(f.type.scalar, (int)f.shape.size(), 'C');
+  if (t.is_record() || t.is_array()) t.readonly = readonly;  // a field of a read-only record
+  return t;
 }
 
-void check_record_store(const FunctionInstance& fn, const ast::Node& at, const Type& target, const Type& value) {
+void check_record_store(const FunctionInstance& fn, const ast::Node& at, const Type& base, const Type& target,
+                        const Type& value) {
+  if (base.readonly)  // Numba's TypingError for a read-only array; a record of one is read-only too
+    typing_error(fn, at, base.is_record() ? "Cannot modify a record of a readonly array: " + base.str() : readonly_store_message(base));
   if (!value.known() || !target.known()) return;
   if (target.is_record()) {
     if (!(value.is_record() && value == target))
@@ -64,7 +69,7 @@ void check_record_store(const FunctionInstance& fn, const ast::Node& at, const T
 
 void check_record_operands(const FunctionInstance& fn, const ast::Node& call, const std::string& name,
                            const std::vector<Type>& args) {
-  if (name == "len") return;
+  if (name == "len" || name == "cuda.const.array_like") return;  // these read the array, not its elements
   for (size_t i = 0; i < args.size(); ++i)
     if (args[i].is_record() || args[i].is_record_array())
       unsupported_error(fn, i < call.list.size() ? *call.list[i] : call,

@@ -132,7 +132,10 @@ RecordPtr make_record(Record r) {
 }
 
 Type element_type(const Type& array) {
-  return array.record ? Type::record_of(array.record) : Type::scalar_of(array.scalar);
+  if (!array.record) return Type::scalar_of(array.scalar);
+  Type r = Type::record_of(array.record);
+  r.readonly = array.readonly;  // an element of a read-only array: its fields are read-only too
+  return r;
 }
 
 Type iteration_item(const Type& it) {

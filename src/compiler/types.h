@@ -55,7 +55,7 @@ struct Type {
   Scalar scalar = Scalar::Int64;
   int ndim = 0;
   char layout = 'A';
-  bool readonly = false;
+  bool readonly = false;     // Array; Record: an element of a read-only array
   std::vector<Type> elems;
   std::string name;
   int user_fn = -1;          // Function: index into the pipeline's function table, or -1
