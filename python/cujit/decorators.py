@@ -516,6 +516,9 @@ def _classify(value, seen):
         # Global arrays are constants in compiled code, as in Numba (cuda.const.array_like).
         c = np.ascontiguousarray(value)
         return ("array", _t._BY_DTYPE[c.dtype].name, list(c.shape), c.tobytes())
+    if isinstance(value, np.ndarray) and value.dtype.fields is not None and value.ndim >= 1:
+        c = np.ascontiguousarray(value)  # a constant array of records: its bytes and its dtype
+        return ("array", "record", list(c.shape), c.tobytes(), c.dtype)
     if isinstance(value, _pytypes.ModuleType):
         name = _module_name(value)
         if name is not None:

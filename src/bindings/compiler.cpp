@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "bindings/common.h"
+#include "bindings/records.h"
 #include "compiler/annotate.h"
 #include "compiler/globals.h"
 #include "compiler/libdevice.h"
@@ -61,7 +62,8 @@ GlobalValue to_global(const std::string& name, const py::tuple& t) {
       throw std::invalid_argument("global '" + name + "': unsupported type " + t[1].cast<std::string>());
   } else if (kind == "array") {
     g.kind = K::Array;
-    if (!scalar_from_name(t[1].cast<std::string>(), &g.scalar))
+    if (t[1].cast<std::string>() == "record") g.record = record_from_dtype(py::dtype::from_args(t[4]));
+    else if (!scalar_from_name(t[1].cast<std::string>(), &g.scalar))
       throw std::invalid_argument("global '" + name + "': unsupported array dtype " + t[1].cast<std::string>());
     g.shape = t[2].cast<std::vector<int64_t>>();
     g.bytes = t[3].cast<std::string>();

@@ -12,6 +12,7 @@
 #include "bindings/common.h"
 #include "bindings/marshal.h"
 #include "compiler/scalar_visit.h"
+#include "bindings/records.h"
 #include "pipeline.h"
 #include "runtime/host_calls.h"
 
@@ -61,6 +62,8 @@ void size_align(const Type& t, size_t* size, size_t* align) {
     }
     *size = (off + al - 1) / al * al;
     *align = al;
+  } else if (t.is_record()) {  // a pointer to the record's bytes
+    *size = *align = 8;
   } else if (t.is_array()) {  // cj::Array<T, N>: data, shape[N], strides[N]
     *size = 8 + 16 * (size_t)t.ndim;
     *align = 8;
@@ -113,7 +116,7 @@ py::object array_result(const Type& t, const char* p, ResultOwners& owners) {
     std::memcpy(&v, p + 8 + 8 * (t.ndim + k), 8);
     strides[k] = v;
   }
-  py::dtype dt(std::string(scalar_dtype_str(t.scalar)));
+  py::dtype dt = t.record ? record_dtype(*t.record) : py::dtype(std::string(scalar_dtype_str(t.scalar)));
   py::object base = owners.base_for(data);
   // Without a base pybind11 copies; with one the result inherits the base's writeable flag.
   py::array r = base.is_none() ? py::array(dt, shape, strides, data) : py::array(dt, shape, strides, data, base);
@@ -148,6 +151,12 @@ py::object result_value(const Type& t, const char* p, ResultOwners& owners) {
     return std::move(out);
   }
   if (t.is_array()) return array_result(t, p, owners);
+  if (t.is_record()) {  // a copy of the record, as Numba returns one (numpy.record)
+    const char* data;
+    std::memcpy(&data, p, sizeof data);
+    py::array one(record_dtype(*t.record), std::vector<py::ssize_t>{1}, std::vector<py::ssize_t>{}, data);
+    return one.attr("view")(py::module_::import("numpy").attr("recarray"))[py::int_(0)];
+  }
   return visit_scalar(t.scalar, [&](auto zero) -> py::object {
     using T = decltype(zero);
     T v;
@@ -161,7 +170,7 @@ py::object result_value(const Type& t, const char* p, ResultOwners& owners) {
 
 // Whether the dispatcher can hand a result of this type back to Python.
 bool returnable(const Type& t) {
-  if (t.is_scalar() || t.is_array() || t.tag == Type::Tag::Void || t.tag == Type::Tag::None) return true;
+  if (t.is_scalar() || t.is_array() || t.is_record() || t.tag == Type::Tag::Void || t.tag == Type::Tag::None) return true;
   if (t.is_optional()) return returnable(t.elems[0]);
   if (t.is_tuple()) {
     for (const auto& e : t.elems)

@@ -1,5 +1,6 @@
 // See marshal.h.
 #include "bindings/marshal.h"
+#include "bindings/records.h"
 
 #include <cstring>
 #include <tuple>
@@ -36,6 +37,49 @@ void array_bytes(KArg& a, char* data, const std::vector<int64_t>& shape, const s
   a.bytes.push_back((int64_t)(intptr_t)data);
   for (auto s : shape) a.bytes.push_back(s);
   for (auto s : strides) a.bytes.push_back(s);
+}
+
+// A structured array: typed as Numba types it (array of its Record; "unaligned" where NumPy's
+// flags say so). Used in place on the simulator and by CPU code; on the GPU its bytes are copied
+// to the device (a uint8 view with the record as its last axis) and back after the launch.
+KArg marshal_record_array(KArg& a, const py::array& arr, rt::Backend backend) {
+  const RecordPtr rec = record_from_dtype(arr.dtype());
+  std::vector<int64_t> shape(arr.shape(), arr.shape() + arr.ndim()), strides(arr.strides(), arr.strides() + arr.ndim());
+  a.type = Type::record_array(rec, (int)shape.size(), layout_of(shape, strides, rec->size));
+  a.type.readonly = !arr.writeable();
+  // Numba: an array of a packed (not align=True) record is "unaligned", whatever NumPy's flag.
+  a.type.unaligned = !rec->aligned || !py::cast<bool>(arr.attr("flags").attr("aligned"));
+  if (backend == rt::Backend::Sim) {
+    array_bytes(a, (char*)arr.data(), shape, strides);
+    a.host_back = arr;  // keeps it alive
+    return a;
+  }
+  py::array bytes = record_bytes_view(arr, (char*)arr.data(), rec->size, shape, strides, arr.writeable());
+  a.dev = rt::device_array_from_numpy(bytes, true, backend);
+  if (arr.writeable()) a.host_back = bytes;
+  std::vector<int64_t> dshape(a.dev->shape.begin(), a.dev->shape.end() - 1), dstrides(a.dev->strides.begin(), a.dev->strides.end() - 1);
+  array_bytes(a, a.dev->data, dshape, dstrides);
+  return a;
+}
+
+// A record scalar (np.void/np.record read from a structured array): passed as a pointer to its
+// bytes, as Numba passes a reference, so a kernel's or function's writes to its fields reach the
+// array it was read from (on the GPU through a device copy written back after the launch).
+KArg marshal_record_scalar(const py::handle& h, rt::Backend backend) {
+  KArg a;
+  const RecordPtr rec = record_from_dtype(py::dtype::from_args(h.attr("dtype")));
+  a.type = Type::record_of(rec);
+  char* data = record_scalar_data(h);
+  if (backend == rt::Backend::Sim) {
+    a.bytes.push_back((int64_t)(intptr_t)data);
+    a.host_back = py::reinterpret_borrow<py::object>(h);  // keeps it alive
+    return a;
+  }
+  py::array bytes = record_bytes_view(h, data, rec->size, {}, {}, true);
+  a.dev = rt::device_array_from_numpy(bytes, true, backend);
+  a.host_back = bytes;
+  a.bytes.push_back((int64_t)(intptr_t)a.dev->data);
+  return a;
 }
 
 }  // namespace
@@ -158,6 +202,7 @@ KArg marshal(const py::handle& h, rt::Backend backend, int index) {
     // GPU uses mapped memory. (Its type has the property; an array computed from it is not mapped.)
     a.from_host = is_exact_ndarray(h) || !py::hasattr(py::type::of(h), "__cuda_array_interface__") ||
                   py::getattr(h, "_cujit_alloc", py::none()).is_none();
+    if (is_structured_dtype(arr.dtype())) return marshal_record_array(a, arr, backend);
     Scalar dt;
     if (!rt::scalar_from_numpy_dtype(arr.dtype(), &dt))
       throw py::type_error("argument " + std::to_string(index) + ": unsupported array dtype " + py::str(arr.dtype()).cast<std::string>());
@@ -217,6 +262,8 @@ KArg marshal(const py::handle& h, rt::Backend backend, int index) {
     a.type = Type::scalar_of(s);
     a.bytes.assign(words, words + scalar_words(s));
     return a;
+  } else if (is_record_scalar(h)) {
+    return marshal_record_scalar(h, backend);
   } else {
     throw UnknownArgumentType(index, "Cannot determine Numba type of " + py::repr(py::type::of(h)).cast<std::string>());
   }

@@ -31,7 +31,9 @@ std::string mangle(const Type& t) {
       return s + "_E";
     }
     case Type::Tag::Array:
+      if (t.record) return "AR" + std::to_string(t.record->size) + "_" + std::to_string(t.record->align) + "_" + std::to_string(t.ndim);
       return std::string("A") + scalar_name(t.scalar) + "_" + std::to_string(t.ndim);
+    case Type::Tag::Record: return "R" + std::to_string(t.record->size) + "_" + std::to_string(t.record->align);
     default: return "x";
   }
 }
@@ -52,7 +54,8 @@ std::string cpp_type(const Type& t) {
     case Type::Tag::Scalar: return scalar_cpp(t.scalar);
     case Type::Tag::Tuple: return "cj_" + mangle(t);
     case Type::Tag::Array:
-      return std::string("cj::Array<") + scalar_cpp(t.scalar) + ", " + std::to_string(t.ndim) + ">";
+      return "cj::Array<" + (t.record ? record_cpp(*t.record) : std::string(scalar_cpp(t.scalar))) + ", " + std::to_string(t.ndim) + ">";
+    case Type::Tag::Record: return record_cpp(*t.record) + "*";  // a reference to the record's bytes
     case Type::Tag::Void: case Type::Tag::None: return "void";
     case Type::Tag::Optional: return "cj::Optional<" + cpp_type(t.elems[0]) + ">";
     case Type::Tag::Function: case Type::Tag::DType: return "cj::Unit";  // is_compile_time_value
@@ -226,7 +229,7 @@ class Emitter {
         return;
       }
       case K::AugAssign: {
-        if (s.a->is(K::Subscript)) {
+        if (s.a->is(K::Subscript) && !s.a->a->type.is_record()) {
           // Evaluate the element's address once: arr[f(i)] += v.
           std::string ref = "cj_r" + std::to_string(tmp_++);
           out("{ auto& " + ref + " = " + index_expr(*s.a, kReadWrite) + ";");
@@ -371,6 +374,7 @@ class Emitter {
       out("for (int64_t " + i + " = 0; " + i + " < " + arr + ".shape[0]; ++" + i + ") {");
       if (it.ndim == 1 && race_checked()) i = "cj::elem_race(" + arr + ", " + site(*s.b, s) + ", " + std::to_string(kRead) + ", " + i + ")";
       else i = it.ndim == 1 ? "cj::elem(" + arr + ", " + i + ")" : "cj::subarray(" + arr + ", " + i + ")";
+      if (it.ndim == 1 && it.record) i = "(&" + i + ")";  // a record is held by reference
     } else if (it.tag == Type::Tag::Iterator) {  // enumerate, zip
       IterationPlan p = plan_iteration(*s.b, i, values(), prog_.host_only);
       out("{ " + p.setup);
@@ -387,7 +391,7 @@ class Emitter {
     ++indent_;
     if (it.tag == Type::Tag::Range || it.tag == Type::Tag::Iterator) poll();
     Type elem = it.tag == Type::Tag::Range || it.tag == Type::Tag::Iterator ? iteration_item(it)
-              : it.is_array() ? (it.ndim == 1 ? Type::scalar_of(it.scalar) : s.a->type)
+              : it.is_array() ? (it.ndim == 1 ? element_type(it) : s.a->type)
               : it.elems.empty() ? Type::unknown() : it.elems[0];
     store(*s.a, i, elem);
     block(s.body);
@@ -404,6 +408,16 @@ class Emitter {
       const LocalVar& to = fn_->stores.at(&target);
       if (to.cpp.empty()) return;  // None: no value to keep
       out(to.cpp + " = " + convert(code, from, to.type) + ";");
+      return;
+    }
+    if (const Type* rec = record_target(target)) {  // r.x = v, r['x'] = v
+      const RecordField& f = target.is(K::Attribute) ? *rec->record->find(target.name) : record_field_of(target);
+      const Type to = f.shape.empty() || !from.is_scalar() ? record_field_type(f) : f.type;
+      out(record_field_store(*rec->record, f, expr(*target.a), to.is_array() ? code : convert(code, from, to), from));
+      return;
+    }
+    if (target.is(K::Subscript) && target.type.is_record()) {  // a[i] = r: the record's bytes
+      out(index_expr(target, kWrite) + " = *(" + code + ");");
       return;
     }
     if (target.is(K::Subscript) && target.type.is_array()) {  // a slice: fill it or copy into it
@@ -484,6 +498,7 @@ class Emitter {
   // A global array: emitted once at file scope (constant memory on the GPU), used through a view.
   std::string const_array(const std::string& sym, const Type& t) {
     const GlobalValue& g = *fn_->const_arrays.at(sym);
+    if (g.record) return record_const_array(sym, g, target_, emitted_structs_.insert(sym).second ? &structs_ : nullptr);
     std::string T = scalar_cpp(g.scalar);
     if (emitted_structs_.insert(sym).second) {
       size_t n = g.bytes.size() / scalar_size(g.scalar);
@@ -574,11 +589,13 @@ class Emitter {
       }
       if (e.name == "size") return "cj::size(" + a + ")";
       if (e.name == "ndim") return "((int64_t)" + std::to_string(v.ndim) + ")";
-      if (e.name == "itemsize") return "((int64_t)sizeof(" + std::string(scalar_cpp(v.scalar)) + "))";
-      if (e.name == "nbytes") return "(cj::size(" + a + ") * (int64_t)sizeof(" + scalar_cpp(v.scalar) + "))";
+      const std::string item = v.record ? record_cpp(*v.record) : std::string(scalar_cpp(v.scalar));
+      if (e.name == "itemsize") return "((int64_t)sizeof(" + item + "))";
+      if (e.name == "nbytes") return "(cj::size(" + a + ") * (int64_t)sizeof(" + item + "))";
     }
     if (v.is_scalar() && is_complex(v.scalar) && (e.name == "real" || e.name == "imag"))
       return "(" + expr(*e.a) + ")." + (e.name == "real" ? "re" : "im");
+    if (v.is_record()) return record_field_read(*v.record, *v.record->find(e.name), expr(*e.a));  // r.x
     if (v.is_scalar() && e.name == "real") return expr(*e.a);
     if (v.is_scalar() && e.name == "imag") return "((" + std::string(scalar_cpp(v.scalar)) + ")0)";
     throw InternalError("codegen: attribute " + e.name);
@@ -718,6 +735,8 @@ class Emitter {
       }
       return "(" + expr(*e.a) + ").at((int64_t)(" + expr(ix) + "))";
     }
+    if (base.is_record()) return record_field_read(*base.record, record_field_of(e), expr(*e.a));  // r['x'], r[0]
+    if (e.type.is_record()) return "(&" + index_expr(e) + ")";  // a[i]: a reference to the element
     return index_expr(e);
   }
 

@@ -48,6 +48,7 @@ struct GlobalValue {
                                        // picks one and converts to it); empty: typed at each call
   std::vector<int64_t> shape;          // Array: C-ordered shape
   std::string bytes;                   // Array: the elements, C order
+  RecordPtr record;                    // Array: its dtype when a structured one (scalar unused)
   std::vector<GlobalValue> elems;      // Tuple: its items
   /// Foreign, Link: code to link, as numba-cuda's link= names it. kind: "cu" (CUDA C++, put into
   /// the program itself), "ptx", "cubin", "fatbin", "object", "archive", "ltoir".

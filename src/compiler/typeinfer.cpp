@@ -216,7 +216,7 @@ class Typer {
         Type elem = Type::unknown();
         if (it.tag == Type::Tag::Range || it.tag == Type::Tag::Iterator) elem = iteration_item(it);
         else if (it.is_array()) {
-          if (it.ndim == 1) elem = Type::scalar_of(it.scalar);
+          if (it.ndim == 1) elem = element_type(it);
           else { elem = it; elem.ndim -= 1; elem.layout = it.layout == 'C' ? 'C' : 'A'; }
         } else if (it.is_tuple()) {
           for (const auto& e : it.elems) elem = unify(elem, e);
@@ -300,11 +300,13 @@ class Typer {
       case K::Subscript: {
         Type t = expr(target);
         Type base = target.a->type;
+        if (base.is_record() || t.is_record()) return check_record_store(fn(), stmt, base, t, v);  // r['x'] = v, a[i] = r
         if (base.known() && !base.is_array())
           error(target, "'" + base.str() + "' does not support item assignment");
         if (base.is_array() && base.readonly)
           error(target, readonly_store_message(base));
         if (t.known() && v.known()) {
+          if (t.is_record_array()) unsupported(stmt, "assigning to a slice of a record array is not supported; assign its records one by one");
           if (t.is_array()) {
             // a[i, :] = x fills the view; a[1:n] = b copies b into it, broadcast as NumPy does.
             if (stmt.is(ast::Kind::AugAssign))
@@ -325,6 +327,7 @@ class Typer {
         return;
       }
       case K::Attribute:
+        if (Type t = expr(target); target.a->type.is_record()) return check_record_store(fn(), stmt, target.a->type, t, v);  // r.x = v
         unsupported(target, "assigning to an attribute is not supported");
       default:
         error(target, "cannot assign to this expression");
@@ -577,7 +580,7 @@ class Typer {
         r.literal = "cj_const_" + f.src->name + "_" + e.name;
         f.resolved[&e] = r;
         f.const_arrays[r.literal] = &g;
-        Type t = Type::array(g.scalar, (int)g.shape.size(), 'C');
+        Type t = g.record ? Type::record_array(g.record, (int)g.shape.size(), 'C') : Type::array(g.scalar, (int)g.shape.size(), 'C');
         t.readonly = true;
         return t;
       }
@@ -724,6 +727,7 @@ class Typer {
         return Type::scalar_of(Scalar::Int64);
       error(e, "Unknown attribute '" + e.name + "' of type " + v.str());
     }
+    if (v.is_record()) return record_field_type(record_field(fn(), e, v, e.name), v.readonly);  // r.x
     if (v.is_scalar()) {  // z.real and z.imag are floats; a real number's are itself and 0
       if (e.name == "real" || e.name == "imag") return Type::scalar_of(complex_part(v.scalar));
     }
@@ -815,6 +819,7 @@ class Typer {
 
   Type subscript(ast::Node& e) {
     Type base = expr(*e.a);
+    if (base.is_record()) return expr(*e.b), record_field_type(record_field_at(fn(), *e.b, base), base.readonly);  // r['x'], r[0]
     std::vector<ast::Node*> idx;
     if (e.b->is(ast::Kind::Tuple)) for (auto& x : e.b->list) idx.push_back(x.get());
     else idx.push_back(e.b.get());
@@ -870,7 +875,7 @@ class Typer {
       if (!(it[i].is_scalar() && (is_integer(it[i].scalar) || it[i].scalar == Scalar::Bool)))
         error(*idx[i], "array indices must be integers, not " + it[i].str());
     }
-    if (kept == 0) return Type::scalar_of(base.scalar);
+    if (kept == 0) return element_type(base);
     Type v = base;
     v.ndim = kept;
     v.layout = (base.layout == 'C' && leading_ints && !any_slice) ? 'C' : 'A';
@@ -958,6 +963,7 @@ class Typer {
       if (!why.empty()) error(e, why);
       return expr(e);
     }
+    check_record_operands(fn(), e, callee.name, args);
     return type_builtin_call(fn(), e, *b, args);
   }
 

@@ -235,4 +235,25 @@ int fold_int_constant(ast::Node& e);
 /// An integer literal, or a negated one.
 bool const_int_literal(const ast::Node& n, int64_t* out);
 
+// Records (typeinfer_records.cpp): structured dtypes' elements and their fields.
+/// The field `r.name` of a record type, or a typing error at `at` naming the record's fields (a
+/// field of a type cujit lacks is refused here, where it is used).
+const RecordField& record_field(const FunctionInstance& fn, const ast::Node& at, const Type& rec, const std::string& name);
+/// The field `r[ix]` names: a string constant, or an integer constant (the field at that position,
+/// as Numba's getitem on a record); a typing error otherwise.
+const RecordField& record_field_at(const FunctionInstance& fn, const ast::Node& ix, const Type& rec);
+/// The type a field reads as: its scalar or record, or a C-ordered array view of a nested array.
+Type record_field_type(const RecordField& f, bool readonly = false);
+/// Checks a store of a `value` into `target` (a field, or an element of a record array), as Numba
+/// converts: a number into a scalar field, the same record into a record, an array or a number
+/// into a nested array. `at` is the statement, `base` the record or array stored into (a
+/// read-only one is refused).
+void check_record_store(const FunctionInstance& fn, const ast::Node& at, const Type& base, const Type& target,
+                        const Type& value);
+/// Refuses a record or record array passed to an intrinsic other than those that only take the
+/// array as it is (len, cuda.const.array_like): the intrinsics' rules read `.scalar`, which a
+/// record does not have.
+void check_record_operands(const FunctionInstance& fn, const ast::Node& call, const std::string& name,
+                           const std::vector<Type>& args);
+
 }  // namespace cujit
