@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "bindings/common.h"
+#include "compiler/layout.h"
 
 namespace py = pybind11;
 
@@ -139,12 +140,35 @@ void convert_scalar_word(int64_t* word, Scalar from, Scalar to) {
   }
 }
 
+namespace {
+// Numba's typeof of a tuple: the tuple of its items' types (UniTuple when they are all one type),
+// its bytes the struct of theirs, each at its offset in value_layout.
+KArg marshal_tuple(const py::handle& h, rt::Backend backend, int index) {
+  KArg a;
+  const py::ssize_t n = PyTuple_GET_SIZE(h.ptr());
+  std::vector<Type> types;
+  for (py::ssize_t i = 0; i < n; ++i) {
+    a.items.push_back(marshal(PyTuple_GET_ITEM(h.ptr(), i), backend, index));
+    types.push_back(a.items.back().type);
+    a.from_host = a.from_host || a.items.back().from_host;
+  }
+  a.type = Type::tuple(std::move(types));
+  const Layout l = value_layout(a.type);
+  a.bytes.assign((l.size + 7) / 8, 0);
+  char* out = reinterpret_cast<char*>(a.bytes.data());
+  for (size_t i = 0; i < a.items.size(); ++i)
+    std::memcpy(out + l.offsets[i], a.items[i].bytes.data(), value_layout(a.items[i].type).size);
+  return a;
+}
+}  // namespace
+
 KArg marshal(const py::handle& h, rt::Backend backend, int index) {
   KArg a;
   auto set_array = [&](Scalar dt, const std::vector<int64_t>& shape, const std::vector<int64_t>& strides, char* data) {
     a.type = Type::array(dt, (int)shape.size(), layout_of(shape, strides, scalar_size(dt)));
     array_bytes(a, data, shape, strides);
   };
+  if (PyTuple_Check(h.ptr())) return marshal_tuple(h, backend, index);
   // Device arrays first (the common case: no scalar probes), then plain Python scalars: probing
   // them for __cuda_array_interface__ would raise and format an AttributeError on every launch.
   Scalar np_kind;

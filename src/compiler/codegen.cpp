@@ -12,6 +12,7 @@
 #include "compiler/fnval.h"
 #include "compiler/codegen_values.h"
 #include "compiler/libdevice.h"
+#include "compiler/layout.h"
 
 #include <algorithm>
 #include <cstring>
@@ -135,6 +136,10 @@ class Emitter {
       structs_ << " default: cj::" << (prog_.host_only ? "py_" : "") << "tuple_index_error(); return f0; } }\n";
     }
     structs_ << " };\n";
+    const Layout l = value_layout(t);  // the runtime's reading of it (layout.h), checked here
+    structs_ << "static_assert(sizeof(" << name << ") == " << l.size << " && alignof(" << name << ") == " << l.align;
+    for (size_t i = 0; i < l.offsets.size(); ++i) structs_ << " && __builtin_offsetof(" << name << ", f" << i << ") == " << l.offsets[i];
+    structs_ << ", \"tuple layout\");\n";
   }
 
   /// `code` (of type `from`) converted to `to`, as Numba converts on assignment and return.
