@@ -136,9 +136,12 @@ class Emitter {
       structs_ << " default: cj::" << (prog_.host_only ? "py_" : "") << "tuple_index_error(); return f0; } }\n";
     }
     structs_ << " };\n";
-    const Layout l = value_layout(t);  // the runtime's reading of it (layout.h), checked here
+    // The runtime's reading of it (layout.h), checked here; NVRTC has no offsetof, and the host
+    // compiler's check of the offsets holds for the same struct rules on the GPU.
+    const Layout l = value_layout(t);
     structs_ << "static_assert(sizeof(" << name << ") == " << l.size << " && alignof(" << name << ") == " << l.align;
-    for (size_t i = 0; i < l.offsets.size(); ++i) structs_ << " && __builtin_offsetof(" << name << ", f" << i << ") == " << l.offsets[i];
+    for (size_t i = 0; target_ == Target::Host && i < l.offsets.size(); ++i)
+      structs_ << " && __builtin_offsetof(" << name << ", f" << i << ") == " << l.offsets[i];
     structs_ << ", \"tuple layout\");\n";
   }
 
@@ -692,6 +695,9 @@ class Emitter {
     const Type& base = e.a->type;
     if (base.is_tuple()) {
       const ast::Node& ix = *e.b;
+      std::vector<int64_t> picks;
+      if (ix.is(ast::Kind::Slice) && tuple_slice_picks(ix, base.elems.size(), &picks))
+        return emit_tuple_slice(expr(*e.a), base, e.type, picks, values());
       int64_t k;
       bool neg = ix.is(ast::Kind::UnaryOp) && ix.op == ast::Op::USub && ix.a->is(ast::Kind::Constant);
       if (ix.is(ast::Kind::Constant) || neg) {
@@ -780,6 +786,7 @@ class Emitter {
         return "(" + expr(*e.list[0]) + ").shape[0]";
       }
       case Builtin::Print: return print(e);
+      case Builtin::TupleOf: return e.list.empty() ? type(e.type) + "{}" : expr(*e.list[0]);
       case Builtin::CudaGrid: case Builtin::CudaGridsize: {
         std::string base = b == Builtin::CudaGrid ? "cj::grid_" : "cj::gridsize_";
         if (r.is_scalar()) return base + "x()";
@@ -1025,7 +1032,7 @@ class Emitter {
   }
 
   std::string print(const ast::Node& e) {
-    std::string fmt, args;
+    std::string fmt, args, binds;  // binds: tuples, evaluated once into temporaries
     for (size_t i = 0; i < e.list.size(); ++i) {
       const ast::Node& a = *e.list[i];
       if (i) fmt += " ";
@@ -1039,15 +1046,24 @@ class Emitter {
         }
         continue;
       }
-      Scalar s = a.type.scalar;
-      if (s == Scalar::Bool) { fmt += "%s"; args += ", (" + expr(a) + ") ? \"True\" : \"False\""; }
-      else if (is_float(s)) { fmt += "%s"; args += ", cj::float_repr((double)(" + expr(a) + ")).s"; }  // Python's repr
-      else if (is_signed(s)) { fmt += "%lld"; args += ", (long long)(" + expr(a) + ")"; }
-      else { fmt += "%llu"; args += ", (unsigned long long)(" + expr(a) + ")"; }
+      if (a.type.tag == Type::Tag::Module) {  // cuda.threadIdx and kin (typing allows no other): a Dim3
+        const std::string d = "CJ_" + a.type.name.substr(5) + "_";
+        fmt += "(%lld, %lld, %lld)";
+        for (const char* c : {"x", "y", "z"}) args += ", (long long)" + d + c;
+        continue;
+      }
+      std::string code = expr(a);
+      if (a.type.is_tuple()) {
+        const std::string t = "cj_pt" + std::to_string(tmp_++);
+        binds += "auto " + t + " = " + code + "; ";
+        code = t;
+      }
+      print_piece(code, a.type, &fmt, &args);
     }
     std::string call = "printf(\"" + fmt + "\\n\"" + args + ")";
     // On the CPU stdout may be a buffered pipe (Jupyter, pytest): flush so output keeps its order.
-    return target_ == Target::Host ? "(" + call + ", fflush(stdout))" : call;
+    if (target_ == Target::Host) call = "(" + call + ", fflush(stdout))";
+    return binds.empty() ? call : "([&]() { " + binds + "return " + call + "; }())";
   }
 };
 

@@ -69,6 +69,8 @@ std::string emit_compare(const ast::Node& e, const ValueContext& cx) {
         bool same = lt.tag == Type::Tag::None && rt.tag == Type::Tag::None;
         parts.push_back((op == ast::Op::Is) == same ? "true" : "false");
       }
+    } else if (lt.is_tuple() || rt.is_tuple()) {
+      parts.push_back(emit_tuple_compare(l, lt, op, r, rt, cx));
     } else {
       // In NumPy's common type, as Numba compares: a signed integer against a uint64 meets in
       // float64, so -1 < 2**63 holds (C++'s own conversion would make -1 huge) and, as in

@@ -415,14 +415,14 @@ class Typer {
             r = unwrapped(*e.list[i], r);
           }
           ln = e.list[i].get();
-          if (op == ast::Op::In || op == ast::Op::NotIn)
-            unsupported(e, "'in' is not supported in compiled code");
+          if ((op == ast::Op::In || op == ast::Op::NotIn) && l.known() && r.known() && !tuple_comparison_ok(l, op, r))
+            unsupported(e, "'in' is only supported on a tuple of values that compare with " + l.str() + ", not on " + r.str());
           if (op == ast::Op::Is || op == ast::Op::IsNot) {
             if (l.tag != Type::Tag::None && r.tag != Type::Tag::None && l.known() && r.known())
               unsupported(e, "'is' is only supported against None");
             if ((l.is_optional() && r.tag != Type::Tag::None) || (r.is_optional() && l.tag != Type::Tag::None))
               unsupported(e, "'is' is only supported against None");
-          } else if (l.known() && r.known() && (!l.is_scalar() || !r.is_scalar())) {
+          } else if (l.known() && r.known() && (!l.is_scalar() || !r.is_scalar()) && !tuple_comparison_ok(l, op, r)) {
             error(e, std::string("'") + ast::op_spelling(op) + "' is not supported between " +
                          l.str() + " and " + r.str());
           }
@@ -816,8 +816,8 @@ class Typer {
     }
     if (!known) return Type::unknown();
     if (base.is_tuple()) {
-      if (idx.size() != 1 || idx[0]->is(ast::Kind::Slice))
-        unsupported(e, "slicing a tuple is not supported");
+      if (idx.size() == 1 && idx[0]->is(ast::Kind::Slice)) return tuple_slice_type(src(), *idx[0], base);
+      if (idx.size() != 1) unsupported(e, "a tuple takes one index");
       const ast::Node& ix = *idx[0];
       int64_t k;
       if (const_int_literal(ix, &k)) {
@@ -829,7 +829,9 @@ class Typer {
       Type u = Type::unknown();
       for (auto& el : base.elems) {
         u = u.known() ? (u == el ? u : Type::unknown()) : el;
-        if (!u.known()) unsupported(ix, "indexing a heterogeneous tuple needs a constant index");
+        if (!u.known())  // Numba's words, and why
+          error(ix, "No implementation of function getitem found for signature: getitem(" + base.str() + ", " + it[0].str() +
+                        "): a tuple of items of different types is indexed by constants only");
       }
       return u;
     }

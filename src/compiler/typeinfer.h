@@ -224,4 +224,11 @@ int fold_int_constant(ast::Node& e);
 /// An integer literal, or a negated one.
 bool const_int_literal(const ast::Node& n, int64_t* out);
 
+// Tuples (typeinfer_tuples.cpp): whether `l op r` compares tuples item by item (`l in r`: r is a
+// tuple of items l compares with); the type of a slice of `base` by constants (else refused) and,
+// for codegen, the items a constant slice picks from a tuple of n (false if it is not constant).
+bool tuple_comparison_ok(const Type& l, ast::Op op, const Type& r);
+Type tuple_slice_type(const SourceFile& src, const ast::Node& slice, const Type& base);
+bool tuple_slice_picks(const ast::Node& slice, size_t n, std::vector<int64_t>* picks);
+
 }  // namespace cujit
