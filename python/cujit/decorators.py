@@ -502,10 +502,10 @@ def _classify(value, seen):
     if isinstance(value, np.generic) and value.dtype in _t._BY_DTYPE:
         name = _t._BY_DTYPE[value.dtype].name
         return ("scalar", name, value.item())
-    if isinstance(value, tuple) and value:
-        # A tuple of numbers is a constant, as in Numba (SHAPE = (16, 16) for array shapes).
+    if isinstance(value, tuple):
+        # A tuple of numbers (or of such tuples) is a constant, as in Numba (SHAPE = (16, 16)).
         items = [_classify(v, seen) for v in value]
-        if all(i[0] in ("int", "float", "bool", "scalar") for i in items):
+        if all(i[0] in ("int", "float", "bool", "scalar", "tuple") for i in items):
             return ("tuple", items)
         return ("opaque", "<class 'tuple'> (only tuples of numbers can be globals)")
     if isinstance(value, np.ndarray) and value.dtype in _t._BY_DTYPE and value.ndim >= 1:

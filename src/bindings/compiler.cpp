@@ -3,6 +3,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <functional>
 #include <sstream>
 
 #include "bindings/common.h"
@@ -96,7 +97,15 @@ std::string FunctionSource::fingerprint() const {
     if (g.fn) os << ",fn:" << g.fn->name;
     if (g.kind == GlobalValue::Kind::Array) os << ",array:" << g.bytes.size() << ":" << std::hash<std::string>()(g.bytes);
     for (const auto& l : g.links) os << ",link:" << l.kind << ':' << l.name << ':' << std::hash<std::string>()(l.data);
-    for (const auto& e : g.elems) os << ",(" << (int)e.kind << ',' << (int)e.scalar << ',' << e.i << ',' << e.u << ',' << e.f << ')';
+    // Tuple items, nested tuples too (every value decides the generated code).
+    std::function<void(const GlobalValue&)> items = [&](const GlobalValue& t) {
+      for (const auto& e : t.elems) {
+        os << ",(" << (int)e.kind << ',' << (int)e.scalar << ',' << e.i << ',' << e.u << ',' << e.f;
+        items(e);
+        os << ')';
+      }
+    };
+    items(g);
     os << '\n';
   }
   return os.str();

@@ -55,6 +55,11 @@ std::string constant_literal(const GlobalValue& g) {
       if (g.scalar == Scalar::Float64) return float64_literal(g.f);
       if (g.scalar == Scalar::Float32) return "((float)" + float64_literal(g.f) + ")";
       return int_literal(g.scalar, g.i, g.u);
+    case GlobalValue::Kind::Tuple: {  // a nested tuple: its struct's aggregate initialiser
+      std::string s = "{";
+      for (size_t i = 0; i < g.elems.size(); ++i) s += (i ? ", " : "") + constant_literal(g.elems[i]);
+      return s + "}";
+    }
     default: throw InternalError("constant_literal of a non-constant");
   }
 }
@@ -416,7 +421,8 @@ class Typer {
           }
           ln = e.list[i].get();
           if ((op == ast::Op::In || op == ast::Op::NotIn) && l.known() && r.known() && !tuple_comparison_ok(l, op, r))
-            unsupported(e, "'in' is only supported on a tuple of values that compare with " + l.str() + ", not on " + r.str());
+            error(e, "No implementation of function contains found for signature: contains(" + r.str() + ", " + l.str() +
+                         "): 'in' takes a tuple of items of one type that compare with " + l.str());
           if (op == ast::Op::Is || op == ast::Op::IsNot) {
             if (l.tag != Type::Tag::None && r.tag != Type::Tag::None && l.known() && r.known())
               unsupported(e, "'is' is only supported against None");

@@ -23,8 +23,8 @@ bool comparable(const Type& a, const Type& b) {
 bool tuple_comparison_ok(const Type& l, ast::Op op, const Type& r) {
   if (op == ast::Op::In || op == ast::Op::NotIn) {
     if (!r.is_tuple()) return false;
-    for (const auto& e : r.elems)
-      if (!comparable(l, e)) return false;
+    for (const auto& e : r.elems)  // Numba's contains: a UniTuple (or the empty tuple) only
+      if (!comparable(l, e) || e != r.elems[0]) return false;
     return true;
   }
   return l.is_tuple() && r.is_tuple() && comparable(l, r);
