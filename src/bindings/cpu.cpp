@@ -114,6 +114,13 @@ py::object result_value(const Type& t, const char* p, ResultOwners& owners) {
     return std::move(out);
   }
   if (t.is_array()) return array_result(t, p, owners);
+  if (t.is_enum()) {  // the member of its class with this value, as Numba returns it
+    static py::object classes = py::module_::import("cujit.decorators").attr("ENUM_CLASSES");
+    Type value = t;
+    value.tag = Type::Tag::Scalar;
+    value.name.clear();
+    return classes[py::str(t.name)](result_value(value, p, owners));
+  }
   return visit_scalar(t.scalar, [&](auto zero) -> py::object {
     using T = decltype(zero);
     T v;
@@ -127,7 +134,7 @@ py::object result_value(const Type& t, const char* p, ResultOwners& owners) {
 
 // Whether the dispatcher can hand a result of this type back to Python.
 bool returnable(const Type& t) {
-  if (t.is_scalar() || t.is_array() || t.tag == Type::Tag::Void || t.tag == Type::Tag::None) return true;
+  if (t.is_scalar() || t.is_array() || t.is_enum() || t.tag == Type::Tag::Void || t.tag == Type::Tag::None) return true;
   if (t.is_optional()) return returnable(t.elems[0]);
   if (t.is_tuple()) {
     for (const auto& e : t.elems)

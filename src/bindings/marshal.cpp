@@ -148,6 +148,25 @@ KArg marshal_tuple(const py::handle& h, rt::Backend backend, int index) {
     std::memcpy(out + l.offsets[i], a.items[i].bytes.data(), value_layout(a.items[i].type).size);
   return a;
 }
+
+bool is_enum_member(const py::handle& h) {
+  static PyObject* base = py::object(py::module_::import("enum").attr("Enum")).release().ptr();
+  return PyObject_IsInstance(h.ptr(), base) == 1;
+}
+
+// Numba's typeof of an enum member: EnumMember / IntEnumMember of its class, whose value (a
+// number) is its run-time form. Its class is registered (decorators.ENUM_CLASSES) for results.
+KArg marshal_enum(const py::handle& h, rt::Backend backend, int index) {
+  py::object cls = py::type::of(h);
+  KArg a = marshal(h.attr("value"), backend, index);
+  if (!a.type.is_scalar())
+    throw UnknownArgumentType(index, "Cannot determine Numba type of " + py::repr(cls).cast<std::string>() +
+                                         " (an enum member whose value is not a number)");
+  static py::object key_of = py::module_::import("cujit.decorators").attr("enum_key");
+  static PyObject* int_enum = py::object(py::module_::import("enum").attr("IntEnum")).release().ptr();
+  a.type = Type::enum_member(key_of(cls).cast<std::string>(), a.type.scalar, PyObject_IsSubclass(cls.ptr(), int_enum) == 1);
+  return a;
+}
 }  // namespace
 
 KArg marshal(const py::handle& h, rt::Backend backend, int index) {
@@ -157,6 +176,7 @@ KArg marshal(const py::handle& h, rt::Backend backend, int index) {
     array_bytes(a, data, shape, strides);
   };
   if (PyTuple_Check(h.ptr())) return marshal_tuple(h, backend, index);
+  if (!PyFloat_CheckExact(h.ptr()) && !PyLong_CheckExact(h.ptr()) && is_enum_member(h)) return marshal_enum(h, backend, index);
   // Device arrays first (the common case: no scalar probes), then plain Python scalars: probing
   // them for __cuda_array_interface__ would raise and format an AttributeError on every launch.
   Scalar np_kind;

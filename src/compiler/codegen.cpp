@@ -50,7 +50,7 @@ std::string quote_file(const std::string& f) {
 
 std::string cpp_type(const Type& t) {
   switch (t.tag) {
-    case Type::Tag::Scalar: return scalar_cpp(t.scalar);
+    case Type::Tag::Scalar: case Type::Tag::EnumMember: return scalar_cpp(t.scalar);
     case Type::Tag::Tuple: return "cj_" + mangle(t);
     case Type::Tag::Array:
       return std::string("cj::Array<") + scalar_cpp(t.scalar) + ", " + std::to_string(t.ndim) + ">";
@@ -150,6 +150,7 @@ class Emitter {
     if (from == to || !to.known() || to.tag == Type::Tag::Void) return code;
     if (to.is_optional()) return optional_convert(code, from, to, values());
     if (from.is_optional()) throw InternalError("codegen: an optional value converted to " + to.str() + " without unwrapping");
+    if (from.tag == Type::Tag::EnumMember) return convert(code, Type::scalar_of(from.scalar), to);  // its value
     if (to.is_scalar() && from.is_scalar()) return "((" + type(to) + ")(" + code + "))";
     if (to.is_tuple() && from.is_tuple() && to.elems.size() == from.elems.size()) {
       std::string t = "cj_c" + std::to_string(tmp_++);
@@ -554,6 +555,7 @@ class Emitter {
       for (auto& c : n) if (c == '.') c = '_';
       return "CJ_" + n;
     }
+    if (e.a->type.is_enum()) return expr(*e.a);  // .value (typing allows no other): the member is its value
     const Type& v = e.a->type;
     if (v.is_array()) {
       std::string a = expr(*e.a);
@@ -695,6 +697,7 @@ class Emitter {
 
   std::string subscript(const ast::Node& e) {
     const Type& base = e.a->type;
+    if (const Resolved* r = resolved(e); r && r->kind == Resolved::Kind::Constant) return r->literal;  // Color["red"]
     if (base.is_tuple()) {
       const ast::Node& ix = *e.b;
       std::vector<int64_t> picks;

@@ -62,7 +62,11 @@ std::string emit_compare(const ast::Node& e, const ValueContext& cx) {
     Type rt = e.list[i]->type;
     ast::Op op = e.ops[i];
     if (op == ast::Op::Is || op == ast::Op::IsNot) {
-      if (lt.is_optional() || rt.is_optional()) {  // an optional against None: is it None?
+      if (lt.is_enum() && rt.is_enum()) {  // members are singletons: one class and one value
+        const bool is = op == ast::Op::Is;
+        parts.push_back(lt.name != rt.name ? (is ? "false" : "true")
+                                           : "(" + l + (is ? " == " : " != ") + r + ")");
+      } else if (lt.is_optional() || rt.is_optional()) {  // an optional against None: is it None?
         std::string o = lt.is_optional() ? l : r;
         parts.push_back(std::string(op == ast::Op::Is ? "(!" : "(") + "(" + o + ").valid)");
       } else {

@@ -68,7 +68,8 @@ bool scalar_from_numpy_name(const std::string& name, Scalar* out) { return looku
 bool Type::operator==(const Type& o) const {
   if (tag != o.tag) return false;
   switch (tag) {
-    case Tag::Scalar: case Tag::DType: return scalar == o.scalar;
+    case Tag::Scalar: case Tag::EnumMember: return scalar == o.scalar && name == o.name;  // name: an enum's key
+    case Tag::DType: return scalar == o.scalar;
     case Tag::Array: return scalar == o.scalar && ndim == o.ndim && layout == o.layout && readonly == o.readonly;
     case Tag::Tuple: case Tag::Optional: return elems == o.elems;
     case Tag::Iterator: return name == o.name && elems == o.elems;
@@ -81,7 +82,9 @@ bool Type::operator==(const Type& o) const {
 std::string Type::str() const {
   switch (tag) {
     case Tag::Unknown: return "unknown";
-    case Tag::Scalar: return scalar_name(scalar);
+    case Tag::Scalar: case Tag::EnumMember:
+      if (name.empty()) return scalar_name(scalar);
+      return std::string(tag == Tag::Scalar ? "IntEnum<" : "Enum<") + scalar_name(scalar) + ">(" + name.substr(0, name.find('@')) + ")";
     case Tag::Array: {
       std::string s = "array(";
       s += scalar_name(scalar);

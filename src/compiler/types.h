@@ -69,6 +69,10 @@ struct Type {
                // function returns when some paths return a value and others None (CPU code only)
     Iterator,  // enumerate(...) or zip(...) (name), iterated by for: elems are the iterables
                // (for enumerate, the one iterable), each a Range, Array, Tuple or Iterator
+    EnumMember,  // a member of an enum.Enum class (Numba's EnumMember): name = the class's key
+                 // ("Color@<id>"), scalar = its values' type, which is its run-time form. An
+                 // IntEnum member is a Scalar whose name is its class's key (Numba's
+                 // IntEnumMember is an integer everywhere but its identity), as enum_member makes.
   };
   Tag tag = Tag::Unknown;
   Scalar scalar = Scalar::Int64;
@@ -100,6 +104,11 @@ struct Type {
     Type t; t.tag = Tag::Optional; t.elems = {std::move(v)}; return t;
   }
   bool is_optional() const { return tag == Tag::Optional; }
+  /// A member of the enum class `key`: an IntEnum's is an integer scalar that keeps the key.
+  static Type enum_member(std::string key, Scalar value, bool int_enum) {
+    Type t; t.tag = int_enum ? Tag::Scalar : Tag::EnumMember; t.scalar = value; t.name = std::move(key); return t;
+  }
+  bool is_enum() const { return (tag == Tag::EnumMember || tag == Tag::Scalar) && !name.empty(); }
   static Type iterator(std::string n, std::vector<Type> its) {
     Type t; t.tag = Tag::Iterator; t.name = std::move(n); t.elems = std::move(its); return t;
   }
