@@ -11,6 +11,7 @@ into Python.
 """
 
 import ast as _ast
+import enum as _enum
 import builtins
 import gc
 import inspect
@@ -488,9 +489,30 @@ def _module_name(value):
     return None
 
 
+# Enum classes compiled code has seen, by key: a member a @jit function returns is made from its
+# class here (bindings/cpu.cpp reads this dict). The key tells apart classes of one name.
+ENUM_CLASSES = {}
+
+
+def enum_key(cls):
+    key = "%s@%x" % (cls.__qualname__, id(cls))
+    ENUM_CLASSES[key] = cls
+    return key
+
+
 def _classify(value, seen):
     """The (kind, payload...) tuple the core's FunctionSource.set_globals understands."""
     from .cuda.dispatcher import DeviceFunction, Dispatcher
+    if isinstance(value, _enum.Enum):  # Numba's EnumMember / IntEnumMember: its value, typed
+        v = _classify(value.value, seen)
+        if v[0] not in ("int", "float", "bool", "scalar"):
+            return ("opaque", "%r (an enum member whose value is not a number)" % type(value))
+        return ("enum", enum_key(type(value)), isinstance(value, _enum.IntEnum), v)
+    if isinstance(value, type) and issubclass(value, _enum.Enum):
+        members = [(n, _classify(m, seen)) for n, m in value.__members__.items()]
+        if not members or any(m[0] != "enum" for _, m in members):
+            return ("opaque", "%r (an enum class whose members are not numbers)" % value)
+        return ("enumclass", enum_key(value), issubclass(value, _enum.IntEnum), members)
     if isinstance(value, bool):
         return ("bool", value)
     if isinstance(value, int):
@@ -506,10 +528,10 @@ def _classify(value, seen):
     if isinstance(value, np.generic) and value.dtype in _t._BY_DTYPE:
         name = _t._BY_DTYPE[value.dtype].name
         return ("scalar", name, value.item())
-    if isinstance(value, tuple) and value:
-        # A tuple of numbers is a constant, as in Numba (SHAPE = (16, 16) for array shapes).
+    if isinstance(value, tuple):
+        # A tuple of numbers (or of such tuples) is a constant, as in Numba (SHAPE = (16, 16)).
         items = [_classify(v, seen) for v in value]
-        if all(i[0] in ("int", "float", "bool", "scalar") for i in items):
+        if all(i[0] in ("int", "float", "bool", "scalar", "tuple") for i in items):
             return ("tuple", items)
         return ("opaque", "<class 'tuple'> (only tuples of numbers can be globals)")
     if isinstance(value, np.ndarray) and value.dtype in _t._BY_DTYPE and value.ndim >= 1:

@@ -4,6 +4,7 @@
 #include <pybind11/complex.h>
 #include <pybind11/stl.h>
 
+#include <functional>
 #include <sstream>
 
 #include "bindings/common.h"
@@ -70,6 +71,19 @@ GlobalValue to_global(const std::string& name, const py::tuple& t) {
   } else if (kind == "tuple") {
     g.kind = K::Tuple;
     for (auto item : t[1].cast<py::list>()) g.elems.push_back(to_global(name, item.cast<py::tuple>()));
+  } else if (kind == "enum" || kind == "enumclass") {  // (kind, key, is IntEnum, value | [(name, member)])
+    g.kind = kind == "enum" ? K::EnumMember : K::EnumClass;
+    g.type_name = t[1].cast<std::string>();
+    g.i = t[2].cast<bool>();
+    if (kind == "enum") {
+      g.elems.push_back(to_global(name, t[3].cast<py::tuple>()));
+    } else {
+      for (auto item : t[3].cast<py::list>()) {
+        auto it = item.cast<py::tuple>();
+        g.elems.push_back(to_global(name, it[1].cast<py::tuple>()));
+        g.elems.back().attr = it[0].cast<std::string>();
+      }
+    }
   } else if (kind == "function") {
     g.kind = K::Function;
     g.fn = t[1].cast<std::shared_ptr<FunctionSource>>();
@@ -106,7 +120,16 @@ std::string FunctionSource::fingerprint() const {
     for (const auto& s : g.sigs) os << ",sig:" << s;
     if (g.kind == GlobalValue::Kind::Array) os << ",array:" << g.bytes.size() << ":" << std::hash<std::string>()(g.bytes);
     for (const auto& l : g.links) os << ",link:" << l.kind << ':' << l.name << ':' << std::hash<std::string>()(l.data);
-    for (const auto& e : g.elems) os << ",(" << (int)e.kind << ',' << (int)e.scalar << ',' << e.i << ',' << e.u << ',' << e.f << ')';
+    // Tuple items, nested tuples too (every value decides the generated code).
+    std::function<void(const GlobalValue&)> items = [&](const GlobalValue& t) {
+      for (const auto& e : t.elems) {
+        os << ",(" << (int)e.kind << ',' << (int)e.scalar << ',' << e.i << ',' << e.u << ',' << e.f << ',' << e.attr
+           << ',' << e.type_name;
+        items(e);
+        os << ')';
+      }
+    };
+    items(g);
     os << '\n';
   }
   return os.str();

@@ -10,6 +10,7 @@
 
 #include "bindings/common.h"
 #include "compiler/overloads.h"
+#include "compiler/layout.h"
 #include "compiler/scalar_visit.h"
 
 namespace py = pybind11;
@@ -172,12 +173,55 @@ void convert_scalar_word(int64_t* word, Scalar from, Scalar to) {
   });
 }
 
+namespace {
+// Numba's typeof of a tuple: the tuple of its items' types (UniTuple when they are all one type),
+// its bytes the struct of theirs, each at its offset in value_layout.
+KArg marshal_tuple(const py::handle& h, rt::Backend backend, int index) {
+  KArg a;
+  const py::ssize_t n = PyTuple_GET_SIZE(h.ptr());
+  std::vector<Type> types;
+  for (py::ssize_t i = 0; i < n; ++i) {
+    a.items.push_back(marshal(PyTuple_GET_ITEM(h.ptr(), i), backend, index));
+    types.push_back(a.items.back().type);
+    a.from_host = a.from_host || a.items.back().from_host;
+  }
+  a.type = Type::tuple(std::move(types));
+  const Layout l = value_layout(a.type);
+  a.bytes.assign((l.size + 7) / 8, 0);
+  char* out = reinterpret_cast<char*>(a.bytes.data());
+  for (size_t i = 0; i < a.items.size(); ++i)
+    std::memcpy(out + l.offsets[i], a.items[i].bytes.data(), value_layout(a.items[i].type).size);
+  return a;
+}
+
+bool is_enum_member(const py::handle& h) {
+  static PyObject* base = py::object(py::module_::import("enum").attr("Enum")).release().ptr();
+  return PyObject_IsInstance(h.ptr(), base) == 1;
+}
+
+// Numba's typeof of an enum member: EnumMember / IntEnumMember of its class, whose value (a
+// number) is its run-time form. Its class is registered (decorators.ENUM_CLASSES) for results.
+KArg marshal_enum(const py::handle& h, rt::Backend backend, int index) {
+  py::object cls = py::type::of(h);
+  KArg a = marshal(h.attr("value"), backend, index);
+  if (!a.type.is_scalar())
+    throw UnknownArgumentType(index, "Cannot determine Numba type of " + py::repr(cls).cast<std::string>() +
+                                         " (an enum member whose value is not a number)");
+  static py::object key_of = py::module_::import("cujit.decorators").attr("enum_key");
+  static PyObject* int_enum = py::object(py::module_::import("enum").attr("IntEnum")).release().ptr();
+  a.type = Type::enum_member(key_of(cls).cast<std::string>(), a.type.scalar, PyObject_IsSubclass(cls.ptr(), int_enum) == 1);
+  return a;
+}
+}  // namespace
+
 KArg marshal(const py::handle& h, rt::Backend backend, int index) {
   KArg a;
   auto set_array = [&](Scalar dt, const std::vector<int64_t>& shape, const std::vector<int64_t>& strides, char* data) {
     a.type = Type::array(dt, (int)shape.size(), layout_of(shape, strides, scalar_size(dt)));
     array_bytes(a, data, shape, strides);
   };
+  if (PyTuple_Check(h.ptr())) return marshal_tuple(h, backend, index);
+  if (!PyFloat_CheckExact(h.ptr()) && !PyLong_CheckExact(h.ptr()) && is_enum_member(h)) return marshal_enum(h, backend, index);
   // Device arrays first (the common case: no scalar probes), then plain Python scalars: probing
   // them for __cuda_array_interface__ would raise and format an AttributeError on every launch.
   Scalar np_kind;

@@ -12,6 +12,7 @@
 #include "compiler/fnval.h"
 #include "compiler/codegen_values.h"
 #include "compiler/libdevice.h"
+#include "compiler/layout.h"
 
 #include <algorithm>
 #include <cstring>
@@ -51,7 +52,7 @@ std::string quote_file(const std::string& f) {
 
 std::string cpp_type(const Type& t) {
   switch (t.tag) {
-    case Type::Tag::Scalar: return scalar_cpp(t.scalar);
+    case Type::Tag::Scalar: case Type::Tag::EnumMember: return scalar_cpp(t.scalar);
     case Type::Tag::Tuple: return "cj_" + mangle(t);
     case Type::Tag::Array:
       return "cj::Array<" + (t.record ? record_cpp(*t.record) : std::string(scalar_cpp(t.scalar))) + ", " + std::to_string(t.ndim) + ">";
@@ -138,6 +139,13 @@ class Emitter {
       structs_ << " default: cj::" << (prog_.host_only ? "py_" : "") << "tuple_index_error(); return f0; } }\n";
     }
     structs_ << " };\n";
+    // The runtime's reading of it (layout.h), checked here; NVRTC has no offsetof, and the host
+    // compiler's check of the offsets holds for the same struct rules on the GPU.
+    const Layout l = value_layout(t);
+    structs_ << "static_assert(sizeof(" << name << ") == " << l.size << " && alignof(" << name << ") == " << l.align;
+    for (size_t i = 0; target_ == Target::Host && i < l.offsets.size(); ++i)
+      structs_ << " && __builtin_offsetof(" << name << ", f" << i << ") == " << l.offsets[i];
+    structs_ << ", \"tuple layout\");\n";
   }
 
   /// `code` (of type `from`) converted to `to`, as Numba converts on assignment and return.
@@ -145,6 +153,7 @@ class Emitter {
     if (from == to || !to.known() || to.tag == Type::Tag::Void) return code;
     if (to.is_optional()) return optional_convert(code, from, to, values());
     if (from.is_optional()) throw InternalError("codegen: an optional value converted to " + to.str() + " without unwrapping");
+    if (from.tag == Type::Tag::EnumMember) return convert(code, Type::scalar_of(from.scalar), to);  // its value
     if (to.is_scalar() && from.is_scalar()) {
       if (is_complex(from.scalar) && !is_complex(to.scalar) && !is_bool(to.scalar))  // Numba: the real part
         return "((" + type(to) + ")(" + code + ").re)";
@@ -579,6 +588,7 @@ class Emitter {
       for (auto& c : n) if (c == '.') c = '_';
       return "CJ_" + n;
     }
+    if (e.a->type.is_enum()) return expr(*e.a);  // .value (typing allows no other): the member is its value
     const Type& v = e.a->type;
     if (v.is_array()) {
       std::string a = expr(*e.a);
@@ -724,8 +734,12 @@ class Emitter {
 
   std::string subscript(const ast::Node& e) {
     const Type& base = e.a->type;
+    if (const Resolved* r = resolved(e); r && r->kind == Resolved::Kind::Constant) return r->literal;  // Color["red"]
     if (base.is_tuple()) {
       const ast::Node& ix = *e.b;
+      std::vector<int64_t> picks;
+      if (ix.is(ast::Kind::Slice) && tuple_slice_picks(ix, base.elems.size(), &picks))
+        return emit_tuple_slice(expr(*e.a), base, e.type, picks, values());
       int64_t k;
       bool neg = ix.is(ast::Kind::UnaryOp) && ix.op == ast::Op::USub && ix.a->is(ast::Kind::Constant);
       if (ix.is(ast::Kind::Constant) || neg) {
@@ -820,6 +834,7 @@ class Emitter {
         return "(" + expr(*e.list[0]) + ").shape[0]";
       }
       case Builtin::Print: return print(e);
+      case Builtin::TupleOf: return e.list.empty() ? type(e.type) + "{}" : expr(*e.list[0]);
       case Builtin::CudaGrid: case Builtin::CudaGridsize: {
         std::string base = b == Builtin::CudaGrid ? "cj::grid_" : "cj::gridsize_";
         if (r.is_scalar()) return base + "x()";
@@ -1067,7 +1082,7 @@ class Emitter {
   }
 
   std::string print(const ast::Node& e) {
-    std::string fmt, args;
+    std::string fmt, args, binds;  // binds: tuples, evaluated once into temporaries
     for (size_t i = 0; i < e.list.size(); ++i) {
       const ast::Node& a = *e.list[i];
       if (i) fmt += " ";
@@ -1081,15 +1096,24 @@ class Emitter {
         }
         continue;
       }
-      Scalar s = a.type.scalar;
-      if (s == Scalar::Bool) { fmt += "%s"; args += ", (" + expr(a) + ") ? \"True\" : \"False\""; }
-      else if (is_float(s)) { fmt += "%s"; args += ", cj::float_repr((double)(" + expr(a) + ")).s"; }  // Python's repr
-      else if (is_signed(s)) { fmt += "%lld"; args += ", (long long)(" + expr(a) + ")"; }
-      else { fmt += "%llu"; args += ", (unsigned long long)(" + expr(a) + ")"; }
+      if (a.type.tag == Type::Tag::Module) {  // cuda.threadIdx and kin (typing allows no other): a Dim3
+        const std::string d = "CJ_" + a.type.name.substr(5) + "_";
+        fmt += "(%lld, %lld, %lld)";
+        for (const char* c : {"x", "y", "z"}) args += ", (long long)" + d + c;
+        continue;
+      }
+      std::string code = expr(a);
+      if (a.type.is_tuple()) {
+        const std::string t = "cj_pt" + std::to_string(tmp_++);
+        binds += "auto " + t + " = " + code + "; ";
+        code = t;
+      }
+      print_piece(code, a.type, &fmt, &args);
     }
     std::string call = "printf(\"" + fmt + "\\n\"" + args + ")";
     // On the CPU stdout may be a buffered pipe (Jupyter, pytest): flush so output keeps its order.
-    return target_ == Target::Host ? "(" + call + ", fflush(stdout))" : call;
+    if (target_ == Target::Host) call = "(" + call + ", fflush(stdout))";
+    return binds.empty() ? call : "([&]() { " + binds + "return " + call + "; }())";
   }
 };
 

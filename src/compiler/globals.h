@@ -29,6 +29,10 @@ struct GlobalValue {
     Function,    // another cujit function (cuda.jit(device=True))
     Array,       // a NumPy array: a read-only constant (cuda.const.array_like), its bytes copied
     Tuple,       // a tuple of numbers (Int, Float, Bool, Scalar): a constant (SHAPE = (16, 16))
+    EnumMember,  // an enum member: type_name = its class's key ("Color@<id>"), i = 1 for an
+                 // IntEnum, elems[0] = its value (a number)
+    EnumClass,   // an enum class: type_name and i as EnumMember's, elems = its members (attr =
+                 // the member's name), each an EnumMember
     Foreign,     // cuda.declare_device: attr = its C name, module = its ABI ("numba" or "c"),
                  // type_name = its signature, i = use_cooperative, links = the code defining it
     Link,        // a kernel's link= code (the snapshot's " link" entry): links only

@@ -35,6 +35,8 @@ Type type_of_global(const GlobalValue& g) {
     case GlobalValue::Kind::Scalar: return Type::scalar_of(g.scalar);
     case GlobalValue::Kind::Module: return Type::module(g.module);
     case GlobalValue::Kind::DType: return Type::dtype(g.scalar);
+    case GlobalValue::Kind::EnumMember:
+      return Type::enum_member(g.type_name, type_of_global(g.elems[0]).scalar, g.i != 0);
     case GlobalValue::Kind::Tuple: {
       std::vector<Type> items;
       for (const auto& x : g.elems) items.push_back(type_of_global(x));
@@ -59,6 +61,12 @@ std::string constant_literal(const GlobalValue& g) {
         return std::string(scalar_cpp(g.scalar)) + "(" + float64_literal(g.f) + ", " + float64_literal(g.f_im) + ")";
       if (g.scalar == Scalar::Float16) return "((cj::f16)" + float64_literal(g.f) + ")";  // exact: g.f is a half
       return int_literal(g.scalar, g.i, g.u);
+    case GlobalValue::Kind::EnumMember: return constant_literal(g.elems[0]);  // its value
+    case GlobalValue::Kind::Tuple: {  // a nested tuple: its struct's aggregate initialiser
+      std::string s = "{";
+      for (size_t i = 0; i < g.elems.size(); ++i) s += (i ? ", " : "") + constant_literal(g.elems[i]);
+      return s + "}";
+    }
     default: throw InternalError("constant_literal of a non-constant");
   }
 }
@@ -427,14 +435,16 @@ class Typer {
             r = unwrapped(*e.list[i], r);
           }
           ln = e.list[i].get();
-          if (op == ast::Op::In || op == ast::Op::NotIn)
-            unsupported(e, "'in' is not supported in compiled code");
+          if ((op == ast::Op::In || op == ast::Op::NotIn) && l.known() && r.known() && !tuple_comparison_ok(l, op, r))
+            error(e, "No implementation of function contains found for signature: contains(" + r.str() + ", " + l.str() +
+                         "): 'in' takes a tuple of items of one type that compare with " + l.str());
           if (op == ast::Op::Is || op == ast::Op::IsNot) {
-            if (l.tag != Type::Tag::None && r.tag != Type::Tag::None && l.known() && r.known())
+            if (l.tag != Type::Tag::None && r.tag != Type::Tag::None && l.known() && r.known() && !(l.is_enum() && r.is_enum()))
               unsupported(e, "'is' is only supported against None");
             if ((l.is_optional() && r.tag != Type::Tag::None) || (r.is_optional() && l.tag != Type::Tag::None))
               unsupported(e, "'is' is only supported against None");
-          } else if (l.known() && r.known() && (!l.is_scalar() || !r.is_scalar())) {
+          } else if (l.known() && r.known() && (!l.is_scalar() || !r.is_scalar()) && !tuple_comparison_ok(l, op, r) &&
+                     !(l == r && l.tag == Type::Tag::EnumMember && (op == ast::Op::Eq || op == ast::Op::NotEq))) {
             error(e, std::string("'") + ast::op_spelling(op) + "' is not supported between " +
                          l.str() + " and " + r.str());
           } else if (l.known() && r.known() && (is_complex(l.scalar) || is_complex(r.scalar)) && op != ast::Op::Eq &&
@@ -549,7 +559,8 @@ class Typer {
     FunctionInstance& f = fn();
     using GK = GlobalValue::Kind;
     switch (g.kind) {
-      case GK::Int: case GK::Float: case GK::Bool: case GK::Scalar: {
+      case GK::EnumClass: return Type::module("enum:" + e.name);  // Color.red, Color["red"]: enum_member_of
+      case GK::Int: case GK::Float: case GK::Bool: case GK::Scalar: case GK::EnumMember: {
         Resolved r{Resolved::Kind::Constant};
         r.literal = constant_literal(g);
         f.resolved[&e] = r;
@@ -701,9 +712,28 @@ class Typer {
     error(e, "Unknown attribute '" + attr + "' of module '" + module + "'");
   }
 
+  // Member `member` of the enum class held by global `var`: a constant of its value.
+  Type enum_member_of(ast::Node& e, const std::string& var, const std::string& member) {
+    FunctionInstance& f = fn();
+    const GlobalValue& cls = f.src->globals.at(var);
+    for (const auto& m : cls.elems) {
+      if (m.attr != member) continue;
+      Resolved r{Resolved::Kind::Constant};
+      r.literal = constant_literal(m);
+      f.resolved[&e] = r;
+      return type_of_global(m);
+    }
+    error(e, "Unknown attribute '" + member + "' of type class(" + cls.type_name.substr(0, cls.type_name.find('@')) + ")");
+  }
+
   Type attribute(ast::Node& e) {
     Type v = expr(*e.a);
     if (!v.known()) return Type::unknown();
+    if (v.tag == Type::Tag::Module && v.name.rfind("enum:", 0) == 0) return enum_member_of(e, v.name.substr(5), e.name);
+    if (v.is_enum()) {  // Numba: .value, and no .name
+      if (e.name != "value") error(e, "Unknown attribute '" + e.name + "' of type " + v.str());
+      return Type::scalar_of(v.scalar);
+    }
     if (v.tag == Type::Tag::Module) {
       const std::string& m = v.name;
       if (m == "cuda.local" || m == "cuda.shared" || m == "cuda.atomic" || m == "cuda.const" || m == "cuda.random" ||
@@ -841,9 +871,14 @@ class Typer {
       it.push_back(t);
     }
     if (!known) return Type::unknown();
+    if (base.tag == Type::Tag::Module && base.name.rfind("enum:", 0) == 0) {  // Color["red"]
+      if (idx.size() != 1 || !idx[0]->is(ast::Kind::Constant) || idx[0]->cval.tag != ast::ConstValue::Tag::Str)
+        error(e, "an enum class is indexed by a member's name, a constant string");
+      return enum_member_of(e, base.name.substr(5), idx[0]->cval.s);
+    }
     if (base.is_tuple()) {
-      if (idx.size() != 1 || idx[0]->is(ast::Kind::Slice))
-        unsupported(e, "slicing a tuple is not supported");
+      if (idx.size() == 1 && idx[0]->is(ast::Kind::Slice)) return tuple_slice_type(src(), *idx[0], base);
+      if (idx.size() != 1) unsupported(e, "a tuple takes one index");
       const ast::Node& ix = *idx[0];
       int64_t k;
       if (const_int_literal(ix, &k)) {
@@ -855,7 +890,9 @@ class Typer {
       Type u = Type::unknown();
       for (auto& el : base.elems) {
         u = u.known() ? (u == el ? u : Type::unknown()) : el;
-        if (!u.known()) unsupported(ix, "indexing a heterogeneous tuple needs a constant index");
+        if (!u.known())  // Numba's words, and why
+          error(ix, "No implementation of function getitem found for signature: getitem(" + base.str() + ", " + it[0].str() +
+                        "): a tuple of items of different types is indexed by constants only");
       }
       return u;
     }

@@ -256,4 +256,11 @@ void check_record_store(const FunctionInstance& fn, const ast::Node& at, const T
 void check_record_operands(const FunctionInstance& fn, const ast::Node& call, const std::string& name,
                            const std::vector<Type>& args);
 
+// Tuples (typeinfer_tuples.cpp): whether `l op r` compares tuples item by item (`l in r`: r is a
+// tuple of items l compares with); the type of a slice of `base` by constants (else refused) and,
+// for codegen, the items a constant slice picks from a tuple of n (false if it is not constant).
+bool tuple_comparison_ok(const Type& l, ast::Op op, const Type& r);
+Type tuple_slice_type(const SourceFile& src, const ast::Node& slice, const Type& base);
+bool tuple_slice_picks(const ast::Node& slice, size_t n, std::vector<int64_t>* picks);
+
 }  // namespace cujit

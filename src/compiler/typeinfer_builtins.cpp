@@ -13,6 +13,12 @@ namespace cujit {
 
 namespace {
 
+// cuda.threadIdx and its kin as values: numba-cuda's Dim3, printed as the tuple (x, y, z).
+bool is_dim3(const Type& t) {
+  return t.tag == Type::Tag::Module &&
+         (t.name == "cuda.threadIdx" || t.name == "cuda.blockIdx" || t.name == "cuda.blockDim" || t.name == "cuda.gridDim");
+}
+
 class BuiltinTyper {
  public:
   explicit BuiltinTyper(FunctionInstance& fn) : fn_(fn) {}
@@ -173,11 +179,21 @@ class BuiltinTyper {
         arity(e, b, args, 1, 1);
         if (!args[0].is_array() && !args[0].is_tuple()) error(e, "len() of a " + args[0].str() + " is not supported");
         return Type::scalar_of(Scalar::Int64);
-      case Rule::Print:
+      case Rule::TupleOf:
+        arity(e, b, args, 0, 1);
+        if (args.empty()) return Type::tuple({});
+        if (!args[0].is_tuple()) unsupported(e, "tuple() of a " + args[0].str() + " is not supported");
+        return args[0];
+      case Rule::Print: {
+        std::function<bool(const Type&)> printable = [&](const Type& t) {  // numbers, None, tuples of them
+          if (t.is_tuple()) return std::all_of(t.elems.begin(), t.elems.end(), printable);
+          return (t.is_scalar() && !is_complex(t.scalar)) || t.tag == Type::Tag::None || is_dim3(t);
+        };
         for (size_t i = 0; i < args.size(); ++i)
-          if ((!args[i].is_scalar() || is_complex(args[i].scalar)) && args[i].tag != Type::Tag::String && args[i].tag != Type::Tag::None)
+          if (!printable(args[i]) && args[i].tag != Type::Tag::String)
             unsupported(*e.list[i], "print() of a " + args[i].str() + " is not supported");
         return Type::none();
+      }
       case Rule::CudaGrid: case Rule::CudaGridsize: {
         arity(e, b, args, 1, 1);
         int64_t n;

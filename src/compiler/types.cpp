@@ -68,7 +68,8 @@ bool scalar_from_numpy_name(const std::string& name, Scalar* out) { return looku
 bool Type::operator==(const Type& o) const {
   if (tag != o.tag) return false;
   switch (tag) {
-    case Tag::Scalar: case Tag::DType: return scalar == o.scalar;
+    case Tag::Scalar: case Tag::EnumMember: return scalar == o.scalar && name == o.name;  // name: an enum's key
+    case Tag::DType: return scalar == o.scalar;
     case Tag::Array:
       if ((record == nullptr) != (o.record == nullptr) || (record && record->spelling != o.record->spelling)) return false;
       return scalar == o.scalar && ndim == o.ndim && layout == o.layout && readonly == o.readonly && unaligned == o.unaligned;
@@ -84,7 +85,9 @@ bool Type::operator==(const Type& o) const {
 std::string Type::str() const {
   switch (tag) {
     case Tag::Unknown: return "unknown";
-    case Tag::Scalar: return scalar_name(scalar);
+    case Tag::Scalar: case Tag::EnumMember:
+      if (name.empty()) return scalar_name(scalar);
+      return std::string(tag == Tag::Scalar ? "IntEnum<" : "Enum<") + scalar_name(scalar) + ">(" + name.substr(0, name.find('@')) + ")";
     case Tag::Array: {
       std::string s = "array(";
       s += record ? record->spelling : std::string(scalar_name(scalar));
