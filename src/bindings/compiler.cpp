@@ -96,7 +96,12 @@ std::string FunctionSource::fingerprint() const {
     if (g.fn) os << ",fn:" << g.fn->name;
     if (g.kind == GlobalValue::Kind::Array) os << ",array:" << g.bytes.size() << ":" << std::hash<std::string>()(g.bytes);
     for (const auto& l : g.links) os << ",link:" << l.kind << ':' << l.name << ':' << std::hash<std::string>()(l.data);
-    for (const auto& e : g.elems) os << ",(" << (int)e.kind << ',' << (int)e.scalar << ',' << e.i << ',' << e.u << ',' << e.f << ')';
+    for (const auto& e : g.elems) {
+      os << ",(" << (int)e.kind << ',' << (int)e.scalar << ',' << e.i << ',' << e.u << ',' << e.f;
+      for (auto d : e.shape) os << ",d" << d;
+      if (e.kind == GlobalValue::Kind::Array) os << ",array:" << e.bytes.size() << ":" << std::hash<std::string>()(e.bytes);
+      os << ')';
+    }
     os << '\n';
   }
   return os.str();

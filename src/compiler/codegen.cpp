@@ -14,6 +14,7 @@
 #include "compiler/libdevice.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <functional>
 #include <set>
@@ -453,7 +454,12 @@ class Emitter {
         if (is_compile_time_value(e.type)) return "cj::Unit{}";
         const Resolved* r = resolved(e);
         if (r && r->kind == Resolved::Kind::Constant && e.type.is_array()) return const_array(r->literal, e.type);
-        if (r && r->kind == Resolved::Kind::Constant && e.type.is_tuple()) return type(e.type) + "{" + r->literal + "}";
+        if (r && r->kind == Resolved::Kind::Constant && e.type.is_tuple()) {
+          std::string s;  // the items' literals; an array item is a view of its constant array
+          for (size_t i = 0; i < r->items.size(); ++i)
+            s += (i ? ", " : "") + (e.type.elems[i].is_array() ? const_array(r->items[i], e.type.elems[i]) : r->items[i]);
+          return type(e.type) + "{" + s + "}";
+        }
         if (r && r->kind == Resolved::Kind::Constant) return r->literal;
         if (r && r->kind == Resolved::Kind::Local) return r->name.empty() ? "((void)0)" : r->name;  // no variable: None
         throw InternalError("codegen: name '" + e.name + "' used as a value");
@@ -483,7 +489,18 @@ class Emitter {
     std::string T = scalar_cpp(g.scalar);
     if (emitted_structs_.insert(sym).second) {
       size_t n = g.bytes.size() / scalar_size(g.scalar);
-      structs_ << (target_ == Target::CUDA ? "__constant__ " : "static ") << "const " << T << " " << sym << "["
+      // NaN and inf have no constant-expression spelling in NVRTC: an array holding one is
+      // written as the elements' bits, in unsigned integers of their width, and read through the
+      // float view below (the array is never written, so the types never alias a store).
+      bool bits = false;
+      for (size_t i = 0; i < n && (g.scalar == Scalar::Float32 || g.scalar == Scalar::Float64); ++i) {
+        double v;
+        if (g.scalar == Scalar::Float32) { float x; std::memcpy(&x, g.bytes.data() + 4 * i, 4); v = x; }
+        else std::memcpy(&v, g.bytes.data() + 8 * i, 8);
+        bits = bits || !std::isfinite(v);
+      }
+      structs_ << (target_ == Target::CUDA ? "__constant__ " : "static ") << "const "
+               << (bits ? (g.scalar == Scalar::Float32 ? "uint32_t" : "uint64_t") : T) << " " << sym << "["
                << (n ? n : 1) << "] = {";
       for (size_t i = 0; i < n; ++i) {
         const char* p = g.bytes.data() + i * scalar_size(g.scalar);
@@ -496,6 +513,11 @@ class Emitter {
             std::snprintf(buf, sizeof buf, g.scalar == Scalar::Float32 ? "%.9g" : "%.17g", v);
             if (!std::strpbrk(buf, ".eE")) std::strcat(buf, ".0");
             if (g.scalar == Scalar::Float32) std::strcat(buf, "f");
+            if (bits) {  // the value's bits, exactly (NaN's sign and payload too)
+              uint64_t u = 0;
+              std::memcpy(&u, p, scalar_size(g.scalar));
+              std::snprintf(buf, sizeof buf, "%lluULL", (unsigned long long)u);
+            }
             break;
           }
           default: {
@@ -783,7 +805,7 @@ class Emitter {
         for (size_t i = 0; i < r.elems.size(); ++i) s += (i ? ", " : "") + base + xyz[i] + "()";
         return s + "}";
       }
-      case Builtin::CudaConstArray: return expr(*e.list[0]);
+      case Builtin::CudaConstArray: case Builtin::LiteralUnroll: case Builtin::CudaLiteralUnroll: return expr(*e.list[0]);
       case Builtin::CudaLocalArray: case Builtin::CudaSharedArray: {
         const std::vector<int64_t>& dims = fn_->array_shapes.at(&e);
         int64_t n = 1;

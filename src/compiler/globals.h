@@ -28,7 +28,8 @@ struct GlobalValue {
     DType,       // a type object: np.float32, cujit.int16
     Function,    // another cujit function (cuda.jit(device=True))
     Array,       // a NumPy array: a read-only constant (cuda.const.array_like), its bytes copied
-    Tuple,       // a tuple of numbers (Int, Float, Bool, Scalar): a constant (SHAPE = (16, 16))
+    Tuple,       // a tuple of numbers (Int, Float, Bool, Scalar) and arrays (Array): a constant
+                 // (SHAPE = (16, 16))
     Foreign,     // cuda.declare_device: attr = its C name, module = its ABI ("numba" or "c"),
                  // type_name = its signature, i = use_cooperative, links = the code defining it
     Link,        // a kernel's link= code (the snapshot's " link" entry): links only

@@ -39,6 +39,11 @@ Type type_of_global(const GlobalValue& g) {
       for (const auto& x : g.elems) items.push_back(type_of_global(x));
       return Type::tuple(items);
     }
+    case GlobalValue::Kind::Array: {  // a constant: read-only
+      Type t = Type::array(g.scalar, (int)g.shape.size(), 'C');
+      t.readonly = true;
+      return t;
+    }
     default: return Type::unknown();
   }
 }
@@ -120,7 +125,36 @@ class Typer {
 
   // ---- statements -----------------------------------------------------------------------------
   void block(std::vector<ast::NodePtr>& stmts) {
-    for (auto& s : stmts) stmt(*s);
+    for (size_t i = 0; i < stmts.size(); ++i) {
+      if (stmts[i]->is(ast::Kind::For)) unroll_literal(stmts, i);  // may rewrite and restart
+      stmt(*stmts[i]);
+    }
+  }
+
+  // `for x in literal_unroll(t)`: a heterogeneous tuple t is rewritten into one copy of the body
+  // per item (typeinfer_unroll.cpp), and typing starts again; anything else loops as usual.
+  int unroll_depth_ = 0;  // rewritten loops around the statement being typed
+  void unroll_literal(std::vector<ast::NodePtr>& stmts, size_t i) {
+    ast::Node& s = *stmts[i];
+    if (!s.b->is(ast::Kind::Call) || s.b->list.size() != 1 || !s.b->keywords.empty()) return;
+    const ast::Node& callee = *s.b->a;
+    if (!callee.is(ast::Kind::Name) && !(callee.is(ast::Kind::Attribute) && callee.name == "literal_unroll")) return;
+    const Type c = expr(*s.b->a);
+    const BuiltinRow* b = c.tag == Type::Tag::Function ? find_builtin(c.name) : nullptr;
+    if (!b || b->rule != Rule::LiteralUnroll) return;
+    ast::Node& arg = *s.b->list[0];
+    const Type t = expr(arg);
+    if (!t.known()) return;  // a later pass knows it
+    if (unroll_depth_) unsupported(s, "Nesting of literal_unroll is unsupported");
+    bool param = false;
+    for (const auto& p : fn().mod.func->params) param = param || (arg.is(ast::Kind::Name) && p.name == arg.name);
+    if (!t.is_tuple() && param)
+      unsupported(arg, "Invalid use of literal_unroll with a function argument, only tuples are supported as function arguments, found " + t.str());
+    bool same = true;  // a tuple of one type, or an array or a list, loops as it is (as in Numba)
+    for (const auto& e : t.elems) same = same && e == t.elems[0];
+    if (same) s.b = std::move(s.b->list[0]);
+    else rewrite_literal_unroll(stmts, i, t.elems.size(), fn().unrolled++);
+    throw RestartTyping{};
   }
 
   void stmt(ast::Node& s) {
@@ -223,12 +257,15 @@ class Typer {
         ssa_.enter_loop(s);
         Env head = ssa_.cur;
         assign(*s.a, elem, s);  // at the start of each iteration
+        const bool unrolled = is_unroll_index(*s.a);
+        unroll_depth_ += unrolled;
         // In parallel code the outermost prange loops run on OpenMP threads; nested ones, and
         // prange elsewhere, are plain ranges (as in Numba).
         const bool parallel = prog_.parallel && fn().host_only && prange_depth_ == 0 && is_prange(*s.b);
         prange_depth_ += parallel;
         block(s.body);
         prange_depth_ -= parallel;
+        unroll_depth_ -= unrolled;
         ssa_.end_body(s, std::move(head));
         block(s.orelse);
         ssa_.exit_loop(s);
@@ -558,7 +595,6 @@ class Typer {
         return t;
       }
       case GK::Array: {
-        check_finite(e, g);
         Resolved r{Resolved::Kind::Constant};
         r.literal = "cj_const_" + f.src->name + "_" + e.name;
         f.resolved[&e] = r;
@@ -571,7 +607,15 @@ class Typer {
         Resolved r{Resolved::Kind::Constant};
         std::vector<Type> items;
         for (const auto& x : g.elems) {
-          r.literal += (items.empty() ? "" : ", ") + constant_literal(x);
+          std::string item;
+          if (x.kind == GK::Array) {  // a constant array, as a global one (its symbol)
+            item = "cj_const_" + f.src->name + "_" + e.name + "_" + std::to_string(items.size());
+            f.const_arrays[item] = &x;
+          } else {
+            item = constant_literal(x);
+          }
+          r.literal += (items.empty() ? "" : ", ") + item;
+          r.items.push_back(item);
           items.push_back(type_of_global(x));
         }
         f.resolved[&e] = r;
@@ -589,18 +633,6 @@ class Typer {
         error(e, "Untyped global name '" + e.name + "': cannot determine Numba type of " + g.type_name);
     }
     return Type::unknown();
-  }
-
-  // Constant arrays are written into the generated code as initialisers, where NaN and inf have
-  // no portable spelling on both toolchains yet.
-  void check_finite(const ast::Node& e, const GlobalValue& g) {
-    if (!is_float(g.scalar)) return;
-    size_t n = g.bytes.size() / scalar_size(g.scalar);
-    for (size_t i = 0; i < n; ++i) {
-      double v = g.scalar == Scalar::Float32 ? (double)reinterpret_cast<const float*>(g.bytes.data())[i]
-                                             : reinterpret_cast<const double*>(g.bytes.data())[i];
-      if (!std::isfinite(v)) unsupported(e, "global array '" + e.name + "' holds NaN or inf, which constant arrays do not support yet");
-    }
   }
 
   // `module.attr`, from an Attribute node or a `from module import attr` global.
@@ -1051,7 +1083,14 @@ int Program::instantiate(const std::shared_ptr<FunctionSource>& src, const std::
   inst->typing = true;
   fns.push_back(std::move(inst));
   try {
-    Typer(*this, idx).run();
+    for (;;) {
+      try {
+        Typer(*this, idx).run();
+        break;
+      } catch (const RestartTyping&) {  // the tree was rewritten (literal_unroll): type it again
+        reset_typing(*fns[idx]);
+      }
+    }
   } catch (CompileError&) {
     fns[idx]->typing = false;  // left unreachable; a caller may retry with constants (call_user)
     fns[idx]->failed = true;

@@ -30,6 +30,7 @@ struct Resolved {
   Builtin builtin = Builtin::None;
   int instance = -1;         // UserFunction: set on the Call node once the callee is typed
   std::string name;          // Module/CudaDim: "cuda.threadIdx", ...; Local: the C++ variable
+  std::vector<std::string> items;  // Constant tuple: each item's literal (an array's: its symbol)
 };
 
 /// A prange loop of @jit(parallel=True) code: what each OpenMP thread keeps for itself
@@ -101,7 +102,22 @@ struct FunctionInstance {
   // where typing with plain types failed, `if p:` tests of a constant p: only the branch taken
   // is typed and generated, as Numba prunes it (fnval.h, branch_params, constant_branch).
   std::map<std::string, GlobalValue> const_params;
+  int unrolled = 0;  // literal_unroll loops rewritten so far (typeinfer_unroll.cpp): names their variables
 };
+
+/// Thrown by the typer after it rewrote the instance's tree (literal_unroll): the instance is
+/// typed again from the start (Program::instantiate).
+struct RestartTyping {};
+
+/// literal_unroll (typeinfer_unroll.cpp): replaces the `for` loop `stmts[at]`, whose iterable is
+/// a call of literal_unroll on a tuple of `count` items, by the tuple held in a variable and a
+/// loop over range(count) whose body is an if/elif chain with one copy of the body per item.
+/// `id` names the new variables (FunctionInstance::unrolled).
+void rewrite_literal_unroll(std::vector<ast::NodePtr>& stmts, size_t at, size_t count, int id);
+/// Forgets what typing wrote into `f` (before it is typed again after RestartTyping).
+void reset_typing(FunctionInstance& f);
+/// Whether a for loop's target is the index of a loop rewrite_literal_unroll made.
+bool is_unroll_index(const ast::Node& for_target);
 
 /// The GPU's limit on a block's static shared memory (cuda.shared.array with a constant shape):
 /// 48 KiB on every architecture, beyond which ptxas refuses the kernel. Checked when typing, so
