@@ -15,6 +15,7 @@
 namespace cujit {
 
 struct FunctionSource;
+namespace ast { struct Node; }
 
 /// One global or closure variable, as the snapshot classified it.
 struct GlobalValue {
@@ -60,6 +61,10 @@ struct FunctionSource {
   std::string name;
   SourceFile source;
   std::map<std::string, GlobalValue> globals;
+  /// A nested function (a def inside another one, typeinfer_nested.cpp): its lifted definition,
+  /// parsed from `source` (the enclosing function's text), which instances copy instead of
+  /// parsing `source`. Null for functions Python hands over.
+  std::shared_ptr<const ast::Node> tree;
   /// A stable text of everything that decides the generated code (for keys and equality).
   std::string fingerprint() const;
 };

@@ -28,6 +28,7 @@
 #include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 #include "compiler/lexer.h"
 
@@ -272,6 +273,12 @@ class Parser {
       case T::If: out.push_back(if_stmt()); return;
       case T::While: out.push_back(while_stmt()); return;
       case T::For: out.push_back(for_stmt()); return;
+      case T::Def: {  // a nested function (typeinfer_nested.cpp lifts it out before typing)
+        const int loops = std::exchange(loops_, 0);  // break/continue do not cross a def
+        out.push_back(funcdef());
+        loops_ = loops;
+        return;
+      }
       default: simple_stmts(out); return;
     }
   }
@@ -291,7 +298,6 @@ class Parser {
     const char* msg = nullptr;
     switch (t.kind) {
       case T::Class: msg = "class definitions are not supported"; break;
-      case T::Def: msg = "nested function definitions are not supported"; break;
       case T::With: msg = "'with' statements are not supported"; break;
       case T::Try: msg = "'try' statements are not supported"; break;
       case T::Raise: msg = "'raise' statements are not supported"; break;

@@ -530,6 +530,7 @@ class Typer {
       ssa_.read(&e, v->second);
       return ssa_.type(v->second);
     }
+    if (auto n = f.nested.find(e.name); n != f.nested.end()) return global(e, n->second);  // a lifted def
     auto g = f.src->globals.find(e.name);
     if (g != f.src->globals.end()) return global(e, g->second);
     if (const BuiltinRow* b = find_builtin(e.name)) {
@@ -979,7 +980,7 @@ class Typer {
         unsupported(*e.list[i], "passing a " + args[i].str() + " to a function is not supported");
     auto src = prog_.sources[callee.user_fn];
     // The number of arguments is the caller's mistake: reported here, as Python reports it.
-    const ast::Module callee_mod = parse(src->source);
+    const ast::Module callee_mod = parse_function(*src);
     const std::vector<ast::Param>& params = callee_mod.func->params;
     if (params.size() > args.size()) {
       std::string missing;
@@ -1064,7 +1065,7 @@ int Program::instantiate(const std::shared_ptr<FunctionSource>& src, const std::
     if (f->src.get() == src.get() && f->typing && !f->failed) return -1;
   auto inst = std::make_unique<FunctionInstance>();
   inst->src = src;
-  inst->mod = parse(src->source);
+  inst->mod = parse_function(*src);
   inst->arg_types = args;
   inst->const_params = const_params;
   inst->declared_ret = declared_ret;
@@ -1083,6 +1084,7 @@ int Program::instantiate(const std::shared_ptr<FunctionSource>& src, const std::
   inst->typing = true;
   fns.push_back(std::move(inst));
   try {
+    lift_nested_functions(*this, *fns[idx]);
     for (;;) {
       try {
         Typer(*this, idx).run();
