@@ -1,5 +1,5 @@
 """Nested functions (issue 19): `def` inside kernels, device functions and @jit functions, called
-directly (closures over any enclosing variable, read when called) or passed as values to other
+directly (closures over any enclosing variable, read when called), lambdas bound to a name, or passed as values to other
 compiled functions (closures over constants only, as Numba requires). Expectations computed by
 Numba 0.68 (@njit) and numba-cuda 0.30's simulator on the same code; the refusals are in
 tests/errors/closure_*.py."""
@@ -61,12 +61,19 @@ def nested_twice(x):
     return middle(x)
 
 
+@njit
+def lambda_bound_to_a_name(x):
+    f = lambda v: v * 3  # noqa: E731
+    return f(x) + consumer(f, x)
+
+
 def test_nested_functions_in_jit_code():
     assert closure_over_arguments(np.arange(4.0), 2.0) == 12.0
     assert escaping_constant(5) == 15
     assert calls_a_sibling(5) == 11
     assert late_binding(5) == 6
     assert nested_twice(4) == 13
+    assert lambda_bound_to_a_name(5) == 30
 
 
 @cuda.jit(device=True)
@@ -96,11 +103,12 @@ def nested_kernel(out, a, s):
 
     def times_index(v):
         return v * i
-    out[i] = apply(shifted, i) + times_index(a[i]) + scaled_sum(a, s)
+    half = lambda v: v / 2  # noqa: E731
+    out[i] = apply(shifted, i) + times_index(a[i]) + scaled_sum(a, s) + apply(half, 4)
 
 
 def test_nested_functions_in_kernels(target):
     a = np.arange(4.0)
     out = np.zeros(4)
     nested_kernel[1, 4](out, a, 2.0)
-    np.testing.assert_array_equal(out, [112.0, 114.0, 118.0, 124.0])
+    np.testing.assert_array_equal(out, [114.0, 116.0, 120.0, 126.0])
