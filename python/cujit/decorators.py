@@ -530,10 +530,12 @@ def _classify(value, seen):
         return ("scalar", name, value.item())
     if isinstance(value, tuple):
         # A tuple of numbers (or of such tuples) is a constant, as in Numba (SHAPE = (16, 16)).
+        # A tuple of arrays (and numbers) is one too: its arrays are constant arrays, as a global
+        # array is (literal_unroll over such a tuple is common in numba-cuda's tests).
         items = [_classify(v, seen) for v in value]
-        if all(i[0] in ("int", "float", "bool", "scalar", "tuple") for i in items):
+        if all(i[0] in ("int", "float", "bool", "scalar", "tuple", "array") for i in items):
             return ("tuple", items)
-        return ("opaque", "<class 'tuple'> (only tuples of numbers can be globals)")
+        return ("opaque", "<class 'tuple'> (only tuples of numbers and arrays can be globals)")
     if isinstance(value, np.ndarray) and value.dtype in _t._BY_DTYPE and value.ndim >= 1:
         # Global arrays are constants in compiled code, as in Numba (cuda.const.array_like).
         c = np.ascontiguousarray(value)
@@ -585,6 +587,8 @@ def _classify(value, seen):
             return ("attr", mname, n)
     import cujit
     from . import cuda as _cuda
+    if value is cujit.literal_unroll:  # also cuda.literal_unroll (one object): for every target
+        return ("attr", "numba", "literal_unroll")
     if isinstance(value, _cuda._KernelOnly) and "." in value.__name__:
         # `op = cuda.atomic.add` at module level: an intrinsic bound to a name.
         space, _, attr = value.__name__.rpartition(".")

@@ -120,11 +120,13 @@ std::string FunctionSource::fingerprint() const {
     for (const auto& s : g.sigs) os << ",sig:" << s;
     if (g.kind == GlobalValue::Kind::Array) os << ",array:" << g.bytes.size() << ":" << std::hash<std::string>()(g.bytes);
     for (const auto& l : g.links) os << ",link:" << l.kind << ':' << l.name << ':' << std::hash<std::string>()(l.data);
-    // Tuple items, nested tuples too (every value decides the generated code).
+    // Tuple items, nested tuples and arrays too (every value decides the generated code).
     std::function<void(const GlobalValue&)> items = [&](const GlobalValue& t) {
       for (const auto& e : t.elems) {
         os << ",(" << (int)e.kind << ',' << (int)e.scalar << ',' << e.i << ',' << e.u << ',' << e.f << ',' << e.attr
            << ',' << e.type_name;
+        for (auto d : e.shape) os << ",d" << d;
+        if (e.kind == GlobalValue::Kind::Array) os << ",array:" << e.bytes.size() << ":" << std::hash<std::string>()(e.bytes);
         items(e);
         os << ')';
       }

@@ -15,6 +15,7 @@
 #include "compiler/layout.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <functional>
 #include <set>
@@ -480,7 +481,12 @@ class Emitter {
         if (is_compile_time_value(e.type)) return "cj::Unit{}";
         const Resolved* r = resolved(e);
         if (r && r->kind == Resolved::Kind::Constant && e.type.is_array()) return const_array(r->literal, e.type);
-        if (r && r->kind == Resolved::Kind::Constant && e.type.is_tuple()) return type(e.type) + "{" + r->literal + "}";
+        if (r && r->kind == Resolved::Kind::Constant && e.type.is_tuple()) {
+          std::string s;  // the items' literals; an array item is a view of its constant array
+          for (size_t i = 0; i < r->items.size(); ++i)
+            s += (i ? ", " : "") + (e.type.elems[i].is_array() ? const_array(r->items[i], e.type.elems[i]) : r->items[i]);
+          return type(e.type) + "{" + s + "}";
+        }
         if (r && r->kind == Resolved::Kind::Constant) return r->literal;
         if (r && r->kind == Resolved::Kind::Local) return r->name.empty() ? "((void)0)" : r->name;  // no variable: None
         throw InternalError("codegen: name '" + e.name + "' used as a value");
@@ -511,52 +517,77 @@ class Emitter {
     std::string T = scalar_cpp(g.scalar);
     if (emitted_structs_.insert(sym).second) {
       size_t n = g.bytes.size() / scalar_size(g.scalar);
-      structs_ << (target_ == Target::CUDA ? "__constant__ " : "static ") << "const " << T << " " << sym << "["
-               << (n ? n : 1) << "] = {";
-      for (size_t i = 0; i < n; ++i) {
-        const char* p = g.bytes.data() + i * scalar_size(g.scalar);
-        char buf[128];
-        switch (scalar_kind(g.scalar)) {
-          case 'b': std::snprintf(buf, sizeof buf, "%s", *p ? "true" : "false"); break;
-          case 'f': {
-            if (g.scalar == Scalar::Float16) {  // its bits: a constant expression for any value
-              uint16_t b;
-              std::memcpy(&b, p, 2);
-              std::snprintf(buf, sizeof buf, "cj::f16(cj::f16_bits{}, 0x%04x)", b);
+      // NaN and inf have no constant-expression spelling in NVRTC: an array holding one is
+      // written as the bits of its floats (a complex element's two parts each), in unsigned
+      // integers of their width, and read through the typed view below (the array is never
+      // written, so the types never alias a store).
+      const bool cplx = is_complex(g.scalar);
+      const Scalar part = cplx ? complex_part(g.scalar) : g.scalar;
+      const size_t nparts = cplx ? 2 * n : n;
+      bool bits = false;
+      for (size_t i = 0; i < nparts && (part == Scalar::Float32 || part == Scalar::Float64); ++i) {
+        double v;
+        if (part == Scalar::Float32) { float x; std::memcpy(&x, g.bytes.data() + 4 * i, 4); v = x; }
+        else std::memcpy(&v, g.bytes.data() + 8 * i, 8);
+        bits = bits || !std::isfinite(v);
+      }
+      structs_ << (target_ == Target::CUDA ? "__constant__ " : "static ") << "const ";
+      if (bits) {  // the values' bits, exactly (NaN's sign and payload too)
+        const int w = scalar_size(part);
+        structs_ << (w == 4 ? "uint32_t" : "uint64_t") << " " << sym << "[" << nparts << "] = {";
+        for (size_t i = 0; i < nparts; ++i) {
+          uint64_t u = 0;
+          std::memcpy(&u, g.bytes.data() + i * w, w);
+          structs_ << (i ? ", " : "") << u << "ULL";
+        }
+        structs_ << "};\n";
+      } else {
+        structs_ << T << " " << sym << "[" << (n ? n : 1) << "] = {";
+        for (size_t i = 0; i < n; ++i) {
+          const char* p = g.bytes.data() + i * scalar_size(g.scalar);
+          char buf[128];
+          switch (scalar_kind(g.scalar)) {
+            case 'b': std::snprintf(buf, sizeof buf, "%s", *p ? "true" : "false"); break;
+            case 'f': {
+              if (g.scalar == Scalar::Float16) {  // its bits: a constant expression for any value
+                uint16_t b;
+                std::memcpy(&b, p, 2);
+                std::snprintf(buf, sizeof buf, "cj::f16(cj::f16_bits{}, 0x%04x)", b);
+                break;
+              }
+              double v;
+              if (g.scalar == Scalar::Float32) { float x; std::memcpy(&x, p, 4); v = x; } else { std::memcpy(&v, p, 8); }
+              std::snprintf(buf, sizeof buf, g.scalar == Scalar::Float32 ? "%.9g" : "%.17g", v);
+              if (!std::strpbrk(buf, ".eE")) std::strcat(buf, ".0");
+              if (g.scalar == Scalar::Float32) std::strcat(buf, "f");
               break;
             }
-            double v;
-            if (g.scalar == Scalar::Float32) { float x; std::memcpy(&x, p, 4); v = x; } else { std::memcpy(&v, p, 8); }
-            std::snprintf(buf, sizeof buf, g.scalar == Scalar::Float32 ? "%.9g" : "%.17g", v);
-            if (!std::strpbrk(buf, ".eE")) std::strcat(buf, ".0");
-            if (g.scalar == Scalar::Float32) std::strcat(buf, "f");
-            break;
-          }
-          case 'i': case 'u': {
-            int64_t v = 0; uint64_t u = 0;
-            int sz = scalar_size(g.scalar);
-            if (is_signed(g.scalar)) {
-              if (sz == 1) v = *(const int8_t*)p; else if (sz == 2) { int16_t x; std::memcpy(&x, p, 2); v = x; }
-              else if (sz == 4) { int32_t x; std::memcpy(&x, p, 4); v = x; } else std::memcpy(&v, p, 8);
-              std::snprintf(buf, sizeof buf, "(%s)%lldLL", T.c_str(), (long long)v);
-            } else {
-              std::memcpy(&u, p, sz);
-              std::snprintf(buf, sizeof buf, "(%s)%lluULL", T.c_str(), (unsigned long long)u);
+            case 'i': case 'u': {
+              int64_t v = 0; uint64_t u = 0;
+              int sz = scalar_size(g.scalar);
+              if (is_signed(g.scalar)) {
+                if (sz == 1) v = *(const int8_t*)p; else if (sz == 2) { int16_t x; std::memcpy(&x, p, 2); v = x; }
+                else if (sz == 4) { int32_t x; std::memcpy(&x, p, 4); v = x; } else std::memcpy(&v, p, 8);
+                std::snprintf(buf, sizeof buf, "(%s)%lldLL", T.c_str(), (long long)v);
+              } else {
+                std::memcpy(&u, p, sz);
+                std::snprintf(buf, sizeof buf, "(%s)%lluULL", T.c_str(), (unsigned long long)u);
+              }
+              break;
             }
-            break;
+            case 'c': {  // T(re, im), each part as its float's literal
+              double re, im;
+              if (g.scalar == Scalar::Complex64) { float x[2]; std::memcpy(x, p, 8); re = x[0]; im = x[1]; }
+              else { double x[2]; std::memcpy(x, p, 16); re = x[0]; im = x[1]; }
+              std::snprintf(buf, sizeof buf, "%s(%.17g, %.17g)", T.c_str(), re, im);
+              break;
+            }
+            default: throw InternalError("no constant spelling for " + t.str());
           }
-          case 'c': {  // T(re, im), each part as its float's literal
-            double re, im;
-            if (g.scalar == Scalar::Complex64) { float x[2]; std::memcpy(x, p, 8); re = x[0]; im = x[1]; }
-            else { double x[2]; std::memcpy(x, p, 16); re = x[0]; im = x[1]; }
-            std::snprintf(buf, sizeof buf, "%s(%.17g, %.17g)", T.c_str(), re, im);
-            break;
-          }
-          default: throw InternalError("no constant spelling for " + t.str());
+          structs_ << (i ? ", " : "") << buf;
         }
-        structs_ << (i ? ", " : "") << buf;
+        structs_ << "};\n";
       }
-      structs_ << "};\n";
     }
     std::string s = "cj::c_array<" + T + ", " + std::to_string(t.ndim) + ">((" + T + "*)" + sym;
     for (auto d : g.shape) s += ", (int64_t)" + std::to_string(d);
@@ -843,7 +874,7 @@ class Emitter {
         for (size_t i = 0; i < r.elems.size(); ++i) s += (i ? ", " : "") + base + xyz[i] + "()";
         return s + "}";
       }
-      case Builtin::CudaConstArray: return expr(*e.list[0]);
+      case Builtin::CudaConstArray: case Builtin::LiteralUnroll: case Builtin::CudaLiteralUnroll: return expr(*e.list[0]);
       case Builtin::CudaLocalArray: case Builtin::CudaSharedArray: {
         const std::vector<int64_t>& dims = fn_->array_shapes.at(&e);
         int64_t n = 1;

@@ -42,6 +42,11 @@ Type type_of_global(const GlobalValue& g) {
       for (const auto& x : g.elems) items.push_back(type_of_global(x));
       return Type::tuple(items);
     }
+    case GlobalValue::Kind::Array: {  // a constant: read-only
+      Type t = Type::array(g.scalar, (int)g.shape.size(), 'C');
+      t.readonly = true;
+      return t;
+    }
     default: return Type::unknown();
   }
 }
@@ -132,7 +137,36 @@ class Typer {
 
   // ---- statements -----------------------------------------------------------------------------
   void block(std::vector<ast::NodePtr>& stmts) {
-    for (auto& s : stmts) stmt(*s);
+    for (size_t i = 0; i < stmts.size(); ++i) {
+      if (stmts[i]->is(ast::Kind::For)) unroll_literal(stmts, i);  // may rewrite and restart
+      stmt(*stmts[i]);
+    }
+  }
+
+  // `for x in literal_unroll(t)`: a heterogeneous tuple t is rewritten into one copy of the body
+  // per item (typeinfer_unroll.cpp), and typing starts again; anything else loops as usual.
+  int unroll_depth_ = 0;  // rewritten loops around the statement being typed
+  void unroll_literal(std::vector<ast::NodePtr>& stmts, size_t i) {
+    ast::Node& s = *stmts[i];
+    if (!s.b->is(ast::Kind::Call) || s.b->list.size() != 1 || !s.b->keywords.empty()) return;
+    const ast::Node& callee = *s.b->a;
+    if (!callee.is(ast::Kind::Name) && !(callee.is(ast::Kind::Attribute) && callee.name == "literal_unroll")) return;
+    const Type c = expr(*s.b->a);
+    const BuiltinRow* b = c.tag == Type::Tag::Function ? find_builtin(c.name) : nullptr;
+    if (!b || b->rule != Rule::LiteralUnroll) return;
+    ast::Node& arg = *s.b->list[0];
+    const Type t = expr(arg);
+    if (!t.known()) return;  // a later pass knows it
+    if (unroll_depth_) unsupported(s, "Nesting of literal_unroll is unsupported");
+    bool param = false;
+    for (const auto& p : fn().mod.func->params) param = param || (arg.is(ast::Kind::Name) && p.name == arg.name);
+    if (!t.is_tuple() && param)
+      unsupported(arg, "Invalid use of literal_unroll with a function argument, only tuples are supported as function arguments, found " + t.str());
+    bool same = true;  // a tuple of one type, or an array or a list, loops as it is (as in Numba)
+    for (const auto& e : t.elems) same = same && e == t.elems[0];
+    if (same) s.b = std::move(s.b->list[0]);
+    else rewrite_literal_unroll(stmts, i, t.elems.size(), fn().unrolled++);
+    throw RestartTyping{};
   }
 
   void stmt(ast::Node& s) {
@@ -235,12 +269,15 @@ class Typer {
         ssa_.enter_loop(s);
         Env head = ssa_.cur;
         assign(*s.a, elem, s);  // at the start of each iteration
+        const bool unrolled = is_unroll_index(*s.a);
+        unroll_depth_ += unrolled;
         // In parallel code the outermost prange loops run on OpenMP threads; nested ones, and
         // prange elsewhere, are plain ranges (as in Numba).
         const bool parallel = prog_.parallel && fn().host_only && prange_depth_ == 0 && is_prange(*s.b);
         prange_depth_ += parallel;
         block(s.body);
         prange_depth_ -= parallel;
+        unroll_depth_ -= unrolled;
         ssa_.end_body(s, std::move(head));
         block(s.orelse);
         ssa_.exit_loop(s);
@@ -520,6 +557,7 @@ class Typer {
       ssa_.read(&e, v->second);
       return ssa_.type(v->second);
     }
+    if (auto n = f.nested.find(e.name); n != f.nested.end()) return global(e, n->second);  // a lifted def
     auto g = f.src->globals.find(e.name);
     if (g != f.src->globals.end()) return global(e, g->second);
     if (const BuiltinRow* b = find_builtin(e.name)) {
@@ -586,7 +624,6 @@ class Typer {
         return t;
       }
       case GK::Array: {
-        check_finite(e, g);
         Resolved r{Resolved::Kind::Constant};
         r.literal = "cj_const_" + f.src->name + "_" + e.name;
         f.resolved[&e] = r;
@@ -599,7 +636,15 @@ class Typer {
         Resolved r{Resolved::Kind::Constant};
         std::vector<Type> items;
         for (const auto& x : g.elems) {
-          r.literal += (items.empty() ? "" : ", ") + constant_literal(x);
+          std::string item;
+          if (x.kind == GK::Array) {  // a constant array, as a global one (its symbol)
+            item = "cj_const_" + f.src->name + "_" + e.name + "_" + std::to_string(items.size());
+            f.const_arrays[item] = &x;
+          } else {
+            item = constant_literal(x);
+          }
+          r.literal += (items.empty() ? "" : ", ") + item;
+          r.items.push_back(item);
           items.push_back(type_of_global(x));
         }
         f.resolved[&e] = r;
@@ -617,20 +662,6 @@ class Typer {
         error(e, "Untyped global name '" + e.name + "': cannot determine Numba type of " + g.type_name);
     }
     return Type::unknown();
-  }
-
-  // Constant arrays are written into the generated code as initialisers, where NaN and inf have
-  // no portable spelling on both toolchains yet.
-  void check_finite(const ast::Node& e, const GlobalValue& g) {
-    // float16 elements are written as their bits (cj::f16_bits), which spell any value.
-    if (!is_inexact(g.scalar) || g.scalar == Scalar::Float16) return;
-    const bool single = complex_part(g.scalar) == Scalar::Float32;  // a complex one's parts are floats too
-    size_t n = g.bytes.size() / (single ? 4 : 8);
-    for (size_t i = 0; i < n; ++i) {
-      double v = single ? (double)reinterpret_cast<const float*>(g.bytes.data())[i]
-                        : reinterpret_cast<const double*>(g.bytes.data())[i];
-      if (!std::isfinite(v)) unsupported(e, "global array '" + e.name + "' holds NaN or inf, which constant arrays do not support yet");
-    }
   }
 
   // `module.attr`, from an Attribute node or a `from module import attr` global.
@@ -1011,7 +1042,7 @@ class Typer {
         unsupported(*e.list[i], "passing a " + args[i].str() + " to a function is not supported");
     auto src = prog_.sources[callee.user_fn];
     // The number of arguments is the caller's mistake: reported here, as Python reports it.
-    const ast::Module callee_mod = parse(src->source);
+    const ast::Module callee_mod = parse_function(*src);
     const std::vector<ast::Param>& params = callee_mod.func->params;
     if (params.size() > args.size()) {
       std::string missing;
@@ -1107,7 +1138,7 @@ int Program::instantiate(const std::shared_ptr<FunctionSource>& src, const std::
     if (f->src.get() == src.get() && f->typing && !f->failed) return -1;
   auto inst = std::make_unique<FunctionInstance>();
   inst->src = src;
-  inst->mod = parse(src->source);
+  inst->mod = parse_function(*src);
   inst->arg_types = args;
   inst->const_params = const_params;
   inst->declared_ret = declared_ret;
@@ -1126,7 +1157,15 @@ int Program::instantiate(const std::shared_ptr<FunctionSource>& src, const std::
   inst->typing = true;
   fns.push_back(std::move(inst));
   try {
-    Typer(*this, idx).run();
+    lift_nested_functions(*this, *fns[idx]);
+    for (;;) {
+      try {
+        Typer(*this, idx).run();
+        break;
+      } catch (const RestartTyping&) {  // the tree was rewritten (literal_unroll): type it again
+        reset_typing(*fns[idx]);
+      }
+    }
   } catch (CompileError&) {
     fns[idx]->typing = false;  // left unreachable; a caller may retry with constants (call_user)
     fns[idx]->failed = true;

@@ -30,6 +30,7 @@ struct Resolved {
   Builtin builtin = Builtin::None;
   int instance = -1;         // UserFunction: set on the Call node once the callee is typed
   std::string name;          // Module/CudaDim: "cuda.threadIdx", ...; Local: the C++ variable
+  std::vector<std::string> items;  // Constant tuple: each item's literal (an array's: its symbol)
 };
 
 /// A prange loop of @jit(parallel=True) code: what each OpenMP thread keeps for itself
@@ -101,7 +102,27 @@ struct FunctionInstance {
   // where typing with plain types failed, `if p:` tests of a constant p: only the branch taken
   // is typed and generated, as Numba prunes it (fnval.h, branch_params, constant_branch).
   std::map<std::string, GlobalValue> const_params;
+  // Nested functions lifted out of this instance's tree (typeinfer_nested.cpp): the globals
+  // ("__cj_def_<line>_<col>") their def statements now assign, each naming a FunctionSource.
+  std::map<std::string, GlobalValue> nested;
+  int unrolled = 0;  // literal_unroll loops rewritten so far (typeinfer_unroll.cpp): names their variables
 };
+
+/// Thrown by the typer after it rewrote the instance's tree (literal_unroll): the instance is
+/// typed again from the start (Program::instantiate).
+struct RestartTyping {};
+
+/// literal_unroll (typeinfer_unroll.cpp): replaces the `for` loop `stmts[at]`, whose iterable is
+/// a call of literal_unroll on a tuple of `count` items, by the tuple held in a variable and a
+/// loop over range(count) whose body is an if/elif chain with one copy of the body per item.
+/// `id` names the new variables (FunctionInstance::unrolled).
+void rewrite_literal_unroll(std::vector<ast::NodePtr>& stmts, size_t at, size_t count, int id);
+/// The tree of a function: its lifted definition for a nested one, else its source parsed.
+ast::Module parse_function(const FunctionSource& src);
+/// Forgets what typing wrote into `f` (before it is typed again after RestartTyping).
+void reset_typing(FunctionInstance& f);
+/// Whether a for loop's target is the index of a loop rewrite_literal_unroll made.
+bool is_unroll_index(const ast::Node& for_target);
 
 /// The GPU's limit on a block's static shared memory (cuda.shared.array with a constant shape):
 /// 48 KiB on every architecture, beyond which ptxas refuses the kernel. Checked when typing, so
@@ -165,6 +186,9 @@ class Program {
     SourceLoc at;
   };
   std::map<std::string, ForeignUse> foreign;
+  // The nested functions' sources, by enclosing source and def (typeinfer_nested.cpp): made once,
+  // so every instance of the enclosing function names the same ones.
+  std::map<std::pair<const FunctionSource*, std::string>, std::shared_ptr<FunctionSource>> nested;
 
   /// Types `src` for `args` (reusing an existing instance) and returns its index.
   /// `call_site` is where a caller asked for it (for errors); null for entry points.
@@ -176,6 +200,10 @@ class Program {
   /// first use; the same function declared otherwise is another entry).
   int source_index(const std::shared_ptr<FunctionSource>& src, const std::vector<std::string>& sigs = {});
 };
+
+/// Lifts the nested defs of `f`'s tree out into functions of their own (typeinfer_nested.cpp):
+/// each def statement becomes an assignment of a global in `f.nested`.
+void lift_nested_functions(Program& prog, FunctionInstance& f);
 
 /// The name of the Function type of a cuda.declare_device global: kForeignPrefix + its C name.
 constexpr const char* kForeignPrefix = "foreign ";

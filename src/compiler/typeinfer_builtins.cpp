@@ -157,6 +157,9 @@ class BuiltinTyper {
         r.scalar = all_u64 ? Scalar::UInt64 : Scalar::Int64;
         return r;
       }
+      case Rule::LiteralUnroll:  // outside a for loop (typeinfer_unroll.cpp): the value itself
+        arity(e, b, args, 1, 1);
+        return args[0];
       case Rule::Iterate: {  // enumerate(it[, start]), zip(it, ...): iterated by for (types.h)
         const bool en = b.id == Builtin::Enumerate;
         if (en) arity(e, b, args, 1, 2);
