@@ -739,6 +739,14 @@ class Emitter {
     std::string sp = builtin_spelling(b);
     const Type& r = e.type;
     const Rule rule = builtin_row(b).rule;
+    if (rule == Rule::Ufunc) {  // codegen_ufunc.cpp
+      std::vector<std::string> args;
+      for (const auto& a : e.list) args.push_back(expr(*a));
+      bool alloc = false;
+      std::string s = ufunc_code(*fn_, e, b, args, prog_.host_only, &alloc);
+      allocates_ = allocates_ || alloc;
+      return s;
+    }
     if (r.is_array() && rule != Rule::ArrayAlloc && rule != Rule::ConstArray && rule != Rule::ArrayView &&
         !(b == Builtin::NpCopy && !prog_.host_only))  // GPU code's copy() is local storage
       allocates_ = true;

@@ -283,6 +283,7 @@ class BuiltinTyper {
         return Type::scalar_of(Scalar::Int64);
       case Rule::ArrayNew: return array_new(e, b, args);
       case Rule::ArrayView: return array_view(e, b, args);
+      case Rule::Ufunc: return type_ufunc_call(fn_, e, b, args);
       case Rule::ArrayReduce: {
         host_only(e, b, kArraysOnGpu);
         arity(e, b, args, 1, 1);
@@ -856,6 +857,7 @@ const std::vector<KwSpec>& keyword_specs() {
 }  // namespace
 
 bool bind_builtin_keywords(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b) {
+  if (b.rule == Rule::Ufunc) return bind_ufunc_keywords(fn, call, b);
   const KwSpec* spec = nullptr;
   for (const auto& s : keyword_specs())
     if (s.id == b.id) spec = &s;

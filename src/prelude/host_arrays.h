@@ -97,6 +97,23 @@ CJ_FN Array<R, N> np_map(const Array<T, N>& a, F&& f) {
   return r;
 }
 
+// A ufunc's shape error in @jit code: NumPy's ValueError (ufuncs.h's ufunc_apply).
+struct UfErrPy {
+  static void fail(const char* msg) { raise("ValueError", msg + 12); }  // past "ValueError: "
+};
+
+/// np.sin(a) and friends on arrays without out=: a new C-ordered array of the inputs' broadcast
+/// shape, filled by ufunc_apply.
+template <class E, class R, int N, class F, class... In>
+CJ_FN Array<R, N> ufunc_new(F f, const In&... in) {
+  int64_t d[N];
+  for (int k = 0; k < N; ++k) d[k] = 1;
+  bool ok = true;
+  ((ok = uf_broadcast(in, d, N) && ok), ...);
+  if (!ok) E::fail("ValueError: operands could not be broadcast together");
+  return ufunc_apply<E>(new_c_array<R, N>(d), f, in...);
+}
+
 template <class R, class T, int N>
 CJ_FN R np_sum(const Array<T, N>& a) {
   R s = 0;
