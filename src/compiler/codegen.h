@@ -54,6 +54,8 @@ bool uses_shared_memory(const Program& prog);
 /// (codegen_ufunc.cpp); sets *allocates where it makes a new array.
 std::string ufunc_code(const FunctionInstance& fn, const ast::Node& e, Builtin b, const std::vector<std::string>& args,
                        bool host_only, bool* allocates);
+/// np.sum(a) and the other whole-array reductions of `array`, a C++ expression (codegen_ufunc.cpp).
+std::string reduce_code(const ast::Node& e, Builtin b, const std::string& array, bool host_only);
 /// The C++ spelling of a value type ("float", "cj::Array<float, 2>", "cj_T_float32_int64").
 std::string cpp_type(const Type& t);
 

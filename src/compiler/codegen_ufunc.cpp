@@ -38,4 +38,9 @@ std::string ufunc_code(const FunctionInstance& fn, const ast::Node& e, Builtin b
   return "cj::ufunc_new<" + err + ", " + R + ", " + std::to_string(e.type.ndim) + ">(" + f + inputs + ")";
 }
 
+std::string reduce_code(const ast::Node& e, Builtin b, const std::string& array, bool host_only) {
+  const std::string err = host_only ? "cj::UfErrPy" : "cj::UfErrLaunch";
+  return std::string(builtin_spelling(b)) + "<" + err + ", " + scalar_cpp(e.type.scalar) + ">(" + array + ")";
+}
+
 }  // namespace cujit

@@ -204,6 +204,8 @@ bool bind_builtin_keywords(FunctionInstance& fn, ast::Node& call, const BuiltinR
 /// Numba) picks for the argument types, recorded in fn.ufunc_loops; the result's type.
 bool bind_ufunc_keywords(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b);
 Type type_ufunc_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args);
+/// np.sum(a) and the other whole-array reductions (Rule::ArrayReduce): Numba's result type.
+Type type_reduce_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args);
 /// The constant an argument expression of `fn` is, for a callee's constant parameter: an int
 /// expression that folds (literals, global ints, arithmetic), a tuple of such, or a global (or
 /// constant-parameter) tuple of ints. False where it is not one.

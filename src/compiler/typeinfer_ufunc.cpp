@@ -115,4 +115,27 @@ Type type_ufunc_call(FunctionInstance& fn, ast::Node& e, const BuiltinRow& b, co
   return Type::array(loop->out[0], ndim, 'C');
 }
 
+Type type_reduce_call(FunctionInstance& fn, ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args) {
+  auto fail = [&](const ast::Node& at, ErrorKind k, const std::string& msg) { user_error(fn.mod.source, at.loc, k, msg); };
+  if (args.size() != 1)
+    fail(e, args.size() > 1 ? ErrorKind::Unsupported : ErrorKind::Typing,
+         std::string(b.name) + "() takes one array" + (args.size() > 1 ? " (axis=, dtype= and out= are not supported)" : ""));
+  if (!args[0].is_array()) fail(*e.list[0], ErrorKind::Typing, std::string(b.name) + "() needs an array, got " + args[0].str());
+  const Scalar d = args[0].scalar;
+  const char k = scalar_kind(d);
+  if (k == 'c') fail(*e.list[0], ErrorKind::Unsupported, std::string(b.name) + "() of a complex array is not supported yet");
+  using B = Builtin;
+  switch (b.id) {
+    // Numba's: integers and bool sum in int64 (unsigned in uint64), floats in their own type.
+    case B::NpSum: case B::NpProd: case B::NpNansum: case B::NpNanprod:
+      if (k == 'f') return Type::scalar_of(d);
+      return Type::scalar_of(k == 'u' ? Scalar::UInt64 : Scalar::Int64);
+    case B::NpMean: return Type::scalar_of(d == Scalar::Float32 ? d : Scalar::Float64);
+    case B::NpVar: case B::NpStd: case B::NpNanmean: return Type::scalar_of(Scalar::Float64);
+    case B::NpArgmin: case B::NpArgmax: case B::NpCountNonzero: return Type::scalar_of(Scalar::Int64);
+    case B::NpAll: case B::NpAny: return Type::scalar_of(Scalar::Bool);
+    default: return Type::scalar_of(d);  // min, max, nanmin, nanmax
+  }
+}
+
 }  // namespace cujit

@@ -140,6 +140,7 @@ CJ_FN bool uf_signbit(double a) { return CJ_LIBM_D(copysign)(1.0, a) < 0; }
 // A shape error stops a simulated launch with NumPy's ValueError; a GPU thread ends, as
 // numba-cuda's does on an exception. (@jit code raises it: host_arrays.h's UfErrPy.)
 struct UfErrLaunch {
+  static constexpr bool zero_division = false;  // division by zero gives inf/NaN, as in NumPy
   static CJ_METHOD void fail(const char* msg) {
 #if CJ_TARGET_HOST
     sim_value_error(msg);
@@ -196,6 +197,176 @@ CJ_FN Array<R, N> ufunc_apply(const Array<R, N>& out, F f, const In&... in) {
     }
   }
   return out;
+}
+
+// ---- whole-array reductions (np.sum(a), a.min(), ...), in C order, as Numba computes them ------
+template <class T, int N, class F>
+CJ_FN void red_each(const Array<T, N>& a, F f) {
+  const int64_t n = size(a);
+  int64_t idx[N];
+  for (int k = 0; k < N; ++k) idx[k] = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const char* p = (const char*)a.data;
+    for (int k = 0; k < N; ++k) p += idx[k] * a.strides[k];
+    f(*(const T*)p);
+    for (int k = N - 1; k >= 0; --k) {
+      if (++idx[k] < a.shape[k]) break;
+      idx[k] = 0;
+    }
+  }
+}
+template <class T> CJ_FN bool red_nan(T x) { return x != x; }
+
+template <class E, class R, class T, int N> CJ_FN R red_sum(const Array<T, N>& a) {
+  R s = 0;
+  red_each(a, [&](T x) { s = uf_add(s, (R)x); });
+  return s;
+}
+template <class E, class R, class T, int N> CJ_FN R red_prod(const Array<T, N>& a) {
+  R s = 1;
+  red_each(a, [&](T x) { s = uf_multiply(s, (R)x); });
+  return s;
+}
+template <class E, class R, class T, int N> CJ_FN R red_nansum(const Array<T, N>& a) {
+  R s = 0;
+  red_each(a, [&](T x) { if (!red_nan(x)) s = uf_add(s, (R)x); });
+  return s;
+}
+template <class E, class R, class T, int N> CJ_FN R red_nanprod(const Array<T, N>& a) {
+  R s = 1;
+  red_each(a, [&](T x) { if (!red_nan(x)) s = uf_multiply(s, (R)x); });
+  return s;
+}
+// Numba's mean: summed in the result's type (float64 for integers), divided in float64; NaN
+// for an empty array.
+template <class E, class R, class T, int N> CJ_FN R red_mean(const Array<T, N>& a) {
+  const int64_t n = size(a);
+  if (n == 0) return (R)CJ_NAN;
+  R s = 0;
+  red_each(a, [&](T x) { s += (R)x; });
+  return (R)((double)s / (double)n);
+}
+template <class E, class R, class T, int N> CJ_FN R red_nanmean(const Array<T, N>& a) {
+  double s = 0;
+  int64_t n = 0;
+  red_each(a, [&](T x) { if (!red_nan(x)) { s += (double)x; ++n; } });
+  return (R)(s / (double)n);  // NaN where nothing counted, as np.divide gives
+}
+// Numba's var: the mean in the mean's type, each deviation in that type, their squares summed in
+// float64. An empty array divides by zero: ZeroDivisionError in @jit code (Numba's), NaN in GPU
+// code (numba-cuda's error model is NumPy's).
+template <class T> struct UfMeanOf { typedef double type; };
+template <> struct UfMeanOf<float> { typedef float type; };
+template <class E, class R, class T, int N> CJ_FN R red_var(const Array<T, N>& a) {
+  const int64_t n = size(a);
+  if (n == 0) {
+    if (E::zero_division) E::fail("ZeroDivisionError: division by zero");
+    return (R)CJ_NAN;
+  }
+  // float32 arrays: a float32 mean and deviations; everything else in float64.
+  typedef typename UfMeanOf<T>::type MT;
+  const MT m = red_mean<E, MT>(a);
+  double ssd = 0;
+  red_each(a, [&](T x) {
+    const MT v = (MT)((MT)x - m);
+    ssd += (double)(MT)(v * v);
+  });
+  return (R)(ssd / (double)n);
+}
+template <class E, class R, class T, int N> CJ_FN R red_std(const Array<T, N>& a) {
+  return (R)CJ_LIBM_D(sqrt)((double)red_var<E, double>(a));
+}
+// min/max: the first NaN wins; an empty array has none (ValueError, NumPy's and Numba's message).
+template <class E, class R, class T, int N> CJ_FN R red_min(const Array<T, N>& a) {
+  if (size(a) == 0) E::fail("ValueError: zero-size array to reduction operation minimum which has no identity");
+  bool first = true, nan = false;
+  T m = 0;
+  red_each(a, [&](T x) {
+    if (nan) return;
+    if (red_nan(x)) { nan = true; m = x; return; }
+    if (first || x < m) m = x;
+    first = false;
+  });
+  return (R)m;
+}
+template <class E, class R, class T, int N> CJ_FN R red_max(const Array<T, N>& a) {
+  if (size(a) == 0) E::fail("ValueError: zero-size array to reduction operation maximum which has no identity");
+  bool first = true, nan = false;
+  T m = 0;
+  red_each(a, [&](T x) {
+    if (nan) return;
+    if (red_nan(x)) { nan = true; m = x; return; }
+    if (first || x > m) m = x;
+    first = false;
+  });
+  return (R)m;
+}
+// nanmin/nanmax skip NaN; all NaN gives NaN.
+template <class E, class R, class T, int N> CJ_FN R red_nanmin(const Array<T, N>& a) {
+  if (size(a) == 0) E::fail("ValueError: zero-size array to reduction operation not possible");
+  bool any = false;
+  T m = (T)CJ_NAN;
+  red_each(a, [&](T x) {
+    if (red_nan(x)) return;
+    if (!any || x < m) m = x;
+    any = true;
+  });
+  return (R)m;
+}
+template <class E, class R, class T, int N> CJ_FN R red_nanmax(const Array<T, N>& a) {
+  if (size(a) == 0) E::fail("ValueError: zero-size array to reduction operation not possible");
+  bool any = false;
+  T m = (T)CJ_NAN;
+  red_each(a, [&](T x) {
+    if (red_nan(x)) return;
+    if (!any || x > m) m = x;
+    any = true;
+  });
+  return (R)m;
+}
+// argmin/argmax: the flat (C-order) index of the first extreme, or of the first NaN.
+template <class E, class R, class T, int N> CJ_FN R red_argmin(const Array<T, N>& a) {
+  if (size(a) == 0) E::fail("ValueError: attempt to get argmin of an empty sequence");
+  int64_t i = 0, at = -1;
+  bool nan = false;
+  T m = 0;
+  red_each(a, [&](T x) {
+    if (!nan) {
+      if (red_nan(x)) { nan = true; at = i; }
+      else if (at < 0 || x < m) { m = x; at = i; }
+    }
+    ++i;
+  });
+  return (R)at;
+}
+template <class E, class R, class T, int N> CJ_FN R red_argmax(const Array<T, N>& a) {
+  if (size(a) == 0) E::fail("ValueError: attempt to get argmax of an empty sequence");
+  int64_t i = 0, at = -1;
+  bool nan = false;
+  T m = 0;
+  red_each(a, [&](T x) {
+    if (!nan) {
+      if (red_nan(x)) { nan = true; at = i; }
+      else if (at < 0 || x > m) { m = x; at = i; }
+    }
+    ++i;
+  });
+  return (R)at;
+}
+template <class E, class R, class T, int N> CJ_FN R red_all(const Array<T, N>& a) {
+  bool r = true;
+  red_each(a, [&](T x) { r = r && (bool)x; });
+  return r;
+}
+template <class E, class R, class T, int N> CJ_FN R red_any(const Array<T, N>& a) {
+  bool r = false;
+  red_each(a, [&](T x) { r = r || (bool)x; });
+  return r;
+}
+template <class E, class R, class T, int N> CJ_FN R red_count_nonzero(const Array<T, N>& a) {
+  int64_t c = 0;
+  red_each(a, [&](T x) { c += (bool)x ? 1 : 0; });
+  return (R)c;
 }
 
 }  // namespace cj
