@@ -9,7 +9,7 @@ import pytest
 
 import cujit
 from cujit import cuda, float32, int64, void
-from cujit.cuda.dispatcher import _nvrtc_flags
+from cujit.cuda.compiler import nvrtc_flags
 
 
 @cuda.jit
@@ -214,10 +214,13 @@ def test_resource_queries_on_the_gpu():
 
 
 def test_options_become_nvrtc_flags():
-    assert _nvrtc_flags(False, True, None, False) == []
-    assert _nvrtc_flags(True, False, 32, True) == ["-lineinfo", "--maxrregcount=32", "--ptxas-options=-O0",
-                                                  "--use_fast_math"]
-    assert _nvrtc_flags(False, True, 0, False) == []  # 0: no limit, as in numba-cuda
+    assert nvrtc_flags() == []
+    assert nvrtc_flags(lineinfo=True, opt=False, max_registers=32, fastmath=True) == [
+        "-lineinfo", "--maxrregcount=32", "--ptxas-options=-O0", "--use_fast_math"]
+    assert nvrtc_flags(max_registers=0) == []  # 0: no limit, as in numba-cuda
+    # debug: DWARF (-G), which has the line table and turns ptxas's optimisation off itself
+    assert nvrtc_flags(debug=True, lineinfo=True, opt=False) == ["-G"]
+    assert nvrtc_flags(launch_bounds=(128, 2)) == ["-DCJ_LAUNCH_BOUNDS=__launch_bounds__(128, 2)"]
     with pytest.raises(ValueError, match="max_registers must be a positive integer"):
         cuda.jit(max_registers=-4)(add_one.py_func)
 

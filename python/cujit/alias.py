@@ -36,6 +36,7 @@ _ALIASES = {
     "numba.cuda.cudadrv.devicearray": "cujit.cuda.cudadrv.devicearray",
     "numba.cuda.cudadrv.devices": "cujit.cuda.cudadrv.devices",
     "numba.cuda.cudadrv.error": "cujit.cuda.cudadrv.error",
+    "numba.cuda.cudadrv.nvrtc": "cujit.cuda.cudadrv.nvrtc",
     "numba.cuda.kernels": "cujit.cuda.kernels",
     "numba.cuda.kernels.transpose": "cujit.cuda.kernels.transpose",
     "numba.cuda.libdevice": "cujit.cuda.libdevice",

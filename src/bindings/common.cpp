@@ -151,8 +151,16 @@ void* stream_handle(const py::object& stream) {
     s.check_live();
     return s.handle();
   }
-  if (py::hasattr(stream, "handle")) return (void*)stream.attr("handle").cast<uintptr_t>();
-  throw py::type_error("stream must be 0, None or a cujit stream");
+  // The CUDA stream protocol (numba-cuda's and cuda.core's streams): (version 0, handle).
+  if (py::hasattr(stream, "__cuda_stream__")) {
+    py::tuple t = stream.attr("__cuda_stream__")();
+    if (t.size() == 2) return (void*)py::int_(t[1]).cast<uintptr_t>();
+  }
+  if (py::hasattr(stream, "handle")) return (void*)py::int_(stream.attr("handle")).cast<uintptr_t>();
+  // A cuda.core GraphBuilder: work launched on it is captured on its stream (numba-cuda's rule).
+  if (py::hasattr(stream, "begin_building") && py::hasattr(stream, "stream")) return stream_handle(stream.attr("stream"));
+  throw py::type_error("stream must be 0, None, a cujit stream or an object with __cuda_stream__, got " +
+                       py::repr(stream).cast<std::string>());
 }
 
 }  // namespace cujit

@@ -40,6 +40,7 @@ GlobalValue to_global(const std::string& name, const py::tuple& t) {
       throw std::invalid_argument("global '" + name + "': unsupported scalar type " + t[1].cast<std::string>());
     if (g.scalar == Scalar::Bool) g.i = t[2].cast<bool>();
     else if (is_float(g.scalar)) g.f = t[2].cast<double>();
+
     else if (g.scalar == Scalar::UInt64) g.u = t[2].cast<uint64_t>();
     else g.i = t[2].cast<int64_t>();
   } else if (kind == "module") {
@@ -139,6 +140,13 @@ void define_compiler(py::module_& m) {
     }
     return out;
   });
+  m.def("scalar_table", [] {
+    // types.def for the Python type objects (types.py): (name, dtype str, aliases) per row.
+    py::list rows;
+    for (int i = 0; i < kNumScalars; ++i)
+      rows.append(py::make_tuple(scalar_name(Scalar(i)), scalar_dtype_str(Scalar(i)), scalar_aliases(Scalar(i))));
+    return rows;
+  }, "The scalar types the compiler has (types.def): a list of (name, numpy dtype str, aliases).");
   m.def("parse_signature", [](const std::string& s) {
     Signature sig = parse_signature(s);
     std::vector<std::string> args;
@@ -208,6 +216,9 @@ void define_compiler(py::module_& m) {
      "(arch 'sm_XY') or PTX ('compute_XY') bytes, 'log', 'pch': 'created', 'used' or ''}. pch=False "
      "compiles without the process's precompiled prelude, minimal=False without -minimal (NVRTC 12.8+ "
      "only: older ones get neither).");
+  m.def("nvrtc_supported_archs", [] { return toolchain::nvrtc_supported_archs(); },
+        "The architectures the loaded NVRTC compiles for, ascending (75, 80, ...): "
+        "numba.cuda.cudadrv.nvrtc.get_supported_ccs and find_closest_arch.");
   m.def("nvrtc_pch_stats", [] {
     toolchain::PchStats s = toolchain::pch_stats();
     py::dict d;

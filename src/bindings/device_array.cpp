@@ -13,6 +13,7 @@
 #include "runtime/array_views.h"
 #include "runtime/device_array.h"
 #include "runtime/memory.h"
+#include "runtime/stream.h"
 
 namespace py = pybind11;
 
@@ -229,7 +230,17 @@ void copy_to_device(DeviceArray& self, const py::object& ary, const py::object& 
 
 // copy_to_host with numba-cuda's checks of `ary` (check_array_compatibility's words; shapes may
 // differ in dimensions of length 1). Unlike numba-cuda, any layout of `ary` is filled correctly.
+// What numba-cuda refuses on the GPU, a device array with a negative stride, cujit refuses there too.
 py::array copy_to_host(const DeviceArray& a, const py::object& ary, const py::object& stream) {
+  // numba-cuda refuses negative strides on the GPU (its simulator copies them); so does cujit.
+  if (a.backend() == rt::Backend::GPU)
+    for (size_t k = 0; k < a.strides.size(); ++k)
+      if (a.strides[k] < 0 && a.shape[k] > 1) {  // a stride of a length-1 dimension is never used
+        std::string msg = "D->H copy not implemented for negative strides: " +
+                          py::repr(py::tuple(py::cast(a.strides))).cast<std::string>();
+        PyErr_SetString(PyExc_NotImplementedError, msg.c_str());
+        throw py::error_already_set();
+      }
   void* s = stream_for(a, stream);
   if (ary.is_none() || !py::isinstance<py::array>(ary)) return rt::device_array_to_numpy(a, ary, s);
   py::array h = py::reinterpret_borrow<py::array>(ary);
@@ -601,7 +612,15 @@ void define_device_array(py::module_& m) {
             throw py::type_error("as_cuda_array: " + py::type::of(obj).attr("__name__").cast<std::string>() +
                                  " does not implement the CUDA array interface (__cuda_array_interface__); "
                                  "use cuda.to_device to copy host data");
-          return py::cast(rt::device_array_from_cai(obj));
+          auto a = rt::device_array_from_cai(obj);
+          // numba-cuda binds the array to the exporter's stream (an external stream). The default
+          // streams (1, 2) are what an unbound array uses anyway, so those stay unbound (stream 0).
+          py::object st = obj.attr("__cuda_array_interface__").attr("get")("stream");
+          if (!st.is_none() && py::isinstance<py::int_>(st)) {
+            uintptr_t h = st.cast<uintptr_t>();
+            if (h > 2) a = with_stream(a, py::cast(rt::Stream::external(reinterpret_cast<void*>(h))));
+          }
+          return py::cast(a);
         },
         "obj"_a, "sync"_a = true,
         "A DeviceNDArray viewing the GPU memory of an object with __cuda_array_interface__ (no copy).");

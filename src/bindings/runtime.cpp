@@ -4,6 +4,8 @@
 // Context on them), memory info, random-state seeding and _shutdown.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
+
+#include <cstdint>
 #include <pybind11/stl.h>
 
 #include <string>
@@ -208,6 +210,17 @@ void define_runtime(py::module_& m) {
     rt::ensure_context();  // the choice is now fixed for the process, as Numba's context creation fixes it
   }, "ordinal"_a, "Uses GPU `ordinal`; another one than the one in use raises CudaSupportError.");
   m.def("current_device_id", [] { return rt::current_device(); }, "The ordinal of the GPU cujit uses.");
+  m.def("profile", [](bool start) {
+    py::gil_scoped_release nogil;
+    rt::ensure_context();  // the profiler acts on the current context: cujit's
+    if (start) CUJIT_CU(cuProfilerStart);
+    else CUJIT_CU(cuProfilerStop);
+  }, "start"_a, "cuProfilerStart (start=True) or cuProfilerStop in cujit's context.");
+  m.def("context_handle", [] {
+    py::gil_scoped_release nogil;
+    rt::ensure_context();
+    return uintptr_t(rt::context());
+  }, "The CUcontext cujit uses (the device's primary context), as an int; makes it if needed.");
   m.def("memory_info", [](bool simulator) {
     std::pair<size_t, size_t> fi;
     {

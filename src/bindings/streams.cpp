@@ -60,6 +60,8 @@ void define_streams(py::module_& m) {
       .def("auto_synchronize", [](std::shared_ptr<Stream> s) { return AutoSync{std::move(s)}; },
            "A context manager that yields the stream and synchronises it when the block ends.")
       .def_property_readonly("backend", [](const Stream& s) { return std::string(rt::backend_name(s.backend())); })
+      .def_property_readonly("external", [](const Stream& s) { return s.kind() == Stream::Kind::External; },
+                             "True for a stream of another library (cuda.external_stream).")
       .def("__repr__", &Stream::repr);
 
   py::class_<Event, std::shared_ptr<Event>>(m, "Event", "A CUDA event (cuda.event()): a point in a stream's work.")

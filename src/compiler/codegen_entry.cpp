@@ -129,7 +129,10 @@ std::string emit_entry(const EntryPoint& ep, const FunctionInstance& f, const En
       call += (i ? ", " : "") + std::string("cj_p") + std::to_string(i);
     }
     call += ")";
-    os << "extern \"C\" __device__ " << (ep.c_abi ? ret : std::string("int")) << " " << ep.symbol << "(" << params << ") {\n";
+    // cuda.compile(forceinline=True) arrives as NVRTC's -DCJ_DEVICE_ENTRY=__forceinline__ (an
+    // option, as launch bounds for kernels).
+    os << "#ifndef CJ_DEVICE_ENTRY\n#define CJ_DEVICE_ENTRY\n#endif\n";
+    os << "extern \"C\" __device__ CJ_DEVICE_ENTRY " << (ep.c_abi ? ret : std::string("int")) << " " << ep.symbol << "(" << params << ") {\n";
     if (ep.c_abi) os << "  " << (is_void ? "" : "return ") << call << ";\n";
     else os << "  " << (is_void ? "(void)cj_ret; " + call : "*cj_ret = " + call) << ";\n  return 0;\n";
     os << "}\n";
@@ -142,7 +145,10 @@ std::string emit_entry(const EntryPoint& ep, const FunctionInstance& f, const En
   // runtime builds for cuLaunchKernel), and the prelude's loop runs every thread of the blocks.
   const auto& params = f.mod.func->params;
   if (cx.target == Target::CUDA) {
-    os << "extern \"C\" __global__ void " << ep.symbol << "(";
+    // launch_bounds= arrives as NVRTC's -DCJ_LAUNCH_BOUNDS=__launch_bounds__(...): an option,
+    // like fastmath, so the generated text (and its caches) stays the same for every bound.
+    os << "#ifndef CJ_LAUNCH_BOUNDS\n#define CJ_LAUNCH_BOUNDS\n#endif\n";
+    os << "extern \"C\" __global__ void CJ_LAUNCH_BOUNDS " << ep.symbol << "(";
     for (size_t i = 0; i < params.size(); ++i) os << (i ? ", " : "") << type(f.arg_types[i]) << " cj_p" << i;
     os << ") {\n";
   } else {

@@ -128,6 +128,7 @@ static __device__ __noinline__ void index_fault(int32_t site, int32_t axis, int6
 CJ_FN void threadfence() { __threadfence(); }
 CJ_FN void threadfence_block() { __threadfence_block(); }
 CJ_FN void threadfence_system() { __threadfence_system(); }
+CJ_FN void nanosleep(uint32_t ns) { __nanosleep(ns); }
 // Cache-hinted loads and stores (cuda.ldca..., cuda.stcg...): CUDA's __ldca/__stcg intrinsics, one
 // overload per element type through the intrinsics' own types (int64_t is `long` here).
 #define CJ_CACHE_LOAD(name, intr)                                                                  \

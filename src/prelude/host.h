@@ -518,6 +518,8 @@ CJ_FN int32_t syncthreads_or(bool p) { return syncthreads_count(p) > 0 ? 1 : 0; 
 CJ_FN void threadfence_block() { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
 CJ_FN void threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 CJ_FN void threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+// The GPU suspends the thread for about `ns` (at most 1 ms): a hint with no visible effect.
+CJ_FN void nanosleep(uint32_t) {}
 
 template <class Body>
 static void sim_fiber_trampoline(void* p) { (*(Body*)p)(); }

@@ -209,7 +209,7 @@ __attribute__((noinline)) static void sim_grid_wait() {
     if (CJ_SIM_STOPPING()) throw SimFault("interrupted");
     if (spins > 100) {
       struct timespec ts{0, 20000};  // 20 us: the other blocks' threads need the cores
-      nanosleep(&ts, nullptr);
+      ::nanosleep(&ts, nullptr);  // POSIX's, not cj::nanosleep (cuda.nanosleep)
     }
   }
 }

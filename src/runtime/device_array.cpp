@@ -131,13 +131,12 @@ bool scalar_from_numpy_dtype(py::dtype dt, Scalar* out) {
   if (!dt.attr("fields").is_none() || !dt.attr("subdtype").is_none()) return false;
   char kind = dt.kind();
   py::ssize_t size = dt.itemsize();
-#define SCALAR(e, name, cpp, k, sz, str)   \
-  if (kind == k && size == sz) {           \
-    *out = Scalar::e;                      \
-    return true;                           \
+  for (int i = 0; i < kNumScalars; ++i) {
+    if (kind == scalar_kind(Scalar(i)) && size == scalar_size(Scalar(i))) {
+      *out = Scalar(i);
+      return true;
+    }
   }
-#include "compiler/scalars.def"
-#undef SCALAR
   return false;
 }
 
@@ -374,14 +373,16 @@ std::shared_ptr<DeviceArray> device_array_from_cai(py::handle obj) {
   py::dict cai = iface;
   for (const char* key : {"shape", "typestr", "data"})
     if (!cai.contains(key)) throw py::value_error(std::string("__cuda_array_interface__ has no '") + key + "'");
+  if (cai.contains("mask") && !cai["mask"].is_none()) {  // numba-cuda's class and words
+    PyErr_SetString(PyExc_NotImplementedError, "Masked arrays are not supported");
+    throw py::error_already_set();
+  }
   auto a = std::make_shared<DeviceArray>();
   for (auto d : py::tuple(cai["shape"])) a->shape.push_back(cai_int(d, "shape"));
   check_shape(a->shape, "__cuda_array_interface__");
   py::dtype dt = py::dtype::from_args(cai["typestr"]);
   if (!scalar_from_numpy_dtype(dt, &a->dtype))
     throw py::type_error("unsupported dtype " + dtype_str(dt) + " in __cuda_array_interface__");
-  if (cai.contains("mask") && !cai["mask"].is_none())
-    throw py::type_error("masked arrays (__cuda_array_interface__ 'mask') are not supported");
   py::tuple data(cai["data"]);
   if (data.size() != 2) throw py::value_error("__cuda_array_interface__ 'data' must be (pointer, read_only)");
   uintptr_t ptr = cai_pointer(data[0], "data");

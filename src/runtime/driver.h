@@ -9,6 +9,7 @@
 // throw CudaSupportError.
 #pragma once
 #include <cuda.h>
+#include <cudaProfiler.h>
 
 #include <string>
 #include <utility>

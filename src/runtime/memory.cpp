@@ -91,10 +91,10 @@ void trim_pool() noexcept {
                              nbytes, info.first, info.second);
 }
 
-CUdeviceptr gpu_alloc(size_t nbytes, CUstream stream, Buffer::Origin* origin) {
+CUdeviceptr gpu_alloc(size_t nbytes, CUstream stream, bool pool_ok, Buffer::Origin* origin) {
   ensure_context();
   CUdeviceptr p = 0;
-  if (use_pool()) {
+  if (pool_ok && use_pool()) {
     *origin = Buffer::Origin::Pool;
     const Driver& d = Driver::get();
     CUresult rc = d.api.cuMemAllocAsync(&p, nbytes, stream);
@@ -358,13 +358,21 @@ std::shared_ptr<Buffer> allocate(Backend backend, size_t nbytes, void* stream) {
   }
   Buffer::Origin origin = Buffer::Origin::Plain;
   buf->generation = context_generation();
-  CUdeviceptr p = gpu_alloc(nbytes, static_cast<CUstream>(stream), &origin);
+  // Pool memory is freed on its stream (cuMemFreeAsync), so that stream must outlive the Buffer: a
+  // default stream always does, and a stream cujit made is kept alive by stream_owner. Another
+  // library's stream (cuda.core's, cuda.external_stream's) may be destroyed first, and a
+  // cuMemFreeAsync on a destroyed stream crashes the driver (seen when the garbage collector
+  // took a cuda.core stream before an array allocated on it). Such arrays get plain memory
+  // (cuMemAlloc, not stream-ordered; cuMemFree waits for the device), as numba-cuda's always are.
+  std::shared_ptr<Stream> owner;
+  const bool builtin = stream == nullptr || stream == CU_STREAM_LEGACY || stream == CU_STREAM_PER_THREAD;
+  if (!builtin) owner = find_stream(stream);
+  CUdeviceptr p = gpu_alloc(nbytes, static_cast<CUstream>(stream), builtin || owner != nullptr, &origin);
   buf->generation = context_generation();  // the allocation's own context, if a fault intervened
   buf->origin = origin;
   buf->ptr = reinterpret_cast<void*>(uintptr_t(p));
   buf->stream = stream;
-  // Freed on that stream (cuMemFreeAsync), so a stream cujit made must live until then.
-  if (origin == Buffer::Origin::Pool) buf->stream_owner = find_stream(stream);
+  if (origin == Buffer::Origin::Pool) buf->stream_owner = std::move(owner);
   return buf;
 }
 

@@ -79,7 +79,8 @@ struct Buffer {
 /// `nbytes` of uninitialised memory on `backend`. GPU: on `stream` (a CUstream, null for the legacy
 /// default stream), usable by work ordered after it on that stream, and by the host after a sync;
 /// on out-of-memory the pool's cached memory is released and the allocation retried once. A stream
-/// made by runtime/stream.h is kept alive by the Buffer until the memory is freed on it.
+/// made by runtime/stream.h is kept alive by the Buffer until the memory is freed on it; on another
+/// library's stream (which may die first) the memory is plain cuMemAlloc memory, not the pool's.
 /// Throws CudaSupportError (no GPU), CudaOutOfMemoryError (the device, or on the simulator the host,
 /// has not enough memory; the pool is trimmed, so a later, smaller allocation can work),
 /// CudaAPIError (the driver failed otherwise).

@@ -407,7 +407,16 @@ NvrtcOutput nvrtc_compile_here(const std::string& source, const std::string& pro
   if (done == &first) out.pch = ticket.role == Role::Create ? "created" : ticket.role == Role::Use ? "used" : "";
   nvrtcProgram prog = done->guard.prog;
   std::size_t size = 0;
-  if (cubin) {
+  // -dlto with a virtual arch: NVRTC's result is LTO-IR (cuda.compile(output='ltoir')), not PTX.
+  const bool ltoir = !cubin && std::find(extra_options.begin(), extra_options.end(), "-dlto") != extra_options.end();
+  if (ltoir) {
+    if (a.nvrtcGetLTOIRSize == nullptr || a.nvrtcGetLTOIR == nullptr)
+      throw ToolchainError("this NVRTC (" + nvrtc_version() + ") cannot produce LTO-IR (12.4 or newer can)");
+    check(a, a.nvrtcGetLTOIRSize(prog, &size), "nvrtcGetLTOIRSize");
+    if (size == 0) throw ToolchainError("NVRTC produced empty LTO-IR for " + arch);
+    out.image.assign(size, '\0');
+    check(a, a.nvrtcGetLTOIR(prog, &out.image[0]), "nvrtcGetLTOIR");
+  } else if (cubin) {
     check(a, a.nvrtcGetCUBINSize(prog, &size), "nvrtcGetCUBINSize");
     if (size == 0) throw ToolchainError("NVRTC produced an empty CUBIN for " + arch);
     out.image.assign(size, '\0');

@@ -23,8 +23,8 @@ from ..types import (void, boolean, bool_, b1, int8, int16, int32, int64, uint8,
 from .compiler import (compile, compile_all, compile_ptx, compile_for_current_device, compile_ptx_for_current_device,
                        declare_device)
 from .compat import (HAS_NUMBA, external_stream, from_cuda_array_interface, defer_cleanup,
-                     open_ipc_array, profile_start, profile_stop, profiling, set_memory_manager, In, Out,
-                     InOut, LinkableCode, CUSource, PTXSource, Cubin, Fatbin, Object, Archive, LTOIR,
+                     open_ipc_array, profile_start, profile_stop, cuda_error, profiling, set_memory_manager,
+                     In, Out, InOut, LinkableCode, CUSource, PTXSource, Cubin, Fatbin, Object, Archive, LTOIR,
                      is_float16_supported, is_bfloat16_supported, is_fp8_supported, is_supported_version,
                      literal_unroll)
 from . import compiler, cudadrv, kernels, core, np, typing, misc, utils, args, launchconfig, vector_types
@@ -32,9 +32,43 @@ from .cudadrv import driver, devicearray
 from .cudadrv.devices import require_context
 
 DeviceNDArray = _core.DeviceNDArray
-to_device = _core.to_device
-device_array = _core.device_array
-device_array_like = _core.device_array_like
+from .cudadrv.memmgr import (BaseCUDAMemoryManager, HostOnlyCUDAMemoryManager, GetIpcHandleMixin,  # noqa: E402
+                             plugin_in_use as _plugin_in_use, plugin_device_array as _plugin_device_array)
+from .devices import MemoryInfo  # noqa: E402
+from .cudadrv.driver import MemoryPointer  # noqa: E402,F401
+
+
+# With an EMM plugin as the current context's memory manager (cudadrv/memmgr.py), new device
+# arrays take their memory from it; otherwise these are cujit's own functions.
+def to_device(obj, stream=0, copy=True, to=None):
+    """Copies a NumPy array (or anything np.asarray accepts) to a new device array on the current
+    backend, keeping C or F order. A device array is returned as it is; with to=, copies into it."""
+    if to is not None or _plugin_in_use() is None or isinstance(obj, DeviceNDArray):
+        return _core.to_device(obj, stream=stream, copy=copy, to=to)
+    import numpy as _np
+    host = _np.asarray(obj)
+    order = "F" if host.flags.f_contiguous and not host.flags.c_contiguous else "C"
+    ary = _plugin_device_array(host.shape, host.dtype, None, order, stream)
+    if copy:
+        ary.copy_to_device(host, stream=stream)
+    return ary
+
+
+def device_array(shape, dtype=float, strides=None, order="C", stream=0):
+    """A new, uninitialised device array on the current backend."""
+    if _plugin_in_use() is None:
+        return _core.device_array(shape, dtype=dtype, strides=strides, order=order, stream=stream)
+    return _plugin_device_array(shape, dtype, strides, order, stream)
+
+
+def device_array_like(ary, stream=0):
+    """A new, uninitialised device array of ary's shape, dtype and order."""
+    if _plugin_in_use() is None:
+        return _core.device_array_like(ary, stream=stream)
+    order = "F" if ary.flags["F_CONTIGUOUS"] and not ary.flags["C_CONTIGUOUS"] else "C"
+    return _plugin_device_array(ary.shape, ary.dtype, None, order, stream)
+
+
 as_cuda_array = _core.as_cuda_array
 from_dlpack = _core.from_dlpack
 

@@ -5,5 +5,5 @@ from . import (to_device, device_array, device_array_like, pinned_array, pinned_
                event_elapsed_time, pinned, mapped, detect, list_devices, select_device,
                get_current_device, close, synchronize, is_available, is_cuda_array, as_cuda_array,
                from_cuda_array_interface, defer_cleanup, open_ipc_array, profile_start, profile_stop,
-               profiling, is_float16_supported, is_bfloat16_supported, is_fp8_supported,
+               cuda_error, profiling, is_float16_supported, is_bfloat16_supported, is_fp8_supported,
                is_supported_version, gpus, current_context)

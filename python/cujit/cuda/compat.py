@@ -35,21 +35,43 @@ def open_ipc_array(handle, shape, dtype, strides=None, offset=0):
 
 
 def profile_start():
-    _refuse("the CUDA profiler API (cuda.profile_start)")
+    """Starts profile collection in the current context (cuProfilerStart: what a profiler such
+    as Nsight Systems started with capture on cudaProfilerApi collects). The simulator has no
+    profiler: nothing happens there."""
+    if not _core.simulator_enabled():
+        _core.profile(True)
 
 
 def profile_stop():
-    _refuse("the CUDA profiler API (cuda.profile_stop)")
+    """Stops profile collection in the current context (cuProfilerStop)."""
+    if not _core.simulator_enabled():
+        _core.profile(False)
 
 
 @contextlib.contextmanager
 def profiling():
-    _refuse("the CUDA profiler API (cuda.profiling)")
+    """Profiles the block: ``profile_start()`` on entry, ``profile_stop()`` on exit."""
+    profile_start()
     yield
+    profile_stop()
+
+
+def cuda_error():
+    """None when the CUDA driver initialised (or on the simulator), else a string saying why it
+    did not (numba-cuda's)."""
+    if _core.simulator_enabled() or _core.gpu_available():
+        return None
+    try:
+        _core.device_count()
+    except Exception as e:  # noqa: BLE001 - the reason is the answer
+        return str(e)
+    return None
 
 
 def set_memory_manager(mm_plugin):
-    _refuse("external memory manager plugins (cuda.set_memory_manager)")
+    """numba-cuda's EMM plugin hook (cudadrv/memmgr.py says what a plugin allocates)."""
+    from .cudadrv.memmgr import set_memory_manager as _set
+    _set(mm_plugin)
 
 
 class _InterfaceHolder:
@@ -67,9 +89,18 @@ def from_cuda_array_interface(desc, owner=None, sync=True):
 @contextlib.contextmanager
 def defer_cleanup():
     """numba-cuda holds back device frees inside this block so that they cannot synchronize in
-    timing-critical code. cujit's frees are ordered on the stream and never synchronize, so there
-    is nothing to hold back: the block runs as is."""
-    yield
+    timing-critical code. cujit's own frees are ordered on the stream and never synchronize, so
+    they are not held back; the pending-deallocation queues (the context's and its memory
+    manager's, which an EMM plugin may use) are, as in numba-cuda."""
+    from .devices import current_context
+    from ..errors import CudaSupportError
+    try:
+        ctx = current_context()
+    except CudaSupportError:  # no GPU (and not simulating): no context, so nothing is queued
+        yield
+        return
+    with ctx.deallocations.disable(), ctx.memory_manager.defer_cleanup():
+        yield
 
 
 # numba-cuda's In/Out/InOut kernel-argument wrappers (copy a host array one way only).

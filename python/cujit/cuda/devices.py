@@ -78,27 +78,89 @@ class Device:
 
 
 class Context:
-    """The context of a device (cujit uses the device's primary context). ``device``,
-    ``get_memory_info()`` -> ``(free, total)`` bytes, ``synchronize()``."""
+    """The context of a device (cujit uses the device's primary context, one ``Context`` object
+    per device: state set on it stays). ``device``, ``handle`` (the CUcontext, an int; 0 on the
+    simulator), ``get_memory_info()`` -> ``(free, total)`` bytes, ``synchronize()``, and
+    numba-cuda's ``memory_manager`` (an EMM plugin, or cujit's own: driver.py) and
+    ``deallocations`` (its pending-deallocation queue)."""
+
+    def __new__(cls, device):
+        key = (device.id, device._simulator)
+        ctx = _contexts.get(key)
+        if ctx is None:
+            ctx = _contexts[key] = super().__new__(cls)
+            ctx.device = device
+            from .cudadrv.memmgr import _PendingDeallocs, _new_memory_manager
+            ctx.deallocations = _PendingDeallocs()
+            ctx.memory_manager = _new_memory_manager(ctx)
+        return ctx
+
+    @property
+    def memory_manager(self):
+        return self._memory_manager
+
+    @memory_manager.setter
+    def memory_manager(self, mm):
+        from .cudadrv.memmgr import _note_manager
+        _note_manager(mm)
+        self._memory_manager = mm
 
     def __init__(self, device):
-        self.device = device
+        pass
+
+    def _prepare(self):
+        """numba-cuda initialises a context's memory manager before the context is used (also
+        one a user assigned to ``memory_manager``)."""
+        mm = self.memory_manager
+        if getattr(mm, "_cujit_initialized", None) is not mm:
+            mm.initialize()
+            try:
+                mm._cujit_initialized = mm
+            except AttributeError:  # a plugin with __slots__: initialised on every use then
+                pass
+        return self
+
+    @property
+    def handle(self):
+        return 0 if self.device._simulator else _core.context_handle()
 
     def get_memory_info(self):
+        """``(free, total)`` bytes, from the memory manager (an EMM plugin may answer)."""
+        return self.memory_manager.get_memory_info()
+
+    def _cujit_memory_info(self):
         return _MemoryInfo(*_core.memory_info(self.device._simulator))
 
     def synchronize(self):
         if not self.device._simulator:
             _core.synchronize()
 
-    # numba-cuda's allocation methods (numba.cuda.cudadrv.driver.Context), on cujit's runtime.
+    # numba-cuda's allocation methods (numba.cuda.cudadrv.driver.Context): through the memory
+    # manager, as there. cujit's own manager (driver.py) calls the _cujit_ methods below.
     def memalloc(self, bytesize):
+        """``bytesize`` bytes of device memory, as a ``driver.MemoryPointer`` (the memory manager's)."""
+        return self._prepare().memory_manager.memalloc(bytesize)
+
+    def memhostalloc(self, bytesize, mapped=False, portable=False, wc=False):
+        return self._prepare().memory_manager.memhostalloc(bytesize, mapped=mapped, portable=portable, wc=wc)
+
+    def memallocmanaged(self, bytesize, attach_global=True):
+        return self._prepare().memory_manager.memallocmanaged(bytesize, attach_global=attach_global)
+
+    def mempin(self, owner, pointer, size, mapped=False):
+        return self._prepare().memory_manager.mempin(owner, pointer, size, mapped=mapped)
+
+    def get_ipc_handle(self, memory):
+        return self._prepare().memory_manager.get_ipc_handle(memory)
+
+    # cujit's own allocations (what cujit's memory manager does).
+    def _cujit_memalloc(self, bytesize):
         """``bytesize`` bytes of device memory, as a ``driver.MemoryPointer``."""
         import numpy as np
         from .cudadrv.driver import MemoryPointer
         return MemoryPointer._of(self, _core.device_array(int(bytesize), np.uint8))
 
-    def memhostalloc(self, bytesize, mapped=False, portable=False, wc=False):
+    def _cujit_memhostalloc(self, bytesize, mapped=False, portable=False, wc=False):
         """``bytesize`` bytes of page-locked host memory: a uint8 NumPy array (a buffer, as
         numba-cuda's PinnedMemory), which with ``mapped=True`` is also device memory (a
         ``MappedNDArray`` that numba.cuda.cudadrv.driver's functions and kernels take)."""
@@ -111,13 +173,13 @@ class Context:
             return mapped_array(int(bytesize), np.uint8, portable=portable, wc=wc).view(np.ndarray)
         return pinned_array(int(bytesize), np.uint8)
 
-    def memallocmanaged(self, bytesize, attach_global=True):
+    def _cujit_memallocmanaged(self, bytesize, attach_global=True):
         """``bytesize`` bytes of managed memory: a uint8 ``ManagedNDArray``."""
         import numpy as np
         from .host_memory import managed_array
         return managed_array(int(bytesize), np.uint8, attach_global=attach_global)
 
-    def mempin(self, owner, pointer, size, mapped=False):
+    def _cujit_mempin(self, owner, pointer, size, mapped=False):
         """Page-locks the ``size`` host bytes at address ``pointer`` (memory ``owner`` keeps alive)
         until the returned ``driver.PinnedMemory`` (``driver.MappedMemory`` with ``mapped=True``,
         also device memory) dies."""
@@ -127,8 +189,21 @@ class Context:
     def create_stream(self):
         return _core.stream()
 
+    def create_event(self, timing=True):
+        return _core.event(timing)
+
     def get_default_stream(self):
         return _core.default_stream()
+
+    def get_legacy_default_stream(self):
+        return _core.legacy_default_stream()
+
+    def get_per_thread_default_stream(self):
+        return _core.per_thread_default_stream()
+
+    def defer_cleanup(self):
+        """numba-cuda's ``Context.defer_cleanup()``: the memory manager's context manager."""
+        return self.memory_manager.defer_cleanup()
 
     def create_external_stream(self, ptr):
         from .compat import external_stream
@@ -136,13 +211,19 @@ class Context:
 
     def reset(self):
         """numba-cuda frees what the context holds; cujit keeps one primary context for the
-        process and its arrays stay valid, so this does what ``cuda.close()`` does: waits for
-        pending work and gives the memory pool's cached memory back to the device."""
+        process and its arrays stay valid, so this resets the memory manager (an EMM plugin's
+        ``reset()``), flushes the pending deallocations and does what ``cuda.close()`` does:
+        waits for pending work and gives the memory pool's cached memory back to the device."""
+        self.memory_manager.reset()
+        self.deallocations.clear()
         if not self.device._simulator and _core.gpu_available():
             _core.release_cached_memory()
 
     def __repr__(self):
         return "<CUDA context of %r>" % (self.device,)
+
+
+_contexts = {}  # (device id, simulator): its Context
 
 
 class _DeviceList:
@@ -203,8 +284,8 @@ def get_current_device():
 
 
 def current_context():
-    "The context of the current device."
-    return Context(get_current_device())
+    "The context of the current device (its memory manager initialised)."
+    return Context(get_current_device())._prepare()
 
 
 def close():

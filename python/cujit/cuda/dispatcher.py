@@ -6,6 +6,7 @@ kernels and ufuncs that call them.
 """
 
 import os
+import pickle
 import re
 import shutil
 import subprocess
@@ -17,19 +18,113 @@ from .. import _core
 from .. import config
 from .. import types as _t
 from ..errors import NumbaInvalidConfigWarning
-from ..decorators import snapshot, source
+from ..decorators import capture, snapshot, source
 from ..types import signature_string
+from .compiler import nvrtc_flags
+
+
+class _FunctionDescriptor:
+    """What numba-cuda's tests read of a compiled device function's descriptor: its names."""
+
+    def __init__(self, mangled_name, qualname):
+        self.mangled_name = mangled_name
+        self.qualname = qualname
+
+
+class DeviceCompileResult:
+    """One compilation of a device function for some argument types (``compile_device``): its
+    signature, and its code on demand, compiled on its own with an ``extern "C"`` entry named
+    ``fndesc.mangled_name`` (Numba's ABI: ``int name(RET* ret, args...)``)."""
+
+    def __init__(self, device_function, args, return_type):
+        from .compiler import _c_name, _type_object
+        self._devfn = device_function
+        self.fndesc = _FunctionDescriptor(_mangled(_c_name(device_function.__name__), args),
+                                          getattr(device_function.py_func, "__qualname__", ""))
+        sig = "%s(%s)" % (return_type or "", ", ".join(self._args_text(args)))
+        # Typing now, as Numba's compile does: a function that does not type is refused here.
+        _, resty = _core.generate_device_source(capture(device_function.py_func),
+                                                self._args_text(args), str(return_type or ""),
+                                                False, self.fndesc.mangled_name)
+        self.signature = _t.Signature(_type_object(resty), args)
+        self._sig_text = sig
+        self._ptx = {}
+
+    @staticmethod
+    def _args_text(args):
+        return [signature_string(a) if isinstance(a, _t.Type) else str(a) for a in args]
+
+    def _code(self, what):
+        if _core.simulator_enabled():
+            raise AttributeError("inspect_%s: the simulator compiles device functions for the CPU, "
+                                 "not to PTX (numba-cuda's simulator has no such method either)" % what)
+        from .compiler import _compile, _current_cc
+        opts = self._devfn.targetoptions
+        cc = _current_cc()
+        if cc not in self._ptx:
+            self._ptx[cc] = _compile(self._devfn.py_func, self.signature, opts.get("debug"),
+                                     opts.get("lineinfo"), True, opts.get("fastmath"), cc,
+                                     opts.get("opt"), "numba", {"abi_name": self.fndesc.mangled_name},
+                                     "ptx", False, None)[0]
+        return self._ptx[cc]
+
+    def inspect_asm(self):
+        return self._code("asm")
+
+    def inspect_llvm(self):
+        """cujit has no LLVM IR: the generated CUDA C++ of the function alone, which NVRTC
+        compiles (it says so on its first line)."""
+        source, _ = _core.generate_device_source(capture(self._devfn.py_func),
+                                                 self._args_text(self.signature.args),
+                                                 str(self.signature.return_type), False,
+                                                 self.fndesc.mangled_name)
+        return _LLVM_NOTE.replace("this kernel", "this device function") + source
+
+
+_ITANIUM = {"boolean": "b", "int8": "a", "uint8": "h", "int16": "s", "uint16": "t", "int32": "i",
+            "uint32": "j", "int64": "x", "uint64": "y", "float32": "f", "float64": "d"}
+
+
+def _mangled(name, args):
+    """A C++-style mangled name in a namespace of cujit's own (``_ZN5cujit3fooEii``), as Numba
+    mangles its device functions: the entry never collides with a CUDA function of the same
+    Python name (a device function called ``cos``)."""
+    codes = "".join(_ITANIUM.get(signature_string(a) if isinstance(a, _t.Type) else str(a), "v")
+                    for a in args) or "v"
+    return "_ZN5cujit%d%sE%s" % (len(name), name, codes)
+
+
+def _args_of(signature):
+    """(argument types, return type or None) of a signature given as numba-cuda's device
+    functions take it: a string, a Signature, or a tuple of argument types."""
+    if isinstance(signature, _t.Signature):
+        return tuple(signature.args), signature.return_type
+    if isinstance(signature, str):
+        ret, args = _core.parse_signature(signature)
+        return tuple(_type_named(a) for a in args), (_type_named(ret) if ret else None)
+    if isinstance(signature, _t.Type):
+        signature = (signature,)
+    return tuple(signature), None
 
 
 class DeviceFunction:
     """A ``@cuda.jit(device=True)`` function: callable from kernels, ufuncs and other device
-    functions. It is typed at each call site for the argument types found there."""
+    functions. It is typed at each call site for the argument types found there.
 
-    def __init__(self, func):
+    As numba-cuda's device dispatcher, it also compiles on its own (``compile_device(args)``)
+    for inspection: ``inspect_asm(args)`` is the PTX of the function alone (NVRTC's, for the
+    current device) and ``inspect_llvm(args)`` the CUDA C++ cujit generated; signatures given to
+    the decorator are compiled that way when first inspected."""
+
+    def __init__(self, func, signatures=(), targetoptions=None):
         self.py_func = func
         self.__name__ = func.__name__
+        self.__qualname__ = getattr(func, "__qualname__", func.__name__)
         self.__doc__ = func.__doc__
         self.__wrapped__ = func
+        self.targetoptions = dict(targetoptions or {}, device=True)
+        self._declared = [_args_of(s) for s in signatures]
+        self._overloads = {}
         # The text now (a file edited later is refused, not compiled); the globals are read with
         # the compile of each kernel or ufunc that calls it.
         source(func)
@@ -39,32 +134,107 @@ class DeviceFunction:
                            "another device function, or call %s.py_func(...) for the Python "
                            "version" % (self.__name__, self.__name__))
 
+    def __getitem__(self, config):
+        raise RuntimeError("Cannot compile a device function as a kernel")  # numba-cuda's words
+
+    def __reduce__(self):
+        return _reduce_by_reference(self)
+
+    def _signature_list(self):
+        return [(args if ret is None else _t.Signature(ret, args)) for args, ret in self._declared]
+
+    @staticmethod
+    def _key(args):
+        return tuple(signature_string(a) if isinstance(a, _t.Type) else str(a) for a in args)
+
+    def compile_device(self, args, return_type=None):
+        """Types (compiles) the function for the argument types ``args`` (a tuple of types) and
+        returns the compile result (``.signature``, ``.fndesc.mangled_name``, its PTX by
+        ``inspect_asm``), kept for later calls."""
+        args = tuple(args) if isinstance(args, (tuple, list)) else (args,)
+        key = self._key(args)
+        if key not in self._overloads:
+            self._overloads[key] = DeviceCompileResult(self, args, return_type)
+        return self._overloads[key]
+
+    def _compile_declared(self):
+        for args, ret in self._declared:
+            self.compile_device(args, ret)
+
+    @property
+    def overloads(self):
+        """argument types -> compile result, for the signatures compiled so far (declared ones
+        included)."""
+        self._compile_declared()
+        return {cres.signature.args: cres for cres in self._overloads.values()}
+
+    @property
+    def signatures(self):
+        return list(self.overloads)
+
+    def _result(self, signature):
+        self._compile_declared()
+        args, ret = _args_of(signature)
+        key = self._key(args)
+        if key not in self._overloads:
+            raise KeyError("%s() has no compiled signature %s; compiled: %s (compile_device(args) "
+                           "compiles one)" % (self.__name__, args, list(self._overloads) or "none"))
+        return self._overloads[key]
+
+    def inspect_asm(self, signature=None):
+        """The PTX of the function compiled on its own for ``signature`` (a tuple of argument
+        types), or a dict of them for every compiled signature."""
+        if signature is not None:
+            return self._result(signature).inspect_asm()
+        return {args: cres.inspect_asm() for args, cres in self.overloads.items()}
+
+    def inspect_llvm(self, signature=None):
+        """cujit has no LLVM IR: the generated CUDA C++ (see DeviceCompileResult.inspect_llvm)."""
+        if signature is not None:
+            return self._result(signature).inspect_llvm()
+        return {args: cres.inspect_llvm() for args, cres in self.overloads.items()}
+
+    def inspect_sass(self, signature=None):
+        raise RuntimeError("Cannot inspect SASS of a device function")  # numba-cuda's words
+
     def __repr__(self):
         return "<cujit CUDA device function %s (compiled into each kernel or ufunc that calls it)>" % (
             self.__name__)
 
 
+def _reduce_by_reference(obj):
+    """Pickles a kernel or device function by reference: its module and qualified name, where
+    pickle's reader finds the same object again (as a module-level function is pickled). No
+    compiled code travels; the reader compiles on first use. A function defined inside another
+    has no such name: cujit cannot pickle it (numba-cuda pickles its bytecode instead)."""
+    import importlib
+    module, qualname = getattr(obj.py_func, "__module__", None), obj.__qualname__
+    found = None
+    if module and "<locals>" not in qualname:
+        try:
+            found = importlib.import_module(module)
+            for part in qualname.split("."):
+                found = getattr(found, part)
+        except (ImportError, AttributeError):
+            found = None
+    if found is not obj:
+        raise pickle.PicklingError(
+            "cujit pickles CUDA kernels and device functions by reference (module and name), and "
+            "%s.%s does not name this one (a function defined inside another, or renamed); define "
+            "it at module level" % (module, qualname))
+    return (_lookup, (module, qualname))
+
+
+def _lookup(module, qualname):
+    import importlib
+    found = importlib.import_module(module)
+    for part in qualname.split("."):
+        found = getattr(found, part)
+    return found
+
+
 _LLVM_NOTE = ("// cujit has no LLVM IR: inspect_llvm() returns the CUDA C++ that cujit generated for "
               "this kernel (prelude included), which NVRTC compiles\n")
-
-
-def _nvrtc_flags(lineinfo, opt, max_registers, fastmath):
-    """NVRTC's spelling of the options numba-cuda passes to NVVM: -lineinfo; --maxrregcount;
-    opt=False as ptxas's -O0 (NVRTC has no switch to turn its own optimisation off without -G);
-    fastmath as --use_fast_math (flush to zero, approximate division, square root and
-    transcendentals, fused multiply-add)."""
-    flags = []
-    if lineinfo:
-        flags.append("-lineinfo")
-    if max_registers:  # 0 or None: no limit, as in numba-cuda
-        if isinstance(max_registers, bool) or not isinstance(max_registers, int) or max_registers < 0:
-            raise ValueError("max_registers must be a positive integer, got %r" % (max_registers,))
-        flags.append("--maxrregcount=%d" % max_registers)
-    if opt is False or opt == 0:
-        flags.append("--ptxas-options=-O0")
-    if fastmath:
-        flags.append("--use_fast_math")
-    return flags
 
 
 class _TypeName(_t.Type):
@@ -168,10 +338,13 @@ class Dispatcher(_core.Kernel):
         self.__name__ = func.__name__
         self.__doc__ = func.__doc__
         self.__wrapped__ = func
+        self.__qualname__ = getattr(func, "__qualname__", func.__name__)
         self.debug = bool(debug)
         self.targetoptions = dict(targetoptions or {}, debug=self.debug, lineinfo=bool(lineinfo))
         opts = self.targetoptions
-        flags = _nvrtc_flags(lineinfo, opts.get("opt", True), opts.get("max_registers"), opts.get("fastmath"))
+        # debug=True is not -G here: it checks indices (below); -G would make every kernel slow.
+        flags = nvrtc_flags(lineinfo=lineinfo, opt=opts.get("opt", True), fastmath=opts.get("fastmath"),
+                            max_registers=opts.get("max_registers"), launch_bounds=opts.get("launch_bounds"))
         # One signature given alone (not in a list) makes a specialized kernel, as in numba-cuda.
         self._specialized = bool(specialized)
         self.specializations = {}
@@ -189,6 +362,9 @@ class Dispatcher(_core.Kernel):
                          snapshot=snapshot(func, link_items), nvrtc_flags=flags)
         self._link = link
         self._set_extensions(self._extensions)
+
+    def __reduce__(self):
+        return _reduce_by_reference(self)
 
     def __call__(self, *args, **kwargs):
         # A ValueError, as numba-cuda raises for a kernel called like a function.
@@ -480,7 +656,7 @@ def jit(func_or_sig=None, device=False, debug=None, lineinfo=False, inline=False
             if link:
                 raise NotImplementedError("cuda.jit(device=True, link=...): give link= to the kernel "
                                           "or to cuda.declare_device")
-            return DeviceFunction(func)
+            return DeviceFunction(func, sigs, targetoptions=dict(targetoptions, debug=debug, lineinfo=lineinfo))
         return Dispatcher(func, sigs, debug=debug, lineinfo=lineinfo, link=link, targetoptions=targetoptions,
                           specialized=specialized)
 

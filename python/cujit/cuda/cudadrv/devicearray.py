@@ -135,7 +135,8 @@ def _reduce_device_array(ary):
     contents, in the device memory of the backend current then."""
     import numpy as np
     perm = sorted(range(ary.ndim), key=lambda d: (-abs(ary.strides[d]), d))
-    host = np.ascontiguousarray(ary.transpose(tuple(perm)).copy_to_host()) if ary.ndim else ary.copy_to_host()
+    # __array__, not copy_to_host, which refuses negative strides on the GPU as numba-cuda's does.
+    host = np.ascontiguousarray(ary.transpose(tuple(perm)).__array__()) if ary.ndim else ary.__array__()
     return _rebuild_device_array, (host, tuple(perm))
 
 

@@ -6,8 +6,9 @@ objects are anything numba-cuda's functions take as such (``__cuda_memory__``): 
 ``MemoryPointer`` (``Context.memalloc``), mapped and managed host arrays; host memory is anything
 with the buffer protocol (NumPy arrays, ctypes objects). The byte copies and memset below work on
 both backends (on the simulator, "device" memory is host memory). The raw driver object
-(``driver.cuXxx``), the linker and the memory-manager plugins belong to Numba's Python binding
-of the CUDA driver, which cujit does not have: those raise NotImplementedError when used.
+(``driver.cuXxx``) and the linker belong to Numba's Python binding of the CUDA driver, which
+cujit does not have: those raise NotImplementedError when used. The memory-manager (EMM plugin)
+classes are memmgr.py's.
 """
 import ctypes
 import weakref
@@ -143,6 +144,15 @@ class MemoryPointer:
 
     def __repr__(self):
         return "<MemoryPointer 0x%x, %d bytes>" % (self._ptr, self.size)
+
+
+class AutoFreePointer(MemoryPointer):
+    """numba-cuda's MemoryPointer whose finalizer runs when the object dies (what cujit's
+    MemoryPointer with a finalizer does), as EMM plugins return from ``memalloc``."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.refct -= 1
 
 
 # ---- numba-cuda's functions on device and host memory ------------------------------------------
@@ -380,13 +390,5 @@ class _Linker(_RawClass):
     pass
 
 
-class BaseCUDAMemoryManager(_RawClass):
-    pass
-
-
-class HostOnlyCUDAMemoryManager(BaseCUDAMemoryManager):
-    pass
-
-
-class GetIpcHandleMixin:
-    pass
+from .memmgr import (BaseCUDAMemoryManager, HostOnlyCUDAMemoryManager, GetIpcHandleMixin,  # noqa: E402,F401
+                     set_memory_manager, _PendingDeallocs, _SizeNotSet)

@@ -1,0 +1,119 @@
+"""@cuda.jit(device=True) functions as numba-cuda's device dispatcher offers them (its
+cudapy/test_device_func.py, test_fastmath.py, test_serialize.py): compile_device, the PTX and the
+generated code of the function compiled on its own, the refusals in numba-cuda's words, pickling
+by reference; and cuda.nanosleep."""
+import math
+import pickle
+import re
+
+import numpy as np
+import pytest
+
+from cujit import _core, cuda, types
+from cujit.cuda import compiler as _compiler
+
+
+@pytest.fixture
+def ptx_target(monkeypatch):
+    """The GPU's compile path (PTX) for the compute capability 9.0, with or without a GPU here."""
+    previous = _core.simulator_enabled()
+    _core.set_simulator(False)
+    monkeypatch.setattr(_compiler, "_current_cc", lambda: (9, 0))
+    try:
+        yield
+    finally:
+        _core.set_simulator(previous)
+
+
+@cuda.jit(device=True)
+def foo(x, y):
+    return x + y
+
+
+def test_compile_device_and_inspect_asm(ptx_target):
+    args = (types.int32, types.int32)
+    cres = foo.compile_device(args)
+    assert cres.signature.return_type == types.int64  # Numba's int32 + int32
+    assert "foo" in cres.fndesc.mangled_name
+    ptx = foo.inspect_asm(args)
+    assert cres.fndesc.mangled_name in ptx and ".visible .func" in ptx
+    assert "cujit has no LLVM IR" in foo.inspect_llvm(args)
+    assert list(foo.inspect_asm()) == [args]
+    with pytest.raises(KeyError, match="no compiled signature"):
+        foo.inspect_asm((types.float64, types.float64))
+
+
+def test_declared_signatures_and_fastmath_reach_the_ptx(ptx_target):
+    def div(x, y):
+        return x / y
+
+    sig = (types.float32, types.float32)
+    fast = cuda.jit(sig, device=True, fastmath=True)(div)
+    precise = cuda.jit(sig, device=True)(div)
+    assert "div.approx.ftz.f32 " in fast.inspect_asm(sig)
+    assert "div.rn.f32" in precise.inspect_asm(sig) and "div.approx" not in precise.inspect_asm(sig)
+    assert precise.signatures == [sig]
+
+    def cos(x):
+        return math.cos(x)
+
+    typed = cuda.jit("float32(float32)", device=True, fastmath=True)(cos)
+    assert typed.overloads[(types.float32,)].signature.return_type == types.float32
+    assert "cos.approx.ftz.f32" in typed.inspect_asm((types.float32,))
+
+
+def test_device_function_refusals_in_numba_cudas_words():
+    with pytest.raises(RuntimeError, match="Cannot inspect SASS of a device function"):
+        foo.inspect_sass((types.int32, types.int32))
+    with pytest.raises(RuntimeError, match="Cannot compile a device function as a kernel"):
+        foo[1, 1]()
+
+
+def test_inspect_asm_on_the_simulator_says_why(target):
+    if target != "sim":
+        pytest.skip("the simulator's answer")
+    foo.compile_device((types.int32, types.int32))
+    with pytest.raises(AttributeError, match="simulator"):
+        foo.inspect_asm((types.int32, types.int32))
+
+
+@cuda.jit
+def _uses_foo(r):
+    r[0] = foo(2, 3)
+
+
+def test_kernels_and_device_functions_pickle_by_reference(target):
+    assert pickle.loads(pickle.dumps(foo)) is foo
+    k = pickle.loads(pickle.dumps(_uses_foo))
+    assert k is _uses_foo
+    r = np.zeros(1, np.int64)
+    k[1, 1](r)
+    assert r[0] == 5
+
+    @cuda.jit(device=True)
+    def local(x):
+        return x
+
+    with pytest.raises(pickle.PicklingError, match="by reference"):
+        pickle.dumps(local)
+
+
+def test_nanosleep(target):
+    @cuda.jit
+    def k(a, n):
+        cuda.nanosleep(32)
+        cuda.nanosleep(n)
+        a[0] = 1
+
+    a = np.zeros(1, np.int32)
+    k[1, 1](a, np.uint32(100))
+    assert a[0] == 1
+
+
+def test_nanosleep_is_the_ptx_instruction():
+    def use_nanosleep(x):
+        cuda.nanosleep(32)
+        cuda.nanosleep(x)
+
+    ptx, _ = cuda.compile_ptx(use_nanosleep, (types.uint32,))
+    assert sum("nanosleep.u32" in line for line in ptx.split("\n")) == 2
