@@ -43,15 +43,15 @@ const UfuncRow kUfuncs[] = {
 #undef CONSTANT
 };
 
-// A NumPy type character as the scalar of that dtype (found by its dtype string in scalars.def,
+// A NumPy type character as the scalar of that dtype (found by its dtype string in types.def,
 // so a type added there brings its loops in); false where the table has none.
 bool scalar_of_char(char c, Scalar* out) {
   static const struct { char c; const char* dtype; } chars[] = {
       {'t', "|b1"}, {'b', "|i1"}, {'B', "|u1"}, {'h', "<i2"}, {'H', "<u2"}, {'i', "<i4"}, {'I', "<u4"},
       {'l', "<i8"}, {'L', "<u8"}, {'f', "<f4"}, {'d', "<f8"}, {'F', "<c8"}, {'D', "<c16"}};
   static const Scalar all[] = {
-#define SCALAR(e, name, cpp, kind, size, dtype) Scalar::e,
-#include "compiler/scalars.def"
+#define SCALAR(e, name, kind, size, align, dtype, host, cpp, aliases, np_names) Scalar::e,
+#include "compiler/types.def"
 #undef SCALAR
   };
   for (const auto& ch : chars)
