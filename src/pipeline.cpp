@@ -70,6 +70,7 @@ std::string with_prelude(Target t, const std::string& code, bool host_only = fal
   s += prelude::get("common.h");
   s += prelude::get("complex.h");
   s += prelude::get("half_math.h");
+  s += prelude::get("ufuncs.h");
   s += prelude::get("repr.h");
   if (t == Target::Host) {
     s += prelude::get("host_services.h");

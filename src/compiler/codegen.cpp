@@ -825,6 +825,15 @@ class Emitter {
     std::string sp = builtin_spelling(b);
     const Type& r = e.type;
     const Rule rule = builtin_row(b).rule;
+    if (rule == Rule::Ufunc) {  // codegen_ufunc.cpp
+      std::vector<std::string> args;
+      for (const auto& a : e.list) args.push_back(expr(*a));
+      bool alloc = false;
+      std::string s = ufunc_code(*fn_, e, b, args, prog_.host_only, &alloc);
+      allocates_ = allocates_ || alloc;
+      return s;
+    }
+    if (rule == Rule::ArrayReduce) return reduce_code(e, b, expr(*e.list[0]), prog_.host_only);
     if (r.is_array() && rule != Rule::ArrayAlloc && rule != Rule::ConstArray && rule != Rule::ArrayView &&
         !(b == Builtin::NpCopy && !prog_.host_only))  // GPU code's copy() is local storage
       allocates_ = true;
@@ -970,10 +979,6 @@ class Emitter {
         return sp + "<" + std::string(scalar_cpp(r.scalar)) + ">(" + expr(*e.list[0]) + ")";
       case Builtin::NpArange:
         return array_new(e, b, sp);
-      case Builtin::NpSum: case Builtin::NpMean:
-        return sp + "<" + scalar_cpp(r.scalar) + ">(" + expr(*e.list[0]) + ")";
-      case Builtin::NpMin: case Builtin::NpAmin: return sp + "(" + expr(*e.list[0]) + ", false)";
-      case Builtin::NpMax: case Builtin::NpAmax: return sp + "(" + expr(*e.list[0]) + ", true)";
       case Builtin::CudaSync:
         uses_barrier_ = true;
         return sp + "()";
@@ -990,10 +995,6 @@ class Emitter {
         if (is_float(r.scalar)) sp += "_f";  // GPU code: numba-cuda's float result
         break;
       default: break;
-    }
-    if (r.is_array()) {  // np.sqrt(a) and friends on an array: elementwise into a new array
-      const std::string R = scalar_cpp(r.scalar);
-      return "cj::np_map<" + R + ">(" + expr(*e.list[0]) + ", [](auto x) { return " + sp + "((" + R + ")x); })";
     }
     // The math families: arguments converted to the result's float type (or float64 for the
     // predicates and the to-int functions, whose results are not floats).

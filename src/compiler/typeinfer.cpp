@@ -955,8 +955,10 @@ class Typer {
   void array_method(ast::Node& e) {
     if (!e.a->is(ast::Kind::Attribute)) return;
     static const std::map<std::string, std::string> methods = {
-        {"sum", "numpy.sum"}, {"mean", "numpy.mean"}, {"min", "numpy.min"},
-        {"max", "numpy.max"}, {"copy", "numpy.copy"}, {"view", "array.view"}};
+        {"sum", "numpy.sum"}, {"mean", "numpy.mean"}, {"min", "numpy.min"}, {"max", "numpy.max"},
+        {"prod", "numpy.prod"}, {"var", "numpy.var"}, {"std", "numpy.std"}, {"argmin", "numpy.argmin"},
+        {"argmax", "numpy.argmax"}, {"all", "numpy.all"}, {"any", "numpy.any"},
+        {"copy", "numpy.copy"}, {"view", "array.view"}};
     if (e.a->name == "sync" && expr(*e.a->a).tag == Type::Tag::GridGroup) {  // g.sync() of cuda.cg.this_grid()
       ast::NodePtr self = std::move(e.a->a);
       ast::NodePtr callee = ast::make(ast::Kind::Name, e.a->loc);

@@ -80,6 +80,7 @@ struct FunctionInstance {
   std::map<std::pair<const ast::Node*, Edge>, std::vector<JoinCopy>> join_copies;
   std::unordered_map<const ast::Node*, Resolved> resolved;
   std::unordered_map<const ast::Node*, std::vector<int64_t>> array_shapes;  // cuda.local/shared.array
+  std::unordered_map<const ast::Node*, UfuncLoop> ufunc_loops;  // each NumPy ufunc call's loop
   std::unordered_map<const ast::Node*, int64_t> shared_bytes;  // static cuda.shared.array -> its bytes
   std::unordered_map<const ast::Node*, int64_t> local_bytes;   // cuda.local.array -> its bytes
   std::unordered_map<const ast::Node*, int64_t> array_alignment;  // cuda.local/shared.array(..., alignment=n)
@@ -241,6 +242,12 @@ Type type_libdevice_call(FunctionInstance& fn, ast::Node& call, const LibdeviceF
 /// into parameter order, filling skipped parameters with their defaults. False for intrinsics
 /// without keyword parameters (the call's keywords are then the caller's to reject).
 bool bind_builtin_keywords(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b);
+/// A NumPy ufunc call (typeinfer_ufunc.cpp): out= moved after the inputs; the loop NumPy (and
+/// Numba) picks for the argument types, recorded in fn.ufunc_loops; the result's type.
+bool bind_ufunc_keywords(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b);
+Type type_ufunc_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args);
+/// np.sum(a) and the other whole-array reductions (Rule::ArrayReduce): Numba's result type.
+Type type_reduce_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args);
 /// The constant an argument expression of `fn` is, for a callee's constant parameter: an int
 /// expression that folds (literals, global ints, arithmetic), a tuple of such, or a global (or
 /// constant-parameter) tuple of ints. False where it is not one.

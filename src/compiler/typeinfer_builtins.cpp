@@ -322,19 +322,8 @@ class BuiltinTyper {
         return Type::scalar_of(Scalar::Int64);
       case Rule::ArrayNew: return array_new(e, b, args);
       case Rule::ArrayView: return array_view(e, b, args);
-      case Rule::ArrayReduce: {
-        host_only(e, b, kArraysOnGpu);
-        arity(e, b, args, 1, 1);
-        if (!args[0].is_array()) error(*e.list[0], std::string(b.name) + "() needs an array, got " + args[0].str());
-        Scalar d = args[0].scalar;
-        if (b.id == Builtin::NpSum) {
-          if (d == Scalar::Bool || is_signed(d)) return Type::scalar_of(Scalar::Int64);
-          return Type::scalar_of(is_integer(d) ? Scalar::UInt64 : d);
-        }
-        if (b.id == Builtin::NpMean) return Type::scalar_of(d == Scalar::Float32 || is_complex(d) ? d : Scalar::Float64);
-        if (is_complex(d)) error(e, no_implementation(b, args));  // min/max: complex numbers have no order
-        return Type::scalar_of(d);
-      }
+      case Rule::Ufunc: return type_ufunc_call(fn_, e, b, args);
+      case Rule::ArrayReduce: return type_reduce_call(fn_, e, b, args);
       case Rule::Atomic: case Rule::AtomicInt: case Rule::AtomicUnsigned: case Rule::AtomicCas: {
         const bool cas0 = b.id == Builtin::AtomicCas0;  // compare_and_swap(ary, old, val): ary[0]
         const size_t nargs = b.rule == Rule::AtomicCas && !cas0 ? 4 : 3;
@@ -896,6 +885,7 @@ const std::vector<KwSpec>& keyword_specs() {
 }  // namespace
 
 bool bind_builtin_keywords(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b) {
+  if (b.rule == Rule::Ufunc) return bind_ufunc_keywords(fn, call, b);
   const KwSpec* spec = nullptr;
   for (const auto& s : keyword_specs())
     if (s.id == b.id) spec = &s;
