@@ -26,6 +26,18 @@ const RecordField& record_field(const FunctionInstance& fn, const ast::Node& at,
   if (!f->unsupported.empty())
     unsupported_error(fn, at, "field '" + name + "' of type " + f->unsupported +
                                   " is not supported in compiled code yet (the record passes, but this field cannot be read or written)");
+  // A nested array of multi-byte items in a packed record may start (or, in an array of such
+  // records, repeat) at an address its items' alignment does not divide. Its view is read in
+  // place, which faults on the GPU (CUDA_ERROR_MISALIGNED_ADDRESS loses the context); x86 CPU code
+  // does not mind. Refused in GPU code (the simulator too, so it predicts the GPU) until the view
+  // reads such items byte by byte, as scalar fields already are.
+  if (!f->shape.empty() && f->type.is_scalar() && !fn.host_only) {
+    const int64_t a = scalar_align(f->type.scalar);
+    if (a > 1 && (f->offset % a != 0 || rec.record->size % a != 0))
+      unsupported_error(fn, at, "field '" + name + "' is an array of " + scalar_name(f->type.scalar) + " at offset " +
+                                    std::to_string(f->offset) + " of a packed record of " + std::to_string(rec.record->size) +
+                                    " bytes, which GPU code cannot read in place (misaligned); use an aligned dtype (align=True)");
+  }
   return *f;
 }
 
