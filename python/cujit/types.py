@@ -195,33 +195,36 @@ void = VoidType()
 # returning nothing; numba-cuda's tests check isinstance(resty, types.NoneType)).
 none = void
 NoneType = VoidType
-boolean = bool_ = ScalarType("boolean", np.bool_)
-int8 = ScalarType("int8", np.int8)
-int16 = ScalarType("int16", np.int16)
-int32 = ScalarType("int32", np.int32)
-int64 = intp = int_ = ScalarType("int64", np.int64)
-uint8 = byte = ScalarType("uint8", np.uint8)
-uint16 = ScalarType("uint16", np.uint16)
-uint32 = ScalarType("uint32", np.uint32)
-uint64 = uintp = ScalarType("uint64", np.uint64)
-float32 = float_ = ScalarType("float32", np.float32)
-float64 = double = ScalarType("float64", np.float64)
 
-# Numba's short and C-style names for the same types.
-b1 = boolean
-i1, i2, i4, i8 = int8, int16, int32, int64
-u1, u2, u4, u8 = uint8, uint16, uint32, uint64
-f4, f8 = float32, float64
-char, uchar, short, ushort = int8, uint8, int16, uint16
-intc, uintc, uint = int32, uint32, uint32
-long_, ulong, longlong, ulonglong = int64, uint64, int64, uint64
-ssize_t, size_t = int64, uint64
+
+def _scalar_types():
+    """One type object per row of the compiler's type table (src/compiler/types.def, read through
+    _core), bound to its Numba name and to each alias that is an identifier and not a Python
+    builtin (``f4``, ``intp``, ``c16``; ``float``/``int`` stay Python's)."""
+    import builtins
+    from . import _core
+    made = []
+    for name, dtype, aliases in _core.scalar_table():
+        # Numba's type object is types.boolean; "bool" would shadow the builtin.
+        t = ScalarType("boolean" if name == "bool" else name, np.dtype(dtype))
+        made.append(t)
+        for n in [t.name] + aliases.split():
+            if n.isidentifier() and not hasattr(builtins, n):
+                globals()[n] = t
+    return made
+
+
+_SCALARS = _scalar_types()
 
 # Types cujit's compiler does not have yet: type objects with Numba's names, so signatures can be
 # written; compiling one fails with "unknown type 'complex64'" (and so on) from the compiler.
-float16 = f2 = ScalarType("float16", np.float16)
-complex64 = c8 = ScalarType("complex64", np.complex64)
-complex128 = c16 = ScalarType("complex128", np.complex128)
+_NAME_ONLY = []
+for _names, _dt in ((("float16", "f2"), np.float16), (("complex64", "c8"), np.complex64),
+                    (("complex128", "c16"), np.complex128)):
+    if _names[0] not in globals():
+        _NAME_ONLY.append(ScalarType(_names[0], _dt))
+        globals().update(dict.fromkeys(_names, _NAME_ONLY[-1]))
+del _names, _dt
 
 
 class _Unsupported(Type):
@@ -254,21 +257,21 @@ for _n in _UNSUPPORTED_NAMES:
 del _n
 
 # Numba's sets of scalar types by kind (`ty in types.signed_domain`).
-signed_domain = frozenset([int8, int16, int32, int64])
-unsigned_domain = frozenset([uint8, uint16, uint32, uint64])
+_kind = lambda k: frozenset(t for t in _SCALARS + _NAME_ONLY if t.dtype.kind == k)
+signed_domain = _kind("i")
+unsigned_domain = _kind("u")
 integer_domain = signed_domain | unsigned_domain
-real_domain = frozenset([float32, float64])
-complex_domain = frozenset([complex64, complex128])
+real_domain = frozenset(t for t in _kind("f") if t.dtype.itemsize >= 4)  # Numba's has no float16
+complex_domain = _kind("c")
 number_domain = integer_domain | real_domain | complex_domain
 
 # numba's types.Array(dtype, ndim, layout) is this class's constructor.
 Array = ArrayType
 
 # The types the compiler has (the globals snapshot relies on this: decorators._classify).
-_BY_DTYPE = {t.dtype: t for t in (boolean, int8, int16, int32, int64, uint8, uint16, uint32,
-                                   uint64, float32, float64)}
+_BY_DTYPE = {t.dtype: t for t in _SCALARS}
 # from_dtype also knows the types that exist as names only, for signatures and typeof.
-_ALL_BY_DTYPE = {**_BY_DTYPE, **{t.dtype: t for t in (float16, complex64, complex128)}}
+_ALL_BY_DTYPE = {**_BY_DTYPE, **{t.dtype: t for t in _NAME_ONLY}}
 
 
 def from_dtype(dtype):

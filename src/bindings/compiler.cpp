@@ -41,6 +41,7 @@ GlobalValue to_global(const std::string& name, const py::tuple& t) {
       throw std::invalid_argument("global '" + name + "': unsupported scalar type " + t[1].cast<std::string>());
     if (g.scalar == Scalar::Bool) g.i = t[2].cast<bool>();
     else if (is_float(g.scalar)) g.f = t[2].cast<double>();
+
     else if (g.scalar == Scalar::UInt64) g.u = t[2].cast<uint64_t>();
     else g.i = t[2].cast<int64_t>();
   } else if (kind == "module") {
@@ -141,6 +142,13 @@ void define_compiler(py::module_& m) {
     }
     return out;
   });
+  m.def("scalar_table", [] {
+    // types.def for the Python type objects (types.py): (name, dtype str, aliases) per row.
+    py::list rows;
+    for (int i = 0; i < kNumScalars; ++i)
+      rows.append(py::make_tuple(scalar_name(Scalar(i)), scalar_dtype_str(Scalar(i)), scalar_aliases(Scalar(i))));
+    return rows;
+  }, "The scalar types the compiler has (types.def): a list of (name, numpy dtype str, aliases).");
   m.def("parse_signature", [](const std::string& s) {
     Signature sig = parse_signature(s);
     std::vector<std::string> args;

@@ -12,6 +12,7 @@
 #include "bindings/common.h"
 #include "bindings/marshal.h"
 #include "bindings/records.h"
+#include "compiler/scalar_visit.h"
 #include "pipeline.h"
 #include "runtime/host_calls.h"
 
@@ -49,7 +50,8 @@ void size_align(const Type& t, size_t* size, size_t* align) {
   if (t.is_optional()) {  // cj::Optional<T>: bool valid, then the value
     size_align(Type::tuple({Type::scalar_of(Scalar::Bool), t.elems[0]}), size, align);
   } else if (t.is_scalar()) {
-    *size = *align = (size_t)scalar_size(t.scalar);
+    *size = (size_t)scalar_size(t.scalar);
+    *align = (size_t)scalar_align(t.scalar);
   } else if (t.is_tuple()) {
     size_t off = 0, al = 1;
     for (const auto& e : t.elems) {
@@ -155,25 +157,15 @@ py::object result_value(const Type& t, const char* p, ResultOwners& owners) {
     py::array one(record_dtype(*t.record), std::vector<py::ssize_t>{1}, std::vector<py::ssize_t>{}, data);
     return one.attr("view")(py::module_::import("numpy").attr("recarray"))[py::int_(0)];
   }
-  auto get = [&](auto zero) {
-    decltype(zero) v;
+  return visit_scalar(t.scalar, [&](auto zero) -> py::object {
+    using T = decltype(zero);
+    T v;
     std::memcpy(&v, p, sizeof(v));
-    return v;
-  };
-  switch (t.scalar) {
-    case Scalar::Bool: return py::bool_(get(bool{}));
-    case Scalar::Int8: return py::int_(get(int8_t{}));
-    case Scalar::Int16: return py::int_(get(int16_t{}));
-    case Scalar::Int32: return py::int_(get(int32_t{}));
-    case Scalar::Int64: return py::int_(get(int64_t{}));
-    case Scalar::UInt8: return py::int_(get(uint8_t{}));
-    case Scalar::UInt16: return py::int_(get(uint16_t{}));
-    case Scalar::UInt32: return py::int_(get(uint32_t{}));
-    case Scalar::UInt64: return py::int_(get(uint64_t{}));
-    case Scalar::Float32: return py::float_(get(float{}));
-    case Scalar::Float64: return py::float_(get(double{}));
-  }
-  return py::none();
+    if constexpr (is_std_complex<T>::value) return py::reinterpret_steal<py::object>(PyComplex_FromDoubles(v.real(), v.imag()));
+    else if constexpr (std::is_same_v<T, bool>) return py::bool_(v);
+    else if constexpr (std::is_floating_point_v<T>) return py::float_((double)v);
+    else return py::int_(v);
+  });
 }
 
 // Whether the dispatcher can hand a result of this type back to Python.

@@ -9,6 +9,7 @@
 // are new to an existing ufunc). This is the only file that uses NumPy's C API; it is imported
 // lazily, on the first ufunc made.
 #define NPY_NO_DEPRECATED_API NPY_API_VERSION
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -33,21 +34,14 @@ void import_numpy_api() {
   done = true;
 }
 
+// NumPy's type number of a scalar, from its dtype string in the type table (read once).
 int npy_type(Scalar s) {
-  switch (s) {
-    case Scalar::Bool: return NPY_BOOL;
-    case Scalar::Int8: return NPY_INT8;
-    case Scalar::Int16: return NPY_INT16;
-    case Scalar::Int32: return NPY_INT32;
-    case Scalar::Int64: return NPY_INT64;
-    case Scalar::UInt8: return NPY_UINT8;
-    case Scalar::UInt16: return NPY_UINT16;
-    case Scalar::UInt32: return NPY_UINT32;
-    case Scalar::UInt64: return NPY_UINT64;
-    case Scalar::Float32: return NPY_FLOAT32;
-    case Scalar::Float64: return NPY_FLOAT64;
-  }
-  throw InternalError("npy_type: unknown scalar");
+  static const std::vector<int> nums = [] {
+    std::vector<int> v;
+    for (int i = 0; i < kNumScalars; ++i) v.push_back(py::dtype(std::string(scalar_dtype_str(Scalar(i)))).num());
+    return v;
+  }();
+  return nums[int(s)];
 }
 
 // What a loop and every numpy.ufunc made from it need alive: the library its code is in.

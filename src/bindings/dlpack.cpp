@@ -25,7 +25,7 @@ namespace {
 
 // ---- the DLPack ABI -----------------------------------------------------------------------------
 enum DLDeviceType : int32_t { kDLCPU = 1, kDLCUDA = 2, kDLCUDAHost = 3, kDLCUDAManaged = 13 };
-enum DLDataTypeCode : uint8_t { kDLInt = 0, kDLUInt = 1, kDLFloat = 2, kDLBool = 6 };
+enum DLDataTypeCode : uint8_t { kDLInt = 0, kDLUInt = 1, kDLFloat = 2, kDLComplex = 5, kDLBool = 6 };
 struct DLDevice {
   int32_t device_type;
   int32_t device_id;
@@ -66,22 +66,23 @@ constexpr uint32_t kDLPackMajor = 1, kDLPackMinor = 0;
 // -------------------------------------------------------------------------------------------------
 
 DLDataType dl_dtype(Scalar s) {
-  DLDataType t{kDLFloat, uint8_t(scalar_size(s) * 8), 1};
-  if (s == Scalar::Bool) t.code = kDLBool;
-  else if (is_float(s)) t.code = kDLFloat;
-  else t.code = is_signed(s) ? kDLInt : kDLUInt;
+  DLDataType t{255, uint8_t(scalar_size(s) * 8), 1};  // 255: no DLPack code (matches nothing)
+  switch (scalar_kind(s)) {  // DLPack's codes by NumPy's kinds
+    case 'b': t.code = kDLBool; break;
+    case 'i': t.code = kDLInt; break;
+    case 'u': t.code = kDLUInt; break;
+    case 'f': t.code = kDLFloat; break;
+    case 'c': t.code = kDLComplex; break;
+  }
   return t;
 }
 
 bool scalar_of_dl(DLDataType t, Scalar* out) {
   if (t.lanes != 1) return false;
-#define SCALAR(e, name, cpp, k, sz, str)                                              \
-  {                                                                                   \
-    DLDataType d = dl_dtype(Scalar::e);                                               \
-    if (d.code == t.code && d.bits == t.bits) { *out = Scalar::e; return true; }      \
+  for (int i = 0; i < kNumScalars; ++i) {
+    DLDataType d = dl_dtype(Scalar(i));
+    if (d.code == t.code && d.bits == t.bits) { *out = Scalar(i); return true; }
   }
-#include "compiler/scalars.def"
-#undef SCALAR
   // Some producers spell bool as an 8-bit unsigned integer; that is what uint8 reads anyway.
   return false;
 }

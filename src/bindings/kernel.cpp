@@ -119,6 +119,7 @@ struct ArgPlan {
   int ndim = 0;
   char layout = 'A';
   bool readonly = false;  // arrays: part of the type (a read-only array has its own specialisation)
+  int words = 1;          // scalars: 8-byte words of the declared value in the parameter buffer
 };
 
 struct LaunchPlan {
@@ -237,12 +238,11 @@ class Kernel {
           *(bool*)w = o == Py_True;
           break;
         case ArgPlan::NumpyScalar:
-          *w = 0;
           numpy_scalar_bytes(o, a.scalar, w);
           break;
       }
       if (a.scalar != a.declared) convert_scalar_word(w, a.scalar, a.declared);
-      ++w;
+      w += a.words;
     }
     if (!any_array && rt::current_backend() != p.backend) return false;
     if (p.backend == rt::Backend::GPU) {
@@ -493,7 +493,9 @@ class Kernel {
         else return;
         a.scalar = t.scalar;
         a.declared = declared[i].is_scalar() ? declared[i].scalar : t.scalar;
-        p.words += 1;
+        a.words = scalar_words(a.declared);
+        // The value is written in its own type, then converted in place: room for the wider.
+        p.words += std::max(scalar_words(a.scalar), a.words);
       } else {
         return;
       }

@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "bindings/common.h"
+#include "compiler/scalar_visit.h"
 
 namespace py = pybind11;
 
@@ -108,79 +109,66 @@ bool numpy_scalar_kind(const py::handle& h, Scalar* out) {
 }
 
 void numpy_scalar_bytes(const py::handle& h, Scalar s, int64_t* word) {
-  auto store = [&](auto v) { std::memcpy(word, &v, sizeof(v)); };
   PyObject* o = h.ptr();
-  if (is_float(s)) {
-    double d = PyFloat_AsDouble(o);  // exact for float32 and float64 values
-    if (d == -1.0 && PyErr_Occurred()) throw py::error_already_set();
-    if (s == Scalar::Float32) store((float)d);
-    else store(d);
-    return;
-  }
-  if (s == Scalar::Bool) {
-    int b = PyObject_IsTrue(o);
-    if (b < 0) throw py::error_already_set();
-    store((bool)b);
-    return;
-  }
-  py::object i = py::reinterpret_steal<py::object>(PyNumber_Index(o));
-  if (!i) throw py::error_already_set();
-  if (s == Scalar::UInt64) {
-    store((uint64_t)PyLong_AsUnsignedLongLong(i.ptr()));
-  } else {
-    long long v = PyLong_AsLongLong(i.ptr());
-    switch (scalar_size(s)) {  // two's complement: the low bytes are the narrow value
-      case 1: store((int8_t)v); break;
-      case 2: store((int16_t)v); break;
-      case 4: store((int32_t)v); break;
-      default: store((int64_t)v); break;
+  std::memset(word, 0, 8 * scalar_words(s));
+  visit_scalar(s, [&](auto zero) {
+    using T = decltype(zero);
+    T v{};
+    if constexpr (is_std_complex<T>::value) {
+      Py_complex c = PyComplex_AsCComplex(o);  // exact for complex64 and complex128 values
+      if (c.real == -1.0 && PyErr_Occurred()) throw py::error_already_set();
+      v = T((typename T::value_type)c.real, (typename T::value_type)c.imag);
+    } else if constexpr (std::is_floating_point_v<T>) {
+      double d = PyFloat_AsDouble(o);  // exact for float32 and float64 values
+      if (d == -1.0 && PyErr_Occurred()) throw py::error_already_set();
+      v = (T)d;
+    } else if constexpr (std::is_same_v<T, bool>) {
+      int b = PyObject_IsTrue(o);
+      if (b < 0) throw py::error_already_set();
+      v = b != 0;
+    } else {
+      py::object i = py::reinterpret_steal<py::object>(PyNumber_Index(o));
+      if (!i) throw py::error_already_set();
+      // Two's complement: the low bytes of the 64-bit value are the narrow one.
+      if constexpr (std::is_unsigned_v<T> && sizeof(T) == 8) v = (T)PyLong_AsUnsignedLongLong(i.ptr());
+      else v = (T)PyLong_AsLongLong(i.ptr());
+      if (PyErr_Occurred()) throw py::error_already_set();
     }
-  }
-  if (PyErr_Occurred()) throw py::error_already_set();
+    std::memcpy(word, &v, sizeof(T));
+  });
 }
 
+namespace {
+// C++'s conversion of a value of one scalar type to another, as Numba's casts (complex to real
+// keeps the real part; real to complex has a zero imaginary part).
+template <class To, class From>
+To convert_value(const From& a) {
+  if constexpr (is_std_complex<To>::value && is_std_complex<From>::value)
+    return To((typename To::value_type)a.real(), (typename To::value_type)a.imag());
+  else if constexpr (is_std_complex<To>::value)
+    return To((typename To::value_type)a, 0);
+  else if constexpr (is_std_complex<From>::value)
+    return (To)a.real();
+  else
+    return (To)a;
+}
+}  // namespace
+
 /// Re-encodes a marshalled scalar of type `from` as type `to` (C++'s conversions, as Numba's).
+/// `word` holds scalar_words of the wider of the two.
 void convert_scalar_word(int64_t* word, Scalar from, Scalar to) {
   if (from == to) return;
-  double d = 0;
-  int64_t i = 0;
-  uint64_t u = 0;
-  bool is_f = is_float(from), is_u = false;
-  switch (from) {
-    case Scalar::Float32: { float f; std::memcpy(&f, word, 4); d = f; break; }
-    case Scalar::Float64: std::memcpy(&d, word, 8); break;
-    case Scalar::Bool: { bool b; std::memcpy(&b, word, 1); i = b; break; }
-    case Scalar::UInt64: std::memcpy(&u, word, 8); is_u = true; break;
-    default: {  // narrower ints were stored sign- or zero-extended into their own bytes
-      int64_t v = 0;
-      switch (scalar_size(from)) {
-        case 1: v = from == Scalar::Int8 ? (int64_t)*(int8_t*)word : (int64_t)*(uint8_t*)word; break;
-        case 2: v = from == Scalar::Int16 ? (int64_t)*(int16_t*)word : (int64_t)*(uint16_t*)word; break;
-        case 4: v = from == Scalar::Int32 ? (int64_t)*(int32_t*)word : (int64_t)*(uint32_t*)word; break;
-        default: v = *word; break;
-      }
-      i = v;
-    }
-  }
-  *word = 0;
-  auto put = [&](auto zero) {
-    using T = decltype(zero);
-    T v = is_f ? (T)d : is_u ? (T)u : (T)i;
-    std::memcpy(word, &v, sizeof(T));
-  };
-  switch (to) {
-    case Scalar::Bool: { bool b = is_f ? d != 0 : is_u ? u != 0 : i != 0; std::memcpy(word, &b, 1); break; }
-    case Scalar::Int8: put(int8_t{}); break;
-    case Scalar::Int16: put(int16_t{}); break;
-    case Scalar::Int32: put(int32_t{}); break;
-    case Scalar::Int64: put(int64_t{}); break;
-    case Scalar::UInt8: put(uint8_t{}); break;
-    case Scalar::UInt16: put(uint16_t{}); break;
-    case Scalar::UInt32: put(uint32_t{}); break;
-    case Scalar::UInt64: put(uint64_t{}); break;
-    case Scalar::Float32: put(float{}); break;
-    case Scalar::Float64: put(double{}); break;
-  }
+  visit_scalar(from, [&](auto a0) {
+    using A = decltype(a0);
+    A a;
+    std::memcpy(&a, word, sizeof(A));
+    visit_scalar(to, [&](auto b0) {
+      using B = decltype(b0);
+      B b = convert_value<B>(a);
+      std::memset(word, 0, 8 * scalar_words(to));
+      std::memcpy(word, &b, sizeof(B));
+    });
+  });
 }
 
 KArg marshal(const py::handle& h, rt::Backend backend, int index) {
@@ -234,7 +222,7 @@ KArg marshal(const py::handle& h, rt::Backend backend, int index) {
     return a;
   }
   // Scalars: Python's bool, int, float become boolean, int64, float64; NumPy scalars keep theirs.
-  int64_t word = 0;
+  int64_t word = 0, words[2] = {0, 0};  // words: a NumPy scalar, in its own size (up to 16 bytes)
   Scalar s;
   if (py::isinstance<py::bool_>(h)) {
     s = Scalar::Bool;
@@ -262,7 +250,10 @@ KArg marshal(const py::handle& h, rt::Backend backend, int index) {
     std::memcpy(&word, &v, 8);
   } else if (numpy_scalar_kind(h, &np_kind)) {
     s = np_kind;
-    numpy_scalar_bytes(h, s, &word);
+    numpy_scalar_bytes(h, s, words);
+    a.type = Type::scalar_of(s);
+    a.bytes.assign(words, words + scalar_words(s));
+    return a;
   } else if (is_record_scalar(h)) {
     return marshal_record_scalar(h, backend);
   } else {
@@ -296,7 +287,7 @@ enum Conversion { kExact, kPromote, kSafe, kUnsafe, kNone };
 // and unsafe the other), closed over paths, where a path is as good as its worst step and the
 // best path counts. Computed once.
 Conversion scalar_conversion(Scalar from, Scalar to) {
-  constexpr int n = int(Scalar::Float64) + 1;
+  constexpr int n = kNumScalars;
   static const std::vector<std::vector<int>> table = [] {
     std::vector<std::vector<int>> t(n, std::vector<int>(n, kNone));
     for (int i = 0; i < n; ++i) t[i][i] = kExact;
@@ -322,6 +313,7 @@ Conversion scalar_conversion(Scalar from, Scalar to) {
     rule(S::UInt64, S::Float64, kSafe);
     rule(S::Int32, S::Float32, kUnsafe);
     rule(S::Float32, S::Float64, kPromote);
+
     // Closure: a -> c through b is as good as the worse of its two steps.
     for (int k = 0; k < n; ++k)
       for (int i = 0; i < n; ++i)
@@ -372,7 +364,11 @@ std::vector<Type> bind_declared(const std::vector<std::vector<Type>>& declared, 
   }
   if (best != nullptr && tied.empty()) {
     for (size_t i = 0; i < best->size(); ++i)
-      if ((*best)[i].is_scalar()) convert_scalar_word(&karg[i].bytes[0], actual[i].scalar, (*best)[i].scalar);
+      if ((*best)[i].is_scalar()) {
+        karg[i].bytes.resize(std::max(scalar_words(actual[i].scalar), scalar_words((*best)[i].scalar)));
+        convert_scalar_word(&karg[i].bytes[0], actual[i].scalar, (*best)[i].scalar);
+        karg[i].bytes.resize(scalar_words((*best)[i].scalar));
+      }
     return *best;
   }
   if (best != nullptr) {

@@ -502,10 +502,10 @@ class Emitter {
                << (n ? n : 1) << "] = {";
       for (size_t i = 0; i < n; ++i) {
         const char* p = g.bytes.data() + i * scalar_size(g.scalar);
-        char buf[64];
-        switch (g.scalar) {
-          case Scalar::Bool: std::snprintf(buf, sizeof buf, "%s", *p ? "true" : "false"); break;
-          case Scalar::Float32: case Scalar::Float64: {
+        char buf[128];
+        switch (scalar_kind(g.scalar)) {
+          case 'b': std::snprintf(buf, sizeof buf, "%s", *p ? "true" : "false"); break;
+          case 'f': {
             double v;
             if (g.scalar == Scalar::Float32) { float x; std::memcpy(&x, p, 4); v = x; } else { std::memcpy(&v, p, 8); }
             std::snprintf(buf, sizeof buf, g.scalar == Scalar::Float32 ? "%.9g" : "%.17g", v);
@@ -513,7 +513,7 @@ class Emitter {
             if (g.scalar == Scalar::Float32) std::strcat(buf, "f");
             break;
           }
-          default: {
+          case 'i': case 'u': {
             int64_t v = 0; uint64_t u = 0;
             int sz = scalar_size(g.scalar);
             if (is_signed(g.scalar)) {
@@ -524,7 +524,9 @@ class Emitter {
               std::memcpy(&u, p, sz);
               std::snprintf(buf, sizeof buf, "(%s)%lluULL", T.c_str(), (unsigned long long)u);
             }
+            break;
           }
+          default: throw InternalError("no constant spelling for " + t.str());
         }
         structs_ << (i ? ", " : "") << buf;
       }
@@ -602,9 +604,9 @@ class Emitter {
       case O::FloorDiv: return std::string(prog_.python_errors ? "cj::py_floordiv(" : "cj::floordiv(") + c(a, ta) + ", " + c(b, tb) + ")";
       case O::Mod: return std::string(prog_.python_errors ? "cj::py_mod(" : "cj::pymod(") + c(a, ta) + ", " + c(b, tb) + ")";
       case O::Pow:
-        if (is_float(result.scalar) && tb.is_scalar() && !is_float(tb.scalar))
+        if (is_float(result.scalar) && tb.is_scalar() && is_integral(tb.scalar))
           return std::string(prog_.host_only ? "cj::py_powi(" : "cj::powi(") + c(a, ta) + ", (int64_t)(" + b + "))";
-        if (!is_float(result.scalar)) return std::string(prog_.python_errors ? "cj::py_ipow(" : "cj::ipow(") + c(a, ta) + ", " + c(b, tb) + ")";
+        if (is_integral(result.scalar)) return std::string(prog_.python_errors ? "cj::py_ipow(" : "cj::ipow(") + c(a, ta) + ", " + c(b, tb) + ")";
         return "cj::pow(" + c(a, ta) + ", " + c(b, tb) + ")";
       case O::BitAnd: return "((" + T + ")(" + c(a, ta) + " & " + c(b, tb) + "))";
       case O::BitOr: return "((" + T + ")(" + c(a, ta) + " | " + c(b, tb) + "))";
@@ -785,7 +787,7 @@ class Emitter {
         if (e.list.size() == 2)
           return std::string(prog_.host_only ? "cj::round_digits(" : "cj::round_digits_f64(") + arg(e, 0, r) +
                  ", (int64_t)(" + expr(*e.list[1]) + "))";
-        if (!is_float(e.list[0]->type.scalar)) return arg(e, 0, r);
+        if (is_integral(e.list[0]->type.scalar)) return arg(e, 0, r);
         return "cj::round_even(" + expr(*e.list[0]) + ")";
       case Builtin::Int: case Builtin::Float: case Builtin::BoolFn: return arg(e, 0, r);
       case Builtin::Len: {
@@ -930,7 +932,7 @@ class Emitter {
       const Type& a0 = e.list[0]->type;
       at = Type::scalar_of(is_float(a0.scalar) ? a0.scalar : Scalar::Float64);
       if (b == Builtin::MathFloor || b == Builtin::MathCeil || b == Builtin::MathTrunc) {
-        if (!is_float(a0.scalar)) return convert(expr(*e.list[0]), a0, r);
+        if (is_integral(a0.scalar)) return convert(expr(*e.list[0]), a0, r);
       }
     }
     std::string s = sp + "(";
@@ -971,7 +973,7 @@ class Emitter {
       case B::NpCopy: return sp + "<" + T + ">(" + expr(*e.list[0]) + ", [](" + T + " x) { return x; })";
       case B::NpArange: {
         bool ints = true;
-        for (size_t i = 0; i < 3; ++i) ints = ints && (!given(i) || !is_float(e.list[i]->type.scalar));
+        for (size_t i = 0; i < 3; ++i) ints = ints && (!given(i) || is_integral(e.list[i]->type.scalar));
         const Type w = Type::scalar_of(ints ? Scalar::Int64 : Scalar::Float64);
         std::string start = given(1) ? arg(e, 0, w) : (ints ? "(int64_t)0" : "0.0");
         std::string stop = given(1) ? arg(e, 1, w) : arg(e, 0, w);

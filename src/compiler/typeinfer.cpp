@@ -638,7 +638,7 @@ class Typer {
       return Type::module("numba.types");
     }
     Scalar sc;
-    if (module == "numpy" ? numpy_scalar_from_name(attr, &sc) && attr != "int" && attr != "float" && attr != "bool"
+    if (module == "numpy" ? scalar_from_numpy_name(attr, &sc) && attr != "int" && attr != "float" && attr != "bool"
                           : (module == "cuda" || module == "numba" || module == "numba.types") && scalar_from_name(attr, &sc) &&
                                 attr != "int" && attr != "float" && attr != "bool") {
       f.resolved[&e] = Resolved{Resolved::Kind::DType};
@@ -769,7 +769,7 @@ class Typer {
       return bad();
     }
     Scalar x = a.scalar, y = b.scalar;
-    bool ints = !is_float(x) && !is_float(y);
+    bool ints = is_integral(x) && is_integral(y);
     switch (op) {
       case O::Add: case O::Sub: case O::Mult: case O::FloorDiv: case O::Mod:
         return Type::scalar_of(arith_result(x, y));
@@ -780,7 +780,7 @@ class Typer {
         // Numba's overload resolution picks float32 ** int32 for bool ** int32 (a quirk, pinned).
         if (x == Scalar::Bool && y == Scalar::Int32) return Type::scalar_of(Scalar::Float32);
         if (ints) return Type::scalar_of(arith_result(x, y));
-        if (is_float(x) && !is_float(y)) return a;  // float32 ** int stays float32 (Numba)
+        if (is_float(x) && is_integral(y)) return a;  // float32 ** int stays float32 (Numba)
         return Type::scalar_of(promote(x, y));
       case O::BitAnd: case O::BitOr: case O::BitXor:
         if (!ints) return bad();

@@ -208,9 +208,6 @@ bool fold_constant_argument(FunctionInstance& fn, const ast::Node& arg, GlobalVa
 /// view of one): "Cannot modify readonly array of type: readonly array(uint8, 1d, C)".
 constexpr const char* kReadonlyStore = "Cannot modify readonly array of type: ";
 inline std::string readonly_store_message(const Type& array) { return kReadonlyStore + array.str(); }
-/// A scalar type by its NumPy name ('float32', 'f8', 'int', np.byte's 'byte'): dtype strings and
-/// attributes of numpy, where NumPy's meaning differs from Numba's aliases (scalar_from_name).
-bool numpy_scalar_from_name(const std::string& name, Scalar* out);
 /// Whether control can reach the end of `stmts`, by Python's rules and conservatively (when in
 /// doubt, it can): a return ends a block, so does an if whose branches both end, a `while True:`
 /// without a break of its own, and a loop whose else ends and that has no break.

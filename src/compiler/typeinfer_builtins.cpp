@@ -41,7 +41,7 @@ class BuiltinTyper {
     const bool numpy = std::string(b.name).rfind("numpy.", 0) == 0;
     auto float_of = [numpy](Scalar s) {
       if (s == Scalar::Float32) return Scalar::Float32;
-      if (numpy && !is_float(s) && scalar_size(s) <= 2) return Scalar::Float32;
+      if (numpy && is_integral(s) && scalar_size(s) <= 2) return Scalar::Float32;
       return Scalar::Float64;
     };
     switch (b.rule) {
@@ -235,7 +235,7 @@ class BuiltinTyper {
         arity(e, b, args, 3, 3); need_numbers(e, b, args);
         Scalar r = args[0].scalar;
         for (auto& a : args) r = promote(r, a.scalar);
-        if (!is_float(r)) r = Scalar::Float64;
+        if (is_integral(r)) r = Scalar::Float64;
         return Type::scalar_of(r);
       }
       case Rule::CudaSelp: {
@@ -548,7 +548,7 @@ class BuiltinTyper {
     if (t.tag == Type::Tag::DType) return t.scalar;
     Scalar sc;
     if (at.is(ast::Kind::Constant) && at.cval.tag == ast::ConstValue::Tag::Str) {
-      if (numpy_scalar_from_name(at.cval.s, &sc)) return sc;
+      if (scalar_from_numpy_name(at.cval.s, &sc)) return sc;
       error(at, std::string(b.name) + "() got an unknown dtype name '" + at.cval.s + "'");
     }
     if (t.tag == Type::Tag::Function) {
@@ -762,7 +762,7 @@ class BuiltinTyper {
     if (dtype.type.tag == Type::Tag::DType) return dtype.type.scalar;
     Scalar sc;
     if (dtype.is(ast::Kind::Constant) && dtype.cval.tag == ast::ConstValue::Tag::Str) {
-      if (numpy_scalar_from_name(dtype.cval.s, &sc)) return sc;
+      if (scalar_from_numpy_name(dtype.cval.s, &sc)) return sc;
       error(dtype, std::string(b.name) + "() got an unknown dtype name '" + dtype.cval.s + "'");
     }
     error(dtype, std::string(b.name) + "() needs a NumPy or cujit type as its dtype (np.float32, float32), got " + dtype.type.str());

@@ -20,29 +20,6 @@ bool const_int_literal(const ast::Node& n, int64_t* out) {
   return false;
 }
 
-bool numpy_scalar_from_name(const std::string& name, Scalar* out) {
-  // NumPy's own meaning of a name, where Numba's aliases differ: numba.byte is uint8 and
-  // numba.float_ float32, but np.byte is int8 and np.float_ float64.
-  static const std::pair<const char*, Scalar> names[] = {
-      {"bool", Scalar::Bool},       {"bool_", Scalar::Bool},        {"b1", Scalar::Bool},
-      {"int8", Scalar::Int8},       {"int16", Scalar::Int16},       {"int32", Scalar::Int32},
-      {"int64", Scalar::Int64},     {"uint8", Scalar::UInt8},       {"uint16", Scalar::UInt16},
-      {"uint32", Scalar::UInt32},   {"uint64", Scalar::UInt64},     {"float32", Scalar::Float32},
-      {"float64", Scalar::Float64}, {"i1", Scalar::Int8},           {"i2", Scalar::Int16},
-      {"i4", Scalar::Int32},        {"i8", Scalar::Int64},          {"u1", Scalar::UInt8},
-      {"u2", Scalar::UInt16},       {"u4", Scalar::UInt32},         {"u8", Scalar::UInt64},
-      {"f4", Scalar::Float32},      {"f8", Scalar::Float64},        {"int", Scalar::Int64},
-      {"float", Scalar::Float64},   {"int_", Scalar::Int64},        {"intp", Scalar::Int64},
-      {"uintp", Scalar::UInt64},    {"byte", Scalar::Int8},         {"ubyte", Scalar::UInt8},
-      {"short", Scalar::Int16},     {"ushort", Scalar::UInt16},     {"intc", Scalar::Int32},
-      {"uintc", Scalar::UInt32},    {"longlong", Scalar::Int64},    {"ulonglong", Scalar::UInt64},
-      {"single", Scalar::Float32},  {"double", Scalar::Float64},    {"float_", Scalar::Float64},
-  };
-  for (const auto& [n, s] : names)
-    if (name == n) { *out = s; return true; }
-  return false;
-}
-
 namespace {
 using i128 = __int128;
 constexpr i128 kU64End = (i128)1 << 64;  // int literals lie in [INT64_MIN, 2**64)

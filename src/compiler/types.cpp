@@ -9,14 +9,17 @@ namespace cujit {
 namespace {
 struct ScalarRow {
   const char* name;
-  const char* cpp;
   char kind;
   int size;
+  int align;
   const char* dtype;
+  const char* cpp;
+  const char* aliases;
+  const char* np_names;
 };
 const ScalarRow kScalars[] = {
-#define SCALAR(e, name, cpp, kind, size, dtype) {name, cpp, kind, size, dtype},
-#include "compiler/scalars.def"
+#define SCALAR(e, name, kind, size, align, dtype, host, cpp, aliases, np_names) {name, kind, size, align, dtype, cpp, aliases, np_names},
+#include "compiler/types.def"
 #undef SCALAR
 };
 const ScalarRow& row(Scalar s) { return kScalars[static_cast<int>(s)]; }
@@ -26,34 +29,41 @@ const char* scalar_name(Scalar s) { return row(s).name; }
 const char* scalar_cpp(Scalar s) { return row(s).cpp; }
 char scalar_kind(Scalar s) { return row(s).kind; }
 int scalar_size(Scalar s) { return row(s).size; }
+int scalar_align(Scalar s) { return row(s).align; }
 const char* scalar_dtype_str(Scalar s) { return row(s).dtype; }
+const char* scalar_aliases(Scalar s) { return row(s).aliases; }
+bool is_bool(Scalar s) { return row(s).kind == 'b'; }
 bool is_integer(Scalar s) { return row(s).kind == 'i' || row(s).kind == 'u'; }
 bool is_signed(Scalar s) { return row(s).kind == 'i'; }
+bool is_unsigned(Scalar s) { return row(s).kind == 'u'; }
 bool is_float(Scalar s) { return row(s).kind == 'f'; }
+bool is_complex(Scalar s) { return row(s).kind == 'c'; }
 
-bool scalar_from_name(const std::string& name, Scalar* out) {
-  for (int i = 0; i < (int)(sizeof(kScalars) / sizeof(kScalars[0])); ++i) {
-    if (name == kScalars[i].name) { *out = static_cast<Scalar>(i); return true; }
-  }
-  // Aliases Numba and NumPy accept in signatures.
-  struct Alias { const char* n; Scalar s; };
-  static const Alias aliases[] = {
-      {"bool_", Scalar::Bool},    {"b1", Scalar::Bool},        {"boolean", Scalar::Bool},
-      {"i1", Scalar::Int8},       {"i2", Scalar::Int16},       {"i4", Scalar::Int32},
-      {"i8", Scalar::Int64},      {"u1", Scalar::UInt8},       {"u2", Scalar::UInt16},
-      {"u4", Scalar::UInt32},     {"u8", Scalar::UInt64},      {"f4", Scalar::Float32},
-      {"f8", Scalar::Float64},    {"float_", Scalar::Float32}, {"double", Scalar::Float64},
-      {"intp", Scalar::Int64},    {"uintp", Scalar::UInt64},   {"int_", Scalar::Int64},
-      {"byte", Scalar::UInt8},     {"uchar", Scalar::UInt8},    {"short", Scalar::Int16},
-      {"intc", Scalar::Int32},    {"uintc", Scalar::UInt32},   {"longlong", Scalar::Int64},
-      {"ulonglong", Scalar::UInt64}, {"float", Scalar::Float64}, {"int", Scalar::Int64},
-      {"single", Scalar::Float32},
-  };
-  for (const auto& a : aliases) {
-    if (name == a.n) { *out = a.s; return true; }
+namespace {
+// Whether `name` is one of the space-separated words of `list`.
+bool in_list(const std::string& name, const char* list) {
+  for (const char* a = list; *a;) {
+    const char* e = a;
+    while (*e && *e != ' ') ++e;
+    if (name.size() == size_t(e - a) && name.compare(0, name.size(), a, e - a) == 0) return true;
+    a = *e ? e + 1 : e;
   }
   return false;
 }
+
+bool lookup(const std::string& name, Scalar* out, const char* ScalarRow::*names) {
+  for (int i = 0; i < kNumScalars; ++i) {
+    if (name == kScalars[i].name || in_list(name, kScalars[i].*names)) {
+      *out = static_cast<Scalar>(i);
+      return true;
+    }
+  }
+  return false;
+}
+}  // namespace
+
+bool scalar_from_name(const std::string& name, Scalar* out) { return lookup(name, out, &ScalarRow::aliases); }
+bool scalar_from_numpy_name(const std::string& name, Scalar* out) { return lookup(name, out, &ScalarRow::np_names); }
 
 bool Type::operator==(const Type& o) const {
   if (tag != o.tag) return false;
@@ -172,6 +182,7 @@ Scalar promote(Scalar a, Scalar b) {
   if (b == Scalar::Bool) return a;
   char ka = scalar_kind(a), kb = scalar_kind(b);
   int sa = scalar_size(a), sb = scalar_size(b);
+
   if (ka == 'f' || kb == 'f') {
     if (ka == 'f' && kb == 'f') return sa >= sb ? a : b;
     Scalar f = ka == 'f' ? a : b;
@@ -201,7 +212,7 @@ Scalar arith_result(Scalar a, Scalar b) {
     if (is_integer(s)) return Scalar::UInt64;
     return s;
   };
-  if (!is_float(a) && !is_float(b)) {
+  if (is_integral(a) && is_integral(b)) {
     Scalar wa = widen(a), wb = widen(b);
     if (wa == Scalar::UInt64 && wb == Scalar::UInt64) return Scalar::UInt64;
     return Scalar::Int64;

@@ -1,4 +1,4 @@
-// Types of the compiled subset: scalars (scalars.def), arrays (dtype, ndim, layout), tuples, and
+// Types of the compiled subset: scalars (types.def), arrays (dtype, ndim, layout), tuples, and
 // the compile-time-only kinds (modules, functions, ranges, dtype objects) that name resolution and
 // type inference pass around. Promotion follows Numba's rules (DESIGN.md decision 3).
 #pragma once
@@ -10,20 +10,43 @@
 namespace cujit {
 
 enum class Scalar {
-#define SCALAR(e, name, cpp, kind, size, dtype) e,
-#include "compiler/scalars.def"
+#define SCALAR(e, name, kind, size, align, dtype, host, cpp, aliases, np_names) e,
+#include "compiler/types.def"
 #undef SCALAR
 };
+constexpr int kNumScalars = 0
+#define SCALAR(e, name, kind, size, align, dtype, host, cpp, aliases, np_names) +1
+#include "compiler/types.def"
+#undef SCALAR
+    ;
 
+// A scalar's facts, all read from types.def.
 const char* scalar_name(Scalar s);      // "float32"
-const char* scalar_cpp(Scalar s);       // "float"
-char scalar_kind(Scalar s);             // 'b', 'i', 'u', 'f'
+const char* scalar_cpp(Scalar s);       // "float": its spelling in generated code
+char scalar_kind(Scalar s);             // 'b', 'i', 'u', 'f', 'c' (NumPy's dtype.kind)
 int scalar_size(Scalar s);              // bytes
+int scalar_align(Scalar s);             // bytes (NumPy's dtype.alignment)
 const char* scalar_dtype_str(Scalar s); // "<f4"
-bool scalar_from_name(const std::string& name, Scalar* out);  // accepts numba and numpy aliases
+const char* scalar_aliases(Scalar s);   // "f4 float_ single"
+/// 8-byte words a marshalled scalar occupies in a kernel's parameter buffer (its bytes first).
+inline int scalar_words(Scalar s) { return (scalar_size(s) + 7) / 8; }
+bool scalar_from_name(const std::string& name, Scalar* out);  // Numba's name or one of its aliases
+/// NumPy's meaning of np.<name> ("byte" is int8 there, uint8 in Numba; "float_" float64).
+bool scalar_from_numpy_name(const std::string& name, Scalar* out);
+
+// Predicates by kind. Code that means "an integer" says is_integer, never !is_float: a complex
+// value must not take an integer path (bit operators, ipow, floor division) in silence.
+bool is_bool(Scalar s);
 bool is_integer(Scalar s);              // signed or unsigned, not bool
-bool is_signed(Scalar s);
-bool is_float(Scalar s);
+bool is_signed(Scalar s);               // a signed integer
+bool is_unsigned(Scalar s);             // an unsigned integer
+bool is_float(Scalar s);                // a real floating-point type
+bool is_complex(Scalar s);
+inline bool is_inexact(Scalar s) { return is_float(s) || is_complex(s); }
+/// Bool or an integer: what bit operators, shifts and integer powers take.
+inline bool is_integral(Scalar s) { return is_bool(s) || is_integer(s); }
+/// Numba's Number (integers, reals, complex; bool is not one).
+inline bool is_number(Scalar s) { return !is_bool(s); }
 
 struct Type;
 using TypePtr = std::shared_ptr<const Type>;

@@ -131,13 +131,12 @@ bool scalar_from_numpy_dtype(py::dtype dt, Scalar* out) {
   if (!dt.attr("fields").is_none() || !dt.attr("subdtype").is_none()) return false;
   char kind = dt.kind();
   py::ssize_t size = dt.itemsize();
-#define SCALAR(e, name, cpp, k, sz, str)   \
-  if (kind == k && size == sz) {           \
-    *out = Scalar::e;                      \
-    return true;                           \
+  for (int i = 0; i < kNumScalars; ++i) {
+    if (kind == scalar_kind(Scalar(i)) && size == scalar_size(Scalar(i))) {
+      *out = Scalar(i);
+      return true;
+    }
   }
-#include "compiler/scalars.def"
-#undef SCALAR
   return false;
 }
 

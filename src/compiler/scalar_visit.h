@@ -1,0 +1,26 @@
+// Runtime code that handles a scalar by its C++ type (marshalling, conversions, results handed to
+// Python) dispatches here instead of writing its own switch over the scalar types: f is called
+// with a value-initialised object of the row's host type (types.def).
+#pragma once
+#include <complex>
+#include <cstdint>
+
+#include "compiler/types.h"
+
+namespace cujit {
+
+template <class F>
+decltype(auto) visit_scalar(Scalar s, F&& f) {
+  switch (s) {
+#define SCALAR(e, name, kind, size, align, dtype, host, cpp, aliases, np_names) \
+  case Scalar::e: return f(host{});
+#include "compiler/types.def"
+#undef SCALAR
+  }
+  return f(int64_t{});  // unreachable: every enumerator has its row
+}
+
+template <class T> struct is_std_complex : std::false_type {};
+template <class T> struct is_std_complex<std::complex<T>> : std::true_type {};
+
+}  // namespace cujit
