@@ -51,6 +51,12 @@ bool uses_grid_group(const Program& prog);
 /// Whether some function of the program declares a cuda.shared.array (static or dynamic).
 bool uses_shared_memory(const Program& prog);
 
+/// A NumPy ufunc call `e` of builtin `b` whose arguments are the C++ expressions `args`
+/// (codegen_ufunc.cpp); sets *allocates where it makes a new array.
+std::string ufunc_code(const FunctionInstance& fn, const ast::Node& e, Builtin b, const std::vector<std::string>& args,
+                       bool host_only, bool* allocates);
+/// np.sum(a) and the other whole-array reductions of `array`, a C++ expression (codegen_ufunc.cpp).
+std::string reduce_code(const ast::Node& e, Builtin b, const std::string& array, bool host_only);
 /// The C++ spelling of a value type ("float", "cj::Array<float, 2>", "cj_T_float32_int64").
 std::string cpp_type(const Type& t);
 

@@ -68,7 +68,8 @@ bool scalar_from_numpy_name(const std::string& name, Scalar* out) { return looku
 bool Type::operator==(const Type& o) const {
   if (tag != o.tag) return false;
   switch (tag) {
-    case Tag::Scalar: case Tag::DType: return scalar == o.scalar;
+    case Tag::Scalar: case Tag::EnumMember: return scalar == o.scalar && name == o.name;  // name: an enum's key
+    case Tag::DType: return scalar == o.scalar;
     case Tag::Array:
       if ((record == nullptr) != (o.record == nullptr) || (record && record->spelling != o.record->spelling)) return false;
       return scalar == o.scalar && ndim == o.ndim && layout == o.layout && readonly == o.readonly && unaligned == o.unaligned;
@@ -84,7 +85,9 @@ bool Type::operator==(const Type& o) const {
 std::string Type::str() const {
   switch (tag) {
     case Tag::Unknown: return "unknown";
-    case Tag::Scalar: return scalar_name(scalar);
+    case Tag::Scalar: case Tag::EnumMember:
+      if (name.empty()) return scalar_name(scalar);
+      return std::string(tag == Tag::Scalar ? "IntEnum<" : "Enum<") + scalar_name(scalar) + ">(" + name.substr(0, name.find('@')) + ")";
     case Tag::Array: {
       std::string s = "array(";
       s += record ? record->spelling : std::string(scalar_name(scalar));
@@ -175,6 +178,12 @@ Type iteration_item(const Type& it) {
   }
 }
 
+Scalar complex_part(Scalar s) {
+  if (s == Scalar::Complex64) return Scalar::Float32;
+  if (s == Scalar::Complex128) return Scalar::Float64;
+  return s;
+}
+
 // NumPy's promotion lattice for the scalars we have.
 Scalar promote(Scalar a, Scalar b) {
   if (a == b) return a;
@@ -182,11 +191,20 @@ Scalar promote(Scalar a, Scalar b) {
   if (b == Scalar::Bool) return a;
   char ka = scalar_kind(a), kb = scalar_kind(b);
   int sa = scalar_size(a), sb = scalar_size(b);
-
+  if (ka == 'c' || kb == 'c') {
+    // A complex type whose parts hold what the real promotion of the parts gives: complex64
+    // with int16 or float32 stays complex64; with int32, int64 or float64 it is complex128.
+    auto part = [](Scalar s) { return s == Scalar::Complex64 ? Scalar::Float32 : s == Scalar::Complex128 ? Scalar::Float64 : s; };
+    return promote(part(a), part(b)) == Scalar::Float32 ? Scalar::Complex64 : Scalar::Complex128;
+  }
   if (ka == 'f' || kb == 'f') {
     if (ka == 'f' && kb == 'f') return sa >= sb ? a : b;
     Scalar f = ka == 'f' ? a : b;
     Scalar i = ka == 'f' ? b : a;
+    // float16 with int8 (or bool) stays float16, with int16 or uint8 gives float32, with wider
+    // integers float64: numba-cuda's choice (NumPy would keep uint8 in float16).
+    if (f == Scalar::Float16)
+      return i == Scalar::Int8 ? f : (i == Scalar::Int16 || i == Scalar::UInt8) ? Scalar::Float32 : Scalar::Float64;
     // float32 holds integers of up to 16 bits exactly; wider ones need float64.
     if (f == Scalar::Float32 && scalar_size(i) <= 2) return Scalar::Float32;
     return Scalar::Float64;

@@ -73,6 +73,10 @@ struct Type {
                // (for enumerate, the one iterable), each a Range, Array, Tuple or Iterator
     Record,    // a record (a structured dtype's scalar, Numba's Record): `record`. Generated code
                // holds a pointer to its bytes, as Numba holds a reference: writes go through.
+    EnumMember,  // a member of an enum.Enum class (Numba's EnumMember): name = the class's key
+                 // ("Color@<id>"), scalar = its values' type, which is its run-time form. An
+                 // IntEnum member is a Scalar whose name is its class's key (Numba's
+                 // IntEnumMember is an integer everywhere but its identity), as enum_member makes.
   };
   Tag tag = Tag::Unknown;
   Scalar scalar = Scalar::Int64;
@@ -112,6 +116,11 @@ struct Type {
   }
   bool is_record() const { return tag == Tag::Record; }
   bool is_record_array() const { return tag == Tag::Array && record != nullptr; }
+  /// A member of the enum class `key`: an IntEnum's is an integer scalar that keeps the key.
+  static Type enum_member(std::string key, Scalar value, bool int_enum) {
+    Type t; t.tag = int_enum ? Tag::Scalar : Tag::EnumMember; t.scalar = value; t.name = std::move(key); return t;
+  }
+  bool is_enum() const { return (tag == Tag::EnumMember || tag == Tag::Scalar) && !name.empty(); }
   static Type iterator(std::string n, std::vector<Type> its) {
     Type t; t.tag = Tag::Iterator; t.name = std::move(n); t.elems = std::move(its); return t;
   }
@@ -176,6 +185,11 @@ inline bool is_compile_time_value(const Type& t) { return t.tag == Type::Tag::Fu
 
 /// NumPy's promotion of two scalar types (np.result_type on dtypes).
 Scalar promote(Scalar a, Scalar b);
+/// The float type of a complex type's parts (complex64: float32); other types unchanged.
+Scalar complex_part(Scalar s);
+/// The complex type a number becomes (Numba's choice for cmath and complex(x)): complex64 for
+/// float32, bool and the 8- and 16-bit integers, complex128 for wider ones; complex unchanged.
+inline Scalar complex_of(Scalar s) { return promote(s, Scalar::Complex64); }
 
 /// The type of `a op b` for arithmetic + - * and bit operators on scalars, by Numba's rules:
 /// integers are widened to 64 bits (int8 + int8 is int64), int with float promotes as NumPy does.

@@ -482,6 +482,13 @@ CJ_FN double abs(double x) { return CJ_LIBM_D(fabs)(x); }
 // Python's max(a, b) keeps a unless b is greater (so max(nan, 1) is nan and max(1, nan) is 1).
 template <class T> CJ_FN T max(T a, T b) { return b > a ? b : a; }
 template <class T> CJ_FN T min(T a, T b) { return b < a ? b : a; }
+// GPU code's max/min of two floats: numba-cuda's GPU lowers them to libdevice's fmax/fmin
+// (PTX max.f32/f64), which drop a NaN operand (max(nan, 1.0) is 1.0), unlike Python; the
+// simulator runs GPU code, so it does the same. @jit code keeps Python's max/min above.
+CJ_FN float max_float(float a, float b) { return CJ_LIBM_F(fmax)(a, b); }
+CJ_FN double max_float(double a, double b) { return CJ_LIBM_D(fmax)(a, b); }
+CJ_FN float min_float(float a, float b) { return CJ_LIBM_F(fmin)(a, b); }
+CJ_FN double min_float(double a, double b) { return CJ_LIBM_D(fmin)(a, b); }
 
 // ---- math ---------------------------------------------------------------------------------------
 #define CJ_MATH1(name, f32, f64) \
