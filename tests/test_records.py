@@ -10,6 +10,7 @@ from cujit.errors import TypingError, UnsupportedError
 PACKED = np.dtype([("x", np.int32), ("y", np.float64), ("arr", "u1", (5,)), ("m", "<f4", (3, 2))])
 INNER = np.dtype([("p", np.int8), ("q", np.float64)], align=True)
 OUTER = np.dtype([("a", np.int16), ("inner", INNER), ("b", np.uint8)], align=True)
+WITH_COMPLEX = np.dtype([("a", np.float64), ("c", np.complex64)], align=True)
 WITH_STRING = np.dtype([("a", np.float64), ("c", "U2")], align=True)
 
 
@@ -127,7 +128,23 @@ def test_jit_returns_a_record_copy():
     assert r["inner"]["q"] == 2.5  # a copy
 
 
-def test_unsupported_field_type_is_refused_where_used():
+def test_complex_field_reads_as_complex():
+    @njit
+    def read_a(r):
+        return r.a
+
+    @njit
+    def read_c(r):
+        return r.c
+
+    a = np.zeros(1, WITH_COMPLEX)
+    a[0]["a"] = 1.5
+    a[0]["c"] = 1 + 2j
+    assert read_a(a[0]) == 1.5
+    assert read_c(a[0]) == 1 + 2j  # complex64 field (Numba returns a Python complex)
+
+
+def test_string_field_is_refused_where_used():
     @njit
     def read_a(r):
         return r.a
