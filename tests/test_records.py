@@ -13,6 +13,7 @@ PACKED_GPU = np.dtype([("x", np.int32), ("y", np.float64), ("arr", "u1", (5,)), 
 INNER = np.dtype([("p", np.int8), ("q", np.float64)], align=True)
 OUTER = np.dtype([("a", np.int16), ("inner", INNER), ("b", np.uint8)], align=True)
 WITH_COMPLEX = np.dtype([("a", np.float64), ("c", np.complex64)], align=True)
+WITH_STRING = np.dtype([("a", np.float64), ("c", "U2")], align=True)
 
 
 def test_record_type_spelling():
@@ -143,6 +144,22 @@ def test_complex_field_reads_as_complex():
     a[0]["c"] = 1 + 2j
     assert read_a(a[0]) == 1.5
     assert read_c(a[0]) == 1 + 2j  # complex64 field (Numba returns a Python complex)
+
+
+def test_string_field_is_refused_where_used():
+    @njit
+    def read_a(r):
+        return r.a
+
+    @njit
+    def read_c(r):
+        return r.c
+
+    a = np.zeros(1, WITH_STRING)
+    a[0]["a"] = 1.5
+    assert read_a(a[0]) == 1.5  # the record passes; its string field cannot be used yet
+    with pytest.raises(UnsupportedError, match=r"field 'c' of type \[unichr x 2\]"):
+        read_c(a[0])
 
 
 def test_jit_unknown_field():

@@ -13,7 +13,7 @@ namespace {
 // guarantee the address is aligned; a packed record's fields are read byte by byte (the GPU faults
 // on a misaligned load).
 bool aligned_field(const Record& r, const RecordField& f) {
-  const int64_t a = f.type.is_scalar() ? scalar_size(f.type.scalar) : 1;
+  const int64_t a = f.type.is_scalar() ? scalar_align(f.type.scalar) : 1;
   return r.align % a == 0 && f.offset % a == 0;
 }
 std::string at(const std::string& rec, int64_t offset) {
