@@ -13,6 +13,7 @@
 #include "bindings/marshal.h"
 #include "compiler/layout.h"
 #include "compiler/scalar_visit.h"
+#include "bindings/records.h"
 #include "pipeline.h"
 #include "runtime/host_calls.h"
 
@@ -87,7 +88,7 @@ py::object array_result(const Type& t, const char* p, ResultOwners& owners) {
     std::memcpy(&v, p + 8 + 8 * (t.ndim + k), 8);
     strides[k] = v;
   }
-  py::dtype dt(std::string(scalar_dtype_str(t.scalar)));
+  py::dtype dt = t.record ? record_dtype(*t.record) : py::dtype(std::string(scalar_dtype_str(t.scalar)));
   py::object base = owners.base_for(data);
   // Without a base pybind11 copies; with one the result inherits the base's writeable flag.
   py::array r = base.is_none() ? py::array(dt, shape, strides, data) : py::array(dt, shape, strides, data, base);
@@ -114,6 +115,12 @@ py::object result_value(const Type& t, const char* p, ResultOwners& owners) {
     return std::move(out);
   }
   if (t.is_array()) return array_result(t, p, owners);
+  if (t.is_record()) {  // a copy of the record, as Numba returns one (numpy.record)
+    const char* data;
+    std::memcpy(&data, p, sizeof data);
+    py::array one(record_dtype(*t.record), std::vector<py::ssize_t>{1}, std::vector<py::ssize_t>{}, data);
+    return one.attr("view")(py::module_::import("numpy").attr("recarray"))[py::int_(0)];
+  }
   if (t.is_enum()) {  // the member of its class with this value, as Numba returns it
     static PyObject* classes =  // kept for the process's life, as a static py::object is not
         py::object(py::module_::import("cujit.decorators").attr("ENUM_CLASSES")).release().ptr();
@@ -126,14 +133,14 @@ py::object result_value(const Type& t, const char* p, ResultOwners& owners) {
     std::memcpy(&v, p, sizeof(v));
     if constexpr (is_std_complex<T>::value) return py::reinterpret_steal<py::object>(PyComplex_FromDoubles(v.real(), v.imag()));
     else if constexpr (std::is_same_v<T, bool>) return py::bool_(v);
-    else if constexpr (std::is_floating_point_v<T>) return py::float_((double)v);
+    else if constexpr (is_host_float<T>) return py::float_((double)v);  // float16 too, as float32
     else return py::int_(v);
   });
 }
 
 // Whether the dispatcher can hand a result of this type back to Python.
 bool returnable(const Type& t) {
-  if (t.is_scalar() || t.is_array() || t.is_enum() || t.tag == Type::Tag::Void || t.tag == Type::Tag::None) return true;
+  if (t.is_scalar() || t.is_array() || t.is_record() || t.is_enum() || t.tag == Type::Tag::Void || t.tag == Type::Tag::None) return true;
   if (t.is_optional()) return returnable(t.elems[0]);
   if (t.is_tuple()) {
     for (const auto& e : t.elems)

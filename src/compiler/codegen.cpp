@@ -15,6 +15,7 @@
 #include "compiler/layout.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <functional>
 #include <set>
@@ -32,7 +33,9 @@ std::string mangle(const Type& t) {
       return s + "_E";
     }
     case Type::Tag::Array:
+      if (t.record) return "AR" + std::to_string(t.record->size) + "_" + std::to_string(t.record->align) + "_" + std::to_string(t.ndim);
       return std::string("A") + scalar_name(t.scalar) + "_" + std::to_string(t.ndim);
+    case Type::Tag::Record: return "R" + std::to_string(t.record->size) + "_" + std::to_string(t.record->align);
     default: return "x";
   }
 }
@@ -54,7 +57,8 @@ std::string cpp_type(const Type& t) {
     case Type::Tag::EnumMember: return cpp_type(t.elems[0]);  // its value
     case Type::Tag::Tuple: return "cj_" + mangle(t);
     case Type::Tag::Array:
-      return std::string("cj::Array<") + scalar_cpp(t.scalar) + ", " + std::to_string(t.ndim) + ">";
+      return "cj::Array<" + (t.record ? record_cpp(*t.record) : std::string(scalar_cpp(t.scalar))) + ", " + std::to_string(t.ndim) + ">";
+    case Type::Tag::Record: return record_cpp(*t.record) + "*";  // a reference to the record's bytes
     case Type::Tag::Void: case Type::Tag::None: return "void";
     case Type::Tag::Optional: return "cj::Optional<" + cpp_type(t.elems[0]) + ">";
     case Type::Tag::Function: case Type::Tag::DType: return "cj::Unit";  // is_compile_time_value
@@ -152,7 +156,11 @@ class Emitter {
     if (to.is_optional()) return optional_convert(code, from, to, values());
     if (from.is_optional()) throw InternalError("codegen: an optional value converted to " + to.str() + " without unwrapping");
     if (from.tag == Type::Tag::EnumMember) return convert(code, from.elems[0], to);  // its value
-    if (to.is_scalar() && from.is_scalar()) return "((" + type(to) + ")(" + code + "))";
+    if (to.is_scalar() && from.is_scalar()) {
+      if (is_complex(from.scalar) && !is_complex(to.scalar) && !is_bool(to.scalar))  // Numba: the real part
+        return "((" + type(to) + ")(" + code + ").re)";
+      return "((" + type(to) + ")(" + code + "))";
+    }
     if (to.is_tuple() && from.is_tuple() && to.elems.size() == from.elems.size()) {
       std::string t = "cj_c" + std::to_string(tmp_++);
       std::string s = "([&]() { auto " + t + " = " + code + "; return " + type(to) + "{";
@@ -232,7 +240,7 @@ class Emitter {
         return;
       }
       case K::AugAssign: {
-        if (s.a->is(K::Subscript)) {
+        if (s.a->is(K::Subscript) && !s.a->a->type.is_record()) {
           // Evaluate the element's address once: arr[f(i)] += v.
           std::string ref = "cj_r" + std::to_string(tmp_++);
           out("{ auto& " + ref + " = " + index_expr(*s.a, kReadWrite) + ";");
@@ -377,6 +385,7 @@ class Emitter {
       out("for (int64_t " + i + " = 0; " + i + " < " + arr + ".shape[0]; ++" + i + ") {");
       if (it.ndim == 1 && race_checked()) i = "cj::elem_race(" + arr + ", " + site(*s.b, s) + ", " + std::to_string(kRead) + ", " + i + ")";
       else i = it.ndim == 1 ? "cj::elem(" + arr + ", " + i + ")" : "cj::subarray(" + arr + ", " + i + ")";
+      if (it.ndim == 1 && it.record) i = "(&" + i + ")";  // a record is held by reference
     } else if (it.tag == Type::Tag::Iterator) {  // enumerate, zip
       IterationPlan p = plan_iteration(*s.b, i, values(), prog_.host_only);
       out("{ " + p.setup);
@@ -393,7 +402,7 @@ class Emitter {
     ++indent_;
     if (it.tag == Type::Tag::Range || it.tag == Type::Tag::Iterator) poll();
     Type elem = it.tag == Type::Tag::Range || it.tag == Type::Tag::Iterator ? iteration_item(it)
-              : it.is_array() ? (it.ndim == 1 ? Type::scalar_of(it.scalar) : s.a->type)
+              : it.is_array() ? (it.ndim == 1 ? element_type(it) : s.a->type)
               : it.elems.empty() ? Type::unknown() : it.elems[0];
     store(*s.a, i, elem);
     block(s.body);
@@ -410,6 +419,16 @@ class Emitter {
       const LocalVar& to = fn_->stores.at(&target);
       if (to.cpp.empty()) return;  // None: no value to keep
       out(to.cpp + " = " + convert(code, from, to.type) + ";");
+      return;
+    }
+    if (const Type* rec = record_target(target)) {  // r.x = v, r['x'] = v
+      const RecordField& f = target.is(K::Attribute) ? *rec->record->find(target.name) : record_field_of(target);
+      const Type to = f.shape.empty() || !from.is_scalar() ? record_field_type(f) : f.type;
+      out(record_field_store(*rec->record, f, expr(*target.a), to.is_array() ? code : convert(code, from, to), from));
+      return;
+    }
+    if (target.is(K::Subscript) && target.type.is_record()) {  // a[i] = r: the record's bytes
+      out(index_expr(target, kWrite) + " = *(" + code + ");");
       return;
     }
     if (target.is(K::Subscript) && target.type.is_array()) {  // a slice: fill it or copy into it
@@ -463,7 +482,12 @@ class Emitter {
         if (is_compile_time_value(e.type)) return "cj::Unit{}";
         const Resolved* r = resolved(e);
         if (r && r->kind == Resolved::Kind::Constant && e.type.is_array()) return const_array(r->literal, e.type);
-        if (r && r->kind == Resolved::Kind::Constant && e.type.is_tuple()) return type(e.type) + "{" + r->literal + "}";
+        if (r && r->kind == Resolved::Kind::Constant && e.type.is_tuple()) {
+          std::string s;  // the items' literals; an array item is a view of its constant array
+          for (size_t i = 0; i < r->items.size(); ++i)
+            s += (i ? ", " : "") + (e.type.elems[i].is_array() ? const_array(r->items[i], e.type.elems[i]) : r->items[i]);
+          return type(e.type) + "{" + s + "}";
+        }
         if (r && r->kind == Resolved::Kind::Constant) return constant(*r, e.type);
         if (r && r->kind == Resolved::Kind::Local) return r->name.empty() ? "((void)0)" : r->name;  // no variable: None
         throw InternalError("codegen: name '" + e.name + "' used as a value");
@@ -490,42 +514,81 @@ class Emitter {
   // A global array: emitted once at file scope (constant memory on the GPU), used through a view.
   std::string const_array(const std::string& sym, const Type& t) {
     const GlobalValue& g = *fn_->const_arrays.at(sym);
+    if (g.record) return record_const_array(sym, g, target_, emitted_structs_.insert(sym).second ? &structs_ : nullptr);
     std::string T = scalar_cpp(g.scalar);
     if (emitted_structs_.insert(sym).second) {
       size_t n = g.bytes.size() / scalar_size(g.scalar);
-      structs_ << (target_ == Target::CUDA ? "__constant__ " : "static ") << "const " << T << " " << sym << "["
-               << (n ? n : 1) << "] = {";
-      for (size_t i = 0; i < n; ++i) {
-        const char* p = g.bytes.data() + i * scalar_size(g.scalar);
-        char buf[128];
-        switch (scalar_kind(g.scalar)) {
-          case 'b': std::snprintf(buf, sizeof buf, "%s", *p ? "true" : "false"); break;
-          case 'f': {
-            double v;
-            if (g.scalar == Scalar::Float32) { float x; std::memcpy(&x, p, 4); v = x; } else { std::memcpy(&v, p, 8); }
-            std::snprintf(buf, sizeof buf, g.scalar == Scalar::Float32 ? "%.9g" : "%.17g", v);
-            if (!std::strpbrk(buf, ".eE")) std::strcat(buf, ".0");
-            if (g.scalar == Scalar::Float32) std::strcat(buf, "f");
-            break;
-          }
-          case 'i': case 'u': {
-            int64_t v = 0; uint64_t u = 0;
-            int sz = scalar_size(g.scalar);
-            if (is_signed(g.scalar)) {
-              if (sz == 1) v = *(const int8_t*)p; else if (sz == 2) { int16_t x; std::memcpy(&x, p, 2); v = x; }
-              else if (sz == 4) { int32_t x; std::memcpy(&x, p, 4); v = x; } else std::memcpy(&v, p, 8);
-              std::snprintf(buf, sizeof buf, "(%s)%lldLL", T.c_str(), (long long)v);
-            } else {
-              std::memcpy(&u, p, sz);
-              std::snprintf(buf, sizeof buf, "(%s)%lluULL", T.c_str(), (unsigned long long)u);
-            }
-            break;
-          }
-          default: throw InternalError("no constant spelling for " + t.str());
-        }
-        structs_ << (i ? ", " : "") << buf;
+      // NaN and inf have no constant-expression spelling in NVRTC: an array holding one is
+      // written as the bits of its floats (a complex element's two parts each), in unsigned
+      // integers of their width, and read through the typed view below (the array is never
+      // written, so the types never alias a store).
+      const bool cplx = is_complex(g.scalar);
+      const Scalar part = cplx ? complex_part(g.scalar) : g.scalar;
+      const size_t nparts = cplx ? 2 * n : n;
+      bool bits = false;
+      for (size_t i = 0; i < nparts && (part == Scalar::Float32 || part == Scalar::Float64); ++i) {
+        double v;
+        if (part == Scalar::Float32) { float x; std::memcpy(&x, g.bytes.data() + 4 * i, 4); v = x; }
+        else std::memcpy(&v, g.bytes.data() + 8 * i, 8);
+        bits = bits || !std::isfinite(v);
       }
-      structs_ << "};\n";
+      structs_ << (target_ == Target::CUDA ? "__constant__ " : "static ") << "const ";
+      if (bits) {  // the values' bits, exactly (NaN's sign and payload too)
+        const int w = scalar_size(part);
+        structs_ << (w == 4 ? "uint32_t" : "uint64_t") << " " << sym << "[" << nparts << "] = {";
+        for (size_t i = 0; i < nparts; ++i) {
+          uint64_t u = 0;
+          std::memcpy(&u, g.bytes.data() + i * w, w);
+          structs_ << (i ? ", " : "") << u << "ULL";
+        }
+        structs_ << "};\n";
+      } else {
+        structs_ << T << " " << sym << "[" << (n ? n : 1) << "] = {";
+        for (size_t i = 0; i < n; ++i) {
+          const char* p = g.bytes.data() + i * scalar_size(g.scalar);
+          char buf[128];
+          switch (scalar_kind(g.scalar)) {
+            case 'b': std::snprintf(buf, sizeof buf, "%s", *p ? "true" : "false"); break;
+            case 'f': {
+              if (g.scalar == Scalar::Float16) {  // its bits: a constant expression for any value
+                uint16_t b;
+                std::memcpy(&b, p, 2);
+                std::snprintf(buf, sizeof buf, "cj::f16(cj::f16_bits{}, 0x%04x)", b);
+                break;
+              }
+              double v;
+              if (g.scalar == Scalar::Float32) { float x; std::memcpy(&x, p, 4); v = x; } else { std::memcpy(&v, p, 8); }
+              std::snprintf(buf, sizeof buf, g.scalar == Scalar::Float32 ? "%.9g" : "%.17g", v);
+              if (!std::strpbrk(buf, ".eE")) std::strcat(buf, ".0");
+              if (g.scalar == Scalar::Float32) std::strcat(buf, "f");
+              break;
+            }
+            case 'i': case 'u': {
+              int64_t v = 0; uint64_t u = 0;
+              int sz = scalar_size(g.scalar);
+              if (is_signed(g.scalar)) {
+                if (sz == 1) v = *(const int8_t*)p; else if (sz == 2) { int16_t x; std::memcpy(&x, p, 2); v = x; }
+                else if (sz == 4) { int32_t x; std::memcpy(&x, p, 4); v = x; } else std::memcpy(&v, p, 8);
+                std::snprintf(buf, sizeof buf, "(%s)%lldLL", T.c_str(), (long long)v);
+              } else {
+                std::memcpy(&u, p, sz);
+                std::snprintf(buf, sizeof buf, "(%s)%lluULL", T.c_str(), (unsigned long long)u);
+              }
+              break;
+            }
+            case 'c': {  // T(re, im), each part as its float's literal
+              double re, im;
+              if (g.scalar == Scalar::Complex64) { float x[2]; std::memcpy(x, p, 8); re = x[0]; im = x[1]; }
+              else { double x[2]; std::memcpy(x, p, 16); re = x[0]; im = x[1]; }
+              std::snprintf(buf, sizeof buf, "%s(%.17g, %.17g)", T.c_str(), re, im);
+              break;
+            }
+            default: throw InternalError("no constant spelling for " + t.str());
+          }
+          structs_ << (i ? ", " : "") << buf;
+        }
+        structs_ << "};\n";
+      }
     }
     std::string s = "cj::c_array<" + T + ", " + std::to_string(t.ndim) + ">((" + T + "*)" + sym;
     for (auto d : g.shape) s += ", (int64_t)" + std::to_string(d);
@@ -540,6 +603,7 @@ class Emitter {
         if (e.cval.big_int) return int_literal(Scalar::UInt64, 0, (uint64_t)e.cval.i);  // 2**63 .. 2**64-1
         return int_literal(Scalar::Int64, e.cval.i, 0);
       case T::Float: return float64_literal(e.cval.f);
+      case T::Imag: return "cj::complex128(0.0, " + float64_literal(e.cval.f) + ")";
       case T::Bool: return e.cval.b ? "true" : "false";
       case T::None: return "0";
       case T::Str: throw InternalError("codegen: string constant as a value");
@@ -567,9 +631,13 @@ class Emitter {
       }
       if (e.name == "size") return "cj::size(" + a + ")";
       if (e.name == "ndim") return "((int64_t)" + std::to_string(v.ndim) + ")";
-      if (e.name == "itemsize") return "((int64_t)sizeof(" + std::string(scalar_cpp(v.scalar)) + "))";
-      if (e.name == "nbytes") return "(cj::size(" + a + ") * (int64_t)sizeof(" + scalar_cpp(v.scalar) + "))";
+      const std::string item = v.record ? record_cpp(*v.record) : std::string(scalar_cpp(v.scalar));
+      if (e.name == "itemsize") return "((int64_t)sizeof(" + item + "))";
+      if (e.name == "nbytes") return "(cj::size(" + a + ") * (int64_t)sizeof(" + item + "))";
     }
+    if (v.is_scalar() && is_complex(v.scalar) && (e.name == "real" || e.name == "imag"))
+      return "(" + expr(*e.a) + ")." + (e.name == "real" ? "re" : "im");
+    if (v.is_record()) return record_field_read(*v.record, *v.record->find(e.name), expr(*e.a));  // r.x
     if (v.is_scalar() && e.name == "real") return expr(*e.a);
     if (v.is_scalar() && e.name == "imag") return "((" + std::string(scalar_cpp(v.scalar)) + ")0)";
     throw InternalError("codegen: attribute " + e.name);
@@ -718,6 +786,8 @@ class Emitter {
       }
       return "(" + expr(*e.a) + ").at((int64_t)(" + expr(ix) + "))";
     }
+    if (base.is_record()) return record_field_read(*base.record, record_field_of(e), expr(*e.a));  // r['x'], r[0]
+    if (e.type.is_record()) return "(&" + index_expr(e) + ")";  // a[i]: a reference to the element
     return index_expr(e);
   }
 
@@ -761,9 +831,19 @@ class Emitter {
     std::string sp = builtin_spelling(b);
     const Type& r = e.type;
     const Rule rule = builtin_row(b).rule;
+    if (rule == Rule::Ufunc) {  // codegen_ufunc.cpp
+      std::vector<std::string> args;
+      for (const auto& a : e.list) args.push_back(expr(*a));
+      bool alloc = false;
+      std::string s = ufunc_code(*fn_, e, b, args, prog_.host_only, &alloc);
+      allocates_ = allocates_ || alloc;
+      return s;
+    }
+    if (rule == Rule::ArrayReduce) return reduce_code(e, b, expr(*e.list[0]), prog_.host_only);
     if (r.is_array() && rule != Rule::ArrayAlloc && rule != Rule::ConstArray && rule != Rule::ArrayView &&
         !(b == Builtin::NpCopy && !prog_.host_only))  // GPU code's copy() is local storage
       allocates_ = true;
+    if (std::string c = emit_complex_builtin(e, b, values()); !c.empty()) return c;
     switch (b) {
       case Builtin::Abs: return sp + "(" + arg(e, 0, r) + ")";
       case Builtin::Min: case Builtin::Max: {
@@ -778,6 +858,9 @@ class Emitter {
           return "([&]() { auto " + tup + " = " + expr(*e.list[0]) + "; return " + acc + "; }())";
         }
         for (size_t i = 0; i < e.list.size(); ++i) items.push_back(arg(e, i, r));
+        if (!prog_.host_only && e.list.size() == 2 && (r.scalar == Scalar::Float32 || r.scalar == Scalar::Float64) &&
+            r.is_scalar() && is_float(e.list[0]->type.scalar) && is_float(e.list[1]->type.scalar))
+          return sp + "_float(" + items[0] + ", " + items[1] + ")";  // numba-cuda's fmax/fmin (common.h)
         std::string acc = items[0];
         for (size_t i = 1; i < items.size(); ++i) acc = sp + "(" + acc + ", " + items[i] + ")";
         return acc;
@@ -806,7 +889,7 @@ class Emitter {
         for (size_t i = 0; i < r.elems.size(); ++i) s += (i ? ", " : "") + base + xyz[i] + "()";
         return s + "}";
       }
-      case Builtin::CudaConstArray: return expr(*e.list[0]);
+      case Builtin::CudaConstArray: case Builtin::LiteralUnroll: case Builtin::CudaLiteralUnroll: return expr(*e.list[0]);
       case Builtin::CudaLocalArray: case Builtin::CudaSharedArray: {
         const std::vector<int64_t>& dims = fn_->array_shapes.at(&e);
         int64_t n = 1;
@@ -902,10 +985,6 @@ class Emitter {
         return sp + "<" + std::string(scalar_cpp(r.scalar)) + ">(" + expr(*e.list[0]) + ")";
       case Builtin::NpArange:
         return array_new(e, b, sp);
-      case Builtin::NpSum: case Builtin::NpMean:
-        return sp + "<" + scalar_cpp(r.scalar) + ">(" + expr(*e.list[0]) + ")";
-      case Builtin::NpMin: case Builtin::NpAmin: return sp + "(" + expr(*e.list[0]) + ", false)";
-      case Builtin::NpMax: case Builtin::NpAmax: return sp + "(" + expr(*e.list[0]) + ", true)";
       case Builtin::CudaSync:
         uses_barrier_ = true;
         return sp + "()";
@@ -923,14 +1002,11 @@ class Emitter {
         break;
       default: break;
     }
-    if (r.is_array()) {  // np.sqrt(a) and friends on an array: elementwise into a new array
-      const std::string R = scalar_cpp(r.scalar);
-      return "cj::np_map<" + R + ">(" + expr(*e.list[0]) + ", [](auto x) { return " + sp + "((" + R + ")x); })";
-    }
     // The math families: arguments converted to the result's float type (or float64 for the
     // predicates and the to-int functions, whose results are not floats).
     Type at = r;
-    if (!r.is_scalar() || !is_float(r.scalar)) {
+    if (rule == Rule::Fp16Compare) at = Type::scalar_of(Scalar::Float16);
+    else if (!r.is_scalar() || !is_inexact(r.scalar)) {
       const Type& a0 = e.list[0]->type;
       at = Type::scalar_of(is_float(a0.scalar) ? a0.scalar : Scalar::Float64);
       if (b == Builtin::MathFloor || b == Builtin::MathCeil || b == Builtin::MathTrunc) {

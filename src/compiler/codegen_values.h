@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "compiler/ast.h"
+#include "compiler/builtins.h"
 #include "compiler/types.h"
 
 namespace cujit {
@@ -22,6 +23,9 @@ struct ValueContext {
 std::string emit_unary(const ast::Node& e, const ValueContext& cx);    // not - + ~
 std::string emit_boolop(const ast::Node& e, const ValueContext& cx);   // and / or
 std::string emit_compare(const ast::Node& e, const ValueContext& cx);  // a < b < c, x is None
+/// complex(), cmath's functions, np.real/imag/conj and the complex cases of abs() and
+/// z.conjugate() (codegen_complex.cpp); "" for any other intrinsic.
+std::string emit_complex_builtin(const ast::Node& e, Builtin b, const ValueContext& cx);
 /// Tuples (codegen_tuples.cpp): `l op r` where either is a tuple (`l in r`: r is), Python's rules.
 std::string emit_tuple_compare(const std::string& l, const Type& lt, ast::Op op, const std::string& r, const Type& rt,
                                const ValueContext& cx);
