@@ -505,8 +505,8 @@ def _classify(value, seen):
     from .cuda.dispatcher import DeviceFunction, Dispatcher
     if isinstance(value, _enum.Enum):  # Numba's EnumMember / IntEnumMember: its value, typed
         v = _classify(value.value, seen)
-        if v[0] not in ("int", "float", "bool", "scalar"):
-            return ("opaque", "%r (an enum member whose value is not a number)" % type(value))
+        if v[0] not in ("int", "float", "bool", "scalar", "tuple"):
+            return ("opaque", "%r (an enum member whose value is not a number or a tuple)" % type(value))
         return ("enum", enum_key(type(value)), isinstance(value, _enum.IntEnum), v)
     if isinstance(value, type) and issubclass(value, _enum.Enum):
         members = [(n, _classify(m, seen)) for n, m in value.__members__.items()]

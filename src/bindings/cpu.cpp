@@ -122,11 +122,10 @@ py::object result_value(const Type& t, const char* p, ResultOwners& owners) {
     return one.attr("view")(py::module_::import("numpy").attr("recarray"))[py::int_(0)];
   }
   if (t.is_enum()) {  // the member of its class with this value, as Numba returns it
-    static py::object classes = py::module_::import("cujit.decorators").attr("ENUM_CLASSES");
-    Type value = t;
-    value.tag = Type::Tag::Scalar;
-    value.name.clear();
-    return classes[py::str(t.name)](result_value(value, p, owners));
+    static PyObject* classes =  // kept for the process's life, as a static py::object is not
+        py::object(py::module_::import("cujit.decorators").attr("ENUM_CLASSES")).release().ptr();
+    const Type value = t.tag == Type::Tag::EnumMember ? t.elems[0] : Type::scalar_of(t.scalar);
+    return py::handle(classes)[py::str(t.name)](result_value(value, p, owners));
   }
   return visit_scalar(t.scalar, [&](auto zero) -> py::object {
     using T = decltype(zero);

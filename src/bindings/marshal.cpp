@@ -204,12 +204,13 @@ bool is_enum_member(const py::handle& h) {
 KArg marshal_enum(const py::handle& h, rt::Backend backend, int index) {
   py::object cls = py::type::of(h);
   KArg a = marshal(h.attr("value"), backend, index);
-  if (!a.type.is_scalar())
+  if (!a.type.is_scalar() && !a.type.is_tuple())
     throw UnknownArgumentType(index, "Cannot determine Numba type of " + py::repr(cls).cast<std::string>() +
-                                         " (an enum member whose value is not a number)");
-  static py::object key_of = py::module_::import("cujit.decorators").attr("enum_key");
+                                         " (an enum member whose value is not a number or a tuple)");
+  // Kept for the process's life (a static py::object would be released after Python finalises).
+  static PyObject* key_of = py::object(py::module_::import("cujit.decorators").attr("enum_key")).release().ptr();
   static PyObject* int_enum = py::object(py::module_::import("enum").attr("IntEnum")).release().ptr();
-  a.type = Type::enum_member(key_of(cls).cast<std::string>(), a.type.scalar, PyObject_IsSubclass(cls.ptr(), int_enum) == 1);
+  a.type = Type::enum_member(py::handle(key_of)(cls).cast<std::string>(), a.type, PyObject_IsSubclass(cls.ptr(), int_enum) == 1);
   return a;
 }
 }  // namespace

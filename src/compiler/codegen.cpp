@@ -53,7 +53,8 @@ std::string quote_file(const std::string& f) {
 
 std::string cpp_type(const Type& t) {
   switch (t.tag) {
-    case Type::Tag::Scalar: case Type::Tag::EnumMember: return scalar_cpp(t.scalar);
+    case Type::Tag::Scalar: return scalar_cpp(t.scalar);
+    case Type::Tag::EnumMember: return cpp_type(t.elems[0]);  // its value
     case Type::Tag::Tuple: return "cj_" + mangle(t);
     case Type::Tag::Array:
       return "cj::Array<" + (t.record ? record_cpp(*t.record) : std::string(scalar_cpp(t.scalar))) + ", " + std::to_string(t.ndim) + ">";
@@ -120,7 +121,7 @@ class Emitter {
   // ---- types ----------------------------------------------------------------------------------
   std::string type(const Type& t) {
     if (t.is_tuple()) tuple_struct(t);
-    if (t.is_optional()) type(t.elems[0]);
+    if (t.is_optional() || t.tag == Type::Tag::EnumMember) type(t.elems[0]);
     return cpp_type(t);
   }
 
@@ -154,7 +155,7 @@ class Emitter {
     if (from == to || !to.known() || to.tag == Type::Tag::Void) return code;
     if (to.is_optional()) return optional_convert(code, from, to, values());
     if (from.is_optional()) throw InternalError("codegen: an optional value converted to " + to.str() + " without unwrapping");
-    if (from.tag == Type::Tag::EnumMember) return convert(code, Type::scalar_of(from.scalar), to);  // its value
+    if (from.tag == Type::Tag::EnumMember) return convert(code, from.elems[0], to);  // its value
     if (to.is_scalar() && from.is_scalar()) {
       if (is_complex(from.scalar) && !is_complex(to.scalar) && !is_bool(to.scalar))  // Numba: the real part
         return "((" + type(to) + ")(" + code + ").re)";
@@ -487,7 +488,7 @@ class Emitter {
             s += (i ? ", " : "") + (e.type.elems[i].is_array() ? const_array(r->items[i], e.type.elems[i]) : r->items[i]);
           return type(e.type) + "{" + s + "}";
         }
-        if (r && r->kind == Resolved::Kind::Constant) return r->literal;
+        if (r && r->kind == Resolved::Kind::Constant) return constant(*r, e.type);
         if (r && r->kind == Resolved::Kind::Local) return r->name.empty() ? "((void)0)" : r->name;  // no variable: None
         throw InternalError("codegen: name '" + e.name + "' used as a value");
       }
@@ -613,7 +614,7 @@ class Emitter {
   std::string attribute(const ast::Node& e) {
     if (is_compile_time_value(e.type)) return "cj::Unit{}";
     const Resolved* r = resolved(e);
-    if (r && r->kind == Resolved::Kind::Constant) return r->literal;
+    if (r && r->kind == Resolved::Kind::Constant) return constant(*r, e.type);
     if (r && r->kind == Resolved::Kind::CudaDim) {
       std::string n = r->name;
       for (auto& c : n) if (c == '.') c = '_';
@@ -763,9 +764,14 @@ class Emitter {
     return (int)(std::find(files.begin(), files.end(), filename) - files.begin());
   }
 
+  // A constant's literal; an enum member's tuple value is an aggregate initialiser of its struct.
+  std::string constant(const Resolved& r, const Type& t) {
+    return r.literal.rfind("{", 0) == 0 ? type(t) + r.literal : r.literal;
+  }
+
   std::string subscript(const ast::Node& e) {
     const Type& base = e.a->type;
-    if (const Resolved* r = resolved(e); r && r->kind == Resolved::Kind::Constant) return r->literal;  // Color["red"]
+    if (const Resolved* r = resolved(e); r && r->kind == Resolved::Kind::Constant) return constant(*r, e.type);  // Color["red"]
     if (base.is_tuple()) {
       const ast::Node& ix = *e.b;
       std::vector<int64_t> picks;

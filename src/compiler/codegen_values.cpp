@@ -64,8 +64,10 @@ std::string emit_compare(const ast::Node& e, const ValueContext& cx) {
     if (op == ast::Op::Is || op == ast::Op::IsNot) {
       if (lt.is_enum() && rt.is_enum()) {  // members are singletons: one class and one value
         const bool is = op == ast::Op::Is;
-        parts.push_back(lt.name != rt.name ? (is ? "false" : "true")
-                                           : "(" + l + (is ? " == " : " != ") + r + ")");
+        if (lt.name != rt.name) parts.push_back(is ? "false" : "true");
+        else if (lt.tag == Type::Tag::EnumMember && lt.elems[0].is_tuple())  // a tuple value
+          parts.push_back(emit_tuple_compare(l, lt.elems[0], is ? ast::Op::Eq : ast::Op::NotEq, r, rt.elems[0], cx));
+        else parts.push_back("(" + l + (is ? " == " : " != ") + r + ")");
       } else if (lt.is_optional() || rt.is_optional()) {  // an optional against None: is it None?
         std::string o = lt.is_optional() ? l : r;
         parts.push_back(std::string(op == ast::Op::Is ? "(!" : "(") + "(" + o + ").valid)");
@@ -73,6 +75,8 @@ std::string emit_compare(const ast::Node& e, const ValueContext& cx) {
         bool same = lt.tag == Type::Tag::None && rt.tag == Type::Tag::None;
         parts.push_back((op == ast::Op::Is) == same ? "true" : "false");
       }
+    } else if (lt.tag == Type::Tag::EnumMember && lt.elems[0].is_tuple()) {  // typing: both of one class
+      parts.push_back(emit_tuple_compare(l, lt.elems[0], op, r, rt.elems[0], cx));
     } else if (lt.is_tuple() || rt.is_tuple()) {
       parts.push_back(emit_tuple_compare(l, lt, op, r, rt, cx));
     } else {

@@ -9,7 +9,9 @@ Layout value_layout(const Type& t) {
   Layout l;
   if (t.is_optional()) {  // cj::Optional<T>: bool valid, then the value
     return value_layout(Type::tuple({Type::scalar_of(Scalar::Bool), t.elems[0]}));
-  } else if (t.is_scalar() || t.tag == Type::Tag::EnumMember) {  // an enum member is its value
+  } else if (t.tag == Type::Tag::EnumMember) {  // an enum member is its value
+    return value_layout(t.elems[0]);
+  } else if (t.is_scalar()) {
     l.size = (size_t)scalar_size(t.scalar);
     l.align = (size_t)scalar_align(t.scalar);
   } else if (t.is_tuple()) {

@@ -36,7 +36,7 @@ Type type_of_global(const GlobalValue& g) {
     case GlobalValue::Kind::Module: return Type::module(g.module);
     case GlobalValue::Kind::DType: return Type::dtype(g.scalar);
     case GlobalValue::Kind::EnumMember:
-      return Type::enum_member(g.type_name, type_of_global(g.elems[0]).scalar, g.i != 0);
+      return Type::enum_member(g.type_name, type_of_global(g.elems[0]), g.i != 0);
     case GlobalValue::Kind::Tuple: {
       std::vector<Type> items;
       for (const auto& x : g.elems) items.push_back(type_of_global(x));
@@ -763,7 +763,7 @@ class Typer {
     if (v.tag == Type::Tag::Module && v.name.rfind("enum:", 0) == 0) return enum_member_of(e, v.name.substr(5), e.name);
     if (v.is_enum()) {  // Numba: .value, and no .name
       if (e.name != "value") error(e, "Unknown attribute '" + e.name + "' of type " + v.str());
-      return Type::scalar_of(v.scalar);
+      return v.tag == Type::Tag::EnumMember ? v.elems[0] : Type::scalar_of(v.scalar);
     }
     if (v.tag == Type::Tag::Module) {
       const std::string& m = v.name;

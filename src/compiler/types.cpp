@@ -68,7 +68,8 @@ bool scalar_from_numpy_name(const std::string& name, Scalar* out) { return looku
 bool Type::operator==(const Type& o) const {
   if (tag != o.tag) return false;
   switch (tag) {
-    case Tag::Scalar: case Tag::EnumMember: return scalar == o.scalar && name == o.name;  // name: an enum's key
+    case Tag::Scalar: return scalar == o.scalar && name == o.name;  // name: an IntEnum's key
+    case Tag::EnumMember: return elems == o.elems && name == o.name;
     case Tag::DType: return scalar == o.scalar;
     case Tag::Array:
       if ((record == nullptr) != (o.record == nullptr) || (record && record->spelling != o.record->spelling)) return false;
@@ -87,7 +88,8 @@ std::string Type::str() const {
     case Tag::Unknown: return "unknown";
     case Tag::Scalar: case Tag::EnumMember:
       if (name.empty()) return scalar_name(scalar);
-      return std::string(tag == Tag::Scalar ? "IntEnum<" : "Enum<") + scalar_name(scalar) + ">(" + name.substr(0, name.find('@')) + ")";
+      return std::string(tag == Tag::Scalar ? "IntEnum<" + std::string(scalar_name(scalar)) : "Enum<" + elems[0].str()) + ">(" +
+             name.substr(0, name.find('@')) + ")";
     case Tag::Array: {
       std::string s = "array(";
       s += record ? record->spelling : std::string(scalar_name(scalar));

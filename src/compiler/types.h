@@ -74,7 +74,8 @@ struct Type {
     Record,    // a record (a structured dtype's scalar, Numba's Record): `record`. Generated code
                // holds a pointer to its bytes, as Numba holds a reference: writes go through.
     EnumMember,  // a member of an enum.Enum class (Numba's EnumMember): name = the class's key
-                 // ("Color@<id>"), scalar = its values' type, which is its run-time form. An
+                 // ("Color@<id>"), elems[0] = its value's type (a number or a tuple), which is
+                 // its run-time form (scalar = a number's type). An
                  // IntEnum member is a Scalar whose name is its class's key (Numba's
                  // IntEnumMember is an integer everywhere but its identity), as enum_member makes.
   };
@@ -117,8 +118,10 @@ struct Type {
   bool is_record() const { return tag == Tag::Record; }
   bool is_record_array() const { return tag == Tag::Array && record != nullptr; }
   /// A member of the enum class `key`: an IntEnum's is an integer scalar that keeps the key.
-  static Type enum_member(std::string key, Scalar value, bool int_enum) {
-    Type t; t.tag = int_enum ? Tag::Scalar : Tag::EnumMember; t.scalar = value; t.name = std::move(key); return t;
+  static Type enum_member(std::string key, const Type& value, bool int_enum) {
+    Type t; t.tag = int_enum ? Tag::Scalar : Tag::EnumMember; t.scalar = value.scalar; t.name = std::move(key);
+    if (!int_enum) t.elems = {value};
+    return t;
   }
   bool is_enum() const { return (tag == Tag::EnumMember || tag == Tag::Scalar) && !name.empty(); }
   static Type iterator(std::string n, std::vector<Type> its) {

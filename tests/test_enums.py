@@ -1,0 +1,116 @@
+"""Enum and IntEnum members as globals, class attributes and items, and arguments: Numba's
+EnumMember (compared with ==, != and is, .value; no arithmetic) and IntEnumMember (an integer
+everywhere, that keeps its class). A member a @jit function returns comes back as the member.
+Expectations are what Numba 0.68 / numba-cuda 0.30 give for the same programs."""
+from enum import Enum, IntEnum
+
+import numpy as np
+import pytest
+
+from cujit import cuda, njit
+from cujit.errors import TypingError
+
+
+class Color(Enum):
+    red = 1
+    green = 2
+
+
+class Shape(IntEnum):
+    circle = 1
+    square = 2
+
+
+class Negatives(IntEnum):
+    one = -1
+    two = 1
+
+
+class Planet(Enum):
+    MERCURY = (3.303e23, 2.4397e6)
+    EARTH = (5.976e24, 6.37814e6)
+
+
+class Weight(Enum):
+    light = 0.5
+    heavy = 2.5
+
+
+def test_jit_members_returned_as_members():
+    assert njit(lambda: Color.red)() is Color.red
+    assert njit(lambda: Shape.circle)() is Shape.circle
+    assert njit(lambda: Color["green"])() is Color.green
+    assert njit(lambda c: c)(Color.green) is Color.green
+    assert njit(lambda s: s)(Shape.square) is Shape.square
+    assert njit(lambda p: p)(Planet.EARTH) is Planet.EARTH
+
+
+def test_jit_value_and_comparisons():
+    value = njit(lambda c: c.value)
+    assert value(Color.green) == 2 and type(value(Color.green)) is int
+    assert value(Weight.heavy) == 2.5
+    assert value(Planet.EARTH) == (5.976e24, 6.37814e6)
+    cmp = njit(lambda a, b: (a == b, a != b, a is b, a is not b))
+    assert cmp(Color.red, Color.green) == (False, True, False, True)
+    assert cmp(Color.red, Color.red) == (True, False, True, False)
+    assert cmp(Planet.EARTH, Planet.MERCURY) == (False, True, False, True)
+    assert cmp(Shape.circle, Negatives.two) == (True, False, False, True)  # IntEnums compare as ints
+    assert njit(lambda c: 10 if c == Color.red else 20)(Color.green) == 20
+
+
+def test_jit_int_enum_is_an_integer():
+    assert njit(lambda a: a + 1)(Shape.square) == 3
+    assert njit(lambda a: a == 2)(Shape.square) is True
+    assert njit(lambda a, s: a[s])(np.arange(5), Shape.square) == 2
+    assert njit(lambda: Color.red.value + Shape.square)() == 3
+
+
+def test_jit_refusals_as_numba():
+    with pytest.raises(TypingError, match="Unknown attribute 'name' of type Enum<int64>\\(Color\\)"):
+        njit(lambda c: c.name)(Color.red)
+    with pytest.raises(TypingError, match="'==' is not supported between Enum<int64>\\(Color\\) and int64"):
+        njit(lambda c: c == 1)(Color.red)
+    with pytest.raises(TypingError, match="unsupported operand"):
+        njit(lambda c: c + 1)(Color.red)
+
+
+def test_jit_dispatch_per_enum_class():
+    f = njit(lambda x: x)
+    assert f(Shape.circle) is Shape.circle
+    r = f(1)  # an int, not the IntEnum member of the same value
+    assert r == 1 and type(r) is int
+    assert f._signatures == [["IntEnum<int64>(Shape)"], ["int64"]]
+
+
+def test_kernel_compare_members(target):
+    @cuda.jit
+    def f(a, b, out):
+        out[0] = a == b
+        out[1] = a != b
+        out[2] = a is b
+        out[3] = a is not b
+
+    for a, b, expect in [(Color.red, Color.red, [1, 0, 1, 0]), (Color.red, Color.green, [0, 1, 0, 1]),
+                         (Planet.EARTH, Planet.EARTH, [1, 0, 1, 0]), (Planet.EARTH, Planet.MERCURY, [0, 1, 0, 1]),
+                         (Shape.circle, Negatives.two, [1, 0, 0, 1])]:
+        got = np.zeros(4, dtype=np.bool_)
+        f[1, 1](a, b, got)
+        assert list(got) == [bool(x) for x in expect], (a, b)
+
+
+def test_kernel_int_enum_arithmetic_and_class_lookup(target):
+    @cuda.jit
+    def f(x, out):
+        if x > Shape.square:
+            out[0] = x - Negatives.one
+        else:
+            out[0] = x + Shape.circle
+        out[1] = Color.red == Color.green
+        out[2] = Color["red"] == Color["red"]
+        out[3] = Planet.EARTH.value[1] > 6e6
+
+    out = np.zeros(4, dtype=np.int32)
+    f[1, 1](5, out)
+    assert list(out) == [6, 0, 1, 1]
+    f[1, 1](2, out)
+    assert out[0] == 3
