@@ -66,7 +66,11 @@ std::string with_prelude(Target t, const std::string& code, bool host_only = fal
   // test CJ_DEBUG_CHECKS, so code without them is unchanged.
   std::string s = debug_checks ? "#define CJ_DEBUG_CHECKS 1\n" : "";
   s += prelude::get(t == Target::CUDA ? "cuda.h" : "host.h");
+  s += prelude::get("half.h");
   s += prelude::get("common.h");
+  s += prelude::get("complex.h");
+  s += prelude::get("half_math.h");
+  s += prelude::get("ufuncs.h");
   s += prelude::get("repr.h");
   if (t == Target::Host) {
     s += prelude::get("host_services.h");

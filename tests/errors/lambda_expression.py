@@ -3,5 +3,4 @@ from cujit import vectorize
 
 @vectorize(['float32(float32)'], target='cuda')
 def f(x):
-    g = lambda y: y  # error: UnsupportedError: lambda
-    return x
+    return (lambda y: y)(x)  # error: UnsupportedError: lambda

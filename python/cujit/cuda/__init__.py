@@ -219,7 +219,8 @@ from . import libdevice, libdevicefuncs  # noqa: E402,F401
 # Also GPU code only; whether cujit's compiler knows them is its business (it names the ones it
 # does not when a kernel uses them).
 cg = _KernelOnly("cg")
-fp16 = _KernelOnly("fp16")
+from . import fp16  # noqa: E402,F401  (cuda.fp16.hadd & co.: GPU code only)
+from . import bf16  # noqa: E402,F401  (names only: bfloat16 is not supported yet)
 match_all_sync = _KernelOnly("match_all_sync")
 selp = _KernelOnly("selp")
 nanosleep = _KernelOnly("nanosleep")

@@ -74,7 +74,27 @@ def launch_kernel(*args, **kwargs):
 
 
 def _have_nvjitlink():
-    """Whether nvJitLink can link LTO-IR into kernels: cujit does not link user code."""
+    """Whether the CUDA toolkit's libnvJitLink can be loaded (next to the NVRTC cujit uses, or on
+    the loader's path), as numba-cuda asks before LTO. cujit itself never links LTO-IR: lto=True
+    kernels are compiled as every kernel is, the whole program in one NVRTC unit."""
+    import ctypes
+    import os
+    names = ["libnvJitLink.so", "libnvJitLink.so.13", "libnvJitLink.so.12"]
+    dirs = [""]
+    try:
+        from ... import _core
+        path = _core.toolchain_info().get("nvrtc_path", "")
+        if path:
+            dirs.insert(0, os.path.dirname(path))
+    except Exception:
+        pass
+    for d in dirs:
+        for n in names:
+            try:
+                ctypes.CDLL(os.path.join(d, n) if d else n)
+                return True
+            except OSError:
+                continue
     return False
 
 
