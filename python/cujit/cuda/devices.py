@@ -7,6 +7,7 @@ another afterwards raises CudaSupportError. On the simulator there is one simula
 "SIMULATOR", with Numba's simulator's compute capability (5, 2); its memory info is the host's.
 """
 
+import threading
 from collections import namedtuple
 
 from .. import _core
@@ -85,18 +86,22 @@ class Context:
     """The context of a device (cujit uses the device's primary context, one ``Context`` object
     per device: state set on it stays). ``device``, ``handle`` (the CUcontext, an int; 0 on the
     simulator), ``get_memory_info()`` -> ``(free, total)`` bytes, ``synchronize()``, and
-    numba-cuda's ``memory_manager`` (an EMM plugin, or cujit's own: driver.py) and
+    numba-cuda's ``memory_manager`` (an EMM plugin, or cujit's own: cudadrv/memmgr.py) and
     ``deallocations`` (its pending-deallocation queue)."""
 
     def __new__(cls, device):
         key = (device.id, device._simulator)
         ctx = _contexts.get(key)
         if ctx is None:
-            ctx = _contexts[key] = super().__new__(cls)
-            ctx.device = device
-            from .cudadrv.memmgr import _PendingDeallocs, _new_memory_manager
-            ctx.deallocations = _PendingDeallocs()
-            ctx.memory_manager = _new_memory_manager(ctx)
+            with _contexts_lock:  # two threads asking first get the same object
+                ctx = _contexts.get(key)
+                if ctx is None:
+                    from .cudadrv.memmgr import _PendingDeallocs, _new_memory_manager
+                    ctx = super().__new__(cls)
+                    ctx.device = device
+                    ctx.deallocations = _PendingDeallocs()
+                    ctx.memory_manager = _new_memory_manager(ctx)
+                    _contexts[key] = ctx
         return ctx
 
     @property
@@ -140,7 +145,7 @@ class Context:
             _core.synchronize()
 
     # numba-cuda's allocation methods (numba.cuda.cudadrv.driver.Context): through the memory
-    # manager, as there. cujit's own manager (driver.py) calls the _cujit_ methods below.
+    # manager, as there. cujit's own manager (cudadrv/memmgr.py) calls the _cujit_ methods below.
     def memalloc(self, bytesize):
         """``bytesize`` bytes of device memory, as a ``driver.MemoryPointer`` (the memory manager's)."""
         return self._prepare().memory_manager.memalloc(bytesize)
@@ -228,6 +233,7 @@ class Context:
 
 
 _contexts = {}  # (device id, simulator): its Context
+_contexts_lock = threading.Lock()
 
 
 class _DeviceList:
