@@ -556,6 +556,7 @@ class Emitter {
       }
       if (e.name == "size") return "cj::size(" + a + ")";
       if (e.name == "ndim") return "((int64_t)" + std::to_string(v.ndim) + ")";
+      if (e.name == "dtype") return "cj::Unit{}";  // a type: compile-time only
       if (e.name == "itemsize") return "((int64_t)sizeof(" + std::string(scalar_cpp(v.scalar)) + "))";
       if (e.name == "nbytes") return "(cj::size(" + a + ") * (int64_t)sizeof(" + scalar_cpp(v.scalar) + "))";
     }
