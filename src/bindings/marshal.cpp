@@ -1,5 +1,6 @@
 // See marshal.h.
 #include "bindings/marshal.h"
+#include "bindings/records.h"
 
 #include <cstring>
 #include <tuple>
@@ -9,6 +10,7 @@
 
 #include "bindings/common.h"
 #include "compiler/overloads.h"
+#include "compiler/layout.h"
 #include "compiler/scalar_visit.h"
 
 namespace py = pybind11;
@@ -36,6 +38,49 @@ void array_bytes(KArg& a, char* data, const std::vector<int64_t>& shape, const s
   a.bytes.push_back((int64_t)(intptr_t)data);
   for (auto s : shape) a.bytes.push_back(s);
   for (auto s : strides) a.bytes.push_back(s);
+}
+
+// A structured array: typed as Numba types it (array of its Record; "unaligned" where NumPy's
+// flags say so). Used in place on the simulator and by CPU code; on the GPU its bytes are copied
+// to the device (a uint8 view with the record as its last axis) and back after the launch.
+KArg marshal_record_array(KArg& a, const py::array& arr, rt::Backend backend) {
+  const RecordPtr rec = record_from_dtype(arr.dtype());
+  std::vector<int64_t> shape(arr.shape(), arr.shape() + arr.ndim()), strides(arr.strides(), arr.strides() + arr.ndim());
+  a.type = Type::record_array(rec, (int)shape.size(), layout_of(shape, strides, rec->size));
+  a.type.readonly = !arr.writeable();
+  // Numba: an array of a packed (not align=True) record is "unaligned", whatever NumPy's flag.
+  a.type.unaligned = !rec->aligned || !py::cast<bool>(arr.attr("flags").attr("aligned"));
+  if (backend == rt::Backend::Sim) {
+    array_bytes(a, (char*)arr.data(), shape, strides);
+    a.host_back = arr;  // keeps it alive
+    return a;
+  }
+  py::array bytes = record_bytes_view(arr, (char*)arr.data(), rec->size, shape, strides, arr.writeable());
+  a.dev = rt::device_array_from_numpy(bytes, true, backend);
+  if (arr.writeable()) a.host_back = bytes;
+  std::vector<int64_t> dshape(a.dev->shape.begin(), a.dev->shape.end() - 1), dstrides(a.dev->strides.begin(), a.dev->strides.end() - 1);
+  array_bytes(a, a.dev->data, dshape, dstrides);
+  return a;
+}
+
+// A record scalar (np.void/np.record read from a structured array): passed as a pointer to its
+// bytes, as Numba passes a reference, so a kernel's or function's writes to its fields reach the
+// array it was read from (on the GPU through a device copy written back after the launch).
+KArg marshal_record_scalar(const py::handle& h, rt::Backend backend) {
+  KArg a;
+  const RecordPtr rec = record_from_dtype(py::dtype::from_args(h.attr("dtype")));
+  a.type = Type::record_of(rec);
+  char* data = record_scalar_data(h);
+  if (backend == rt::Backend::Sim) {
+    a.bytes.push_back((int64_t)(intptr_t)data);
+    a.host_back = py::reinterpret_borrow<py::object>(h);  // keeps it alive
+    return a;
+  }
+  py::array bytes = record_bytes_view(h, data, rec->size, {}, {}, true);
+  a.dev = rt::device_array_from_numpy(bytes, true, backend);
+  a.host_back = bytes;
+  a.bytes.push_back((int64_t)(intptr_t)a.dev->data);
+  return a;
 }
 
 }  // namespace
@@ -75,7 +120,7 @@ void numpy_scalar_bytes(const py::handle& h, Scalar s, int64_t* word) {
       Py_complex c = PyComplex_AsCComplex(o);  // exact for complex64 and complex128 values
       if (c.real == -1.0 && PyErr_Occurred()) throw py::error_already_set();
       v = T((typename T::value_type)c.real, (typename T::value_type)c.imag);
-    } else if constexpr (std::is_floating_point_v<T>) {
+    } else if constexpr (is_host_float<T>) {  // float16 too, rounded once from the double
       double d = PyFloat_AsDouble(o);  // exact for float32 and float64 values
       if (d == -1.0 && PyErr_Occurred()) throw py::error_already_set();
       v = (T)d;
@@ -128,17 +173,61 @@ void convert_scalar_word(int64_t* word, Scalar from, Scalar to) {
   });
 }
 
+namespace {
+// Numba's typeof of a tuple: the tuple of its items' types (UniTuple when they are all one type),
+// its bytes the struct of theirs, each at its offset in value_layout.
+KArg marshal_tuple(const py::handle& h, rt::Backend backend, int index) {
+  KArg a;
+  const py::ssize_t n = PyTuple_GET_SIZE(h.ptr());
+  std::vector<Type> types;
+  for (py::ssize_t i = 0; i < n; ++i) {
+    a.items.push_back(marshal(PyTuple_GET_ITEM(h.ptr(), i), backend, index));
+    types.push_back(a.items.back().type);
+    a.from_host = a.from_host || a.items.back().from_host;
+  }
+  a.type = Type::tuple(std::move(types));
+  const Layout l = value_layout(a.type);
+  a.bytes.assign((l.size + 7) / 8, 0);
+  char* out = reinterpret_cast<char*>(a.bytes.data());
+  for (size_t i = 0; i < a.items.size(); ++i)
+    std::memcpy(out + l.offsets[i], a.items[i].bytes.data(), value_layout(a.items[i].type).size);
+  return a;
+}
+
+bool is_enum_member(const py::handle& h) {
+  static PyObject* base = py::object(py::module_::import("enum").attr("Enum")).release().ptr();
+  return PyObject_IsInstance(h.ptr(), base) == 1;
+}
+
+// Numba's typeof of an enum member: EnumMember / IntEnumMember of its class, whose value (a
+// number) is its run-time form. Its class is registered (decorators.ENUM_CLASSES) for results.
+KArg marshal_enum(const py::handle& h, rt::Backend backend, int index) {
+  py::object cls = py::type::of(h);
+  KArg a = marshal(h.attr("value"), backend, index);
+  if (!a.type.is_scalar())
+    throw UnknownArgumentType(index, "Cannot determine Numba type of " + py::repr(cls).cast<std::string>() +
+                                         " (an enum member whose value is not a number)");
+  static py::object key_of = py::module_::import("cujit.decorators").attr("enum_key");
+  static PyObject* int_enum = py::object(py::module_::import("enum").attr("IntEnum")).release().ptr();
+  a.type = Type::enum_member(key_of(cls).cast<std::string>(), a.type.scalar, PyObject_IsSubclass(cls.ptr(), int_enum) == 1);
+  return a;
+}
+}  // namespace
+
 KArg marshal(const py::handle& h, rt::Backend backend, int index) {
   KArg a;
   auto set_array = [&](Scalar dt, const std::vector<int64_t>& shape, const std::vector<int64_t>& strides, char* data) {
     a.type = Type::array(dt, (int)shape.size(), layout_of(shape, strides, scalar_size(dt)));
     array_bytes(a, data, shape, strides);
   };
+  if (PyTuple_Check(h.ptr())) return marshal_tuple(h, backend, index);
+  if (!PyFloat_CheckExact(h.ptr()) && !PyLong_CheckExact(h.ptr()) && is_enum_member(h)) return marshal_enum(h, backend, index);
   // Device arrays first (the common case: no scalar probes), then plain Python scalars: probing
   // them for __cuda_array_interface__ would raise and format an AttributeError on every launch.
   Scalar np_kind;
   const bool is_dev = py::isinstance<rt::DeviceArray>(h);
   const bool scalar = !is_dev && (PyBool_Check(h.ptr()) || PyLong_CheckExact(h.ptr()) || PyFloat_CheckExact(h.ptr()) ||
+                                  PyComplex_CheckExact(h.ptr()) ||
                                   numpy_scalar_kind(h, &np_kind));
   if (is_dev || (!scalar && !is_exact_ndarray(h) && py::hasattr(h, "__cuda_array_interface__"))) {
     a.dev = is_dev ? h.cast<std::shared_ptr<rt::DeviceArray>>() : rt::device_array_from_cai(h);
@@ -157,6 +246,7 @@ KArg marshal(const py::handle& h, rt::Backend backend, int index) {
     // GPU uses mapped memory. (Its type has the property; an array computed from it is not mapped.)
     a.from_host = is_exact_ndarray(h) || !py::hasattr(py::type::of(h), "__cuda_array_interface__") ||
                   py::getattr(h, "_cujit_alloc", py::none()).is_none();
+    if (is_structured_dtype(arr.dtype())) return marshal_record_array(a, arr, backend);
     Scalar dt;
     if (!rt::scalar_from_numpy_dtype(arr.dtype(), &dt))
       throw py::type_error("argument " + std::to_string(index) + ": unsupported array dtype " + py::str(arr.dtype()).cast<std::string>());
@@ -200,6 +290,12 @@ KArg marshal(const py::handle& h, rt::Backend backend, int index) {
     } else if (overflow < 0) {
       throw py::value_error("Int value is too large: " + py::str(h).cast<std::string>());
     }
+  } else if (PyComplex_CheckExact(h.ptr())) {  // Python's complex is complex128 (Numba's typeof)
+    s = Scalar::Complex128;
+    numpy_scalar_bytes(h, s, words);
+    a.type = Type::scalar_of(s);
+    a.bytes.assign(words, words + scalar_words(s));
+    return a;
   } else if (py::isinstance<py::float_>(h)) {
     s = Scalar::Float64;
     double v = h.cast<double>();
@@ -210,6 +306,8 @@ KArg marshal(const py::handle& h, rt::Backend backend, int index) {
     a.type = Type::scalar_of(s);
     a.bytes.assign(words, words + scalar_words(s));
     return a;
+  } else if (is_record_scalar(h)) {
+    return marshal_record_scalar(h, backend);
   } else {
     throw UnknownArgumentType(index, "Cannot determine Numba type of " + py::repr(py::type::of(h)).cast<std::string>());
   }

@@ -55,6 +55,12 @@ Conversion scalar_conversion(Scalar from, Scalar to) {
     rule(S::UInt64, S::Float64, kSafe);
     rule(S::Int32, S::Float32, kUnsafe);
     rule(S::Float32, S::Float64, kPromote);
+    rule(S::Float32, S::Complex64, kSafe);
+    rule(S::Float64, S::Complex128, kSafe);
+    rule(S::Complex64, S::Complex128, kPromote);
+    rule(S::Int8, S::Float16, kSafe);
+    rule(S::Int16, S::Float16, kUnsafe);
+    rule(S::Float16, S::Float32, kPromote);
     // Closure: a -> c through b is as good as the worse of its two steps.
     for (int k = 0; k < n; ++k)
       for (int i = 0; i < n; ++i)

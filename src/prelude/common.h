@@ -36,6 +36,27 @@ CJ_FN T& elem(const Array<T, N>& a, I... ix) {
   return *(T*)p;
 }
 
+/// A record's bytes (an element of a structured dtype): S bytes aligned to A, laid out as NumPy
+/// lays out the dtype. Generated code holds a record as a pointer to these bytes and reads and
+/// writes each field at its byte offset (compiler/codegen_records.cpp), so the runtime passes
+/// NumPy's own bytes. A field is read in place where its address is aligned, else byte by byte.
+template <int S, int A>
+struct alignas(A) Rec {
+  unsigned char b[S];
+};
+template <class T, bool Aligned>
+CJ_FN T rec_get(const char* p) {
+  if (Aligned) return *(const T*)p;
+  T v;
+  for (int i = 0; i < (int)sizeof(T); ++i) ((unsigned char*)&v)[i] = (unsigned char)p[i];
+  return v;
+}
+template <class T, bool Aligned>
+CJ_FN void rec_set(char* p, T v) {
+  if (Aligned) { *(T*)p = v; return; }
+  for (int i = 0; i < (int)sizeof(T); ++i) p[i] = (char)((const unsigned char*)&v)[i];
+}
+
 /// A C-ordered array over `data` with sizes d[0..N) (also np.empty's, prelude/host_arrays.h).
 template <class T, int N>
 CJ_FN Array<T, N> c_array_of(T* data, const int64_t* d) {
