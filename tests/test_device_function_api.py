@@ -183,3 +183,24 @@ def test_jit_function_declared_with_a_signature_converts_when_called_from_jit_co
         return add(x, y)
 
     assert g(1.5, 2.5) == 3
+
+
+_N = 10
+
+
+def _lmem(ary):
+    lm = cuda.local.array(_N, dtype=ary.dtype)
+    for j in range(_N):
+        lm[j] = j
+    for j in range(_N):
+        ary[j] = lm[j]
+
+
+def test_array_dtype_is_a_type_value_in_kernels(target):
+    # numba-cuda's test_dispatcher: cuda.local/shared.array(N, dtype=ary.dtype)
+    for dt in (np.float32, np.int16):
+        a = np.zeros(_N, dt)
+        cuda.jit(_lmem)[1, 1](a)
+        assert a.dtype == dt and list(a) == list(range(_N))
+    ptx, _ = cuda.compile_ptx(_lmem, (types.float32[::1],))
+    assert ".visible .entry" in ptx

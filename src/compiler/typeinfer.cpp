@@ -786,6 +786,7 @@ class Typer {
         return Type::tuple(std::vector<Type>(v.ndim, Type::scalar_of(Scalar::Int64)));
       if (e.name == "size" || e.name == "ndim" || e.name == "itemsize" || e.name == "nbytes")
         return Type::scalar_of(Scalar::Int64);
+      if (e.name == "dtype" && !v.record) return Type::dtype(v.scalar);  // a type value: cuda.local.array(n, a.dtype)
       error(e, "Unknown attribute '" + e.name + "' of type " + v.str());
     }
     if (v.is_record()) return record_field_type(record_field(fn(), e, v, e.name), v.readonly);  // r.x
