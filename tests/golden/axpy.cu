@@ -18,6 +18,9 @@ CJ_DEVICE static void cj_f0_axpy(float p_a, cj::Array<float, 1> p_x, cj::Array<f
     cj::elem(v_out, (int64_t)(v_i)) = ((v_a * cj::elem(v_x, (int64_t)(v_i))) + cj::elem(v_y, (int64_t)(v_i)));
   }
 }
-extern "C" __global__ void cj_kernel_axpy(float cj_p0, cj::Array<float, 1> cj_p1, cj::Array<float, 1> cj_p2, cj::Array<float, 1> cj_p3) {
+#ifndef CJ_LAUNCH_BOUNDS
+#define CJ_LAUNCH_BOUNDS
+#endif
+extern "C" __global__ void CJ_LAUNCH_BOUNDS cj_kernel_axpy(float cj_p0, cj::Array<float, 1> cj_p1, cj::Array<float, 1> cj_p2, cj::Array<float, 1> cj_p3) {
   cj_f0_axpy(cj_p0, cj_p1, cj_p2, cj_p3);
 }

@@ -1,6 +1,7 @@
 struct cj_T_float32_float32_E { float f0; float f1;
   CJ_METHOD float at(int64_t i) const { if (i < 0) i += 2; switch (i) { case 0: return f0; case 1: return f1; default: cj::tuple_index_error(); return f0; } }
  };
+static_assert(sizeof(cj_T_float32_float32_E) == 8 && alignof(cj_T_float32_float32_E) == 4, "tuple layout");
 CJ_DEVICE static cj_T_float32_float32_E cj_f1_polar_to_cartesian(float p_rho, float p_theta);
 CJ_DEVICE static float cj_f0_polar_distance(float p_rho1, float p_theta1, float p_rho2, float p_theta2);
 #line 16 "FILE"
