@@ -112,7 +112,7 @@ struct LaunchConfig {
 /// How the last launch's arguments were marshalled: a later call whose arguments match it slot by
 /// slot skips marshal() (see Kernel::try_fast_launch).
 struct ArgPlan {
-  enum Kind : uint8_t { DeviceArray, PyFloat, PyInt, PyBool, NumpyScalar } kind;
+  enum Kind : uint8_t { DeviceArray, PyFloat, PyInt, PyBool, PyComplex, NumpyScalar } kind;
   PyTypeObject* pytype;  // exact type of the argument
   Scalar scalar;         // arrays: the dtype; scalars: the value's own kind
   Scalar declared;       // scalars: the kind the specialisation takes (a declared signature converts)
@@ -237,6 +237,11 @@ class Kernel {
           *w = 0;
           *(bool*)w = o == Py_True;
           break;
+        case ArgPlan::PyComplex: {
+          const double v[2] = {PyComplex_RealAsDouble(o), PyComplex_ImagAsDouble(o)};
+          std::memcpy(w, v, 16);
+          break;
+        }
         case ArgPlan::NumpyScalar:
           numpy_scalar_bytes(o, a.scalar, w);
           break;
@@ -294,8 +299,10 @@ class Kernel {
     for (size_t i = 0; i < karg.size(); ++i) p[i] = karg[i].bytes.data();
     run(sp, mod, sp.functions[slot], l, p);
     if (sp.build.debug && backend == rt::Backend::GPU) check_index_fault(sp.build, mod, l.stream);
-    for (auto& a : karg)
-      if (a.dev && a.host_back && !a.host_back.is_none()) rt::device_array_to_numpy(*a.dev, a.host_back);
+    for (auto& arg : karg)
+      for_each_item(arg, [](const KArg& a) {
+        if (a.dev && a.host_back && !a.host_back.is_none()) rt::device_array_to_numpy(*a.dev, a.host_back);
+      });
     record_plan(args, n, karg, actual, types, backend, sp, mod, sp.functions[slot]);
   }
 
@@ -489,6 +496,7 @@ class Kernel {
         if (PyBool_Check(o)) a.kind = ArgPlan::PyBool;
         else if (PyLong_CheckExact(o)) a.kind = ArgPlan::PyInt;
         else if (PyFloat_CheckExact(o)) a.kind = ArgPlan::PyFloat;
+        else if (PyComplex_CheckExact(o)) a.kind = ArgPlan::PyComplex;
         else if (numpy_scalar_kind(o, &np_kind)) a.kind = ArgPlan::NumpyScalar;
         else return;
         a.scalar = t.scalar;

@@ -32,7 +32,7 @@ const char* kind_name(Kind k);
 
 /// A literal's value.
 struct ConstValue {
-  enum class Tag { None, Bool, Int, Float, Str } tag = Tag::None;
+  enum class Tag { None, Bool, Int, Float, Imag, Str } tag = Tag::None;  // Imag: 2j, its value in f
   bool b = false;
   int64_t i = 0;   // also holds the low 64 bits of an int that overflows int64 (see big_int)
   double f = 0.0;
@@ -79,6 +79,10 @@ struct Node {
 
 /// Makes a node of kind `k` at `loc`.
 inline NodePtr make(Kind k, SourceLoc loc) { return std::make_unique<Node>(k, loc); }
+
+/// A deep copy of `n` and its children, types included (a tree rewrite that repeats a body:
+/// literal_unroll, typeinfer_unroll.cpp).
+NodePtr clone(const Node& n);
 
 /// A whole function: its definition and the source it came from.
 struct Module {

@@ -30,7 +30,7 @@ struct Token {
 
   // Number: the value. An int that does not fit int64 sets big_int and keeps its low 64 bits.
   bool is_float = false;
-  bool is_imaginary = false;   // 2j: lexed so that the parser can say complex is unsupported
+  bool is_imaginary = false;   // 2j: a complex128 literal (float_value is its imaginary part)
   bool big_int = false;
   bool fits_uint64 = true;     // big_int, but below 2**64: int_value holds it as uint64 bits
   int64_t int_value = 0;

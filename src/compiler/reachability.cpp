@@ -29,7 +29,7 @@ int literal_truth(const ast::Node& e) {
   switch (e.cval.tag) {
     case ast::ConstValue::Tag::Bool: return e.cval.b ? 1 : 0;
     case ast::ConstValue::Tag::Int: return e.cval.i != 0 || e.cval.big_int ? 1 : 0;
-    case ast::ConstValue::Tag::Float: return e.cval.f != 0 ? 1 : 0;
+    case ast::ConstValue::Tag::Float: case ast::ConstValue::Tag::Imag: return e.cval.f != 0 ? 1 : 0;
     case ast::ConstValue::Tag::None: return 0;
     default: return -1;
   }

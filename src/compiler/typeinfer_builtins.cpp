@@ -13,6 +13,12 @@ namespace cujit {
 
 namespace {
 
+// cuda.threadIdx and its kin as values: numba-cuda's Dim3, printed as the tuple (x, y, z).
+bool is_dim3(const Type& t) {
+  return t.tag == Type::Tag::Module &&
+         (t.name == "cuda.threadIdx" || t.name == "cuda.blockIdx" || t.name == "cuda.blockDim" || t.name == "cuda.gridDim");
+}
+
 class BuiltinTyper {
  public:
   explicit BuiltinTyper(FunctionInstance& fn) : fn_(fn) {}
@@ -24,10 +30,14 @@ class BuiltinTyper {
     }
   }
 
-  void need_numbers(const ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args) {
-    for (size_t i = 0; i < args.size(); ++i)
+  // Real numbers unless the rule says it takes complex ones too: a complex value never reaches a
+  // rule written for reals (Numba has no implementation there either).
+  void need_numbers(const ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args, bool complex_ok = false) {
+    for (size_t i = 0; i < args.size(); ++i) {
       if (!args[i].is_scalar())
         error(*e.list[i], std::string(b.name) + "() needs a number, got " + args[i].str());
+      if (!complex_ok && is_complex(args[i].scalar)) error(e, no_implementation(b, args));
+    }
   }
 
   void need_int(const ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args, size_t i) {
@@ -39,7 +49,9 @@ class BuiltinTyper {
     // math.* computes in float64 unless given float32; NumPy's ufuncs pick the smallest float
     // that holds the integer exactly (np.sqrt of an int16 is float32; Numba has no float16).
     const bool numpy = std::string(b.name).rfind("numpy.", 0) == 0;
-    auto float_of = [numpy](Scalar s) {
+    check_float16_numpy(fn(), e, b, args);
+    auto float_of = [numpy, &b, this](Scalar s) {
+      if (s == Scalar::Float16) return float16_math_result(b, !fn().host_only);
       if (s == Scalar::Float32) return Scalar::Float32;
       if (numpy && is_integral(s) && scalar_size(s) <= 2) return Scalar::Float32;
       return Scalar::Float64;
@@ -47,10 +59,12 @@ class BuiltinTyper {
     switch (b.rule) {
       case Rule::MathUnary:
         arity(e, b, args, 1, 1);
-        if (args[0].is_array() && fn().host_only && numpy)
-          return Type::array(float_of(args[0].scalar), args[0].ndim, 'C');  // elementwise, a new array
-        need_numbers(e, b, args);
+        if (args[0].is_array() && fn().host_only && numpy)  // elementwise, a new array
+          return Type::array(is_complex(args[0].scalar) ? args[0].scalar : float_of(args[0].scalar), args[0].ndim, 'C');
+        need_numbers(e, b, args, numpy);  // np.sqrt(z) is complex; math.sqrt(z) has no implementation
+        if (is_complex(args[0].scalar)) return args[0];
         return Type::scalar_of(float_of(args[0].scalar));
+      case Rule::Complex: return type_complex_call(fn(), e, b, args);
       case Rule::MathToInt:
         arity(e, b, args, 1, 1); need_numbers(e, b, args);
         // numba-cuda types math.floor/ceil/trunc in GPU code as the float functions they are in C
@@ -64,7 +78,8 @@ class BuiltinTyper {
       case Rule::MathBinary:
         arity(e, b, args, 2, 2); need_numbers(e, b, args);
         if (numpy) return Type::scalar_of(float_of(promote(args[0].scalar, args[1].scalar)));
-        return Type::scalar_of(args[0].scalar == Scalar::Float32 && args[1].scalar == Scalar::Float32
+        return Type::scalar_of(scalar_size(args[0].scalar) <= 4 && is_float(args[0].scalar) &&  // float16 too
+                                       scalar_size(args[1].scalar) <= 4 && is_float(args[1].scalar)
                                    ? Scalar::Float32 : Scalar::Float64);
       case Rule::MathFrexp:
         arity(e, b, args, 1, 1); need_numbers(e, b, args);
@@ -97,7 +112,8 @@ class BuiltinTyper {
           error(e, "conjugate() is a method of numbers, not of " + args[0].str());
         return args[0];
       case Rule::Abs:
-        arity(e, b, args, 1, 1); need_numbers(e, b, args);
+        arity(e, b, args, 1, 1); need_numbers(e, b, args, true);
+        if (is_complex(args[0].scalar)) return Type::scalar_of(complex_part(args[0].scalar));  // its modulus
         return args[0].scalar == Scalar::Bool ? Type::scalar_of(Scalar::Int8) : args[0];  // Numba: abs(True) is int8
       case Rule::MinMax: {
         std::vector<Type> items = args;
@@ -106,6 +122,7 @@ class BuiltinTyper {
         Type u = Type::unknown();
         for (size_t i = 0; i < items.size(); ++i) {
           if (!items[i].is_scalar()) error(e, std::string(b.name) + "() needs numbers, got " + items[i].str());
+          if (is_complex(items[i].scalar)) error(e, no_implementation(b, items));  // complex has no order
           u = unify(u, items[i]);
         }
         return u;
@@ -121,15 +138,18 @@ class BuiltinTyper {
         return Type::scalar_of(Scalar::Int64);
       case Rule::CastFloat:
         arity(e, b, args, 1, 1); need_numbers(e, b, args);
+        // numba-cuda: float() of a float16 stays float16 in GPU code.
+        if (!fn().host_only && args[0].is_scalar(Scalar::Float16)) return args[0];
         return Type::scalar_of(Scalar::Float64);
+      case Rule::Fp16: case Rule::Fp16Compare: return type_fp16_call(fn(), e, b, args);
       case Rule::CastBool:
-        arity(e, b, args, 1, 1); need_numbers(e, b, args);
+        arity(e, b, args, 1, 1); need_numbers(e, b, args, true);
         return Type::scalar_of(Scalar::Bool);
       case Rule::Range: {
         arity(e, b, args, 1, 3);
         bool all_u64 = true;
         for (size_t i = 0; i < args.size(); ++i) {
-          if (!args[i].is_scalar() || is_float(args[i].scalar))
+          if (!args[i].is_scalar() || !is_integral(args[i].scalar))
             error(*e.list[i], "range() arguments must be integers, not " + args[i].str());
           all_u64 = all_u64 && args[i].scalar == Scalar::UInt64;
         }
@@ -137,6 +157,9 @@ class BuiltinTyper {
         r.scalar = all_u64 ? Scalar::UInt64 : Scalar::Int64;
         return r;
       }
+      case Rule::LiteralUnroll:  // outside a for loop (typeinfer_unroll.cpp): the value itself
+        arity(e, b, args, 1, 1);
+        return args[0];
       case Rule::Iterate: {  // enumerate(it[, start]), zip(it, ...): iterated by for (types.h)
         const bool en = b.id == Builtin::Enumerate;
         if (en) arity(e, b, args, 1, 2);
@@ -159,11 +182,21 @@ class BuiltinTyper {
         arity(e, b, args, 1, 1);
         if (!args[0].is_array() && !args[0].is_tuple()) error(e, "len() of a " + args[0].str() + " is not supported");
         return Type::scalar_of(Scalar::Int64);
-      case Rule::Print:
+      case Rule::TupleOf:
+        arity(e, b, args, 0, 1);
+        if (args.empty()) return Type::tuple({});
+        if (!args[0].is_tuple()) unsupported(e, "tuple() of a " + args[0].str() + " is not supported");
+        return args[0];
+      case Rule::Print: {
+        std::function<bool(const Type&)> printable = [&](const Type& t) {  // numbers, None, tuples of them
+          if (t.is_tuple()) return std::all_of(t.elems.begin(), t.elems.end(), printable);
+          return (t.is_scalar() && !is_complex(t.scalar)) || t.tag == Type::Tag::None || is_dim3(t);
+        };
         for (size_t i = 0; i < args.size(); ++i)
-          if (!args[i].is_scalar() && args[i].tag != Type::Tag::String && args[i].tag != Type::Tag::None)
+          if (!printable(args[i]) && args[i].tag != Type::Tag::String)
             unsupported(*e.list[i], "print() of a " + args[i].str() + " is not supported");
         return Type::none();
+      }
       case Rule::CudaGrid: case Rule::CudaGridsize: {
         arity(e, b, args, 1, 1);
         int64_t n;
@@ -212,7 +245,7 @@ class BuiltinTyper {
       case Rule::CudaWarpVote:
         arity(e, b, args, 2, 2);
         need_int(e, b, args, 0);
-        if (!args[1].is_scalar() || is_float(args[1].scalar))
+        if (!args[1].is_scalar() || !is_integral(args[1].scalar))
           error(*e.list[1], std::string(b.name) + "() needs an integer or boolean predicate, got " + args[1].str());
         return Type::scalar_of(b.id == Builtin::CudaBallotSync ? Scalar::Int32 : Scalar::Bool);
       case Rule::CudaMatch:
@@ -236,6 +269,7 @@ class BuiltinTyper {
         Scalar r = args[0].scalar;
         for (auto& a : args) r = promote(r, a.scalar);
         if (is_integral(r)) r = Scalar::Float64;
+        if (r == Scalar::Float16) r = Scalar::Float32;  // numba-cuda's fma has no float16 (cuda.fp16.hfma)
         return Type::scalar_of(r);
       }
       case Rule::CudaSelp: {
@@ -267,7 +301,7 @@ class BuiltinTyper {
           for (auto& t : ix.elems) valid = valid && t.is_scalar() && is_integer(t.scalar);
         }
         if (!valid) error(*e.list[1], ix.str() + " is not a valid index");
-        if (a.scalar == Scalar::Bool)
+        if (!is_integer(a.scalar) && !is_float(a.scalar))
           error(*e.list[0], op + " requires array of integer or float type, got " + scalar_name(a.scalar));
         if (!store) return Type::scalar_of(a.scalar);
         if (a.readonly) error(*e.list[0], readonly_store_message(a));
@@ -477,11 +511,11 @@ class BuiltinTyper {
     using B = Builtin;
     auto given = [&](size_t i) { return i < args.size() && args[i].tag != Type::Tag::None; };
     auto number = [&](size_t i) {
-      if (given(i) && !args[i].is_scalar())
-        error(*e.list[i], std::string(b.name) + "() needs a number, got " + args[i].str());
+      if (given(i) && (!args[i].is_scalar() || is_complex(args[i].scalar)))
+        error(*e.list[i], std::string(b.name) + "() needs a real number, got " + args[i].str());
     };
     auto integer = [&](size_t i) {
-      if (given(i) && (!args[i].is_scalar() || is_float(args[i].scalar)))
+      if (given(i) && (!args[i].is_scalar() || !is_integral(args[i].scalar)))
         error(*e.list[i], std::string(b.name) + "() needs an integer, got " + args[i].str());
     };
     // With a size (an int or a tuple of ints), an array of that shape filled with draws.
@@ -596,7 +630,7 @@ class BuiltinTyper {
         bool any_float = false;
         for (size_t i = 0; i < 3; ++i) {
           if (!given(i)) continue;
-          if (!args[i].is_scalar()) error(*e.list[i], "numpy.arange() needs numbers, got " + args[i].str());
+          if (!args[i].is_scalar() || is_complex(args[i].scalar)) error(*e.list[i], "numpy.arange() needs real numbers, got " + args[i].str());
           any_float = any_float || is_float(args[i].scalar);
         }
         if (!given(0)) error(e, "numpy.arange() needs a stop");

@@ -30,6 +30,7 @@ bool static_number(const ast::Node& e, const FunctionInstance& f, const Versions
       case GK::Int: case GK::Bool: *out = v.i; return true;
       case GK::Float: *out = v.f; return true;
       case GK::Scalar:
+        if (is_complex(v.scalar)) return false;
         *out = is_float(v.scalar) ? (long double)v.f : v.scalar == Scalar::UInt64 ? (long double)v.u : (long double)v.i;
         return true;
       default: return false;

@@ -95,6 +95,11 @@ inline T py_truediv(T a, T b) {
   if (b == 0) raise("ZeroDivisionError", "division by zero");
   return a / b;
 }
+template <class F>
+inline Complex<F> py_truediv(Complex<F> a, Complex<F> b) {  // Numba's message for complex
+  if (b.re == 0 && b.im == 0) raise("ZeroDivisionError", "complex division by zero");
+  return a / b;
+}
 template <class T>
 inline T py_floordiv(T a, T b) {
   if (b == 0) raise("ZeroDivisionError", std::is_integral_v<T> ? "integer division by zero" : "division by zero");

@@ -63,6 +63,7 @@ template <class T> CJ_FN T uf_absolute(T a) { return a < 0 ? uf_negative(a) : a;
 CJ_FN bool uf_absolute(bool a) { return a; }
 CJ_FN float uf_absolute(float a) { return CJ_LIBM_F(fabs)(a); }
 CJ_FN double uf_absolute(double a) { return CJ_LIBM_D(fabs)(a); }
+template <class F> CJ_FN F uf_absolute(Complex<F> a) { return abs(a); }  // |z|, a real (NumPy's F->f, D->d)
 // sign: -1, 0, 1 in the loop's type; NaN stays NaN.
 template <class T> CJ_FN T uf_sign(T a) { return a != a ? a : (T)((a > 0) - (a < 0)); }
 template <class T> CJ_FN T uf_floor(T a) { return a; }  // integers and bool: themselves

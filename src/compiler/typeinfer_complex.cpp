@@ -1,0 +1,71 @@
+// Typing of complex numbers' intrinsics (builtins.def's Rule::Complex, by id): complex(),
+// cmath's functions and NumPy's real/imag/conj, with Numba's result types (pinned against Numba
+// 0.68: cmath.sqrt of a float32 is complex64, of an int64 complex128; cmath.phase takes only
+// complex; np.real of a real is that real).
+#include <string>
+
+#include "compiler/builtins.h"
+#include "compiler/diagnostics.h"
+#include "compiler/typeinfer.h"
+
+namespace cujit {
+
+std::string no_implementation(const BuiltinRow& b, const std::vector<Type>& args) {
+  std::string n = b.name;
+  auto dot = n.rfind('.');
+  std::string s = "No implementation of function " + n + " found for signature: " + n.substr(dot == std::string::npos ? 0 : dot + 1) + "(";
+  for (size_t i = 0; i < args.size(); ++i) s += (i ? ", " : "") + args[i].str();
+  return s + ")";
+}
+
+Type type_complex_call(FunctionInstance& fn, const ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args) {
+  auto fail = [&](const std::string& msg) -> Type { user_error(fn.mod.source, e.loc, ErrorKind::Typing, msg); };
+  bool numbers = true;
+  for (const auto& a : args) numbers = numbers && a.is_scalar();
+  if (!numbers) return fail(no_implementation(b, args));
+  auto arity = [&](size_t lo, size_t hi) {
+    if (args.size() < lo || args.size() > hi) fail(no_implementation(b, args));
+  };
+  using B = Builtin;
+  switch (b.id) {
+    case B::ComplexFn:
+      // complex(x) keeps x's width (complex(float32) is complex64); complex(re, im) is complex128.
+      arity(1, 2);  // complex() itself Numba fails to type
+      if (args.size() == 2) {
+        if (is_complex(args[0].scalar) || is_complex(args[1].scalar)) return fail(no_implementation(b, args));
+        return Type::scalar_of(Scalar::Complex128);
+      }
+      return Type::scalar_of(complex_of(args[0].scalar));
+    case B::CmathPhase:
+      arity(1, 1);
+      if (!is_complex(args[0].scalar)) return fail(no_implementation(b, args));
+      return Type::scalar_of(complex_part(args[0].scalar));
+    case B::CmathPolar: {
+      arity(1, 1);
+      const Type f = Type::scalar_of(complex_part(complex_of(args[0].scalar)));
+      return Type::tuple({f, f});
+    }
+    case B::CmathRect:
+      arity(2, 2);
+      if (is_complex(args[0].scalar) || is_complex(args[1].scalar)) return fail(no_implementation(b, args));
+      return Type::scalar_of(complex_of(promote(args[0].scalar, args[1].scalar)));
+    case B::CmathIsnan: case B::CmathIsinf: case B::CmathIsfinite:
+      arity(1, 1);
+      return Type::scalar_of(Scalar::Bool);
+    case B::CmathLog:
+      arity(1, 2);  // cmath.log(z, base): complex128 whatever z's width (Numba)
+      if (args.size() == 2) return Type::scalar_of(Scalar::Complex128);
+      return Type::scalar_of(complex_of(args[0].scalar));
+    case B::NpReal: case B::NpImag:
+      arity(1, 1);
+      return Type::scalar_of(complex_part(args[0].scalar));
+    case B::NpConj: case B::NpConjugate:
+      arity(1, 1);
+      return args[0];
+    default:  // cmath's functions of one number: complex of its width
+      arity(1, 1);
+      return Type::scalar_of(complex_of(args[0].scalar));
+  }
+}
+
+}  // namespace cujit
