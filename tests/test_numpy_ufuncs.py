@@ -169,10 +169,11 @@ def test_kernel_ufunc_into_out(target):
     x = np.asfortranarray(np.linspace(0, 1, 6).reshape(2, 3))
     o = np.zeros((2, 3), order="F")
     k[1, 1](x, o)
-    assert o.tolist() == np.cos(x).tolist()
+    # the GPU's cos may differ from the C library's in the last bit
+    np.testing.assert_allclose(o, np.cos(x), rtol=1e-15, atol=0)
     s = np.zeros(1, np.float32)
     k[1, 1](np.float32(0.5), s)  # a number broadcast into a one-element array
-    assert s[0] == np.float32(0.87758255)
+    np.testing.assert_allclose(s, [np.float32(0.87758255)], rtol=1e-6)
 
 
 def test_kernel_comparison_and_bits(target):
@@ -218,9 +219,11 @@ EXPECTED = {
 }
 
 
-def same(got, want):
+def same(got, want, rel=0.0):
     if want is None:
         return got != got
+    if rel and isinstance(want, float) and math.isfinite(want):
+        return got == pytest.approx(want, rel=rel)
     return got == want and math.copysign(1, got) == math.copysign(1, want) if isinstance(want, float) else got == want
 
 
@@ -241,7 +244,8 @@ def test_reductions_kernel(name, target):
     for a, want in zip(ARRAYS, EXPECTED[name]):
         out = np.zeros(1, np.float64)
         k[1, 1](a, out)
-        assert same(float(out[0]), want if want is None else float(want)), (name, a)
+        # the GPU may fuse a multiply and an add (var): the last bit may differ there
+        assert same(float(out[0]), want if want is None else float(want), 1e-15 if target == "gpu" else 0.0), (name, a)
 
 
 def test_reduction_types_and_methods():
