@@ -66,8 +66,11 @@ std::string with_prelude(Target t, const std::string& code, bool host_only = fal
   // test CJ_DEBUG_CHECKS, so code without them is unchanged.
   std::string s = debug_checks ? "#define CJ_DEBUG_CHECKS 1\n" : "";
   s += prelude::get(t == Target::CUDA ? "cuda.h" : "host.h");
+  s += prelude::get("half.h");
   s += prelude::get("common.h");
   s += prelude::get("complex.h");
+  s += prelude::get("half_math.h");
+  s += prelude::get("ufuncs.h");
   s += prelude::get("repr.h");
   if (t == Target::Host) {
     s += prelude::get("host_services.h");
@@ -373,6 +376,8 @@ toolchain::NvrtcOutput compile_cuda(const Build& b, const std::string& arch) {
     toolchain::NvrtcOutput o;
     o.image = std::move(*hit);
     o.is_cubin = cubin;
+    // NVRTC's warnings come back with the image: they are shown for linked sources every time.
+    if (auto log = toolchain::cache_get(key, "nvrtclog")) o.log = std::move(*log);
     return o;
   }
   toolchain::NvrtcOutput o;
@@ -383,6 +388,7 @@ toolchain::NvrtcOutput compile_cuda(const Build& b, const std::string& arch) {
   }
   if (debug_level() >= 1 && !o.pch.empty())
     std::cerr << "cujit: nvrtc " << b.name << ": prelude's precompiled header " << o.pch << "\n";
+  if (!o.log.empty()) toolchain::cache_put(key, "nvrtclog", o.log);
   toolchain::cache_put(key, ext, o.image);
   toolchain::cache_put_text(key, "cu", b.cuda_source);
   return o;

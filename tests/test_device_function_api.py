@@ -9,6 +9,7 @@ import re
 import numpy as np
 import pytest
 
+import cujit
 from cujit import _core, cuda, types
 from cujit.cuda import compiler as _compiler
 
@@ -117,3 +118,68 @@ def test_nanosleep_is_the_ptx_instruction():
 
     ptx, _ = cuda.compile_ptx(use_nanosleep, (types.uint32,))
     assert sum("nanosleep.u32" in line for line in ptx.split("\n")) == 2
+
+
+def _add(x, y):
+    return x + y
+
+
+def _calls(device_fn):
+    @cuda.jit
+    def f(r, x, y):
+        r[0] = device_fn(x, y)
+    return f
+
+
+def test_declared_signatures_convert_the_call_as_numba_does(target):
+    # numba-cuda's test_explicit_signatures_device(_unsafe): the call converts to the best
+    # declared signature (1.5 + 2.5 as int64 is 3, not 4)
+    f = _calls(cuda.jit(["(int64, int64)"], device=True)(_add))
+    r = np.zeros(1, dtype=np.int64)
+    f[1, 1](r, 1.5, 2.5)
+    assert r[0] == 3
+    f = _calls(cuda.jit(["(int64, int64)", "(float64, float64)"], device=True)(_add))
+    r = np.zeros(1, dtype=np.float64)
+    f[1, 1](r, np.int32(1), 2.5)
+    assert r[0] == 3.5
+    r = np.zeros(1, dtype=np.int64)
+    f[1, 1](r, 1, 2)
+    assert r[0] == 3
+
+
+def test_declared_return_type_and_casts(target):
+    # numba-cuda's test_device_casting: float32 channels are cast to the declared int32
+    @cuda.jit("int32(int32, int32, int32, int32)", device=True)
+    def rgba(r, g, b, a):
+        return ((r & 0xFF) << 16) | ((g & 0xFF) << 8) | ((b & 0xFF) << 0) | ((a & 0xFF) << 24)
+
+    @cuda.jit
+    def rgba_caller(x, channels):
+        x[0] = rgba(channels[0], channels[1], channels[2], channels[3])
+
+    x = np.zeros(1, dtype=np.int32)
+    rgba_caller[1, 1](x, np.asarray([1.0, 2.0, 3.0, 4.0], dtype=np.float32))
+    assert x[0] == 0x04010203
+
+
+def test_no_declared_signature_fits(target):
+    f = _calls(cuda.jit(["(float64[::1], float64)"], device=True)(_add))
+    with pytest.raises(cujit.errors.TypingError, match=r"No matching definition for argument type\(s\) "
+                       r"float64, float64 of _add\(\); it was declared for:\n  \(array\(float64, 1d, C\), float64\)"):
+        f[1, 1](np.zeros(1), 1.0, 2.0)
+    # a tie takes the first declared, as Numba's typing of a call does (Numba's CPU gives 3.0)
+    f = _calls(cuda.jit(["(float32, float64)", "(float64, float32)"], device=True)(_add))
+    r = np.zeros(1)
+    f[1, 1](r, 1.0, 2.0)
+    assert r[0] == 3.0
+
+
+def test_jit_function_declared_with_a_signature_converts_when_called_from_jit_code():
+    # Numba: @jit('int64(int64, int64)') called with 1.5 and 2.5 from @jit code gives 3
+    add = cujit.jit("int64(int64, int64)")(_add)
+
+    @cujit.jit
+    def g(x, y):
+        return add(x, y)
+
+    assert g(1.5, 2.5) == 3

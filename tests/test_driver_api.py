@@ -344,3 +344,65 @@ def test_gpu_consumed_array_is_bound_to_the_exporters_stream():
         np.testing.assert_array_equal(pickle.loads(pickle.dumps(r)).copy_to_host(), np.arange(5.0)[::-1])
     finally:
         _core.set_simulator(previous)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not _core.gpu_available(), reason="needs a CUDA GPU")
+def test_gpu_fork_after_cuda_is_refused_as_numba_cuda_does():
+    import concurrent.futures
+    import multiprocessing as mp
+    from cujit.errors import CudaDriverError
+    previous = _core.simulator_enabled()
+    _core.set_simulator(False)
+    try:
+        cuda.to_device(np.arange(1))  # CUDA is initialised in this process
+        with concurrent.futures.ProcessPoolExecutor(mp_context=mp.get_context("fork")) as exe:
+            future = exe.submit(cuda.to_device, np.arange(1))
+        with pytest.raises(CudaDriverError, match="^CUDA initialized before forking$"):
+            future.result()
+    finally:
+        _core.set_simulator(previous)
+
+
+def test_memory_pointer_views_count_on_their_owner(target):
+    m = cuda.current_context().memalloc(1024)
+    for offset in (0, 1):
+        v1 = m.view(offset)
+        assert v1.owner is m and m.refct == 2 and int(v1.handle) - offset == int(m.handle)
+        v2 = v1.view(offset)
+        assert v2.owner is m and m.refct == 3 and int(v2.handle) - 2 * offset == int(m.handle)
+        del v2
+        assert m.refct == 2
+        del v1
+        assert m.refct == 1
+
+
+def test_active_context_and_ipc_say_what_they_are(target):
+    with driver.driver.get_active_context() as ac:
+        if target == "sim":
+            assert ac.context_handle is None
+        else:
+            assert ac.context_handle == cuda.current_context().handle
+    with pytest.raises(NotImplementedError, match=r"^cujit does not support CUDA IPC \(DeviceNDArray.get_ipc_handle\) yet$"):
+        cuda.device_array(2).get_ipc_handle()
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not _core.gpu_available(), reason="needs a CUDA GPU")
+def test_gpu_ufunc_out_of_another_library_returns_a_device_array():
+    from cujit import vectorize
+    previous = _core.simulator_enabled()
+    _core.set_simulator(False)
+    try:
+        @vectorize(["f8(f8, f8)"], target="cuda")
+        def vadd(a, b):
+            return a + b
+
+        h = np.arange(10.0)
+        out = _Foreign(cuda.device_array(10))
+        returned = vadd(h, 6.0, out=out)
+        assert isinstance(returned, cuda.DeviceNDArray)
+        np.testing.assert_array_equal(returned.copy_to_host(), h + 6)
+        np.testing.assert_array_equal(cuda.as_cuda_array(out).copy_to_host(), h + 6)
+    finally:
+        _core.set_simulator(previous)

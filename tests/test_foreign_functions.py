@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from cujit import cuda, jit
-from cujit.errors import ToolchainError, TypingError
+from cujit.errors import LinkerError, ToolchainError, TypingError
 from cujit.types import float32, int32
+from cujit._core import gpu_available as _core_gpu
 
 times2_cu = cuda.CUSource("""
 extern "C" __device__
@@ -238,8 +239,18 @@ def test_simulator_refuses_ptx_links():
 
 
 def test_link_refuses_unknown_files():
-    with pytest.raises(TypeError, match="don't know how to link"):
+    # numba-cuda's classes and words.
+    with pytest.raises(RuntimeError, match="^Don't know how to link file with extension .xyz "):
         cuda.declare_device("f", "int32(int32)", link=["lib.xyz"])
+
+    def kernel():
+        pass
+
+    with pytest.raises(RuntimeError, match="^Don't know how to link file with no extension "):
+        cuda.jit("void()", link=["data"])(kernel)
+    with pytest.raises(LinkerError) as e:
+        cuda.jit("void()", link=["nonexistent.a"])(kernel)
+    assert e.value.args == ("nonexistent.a not found",)
 
 
 def test_use_cooperative_makes_the_kernel_cooperative(target):
@@ -281,5 +292,29 @@ def test_gpu_links_ptx_from_cuda_compile():
         r = np.empty_like(x)
         kernel[1, 32](r, x)
         np.testing.assert_equal(r, x * 5)
+    finally:
+        _core.set_simulator(previous)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not _core_gpu(), reason="needs a CUDA GPU")
+def test_gpu_nvrtc_warnings_of_a_linked_source_are_shown():
+    # numba-cuda's UserWarning "NVRTC log messages: ..." (on every compile: the log is cached too).
+    import warnings
+    from cujit import _core
+    previous = _core.simulator_enabled()
+    _core.set_simulator(False)
+    try:
+        for _ in range(2):
+            src = cuda.CUSource('extern "C" __device__ int warn_bar(int *r, int x) { int unused = 1; *r = x; return 0; }')
+            bar = cuda.declare_device("warn_bar", "int32(int32)", link=[src])
+            with warnings.catch_warnings(record=True) as w:
+                warnings.simplefilter("always")
+
+                @cuda.jit("void(int32)")
+                def kernel(x):
+                    bar(x)
+            msgs = [str(x.message) for x in w if "NVRTC log messages" in str(x.message)]
+            assert len(msgs) == 1 and "declared but never referenced" in msgs[0]
     finally:
         _core.set_simulator(previous)

@@ -40,7 +40,9 @@ uint uint16 uint32 uint64 uint8 uintc uintp ulong ulonglong ushort vectorize voi
 
 # The submodule paths user code imports, under the numba alias.
 SUBMODULES = [
-    "numba.cuda.types", "numba.cuda.core", "numba.cuda.core.errors", "numba.cuda.core.config",
+    "numba.cuda.types", "numba.cuda.fp16", "numba.cuda.bf16", "numba.cuda._internal.cuda_bf16",
+    "numba.cuda._internal.cuda_fp16", "numba.cuda._internal.cuda_fp8", "numba.cuda.core",
+    "numba.cuda.core.errors", "numba.cuda.core.config",
     "numba.cuda.np", "numba.cuda.np.numpy_support", "numba.cuda.cudadrv", "numba.cuda.cudadrv.driver",
     "numba.cuda.cudadrv.devicearray", "numba.cuda.cudadrv.error", "numba.cuda.kernels",
     "numba.cuda.kernels.transpose", "numba.cuda.compiler", "numba.cuda.random", "numba.types",

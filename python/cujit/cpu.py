@@ -54,6 +54,8 @@ class CPUDispatcher(_core.CpuFunction):
         self.__doc__ = func.__doc__
         self.__wrapped__ = func
         self.targetoptions = dict(options)
+        # Declared signatures: a call from other compiled code converts to one, as Numba does.
+        self._declared_sigs = [signature_string(s) for s in signatures]
         # The text now; the globals when a specialisation compiles (here for declared signatures,
         # else at the first call with new argument types), as Numba reads them.
         super().__init__(source(func), [signature_string(s) for s in signatures],

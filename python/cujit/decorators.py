@@ -11,6 +11,7 @@ into Python.
 """
 
 import ast as _ast
+import enum as _enum
 import builtins
 import gc
 import inspect
@@ -481,14 +482,37 @@ def _module_name(value):
     from .cuda import libdevice as _libdevice
     if value is _libdevice:
         return "cuda.libdevice"
+    if value is _cuda.fp16:
+        return "cuda.fp16"
     if value is _cuda or getattr(value, "__name__", "") in ("numba.cuda", "cujit.cuda"):
         return "cuda"
     return None
 
 
+# Enum classes compiled code has seen, by key: a member a @jit function returns is made from its
+# class here (bindings/cpu.cpp reads this dict). The key tells apart classes of one name.
+ENUM_CLASSES = {}
+
+
+def enum_key(cls):
+    key = "%s@%x" % (cls.__qualname__, id(cls))
+    ENUM_CLASSES[key] = cls
+    return key
+
+
 def _classify(value, seen):
     """The (kind, payload...) tuple the core's FunctionSource.set_globals understands."""
     from .cuda.dispatcher import DeviceFunction, Dispatcher
+    if isinstance(value, _enum.Enum):  # Numba's EnumMember / IntEnumMember: its value, typed
+        v = _classify(value.value, seen)
+        if v[0] not in ("int", "float", "bool", "scalar"):
+            return ("opaque", "%r (an enum member whose value is not a number)" % type(value))
+        return ("enum", enum_key(type(value)), isinstance(value, _enum.IntEnum), v)
+    if isinstance(value, type) and issubclass(value, _enum.Enum):
+        members = [(n, _classify(m, seen)) for n, m in value.__members__.items()]
+        if not members or any(m[0] != "enum" for _, m in members):
+            return ("opaque", "%r (an enum class whose members are not numbers)" % value)
+        return ("enumclass", enum_key(value), issubclass(value, _enum.IntEnum), members)
     if isinstance(value, bool):
         return ("bool", value)
     if isinstance(value, int):
@@ -504,16 +528,21 @@ def _classify(value, seen):
     if isinstance(value, np.generic) and value.dtype in _t._BY_DTYPE:
         name = _t._BY_DTYPE[value.dtype].name
         return ("scalar", name, value.item())
-    if isinstance(value, tuple) and value:
-        # A tuple of numbers is a constant, as in Numba (SHAPE = (16, 16) for array shapes).
+    if isinstance(value, tuple):
+        # A tuple of numbers (or of such tuples) is a constant, as in Numba (SHAPE = (16, 16)).
+        # A tuple of arrays (and numbers) is one too: its arrays are constant arrays, as a global
+        # array is (literal_unroll over such a tuple is common in numba-cuda's tests).
         items = [_classify(v, seen) for v in value]
-        if all(i[0] in ("int", "float", "bool", "scalar") for i in items):
+        if all(i[0] in ("int", "float", "bool", "scalar", "tuple", "array") for i in items):
             return ("tuple", items)
-        return ("opaque", "<class 'tuple'> (only tuples of numbers can be globals)")
+        return ("opaque", "<class 'tuple'> (only tuples of numbers and arrays can be globals)")
     if isinstance(value, np.ndarray) and value.dtype in _t._BY_DTYPE and value.ndim >= 1:
         # Global arrays are constants in compiled code, as in Numba (cuda.const.array_like).
         c = np.ascontiguousarray(value)
         return ("array", _t._BY_DTYPE[c.dtype].name, list(c.shape), c.tobytes())
+    if isinstance(value, np.ndarray) and value.dtype.fields is not None and value.ndim >= 1:
+        c = np.ascontiguousarray(value)  # a constant array of records: its bytes and its dtype
+        return ("array", "record", list(c.shape), c.tobytes(), c.dtype)
     if isinstance(value, _pytypes.ModuleType):
         name = _module_name(value)
         if name is not None:
@@ -530,6 +559,12 @@ def _classify(value, seen):
         return ("function", value.source)
     from .cpu import CPUDispatcher
     from .extending import _Jitable, extension_api_of
+    if isinstance(value, DeviceFunction) and value._declared:
+        # cuda.jit(sigs, device=True): a call picks one of its signatures and converts its
+        # arguments to it, as Numba does (compiler/overloads.h); @jit(sigs) the same.
+        return ("function", capture(value.py_func, seen), value._declared_strings())
+    if isinstance(value, CPUDispatcher) and getattr(value, "_declared_sigs", None):
+        return ("function", capture(value.py_func, seen), value._declared_sigs)
     if isinstance(value, (DeviceFunction, CPUDispatcher, _Jitable, Dispatcher)):
         # @jit functions call each other as device functions do: typed at each call site. A
         # @cuda.jit kernel called from GPU code is compiled as a device function there, as
@@ -538,6 +573,9 @@ def _classify(value, seen):
     from .cuda.compiler import ExternFunction
     if isinstance(value, ExternFunction):  # cuda.declare_device: its C name, signature, ABI, code
         return ("foreign", value.name, value._sig_text, value.abi, value.use_cooperative, value._link_items)
+    from .cuda._refuse import Refused
+    if isinstance(value, Refused):  # numba.cuda.bf16's names: importable, not compiled
+        return ("opaque", repr(value))
     api = extension_api_of(value)
     if api is not None:
         return ("opaque", "%r (given an implementation with numba.extending.%s: cujit does not "
@@ -549,6 +587,8 @@ def _classify(value, seen):
             return ("attr", mname, n)
     import cujit
     from . import cuda as _cuda
+    if value is cujit.literal_unroll:  # also cuda.literal_unroll (one object): for every target
+        return ("attr", "numba", "literal_unroll")
     if isinstance(value, _cuda._KernelOnly) and "." in value.__name__:
         # `op = cuda.atomic.add` at module level: an intrinsic bound to a name.
         space, _, attr = value.__name__.rpartition(".")

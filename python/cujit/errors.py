@@ -266,12 +266,14 @@ class LoweringError(CujitError):
 
 
 class CudaDriverError(CujitError):
-    """numba.cuda.cudadrv.error.CudaDriverError; declared only (cujit raises CudaAPIError)."""
+    """numba.cuda.cudadrv.error.CudaDriverError: the driver cannot be used in this process (CUDA
+    was initialised before it forked). A failing driver call raises CudaAPIError."""
 
 
 class LinkerError(CujitError):
-    """numba.cuda.cudadrv.driver.LinkerError; declared only (cujit compiles linked CUDA C++ into
-    the kernel's program and does not run the driver's linker)."""
+    """numba.cuda.cudadrv.driver.LinkerError: a ``link=`` file that does not exist ("PATH not
+    found"). cujit compiles linked CUDA C++ into the kernel's program; the driver's linker's
+    failures raise CudaAPIError."""
 
 
 class NumbaWarning(Warning):

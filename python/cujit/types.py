@@ -11,7 +11,7 @@ import numpy as np
 # it, instead of an import error (or, worse, some other type in its place).
 _UNSUPPORTED_NAMES = (
     "NamedTuple", "NamedUniTuple", "Optional",
-    "Omitted", "CPointer", "voidptr", "Record", "NestedArray", "NPDatetime", "NPTimedelta",
+    "Omitted", "CPointer", "voidptr", "NestedArray", "NPDatetime", "NPTimedelta",
     "IntegerLiteral", "BooleanLiteral", "StringLiteral", "Literal", "literal", "List", "ListType",
     "Set", "DictType", "Dummy", "Opaque", "IntEnumMember", "EnumMember", "Function",
     "FunctionType", "Dispatcher", "Buffer", "Bytes", "UnicodeType", "unicode_type", "string",
@@ -21,7 +21,7 @@ _UNSUPPORTED_NAMES = (
 )
 
 __all__ = [
-    "Type", "ScalarType", "ArrayType", "Signature", "void", "BaseTuple", "Tuple", "UniTuple", "boolean", "bool_",
+    "Type", "ScalarType", "ArrayType", "Record", "Signature", "void", "BaseTuple", "Tuple", "UniTuple", "boolean", "bool_",
     "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float32", "float64", "intp", "uintp", "float_", "double", "byte", "int_",
     "from_dtype", "signature_string", "typeof",
@@ -107,6 +107,23 @@ class ScalarType(Type):
         return Signature(self, args)
 
 
+class Record(ScalarType):
+    """Numba's Record type: a structured dtype (its fields, offsets, itemsize and alignment), named
+    as Numba names it. ``rec[:]`` is an array type of it, as for scalars."""
+
+    def __init__(self, dtype):
+        from . import _core
+        self.dtype = np.dtype(dtype)
+        self.name = _core.record_spelling(self.dtype)
+
+    @property
+    def bitwidth(self):
+        raise AttributeError("'%s' has no bitwidth" % self.name)
+
+    def __call__(self, *args):
+        return Signature(self, args)
+
+
 class ArrayType(Type):
     def __init__(self, dtype, ndim, layout):
         self.dtype = dtype
@@ -118,6 +135,8 @@ class ArrayType(Type):
         elif layout == "F":
             dims[0] = "::1"
         self.name = "%s[%s]" % (dtype.name, ", ".join(dims))
+        if isinstance(dtype, Record):  # Numba's spelling (a Record's name is not a signature word)
+            self.name = "array(%s, %dd, %s)" % (dtype.name, ndim, layout)
 
 
 class BaseTuple(Type):
@@ -267,6 +286,8 @@ def from_dtype(dtype):
     try:
         return _ALL_BY_DTYPE[np.dtype(dtype)]
     except KeyError:
+        if np.dtype(dtype).fields is not None:
+            return Record(dtype)
         raise TypeError("cujit has no type for dtype %s" % np.dtype(dtype)) from None
 
 

@@ -51,6 +51,18 @@ std::string describe_call(const std::string& name, const std::vector<Type>& type
 namespace {
 // A kernel that links PTX, cubins, fatbins, objects or archives: its own code compiled relocatable
 // (Build::nvrtc_options), then the driver's linker joins them into one CUBIN.
+// NVRTC's warnings about a linked CUDA C++ source (its lines are named by the source's #line
+// directive) reach the user as numba-cuda's UserWarning. The generated code's own are not the
+// user's business. Only a compile that ran has a log (a disk-cache hit has none).
+void warn_nvrtc_log(const Build& b, const std::string& log) {
+  if (log.empty()) return;
+  for (const auto& name : b.cuda_links)
+    if (log.find(name) != std::string::npos) {
+      if (PyErr_WarnEx(PyExc_UserWarning, ("NVRTC log messages: " + log).c_str(), 1) < 0) throw py::error_already_set();
+      return;
+    }
+}
+
 std::shared_ptr<rt::LoadedModule> load_linked(const Build& b) {
   std::vector<rt::LinkInput> inputs;
   for (const auto& l : b.device_links) {
@@ -72,13 +84,15 @@ std::shared_ptr<rt::LoadedModule> load_linked(const Build& b) {
   auto cc = rt::compute_capability();
   std::string arch = toolchain::best_arch_cached(cc.first, cc.second, true);
   if (std::stoi(arch.substr(3)) / 10 != cc.first) arch = toolchain::best_arch_cached(cc.first, cc.second, false);
-  std::string image;
+  std::string image, log;
   {
     py::gil_scoped_release nogil;
     toolchain::NvrtcOutput out = compile_cuda(b, arch);
+    log = out.log;
     inputs.insert(inputs.begin(), {out.is_cubin ? CU_JIT_INPUT_CUBIN : CU_JIT_INPUT_PTX, out.image, b.name + ".cu"});
     image = rt::link_images(inputs);
   }
+  warn_nvrtc_log(b, log);
   return rt::LoadedModule::load_gpu(image);
 }
 }  // namespace
@@ -118,6 +132,7 @@ std::shared_ptr<rt::LoadedModule> load_build(const Build& b, rt::Backend backend
     py::gil_scoped_release nogil;
     out = compile_cuda(b, arch);
   }
+  warn_nvrtc_log(b, out.log);
   return rt::LoadedModule::load_gpu(out.image);
 }
 

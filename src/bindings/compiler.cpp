@@ -4,9 +4,11 @@
 #include <pybind11/complex.h>
 #include <pybind11/stl.h>
 
+#include <functional>
 #include <sstream>
 
 #include "bindings/common.h"
+#include "bindings/records.h"
 #include "compiler/annotate.h"
 #include "compiler/globals.h"
 #include "compiler/libdevice.h"
@@ -61,16 +63,31 @@ GlobalValue to_global(const std::string& name, const py::tuple& t) {
       throw std::invalid_argument("global '" + name + "': unsupported type " + t[1].cast<std::string>());
   } else if (kind == "array") {
     g.kind = K::Array;
-    if (!scalar_from_name(t[1].cast<std::string>(), &g.scalar))
+    if (t[1].cast<std::string>() == "record") g.record = record_from_dtype(py::dtype::from_args(t[4]));
+    else if (!scalar_from_name(t[1].cast<std::string>(), &g.scalar))
       throw std::invalid_argument("global '" + name + "': unsupported array dtype " + t[1].cast<std::string>());
     g.shape = t[2].cast<std::vector<int64_t>>();
     g.bytes = t[3].cast<std::string>();
   } else if (kind == "tuple") {
     g.kind = K::Tuple;
     for (auto item : t[1].cast<py::list>()) g.elems.push_back(to_global(name, item.cast<py::tuple>()));
+  } else if (kind == "enum" || kind == "enumclass") {  // (kind, key, is IntEnum, value | [(name, member)])
+    g.kind = kind == "enum" ? K::EnumMember : K::EnumClass;
+    g.type_name = t[1].cast<std::string>();
+    g.i = t[2].cast<bool>();
+    if (kind == "enum") {
+      g.elems.push_back(to_global(name, t[3].cast<py::tuple>()));
+    } else {
+      for (auto item : t[3].cast<py::list>()) {
+        auto it = item.cast<py::tuple>();
+        g.elems.push_back(to_global(name, it[1].cast<py::tuple>()));
+        g.elems.back().attr = it[0].cast<std::string>();
+      }
+    }
   } else if (kind == "function") {
     g.kind = K::Function;
     g.fn = t[1].cast<std::shared_ptr<FunctionSource>>();
+    if (t.size() > 2) g.sigs = t[2].cast<std::vector<std::string>>();
   } else if (kind == "foreign" || kind == "link") {
     // ("foreign", C name, signature, abi, use_cooperative, items) or ("link", items)
     g.kind = kind == "foreign" ? K::Foreign : K::Link;
@@ -100,9 +117,21 @@ std::string FunctionSource::fingerprint() const {
     os << n << '=' << (int)g.kind << ',' << (int)g.scalar << ',' << g.i << ',' << g.u << ','
        << g.f << ',' << g.module << ',' << g.attr << ',' << g.type_name;
     if (g.fn) os << ",fn:" << g.fn->name;
+    for (const auto& s : g.sigs) os << ",sig:" << s;
     if (g.kind == GlobalValue::Kind::Array) os << ",array:" << g.bytes.size() << ":" << std::hash<std::string>()(g.bytes);
     for (const auto& l : g.links) os << ",link:" << l.kind << ':' << l.name << ':' << std::hash<std::string>()(l.data);
-    for (const auto& e : g.elems) os << ",(" << (int)e.kind << ',' << (int)e.scalar << ',' << e.i << ',' << e.u << ',' << e.f << ')';
+    // Tuple items, nested tuples and arrays too (every value decides the generated code).
+    std::function<void(const GlobalValue&)> items = [&](const GlobalValue& t) {
+      for (const auto& e : t.elems) {
+        os << ",(" << (int)e.kind << ',' << (int)e.scalar << ',' << e.i << ',' << e.u << ',' << e.f << ',' << e.attr
+           << ',' << e.type_name;
+        for (auto d : e.shape) os << ",d" << d;
+        if (e.kind == GlobalValue::Kind::Array) os << ",array:" << e.bytes.size() << ":" << std::hash<std::string>()(e.bytes);
+        items(e);
+        os << ')';
+      }
+    };
+    items(g);
     os << '\n';
   }
   return os.str();

@@ -11,7 +11,9 @@
 
 #include "bindings/common.h"
 #include "bindings/marshal.h"
+#include "compiler/layout.h"
 #include "compiler/scalar_visit.h"
+#include "bindings/records.h"
 #include "pipeline.h"
 #include "runtime/host_calls.h"
 
@@ -42,33 +44,6 @@ struct CpuSpec {
   std::shared_ptr<toolchain::HostLibrary> lib;
   CpuEntry fn = nullptr;
 };
-
-// Size and alignment of a value of type `t` as the generated C++ lays it out (tuples are plain
-// structs of their elements, prelude scalars are the C types), so results can be read back.
-void size_align(const Type& t, size_t* size, size_t* align) {
-  if (t.is_optional()) {  // cj::Optional<T>: bool valid, then the value
-    size_align(Type::tuple({Type::scalar_of(Scalar::Bool), t.elems[0]}), size, align);
-  } else if (t.is_scalar()) {
-    *size = (size_t)scalar_size(t.scalar);
-    *align = (size_t)scalar_align(t.scalar);
-  } else if (t.is_tuple()) {
-    size_t off = 0, al = 1;
-    for (const auto& e : t.elems) {
-      size_t s, a;
-      size_align(e, &s, &a);
-      off = (off + a - 1) / a * a + s;
-      al = std::max(al, a);
-    }
-    *size = (off + al - 1) / al * al;
-    *align = al;
-  } else if (t.is_array()) {  // cj::Array<T, N>: data, shape[N], strides[N]
-    *size = 8 + 16 * (size_t)t.ndim;
-    *align = 8;
-  } else {
-    *size = 0;
-    *align = 1;
-  }
-}
 
 // Who owns the memory of the arrays a call returns: blocks of the call's arena become NumPy's
 // (one capsule per block, shared by every array in it), views of arguments keep the argument
@@ -113,7 +88,7 @@ py::object array_result(const Type& t, const char* p, ResultOwners& owners) {
     std::memcpy(&v, p + 8 + 8 * (t.ndim + k), 8);
     strides[k] = v;
   }
-  py::dtype dt(std::string(scalar_dtype_str(t.scalar)));
+  py::dtype dt = t.record ? record_dtype(*t.record) : py::dtype(std::string(scalar_dtype_str(t.scalar)));
   py::object base = owners.base_for(data);
   // Without a base pybind11 copies; with one the result inherits the base's writeable flag.
   py::array r = base.is_none() ? py::array(dt, shape, strides, data) : py::array(dt, shape, strides, data, base);
@@ -131,37 +106,42 @@ py::object result_value(const Type& t, const char* p, ResultOwners& owners) {
     bool valid;
     std::memcpy(&valid, p, 1);
     if (!valid) return py::none();
-    size_t s, a;
-    size_align(t.elems[0], &s, &a);
-    return result_value(t.elems[0], p + a, owners);
+    return result_value(t.elems[0], p + value_layout(t).offsets[1], owners);
   }
   if (t.is_tuple()) {
     py::tuple out(t.elems.size());
-    size_t off = 0;
-    for (size_t i = 0; i < t.elems.size(); ++i) {
-      size_t s, a;
-      size_align(t.elems[i], &s, &a);
-      off = (off + a - 1) / a * a;
-      out[i] = result_value(t.elems[i], p + off, owners);
-      off += s;
-    }
+    const Layout l = value_layout(t);
+    for (size_t i = 0; i < t.elems.size(); ++i) out[i] = result_value(t.elems[i], p + l.offsets[i], owners);
     return std::move(out);
   }
   if (t.is_array()) return array_result(t, p, owners);
+  if (t.is_record()) {  // a copy of the record, as Numba returns one (numpy.record)
+    const char* data;
+    std::memcpy(&data, p, sizeof data);
+    py::array one(record_dtype(*t.record), std::vector<py::ssize_t>{1}, std::vector<py::ssize_t>{}, data);
+    return one.attr("view")(py::module_::import("numpy").attr("recarray"))[py::int_(0)];
+  }
+  if (t.is_enum()) {  // the member of its class with this value, as Numba returns it
+    static py::object classes = py::module_::import("cujit.decorators").attr("ENUM_CLASSES");
+    Type value = t;
+    value.tag = Type::Tag::Scalar;
+    value.name.clear();
+    return classes[py::str(t.name)](result_value(value, p, owners));
+  }
   return visit_scalar(t.scalar, [&](auto zero) -> py::object {
     using T = decltype(zero);
     T v;
     std::memcpy(&v, p, sizeof(v));
     if constexpr (is_std_complex<T>::value) return py::reinterpret_steal<py::object>(PyComplex_FromDoubles(v.real(), v.imag()));
     else if constexpr (std::is_same_v<T, bool>) return py::bool_(v);
-    else if constexpr (std::is_floating_point_v<T>) return py::float_((double)v);
+    else if constexpr (is_host_float<T>) return py::float_((double)v);  // float16 too, as float32
     else return py::int_(v);
   });
 }
 
 // Whether the dispatcher can hand a result of this type back to Python.
 bool returnable(const Type& t) {
-  if (t.is_scalar() || t.is_array() || t.tag == Type::Tag::Void || t.tag == Type::Tag::None) return true;
+  if (t.is_scalar() || t.is_array() || t.is_record() || t.is_enum() || t.tag == Type::Tag::Void || t.tag == Type::Tag::None) return true;
   if (t.is_optional()) return returnable(t.elems[0]);
   if (t.is_tuple()) {
     for (const auto& e : t.elems)
@@ -202,9 +182,7 @@ class CpuFunction {
                            std::to_string(args.size()));
     std::vector<void*> params;
     for (auto& a : karg) params.push_back(a.bytes.data());
-    size_t size, align;
-    size_align(sp.build.ret, &size, &align);
-    std::vector<int64_t> ret(size / 8 + 2, 0);
+    std::vector<int64_t> ret(value_layout(sp.build.ret).size / 8 + 2, 0);
     rt::CallArena arena;  // what the call allocates; freed on return unless returned
     const char* error;
     {

@@ -117,6 +117,8 @@ void define_errors(py::module_& m) {
       });
     } catch (const rt::CudaSupportError& e) {
       raise("CudaSupportError", e.what());
+    } catch (const rt::CudaDriverError& e) {
+      raise("CudaDriverError", e.what());
     } catch (const rt::NvrtcCompileError& e) {
       raise("NvrtcError", e.what(), [&](py::object& x) {
         x.attr("log") = e.log;

@@ -299,8 +299,10 @@ class Kernel {
     for (size_t i = 0; i < karg.size(); ++i) p[i] = karg[i].bytes.data();
     run(sp, mod, sp.functions[slot], l, p);
     if (sp.build.debug && backend == rt::Backend::GPU) check_index_fault(sp.build, mod, l.stream);
-    for (auto& a : karg)
-      if (a.dev && a.host_back && !a.host_back.is_none()) rt::device_array_to_numpy(*a.dev, a.host_back);
+    for (auto& arg : karg)
+      for_each_item(arg, [](const KArg& a) {
+        if (a.dev && a.host_back && !a.host_back.is_none()) rt::device_array_to_numpy(*a.dev, a.host_back);
+      });
     record_plan(args, n, karg, actual, types, backend, sp, mod, sp.functions[slot]);
   }
 

@@ -22,8 +22,8 @@ void check_launch(const KernelBuild& b, rt::Backend backend, size_t shared_bytes
                           rt::format_bytes(shared_bytes) + "); the " +
                           (backend == rt::Backend::GPU ? "device" : "simulator (an H100's limit)") + " allows at most " +
                           std::to_string(max_shared) + " bytes (" + rt::format_bytes(max_shared) + ") per block");
-  for (const KArg& a : args)
-    if (a.dev && a.dev->buf) a.dev->buf->check_live();
+  for (const KArg& arg : args)
+    for_each_item(arg, [](const KArg& a) { if (a.dev && a.dev->buf) a.dev->buf->check_live(); });
 }
 
 void check_index_fault(const KernelBuild& b, rt::LoadedModule& m, void* stream) {

@@ -1,5 +1,6 @@
 // See marshal.h.
 #include "bindings/marshal.h"
+#include "bindings/records.h"
 
 #include <cstring>
 #include <tuple>
@@ -8,6 +9,8 @@
 #include <unordered_map>
 
 #include "bindings/common.h"
+#include "compiler/overloads.h"
+#include "compiler/layout.h"
 #include "compiler/scalar_visit.h"
 
 namespace py = pybind11;
@@ -35,6 +38,49 @@ void array_bytes(KArg& a, char* data, const std::vector<int64_t>& shape, const s
   a.bytes.push_back((int64_t)(intptr_t)data);
   for (auto s : shape) a.bytes.push_back(s);
   for (auto s : strides) a.bytes.push_back(s);
+}
+
+// A structured array: typed as Numba types it (array of its Record; "unaligned" where NumPy's
+// flags say so). Used in place on the simulator and by CPU code; on the GPU its bytes are copied
+// to the device (a uint8 view with the record as its last axis) and back after the launch.
+KArg marshal_record_array(KArg& a, const py::array& arr, rt::Backend backend) {
+  const RecordPtr rec = record_from_dtype(arr.dtype());
+  std::vector<int64_t> shape(arr.shape(), arr.shape() + arr.ndim()), strides(arr.strides(), arr.strides() + arr.ndim());
+  a.type = Type::record_array(rec, (int)shape.size(), layout_of(shape, strides, rec->size));
+  a.type.readonly = !arr.writeable();
+  // Numba: an array of a packed (not align=True) record is "unaligned", whatever NumPy's flag.
+  a.type.unaligned = !rec->aligned || !py::cast<bool>(arr.attr("flags").attr("aligned"));
+  if (backend == rt::Backend::Sim) {
+    array_bytes(a, (char*)arr.data(), shape, strides);
+    a.host_back = arr;  // keeps it alive
+    return a;
+  }
+  py::array bytes = record_bytes_view(arr, (char*)arr.data(), rec->size, shape, strides, arr.writeable());
+  a.dev = rt::device_array_from_numpy(bytes, true, backend);
+  if (arr.writeable()) a.host_back = bytes;
+  std::vector<int64_t> dshape(a.dev->shape.begin(), a.dev->shape.end() - 1), dstrides(a.dev->strides.begin(), a.dev->strides.end() - 1);
+  array_bytes(a, a.dev->data, dshape, dstrides);
+  return a;
+}
+
+// A record scalar (np.void/np.record read from a structured array): passed as a pointer to its
+// bytes, as Numba passes a reference, so a kernel's or function's writes to its fields reach the
+// array it was read from (on the GPU through a device copy written back after the launch).
+KArg marshal_record_scalar(const py::handle& h, rt::Backend backend) {
+  KArg a;
+  const RecordPtr rec = record_from_dtype(py::dtype::from_args(h.attr("dtype")));
+  a.type = Type::record_of(rec);
+  char* data = record_scalar_data(h);
+  if (backend == rt::Backend::Sim) {
+    a.bytes.push_back((int64_t)(intptr_t)data);
+    a.host_back = py::reinterpret_borrow<py::object>(h);  // keeps it alive
+    return a;
+  }
+  py::array bytes = record_bytes_view(h, data, rec->size, {}, {}, true);
+  a.dev = rt::device_array_from_numpy(bytes, true, backend);
+  a.host_back = bytes;
+  a.bytes.push_back((int64_t)(intptr_t)a.dev->data);
+  return a;
 }
 
 }  // namespace
@@ -74,7 +120,7 @@ void numpy_scalar_bytes(const py::handle& h, Scalar s, int64_t* word) {
       Py_complex c = PyComplex_AsCComplex(o);  // exact for complex64 and complex128 values
       if (c.real == -1.0 && PyErr_Occurred()) throw py::error_already_set();
       v = T((typename T::value_type)c.real, (typename T::value_type)c.imag);
-    } else if constexpr (std::is_floating_point_v<T>) {
+    } else if constexpr (is_host_float<T>) {  // float16 too, rounded once from the double
       double d = PyFloat_AsDouble(o);  // exact for float32 and float64 values
       if (d == -1.0 && PyErr_Occurred()) throw py::error_already_set();
       v = (T)d;
@@ -127,12 +173,55 @@ void convert_scalar_word(int64_t* word, Scalar from, Scalar to) {
   });
 }
 
+namespace {
+// Numba's typeof of a tuple: the tuple of its items' types (UniTuple when they are all one type),
+// its bytes the struct of theirs, each at its offset in value_layout.
+KArg marshal_tuple(const py::handle& h, rt::Backend backend, int index) {
+  KArg a;
+  const py::ssize_t n = PyTuple_GET_SIZE(h.ptr());
+  std::vector<Type> types;
+  for (py::ssize_t i = 0; i < n; ++i) {
+    a.items.push_back(marshal(PyTuple_GET_ITEM(h.ptr(), i), backend, index));
+    types.push_back(a.items.back().type);
+    a.from_host = a.from_host || a.items.back().from_host;
+  }
+  a.type = Type::tuple(std::move(types));
+  const Layout l = value_layout(a.type);
+  a.bytes.assign((l.size + 7) / 8, 0);
+  char* out = reinterpret_cast<char*>(a.bytes.data());
+  for (size_t i = 0; i < a.items.size(); ++i)
+    std::memcpy(out + l.offsets[i], a.items[i].bytes.data(), value_layout(a.items[i].type).size);
+  return a;
+}
+
+bool is_enum_member(const py::handle& h) {
+  static PyObject* base = py::object(py::module_::import("enum").attr("Enum")).release().ptr();
+  return PyObject_IsInstance(h.ptr(), base) == 1;
+}
+
+// Numba's typeof of an enum member: EnumMember / IntEnumMember of its class, whose value (a
+// number) is its run-time form. Its class is registered (decorators.ENUM_CLASSES) for results.
+KArg marshal_enum(const py::handle& h, rt::Backend backend, int index) {
+  py::object cls = py::type::of(h);
+  KArg a = marshal(h.attr("value"), backend, index);
+  if (!a.type.is_scalar())
+    throw UnknownArgumentType(index, "Cannot determine Numba type of " + py::repr(cls).cast<std::string>() +
+                                         " (an enum member whose value is not a number)");
+  static py::object key_of = py::module_::import("cujit.decorators").attr("enum_key");
+  static PyObject* int_enum = py::object(py::module_::import("enum").attr("IntEnum")).release().ptr();
+  a.type = Type::enum_member(key_of(cls).cast<std::string>(), a.type.scalar, PyObject_IsSubclass(cls.ptr(), int_enum) == 1);
+  return a;
+}
+}  // namespace
+
 KArg marshal(const py::handle& h, rt::Backend backend, int index) {
   KArg a;
   auto set_array = [&](Scalar dt, const std::vector<int64_t>& shape, const std::vector<int64_t>& strides, char* data) {
     a.type = Type::array(dt, (int)shape.size(), layout_of(shape, strides, scalar_size(dt)));
     array_bytes(a, data, shape, strides);
   };
+  if (PyTuple_Check(h.ptr())) return marshal_tuple(h, backend, index);
+  if (!PyFloat_CheckExact(h.ptr()) && !PyLong_CheckExact(h.ptr()) && is_enum_member(h)) return marshal_enum(h, backend, index);
   // Device arrays first (the common case: no scalar probes), then plain Python scalars: probing
   // them for __cuda_array_interface__ would raise and format an AttributeError on every launch.
   Scalar np_kind;
@@ -157,6 +246,7 @@ KArg marshal(const py::handle& h, rt::Backend backend, int index) {
     // GPU uses mapped memory. (Its type has the property; an array computed from it is not mapped.)
     a.from_host = is_exact_ndarray(h) || !py::hasattr(py::type::of(h), "__cuda_array_interface__") ||
                   py::getattr(h, "_cujit_alloc", py::none()).is_none();
+    if (is_structured_dtype(arr.dtype())) return marshal_record_array(a, arr, backend);
     Scalar dt;
     if (!rt::scalar_from_numpy_dtype(arr.dtype(), &dt))
       throw py::type_error("argument " + std::to_string(index) + ": unsupported array dtype " + py::str(arr.dtype()).cast<std::string>());
@@ -216,6 +306,8 @@ KArg marshal(const py::handle& h, rt::Backend backend, int index) {
     a.type = Type::scalar_of(s);
     a.bytes.assign(words, words + scalar_words(s));
     return a;
+  } else if (is_record_scalar(h)) {
+    return marshal_record_scalar(h, backend);
   } else {
     throw UnknownArgumentType(index, "Cannot determine Numba type of " + py::repr(py::type::of(h)).cast<std::string>());
   }
@@ -224,106 +316,14 @@ KArg marshal(const py::handle& h, rt::Backend backend, int index) {
   return a;
 }
 
-namespace {
-bool fits(const Type& declared, const Type& actual) {
-  if (declared.is_scalar()) return actual.is_scalar();
-  if (!declared.is_array() || !actual.is_array()) return false;
-  if (declared.scalar != actual.scalar || declared.ndim != actual.ndim) return false;
-  // Numba: a read-only array fits no signature declared with a writeable one (the only kind a
-  // signature string can name), so a declared function cannot store into it.
-  if (actual.readonly && !declared.readonly) return false;
-  return declared.layout == 'A' || declared.layout == actual.layout;
-}
-}  // namespace
-
-
-namespace {
-
-// Numba's kinds of scalar conversion, best first (numba/core/typeconv: exact, promote, safe,
-// unsafe); kNone where no conversion exists.
-enum Conversion { kExact, kPromote, kSafe, kUnsafe, kNone };
-
-// The conversion kind from `from` to `to`: Numba's casting rules (each rule gives a kind one way
-// and unsafe the other), closed over paths, where a path is as good as its worst step and the
-// best path counts. Computed once.
-Conversion scalar_conversion(Scalar from, Scalar to) {
-  constexpr int n = kNumScalars;
-  static const std::vector<std::vector<int>> table = [] {
-    std::vector<std::vector<int>> t(n, std::vector<int>(n, kNone));
-    for (int i = 0; i < n; ++i) t[i][i] = kExact;
-    auto rule = [&](Scalar a, Scalar b, Conversion ab) {
-      t[int(a)][int(b)] = std::min(t[int(a)][int(b)], int(ab));
-      t[int(b)][int(a)] = std::min(t[int(b)][int(a)], int(kUnsafe));
-    };
-    using S = Scalar;
-    rule(S::Bool, S::Int8, kSafe);
-    rule(S::Bool, S::UInt8, kSafe);
-    rule(S::Int8, S::Int16, kPromote);
-    rule(S::UInt8, S::UInt16, kPromote);
-    rule(S::Int16, S::Int32, kPromote);
-    rule(S::UInt16, S::UInt32, kPromote);
-    rule(S::Int32, S::Int64, kPromote);
-    rule(S::UInt32, S::UInt64, kPromote);
-    rule(S::UInt8, S::Int16, kSafe);
-    rule(S::UInt16, S::Int32, kSafe);
-    rule(S::UInt32, S::Int64, kSafe);
-    rule(S::Int16, S::Float32, kSafe);
-    rule(S::Int32, S::Float64, kSafe);
-    rule(S::Int64, S::Float64, kSafe);
-    rule(S::UInt64, S::Float64, kSafe);
-    rule(S::Int32, S::Float32, kUnsafe);
-    rule(S::Float32, S::Float64, kPromote);
-    rule(S::Float32, S::Complex64, kSafe);
-    rule(S::Float64, S::Complex128, kSafe);
-    rule(S::Complex64, S::Complex128, kPromote);
-    // Closure: a -> c through b is as good as the worse of its two steps.
-    for (int k = 0; k < n; ++k)
-      for (int i = 0; i < n; ++i)
-        for (int j = 0; j < n; ++j)
-          t[i][j] = std::min(t[i][j], std::max(t[i][k], t[k][j]));
-    return t;
-  }();
-  if (int(from) >= n || int(to) >= n) return from == to ? kExact : kNone;
-  return Conversion(table[int(from)][int(to)]);
-}
-
-}  // namespace
-
 std::vector<Type> bind_declared(const std::vector<std::vector<Type>>& declared, std::vector<KArg>& karg,
                                 const std::vector<Type>& actual, const std::string& name) {
-  // Numba's overload resolution: among the signatures every argument converts to, the one with
-  // the fewest unsafe conversions, then the fewest safe ones, then the fewest promotions; a tie
-  // at the best is ambiguous. (Taking the first that fits called int64(int64) with 1.5.)
-  struct Rating { int unsafe = 0, safe = 0, promote = 0; };
-  auto better = [](const Rating& a, const Rating& b) {
-    return std::tie(a.unsafe, a.safe, a.promote) < std::tie(b.unsafe, b.safe, b.promote);
-  };
-  const std::vector<Type>* best = nullptr;
-  Rating best_rating;
+  // Numba's overload resolution (compiler/overloads.h). Taking the first that fits called
+  // int64(int64) with 1.5.
+  const OverloadChoice choice = choose_overload(declared, actual);
+  const std::vector<Type>* best = choice.best < 0 ? nullptr : &declared[choice.best];
   std::vector<const std::vector<Type>*> tied;
-  for (const auto& sig : declared) {
-    if (sig.size() != actual.size()) continue;
-    bool ok = true;
-    Rating r;
-    for (size_t i = 0; ok && i < sig.size(); ++i) {
-      ok = fits(sig[i], actual[i]);
-      if (ok && sig[i].is_scalar()) {
-        Conversion c = scalar_conversion(actual[i].scalar, sig[i].scalar);
-        ok = c != kNone;
-        r.unsafe += c == kUnsafe;
-        r.safe += c == kSafe;
-        r.promote += c == kPromote;
-      }
-    }
-    if (!ok) continue;
-    if (best == nullptr || better(r, best_rating)) {
-      best = &sig;
-      best_rating = r;
-      tied.clear();
-    } else if (!better(best_rating, r)) {
-      tied.push_back(&sig);
-    }
-  }
+  for (int i : choice.tied) tied.push_back(&declared[i]);
   if (best != nullptr && tied.empty()) {
     for (size_t i = 0; i < best->size(); ++i)
       if ((*best)[i].is_scalar()) {

@@ -25,7 +25,16 @@ struct KArg {
   std::shared_ptr<rt::DeviceArray> dev;    // keeps device memory alive during the launch
   pybind11::object host_back;              // a host array to copy back into after the launch (or None)
   bool from_host = false;                  // a host NumPy array: copied to the GPU for the launch
+  std::vector<KArg> items;                 // a tuple: its items, marshalled (their arrays live here)
 };
+
+/// Calls f on `a` and on every item of it, nested tuples included (arrays to keep alive, check
+/// and copy back).
+template <class F>
+void for_each_item(const KArg& a, const F& f) {
+  f(a);
+  for (const KArg& i : a.items) for_each_item(i, f);
+}
 
 /// Whether h is a NumPy scalar (np.float32(1), ...) of a dtype cujit has, and its kind.
 bool numpy_scalar_kind(const pybind11::handle& h, Scalar* out);
@@ -37,7 +46,8 @@ void numpy_scalar_bytes(const pybind11::handle& h, Scalar s, int64_t* word);
 void convert_scalar_word(int64_t* word, Scalar from, Scalar to);
 
 /// Types and marshals argument `index` for `backend`: device arrays as they are, host arrays in
-/// place on the simulator (and for CPU code) or copied to the GPU, scalars by value. Throws
+/// place on the simulator (and for CPU code) or copied to the GPU, scalars by value, tuples as
+/// the struct of their items (compiler/layout.h). Throws
 /// UnknownArgumentType for a value cujit has no type for.
 KArg marshal(const pybind11::handle& h, rt::Backend backend, int index);
 

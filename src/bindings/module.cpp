@@ -16,6 +16,7 @@ void define_cpu(py::module_& m);
 void define_cpu_ufunc(py::module_& m);
 void define_streams(py::module_& m);
 void define_host_memory(py::module_& m);
+void define_records(py::module_& m);
 
 namespace {
 // tp_new of the classes only C++ makes (device arrays, streams, events, pinned allocations):
@@ -40,6 +41,7 @@ PYBIND11_MODULE(_core, m) {
   cujit::define_cpu_ufunc(m);
   cujit::define_streams(m);
   cujit::define_host_memory(m);
+  cujit::define_records(m);
   for (const char* name : {"DeviceNDArray", "Stream", "Event", "HostAllocation", "_StreamAutoSynchronize"})
     reinterpret_cast<PyTypeObject*>(m.attr(name).ptr())->tp_new = cujit::refuse_new;
   m.def("set_check_ptx", &cujit::set_check_ptx, "Also compile simulator programs to PTX (CUJIT_CHECK_PTX).");

@@ -216,6 +216,11 @@ void define_runtime(py::module_& m) {
     if (start) CUJIT_CU(cuProfilerStart);
     else CUJIT_CU(cuProfilerStop);
   }, "start"_a, "cuProfilerStart (start=True) or cuProfilerStop in cujit's context.");
+  m.def("current_cucontext", [] {
+    CUcontext cur = nullptr;
+    CUJIT_CU(cuCtxGetCurrent, &cur);
+    return uintptr_t(cur);
+  }, "The calling thread's current CUcontext (cuCtxGetCurrent) as an int, 0 for none; makes none.");
   m.def("context_handle", [] {
     py::gil_scoped_release nogil;
     rt::ensure_context();

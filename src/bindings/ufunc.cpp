@@ -187,10 +187,13 @@ class CudaUfunc {
     std::shared_ptr<rt::DeviceArray> out_dev;
     py::array out_host;
     bool have_out = !out.is_none();
+    py::object out_ret = out;  // what the call returns when out= is given
     if (have_out) {
       if (py::isinstance<rt::DeviceArray>(out) || py::hasattr(out, "__cuda_array_interface__")) {
         out_dev = py::isinstance<rt::DeviceArray>(out) ? out.cast<std::shared_ptr<rt::DeviceArray>>()
                                                        : rt::device_array_from_cai(out);
+        // numba-cuda returns another library's out= array as a device array of its memory.
+        if (!py::isinstance<rt::DeviceArray>(out)) out_ret = py::cast(out_dev);
         if (out_dev->buf) out_dev->buf->check_live();
         backend = out_dev->backend();
       } else if (py::isinstance<py::array>(out)) {
@@ -223,7 +226,7 @@ class CudaUfunc {
         return ufunc_host_path(staged, v, out_dev, out_dev ? py::object(py::none()) : out, device_result, backend, stream,
                                [&]() -> rt::LoadedModule& { return module(backend); });
       });
-      if (r) return have_out ? out : r;
+      if (r) return have_out ? out_ret : r;
     }
 
     // Operands as the loop reads them. On the simulator host memory is device memory, so host
@@ -302,7 +305,7 @@ class CudaUfunc {
       return 0;
     });
 
-    if (out_dev) return out;
+    if (out_dev) return out_ret;
     if (have_out) {
       if (result_dev) rt::device_array_to_numpy(*result_dev, out_host, stream);
       return out;

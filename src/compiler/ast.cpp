@@ -32,6 +32,25 @@ const char* kind_name(Kind k) {
   return "?";
 }
 
+NodePtr clone(const Node& n) {
+  NodePtr c = make(n.kind, n.loc);
+  c->name = n.name;
+  c->op = n.op;
+  c->ops = n.ops;
+  c->cval = n.cval;
+  if (n.a) c->a = clone(*n.a);
+  if (n.b) c->b = clone(*n.b);
+  if (n.c) c->c = clone(*n.c);
+  for (const auto& x : n.list) c->list.push_back(clone(*x));
+  for (const auto& k : n.keywords) c->keywords.push_back(Keyword{k.name, k.loc, k.value ? clone(*k.value) : nullptr});
+  c->params = n.params;
+  for (const auto& x : n.body) c->body.push_back(clone(*x));
+  for (const auto& x : n.orelse) c->orelse.push_back(clone(*x));
+  c->type = n.type;
+  c->conv = n.conv;
+  return c;
+}
+
 namespace {
 
 // Python's repr of a float: the fewest digits that read back as the same double, in fixed

@@ -80,6 +80,10 @@ struct Node {
 /// Makes a node of kind `k` at `loc`.
 inline NodePtr make(Kind k, SourceLoc loc) { return std::make_unique<Node>(k, loc); }
 
+/// A deep copy of `n` and its children, types included (a tree rewrite that repeats a body:
+/// literal_unroll, typeinfer_unroll.cpp).
+NodePtr clone(const Node& n);
+
 /// A whole function: its definition and the source it came from.
 struct Module {
   SourceFile source;

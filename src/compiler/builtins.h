@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "compiler/types.h"
 
@@ -13,9 +14,11 @@ namespace cujit {
 enum class Builtin {
   None,
 #define BUILTIN(id, name, rule, spelling) id,
+#define UFUNC(id, name, loops, spelling) id,
 #define CONSTANT(name, literal)
 #include "compiler/builtins.def"
 #undef BUILTIN
+#undef UFUNC
 #undef CONSTANT
 };
 
@@ -24,7 +27,7 @@ enum class Rule {
   MathUnary, MathToInt, MathPredicate, MathBinary, MathFrexp, MathLdexp, IntGcd, IntBitCount, Conjugate, Abs, MinMax, Round, CastInt, CastFloat,
   CastBool, Range, Len, Print, CudaGrid, CudaGridsize, CudaBarrier, CudaGroup, CudaVote, CudaFence, CudaShfl, CudaWarpVote, CudaMatch, CudaWarpMask, CudaBits,
   CudaBitsSame, CudaFma, CudaSelp, CacheLoad, CacheStore, ConstArray, ArrayAlloc, Atomic, AtomicInt, AtomicUnsigned, AtomicCas, Random, ArrayNew, ArrayView, ArrayReduce, ThreadId,
-  Iterate, Operator, Complex,
+  Iterate, Operator, Complex, Fp16, Fp16Compare, TupleOf, LiteralUnroll, Ufunc,
 };
 
 struct BuiltinRow {
@@ -45,6 +48,17 @@ const BuiltinRow* find_builtin(const std::string& name);
 const BuiltinRow& builtin_row(Builtin id);
 /// The module constant for a qualified name, or null.
 const ConstRow* find_constant(const std::string& name);
+/// One loop of a NumPy ufunc (a UFUNC row of builtins.def): its input and output types.
+struct UfuncLoop {
+  std::vector<Scalar> in, out;
+};
+/// The loops of a ufunc builtin, in NumPy's order, those of types the scalar table lacks left
+/// out. Empty for a builtin that is no ufunc.
+const std::vector<UfuncLoop>& ufunc_loops(Builtin id);
+/// NumPy's np.can_cast(from, to, 'safe') and 'same_kind' on scalar types.
+bool can_cast_safe(Scalar from, Scalar to);
+bool can_cast_same_kind(Scalar from, Scalar to);
+
 /// The generated-code spelling of a builtin.
 const char* builtin_spelling(Builtin b);
 

@@ -12,8 +12,10 @@
 #include "compiler/fnval.h"
 #include "compiler/codegen_values.h"
 #include "compiler/libdevice.h"
+#include "compiler/layout.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <functional>
 #include <set>
@@ -31,7 +33,9 @@ std::string mangle(const Type& t) {
       return s + "_E";
     }
     case Type::Tag::Array:
+      if (t.record) return "AR" + std::to_string(t.record->size) + "_" + std::to_string(t.record->align) + "_" + std::to_string(t.ndim);
       return std::string("A") + scalar_name(t.scalar) + "_" + std::to_string(t.ndim);
+    case Type::Tag::Record: return "R" + std::to_string(t.record->size) + "_" + std::to_string(t.record->align);
     default: return "x";
   }
 }
@@ -49,10 +53,11 @@ std::string quote_file(const std::string& f) {
 
 std::string cpp_type(const Type& t) {
   switch (t.tag) {
-    case Type::Tag::Scalar: return scalar_cpp(t.scalar);
+    case Type::Tag::Scalar: case Type::Tag::EnumMember: return scalar_cpp(t.scalar);
     case Type::Tag::Tuple: return "cj_" + mangle(t);
     case Type::Tag::Array:
-      return std::string("cj::Array<") + scalar_cpp(t.scalar) + ", " + std::to_string(t.ndim) + ">";
+      return "cj::Array<" + (t.record ? record_cpp(*t.record) : std::string(scalar_cpp(t.scalar))) + ", " + std::to_string(t.ndim) + ">";
+    case Type::Tag::Record: return record_cpp(*t.record) + "*";  // a reference to the record's bytes
     case Type::Tag::Void: case Type::Tag::None: return "void";
     case Type::Tag::Optional: return "cj::Optional<" + cpp_type(t.elems[0]) + ">";
     case Type::Tag::Function: case Type::Tag::DType: return "cj::Unit";  // is_compile_time_value
@@ -135,6 +140,13 @@ class Emitter {
       structs_ << " default: cj::" << (prog_.host_only ? "py_" : "") << "tuple_index_error(); return f0; } }\n";
     }
     structs_ << " };\n";
+    // The runtime's reading of it (layout.h), checked here; NVRTC has no offsetof, and the host
+    // compiler's check of the offsets holds for the same struct rules on the GPU.
+    const Layout l = value_layout(t);
+    structs_ << "static_assert(sizeof(" << name << ") == " << l.size << " && alignof(" << name << ") == " << l.align;
+    for (size_t i = 0; target_ == Target::Host && i < l.offsets.size(); ++i)
+      structs_ << " && __builtin_offsetof(" << name << ", f" << i << ") == " << l.offsets[i];
+    structs_ << ", \"tuple layout\");\n";
   }
 
   /// `code` (of type `from`) converted to `to`, as Numba converts on assignment and return.
@@ -142,6 +154,7 @@ class Emitter {
     if (from == to || !to.known() || to.tag == Type::Tag::Void) return code;
     if (to.is_optional()) return optional_convert(code, from, to, values());
     if (from.is_optional()) throw InternalError("codegen: an optional value converted to " + to.str() + " without unwrapping");
+    if (from.tag == Type::Tag::EnumMember) return convert(code, Type::scalar_of(from.scalar), to);  // its value
     if (to.is_scalar() && from.is_scalar()) {
       if (is_complex(from.scalar) && !is_complex(to.scalar) && !is_bool(to.scalar))  // Numba: the real part
         return "((" + type(to) + ")(" + code + ").re)";
@@ -226,7 +239,7 @@ class Emitter {
         return;
       }
       case K::AugAssign: {
-        if (s.a->is(K::Subscript)) {
+        if (s.a->is(K::Subscript) && !s.a->a->type.is_record()) {
           // Evaluate the element's address once: arr[f(i)] += v.
           std::string ref = "cj_r" + std::to_string(tmp_++);
           out("{ auto& " + ref + " = " + index_expr(*s.a, kReadWrite) + ";");
@@ -371,6 +384,7 @@ class Emitter {
       out("for (int64_t " + i + " = 0; " + i + " < " + arr + ".shape[0]; ++" + i + ") {");
       if (it.ndim == 1 && race_checked()) i = "cj::elem_race(" + arr + ", " + site(*s.b, s) + ", " + std::to_string(kRead) + ", " + i + ")";
       else i = it.ndim == 1 ? "cj::elem(" + arr + ", " + i + ")" : "cj::subarray(" + arr + ", " + i + ")";
+      if (it.ndim == 1 && it.record) i = "(&" + i + ")";  // a record is held by reference
     } else if (it.tag == Type::Tag::Iterator) {  // enumerate, zip
       IterationPlan p = plan_iteration(*s.b, i, values(), prog_.host_only);
       out("{ " + p.setup);
@@ -387,7 +401,7 @@ class Emitter {
     ++indent_;
     if (it.tag == Type::Tag::Range || it.tag == Type::Tag::Iterator) poll();
     Type elem = it.tag == Type::Tag::Range || it.tag == Type::Tag::Iterator ? iteration_item(it)
-              : it.is_array() ? (it.ndim == 1 ? Type::scalar_of(it.scalar) : s.a->type)
+              : it.is_array() ? (it.ndim == 1 ? element_type(it) : s.a->type)
               : it.elems.empty() ? Type::unknown() : it.elems[0];
     store(*s.a, i, elem);
     block(s.body);
@@ -404,6 +418,16 @@ class Emitter {
       const LocalVar& to = fn_->stores.at(&target);
       if (to.cpp.empty()) return;  // None: no value to keep
       out(to.cpp + " = " + convert(code, from, to.type) + ";");
+      return;
+    }
+    if (const Type* rec = record_target(target)) {  // r.x = v, r['x'] = v
+      const RecordField& f = target.is(K::Attribute) ? *rec->record->find(target.name) : record_field_of(target);
+      const Type to = f.shape.empty() || !from.is_scalar() ? record_field_type(f) : f.type;
+      out(record_field_store(*rec->record, f, expr(*target.a), to.is_array() ? code : convert(code, from, to), from));
+      return;
+    }
+    if (target.is(K::Subscript) && target.type.is_record()) {  // a[i] = r: the record's bytes
+      out(index_expr(target, kWrite) + " = *(" + code + ");");
       return;
     }
     if (target.is(K::Subscript) && target.type.is_array()) {  // a slice: fill it or copy into it
@@ -457,7 +481,12 @@ class Emitter {
         if (is_compile_time_value(e.type)) return "cj::Unit{}";
         const Resolved* r = resolved(e);
         if (r && r->kind == Resolved::Kind::Constant && e.type.is_array()) return const_array(r->literal, e.type);
-        if (r && r->kind == Resolved::Kind::Constant && e.type.is_tuple()) return type(e.type) + "{" + r->literal + "}";
+        if (r && r->kind == Resolved::Kind::Constant && e.type.is_tuple()) {
+          std::string s;  // the items' literals; an array item is a view of its constant array
+          for (size_t i = 0; i < r->items.size(); ++i)
+            s += (i ? ", " : "") + (e.type.elems[i].is_array() ? const_array(r->items[i], e.type.elems[i]) : r->items[i]);
+          return type(e.type) + "{" + s + "}";
+        }
         if (r && r->kind == Resolved::Kind::Constant) return r->literal;
         if (r && r->kind == Resolved::Kind::Local) return r->name.empty() ? "((void)0)" : r->name;  // no variable: None
         throw InternalError("codegen: name '" + e.name + "' used as a value");
@@ -484,49 +513,81 @@ class Emitter {
   // A global array: emitted once at file scope (constant memory on the GPU), used through a view.
   std::string const_array(const std::string& sym, const Type& t) {
     const GlobalValue& g = *fn_->const_arrays.at(sym);
+    if (g.record) return record_const_array(sym, g, target_, emitted_structs_.insert(sym).second ? &structs_ : nullptr);
     std::string T = scalar_cpp(g.scalar);
     if (emitted_structs_.insert(sym).second) {
       size_t n = g.bytes.size() / scalar_size(g.scalar);
-      structs_ << (target_ == Target::CUDA ? "__constant__ " : "static ") << "const " << T << " " << sym << "["
-               << (n ? n : 1) << "] = {";
-      for (size_t i = 0; i < n; ++i) {
-        const char* p = g.bytes.data() + i * scalar_size(g.scalar);
-        char buf[128];
-        switch (scalar_kind(g.scalar)) {
-          case 'b': std::snprintf(buf, sizeof buf, "%s", *p ? "true" : "false"); break;
-          case 'f': {
-            double v;
-            if (g.scalar == Scalar::Float32) { float x; std::memcpy(&x, p, 4); v = x; } else { std::memcpy(&v, p, 8); }
-            std::snprintf(buf, sizeof buf, g.scalar == Scalar::Float32 ? "%.9g" : "%.17g", v);
-            if (!std::strpbrk(buf, ".eE")) std::strcat(buf, ".0");
-            if (g.scalar == Scalar::Float32) std::strcat(buf, "f");
-            break;
-          }
-          case 'i': case 'u': {
-            int64_t v = 0; uint64_t u = 0;
-            int sz = scalar_size(g.scalar);
-            if (is_signed(g.scalar)) {
-              if (sz == 1) v = *(const int8_t*)p; else if (sz == 2) { int16_t x; std::memcpy(&x, p, 2); v = x; }
-              else if (sz == 4) { int32_t x; std::memcpy(&x, p, 4); v = x; } else std::memcpy(&v, p, 8);
-              std::snprintf(buf, sizeof buf, "(%s)%lldLL", T.c_str(), (long long)v);
-            } else {
-              std::memcpy(&u, p, sz);
-              std::snprintf(buf, sizeof buf, "(%s)%lluULL", T.c_str(), (unsigned long long)u);
-            }
-            break;
-          }
-          case 'c': {  // T(re, im), each part as its float's literal
-            double re, im;
-            if (g.scalar == Scalar::Complex64) { float x[2]; std::memcpy(x, p, 8); re = x[0]; im = x[1]; }
-            else { double x[2]; std::memcpy(x, p, 16); re = x[0]; im = x[1]; }
-            std::snprintf(buf, sizeof buf, "%s(%.17g, %.17g)", T.c_str(), re, im);
-            break;
-          }
-          default: throw InternalError("no constant spelling for " + t.str());
-        }
-        structs_ << (i ? ", " : "") << buf;
+      // NaN and inf have no constant-expression spelling in NVRTC: an array holding one is
+      // written as the bits of its floats (a complex element's two parts each), in unsigned
+      // integers of their width, and read through the typed view below (the array is never
+      // written, so the types never alias a store).
+      const bool cplx = is_complex(g.scalar);
+      const Scalar part = cplx ? complex_part(g.scalar) : g.scalar;
+      const size_t nparts = cplx ? 2 * n : n;
+      bool bits = false;
+      for (size_t i = 0; i < nparts && (part == Scalar::Float32 || part == Scalar::Float64); ++i) {
+        double v;
+        if (part == Scalar::Float32) { float x; std::memcpy(&x, g.bytes.data() + 4 * i, 4); v = x; }
+        else std::memcpy(&v, g.bytes.data() + 8 * i, 8);
+        bits = bits || !std::isfinite(v);
       }
-      structs_ << "};\n";
+      structs_ << (target_ == Target::CUDA ? "__constant__ " : "static ") << "const ";
+      if (bits) {  // the values' bits, exactly (NaN's sign and payload too)
+        const int w = scalar_size(part);
+        structs_ << (w == 4 ? "uint32_t" : "uint64_t") << " " << sym << "[" << nparts << "] = {";
+        for (size_t i = 0; i < nparts; ++i) {
+          uint64_t u = 0;
+          std::memcpy(&u, g.bytes.data() + i * w, w);
+          structs_ << (i ? ", " : "") << u << "ULL";
+        }
+        structs_ << "};\n";
+      } else {
+        structs_ << T << " " << sym << "[" << (n ? n : 1) << "] = {";
+        for (size_t i = 0; i < n; ++i) {
+          const char* p = g.bytes.data() + i * scalar_size(g.scalar);
+          char buf[128];
+          switch (scalar_kind(g.scalar)) {
+            case 'b': std::snprintf(buf, sizeof buf, "%s", *p ? "true" : "false"); break;
+            case 'f': {
+              if (g.scalar == Scalar::Float16) {  // its bits: a constant expression for any value
+                uint16_t b;
+                std::memcpy(&b, p, 2);
+                std::snprintf(buf, sizeof buf, "cj::f16(cj::f16_bits{}, 0x%04x)", b);
+                break;
+              }
+              double v;
+              if (g.scalar == Scalar::Float32) { float x; std::memcpy(&x, p, 4); v = x; } else { std::memcpy(&v, p, 8); }
+              std::snprintf(buf, sizeof buf, g.scalar == Scalar::Float32 ? "%.9g" : "%.17g", v);
+              if (!std::strpbrk(buf, ".eE")) std::strcat(buf, ".0");
+              if (g.scalar == Scalar::Float32) std::strcat(buf, "f");
+              break;
+            }
+            case 'i': case 'u': {
+              int64_t v = 0; uint64_t u = 0;
+              int sz = scalar_size(g.scalar);
+              if (is_signed(g.scalar)) {
+                if (sz == 1) v = *(const int8_t*)p; else if (sz == 2) { int16_t x; std::memcpy(&x, p, 2); v = x; }
+                else if (sz == 4) { int32_t x; std::memcpy(&x, p, 4); v = x; } else std::memcpy(&v, p, 8);
+                std::snprintf(buf, sizeof buf, "(%s)%lldLL", T.c_str(), (long long)v);
+              } else {
+                std::memcpy(&u, p, sz);
+                std::snprintf(buf, sizeof buf, "(%s)%lluULL", T.c_str(), (unsigned long long)u);
+              }
+              break;
+            }
+            case 'c': {  // T(re, im), each part as its float's literal
+              double re, im;
+              if (g.scalar == Scalar::Complex64) { float x[2]; std::memcpy(x, p, 8); re = x[0]; im = x[1]; }
+              else { double x[2]; std::memcpy(x, p, 16); re = x[0]; im = x[1]; }
+              std::snprintf(buf, sizeof buf, "%s(%.17g, %.17g)", T.c_str(), re, im);
+              break;
+            }
+            default: throw InternalError("no constant spelling for " + t.str());
+          }
+          structs_ << (i ? ", " : "") << buf;
+        }
+        structs_ << "};\n";
+      }
     }
     std::string s = "cj::c_array<" + T + ", " + std::to_string(t.ndim) + ">((" + T + "*)" + sym;
     for (auto d : g.shape) s += ", (int64_t)" + std::to_string(d);
@@ -558,6 +619,7 @@ class Emitter {
       for (auto& c : n) if (c == '.') c = '_';
       return "CJ_" + n;
     }
+    if (e.a->type.is_enum()) return expr(*e.a);  // .value (typing allows no other): the member is its value
     const Type& v = e.a->type;
     if (v.is_array()) {
       std::string a = expr(*e.a);
@@ -568,11 +630,13 @@ class Emitter {
       }
       if (e.name == "size") return "cj::size(" + a + ")";
       if (e.name == "ndim") return "((int64_t)" + std::to_string(v.ndim) + ")";
-      if (e.name == "itemsize") return "((int64_t)sizeof(" + std::string(scalar_cpp(v.scalar)) + "))";
-      if (e.name == "nbytes") return "(cj::size(" + a + ") * (int64_t)sizeof(" + scalar_cpp(v.scalar) + "))";
+      const std::string item = v.record ? record_cpp(*v.record) : std::string(scalar_cpp(v.scalar));
+      if (e.name == "itemsize") return "((int64_t)sizeof(" + item + "))";
+      if (e.name == "nbytes") return "(cj::size(" + a + ") * (int64_t)sizeof(" + item + "))";
     }
     if (v.is_scalar() && is_complex(v.scalar) && (e.name == "real" || e.name == "imag"))
       return "(" + expr(*e.a) + ")." + (e.name == "real" ? "re" : "im");
+    if (v.is_record()) return record_field_read(*v.record, *v.record->find(e.name), expr(*e.a));  // r.x
     if (v.is_scalar() && e.name == "real") return expr(*e.a);
     if (v.is_scalar() && e.name == "imag") return "((" + std::string(scalar_cpp(v.scalar)) + ")0)";
     throw InternalError("codegen: attribute " + e.name);
@@ -701,8 +765,12 @@ class Emitter {
 
   std::string subscript(const ast::Node& e) {
     const Type& base = e.a->type;
+    if (const Resolved* r = resolved(e); r && r->kind == Resolved::Kind::Constant) return r->literal;  // Color["red"]
     if (base.is_tuple()) {
       const ast::Node& ix = *e.b;
+      std::vector<int64_t> picks;
+      if (ix.is(ast::Kind::Slice) && tuple_slice_picks(ix, base.elems.size(), &picks))
+        return emit_tuple_slice(expr(*e.a), base, e.type, picks, values());
       int64_t k;
       bool neg = ix.is(ast::Kind::UnaryOp) && ix.op == ast::Op::USub && ix.a->is(ast::Kind::Constant);
       if (ix.is(ast::Kind::Constant) || neg) {
@@ -712,6 +780,8 @@ class Emitter {
       }
       return "(" + expr(*e.a) + ").at((int64_t)(" + expr(ix) + "))";
     }
+    if (base.is_record()) return record_field_read(*base.record, record_field_of(e), expr(*e.a));  // r['x'], r[0]
+    if (e.type.is_record()) return "(&" + index_expr(e) + ")";  // a[i]: a reference to the element
     return index_expr(e);
   }
 
@@ -755,6 +825,15 @@ class Emitter {
     std::string sp = builtin_spelling(b);
     const Type& r = e.type;
     const Rule rule = builtin_row(b).rule;
+    if (rule == Rule::Ufunc) {  // codegen_ufunc.cpp
+      std::vector<std::string> args;
+      for (const auto& a : e.list) args.push_back(expr(*a));
+      bool alloc = false;
+      std::string s = ufunc_code(*fn_, e, b, args, prog_.host_only, &alloc);
+      allocates_ = allocates_ || alloc;
+      return s;
+    }
+    if (rule == Rule::ArrayReduce) return reduce_code(e, b, expr(*e.list[0]), prog_.host_only);
     if (r.is_array() && rule != Rule::ArrayAlloc && rule != Rule::ConstArray && rule != Rule::ArrayView &&
         !(b == Builtin::NpCopy && !prog_.host_only))  // GPU code's copy() is local storage
       allocates_ = true;
@@ -773,6 +852,9 @@ class Emitter {
           return "([&]() { auto " + tup + " = " + expr(*e.list[0]) + "; return " + acc + "; }())";
         }
         for (size_t i = 0; i < e.list.size(); ++i) items.push_back(arg(e, i, r));
+        if (!prog_.host_only && e.list.size() == 2 && (r.scalar == Scalar::Float32 || r.scalar == Scalar::Float64) &&
+            r.is_scalar() && is_float(e.list[0]->type.scalar) && is_float(e.list[1]->type.scalar))
+          return sp + "_float(" + items[0] + ", " + items[1] + ")";  // numba-cuda's fmax/fmin (common.h)
         std::string acc = items[0];
         for (size_t i = 1; i < items.size(); ++i) acc = sp + "(" + acc + ", " + items[i] + ")";
         return acc;
@@ -792,6 +874,7 @@ class Emitter {
         return "(" + expr(*e.list[0]) + ").shape[0]";
       }
       case Builtin::Print: return print(e);
+      case Builtin::TupleOf: return e.list.empty() ? type(e.type) + "{}" : expr(*e.list[0]);
       case Builtin::CudaGrid: case Builtin::CudaGridsize: {
         std::string base = b == Builtin::CudaGrid ? "cj::grid_" : "cj::gridsize_";
         if (r.is_scalar()) return base + "x()";
@@ -800,7 +883,7 @@ class Emitter {
         for (size_t i = 0; i < r.elems.size(); ++i) s += (i ? ", " : "") + base + xyz[i] + "()";
         return s + "}";
       }
-      case Builtin::CudaConstArray: return expr(*e.list[0]);
+      case Builtin::CudaConstArray: case Builtin::LiteralUnroll: case Builtin::CudaLiteralUnroll: return expr(*e.list[0]);
       case Builtin::CudaLocalArray: case Builtin::CudaSharedArray: {
         const std::vector<int64_t>& dims = fn_->array_shapes.at(&e);
         int64_t n = 1;
@@ -896,10 +979,6 @@ class Emitter {
         return sp + "<" + std::string(scalar_cpp(r.scalar)) + ">(" + expr(*e.list[0]) + ")";
       case Builtin::NpArange:
         return array_new(e, b, sp);
-      case Builtin::NpSum: case Builtin::NpMean:
-        return sp + "<" + scalar_cpp(r.scalar) + ">(" + expr(*e.list[0]) + ")";
-      case Builtin::NpMin: case Builtin::NpAmin: return sp + "(" + expr(*e.list[0]) + ", false)";
-      case Builtin::NpMax: case Builtin::NpAmax: return sp + "(" + expr(*e.list[0]) + ", true)";
       case Builtin::CudaSync:
         uses_barrier_ = true;
         return sp + "()";
@@ -917,14 +996,11 @@ class Emitter {
         break;
       default: break;
     }
-    if (r.is_array()) {  // np.sqrt(a) and friends on an array: elementwise into a new array
-      const std::string R = scalar_cpp(r.scalar);
-      return "cj::np_map<" + R + ">(" + expr(*e.list[0]) + ", [](auto x) { return " + sp + "((" + R + ")x); })";
-    }
     // The math families: arguments converted to the result's float type (or float64 for the
     // predicates and the to-int functions, whose results are not floats).
     Type at = r;
-    if (!r.is_scalar() || !is_inexact(r.scalar)) {
+    if (rule == Rule::Fp16Compare) at = Type::scalar_of(Scalar::Float16);
+    else if (!r.is_scalar() || !is_inexact(r.scalar)) {
       const Type& a0 = e.list[0]->type;
       at = Type::scalar_of(is_float(a0.scalar) ? a0.scalar : Scalar::Float64);
       if (b == Builtin::MathFloor || b == Builtin::MathCeil || b == Builtin::MathTrunc) {
@@ -1038,7 +1114,7 @@ class Emitter {
   }
 
   std::string print(const ast::Node& e) {
-    std::string fmt, args;
+    std::string fmt, args, binds;  // binds: tuples, evaluated once into temporaries
     for (size_t i = 0; i < e.list.size(); ++i) {
       const ast::Node& a = *e.list[i];
       if (i) fmt += " ";
@@ -1052,15 +1128,24 @@ class Emitter {
         }
         continue;
       }
-      Scalar s = a.type.scalar;
-      if (s == Scalar::Bool) { fmt += "%s"; args += ", (" + expr(a) + ") ? \"True\" : \"False\""; }
-      else if (is_float(s)) { fmt += "%s"; args += ", cj::float_repr((double)(" + expr(a) + ")).s"; }  // Python's repr
-      else if (is_signed(s)) { fmt += "%lld"; args += ", (long long)(" + expr(a) + ")"; }
-      else { fmt += "%llu"; args += ", (unsigned long long)(" + expr(a) + ")"; }
+      if (a.type.tag == Type::Tag::Module) {  // cuda.threadIdx and kin (typing allows no other): a Dim3
+        const std::string d = "CJ_" + a.type.name.substr(5) + "_";
+        fmt += "(%lld, %lld, %lld)";
+        for (const char* c : {"x", "y", "z"}) args += ", (long long)" + d + c;
+        continue;
+      }
+      std::string code = expr(a);
+      if (a.type.is_tuple()) {
+        const std::string t = "cj_pt" + std::to_string(tmp_++);
+        binds += "auto " + t + " = " + code + "; ";
+        code = t;
+      }
+      print_piece(code, a.type, &fmt, &args);
     }
     std::string call = "printf(\"" + fmt + "\\n\"" + args + ")";
     // On the CPU stdout may be a buffered pipe (Jupyter, pytest): flush so output keeps its order.
-    return target_ == Target::Host ? "(" + call + ", fflush(stdout))" : call;
+    if (target_ == Target::Host) call = "(" + call + ", fflush(stdout))";
+    return binds.empty() ? call : "([&]() { " + binds + "return " + call + "; }())";
   }
 };
 

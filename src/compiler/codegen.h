@@ -2,6 +2,7 @@
 // #line directives back to the user's file. The same text builds for the GPU (NVRTC, with the
 // prelude's cuda.h) and for the CPU (the host compiler, with host.h); only the entry points differ.
 #pragma once
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -50,7 +51,32 @@ bool uses_grid_group(const Program& prog);
 /// Whether some function of the program declares a cuda.shared.array (static or dynamic).
 bool uses_shared_memory(const Program& prog);
 
+/// A NumPy ufunc call `e` of builtin `b` whose arguments are the C++ expressions `args`
+/// (codegen_ufunc.cpp); sets *allocates where it makes a new array.
+std::string ufunc_code(const FunctionInstance& fn, const ast::Node& e, Builtin b, const std::vector<std::string>& args,
+                       bool host_only, bool* allocates);
+/// np.sum(a) and the other whole-array reductions of `array`, a C++ expression (codegen_ufunc.cpp).
+std::string reduce_code(const ast::Node& e, Builtin b, const std::string& array, bool host_only);
 /// The C++ spelling of a value type ("float", "cj::Array<float, 2>", "cj_T_float32_int64").
 std::string cpp_type(const Type& t);
+
+// Records in generated code (codegen_records.cpp): a record is `cj::Rec<size, align>` bytes
+// (prelude common.h), a record value a pointer to them, a field read and written at its offset.
+/// "cj::Rec<16, 8>".
+std::string record_cpp(const Record& r);
+/// A global array of records (`sym`, its bytes in `g`): its definition written to `defs` (null
+/// when already written), as constant memory on the GPU; returns the C-ordered view of it.
+std::string record_const_array(const std::string& sym, const GlobalValue& g, Target target, std::ostream* defs);
+/// The record whose field an assignment target names (`r.x`, `r['x']`, `a[i].x`), or null.
+const Type* record_target(const ast::Node& target);
+/// The field `r[ix]` names (typing checked it: a string or integer constant).
+const RecordField& record_field_of(const ast::Node& e);
+/// The value of field `f` of the record at pointer `rec` (a scalar, a pointer to a nested record,
+/// or a C-ordered cj::Array view of a nested array).
+std::string record_field_read(const Record& r, const RecordField& f, const std::string& rec);
+/// A statement storing `value` (already converted to the field's scalar type, or a record pointer,
+/// or an array / scalar for a nested array) into field `f` of the record at `rec`.
+std::string record_field_store(const Record& r, const RecordField& f, const std::string& rec, const std::string& value,
+                               const Type& value_type);
 
 }  // namespace cujit

@@ -62,13 +62,19 @@ std::string emit_compare(const ast::Node& e, const ValueContext& cx) {
     Type rt = e.list[i]->type;
     ast::Op op = e.ops[i];
     if (op == ast::Op::Is || op == ast::Op::IsNot) {
-      if (lt.is_optional() || rt.is_optional()) {  // an optional against None: is it None?
+      if (lt.is_enum() && rt.is_enum()) {  // members are singletons: one class and one value
+        const bool is = op == ast::Op::Is;
+        parts.push_back(lt.name != rt.name ? (is ? "false" : "true")
+                                           : "(" + l + (is ? " == " : " != ") + r + ")");
+      } else if (lt.is_optional() || rt.is_optional()) {  // an optional against None: is it None?
         std::string o = lt.is_optional() ? l : r;
         parts.push_back(std::string(op == ast::Op::Is ? "(!" : "(") + "(" + o + ").valid)");
       } else {
         bool same = lt.tag == Type::Tag::None && rt.tag == Type::Tag::None;
         parts.push_back((op == ast::Op::Is) == same ? "true" : "false");
       }
+    } else if (lt.is_tuple() || rt.is_tuple()) {
+      parts.push_back(emit_tuple_compare(l, lt, op, r, rt, cx));
     } else {
       // In NumPy's common type, as Numba compares: a signed integer against a uint64 meets in
       // float64, so -1 < 2**63 holds (C++'s own conversion would make -1 huge) and, as in

@@ -3,6 +3,7 @@
 #pragma once
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "compiler/ast.h"
 #include "compiler/builtins.h"
@@ -25,6 +26,15 @@ std::string emit_compare(const ast::Node& e, const ValueContext& cx);  // a < b 
 /// complex(), cmath's functions, np.real/imag/conj and the complex cases of abs() and
 /// z.conjugate() (codegen_complex.cpp); "" for any other intrinsic.
 std::string emit_complex_builtin(const ast::Node& e, Builtin b, const ValueContext& cx);
+/// Tuples (codegen_tuples.cpp): `l op r` where either is a tuple (`l in r`: r is), Python's rules.
+std::string emit_tuple_compare(const std::string& l, const Type& lt, ast::Op op, const std::string& r, const Type& rt,
+                               const ValueContext& cx);
+/// The tuple `to` of the items `picks` of `code` (a constant slice).
+std::string emit_tuple_slice(const std::string& code, const Type& from, const Type& to, const std::vector<int64_t>& picks,
+                             const ValueContext& cx);
+/// Appends print()'s format and printf arguments for `code` of type t (a number, None or a tuple
+/// of them; `code` is a name when t is a tuple, as its fields are read one by one).
+void print_piece(const std::string& code, const Type& t, std::string* fmt, std::string* args);
 /// `code` of type `from` (None, a value, or an optional) as the optional type `to`.
 std::string optional_convert(const std::string& code, const Type& from, const Type& to, const ValueContext& cx);
 

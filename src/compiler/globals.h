@@ -15,6 +15,7 @@
 namespace cujit {
 
 struct FunctionSource;
+namespace ast { struct Node; }
 
 /// One global or closure variable, as the snapshot classified it.
 struct GlobalValue {
@@ -28,7 +29,12 @@ struct GlobalValue {
     DType,       // a type object: np.float32, cujit.int16
     Function,    // another cujit function (cuda.jit(device=True))
     Array,       // a NumPy array: a read-only constant (cuda.const.array_like), its bytes copied
-    Tuple,       // a tuple of numbers (Int, Float, Bool, Scalar): a constant (SHAPE = (16, 16))
+    Tuple,       // a tuple of numbers (Int, Float, Bool, Scalar) and arrays (Array): a constant
+                 // (SHAPE = (16, 16))
+    EnumMember,  // an enum member: type_name = its class's key ("Color@<id>"), i = 1 for an
+                 // IntEnum, elems[0] = its value (a number)
+    EnumClass,   // an enum class: type_name and i as EnumMember's, elems = its members (attr =
+                 // the member's name), each an EnumMember
     Foreign,     // cuda.declare_device: attr = its C name, module = its ABI ("numba" or "c"),
                  // type_name = its signature, i = use_cooperative, links = the code defining it
     Link,        // a kernel's link= code (the snapshot's " link" entry): links only
@@ -44,8 +50,11 @@ struct GlobalValue {
   std::string attr;               // ModuleAttr: the attribute's name in that module
   std::string type_name;          // Opaque: Python's repr of its type, "<class 'dict'>"
   std::shared_ptr<FunctionSource> fn;  // Function
+  std::vector<std::string> sigs;       // Function: cuda.jit(sigs, device=True)'s signatures (a call
+                                       // picks one and converts to it); empty: typed at each call
   std::vector<int64_t> shape;          // Array: C-ordered shape
   std::string bytes;                   // Array: the elements, C order
+  RecordPtr record;                    // Array: its dtype when a structured one (scalar unused)
   std::vector<GlobalValue> elems;      // Tuple: its items
   /// Foreign, Link: code to link, as numba-cuda's link= names it. kind: "cu" (CUDA C++, put into
   /// the program itself), "ptx", "cubin", "fatbin", "object", "archive", "ltoir".
@@ -60,6 +69,10 @@ struct FunctionSource {
   std::string name;
   SourceFile source;
   std::map<std::string, GlobalValue> globals;
+  /// A nested function (a def inside another one, typeinfer_nested.cpp): its lifted definition,
+  /// parsed from `source` (the enclosing function's text), which instances copy instead of
+  /// parsing `source`. Null for functions Python hands over.
+  std::shared_ptr<const ast::Node> tree;
   /// A stable text of everything that decides the generated code (for keys and equality).
   std::string fingerprint() const;
 };

@@ -28,6 +28,7 @@
 #include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 #include "compiler/lexer.h"
 
@@ -233,6 +234,31 @@ class Parser {
     return fn;
   }
 
+  // `name = lambda params: test` is `def name(params): return test` (a nested function, as
+  // Numba compiles it); other lambdas are refused where they stand (test).
+  NodePtr lambda_def(const std::string& name) {
+    const Token& kw = next();
+    NodePtr fn = ast::make(Kind::FunctionDef, kw.loc);
+    fn->name = name;
+    std::unordered_set<std::string> names;
+    while (!at(T::Colon)) {  // NAME ("," NAME)*: defaults and stars are refused as in a def
+      const Token& t = tok();
+      if (at(T::Star) || at(T::DoubleStar)) unsupported(t, "*args parameters are not supported");
+      if (!at(T::Name)) syntax(t, "expected a parameter name, found " + describe(t));
+      next();
+      if (!names.insert(t.text).second) syntax(t, "duplicate argument '" + t.text + "' in function definition");
+      fn->params.push_back({t.text, t.loc});
+      if (at(T::Assign)) unsupported(tok(), "default argument values are not supported");
+      if (!accept(T::Comma)) break;
+    }
+    expect(T::Colon, "expected ':' after the lambda's parameters");
+    NodePtr ret = ast::make(Kind::Return, tok().loc);
+    ret->a = test();
+    fn->body.push_back(std::move(ret));
+    if (at(T::Comma)) unsupported(tok(), "a tuple holding a lambda is not supported");
+    return fn;
+  }
+
   // param = NAME      (defaults, annotations, *args, **kwargs and markers are refused here)
   void param(Node& fn, std::unordered_set<std::string>& names) {
     const Token& t = tok();
@@ -272,6 +298,12 @@ class Parser {
       case T::If: out.push_back(if_stmt()); return;
       case T::While: out.push_back(while_stmt()); return;
       case T::For: out.push_back(for_stmt()); return;
+      case T::Def: {  // a nested function (typeinfer_nested.cpp lifts it out before typing)
+        const int loops = std::exchange(loops_, 0);  // break/continue do not cross a def
+        out.push_back(funcdef());
+        loops_ = loops;
+        return;
+      }
       default: simple_stmts(out); return;
     }
   }
@@ -291,7 +323,6 @@ class Parser {
     const char* msg = nullptr;
     switch (t.kind) {
       case T::Class: msg = "class definitions are not supported"; break;
-      case T::Def: msg = "nested function definitions are not supported"; break;
       case T::With: msg = "'with' statements are not supported"; break;
       case T::Try: msg = "'try' statements are not supported"; break;
       case T::Raise: msg = "'raise' statements are not supported"; break;
@@ -365,6 +396,7 @@ class Parser {
       while (accept(T::Assign)) {
         check_target(*value, false);
         n->list.push_back(std::move(value));
+        if (at(T::Lambda) && n->list.size() == 1 && n->list[0]->is(Kind::Name)) return lambda_def(n->list[0]->name);
         value = testlist();
       }
       n->b = std::move(value);

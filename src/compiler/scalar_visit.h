@@ -4,6 +4,7 @@
 #pragma once
 #include <complex>
 #include <cstdint>
+#include <type_traits>
 
 #include "compiler/types.h"
 
@@ -19,6 +20,10 @@ decltype(auto) visit_scalar(Scalar s, F&& f) {
   }
   return f(int64_t{});  // unreachable: every enumerator has its row
 }
+
+// A real floating-point host type: float, double, and float16's _Float16 (which
+// std::is_floating_point does not count).
+template <class T> constexpr bool is_host_float = std::is_floating_point_v<T> || std::is_same_v<T, _Float16>;
 
 template <class T> struct is_std_complex : std::false_type {};
 template <class T> struct is_std_complex<std::complex<T>> : std::true_type {};

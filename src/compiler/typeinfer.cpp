@@ -19,6 +19,7 @@
 
 #include "compiler/builtins.h"
 #include "compiler/libdevice.h"
+#include "compiler/overloads.h"
 #include "compiler/fnval.h"
 #include "compiler/parallel.h"
 #include "compiler/parser.h"
@@ -34,10 +35,17 @@ Type type_of_global(const GlobalValue& g) {
     case GlobalValue::Kind::Scalar: return Type::scalar_of(g.scalar);
     case GlobalValue::Kind::Module: return Type::module(g.module);
     case GlobalValue::Kind::DType: return Type::dtype(g.scalar);
+    case GlobalValue::Kind::EnumMember:
+      return Type::enum_member(g.type_name, type_of_global(g.elems[0]).scalar, g.i != 0);
     case GlobalValue::Kind::Tuple: {
       std::vector<Type> items;
       for (const auto& x : g.elems) items.push_back(type_of_global(x));
       return Type::tuple(items);
+    }
+    case GlobalValue::Kind::Array: {  // a constant: read-only
+      Type t = Type::array(g.scalar, (int)g.shape.size(), 'C');
+      t.readonly = true;
+      return t;
     }
     default: return Type::unknown();
   }
@@ -56,7 +64,14 @@ std::string constant_literal(const GlobalValue& g) {
       if (g.scalar == Scalar::Float32) return "((float)" + float64_literal(g.f) + ")";
       if (is_complex(g.scalar))
         return std::string(scalar_cpp(g.scalar)) + "(" + float64_literal(g.f) + ", " + float64_literal(g.f_im) + ")";
+      if (g.scalar == Scalar::Float16) return "((cj::f16)" + float64_literal(g.f) + ")";  // exact: g.f is a half
       return int_literal(g.scalar, g.i, g.u);
+    case GlobalValue::Kind::EnumMember: return constant_literal(g.elems[0]);  // its value
+    case GlobalValue::Kind::Tuple: {  // a nested tuple: its struct's aggregate initialiser
+      std::string s = "{";
+      for (size_t i = 0; i < g.elems.size(); ++i) s += (i ? ", " : "") + constant_literal(g.elems[i]);
+      return s + "}";
+    }
     default: throw InternalError("constant_literal of a non-constant");
   }
 }
@@ -122,7 +137,36 @@ class Typer {
 
   // ---- statements -----------------------------------------------------------------------------
   void block(std::vector<ast::NodePtr>& stmts) {
-    for (auto& s : stmts) stmt(*s);
+    for (size_t i = 0; i < stmts.size(); ++i) {
+      if (stmts[i]->is(ast::Kind::For)) unroll_literal(stmts, i);  // may rewrite and restart
+      stmt(*stmts[i]);
+    }
+  }
+
+  // `for x in literal_unroll(t)`: a heterogeneous tuple t is rewritten into one copy of the body
+  // per item (typeinfer_unroll.cpp), and typing starts again; anything else loops as usual.
+  int unroll_depth_ = 0;  // rewritten loops around the statement being typed
+  void unroll_literal(std::vector<ast::NodePtr>& stmts, size_t i) {
+    ast::Node& s = *stmts[i];
+    if (!s.b->is(ast::Kind::Call) || s.b->list.size() != 1 || !s.b->keywords.empty()) return;
+    const ast::Node& callee = *s.b->a;
+    if (!callee.is(ast::Kind::Name) && !(callee.is(ast::Kind::Attribute) && callee.name == "literal_unroll")) return;
+    const Type c = expr(*s.b->a);
+    const BuiltinRow* b = c.tag == Type::Tag::Function ? find_builtin(c.name) : nullptr;
+    if (!b || b->rule != Rule::LiteralUnroll) return;
+    ast::Node& arg = *s.b->list[0];
+    const Type t = expr(arg);
+    if (!t.known()) return;  // a later pass knows it
+    if (unroll_depth_) unsupported(s, "Nesting of literal_unroll is unsupported");
+    bool param = false;
+    for (const auto& p : fn().mod.func->params) param = param || (arg.is(ast::Kind::Name) && p.name == arg.name);
+    if (!t.is_tuple() && param)
+      unsupported(arg, "Invalid use of literal_unroll with a function argument, only tuples are supported as function arguments, found " + t.str());
+    bool same = true;  // a tuple of one type, or an array or a list, loops as it is (as in Numba)
+    for (const auto& e : t.elems) same = same && e == t.elems[0];
+    if (same) s.b = std::move(s.b->list[0]);
+    else rewrite_literal_unroll(stmts, i, t.elems.size(), fn().unrolled++);
+    throw RestartTyping{};
   }
 
   void stmt(ast::Node& s) {
@@ -214,7 +258,7 @@ class Typer {
         Type elem = Type::unknown();
         if (it.tag == Type::Tag::Range || it.tag == Type::Tag::Iterator) elem = iteration_item(it);
         else if (it.is_array()) {
-          if (it.ndim == 1) elem = Type::scalar_of(it.scalar);
+          if (it.ndim == 1) elem = element_type(it);
           else { elem = it; elem.ndim -= 1; elem.layout = it.layout == 'C' ? 'C' : 'A'; }
         } else if (it.is_tuple()) {
           for (const auto& e : it.elems) elem = unify(elem, e);
@@ -225,12 +269,15 @@ class Typer {
         ssa_.enter_loop(s);
         Env head = ssa_.cur;
         assign(*s.a, elem, s);  // at the start of each iteration
+        const bool unrolled = is_unroll_index(*s.a);
+        unroll_depth_ += unrolled;
         // In parallel code the outermost prange loops run on OpenMP threads; nested ones, and
         // prange elsewhere, are plain ranges (as in Numba).
         const bool parallel = prog_.parallel && fn().host_only && prange_depth_ == 0 && is_prange(*s.b);
         prange_depth_ += parallel;
         block(s.body);
         prange_depth_ -= parallel;
+        unroll_depth_ -= unrolled;
         ssa_.end_body(s, std::move(head));
         block(s.orelse);
         ssa_.exit_loop(s);
@@ -298,11 +345,13 @@ class Typer {
       case K::Subscript: {
         Type t = expr(target);
         Type base = target.a->type;
+        if (base.is_record() || t.is_record()) return check_record_store(fn(), stmt, base, t, v);  // r['x'] = v, a[i] = r
         if (base.known() && !base.is_array())
           error(target, "'" + base.str() + "' does not support item assignment");
         if (base.is_array() && base.readonly)
           error(target, readonly_store_message(base));
         if (t.known() && v.known()) {
+          if (t.is_record_array()) unsupported(stmt, "assigning to a slice of a record array is not supported; assign its records one by one");
           if (t.is_array()) {
             // a[i, :] = x fills the view; a[1:n] = b copies b into it, broadcast as NumPy does.
             if (stmt.is(ast::Kind::AugAssign))
@@ -323,6 +372,7 @@ class Typer {
         return;
       }
       case K::Attribute:
+        if (Type t = expr(target); target.a->type.is_record()) return check_record_store(fn(), stmt, target.a->type, t, v);  // r.x = v
         unsupported(target, "assigning to an attribute is not supported");
       default:
         error(target, "cannot assign to this expression");
@@ -422,14 +472,16 @@ class Typer {
             r = unwrapped(*e.list[i], r);
           }
           ln = e.list[i].get();
-          if (op == ast::Op::In || op == ast::Op::NotIn)
-            unsupported(e, "'in' is not supported in compiled code");
+          if ((op == ast::Op::In || op == ast::Op::NotIn) && l.known() && r.known() && !tuple_comparison_ok(l, op, r))
+            error(e, "No implementation of function contains found for signature: contains(" + r.str() + ", " + l.str() +
+                         "): 'in' takes a tuple of items of one type that compare with " + l.str());
           if (op == ast::Op::Is || op == ast::Op::IsNot) {
-            if (l.tag != Type::Tag::None && r.tag != Type::Tag::None && l.known() && r.known())
+            if (l.tag != Type::Tag::None && r.tag != Type::Tag::None && l.known() && r.known() && !(l.is_enum() && r.is_enum()))
               unsupported(e, "'is' is only supported against None");
             if ((l.is_optional() && r.tag != Type::Tag::None) || (r.is_optional() && l.tag != Type::Tag::None))
               unsupported(e, "'is' is only supported against None");
-          } else if (l.known() && r.known() && (!l.is_scalar() || !r.is_scalar())) {
+          } else if (l.known() && r.known() && (!l.is_scalar() || !r.is_scalar()) && !tuple_comparison_ok(l, op, r) &&
+                     !(l == r && l.tag == Type::Tag::EnumMember && (op == ast::Op::Eq || op == ast::Op::NotEq))) {
             error(e, std::string("'") + ast::op_spelling(op) + "' is not supported between " +
                          l.str() + " and " + r.str());
           } else if (l.known() && r.known() && (is_complex(l.scalar) || is_complex(r.scalar)) && op != ast::Op::Eq &&
@@ -505,6 +557,7 @@ class Typer {
       ssa_.read(&e, v->second);
       return ssa_.type(v->second);
     }
+    if (auto n = f.nested.find(e.name); n != f.nested.end()) return global(e, n->second);  // a lifted def
     auto g = f.src->globals.find(e.name);
     if (g != f.src->globals.end()) return global(e, g->second);
     if (const BuiltinRow* b = find_builtin(e.name)) {
@@ -544,7 +597,8 @@ class Typer {
     FunctionInstance& f = fn();
     using GK = GlobalValue::Kind;
     switch (g.kind) {
-      case GK::Int: case GK::Float: case GK::Bool: case GK::Scalar: {
+      case GK::EnumClass: return Type::module("enum:" + e.name);  // Color.red, Color["red"]: enum_member_of
+      case GK::Int: case GK::Float: case GK::Bool: case GK::Scalar: case GK::EnumMember: {
         Resolved r{Resolved::Kind::Constant};
         r.literal = constant_literal(g);
         f.resolved[&e] = r;
@@ -566,16 +620,15 @@ class Typer {
         Resolved r{Resolved::Kind::UserFunction};
         f.resolved[&e] = r;
         Type t = Type::function(g.fn->name);
-        t.user_fn = prog_.source_index(g.fn);
+        t.user_fn = prog_.source_index(g.fn, g.sigs);
         return t;
       }
       case GK::Array: {
-        check_finite(e, g);
         Resolved r{Resolved::Kind::Constant};
         r.literal = "cj_const_" + f.src->name + "_" + e.name;
         f.resolved[&e] = r;
         f.const_arrays[r.literal] = &g;
-        Type t = Type::array(g.scalar, (int)g.shape.size(), 'C');
+        Type t = g.record ? Type::record_array(g.record, (int)g.shape.size(), 'C') : Type::array(g.scalar, (int)g.shape.size(), 'C');
         t.readonly = true;
         return t;
       }
@@ -583,7 +636,15 @@ class Typer {
         Resolved r{Resolved::Kind::Constant};
         std::vector<Type> items;
         for (const auto& x : g.elems) {
-          r.literal += (items.empty() ? "" : ", ") + constant_literal(x);
+          std::string item;
+          if (x.kind == GK::Array) {  // a constant array, as a global one (its symbol)
+            item = "cj_const_" + f.src->name + "_" + e.name + "_" + std::to_string(items.size());
+            f.const_arrays[item] = &x;
+          } else {
+            item = constant_literal(x);
+          }
+          r.literal += (items.empty() ? "" : ", ") + item;
+          r.items.push_back(item);
           items.push_back(type_of_global(x));
         }
         f.resolved[&e] = r;
@@ -601,19 +662,6 @@ class Typer {
         error(e, "Untyped global name '" + e.name + "': cannot determine Numba type of " + g.type_name);
     }
     return Type::unknown();
-  }
-
-  // Constant arrays are written into the generated code as initialisers, where NaN and inf have
-  // no portable spelling on both toolchains yet.
-  void check_finite(const ast::Node& e, const GlobalValue& g) {
-    if (!is_inexact(g.scalar)) return;
-    const bool single = complex_part(g.scalar) == Scalar::Float32;  // a complex one's parts are floats too
-    size_t n = g.bytes.size() / (single ? 4 : 8);
-    for (size_t i = 0; i < n; ++i) {
-      double v = single ? (double)reinterpret_cast<const float*>(g.bytes.data())[i]
-                        : reinterpret_cast<const double*>(g.bytes.data())[i];
-      if (!std::isfinite(v)) unsupported(e, "global array '" + e.name + "' holds NaN or inf, which constant arrays do not support yet");
-    }
   }
 
   // `module.attr`, from an Attribute node or a `from module import attr` global.
@@ -679,7 +727,7 @@ class Typer {
         return Type::module("cuda." + attr);
       }
       if (attr == "local" || attr == "shared" || attr == "atomic" || attr == "const" || attr == "random" ||
-          attr == "libdevice" || attr == "cg") {
+          attr == "libdevice" || attr == "cg" || attr == "fp16") {
         Resolved r{Resolved::Kind::Module};
         r.name = "cuda." + attr;
         f.resolved[&e] = r;
@@ -695,13 +743,32 @@ class Typer {
     error(e, "Unknown attribute '" + attr + "' of module '" + module + "'");
   }
 
+  // Member `member` of the enum class held by global `var`: a constant of its value.
+  Type enum_member_of(ast::Node& e, const std::string& var, const std::string& member) {
+    FunctionInstance& f = fn();
+    const GlobalValue& cls = f.src->globals.at(var);
+    for (const auto& m : cls.elems) {
+      if (m.attr != member) continue;
+      Resolved r{Resolved::Kind::Constant};
+      r.literal = constant_literal(m);
+      f.resolved[&e] = r;
+      return type_of_global(m);
+    }
+    error(e, "Unknown attribute '" + member + "' of type class(" + cls.type_name.substr(0, cls.type_name.find('@')) + ")");
+  }
+
   Type attribute(ast::Node& e) {
     Type v = expr(*e.a);
     if (!v.known()) return Type::unknown();
+    if (v.tag == Type::Tag::Module && v.name.rfind("enum:", 0) == 0) return enum_member_of(e, v.name.substr(5), e.name);
+    if (v.is_enum()) {  // Numba: .value, and no .name
+      if (e.name != "value") error(e, "Unknown attribute '" + e.name + "' of type " + v.str());
+      return Type::scalar_of(v.scalar);
+    }
     if (v.tag == Type::Tag::Module) {
       const std::string& m = v.name;
       if (m == "cuda.local" || m == "cuda.shared" || m == "cuda.atomic" || m == "cuda.const" || m == "cuda.random" ||
-          m == "cuda.libdevice" || m == "cuda.cg")
+          m == "cuda.libdevice" || m == "cuda.cg" || m == "cuda.fp16")
         return module_attr(e, m, e.name);
       if (m.rfind("cuda.", 0) == 0) {  // threadIdx.x and friends
         if (e.name == "x" || e.name == "y" || e.name == "z") {
@@ -721,6 +788,7 @@ class Typer {
         return Type::scalar_of(Scalar::Int64);
       error(e, "Unknown attribute '" + e.name + "' of type " + v.str());
     }
+    if (v.is_record()) return record_field_type(record_field(fn(), e, v, e.name), v.readonly);  // r.x
     if (v.is_scalar()) {  // z.real and z.imag are floats; a real number's are itself and 0
       if (e.name == "real" || e.name == "imag") return Type::scalar_of(complex_part(v.scalar));
     }
@@ -782,6 +850,8 @@ class Typer {
     // for them).
     if ((is_complex(x) || is_complex(y)) && op != O::Add && op != O::Sub && op != O::Mult && op != O::Div && op != O::Pow)
       return bad();
+    if (x == Scalar::Float16 || y == Scalar::Float16)
+      if (Type t = float16_binop_type(op, x, y); t.known()) return t;
     switch (op) {
       case O::Add: case O::Sub: case O::Mult: case O::FloorDiv: case O::Mod:
         return Type::scalar_of(arith_result(x, y));
@@ -810,6 +880,7 @@ class Typer {
 
   Type subscript(ast::Node& e) {
     Type base = expr(*e.a);
+    if (base.is_record()) return expr(*e.b), record_field_type(record_field_at(fn(), *e.b, base), base.readonly);  // r['x'], r[0]
     std::vector<ast::Node*> idx;
     if (e.b->is(ast::Kind::Tuple)) for (auto& x : e.b->list) idx.push_back(x.get());
     else idx.push_back(e.b.get());
@@ -831,9 +902,14 @@ class Typer {
       it.push_back(t);
     }
     if (!known) return Type::unknown();
+    if (base.tag == Type::Tag::Module && base.name.rfind("enum:", 0) == 0) {  // Color["red"]
+      if (idx.size() != 1 || !idx[0]->is(ast::Kind::Constant) || idx[0]->cval.tag != ast::ConstValue::Tag::Str)
+        error(e, "an enum class is indexed by a member's name, a constant string");
+      return enum_member_of(e, base.name.substr(5), idx[0]->cval.s);
+    }
     if (base.is_tuple()) {
-      if (idx.size() != 1 || idx[0]->is(ast::Kind::Slice))
-        unsupported(e, "slicing a tuple is not supported");
+      if (idx.size() == 1 && idx[0]->is(ast::Kind::Slice)) return tuple_slice_type(src(), *idx[0], base);
+      if (idx.size() != 1) unsupported(e, "a tuple takes one index");
       const ast::Node& ix = *idx[0];
       int64_t k;
       if (const_int_literal(ix, &k)) {
@@ -845,7 +921,9 @@ class Typer {
       Type u = Type::unknown();
       for (auto& el : base.elems) {
         u = u.known() ? (u == el ? u : Type::unknown()) : el;
-        if (!u.known()) unsupported(ix, "indexing a heterogeneous tuple needs a constant index");
+        if (!u.known())  // Numba's words, and why
+          error(ix, "No implementation of function getitem found for signature: getitem(" + base.str() + ", " + it[0].str() +
+                        "): a tuple of items of different types is indexed by constants only");
       }
       return u;
     }
@@ -865,7 +943,7 @@ class Typer {
       if (!(it[i].is_scalar() && (is_integer(it[i].scalar) || it[i].scalar == Scalar::Bool)))
         error(*idx[i], "array indices must be integers, not " + it[i].str());
     }
-    if (kept == 0) return Type::scalar_of(base.scalar);
+    if (kept == 0) return element_type(base);
     Type v = base;
     v.ndim = kept;
     v.layout = (base.layout == 'C' && leading_ints && !any_slice) ? 'C' : 'A';
@@ -877,8 +955,10 @@ class Typer {
   void array_method(ast::Node& e) {
     if (!e.a->is(ast::Kind::Attribute)) return;
     static const std::map<std::string, std::string> methods = {
-        {"sum", "numpy.sum"}, {"mean", "numpy.mean"}, {"min", "numpy.min"},
-        {"max", "numpy.max"}, {"copy", "numpy.copy"}, {"view", "array.view"}};
+        {"sum", "numpy.sum"}, {"mean", "numpy.mean"}, {"min", "numpy.min"}, {"max", "numpy.max"},
+        {"prod", "numpy.prod"}, {"var", "numpy.var"}, {"std", "numpy.std"}, {"argmin", "numpy.argmin"},
+        {"argmax", "numpy.argmax"}, {"all", "numpy.all"}, {"any", "numpy.any"},
+        {"copy", "numpy.copy"}, {"view", "array.view"}};
     if (e.a->name == "sync" && expr(*e.a->a).tag == Type::Tag::GridGroup) {  // g.sync() of cuda.cg.this_grid()
       ast::NodePtr self = std::move(e.a->a);
       ast::NodePtr callee = ast::make(ast::Kind::Name, e.a->loc);
@@ -953,6 +1033,7 @@ class Typer {
       if (!why.empty()) error(e, why);
       return expr(e);
     }
+    check_record_operands(fn(), e, callee.name, args);
     return type_builtin_call(fn(), e, *b, args);
   }
 
@@ -963,7 +1044,7 @@ class Typer {
         unsupported(*e.list[i], "passing a " + args[i].str() + " to a function is not supported");
     auto src = prog_.sources[callee.user_fn];
     // The number of arguments is the caller's mistake: reported here, as Python reports it.
-    const ast::Module callee_mod = parse(src->source);
+    const ast::Module callee_mod = parse_function(*src);
     const std::vector<ast::Param>& params = callee_mod.func->params;
     if (params.size() > args.size()) {
       std::string missing;
@@ -980,9 +1061,13 @@ class Typer {
       GlobalValue g;
       if (sizing.count(params[i].name) && fold_constant_argument(fn(), *e.list[i], &g)) consts[params[i].name] = g;
     }
+    Type declared_ret = Type::unknown();  // cuda.jit(sigs, device=True): Numba casts to the chosen one
+    std::string why;
+    std::vector<Type> call_args = declared_call_types(prog_.declared[callee.user_fn], args, src->name, &declared_ret, &why);
+    if (!why.empty()) error(e, why);
     int idx;
     try {
-      idx = prog_.instantiate(src, args, Type::unknown(), Role::Device, consts);
+      idx = prog_.instantiate(src, call_args, declared_ret, Role::Device, consts);
     } catch (CompileError&) {
       const std::exception_ptr first = std::current_exception();
       // Where the plain types fail, Numba retries with the constant arguments as literals, and
@@ -997,7 +1082,7 @@ class Typer {
       }
       if (!retry) throw;
       try {
-        idx = prog_.instantiate(src, args, Type::unknown(), Role::Device, consts);
+        idx = prog_.instantiate(src, call_args, declared_ret, Role::Device, consts);
       } catch (CompileError&) {
         std::rethrow_exception(first);  // the plain types' error: the constants did not help
       }
@@ -1015,10 +1100,17 @@ class Typer {
 
 }  // namespace
 
-int Program::source_index(const std::shared_ptr<FunctionSource>& src) {
-  for (size_t i = 0; i < sources.size(); ++i)
-    if (sources[i].get() == src.get()) return (int)i;
+int Program::source_index(const std::shared_ptr<FunctionSource>& src, const std::vector<std::string>& sigs) {
+  std::vector<Signature> parsed;
+  for (const auto& s : sigs) parsed.push_back(parse_signature(s));
+  for (size_t i = 0; i < sources.size(); ++i) {
+    if (sources[i].get() != src.get() || declared[i].size() != parsed.size()) continue;
+    bool same = true;
+    for (size_t k = 0; same && k < parsed.size(); ++k) same = declared[i][k].str() == parsed[k].str();
+    if (same) return (int)i;
+  }
   sources.push_back(src);
+  declared.push_back(std::move(parsed));
   return (int)sources.size() - 1;
 }
 
@@ -1048,7 +1140,7 @@ int Program::instantiate(const std::shared_ptr<FunctionSource>& src, const std::
     if (f->src.get() == src.get() && f->typing && !f->failed) return -1;
   auto inst = std::make_unique<FunctionInstance>();
   inst->src = src;
-  inst->mod = parse(src->source);
+  inst->mod = parse_function(*src);
   inst->arg_types = args;
   inst->const_params = const_params;
   inst->declared_ret = declared_ret;
@@ -1067,7 +1159,15 @@ int Program::instantiate(const std::shared_ptr<FunctionSource>& src, const std::
   inst->typing = true;
   fns.push_back(std::move(inst));
   try {
-    Typer(*this, idx).run();
+    lift_nested_functions(*this, *fns[idx]);
+    for (;;) {
+      try {
+        Typer(*this, idx).run();
+        break;
+      } catch (const RestartTyping&) {  // the tree was rewritten (literal_unroll): type it again
+        reset_typing(*fns[idx]);
+      }
+    }
   } catch (CompileError&) {
     fns[idx]->typing = false;  // left unreachable; a caller may retry with constants (call_user)
     fns[idx]->failed = true;

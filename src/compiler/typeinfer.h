@@ -30,6 +30,7 @@ struct Resolved {
   Builtin builtin = Builtin::None;
   int instance = -1;         // UserFunction: set on the Call node once the callee is typed
   std::string name;          // Module/CudaDim: "cuda.threadIdx", ...; Local: the C++ variable
+  std::vector<std::string> items;  // Constant tuple: each item's literal (an array's: its symbol)
 };
 
 /// A prange loop of @jit(parallel=True) code: what each OpenMP thread keeps for itself
@@ -79,6 +80,7 @@ struct FunctionInstance {
   std::map<std::pair<const ast::Node*, Edge>, std::vector<JoinCopy>> join_copies;
   std::unordered_map<const ast::Node*, Resolved> resolved;
   std::unordered_map<const ast::Node*, std::vector<int64_t>> array_shapes;  // cuda.local/shared.array
+  std::unordered_map<const ast::Node*, UfuncLoop> ufunc_loops;  // each NumPy ufunc call's loop
   std::unordered_map<const ast::Node*, int64_t> shared_bytes;  // static cuda.shared.array -> its bytes
   std::unordered_map<const ast::Node*, int64_t> local_bytes;   // cuda.local.array -> its bytes
   std::unordered_map<const ast::Node*, int64_t> array_alignment;  // cuda.local/shared.array(..., alignment=n)
@@ -101,7 +103,27 @@ struct FunctionInstance {
   // where typing with plain types failed, `if p:` tests of a constant p: only the branch taken
   // is typed and generated, as Numba prunes it (fnval.h, branch_params, constant_branch).
   std::map<std::string, GlobalValue> const_params;
+  // Nested functions lifted out of this instance's tree (typeinfer_nested.cpp): the globals
+  // ("__cj_def_<line>_<col>") their def statements now assign, each naming a FunctionSource.
+  std::map<std::string, GlobalValue> nested;
+  int unrolled = 0;  // literal_unroll loops rewritten so far (typeinfer_unroll.cpp): names their variables
 };
+
+/// Thrown by the typer after it rewrote the instance's tree (literal_unroll): the instance is
+/// typed again from the start (Program::instantiate).
+struct RestartTyping {};
+
+/// literal_unroll (typeinfer_unroll.cpp): replaces the `for` loop `stmts[at]`, whose iterable is
+/// a call of literal_unroll on a tuple of `count` items, by the tuple held in a variable and a
+/// loop over range(count) whose body is an if/elif chain with one copy of the body per item.
+/// `id` names the new variables (FunctionInstance::unrolled).
+void rewrite_literal_unroll(std::vector<ast::NodePtr>& stmts, size_t at, size_t count, int id);
+/// The tree of a function: its lifted definition for a nested one, else its source parsed.
+ast::Module parse_function(const FunctionSource& src);
+/// Forgets what typing wrote into `f` (before it is typed again after RestartTyping).
+void reset_typing(FunctionInstance& f);
+/// Whether a for loop's target is the index of a loop rewrite_literal_unroll made.
+bool is_unroll_index(const ast::Node& for_target);
 
 /// The GPU's limit on a block's static shared memory (cuda.shared.array with a constant shape):
 /// 48 KiB on every architecture, beyond which ptxas refuses the kernel. Checked when typing, so
@@ -133,6 +155,7 @@ class Program {
  public:
   std::vector<std::unique_ptr<FunctionInstance>> fns;
   std::vector<std::shared_ptr<FunctionSource>> sources;  // user functions named by Type::user_fn
+  std::vector<std::vector<Signature>> declared;          // each one's declared signatures (may be none)
   // Compiled for the CPU only (@jit, CPU ufuncs): CPU-only intrinsics (random numbers) are
   // allowed, and no CUDA code is generated.
   bool host_only = false;
@@ -164,6 +187,9 @@ class Program {
     SourceLoc at;
   };
   std::map<std::string, ForeignUse> foreign;
+  // The nested functions' sources, by enclosing source and def (typeinfer_nested.cpp): made once,
+  // so every instance of the enclosing function names the same ones.
+  std::map<std::pair<const FunctionSource*, std::string>, std::shared_ptr<FunctionSource>> nested;
 
   /// Types `src` for `args` (reusing an existing instance) and returns its index.
   /// `call_site` is where a caller asked for it (for errors); null for entry points.
@@ -171,9 +197,14 @@ class Program {
                   const Type& declared_ret, Role role,
                   const std::map<std::string, GlobalValue>& const_params = {});
 
-  /// The index in `sources` for a user function (adds it on first use).
-  int source_index(const std::shared_ptr<FunctionSource>& src);
+  /// The index in `sources` for a user function with these declared signatures (adds it on
+  /// first use; the same function declared otherwise is another entry).
+  int source_index(const std::shared_ptr<FunctionSource>& src, const std::vector<std::string>& sigs = {});
 };
+
+/// Lifts the nested defs of `f`'s tree out into functions of their own (typeinfer_nested.cpp):
+/// each def statement becomes an assignment of a global in `f.nested`.
+void lift_nested_functions(Program& prog, FunctionInstance& f);
 
 /// The name of the Function type of a cuda.declare_device global: kForeignPrefix + its C name.
 constexpr const char* kForeignPrefix = "foreign ";
@@ -196,6 +227,14 @@ Type type_builtin_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& 
 /// intrinsic that has no implementation for these argument types.
 Type type_complex_call(FunctionInstance& fn, const ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args);
 std::string no_implementation(const BuiltinRow& b, const std::vector<Type>& args);
+/// float16 (typeinfer_half.cpp): a cuda.fp16 call's type; what a math function given a float16
+/// returns (float16 for numba-cuda's fp16 functions, else float32; `gpu`: floor/ceil/trunc stay
+/// floats); refusing np.* functions on float16 (numba-cuda has none); the type of `x op y` where
+/// numba-cuda widens a float16 result (// % **), else Unknown.
+Type type_fp16_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args);
+Scalar float16_math_result(const BuiltinRow& b, bool gpu);
+void check_float16_numpy(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args);
+Type float16_binop_type(ast::Op op, Scalar x, Scalar y);
 struct LibdeviceFn;
 /// A call of numba.cuda.libdevice.<name> (typeinfer_builtins.cpp).
 Type type_libdevice_call(FunctionInstance& fn, ast::Node& call, const LibdeviceFn& ld, const std::vector<Type>& args);
@@ -203,6 +242,12 @@ Type type_libdevice_call(FunctionInstance& fn, ast::Node& call, const LibdeviceF
 /// into parameter order, filling skipped parameters with their defaults. False for intrinsics
 /// without keyword parameters (the call's keywords are then the caller's to reject).
 bool bind_builtin_keywords(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b);
+/// A NumPy ufunc call (typeinfer_ufunc.cpp): out= moved after the inputs; the loop NumPy (and
+/// Numba) picks for the argument types, recorded in fn.ufunc_loops; the result's type.
+bool bind_ufunc_keywords(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b);
+Type type_ufunc_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args);
+/// np.sum(a) and the other whole-array reductions (Rule::ArrayReduce): Numba's result type.
+Type type_reduce_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args);
 /// The constant an argument expression of `fn` is, for a callee's constant parameter: an int
 /// expression that folds (literals, global ints, arithmetic), a tuple of such, or a global (or
 /// constant-parameter) tuple of ints. False where it is not one.
@@ -224,5 +269,33 @@ bool can_fall_through(const std::vector<ast::NodePtr>& stmts);
 int fold_int_constant(ast::Node& e);
 /// An integer literal, or a negated one.
 bool const_int_literal(const ast::Node& n, int64_t* out);
+
+// Records (typeinfer_records.cpp): structured dtypes' elements and their fields.
+/// The field `r.name` of a record type, or a typing error at `at` naming the record's fields (a
+/// field of a type cujit lacks is refused here, where it is used).
+const RecordField& record_field(const FunctionInstance& fn, const ast::Node& at, const Type& rec, const std::string& name);
+/// The field `r[ix]` names: a string constant, or an integer constant (the field at that position,
+/// as Numba's getitem on a record); a typing error otherwise.
+const RecordField& record_field_at(const FunctionInstance& fn, const ast::Node& ix, const Type& rec);
+/// The type a field reads as: its scalar or record, or a C-ordered array view of a nested array.
+Type record_field_type(const RecordField& f, bool readonly = false);
+/// Checks a store of a `value` into `target` (a field, or an element of a record array), as Numba
+/// converts: a number into a scalar field, the same record into a record, an array or a number
+/// into a nested array. `at` is the statement, `base` the record or array stored into (a
+/// read-only one is refused).
+void check_record_store(const FunctionInstance& fn, const ast::Node& at, const Type& base, const Type& target,
+                        const Type& value);
+/// Refuses a record or record array passed to an intrinsic other than those that only take the
+/// array as it is (len, cuda.const.array_like): the intrinsics' rules read `.scalar`, which a
+/// record does not have.
+void check_record_operands(const FunctionInstance& fn, const ast::Node& call, const std::string& name,
+                           const std::vector<Type>& args);
+
+// Tuples (typeinfer_tuples.cpp): whether `l op r` compares tuples item by item (`l in r`: r is a
+// tuple of items l compares with); the type of a slice of `base` by constants (else refused) and,
+// for codegen, the items a constant slice picks from a tuple of n (false if it is not constant).
+bool tuple_comparison_ok(const Type& l, ast::Op op, const Type& r);
+Type tuple_slice_type(const SourceFile& src, const ast::Node& slice, const Type& base);
+bool tuple_slice_picks(const ast::Node& slice, size_t n, std::vector<int64_t>* picks);
 
 }  // namespace cujit

@@ -13,6 +13,12 @@ namespace cujit {
 
 namespace {
 
+// cuda.threadIdx and its kin as values: numba-cuda's Dim3, printed as the tuple (x, y, z).
+bool is_dim3(const Type& t) {
+  return t.tag == Type::Tag::Module &&
+         (t.name == "cuda.threadIdx" || t.name == "cuda.blockIdx" || t.name == "cuda.blockDim" || t.name == "cuda.gridDim");
+}
+
 class BuiltinTyper {
  public:
   explicit BuiltinTyper(FunctionInstance& fn) : fn_(fn) {}
@@ -43,7 +49,9 @@ class BuiltinTyper {
     // math.* computes in float64 unless given float32; NumPy's ufuncs pick the smallest float
     // that holds the integer exactly (np.sqrt of an int16 is float32; Numba has no float16).
     const bool numpy = std::string(b.name).rfind("numpy.", 0) == 0;
-    auto float_of = [numpy](Scalar s) {
+    check_float16_numpy(fn(), e, b, args);
+    auto float_of = [numpy, &b, this](Scalar s) {
+      if (s == Scalar::Float16) return float16_math_result(b, !fn().host_only);
       if (s == Scalar::Float32) return Scalar::Float32;
       if (numpy && is_integral(s) && scalar_size(s) <= 2) return Scalar::Float32;
       return Scalar::Float64;
@@ -70,7 +78,8 @@ class BuiltinTyper {
       case Rule::MathBinary:
         arity(e, b, args, 2, 2); need_numbers(e, b, args);
         if (numpy) return Type::scalar_of(float_of(promote(args[0].scalar, args[1].scalar)));
-        return Type::scalar_of(args[0].scalar == Scalar::Float32 && args[1].scalar == Scalar::Float32
+        return Type::scalar_of(scalar_size(args[0].scalar) <= 4 && is_float(args[0].scalar) &&  // float16 too
+                                       scalar_size(args[1].scalar) <= 4 && is_float(args[1].scalar)
                                    ? Scalar::Float32 : Scalar::Float64);
       case Rule::MathFrexp:
         arity(e, b, args, 1, 1); need_numbers(e, b, args);
@@ -129,7 +138,10 @@ class BuiltinTyper {
         return Type::scalar_of(Scalar::Int64);
       case Rule::CastFloat:
         arity(e, b, args, 1, 1); need_numbers(e, b, args);
+        // numba-cuda: float() of a float16 stays float16 in GPU code.
+        if (!fn().host_only && args[0].is_scalar(Scalar::Float16)) return args[0];
         return Type::scalar_of(Scalar::Float64);
+      case Rule::Fp16: case Rule::Fp16Compare: return type_fp16_call(fn(), e, b, args);
       case Rule::CastBool:
         arity(e, b, args, 1, 1); need_numbers(e, b, args, true);
         return Type::scalar_of(Scalar::Bool);
@@ -145,6 +157,9 @@ class BuiltinTyper {
         r.scalar = all_u64 ? Scalar::UInt64 : Scalar::Int64;
         return r;
       }
+      case Rule::LiteralUnroll:  // outside a for loop (typeinfer_unroll.cpp): the value itself
+        arity(e, b, args, 1, 1);
+        return args[0];
       case Rule::Iterate: {  // enumerate(it[, start]), zip(it, ...): iterated by for (types.h)
         const bool en = b.id == Builtin::Enumerate;
         if (en) arity(e, b, args, 1, 2);
@@ -167,11 +182,21 @@ class BuiltinTyper {
         arity(e, b, args, 1, 1);
         if (!args[0].is_array() && !args[0].is_tuple()) error(e, "len() of a " + args[0].str() + " is not supported");
         return Type::scalar_of(Scalar::Int64);
-      case Rule::Print:
+      case Rule::TupleOf:
+        arity(e, b, args, 0, 1);
+        if (args.empty()) return Type::tuple({});
+        if (!args[0].is_tuple()) unsupported(e, "tuple() of a " + args[0].str() + " is not supported");
+        return args[0];
+      case Rule::Print: {
+        std::function<bool(const Type&)> printable = [&](const Type& t) {  // numbers, None, tuples of them
+          if (t.is_tuple()) return std::all_of(t.elems.begin(), t.elems.end(), printable);
+          return (t.is_scalar() && !is_complex(t.scalar)) || t.tag == Type::Tag::None || is_dim3(t);
+        };
         for (size_t i = 0; i < args.size(); ++i)
-          if ((!args[i].is_scalar() || is_complex(args[i].scalar)) && args[i].tag != Type::Tag::String && args[i].tag != Type::Tag::None)
+          if (!printable(args[i]) && args[i].tag != Type::Tag::String)
             unsupported(*e.list[i], "print() of a " + args[i].str() + " is not supported");
         return Type::none();
+      }
       case Rule::CudaGrid: case Rule::CudaGridsize: {
         arity(e, b, args, 1, 1);
         int64_t n;
@@ -244,6 +269,7 @@ class BuiltinTyper {
         Scalar r = args[0].scalar;
         for (auto& a : args) r = promote(r, a.scalar);
         if (is_integral(r)) r = Scalar::Float64;
+        if (r == Scalar::Float16) r = Scalar::Float32;  // numba-cuda's fma has no float16 (cuda.fp16.hfma)
         return Type::scalar_of(r);
       }
       case Rule::CudaSelp: {
@@ -296,19 +322,8 @@ class BuiltinTyper {
         return Type::scalar_of(Scalar::Int64);
       case Rule::ArrayNew: return array_new(e, b, args);
       case Rule::ArrayView: return array_view(e, b, args);
-      case Rule::ArrayReduce: {
-        host_only(e, b, kArraysOnGpu);
-        arity(e, b, args, 1, 1);
-        if (!args[0].is_array()) error(*e.list[0], std::string(b.name) + "() needs an array, got " + args[0].str());
-        Scalar d = args[0].scalar;
-        if (b.id == Builtin::NpSum) {
-          if (d == Scalar::Bool || is_signed(d)) return Type::scalar_of(Scalar::Int64);
-          return Type::scalar_of(is_integer(d) ? Scalar::UInt64 : d);
-        }
-        if (b.id == Builtin::NpMean) return Type::scalar_of(d == Scalar::Float32 || is_complex(d) ? d : Scalar::Float64);
-        if (is_complex(d)) error(e, no_implementation(b, args));  // min/max: complex numbers have no order
-        return Type::scalar_of(d);
-      }
+      case Rule::Ufunc: return type_ufunc_call(fn_, e, b, args);
+      case Rule::ArrayReduce: return type_reduce_call(fn_, e, b, args);
       case Rule::Atomic: case Rule::AtomicInt: case Rule::AtomicUnsigned: case Rule::AtomicCas: {
         const bool cas0 = b.id == Builtin::AtomicCas0;  // compare_and_swap(ary, old, val): ary[0]
         const size_t nargs = b.rule == Rule::AtomicCas && !cas0 ? 4 : 3;
@@ -870,6 +885,7 @@ const std::vector<KwSpec>& keyword_specs() {
 }  // namespace
 
 bool bind_builtin_keywords(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b) {
+  if (b.rule == Rule::Ufunc) return bind_ufunc_keywords(fn, call, b);
   const KwSpec* spec = nullptr;
   for (const auto& s : keyword_specs())
     if (s.id == b.id) spec = &s;

@@ -68,8 +68,12 @@ bool scalar_from_numpy_name(const std::string& name, Scalar* out) { return looku
 bool Type::operator==(const Type& o) const {
   if (tag != o.tag) return false;
   switch (tag) {
-    case Tag::Scalar: case Tag::DType: return scalar == o.scalar;
-    case Tag::Array: return scalar == o.scalar && ndim == o.ndim && layout == o.layout && readonly == o.readonly;
+    case Tag::Scalar: case Tag::EnumMember: return scalar == o.scalar && name == o.name;  // name: an enum's key
+    case Tag::DType: return scalar == o.scalar;
+    case Tag::Array:
+      if ((record == nullptr) != (o.record == nullptr) || (record && record->spelling != o.record->spelling)) return false;
+      return scalar == o.scalar && ndim == o.ndim && layout == o.layout && readonly == o.readonly && unaligned == o.unaligned;
+    case Tag::Record: return record->spelling == o.record->spelling;
     case Tag::Tuple: case Tag::Optional: return elems == o.elems;
     case Tag::Iterator: return name == o.name && elems == o.elems;
     case Tag::Module: return name == o.name;
@@ -81,11 +85,14 @@ bool Type::operator==(const Type& o) const {
 std::string Type::str() const {
   switch (tag) {
     case Tag::Unknown: return "unknown";
-    case Tag::Scalar: return scalar_name(scalar);
+    case Tag::Scalar: case Tag::EnumMember:
+      if (name.empty()) return scalar_name(scalar);
+      return std::string(tag == Tag::Scalar ? "IntEnum<" : "Enum<") + scalar_name(scalar) + ">(" + name.substr(0, name.find('@')) + ")";
     case Tag::Array: {
       std::string s = "array(";
-      s += scalar_name(scalar);
+      s += record ? record->spelling : std::string(scalar_name(scalar));
       s += ", " + std::to_string(ndim) + "d, " + std::string(1, layout) + ")";
+      if (unaligned) s = "unaligned " + s;
       if (readonly) s = "readonly " + s;
       return s;
     }
@@ -105,6 +112,7 @@ std::string Type::str() const {
     case Tag::Range: return "range_state64";
     case Tag::String: return "unicode_type";
     case Tag::GridGroup: return "GridGroup";
+    case Tag::Record: return record->spelling;
     case Tag::Optional: return "OptionalType(" + elems[0].str() + ")";
     case Tag::Iterator: {
       std::string s = name + "(";
@@ -115,11 +123,39 @@ std::string Type::str() const {
   return "?";
 }
 
+std::string RecordField::type_str() const {
+  std::string t = !unsupported.empty() ? unsupported : type.str();
+  if (shape.empty()) return t;
+  std::string s = "nestedarray(" + t + ", (";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + (shape.size() == 1 ? ",))" : "))");
+}
+
+const RecordField* Record::find(const std::string& name) const {
+  for (const auto& f : fields) if (f.name == name) return &f;
+  return nullptr;
+}
+
+RecordPtr make_record(Record r) {
+  std::string s = "Record(";
+  for (size_t i = 0; i < r.fields.size(); ++i)
+    s += (i ? "," : "") + r.fields[i].name + "[type=" + r.fields[i].type_str() + ";offset=" + std::to_string(r.fields[i].offset) + "]";
+  r.spelling = s + ";" + std::to_string(r.size) + ";" + (r.aligned ? "True" : "False") + ")";
+  return std::make_shared<const Record>(std::move(r));
+}
+
+Type element_type(const Type& array) {
+  if (!array.record) return Type::scalar_of(array.scalar);
+  Type r = Type::record_of(array.record);
+  r.readonly = array.readonly;  // an element of a read-only array: its fields are read-only too
+  return r;
+}
+
 Type iteration_item(const Type& it) {
   switch (it.tag) {
     case Type::Tag::Range: return Type::scalar_of(it.scalar);
     case Type::Tag::Array: {
-      if (it.ndim == 1) return Type::scalar_of(it.scalar);
+      if (it.ndim == 1) return element_type(it);
       Type e = it;
       e.ndim -= 1;
       e.layout = it.layout == 'C' ? 'C' : 'A';
@@ -165,6 +201,10 @@ Scalar promote(Scalar a, Scalar b) {
     if (ka == 'f' && kb == 'f') return sa >= sb ? a : b;
     Scalar f = ka == 'f' ? a : b;
     Scalar i = ka == 'f' ? b : a;
+    // float16 with int8 (or bool) stays float16, with int16 or uint8 gives float32, with wider
+    // integers float64: numba-cuda's choice (NumPy would keep uint8 in float16).
+    if (f == Scalar::Float16)
+      return i == Scalar::Int8 ? f : (i == Scalar::Int16 || i == Scalar::UInt8) ? Scalar::Float32 : Scalar::Float64;
     // float32 holds integers of up to 16 bits exactly; wider ones need float64.
     if (f == Scalar::Float32 && scalar_size(i) <= 2) return Scalar::Float32;
     return Scalar::Float64;
@@ -230,8 +270,10 @@ Type unify(const Type& a, const Type& b) {
     }
     return Type::tuple(std::move(e));
   }
-  if (a.is_array() && b.is_array() && a.scalar == b.scalar && a.ndim == b.ndim) {
+  if (a.is_array() && b.is_array() && a.scalar == b.scalar && a.ndim == b.ndim &&
+      element_type(a) == element_type(b)) {
     Type t = a;
+    t.unaligned = a.unaligned || b.unaligned;
     if (a.layout != b.layout) t.layout = 'A';
     t.readonly = a.readonly || b.readonly;
     return t;

@@ -50,6 +50,8 @@ inline bool is_number(Scalar s) { return !is_bool(s); }
 
 struct Type;
 using TypePtr = std::shared_ptr<const Type>;
+struct Record;  // a structured NumPy dtype's layout (below)
+using RecordPtr = std::shared_ptr<const Record>;
 
 struct Type {
   enum class Tag {
@@ -69,15 +71,23 @@ struct Type {
                // function returns when some paths return a value and others None (CPU code only)
     Iterator,  // enumerate(...) or zip(...) (name), iterated by for: elems are the iterables
                // (for enumerate, the one iterable), each a Range, Array, Tuple or Iterator
+    Record,    // a record (a structured dtype's scalar, Numba's Record): `record`. Generated code
+               // holds a pointer to its bytes, as Numba holds a reference: writes go through.
+    EnumMember,  // a member of an enum.Enum class (Numba's EnumMember): name = the class's key
+                 // ("Color@<id>"), scalar = its values' type, which is its run-time form. An
+                 // IntEnum member is a Scalar whose name is its class's key (Numba's
+                 // IntEnumMember is an integer everywhere but its identity), as enum_member makes.
   };
   Tag tag = Tag::Unknown;
   Scalar scalar = Scalar::Int64;
   int ndim = 0;
   char layout = 'A';
-  bool readonly = false;
+  bool readonly = false;     // Array; Record: an element of a read-only array
   std::vector<Type> elems;
   std::string name;
   int user_fn = -1;          // Function: index into the pipeline's function table, or -1
+  RecordPtr record;          // Record; an Array whose dtype is a record (then `scalar` is unused)
+  bool unaligned = false;    // Array: NumPy's flags.aligned is false (Numba: "unaligned array(...)")
 
   static Type unknown() { return Type{}; }
   static Type scalar_of(Scalar s) { Type t; t.tag = Tag::Scalar; t.scalar = s; return t; }
@@ -100,6 +110,17 @@ struct Type {
     Type t; t.tag = Tag::Optional; t.elems = {std::move(v)}; return t;
   }
   bool is_optional() const { return tag == Tag::Optional; }
+  static Type record_of(RecordPtr r) { Type t; t.tag = Tag::Record; t.record = std::move(r); return t; }
+  static Type record_array(RecordPtr r, int ndim, char layout) {
+    Type t = array(Scalar::UInt8, ndim, layout); t.record = std::move(r); return t;
+  }
+  bool is_record() const { return tag == Tag::Record; }
+  bool is_record_array() const { return tag == Tag::Array && record != nullptr; }
+  /// A member of the enum class `key`: an IntEnum's is an integer scalar that keeps the key.
+  static Type enum_member(std::string key, Scalar value, bool int_enum) {
+    Type t; t.tag = int_enum ? Tag::Scalar : Tag::EnumMember; t.scalar = value; t.name = std::move(key); return t;
+  }
+  bool is_enum() const { return (tag == Tag::EnumMember || tag == Tag::Scalar) && !name.empty(); }
   static Type iterator(std::string n, std::vector<Type> its) {
     Type t; t.tag = Tag::Iterator; t.name = std::move(n); t.elems = std::move(its); return t;
   }
@@ -117,6 +138,33 @@ struct Type {
   /// Numba's spelling: "float32", "array(float32, 1d, C)", "UniTuple(float64 x 2)", "none".
   std::string str() const;
 };
+
+/// A structured dtype's layout, as Numba's Record type describes it: fields (name, byte offset,
+/// type), itemsize, alignment and whether NumPy aligned it (align=True). A field's type is a
+/// scalar of the type table, a nested record, or an array of either (`shape` non-empty: Numba's
+/// NestedArray, read as a C-ordered view over the record's bytes). A field whose NumPy type cujit
+/// has no type for keeps its Numba name in `unsupported`: the record still passes and copies as
+/// bytes, and reading or writing that field is refused.
+struct RecordField {
+  std::string name;
+  int64_t offset = 0;
+  Type type;                    // a scalar or a Record
+  std::vector<int64_t> shape;   // a nested array's dimensions, or empty
+  std::string unsupported;      // the Numba name of a type cujit lacks ("complex64"), or empty
+  std::string type_str() const;  // "int32", "nestedarray(uint8, (5,))"
+};
+struct Record {
+  std::vector<RecordField> fields;
+  int64_t size = 0;
+  int64_t align = 1;            // the C++ struct's alignment (NumPy's dtype.alignment)
+  bool aligned = false;         // NumPy's isalignedstruct
+  std::string spelling;         // Numba's: "Record(x[type=int32;offset=0],...;8;False)" (make_record)
+  const RecordField* find(const std::string& name) const;
+};
+/// Fills `spelling` from the other members (call once they are set).
+RecordPtr make_record(Record r);
+/// The type of one element of an array: its scalar, or its record.
+Type element_type(const Type& array);
 
 /// The type both a and b convert to where a variable holds either (Numba's unify): NumPy's
 /// promotion on numbers (int and float give float, int16 and int64 give int64, bool and int8 give

@@ -36,6 +36,27 @@ CJ_FN T& elem(const Array<T, N>& a, I... ix) {
   return *(T*)p;
 }
 
+/// A record's bytes (an element of a structured dtype): S bytes aligned to A, laid out as NumPy
+/// lays out the dtype. Generated code holds a record as a pointer to these bytes and reads and
+/// writes each field at its byte offset (compiler/codegen_records.cpp), so the runtime passes
+/// NumPy's own bytes. A field is read in place where its address is aligned, else byte by byte.
+template <int S, int A>
+struct alignas(A) Rec {
+  unsigned char b[S];
+};
+template <class T, bool Aligned>
+CJ_FN T rec_get(const char* p) {
+  if (Aligned) return *(const T*)p;
+  T v;
+  for (int i = 0; i < (int)sizeof(T); ++i) ((unsigned char*)&v)[i] = (unsigned char)p[i];
+  return v;
+}
+template <class T, bool Aligned>
+CJ_FN void rec_set(char* p, T v) {
+  if (Aligned) { *(T*)p = v; return; }
+  for (int i = 0; i < (int)sizeof(T); ++i) p[i] = (char)((const unsigned char*)&v)[i];
+}
+
 /// A C-ordered array over `data` with sizes d[0..N) (also np.empty's, prelude/host_arrays.h).
 template <class T, int N>
 CJ_FN Array<T, N> c_array_of(T* data, const int64_t* d) {
@@ -461,6 +482,13 @@ CJ_FN double abs(double x) { return CJ_LIBM_D(fabs)(x); }
 // Python's max(a, b) keeps a unless b is greater (so max(nan, 1) is nan and max(1, nan) is 1).
 template <class T> CJ_FN T max(T a, T b) { return b > a ? b : a; }
 template <class T> CJ_FN T min(T a, T b) { return b < a ? b : a; }
+// GPU code's max/min of two floats: numba-cuda's GPU lowers them to libdevice's fmax/fmin
+// (PTX max.f32/f64), which drop a NaN operand (max(nan, 1.0) is 1.0), unlike Python; the
+// simulator runs GPU code, so it does the same. @jit code keeps Python's max/min above.
+CJ_FN float max_float(float a, float b) { return CJ_LIBM_F(fmax)(a, b); }
+CJ_FN double max_float(double a, double b) { return CJ_LIBM_D(fmax)(a, b); }
+CJ_FN float min_float(float a, float b) { return CJ_LIBM_F(fmin)(a, b); }
+CJ_FN double min_float(double a, double b) { return CJ_LIBM_D(fmin)(a, b); }
 
 // ---- math ---------------------------------------------------------------------------------------
 #define CJ_MATH1(name, f32, f64) \

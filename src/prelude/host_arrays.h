@@ -1,7 +1,7 @@
 
 // ---- NumPy arrays made and reduced in CPU code (host target only) ----------------------------
 // np.empty/zeros/ones/full/*_like/arange, np.copy, elementwise NumPy math on arrays and the
-// reductions sum/mean/min/max. New arrays are C-ordered, in memory the current call's arena
+// ufuncs' results (ufuncs.h). New arrays are C-ordered, in memory the current call's arena
 // owns (host_services.h): returned ones go to NumPy, the rest is freed when the call ends.
 namespace cj {
 
@@ -97,39 +97,25 @@ CJ_FN Array<R, N> np_map(const Array<T, N>& a, F&& f) {
   return r;
 }
 
-template <class R, class T, int N>
-CJ_FN R np_sum(const Array<T, N>& a) {
-  R s = 0;
-  for_each(a, [&](T x) { s += (R)x; });
-  return s;
-}
-template <class R, class T, int N>
-CJ_FN R np_mean(const Array<T, N>& a) {
-  double s = 0;
-  for_each(a, [&](T x) { s += (double)x; });
-  return (R)(s / (double)size(a));  // an empty array gives nan, as NumPy (which also warns)
-}
-template <class R, class F, int N>
-CJ_FN R np_mean(const Array<Complex<F>, N>& a) {  // complex: each part summed in double
-  Complex<double> s{0.0, 0.0};
-  for_each(a, [&](Complex<F> x) { s.re += x.re; s.im += x.im; });
-  const double n = (double)size(a);
-  return R(Complex<double>{s.re / n, s.im / n});
-}
-// np.min/np.max: NaN wins, as in NumPy. An empty array has no extreme: ValueError, as NumPy's.
-template <class T, int N>
-CJ_FN T np_extreme(const Array<T, N>& a, bool want_max) {
-  if (size(a) == 0)
-    raise("ValueError", want_max ? "zero-size array to reduction operation maximum which has no identity"
-                                 : "zero-size array to reduction operation minimum which has no identity");
-  bool first = true, nan = false;
-  T m = 0;
-  for_each(a, [&](T x) {
-    if (x != x) nan = true;
-    if (first || (want_max ? x > m : x < m)) m = x;
-    first = false;
-  });
-  return nan ? (T)NAN : m;
+// A ufunc's shape error in @jit code: NumPy's ValueError (ufuncs.h's ufunc_apply).
+struct UfErrPy {
+  static constexpr bool zero_division = true;  // Python's ZeroDivisionError, as Numba's @jit
+  static void fail(const char* msg) {  // "Type: message", a literal
+    if (msg[0] == 'Z') raise("ZeroDivisionError", msg + 19);
+    raise("ValueError", msg + 12);
+  }
+};
+
+/// np.sin(a) and friends on arrays without out=: a new C-ordered array of the inputs' broadcast
+/// shape, filled by ufunc_apply.
+template <class E, class R, int N, class F, class... In>
+CJ_FN Array<R, N> ufunc_new(F f, const In&... in) {
+  int64_t d[N];
+  for (int k = 0; k < N; ++k) d[k] = 1;
+  bool ok = true;
+  ((ok = uf_broadcast(in, d, N) && ok), ...);
+  if (!ok) E::fail("ValueError: operands could not be broadcast together");
+  return ufunc_apply<E>(new_c_array<R, N>(d), f, in...);
 }
 
 }  // namespace cj

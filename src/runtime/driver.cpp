@@ -4,6 +4,7 @@
 #include "runtime/driver.h"
 
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstdint>
@@ -23,6 +24,7 @@ std::mutex g_paths_mutex;
 std::vector<std::string> g_search_paths;  // guarded by g_paths_mutex
 
 std::once_flag g_load_once;
+pid_t g_load_pid = getpid();  // the process that loads the driver (set again by load_driver)
 std::atomic<Driver*> g_driver{nullptr};  // set once inside call_once, never freed
 std::string g_load_error;                // written inside call_once when loading failed
 std::atomic<bool> g_shutdown{false};
@@ -111,6 +113,7 @@ Driver* try_open(const std::string& what, std::string& tried) {
 }
 
 void load_driver() {
+  g_load_pid = getpid();
   std::vector<std::string> candidates = {"libcuda.so.1"};  // the loader's own search first
   {
     std::lock_guard<std::mutex> g(g_paths_mutex);
@@ -283,6 +286,9 @@ const Driver& Driver::get() {
   });
   Driver* d = g_driver.load(std::memory_order_acquire);
   if (d == nullptr) throw CudaSupportError(g_load_error);
+  // A forked child inherits the loaded driver, but CUDA cannot be used there (every call fails
+  // with CUDA_ERROR_NOT_INITIALIZED): numba-cuda's error, and its words.
+  if (getpid() != g_load_pid) throw CudaDriverError("CUDA initialized before forking");
   return *d;
 }
 

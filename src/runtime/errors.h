@@ -49,6 +49,13 @@ class CudaSupportError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The driver cannot be used in this process for a reason of the process (it was loaded before
+/// a fork). Python: cujit.errors.CudaDriverError (numba-cuda's class).
+class CudaDriverError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 /// A toolchain failure that is not the user's fault (no NVRTC, no host compiler, a crash).
 class ToolchainError : public std::runtime_error {
  public:

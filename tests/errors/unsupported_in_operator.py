@@ -5,7 +5,7 @@ from cujit import cuda
 
 @cuda.jit
 def kernel(a):
-    if 1 in (1, 2):  # error: UnsupportedError: 'in' is not supported in compiled code
+    if 1 in a:  # error: TypingError: No implementation of function contains found for signature: contains(array(float64, 1d, C), int64)
         a[0] = 1
 
 

@@ -32,6 +32,14 @@ from .cudadrv import driver, devicearray
 from .cudadrv.devices import require_context
 
 DeviceNDArray = _core.DeviceNDArray
+
+
+def _get_ipc_handle(self):
+    """numba-cuda's IPC handle of the array's memory, for another process."""
+    raise NotImplementedError("cujit does not support CUDA IPC (DeviceNDArray.get_ipc_handle) yet")
+
+
+DeviceNDArray.get_ipc_handle = _get_ipc_handle
 from .cudadrv.memmgr import (BaseCUDAMemoryManager, HostOnlyCUDAMemoryManager, GetIpcHandleMixin,  # noqa: E402
                              plugin_in_use as _plugin_in_use, plugin_device_array as _plugin_device_array)
 from .devices import MemoryInfo  # noqa: E402
@@ -211,7 +219,8 @@ from . import libdevice, libdevicefuncs  # noqa: E402,F401
 # Also GPU code only; whether cujit's compiler knows them is its business (it names the ones it
 # does not when a kernel uses them).
 cg = _KernelOnly("cg")
-fp16 = _KernelOnly("fp16")
+from . import fp16  # noqa: E402,F401  (cuda.fp16.hadd & co.: GPU code only)
+from . import bf16  # noqa: E402,F401  (names only: bfloat16 is not supported yet)
 match_all_sync = _KernelOnly("match_all_sync")
 selp = _KernelOnly("selp")
 nanosleep = _KernelOnly("nanosleep")

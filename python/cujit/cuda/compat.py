@@ -171,12 +171,15 @@ class LTOIR(LinkableCode):
 
 
 def is_float16_supported():
-    """numba-cuda's answer on every device and on its simulator: True ("float16 is always
-    supported"). Whether cujit's compiler takes a float16 operation, it says when compiling."""
+    """True, as numba-cuda answers on every device and on its simulator: cujit compiles float16
+    (cuda.fp16, float16 scalars and arrays) for the GPU (sm_53 and newer), the simulator and the
+    CPU."""
     return True
 
 
 def is_bfloat16_supported():
+    """False: cujit has no bfloat16 yet (numba.cuda.bf16's names import and refuse when used), so
+    code that asks, as numba-cuda's tests do, takes its other path."""
     return False
 
 

@@ -233,14 +233,23 @@ def _link_items(link, what):
             raise TypeError("%s: link= takes paths and linkable code objects (cuda.CUSource, "
                             "cuda.PTXSource, ...), got %r" % (what, item))
         path = os.fspath(item)
-        ext = os.path.splitext(path)[1].lower().lstrip(".")
+        suffix = os.path.splitext(path)[1]
+        ext = suffix.lower().lstrip(".")
         kind = {"cu": "cu", "ptx": "ptx", "cubin": "cubin", "fatbin": "fatbin", "o": "object",
                 "a": "archive", "ltoir": "ltoir"}.get(ext)
+        # numba-cuda's linker's classes and words (a RuntimeError, a LinkerError), then what cujit links.
+        if not suffix:
+            raise RuntimeError("Don't know how to link file with no extension (%s: %r; cujit links .cu, .ptx, "
+                               ".cubin, .fatbin, .o, .a and .ltoir files)" % (what, path))
         if kind is None:
-            raise TypeError("%s: don't know how to link %r (cujit links .cu, .ptx, .cubin, .fatbin, "
-                            ".o, .a and .ltoir files)" % (what, path))
-        with open(path, "rb") as f:
-            items.append((kind, path, f.read()))
+            raise RuntimeError("Don't know how to link file with extension %s (%s: %r; cujit links .cu, .ptx, "
+                               ".cubin, .fatbin, .o, .a and .ltoir files)" % (suffix, what, path))
+        try:
+            with open(path, "rb") as f:
+                items.append((kind, path, f.read()))
+        except FileNotFoundError:
+            from ..errors import LinkerError
+            raise LinkerError("%s not found" % path) from None
     return items
 
 

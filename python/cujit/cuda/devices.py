@@ -54,6 +54,10 @@ class Device:
     def supports_float16(self):
         return self.compute_capability >= (5, 3) or self._simulator
 
+    @property
+    def supports_bfloat16(self):
+        return False  # cujit has no bfloat16 yet (cuda.is_bfloat16_supported says why)
+
     def get_primary_context(self):
         return Context(self)
 

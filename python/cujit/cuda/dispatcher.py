@@ -140,6 +140,12 @@ class DeviceFunction:
     def __reduce__(self):
         return _reduce_by_reference(self)
 
+    def _declared_strings(self):
+        """The declared signatures as the core parses them: 'int32(int32, int32)', '(float64)'."""
+        return ["%s(%s)" % ("" if ret is None else signature_string(ret),
+                            ", ".join(signature_string(a) if isinstance(a, _t.Type) else str(a) for a in args))
+                for args, ret in self._declared]
+
     def _signature_list(self):
         return [(args if ret is None else _t.Signature(ret, args)) for args, ret in self._declared]
 
@@ -547,6 +553,11 @@ class Dispatcher(_core.Kernel):
             return self._inspect("asm", idx[0])
         return {tuple(_type_named(t) for t in self._signatures[i]): self._inspect("asm", i) for i in idx}
 
+    def inspect_lto_ptx(self, signature=None):
+        """numba-cuda's PTX after link-time optimisation: cujit's PTX is already that of the whole
+        program (one NVRTC unit), so this is inspect_asm."""
+        return self.inspect_asm(signature)
+
     def inspect_sass(self, signature=None):
         """The SASS of the specialisation for ``signature`` (or a dict of them), disassembled
         from NVRTC's CUBIN by the CUDA toolkit's nvdisasm, which must be installed."""
@@ -634,11 +645,15 @@ def jit(func_or_sig=None, device=False, debug=None, lineinfo=False, inline=False
     ``@cuda.jit(void(float32[:]))``, ``@cuda.jit(['void(float32[:])', ...])``.
     """
     debug, opt = _debug_and_opt(debug, opt, lineinfo)
-    if options.get("lto"):
-        # numba-cuda's refusal where nvJitLink is missing: cujit never links LTO-IR (it compiles
-        # the whole kernel with NVRTC), so lto=True cannot be honoured on either target.
-        raise RuntimeError("LTO requires nvjitlink, which is not available or not sufficiently "
-                           "recent (>=12.3)")
+    if options.pop("lto", False):
+        # cujit compiles the whole program (kernel, device functions, prelude) as one NVRTC unit,
+        # which is what link-time optimisation gives numba-cuda, so lto=True changes nothing and
+        # inspect_lto_ptx is that unit's PTX. Where numba-cuda would refuse (no nvJitLink), so does
+        # cujit, with its message.
+        from .cudadrv.driver import _have_nvjitlink
+        if not _have_nvjitlink():
+            raise RuntimeError("LTO requires nvjitlink, which is not available or not sufficiently "
+                               "recent (>=12.3)")
     if options.get("boundscheck"):  # numba-cuda's refusal, word for word
         raise NotImplementedError("bounds checking is not supported for CUDA")
     sigs = ()

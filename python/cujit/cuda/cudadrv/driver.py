@@ -41,6 +41,11 @@ class _RawDriver:
         from ..devices import current_context
         return tuple(current_context().get_memory_info())
 
+    def get_active_context(self):
+        """numba-cuda's ``with driver.get_active_context() as ac:``: ``ac.context_handle`` is the
+        thread's current CUcontext (an int; None when there is none, and on the simulator)."""
+        return _ActiveContext()
+
     def __getattr__(self, attr):
         if attr.startswith("__"):
             raise AttributeError(attr)
@@ -48,6 +53,17 @@ class _RawDriver:
 
     def __repr__(self):
         return "<numba.cuda.cudadrv.driver.driver: cujit's runtime>"
+
+
+class _ActiveContext:
+    def __enter__(self):
+        self.context_handle = None
+        if not _core.simulator_enabled() and _core.gpu_available():
+            self.context_handle = _core.current_cucontext() or None
+        return self
+
+    def __exit__(self, *exc):
+        return False
 
 
 driver = _RawDriver()
@@ -58,7 +74,27 @@ def launch_kernel(*args, **kwargs):
 
 
 def _have_nvjitlink():
-    """Whether nvJitLink can link LTO-IR into kernels: cujit does not link user code."""
+    """Whether the CUDA toolkit's libnvJitLink can be loaded (next to the NVRTC cujit uses, or on
+    the loader's path), as numba-cuda asks before LTO. cujit itself never links LTO-IR: lto=True
+    kernels are compiled as every kernel is, the whole program in one NVRTC unit."""
+    import ctypes
+    import os
+    names = ["libnvJitLink.so", "libnvJitLink.so.13", "libnvJitLink.so.12"]
+    dirs = [""]
+    try:
+        from ... import _core
+        path = _core.toolchain_info().get("nvrtc_path", "")
+        if path:
+            dirs.insert(0, os.path.dirname(path))
+    except Exception:
+        pass
+    for d in dirs:
+        for n in names:
+            try:
+                ctypes.CDLL(os.path.join(d, n) if d else n)
+                return True
+            except OSError:
+                continue
     return False
 
 
@@ -124,7 +160,16 @@ class MemoryPointer:
             raise RuntimeError("size cannot be negative")
         if not 0 <= start <= start + size <= self.size:
             raise ValueError("view [%d, %d) is outside the %d bytes of this memory" % (start, start + size, self.size))
-        return MemoryPointer._of(self.context, self._bytes()[start:start + size], owner=self.owner)
+        owner = self.owner
+        view = MemoryPointer._of(self.context, self._bytes()[start:start + size], owner=owner)
+        # numba-cuda counts the views of an allocation on its owner (``refct``).
+        owner.refct += 1
+        weakref.finalize(view, MemoryPointer._deref, owner)
+        return view
+
+    @staticmethod
+    def _deref(owner):
+        owner.refct -= 1
 
     @property
     def handle(self):

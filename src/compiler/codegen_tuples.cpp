@@ -1,0 +1,92 @@
+// Tuples as values in generated code (codegen_values.h): comparisons (==, !=, and Python's
+// lexicographic <, <=, >, >=), `x in t`, constant slices and print(). Tuples are the structs
+// codegen.cpp defines (fields f0, f1, ...); each operand is evaluated once, into a temporary.
+#include <algorithm>
+#include <vector>
+
+#include "compiler/codegen_values.h"
+#include "compiler/diagnostics.h"
+
+namespace cujit {
+
+namespace {
+std::string field(const std::string& t, size_t i) { return t + ".f" + std::to_string(i); }
+
+std::string temp(const ValueContext& cx, const char* stem) { return stem + std::to_string((*cx.tmp)++); }
+
+// x == y for values already held in names (their fields may be read many times).
+std::string equal(const std::string& x, const Type& xt, const std::string& y, const Type& yt, const ValueContext& cx) {
+  if (xt.is_tuple() && yt.is_tuple()) {
+    if (xt.elems.size() != yt.elems.size()) return "false";  // Python: tuples of other lengths differ
+    std::string s = "true";
+    for (size_t i = 0; i < xt.elems.size(); ++i)
+      s = "(" + s + " && " + equal(field(x, i), xt.elems[i], field(y, i), yt.elems[i], cx) + ")";
+    return s;
+  }
+  if (!xt.is_scalar() || !yt.is_scalar()) return "false";  // typing allows only these pairs
+  Type ct = Type::scalar_of(promote(xt.scalar, yt.scalar));  // as emit_compare: NumPy's common type
+  return "(" + cx.convert(x, xt, ct) + " == " + cx.convert(y, yt, ct) + ")";
+}
+
+// x op y for an ordering op, Python's rule: the first items that differ decide, else the lengths.
+std::string order(const std::string& x, const Type& xt, ast::Op op, const std::string& y, const Type& yt,
+                  const ValueContext& cx) {
+  if (xt.is_scalar() && yt.is_scalar()) {
+    Type ct = Type::scalar_of(promote(xt.scalar, yt.scalar));
+    return "(" + cx.convert(x, xt, ct) + " " + ast::op_spelling(op) + " " + cx.convert(y, yt, ct) + ")";
+  }
+  const size_t n = xt.elems.size(), m = yt.elems.size();
+  std::string s = "(" + std::to_string(n) + " " + ast::op_spelling(op) + " " + std::to_string(m) + ")";
+  for (size_t i = std::min(n, m); i-- > 0;) {
+    const std::string a = field(x, i), b = field(y, i);
+    s = "(!" + equal(a, xt.elems[i], b, yt.elems[i], cx) + " ? " + order(a, xt.elems[i], op, b, yt.elems[i], cx) + " : " +
+        s + ")";
+  }
+  return s;
+}
+}  // namespace
+
+std::string emit_tuple_compare(const std::string& l, const Type& lt, ast::Op op, const std::string& r, const Type& rt,
+                               const ValueContext& cx) {
+  const std::string x = temp(cx, "cj_tl"), y = temp(cx, "cj_tr");
+  std::string body;
+  if (op == ast::Op::In || op == ast::Op::NotIn) {  // l in r: r is the tuple
+    body = "false";
+    for (size_t i = 0; i < rt.elems.size(); ++i) body = "(" + body + " || " + equal(x, lt, field(y, i), rt.elems[i], cx) + ")";
+    if (op == ast::Op::NotIn) body = "!" + body;
+  } else if (op == ast::Op::Eq || op == ast::Op::NotEq) {
+    body = (op == ast::Op::NotEq ? "!" : "") + equal(x, lt, y, rt, cx);
+  } else {
+    body = order(x, lt, op, y, rt, cx);
+  }
+  return "([&]() { auto " + x + " = " + l + "; auto " + y + " = " + r + "; return (bool)(" + body + "); }())";
+}
+
+std::string emit_tuple_slice(const std::string& code, const Type& from, const Type& to, const std::vector<int64_t>& picks,
+                             const ValueContext& cx) {
+  const std::string t = temp(cx, "cj_ts");
+  std::string s = "([&]() { auto " + t + " = " + code + "; (void)" + t + "; return " + cx.type(to) + "{";
+  for (size_t i = 0; i < picks.size(); ++i) s += (i ? ", " : "") + field(t, (size_t)picks[i]);
+  (void)from;
+  return s + "}; }())";
+}
+
+void print_piece(const std::string& code, const Type& t, std::string* fmt, std::string* args) {
+  if (t.is_tuple()) {  // Python's repr: (a, b), and (a,) for one item
+    *fmt += "(";
+    for (size_t i = 0; i < t.elems.size(); ++i) {
+      if (i) *fmt += ", ";
+      print_piece(field(code, i), t.elems[i], fmt, args);
+    }
+    *fmt += t.elems.size() == 1 ? ",)" : ")";
+    return;
+  }
+  if (t.tag == Type::Tag::None) { *fmt += "None"; return; }
+  const Scalar s = t.scalar;
+  if (s == Scalar::Bool) { *fmt += "%s"; *args += ", (" + code + ") ? \"True\" : \"False\""; }
+  else if (is_float(s)) { *fmt += "%s"; *args += ", cj::float_repr((double)(" + code + ")).s"; }  // Python's repr
+  else if (is_signed(s)) { *fmt += "%lld"; *args += ", (long long)(" + code + ")"; }
+  else { *fmt += "%llu"; *args += ", (unsigned long long)(" + code + ")"; }
+}
+
+}  // namespace cujit

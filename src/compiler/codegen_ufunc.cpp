@@ -1,0 +1,46 @@
+// Code for NumPy ufunc calls (typeinfer_ufunc.cpp chose each call's loop): on numbers, the
+// scalar implementation called with the loop's input types; on arrays, prelude/ufuncs.h's
+// broadcasting loop over that implementation, into out= or (CPU code) a new array.
+#include <string>
+#include <vector>
+
+#include "compiler/builtins.h"
+#include "compiler/codegen.h"
+#include "compiler/diagnostics.h"
+
+namespace cujit {
+
+std::string ufunc_code(const FunctionInstance& fn, const ast::Node& e, Builtin b, const std::vector<std::string>& args,
+                       bool host_only, bool* allocates) {
+  auto it = fn.ufunc_loops.find(&e);
+  if (it == fn.ufunc_loops.end()) throw InternalError("codegen: a ufunc call without its loop");
+  const UfuncLoop& loop = it->second;
+  const std::string sp = builtin_spelling(b), R = scalar_cpp(loop.out[0]);
+  const size_t nin = loop.in.size();
+  if (e.type.is_scalar()) {
+    std::string s = "((" + R + ")" + sp + "(";
+    for (size_t i = 0; i < nin; ++i) s += (i ? ", " : "") + std::string("(") + scalar_cpp(loop.in[i]) + ")(" + args[i] + ")";
+    return s + "))";
+  }
+  // The element function: the loop's input types in, its output type back.
+  std::string f = "[](", call = sp + "(";
+  for (size_t i = 0; i < nin; ++i) {
+    f += (i ? ", " : "") + std::string(scalar_cpp(loop.in[i])) + " x" + std::to_string(i);
+    call += (i ? ", x" : "x") + std::to_string(i);
+  }
+  f += ") { return (" + R + ")" + call + "); }";
+  // A shape mismatch raises ValueError in @jit code and stops a simulated launch with it.
+  const std::string err = host_only ? "cj::UfErrPy" : "cj::UfErrLaunch";
+  std::string inputs;
+  for (size_t i = 0; i < nin; ++i) inputs += ", " + args[i];
+  if (args.size() > nin) return "cj::ufunc_apply<" + err + ">(" + args[nin] + ", " + f + inputs + ")";
+  *allocates = true;
+  return "cj::ufunc_new<" + err + ", " + R + ", " + std::to_string(e.type.ndim) + ">(" + f + inputs + ")";
+}
+
+std::string reduce_code(const ast::Node& e, Builtin b, const std::string& array, bool host_only) {
+  const std::string err = host_only ? "cj::UfErrPy" : "cj::UfErrLaunch";
+  return std::string(builtin_spelling(b)) + "<" + err + ", " + scalar_cpp(e.type.scalar) + ">(" + array + ")";
+}
+
+}  // namespace cujit

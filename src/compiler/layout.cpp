@@ -1,0 +1,36 @@
+// See layout.h.
+#include "compiler/layout.h"
+
+#include <algorithm>
+
+namespace cujit {
+
+Layout value_layout(const Type& t) {
+  Layout l;
+  if (t.is_optional()) {  // cj::Optional<T>: bool valid, then the value
+    return value_layout(Type::tuple({Type::scalar_of(Scalar::Bool), t.elems[0]}));
+  } else if (t.is_scalar() || t.tag == Type::Tag::EnumMember) {  // an enum member is its value
+    l.size = (size_t)scalar_size(t.scalar);
+    l.align = (size_t)scalar_align(t.scalar);
+  } else if (t.is_tuple()) {
+    size_t off = 0;
+    for (const auto& e : t.elems) {
+      Layout el = value_layout(e);
+      off = (off + el.align - 1) / el.align * el.align;
+      l.offsets.push_back(off);
+      off += el.size;
+      l.align = std::max(l.align, el.align);
+    }
+    l.size = std::max<size_t>((off + l.align - 1) / l.align * l.align, 1);  // C++: an empty struct has one byte
+  } else if (t.is_record()) {  // a pointer to the record's bytes
+    l.size = l.align = 8;
+  } else if (t.is_array()) {
+    l.size = 8 + 16 * (size_t)t.ndim;
+    l.align = 8;
+  } else if (is_compile_time_value(t)) {
+    l.size = 1;  // cj::Unit, an empty struct
+  }
+  return l;
+}
+
+}  // namespace cujit
