@@ -276,6 +276,13 @@ def test_complex_device_arrays_round_trip(target):
         assert e.dtype == dt and e.copy_to_host().shape == (3,)
 
 
+def test_underlying_float():
+    assert cujit.types.complex64.underlying_float is cujit.types.float32
+    assert cujit.types.complex128.underlying_float is cujit.types.float64
+    with pytest.raises(AttributeError):
+        cujit.types.float32.underlying_float
+
+
 def test_complex_typestr(target):
     d = cuda.to_device(np.array([1 + 2j], np.complex64))
     if target == "gpu":  # simulator device arrays have no __cuda_array_interface__ (host memory)

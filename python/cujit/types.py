@@ -74,6 +74,13 @@ class ScalarType(Type):
             raise AttributeError("'%s' has no bitwidth" % self.name)
         return self.dtype.itemsize * 8
 
+    @property
+    def underlying_float(self):
+        """Numba's float type of a complex type's parts (complex64: float32)."""
+        if self.dtype.kind != "c":
+            raise AttributeError("'%s' has no underlying_float" % self.name)
+        return from_dtype(np.dtype("f%d" % (self.dtype.itemsize // 2)))
+
     def __getitem__(self, dims):
         """``float32[:]``, ``float32[:, ::1]``, ``float32[::1, :]``."""
         if not isinstance(dims, tuple):
