@@ -122,7 +122,9 @@ def test_arithmetic_is_numpys(target):
         k[4, 64](a, b, *outs)
         want = [a + b, a - b, a * b, a / b, -a, np.abs(b)]
     for o, w in zip(outs, want):
-        np.testing.assert_array_equal(bits(o), bits(w))
+        nan = np.isnan(w)  # NaN results: any NaN (the GPU's payload is 0x7fff, NumPy's 0x7e00)
+        assert np.isnan(o[nan]).all()
+        np.testing.assert_array_equal(bits(o[~nan]), bits(w[~nan]))
 
 
 def test_typing_follows_numba_cuda(target):
