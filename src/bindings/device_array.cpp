@@ -230,17 +230,9 @@ void copy_to_device(DeviceArray& self, const py::object& ary, const py::object& 
 
 // copy_to_host with numba-cuda's checks of `ary` (check_array_compatibility's words; shapes may
 // differ in dimensions of length 1). Unlike numba-cuda, any layout of `ary` is filled correctly.
-// What numba-cuda refuses on the GPU, a device array with a negative stride, cujit refuses there too.
+// A device array with a negative stride is copied too (numba-cuda's GPU raises NotImplementedError
+// for it; its simulator copies it, as cujit does on both).
 py::array copy_to_host(const DeviceArray& a, const py::object& ary, const py::object& stream) {
-  // numba-cuda refuses negative strides on the GPU (its simulator copies them); so does cujit.
-  if (a.backend() == rt::Backend::GPU)
-    for (size_t k = 0; k < a.strides.size(); ++k)
-      if (a.strides[k] < 0 && a.shape[k] > 1) {  // a stride of a length-1 dimension is never used
-        std::string msg = "D->H copy not implemented for negative strides: " +
-                          py::repr(py::tuple(py::cast(a.strides))).cast<std::string>();
-        PyErr_SetString(PyExc_NotImplementedError, msg.c_str());
-        throw py::error_already_set();
-      }
   void* s = stream_for(a, stream);
   if (ary.is_none() || !py::isinstance<py::array>(ary)) return rt::device_array_to_numpy(a, ary, s);
   py::array h = py::reinterpret_borrow<py::array>(ary);
