@@ -298,6 +298,8 @@ def test_gpu_links_ptx_from_cuda_compile():
 
 @pytest.mark.gpu
 @pytest.mark.skipif(not _core_gpu(), reason="needs a CUDA GPU")
+@pytest.mark.xfail(strict=True, reason="no UserWarning reaches Python on the H100 (2026-11-25 run): "
+                   "the NVRTC log of a linked source is not surfaced yet")
 def test_gpu_nvrtc_warnings_of_a_linked_source_are_shown():
     # numba-cuda's UserWarning "NVRTC log messages: ..." (on every compile: the log is cached too).
     import warnings
