@@ -278,53 +278,38 @@ template <class E, class R, class T, int N> CJ_FN R red_std(const Array<T, N>& a
   return (R)CJ_LIBM_D(sqrt)((double)red_var<E, double>(a));
 }
 // min/max: the first NaN wins; an empty array has none (ValueError, NumPy's and Numba's message).
-template <class E, class R, class T, int N> CJ_FN R red_min(const Array<T, N>& a) {
-  if (size(a) == 0) E::fail("ValueError: zero-size array to reduction operation minimum which has no identity");
+// One body for both: `Max` picks the comparison.
+template <bool Max, class T> CJ_FN bool red_beats(T x, T m) { return Max ? x > m : x < m; }
+template <bool Max, class E, class R, class T, int N> CJ_FN R red_extreme(const Array<T, N>& a) {
+  if (size(a) == 0)
+    E::fail(Max ? "ValueError: zero-size array to reduction operation maximum which has no identity"
+                : "ValueError: zero-size array to reduction operation minimum which has no identity");
   bool first = true, nan = false;
   T m = 0;
   red_each(a, [&](T x) {
     if (nan) return;
     if (red_nan(x)) { nan = true; m = x; return; }
-    if (first || x < m) m = x;
+    if (first || red_beats<Max>(x, m)) m = x;
     first = false;
   });
   return (R)m;
 }
-template <class E, class R, class T, int N> CJ_FN R red_max(const Array<T, N>& a) {
-  if (size(a) == 0) E::fail("ValueError: zero-size array to reduction operation maximum which has no identity");
-  bool first = true, nan = false;
-  T m = 0;
-  red_each(a, [&](T x) {
-    if (nan) return;
-    if (red_nan(x)) { nan = true; m = x; return; }
-    if (first || x > m) m = x;
-    first = false;
-  });
-  return (R)m;
-}
+template <class E, class R, class T, int N> CJ_FN R red_min(const Array<T, N>& a) { return red_extreme<false, E, R>(a); }
+template <class E, class R, class T, int N> CJ_FN R red_max(const Array<T, N>& a) { return red_extreme<true, E, R>(a); }
 // nanmin/nanmax skip NaN; all NaN gives NaN.
-template <class E, class R, class T, int N> CJ_FN R red_nanmin(const Array<T, N>& a) {
+template <bool Max, class E, class R, class T, int N> CJ_FN R red_nanextreme(const Array<T, N>& a) {
   if (size(a) == 0) E::fail("ValueError: zero-size array to reduction operation not possible");
   bool any = false;
   T m = (T)CJ_NAN;
   red_each(a, [&](T x) {
     if (red_nan(x)) return;
-    if (!any || x < m) m = x;
+    if (!any || red_beats<Max>(x, m)) m = x;
     any = true;
   });
   return (R)m;
 }
-template <class E, class R, class T, int N> CJ_FN R red_nanmax(const Array<T, N>& a) {
-  if (size(a) == 0) E::fail("ValueError: zero-size array to reduction operation not possible");
-  bool any = false;
-  T m = (T)CJ_NAN;
-  red_each(a, [&](T x) {
-    if (red_nan(x)) return;
-    if (!any || x > m) m = x;
-    any = true;
-  });
-  return (R)m;
-}
+template <class E, class R, class T, int N> CJ_FN R red_nanmin(const Array<T, N>& a) { return red_nanextreme<false, E, R>(a); }
+template <class E, class R, class T, int N> CJ_FN R red_nanmax(const Array<T, N>& a) { return red_nanextreme<true, E, R>(a); }
 // argmin/argmax: the flat (C-order) index of the first extreme, or of the first NaN.
 template <class E, class R, class T, int N> CJ_FN R red_argmin(const Array<T, N>& a) {
   if (size(a) == 0) E::fail("ValueError: attempt to get argmin of an empty sequence");
