@@ -1,6 +1,8 @@
 // datetime64 / timedelta64 typing (Numba's npdatetime rules): which operators exist for them and
 // the type each gives. The unit rules are types.cpp's time_meet_unit; the arithmetic is the
 // prelude's (datetime.h), which codegen_datetime.cpp calls with the unit chosen here.
+#include "compiler/builtins.h"
+#include "compiler/diagnostics.h"
 #include "compiler/typeinfer.h"
 
 namespace cujit {
@@ -62,6 +64,21 @@ bool time_compare_ok(Scalar x, Scalar y, std::string* why) {
     return false;
   }
   return true;
+}
+
+Type type_time_call(FunctionInstance& fn, const ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args) {
+  bool any = false;
+  for (const auto& a : args) any = any || (a.is_scalar() && is_time(a.scalar));
+  if (!any && b.id != Builtin::NpIsnat) return Type::unknown();
+  auto fail = [&]() -> Type { user_error(fn.mod.source, e.loc, ErrorKind::Typing, no_implementation(b, args)); };
+  if (args.size() != 1 || !args[0].is_scalar()) return fail();
+  const Scalar s = args[0].scalar;
+  switch (b.id) {
+    case Builtin::NpIsnat: return is_time(s) ? Type::scalar_of(Scalar::Bool) : fail();  // NumPy: only for them
+    case Builtin::Abs: return is_timedelta(s) ? args[0] : fail();
+    case Builtin::Int: return is_timedelta(s) ? Type::scalar_of(Scalar::Int64) : fail();  // its count
+    default: return fail();  // math, min/max, float(), print, ...: Numba has none for them
+  }
 }
 
 }  // namespace cujit
