@@ -87,20 +87,25 @@ KArg marshal_record_scalar(const py::handle& h, rt::Backend backend) {
 }  // namespace
 
 /// Whether h is a NumPy scalar (np.float32(1), np.int64(2), ...) of a dtype cujit has; its
-/// scalar kind, looked up once per Python type.
+/// scalar kind, looked up once per Python type (per value for datetime64/timedelta64).
 bool numpy_scalar_kind(const py::handle& h, Scalar* out) {
   static std::unordered_map<PyTypeObject*, int> kinds;  // -1: not a usable NumPy scalar type
   static std::mutex mu;
   PyTypeObject* tp = Py_TYPE(h.ptr());
+  bool time = false;
   {
     std::lock_guard<std::mutex> g(mu);
     auto it = kinds.find(tp);
     if (it != kinds.end()) {
       if (it->second < 0) return false;
       *out = (Scalar)it->second;
-      return true;
+      // np.datetime64 and np.timedelta64 are one Python type for every unit: the unit is the
+      // value's own (its dtype), never the first one seen.
+      if (!is_time(*out)) return true;
+      time = true;
     }
   }
+  if (time) return rt::scalar_from_numpy_dtype(py::dtype::from_args(h.attr("dtype")), out);
   Scalar s;
   static PyObject* generic = py::object(py::module_::import("numpy").attr("generic")).release().ptr();
   bool ok = PyObject_IsInstance(h.ptr(), generic) == 1 &&

@@ -3,6 +3,7 @@
 // there, identically on both targets.
 #include "compiler/codegen_values.h"
 
+#include "compiler/builtins.h"
 #include "compiler/diagnostics.h"
 
 namespace cujit {
@@ -32,6 +33,17 @@ std::string emit_time_compare(const std::string& l, const Type& lt, ast::Op op, 
                 : op == O::Gt ? "gt" : op == O::GtE ? "ge" : nullptr;
   if (!f) throw InternalError(std::string("codegen: ") + ast::op_spelling(op) + " on " + lt.str() + " and " + rt.str());
   return std::string("cj::time_") + f + "<" + std::to_string(time_meet_unit(lt.scalar, rt.scalar)) + ">(" + l + ", " + r + ")";
+}
+
+std::string emit_time_builtin(const ast::Node& e, Builtin b, const ValueContext& cx) {
+  if (e.list.size() != 1 || !e.list[0]->type.is_scalar() || !is_time(e.list[0]->type.scalar)) return "";
+  const std::string x = cx.expr(*e.list[0]);
+  switch (b) {
+    case Builtin::Abs: return "cj::time_abs(" + x + ")";
+    case Builtin::Int: return "((int64_t)(" + x + ").v)";  // the count (NaT: INT64_MIN), as Numba
+    case Builtin::NpIsnat: return "cj::isnat(" + x + ")";
+    default: throw InternalError(std::string("codegen: ") + builtin_row(b).name + " of " + e.list[0]->type.str());
+  }
 }
 
 }  // namespace cujit

@@ -37,6 +37,8 @@ std::string emit_tuple_slice(const std::string& code, const Type& from, const Ty
 std::string emit_time_binop(ast::Op op, const std::string& a, const Type& ta, const std::string& b, const Type& tb,
                             const Type& result);
 std::string emit_time_compare(const std::string& l, const Type& lt, ast::Op op, const std::string& r, const Type& rt);
+/// abs(td), int(td) and np.isnat(x); "" for any other call.
+std::string emit_time_builtin(const ast::Node& e, Builtin b, const ValueContext& cx);
 /// Appends print()'s format and printf arguments for `code` of type t (a number, None or a tuple
 /// of them; `code` is a name when t is a tuple, as its fields are read one by one).
 void print_piece(const std::string& code, const Type& t, std::string* fmt, std::string* args);
