@@ -326,3 +326,88 @@ def test_cuda_ufunc_timedelta_times_int(target):
     t = np.array([1, -2, "NaT", 7], dtype="m8[s]")
     got = scale(t, np.array([3, 3, 3, -1]))
     np.testing.assert_array_equal(got.view(np.int64), (t * np.array([3, 3, 3, -1])).view(np.int64))
+
+
+def test_cuda_ufunc_inferred_return_type(target):
+    # numba-cuda's cudapy/test_datetime.py::test_ufunc: a signature without a return type, of
+    # type objects; the output's dtype is the body's result type.
+    from cujit.types import from_dtype
+
+    datetime_t = from_dtype(np.dtype("datetime64[D]"))
+
+    @vectorize([(datetime_t, datetime_t)], target="cuda")
+    def timediff(start, end):
+        return end - start
+
+    arr1 = np.arange("2005-02", "2006-02", dtype="datetime64[D]")
+    arr2 = arr1 + np.arange(arr1.size) * 7 % 500
+    got = timediff(arr1, arr2)
+    assert got.dtype == np.dtype("m8[D]")
+    np.testing.assert_array_equal(got, arr2 - arr1)
+
+
+def test_cuda_gufunc(target):
+    # numba-cuda's cudapy/test_datetime.py::test_gufunc
+    from cujit import guvectorize
+    from cujit.types import NPDatetime, NPTimedelta
+
+    @guvectorize([(NPDatetime("D"), NPDatetime("D"), NPTimedelta("D")[:])], "(),()->()", target="cuda")
+    def timediff(start, end, out):
+        out[0] = end - start
+
+    arr1 = np.arange("2005-02", "2006-02", dtype="datetime64[D]")
+    arr2 = arr1 + np.arange(arr1.size) * 3 % 100
+    got = timediff(arr1, arr2)
+    assert got.dtype == np.dtype("m8[D]")
+    np.testing.assert_array_equal(got, arr2 - arr1)
+
+
+def test_device_array_view_as_int64(target):
+    arr = np.arange("2005-02", "2006-02", dtype="datetime64[D]")
+    darr = cuda.to_device(arr)
+    np.testing.assert_array_equal(darr.view(np.int64).copy_to_host(), arr.view(np.int64))
+
+
+def test_scalar_units_are_per_value():
+    # np.timedelta64 is one Python type for every unit: each call is typed by its value's unit.
+    @jit
+    def ident(x):
+        return x
+
+    same(ident(T(3, "h")), T(3, "h"))
+    same(ident(T(3, "D")), T(3, "D"))
+    same(ident(D("2005-02-06", "D")), D("2005-02-06", "D"))
+    same(ident(D("2005-02-06T01", "h")), D("2005-02-06T01", "h"))
+
+
+def test_scalar_units_are_per_value_kernel(target):
+    @cuda.jit
+    def k(out, t, unit):
+        out[0] = t / unit
+
+    # Device arrays only, so the launch fast path (a plan per argument Python types) is taken:
+    # it must not keep the first call's unit for a later value of another unit.
+    out = cuda.to_device(np.zeros(1))
+    for t, want in ((T(5, "h"), 5.0), (T(5, "h"), 5.0), (T(5, "D"), 120.0), (T(5, "D"), 120.0), (T(5, "h"), 5.0)):
+        k[1, 1](out, t, T(1, "h"))
+        assert out.copy_to_host()[0] == want
+
+
+def test_global_constants():
+    START = D("2005-02-06", "D")
+    STEPS = np.array([1, 2, "NaT"], dtype="m8[h]")
+
+    @jit
+    def f(i):
+        return START + STEPS[i]
+
+    same(f(0), D("2005-02-06T01", "h"))
+    same(f(2), D("NaT", "h"))
+
+
+def test_signature_strings():
+    @jit(["timedelta64[s](timedelta64[s], int64)"])
+    def scale(t, n):
+        return t * n
+
+    same(scale(T(7, "s"), 3), T(21, "s"))
