@@ -411,3 +411,12 @@ def test_signature_strings():
         return t * n
 
     same(scale(T(7, "s"), 3), T(21, "s"))
+
+
+def test_reductions_of_datetime_arrays_refused():
+    @jit
+    def f(a):
+        return np.sum(a)
+
+    with pytest.raises(Exception, match="not supported"):
+        f(np.array([1, 2], dtype="m8[h]"))
