@@ -173,6 +173,8 @@ To convert_value(const From& a) {
 /// `word` holds scalar_words of the wider of the two.
 void convert_scalar_word(int64_t* word, Scalar from, Scalar to) {
   if (from == to) return;
+  if (is_time(from) || is_time(to))  // another unit is another count: never copied as is
+    throw py::type_error(std::string("cannot convert a ") + scalar_name(from) + " argument to " + scalar_name(to));
   visit_scalar(from, [&](auto a0) {
     using A = decltype(a0);
     A a;
