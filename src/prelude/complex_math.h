@@ -223,8 +223,8 @@ CJ_FN C c_rect(double r, double phi) {
       return {s * sgn_inf(cos(phi)), s * sgn_inf(sin(phi))};
     }
     if (isinf(r) && fin(phi)) return {r, r > 0 ? phi : -phi};  // phi == +-0
-    if (isinf(r)) return {r, nan()};                               // phi inf or nan
-    if (isnan(r)) return {nan(), phi == 0 ? phi : nan()};
+    if (isinf(r)) return {isnan(phi) ? inf() : r, nan()};         // phi inf or nan (CPython's +inf for nan)
+    if (isnan(r)) return {nan(), phi == 0 ? 0.0 : nan()};  // CPython: +0 for either zero
     if (r == 0) return {0.0, 0.0};                                 // 0 * cis(inf or nan)
     return {nan(), nan()};
   }
