@@ -72,6 +72,16 @@ CJ_FN Complex<F> pow(Complex<F> a, Complex<F> b) {
   return {(F)(len * cos(ph)), (F)(len * sin(ph))};
 }
 
+// a.real / a.imag of a complex array: a view of every element's part (NumPy's and Numba's views:
+// the same shape and byte strides, the data one float further for .imag), so writes go through.
+template <class F, int N>
+CJ_FN Array<F, N> complex_part_view(const Array<Complex<F>, N>& a, int part) {
+  Array<F, N> r;
+  r.data = (F*)a.data + part;
+  for (int k = 0; k < N; ++k) { r.shape[k] = a.shape[k]; r.strides[k] = a.strides[k]; }
+  return r;
+}
+
 // The cmath functions are complex_math.h's.
 
 }  // namespace cj
