@@ -2,6 +2,7 @@
 Numba prints them; numba-cuda's GPU prints none: tests/errors/print_complex_in_kernel.py), and
 a.real / a.imag of complex arrays (writable views, as in NumPy and Numba) in kernels and @jit.
 Expected output and values were taken from Numba 0.68 @jit and numba-cuda 0.30's simulator."""
+import cmath
 import math
 
 import numpy as np
@@ -61,3 +62,23 @@ def test_real_imag_views_in_jit():
     g = np.arange(6, dtype=np.complex64).reshape(2, 3)
     h = njit(lambda m: m.imag)(g)
     assert h.dtype == np.float32 and h.shape == (2, 3) and not h.any()
+
+
+def test_np_divide_of_complex_is_numpys():
+    # NumPy's loop (as Numba's np.divide): a zero divisor gives inf/nan per part, no exception;
+    # the `/` of two complex scalars stays CPython's (ZeroDivisionError in @jit code).
+    f = njit(lambda a, b: np.divide(a, b))
+    a = np.array([1 + 1j, 0j, 1 + 0j, 3 - 4j, complex(math.inf, 1)])
+    b = np.array([0j, 0j, 0j, 1 + 2j, 2 + 0j])
+    with np.errstate(all="ignore"):
+        want = a / b
+    got = f(a, b)
+    assert [repr(complex(z)) for z in got] == [repr(complex(z)) for z in want]  # nan-aware, bit for bit
+    assert [repr(complex(z)) for z in got[:3]] == ["(inf+infj)", "(nan+nanj)", "(inf+nanj)"]
+
+
+def test_cmath_log_with_base_one_raises_in_jit():
+    f = njit(lambda z, b: cmath.log(z, b))
+    assert f(8 + 0j, 2 + 0j) == pytest.approx(3 + 0j)
+    with pytest.raises(ZeroDivisionError, match="complex division by zero"):
+        f(2 + 0j, 1 + 0j)  # log(1) is 0, as in Numba

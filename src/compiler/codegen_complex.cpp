@@ -37,6 +37,8 @@ std::string emit_complex_builtin(const ast::Node& e, Builtin b, const ValueConte
       return "cj::rect(" + arg(0, f) + ", " + arg(1, f) + ")";
     }
     case B::CmathLog:
+      // log(z) / log(base): in @jit code a base of 1 raises ZeroDivisionError, as in Numba.
+      if (e.list.size() == 2 && cx.python_errors) return "cj::py_truediv(cj::log(" + arg(0, r) + "), cj::log(" + arg(1, r) + "))";
       if (e.list.size() == 2) return "cj::log(" + arg(0, r) + ", " + arg(1, r) + ")";
       return "cj::log(" + arg(0, r) + ")";
     case B::NpReal: case B::NpImag:

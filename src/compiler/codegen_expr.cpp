@@ -247,7 +247,7 @@ std::string Emitter::binop(ast::Op op, const std::string& a, const Type& ta, con
 ValueContext Emitter::values() {
   return {[this](const ast::Node& n) { return expr(n); }, [this](const ast::Node& n) { return truth(n); },
           [this](const std::string& c, const Type& f, const Type& t) { return convert(c, f, t); },
-          [this](const Type& t) { return type(t); }, &tmp_};
+          [this](const Type& t) { return type(t); }, &tmp_, prog_.python_errors};
 }
 
 // `"name", "{fileN}:LINE"`: the array and the user's line in a simulator message. The file goes

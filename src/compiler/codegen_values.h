@@ -18,6 +18,7 @@ struct ValueContext {
   std::function<std::string(const std::string&, const Type&, const Type&)> convert;  // code, from, to
   std::function<std::string(const Type&)> type;        // C++ spelling, defining structs on demand
   int* tmp;                                            // the counter of temporaries' names
+  bool python_errors = false;                          // @jit code: Python's exceptions (ZeroDivisionError)
 };
 
 std::string emit_unary(const ast::Node& e, const ValueContext& cx);    // not - + ~
