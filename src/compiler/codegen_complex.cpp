@@ -52,9 +52,6 @@ std::string emit_complex_builtin(const ast::Node& e, Builtin b, const ValueConte
   }
 }
 
-}  // namespace cujit
-
-namespace cujit {
 
 // a.real / a.imag of an array, typed by complex_array_attr: the prelude's view of the parts.
 std::string emit_complex_array_attr(const Type& v, const std::string& name, const std::string& a) {

@@ -68,9 +68,6 @@ Type type_complex_call(FunctionInstance& fn, const ast::Node& e, const BuiltinRo
   }
 }
 
-}  // namespace cujit
-
-namespace cujit {
 
 // a.real / a.imag of an array (Numba: views, array(float64, nd, A) for complex128; a writable view,
 // so a.imag[i] = x and cuda.atomic.add(a.real, i, x) write the complex array); a real array's .real
