@@ -145,6 +145,12 @@ std::string Emitter::const_array(const std::string& sym, const Type& t) {
             std::snprintf(buf, sizeof buf, "%s(%.17g, %.17g)", T.c_str(), re, im);
             break;
           }
+          case 'M': case 'm': {  // datetime64/timedelta64: T{count}
+            int64_t v;
+            std::memcpy(&v, p, 8);
+            std::snprintf(buf, sizeof buf, "%s", int_literal(g.scalar, v, 0).c_str());
+            break;
+          }
           default: throw InternalError("no constant spelling for " + t.str());
         }
         structs_ << (i ? ", " : "") << buf;
@@ -218,6 +224,8 @@ std::string Emitter::binop(ast::Op op, const std::string& a, const Type& ta, con
     for (size_t i = 0; i < tb.elems.size(); ++i) s += (k++ ? ", " : "") + y + ".f" + std::to_string(i);
     return s + "}; }())";
   }
+  if ((ta.is_scalar() && is_time(ta.scalar)) || (tb.is_scalar() && is_time(tb.scalar)))
+    return emit_time_binop(op, a, ta, b, tb, result);  // codegen_datetime.cpp: units and NaT
   std::string T = type(result);
   auto c = [&](const std::string& x, const Type& t) { return convert(x, t, result); };
   switch (op) {

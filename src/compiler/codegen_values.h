@@ -34,6 +34,13 @@ std::string emit_tuple_compare(const std::string& l, const Type& lt, ast::Op op,
 /// The tuple `to` of the items `picks` of `code` (a constant slice).
 std::string emit_tuple_slice(const std::string& code, const Type& from, const Type& to, const std::vector<int64_t>& picks,
                              const ValueContext& cx);
+/// datetime64/timedelta64 (codegen_datetime.cpp): `a op b` (+ - * / //) where either is one, and
+/// the comparison `l op r` of two, as typeinfer_datetime.cpp typed them.
+std::string emit_time_binop(ast::Op op, const std::string& a, const Type& ta, const std::string& b, const Type& tb,
+                            const Type& result);
+std::string emit_time_compare(const std::string& l, const Type& lt, ast::Op op, const std::string& r, const Type& rt);
+/// abs(td), int(td) and np.isnat(x); "" for any other call.
+std::string emit_time_builtin(const ast::Node& e, Builtin b, const ValueContext& cx);
 /// Appends print()'s format and printf arguments for `code` of type t (a number, None or a tuple
 /// of them; `code` is a name when t is a tuple, as its fields are read one by one).
 void print_piece(const std::string& code, const Type& t, std::string* fmt, std::string* args);

@@ -51,6 +51,8 @@ Type BuiltinTyper::builtin_call(ast::Node& e, const BuiltinRow& b, const std::ve
   // math.* computes in float64 unless given float32; NumPy's ufuncs pick the smallest float
   // that holds the integer exactly (np.sqrt of an int16 is float32; Numba has no float16).
   const bool numpy = std::string(b.name).rfind("numpy.", 0) == 0;
+  // A datetime64/timedelta64 argument reaches only the intrinsics Numba has for it.
+  if (Type t = type_time_call(fn(), e, b, args); t.known()) return t;
   check_float16_numpy(fn(), e, b, args);
   auto float_of = [numpy, &b, this](Scalar s) {
     if (s == Scalar::Float16) return float16_math_result(b, !fn().host_only);

@@ -102,6 +102,11 @@ Type Typer::expr(ast::Node& e) {
                    !(l == r && l.tag == Type::Tag::EnumMember && (op == ast::Op::Eq || op == ast::Op::NotEq))) {
           error(e, std::string("'") + ast::op_spelling(op) + "' is not supported between " +
                        l.str() + " and " + r.str());
+        } else if (l.known() && r.known() && l.is_scalar() && r.is_scalar() && (is_time(l.scalar) || is_time(r.scalar))) {
+          std::string why;  // datetime64 with datetime64, timedelta64 with timedelta64, in units that meet
+          if ((op == ast::Op::In || op == ast::Op::NotIn) || !time_compare_ok(l.scalar, r.scalar, &why))
+            error(e, std::string("'") + ast::op_spelling(op) + "' is not supported between " + l.str() + " and " +
+                         r.str() + (why.empty() ? "" : ": " + why));
         } else if (l.known() && r.known() && (is_complex(l.scalar) || is_complex(r.scalar)) && op != ast::Op::Eq &&
                    op != ast::Op::NotEq) {
           error(e, std::string("'") + ast::op_spelling(op) + "' is not supported between " + l.str() + " and " +
