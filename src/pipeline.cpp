@@ -69,6 +69,7 @@ std::string with_prelude(Target t, const std::string& code, bool host_only = fal
   s += prelude::get("half.h");
   s += prelude::get("common.h");
   s += prelude::get("complex.h");
+  s += prelude::get("complex_math.h");
   s += prelude::get("datetime.h");
   s += prelude::get("half_math.h");
   s += prelude::get("ufuncs.h");

@@ -200,6 +200,7 @@ std::string Emitter::attribute(const ast::Node& e) {
     if (e.name == "size") return "cj::size(" + a + ")";
     if (e.name == "ndim") return "((int64_t)" + std::to_string(v.ndim) + ")";
     if (e.name == "dtype") return "cj::Unit{}";  // a type: compile-time only
+    if (e.name == "real" || e.name == "imag") return emit_complex_array_attr(v, e.name, a);  // views
     const std::string item = v.record ? record_cpp(*v.record) : std::string(scalar_cpp(v.scalar));
     if (e.name == "itemsize") return "((int64_t)sizeof(" + item + "))";
     if (e.name == "nbytes") return "(cj::size(" + a + ") * (int64_t)sizeof(" + item + "))";
@@ -254,7 +255,7 @@ std::string Emitter::binop(ast::Op op, const std::string& a, const Type& ta, con
 ValueContext Emitter::values() {
   return {[this](const ast::Node& n) { return expr(n); }, [this](const ast::Node& n) { return truth(n); },
           [this](const std::string& c, const Type& f, const Type& t) { return convert(c, f, t); },
-          [this](const Type& t) { return type(t); }, &tmp_};
+          [this](const Type& t) { return type(t); }, &tmp_, prog_.python_errors};
 }
 
 // `"name", "{fileN}:LINE"`: the array and the user's line in a simulator message. The file goes

@@ -18,6 +18,7 @@ struct ValueContext {
   std::function<std::string(const std::string&, const Type&, const Type&)> convert;  // code, from, to
   std::function<std::string(const Type&)> type;        // C++ spelling, defining structs on demand
   int* tmp;                                            // the counter of temporaries' names
+  bool python_errors = false;                          // @jit code: Python's exceptions (ZeroDivisionError)
 };
 
 std::string emit_unary(const ast::Node& e, const ValueContext& cx);    // not - + ~
@@ -26,6 +27,7 @@ std::string emit_compare(const ast::Node& e, const ValueContext& cx);  // a < b 
 /// complex(), cmath's functions, np.real/imag/conj and the complex cases of abs() and
 /// z.conjugate() (codegen_complex.cpp); "" for any other intrinsic.
 std::string emit_complex_builtin(const ast::Node& e, Builtin b, const ValueContext& cx);
+std::string emit_complex_array_attr(const Type& v, const std::string& name, const std::string& a);
 /// Tuples (codegen_tuples.cpp): `l op r` where either is a tuple (`l in r`: r is), Python's rules.
 std::string emit_tuple_compare(const std::string& l, const Type& lt, ast::Op op, const std::string& r, const Type& rt,
                                const ValueContext& cx);

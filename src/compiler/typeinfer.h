@@ -226,6 +226,7 @@ Type type_builtin_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& 
 /// Complex numbers (typeinfer_complex.cpp): Rule::Complex's intrinsics; Numba's message for an
 /// intrinsic that has no implementation for these argument types.
 Type type_complex_call(FunctionInstance& fn, const ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args);
+bool complex_array_attr(const Type& v, const std::string& name, Type* out);
 std::string no_implementation(const BuiltinRow& b, const std::vector<Type>& args);
 /// float16 (typeinfer_half.cpp): a cuda.fp16 call's type; what a math function given a float16
 /// returns (float16 for numba-cuda's fp16 functions, else float32; `gpu`: floor/ceil/trunc stay

@@ -410,6 +410,7 @@ Type Typer::attribute(ast::Node& e) {
     if (e.name == "size" || e.name == "ndim" || e.name == "itemsize" || e.name == "nbytes")
       return Type::scalar_of(Scalar::Int64);
     if (e.name == "dtype" && !v.record) return Type::dtype(v.scalar);  // a type value: cuda.local.array(n, a.dtype)
+    if (Type parts; complex_array_attr(v, e.name, &parts)) return parts;  // a.real / a.imag (typeinfer_complex.cpp)
     error(e, "Unknown attribute '" + e.name + "' of type " + v.str());
   }
   if (v.is_record()) return record_field_type(record_field(fn(), e, v, e.name), v.readonly);  // r.x
