@@ -215,7 +215,7 @@ class Kernel {
               (d->buf->origin == rt::Buffer::Origin::Pool || d->buf->origin == rt::Buffer::Origin::Plain))
             return false;
           if (layout_of(d->shape, d->strides, scalar_size(d->dtype)) != a.layout) return false;
-          *w++ = (int64_t)(intptr_t)d->data;
+          *w++ = (int64_t)(intptr_t)d->data;  // a cj::Array's words
           for (int k = 0; k < a.ndim; ++k) *w++ = d->shape[k];
           for (int k = 0; k < a.ndim; ++k) *w++ = d->strides[k];
           any_array = true;
@@ -490,7 +490,7 @@ class Kernel {
         a.ndim = t.ndim;
         a.layout = t.layout;
         a.readonly = t.readonly;
-        p.words += 1 + 2 * (size_t)t.ndim;
+        p.words += (size_t)cj::array_words(t.ndim);
       } else if (t.is_scalar()) {
         Scalar np_kind;
         if (PyBool_Check(o)) a.kind = ArgPlan::PyBool;

@@ -33,8 +33,9 @@ char layout_of(const std::vector<int64_t>& shape, const std::vector<int64_t>& st
 }
 
 namespace {
+// The words of a cj::Array<T, ndim> (src/abi/cujit_abi.h): data, shape[ndim], strides[ndim].
 void array_bytes(KArg& a, char* data, const std::vector<int64_t>& shape, const std::vector<int64_t>& strides) {
-  a.bytes.reserve(1 + shape.size() + strides.size());  // one allocation per argument
+  a.bytes.reserve(cj::array_words((int)shape.size()));  // one allocation per argument
   a.bytes.push_back((int64_t)(intptr_t)data);
   for (auto s : shape) a.bytes.push_back(s);
   for (auto s : strides) a.bytes.push_back(s);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "abi/cujit_abi.h"
 #include "compiler/types.h"
 #include "runtime/device_array.h"
 
