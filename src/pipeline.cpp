@@ -13,7 +13,7 @@
 #include "compiler/codegen_foreign.h"
 #include "compiler/parser.h"
 #include "compiler/typeinfer.h"
-#include "runtime/errors.h"
+#include "abi/errors.h"
 #include "runtime/host_calls.h"
 #include "toolchain/cache.h"
 

@@ -11,7 +11,7 @@
 #include "bindings/assign.h"
 #include "bindings/common.h"
 #include "runtime/array_views.h"
-#include "runtime/device_array.h"
+#include "bindings/numpy_arrays.h"
 #include "runtime/memory.h"
 #include "runtime/stream.h"
 
@@ -62,7 +62,7 @@ Scalar dtype_arg(const py::object& dtype) {
     dt = py::dtype::from_args(dtype.attr("dtype"));
   }
   Scalar s;
-  if (!rt::scalar_from_numpy_dtype(dt, &s))
+  if (!scalar_from_numpy_dtype(dt, &s))
     throw py::type_error("unsupported dtype " + py::str(dt).cast<std::string>() +
                          " for a device array (supported: bool, int8-64, uint8-64, float32, float64)");
   return s;
@@ -88,7 +88,7 @@ bool is_device_array(const py::handle& h) {
 
 std::shared_ptr<DeviceArray> as_device_array(const py::handle& h) {
   if (py::isinstance<DeviceArray>(h)) return h.cast<std::shared_ptr<DeviceArray>>();
-  return rt::device_array_from_cai(h);
+  return device_array_from_cai(h);
 }
 
 // The host data of `obj` as a NumPy array: arrays as they are, anything else through
@@ -96,7 +96,7 @@ std::shared_ptr<DeviceArray> as_device_array(const py::handle& h) {
 py::array host_array(const py::object& obj, const Scalar* dtype) {
   if (py::isinstance<py::array>(obj)) return py::reinterpret_borrow<py::array>(obj);
   py::module_ np = py::module_::import("numpy");
-  if (dtype) return py::array(np.attr("asarray")(obj, rt::numpy_dtype(*dtype)));
+  if (dtype) return py::array(np.attr("asarray")(obj, numpy_dtype(*dtype)));
   return py::array(np.attr("asarray")(obj));
 }
 
@@ -199,14 +199,14 @@ void copy_to_device(DeviceArray& self, const py::object& ary, const py::object& 
     // The same bytes in the same order: read the source with this array's (core) layout.
     src_core.shape = core.shape;
     src_core.strides = core.strides;
-    rt::copy_device_array(core, src_core, s);
+    copy_device_array(core, src_core, s);
     return;
   }
   py::array h = host_array(ary, &self.dtype);
   if (h.size() == 0 && host_shape(h) == self.shape) return;
   sentry_contiguous(self);
   py::object native = h.dtype().attr("newbyteorder")("=");  // a byte-swapped source is converted
-  check_compatible(dtype_name(rt::numpy_dtype(core.dtype)), py::str(native).cast<std::string>(), {}, {}, {}, {}, 0,
+  check_compatible(dtype_name(numpy_dtype(core.dtype)), py::str(native).cast<std::string>(), {}, {}, {}, {}, 0,
                    false);  // the dtype; the shapes below
   // numba-cuda's array_core of the host array, then NumPy's reshape to this array's core shape,
   // which only adds or drops dimensions of length 1 (a view).
@@ -225,7 +225,7 @@ void copy_to_device(DeviceArray& self, const py::object& ary, const py::object& 
   if (squeezed(core.shape) != squeezed(hshape) && squeezed(core.shape) == squeezed(host_shape(h))) hc = h;
   else if (squeezed(core.shape) != squeezed(hshape))
     throw py::value_error("incompatible shape: " + rt::shape_str(core.shape) + " vs. " + rt::shape_str(hshape));
-  rt::copy_numpy_to_device_array(core, py::array(hc.attr("reshape")(py::cast(core.shape))), s);
+  copy_numpy_to_device_array(core, py::array(hc.attr("reshape")(py::cast(core.shape))), s);
 }
 
 // copy_to_host with numba-cuda's checks of `ary` (check_array_compatibility's words; shapes may
@@ -234,16 +234,16 @@ void copy_to_device(DeviceArray& self, const py::object& ary, const py::object& 
 // for it; its simulator copies it, as cujit does on both).
 py::array copy_to_host(const DeviceArray& a, const py::object& ary, const py::object& stream) {
   void* s = stream_for(a, stream);
-  if (ary.is_none() || !py::isinstance<py::array>(ary)) return rt::device_array_to_numpy(a, ary, s);
+  if (ary.is_none() || !py::isinstance<py::array>(ary)) return device_array_to_numpy(a, ary, s);
   py::array h = py::reinterpret_borrow<py::array>(ary);
-  check_compatible(dtype_name(rt::numpy_dtype(a.dtype)), dtype_name(h.dtype()), a.shape, a.strides, host_shape(h),
+  check_compatible(dtype_name(numpy_dtype(a.dtype)), dtype_name(h.dtype()), a.shape, a.strides, host_shape(h),
                    host_strides(h), a.size(), false);
   if (host_shape(h) != a.shape) {
     py::array v = py::array(h.attr("reshape")(py::cast(a.shape)));  // only length-1 dimensions differ: a view
-    rt::device_array_to_numpy(a, v, s);
+    device_array_to_numpy(a, v, s);
     return h;
   }
-  return rt::device_array_to_numpy(a, ary, s);
+  return device_array_to_numpy(a, ary, s);
 }
 
 // pickle: through the host (numba-cuda's arrays do not pickle). The data travels C-ordered in
@@ -273,9 +273,9 @@ py::object to_device(const py::object& obj, const py::object& stream, bool copy,
     return to;
   }
   if (py::isinstance<DeviceArray>(obj)) return obj;
-  if (is_device_array(obj)) return py::cast(rt::device_array_from_cai(obj));
+  if (is_device_array(obj)) return py::cast(device_array_from_cai(obj));
   py::array host = host_array(obj, nullptr);
-  return py::cast(with_stream(rt::device_array_from_numpy(host, copy, rt::current_backend(), s), stream));
+  return py::cast(with_stream(device_array_from_numpy(host, copy, rt::current_backend(), s), stream));
 }
 
 py::object device_array(const py::object& shape, const py::object& dtype, const py::object& strides,
@@ -301,7 +301,7 @@ py::object device_array_like(const py::object& ary, const py::object& stream) {
   }
   py::array h = host_array(ary, nullptr);
   Scalar dt;
-  if (!rt::scalar_from_numpy_dtype(h.dtype(), &dt)) dt = dtype_arg(h.dtype());  // throws with the reason
+  if (!scalar_from_numpy_dtype(h.dtype(), &dt)) dt = dtype_arg(h.dtype());  // throws with the reason
   bool f = (h.flags() & py::array::f_style) && !(h.flags() & py::array::c_style);
   std::vector<int64_t> shape(h.shape(), h.shape() + h.ndim());
   return py::cast(with_stream(rt::new_device_array(rt::current_backend(), dt, shape, f ? 'F' : 'C', s), stream));
@@ -362,7 +362,7 @@ py::object getitem(const DeviceArray& a, const py::handle& key, const py::object
   if (!no_stream(stream)) v->bound_stream = hold_stream(stream);
   if (!element) return py::cast(v);
   // One element: a NumPy scalar, as indexing a NumPy array gives.
-  py::array host = rt::device_array_to_numpy(*v, py::none(), stream_for(a, stream));
+  py::array host = device_array_to_numpy(*v, py::none(), stream_for(a, stream));
   return host.attr("__getitem__")(py::tuple());
 }
 
@@ -423,7 +423,7 @@ std::vector<int64_t> axes_arg(const py::args& args) {
 py::array to_numpy_array(const DeviceArray& a, const py::object& dtype, const py::object& copy) {
   if (!copy.is_none() && !copy.cast<bool>())
     throw py::value_error("`copy=False` is not supported: reading a device array always copies it to the host");
-  py::array h = rt::device_array_to_numpy(a, py::none());
+  py::array h = device_array_to_numpy(a, py::none());
   if (dtype.is_none()) return h;
   return py::array(h.attr("astype")(dtype));
 }
@@ -441,7 +441,7 @@ void define_device_array(py::module_& m) {
   cls.def_property_readonly("shape", [](const DeviceArray& a) { return to_tuple(a.shape); })
       .def_property_readonly("strides", [](const DeviceArray& a) { return to_tuple(a.strides); },
                              "Byte strides, as NumPy's.")
-      .def_property_readonly("dtype", [](const DeviceArray& a) { return rt::numpy_dtype(a.dtype); })
+      .def_property_readonly("dtype", [](const DeviceArray& a) { return numpy_dtype(a.dtype); })
       .def_property_readonly("size", &DeviceArray::size)
       .def_property_readonly("ndim", &DeviceArray::ndim)
       .def_property_readonly("nbytes", &DeviceArray::nbytes)
@@ -458,7 +458,7 @@ void define_device_array(py::module_& m) {
             // AttributeError, so hasattr() says a simulator array is not a CUDA array.
             if (a.backend() != rt::Backend::GPU)
               throw py::attribute_error("a simulator device array has no __cuda_array_interface__ (it is not in GPU memory)");
-            py::dict d = rt::cuda_array_interface(a);
+            py::dict d = cuda_array_interface(a);
             // Bound to a stream (numba-cuda's .stream): consumers synchronise with that one.
             if (a.bound_stream) {
               void* h = stream_handle(bound_stream(a));
@@ -604,7 +604,7 @@ void define_device_array(py::module_& m) {
             throw py::type_error("as_cuda_array: " + py::type::of(obj).attr("__name__").cast<std::string>() +
                                  " does not implement the CUDA array interface (__cuda_array_interface__); "
                                  "use cuda.to_device to copy host data");
-          auto a = rt::device_array_from_cai(obj);
+          auto a = device_array_from_cai(obj);
           // numba-cuda binds the array to the exporter's stream (an external stream). The default
           // streams (1, 2) are what an unbound array uses anyway, so those stay unbound (stream 0).
           py::object st = obj.attr("__cuda_array_interface__").attr("get")("stream");

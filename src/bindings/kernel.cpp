@@ -25,7 +25,7 @@
 #include "bindings/kernel_checks.h"
 #include "bindings/marshal.h"
 #include "pipeline.h"
-#include "runtime/device_array.h"
+#include "bindings/numpy_arrays.h"
 #include "runtime/driver.h"
 #include "runtime/launch.h"
 
@@ -301,7 +301,7 @@ class Kernel {
     if (sp.build.debug && backend == rt::Backend::GPU) check_index_fault(sp.build, mod, l.stream);
     for (auto& arg : karg)
       for_each_item(arg, [](const KArg& a) {
-        if (a.dev && a.host_back && !a.host_back.is_none()) rt::device_array_to_numpy(*a.dev, a.host_back);
+        if (a.dev && a.host_back && !a.host_back.is_none()) device_array_to_numpy(*a.dev, a.host_back);
       });
     record_plan(args, n, karg, actual, types, backend, sp, mod, sp.functions[slot]);
   }

@@ -12,7 +12,7 @@
 
 #include "abi/cujit_abi.h"
 #include "compiler/types.h"
-#include "runtime/device_array.h"
+#include "bindings/numpy_arrays.h"
 
 namespace cujit {
 
