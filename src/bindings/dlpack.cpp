@@ -155,7 +155,7 @@ py::object dlpack_export(const std::shared_ptr<rt::DeviceArray>& self, const py:
   t.data = arr->data;
   t.device = DLDevice{dev.first, dev.second};
   t.ndim = arr->ndim();
-  t.dtype = dl_dtype(arr->dtype);
+  t.dtype = dl_dtype(scalar_dtype(*arr, "__dlpack__"));  // DLPack has no record types
   t.shape = ctx->shape.data();
   t.strides = ctx->strides.data();
   t.byte_offset = 0;

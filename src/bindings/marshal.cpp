@@ -237,7 +237,18 @@ KArg marshal(const py::handle& h, rt::Backend backend, int index) {
       throw py::value_error("argument " + std::to_string(index) + " is a device array of the " +
                             (a.dev->backend() == rt::Backend::Sim ? "simulator" : "GPU") + ", but the kernel runs on the " +
                             (backend == rt::Backend::Sim ? "simulator" : "GPU"));
-    set_array(a.dev->dtype, a.dev->shape, a.dev->strides, a.dev->data);
+    // Its dtype's array type: a record dtype gives an array of that Record (as a host record
+    // array), typed and laid out by the same Record.
+    const rt::Dtype& dt = a.dev->dtype;
+    if (dt.record && a.dev->ndim() == 0) {
+      // One record in device memory (d[i] of a record array: numba-cuda's DeviceRecord) is a
+      // record argument, a pointer to its bytes, as a host record scalar is.
+      a.type = Type::record_of(dt.record);
+      a.bytes.push_back((int64_t)(intptr_t)a.dev->data);
+    } else {
+      a.type = dt.array_type(a.dev->ndim(), layout_of(a.dev->shape, a.dev->strides, dt.itemsize()));
+      array_bytes(a, a.dev->data, a.dev->shape, a.dev->strides);
+    }
     a.type.readonly = a.dev->readonly;  // a read-only __cuda_array_interface__: stores are refused at typing
     return a;
   }

@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "bindings/records.h"
 #include "runtime/driver.h"
 
 namespace py = pybind11;
@@ -83,6 +84,25 @@ bool scalar_from_numpy_dtype(py::dtype dt, Scalar* out) {
 
 py::dtype numpy_dtype(Scalar s) { return py::dtype(std::string(scalar_dtype_str(s))); }
 
+bool dtype_from_numpy(py::dtype dt, Dtype* out) {
+  if (dt && is_structured_dtype(dt)) {
+    *out = Dtype(record_from_dtype(dt));
+    return true;
+  }
+  Scalar s;
+  if (!scalar_from_numpy_dtype(dt, &s)) return false;
+  *out = s;
+  return true;
+}
+
+Scalar scalar_dtype(const DeviceArray& a, const char* what) {
+  if (a.dtype.record)
+    throw py::type_error(std::string(what) + " does not take device arrays of record dtype (" + a.dtype.name() + ")");
+  return a.dtype.scalar;
+}
+
+py::dtype numpy_dtype(const Dtype& d) { return d.record ? record_dtype(*d.record) : numpy_dtype(d.scalar); }
+
 std::shared_ptr<DeviceArray> device_array_from_numpy(py::array arr, bool copy) {
   return device_array_from_numpy(std::move(arr), copy, current_backend(), nullptr);
 }
@@ -90,10 +110,11 @@ std::shared_ptr<DeviceArray> device_array_from_numpy(py::array arr, bool copy) {
 std::shared_ptr<DeviceArray> device_array_from_numpy(py::array arr, bool copy, Backend backend, void* stream) {
   if (!arr) throw py::type_error("to_device: expected a NumPy array");
   arr = native_byteorder(arr);
-  Scalar dt;
-  if (!scalar_from_numpy_dtype(arr.dtype(), &dt))
+  Dtype dt;
+  if (!dtype_from_numpy(arr.dtype(), &dt))
     throw py::type_error("unsupported array dtype " + dtype_str(arr.dtype()) +
-                         " for a device array (supported: bool, int8-64, uint8-64, float32, float64)");
+                         " for a device array (supported: bool, int8-64, uint8-64, float16, float32, float64, "
+                         "complex64, complex128, datetime64, timedelta64 and structured dtypes of these)");
   char order = 'C';
   if (host_c_contiguous(arr)) {
     order = 'C';
@@ -133,10 +154,10 @@ py::array device_array_to_numpy(const DeviceArray& a, py::object out, void* stre
     if (shape_of(result) != a.shape)
       throw py::value_error("copy_to_host: ary has shape " + shape_str(shape_of(result)) +
                             " but the device array has shape " + shape_str(a.shape));
-    Scalar odt;
-    if (!scalar_from_numpy_dtype(result.dtype(), &odt) || odt != a.dtype)
+    Dtype odt;
+    if (!dtype_from_numpy(result.dtype(), &odt) || odt != a.dtype)
       throw py::value_error("copy_to_host: ary has dtype " + dtype_str(result.dtype()) +
-                           " but the device array has dtype " + scalar_name(a.dtype));
+                           " but the device array has dtype " + a.dtype.name());
     if (!result.writeable()) throw py::value_error("copy_to_host: ary is read-only");
   }
   if (a.size() == 0) return result;
@@ -171,10 +192,10 @@ void copy_numpy_to_device_array(DeviceArray& dst, py::array src, void* stream) {
   if (shape_of(src) != dst.shape)
     throw py::value_error("copy_to_device: the host array has shape " + shape_str(shape_of(src)) +
                           " but the device array has shape " + shape_str(dst.shape));
-  Scalar sdt;
-  if (!scalar_from_numpy_dtype(src.dtype(), &sdt) || sdt != dst.dtype)
+  Dtype sdt;
+  if (!dtype_from_numpy(src.dtype(), &sdt) || sdt != dst.dtype)
     throw py::value_error("copy_to_device: the host array has dtype " + dtype_str(src.dtype()) +
-                         " but the device array has dtype " + scalar_name(dst.dtype));
+                         " but the device array has dtype " + dst.dtype.name());
   if (dst.size() == 0) return;
   check_alive(dst);
   const Backend backend = dst.backend();
@@ -217,8 +238,8 @@ void copy_device_array(DeviceArray& dst, const DeviceArray& src, void* stream) {
     throw py::value_error("copy_to_device: the source has shape " + shape_str(src.shape) +
                           " but the device array has shape " + shape_str(dst.shape));
   if (src.dtype != dst.dtype)
-    throw py::value_error(std::string("copy_to_device: the source has dtype ") + scalar_name(src.dtype) +
-                         " but the device array has dtype " + scalar_name(dst.dtype));
+    throw py::value_error("copy_to_device: the source has dtype " + src.dtype.name() +
+                          " but the device array has dtype " + dst.dtype.name());
   if (dst.size() == 0) return;
   check_alive(dst);
   check_alive(src);
@@ -272,13 +293,16 @@ std::shared_ptr<DeviceArray> device_array_from_cai(py::handle obj) {
   for (auto d : py::tuple(cai["shape"])) a->shape.push_back(cai_int(d, "shape"));
   check_shape(a->shape, "__cuda_array_interface__");
   py::dtype dt = py::dtype::from_args(cai["typestr"]);
-  if (!scalar_from_numpy_dtype(dt, &a->dtype))
+  // A structured dtype travels as "|V<size>" with its fields in "descr" (NumPy's interface).
+  if (dt.kind() == 'V' && cai.contains("descr") && py::isinstance<py::list>(cai["descr"]))
+    dt = py::dtype::from_args(cai["descr"]);
+  if (!dtype_from_numpy(dt, &a->dtype))
     throw py::type_error("unsupported dtype " + dtype_str(dt) + " in __cuda_array_interface__");
   py::tuple data(cai["data"]);
   if (data.size() != 2) throw py::value_error("__cuda_array_interface__ 'data' must be (pointer, read_only)");
   uintptr_t ptr = cai_pointer(data[0], "data");
   a->readonly = data[1].cast<bool>();
-  const int64_t item = scalar_size(a->dtype);
+  const int64_t item = a->dtype.itemsize();
   if (cai.contains("strides") && !cai["strides"].is_none()) {
     for (auto s : py::tuple(cai["strides"])) a->strides.push_back(cai_int(s, "strides"));
     if (a->strides.size() != a->shape.size())
@@ -323,7 +347,14 @@ py::dict cuda_array_interface(const DeviceArray& a) {
     throw std::invalid_argument("a simulator device array has no __cuda_array_interface__ (it is not in GPU memory)");
   py::dict d;
   d["shape"] = tuple_of(a.shape);
-  d["typestr"] = scalar_dtype_str(a.dtype);
+  // A record's typestr is "|V<size>" and its fields are in "descr", as NumPy's interface has them.
+  if (a.dtype.record) {
+    py::dtype dt = numpy_dtype(a.dtype);
+    d["typestr"] = dt.attr("str");
+    d["descr"] = dt.attr("descr");
+  } else {
+    d["typestr"] = scalar_dtype_str(a.dtype.scalar);
+  }
   d["data"] = py::make_tuple(py::int_(reinterpret_cast<uintptr_t>(a.data)), py::bool_(a.readonly));
   d["strides"] = a.is_c_contiguous() ? py::object(py::none()) : py::object(tuple_of(a.strides));
   d["version"] = 3;

@@ -22,6 +22,15 @@ pybind11::array sim_view(const rt::DeviceArray& a);
 bool scalar_from_numpy_dtype(pybind11::dtype dt, Scalar* out);
 /// The NumPy dtype of a cujit scalar (np.dtype('float32') for Float32).
 pybind11::dtype numpy_dtype(Scalar s);
+/// A device array's dtype from NumPy's: a scalar, or a structured dtype (its Record, records.h);
+/// false for what a device array cannot hold (complex, object, non-native byte order, ...).
+/// Throws TypeError for a structured dtype with a field compiled code cannot hold.
+bool dtype_from_numpy(pybind11::dtype dt, rt::Dtype* out);
+/// The scalar dtype of `a` for code that handles scalars only (ufuncs, DLPack): a TypeError naming
+/// `what` for a device array of record dtype.
+Scalar scalar_dtype(const rt::DeviceArray& a, const char* what);
+/// The NumPy dtype of a device array's dtype (the structured dtype a Record was read from).
+pybind11::dtype numpy_dtype(const rt::Dtype& d);
 
 /// A device copy of the host array `arr` on `backend` (the current backend when not given): a C
 /// array stays C, an F array stays F, anything else becomes C. `copy` false allocates without

@@ -44,7 +44,7 @@ Arg classify(const py::handle& h) {
     a.kind = Arg::Kind::Device;
     a.dev = h.cast<std::shared_ptr<rt::DeviceArray>>();
     if (a.dev->buf) a.dev->buf->check_live();  // not from a context a kernel fault destroyed
-    a.dtype = a.dev->dtype;
+    a.dtype = scalar_dtype(*a.dev, "a CUDA ufunc");
     return a;
   }
   if (is_exact_ndarray(h) && py::cast<py::array>(h).ndim() > 0) {
@@ -53,7 +53,7 @@ Arg classify(const py::handle& h) {
   } else if (!is_exact_ndarray(h) && py::hasattr(h, "__cuda_array_interface__")) {
     a.kind = Arg::Kind::Device;
     a.dev = device_array_from_cai(h);
-    a.dtype = a.dev->dtype;
+    a.dtype = scalar_dtype(*a.dev, "a CUDA ufunc");
     return a;
   } else if ((py::isinstance<py::array>(h) && py::cast<py::array>(h).ndim() > 0) || py::isinstance<py::list>(h) ||
              py::isinstance<py::tuple>(h)) {
@@ -268,7 +268,7 @@ class CudaUfunc {
     std::shared_ptr<rt::DeviceArray> result_dev;
     py::array result_host;
     if (out_dev) {
-      check_out(out_dev->shape, out_dev->dtype);
+      check_out(out_dev->shape, scalar_dtype(*out_dev, "a CUDA ufunc's out="));
       result_dev = out_dev;
     } else if (have_out) {
       Scalar odt;

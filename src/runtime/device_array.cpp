@@ -37,7 +37,7 @@ std::string shape_str(const std::vector<int64_t>& s) {
   return r + (s.size() == 1 ? ",)" : ")");
 }
 
-int64_t DeviceArray::itemsize() const { return scalar_size(dtype); }
+int64_t DeviceArray::itemsize() const { return dtype.itemsize(); }
 
 int64_t DeviceArray::size() const {
   int64_t n = 1;
@@ -66,12 +66,12 @@ void DeviceArray::extent(int64_t* lo, int64_t* hi) const {
   if (!checked_extent(shape, strides, itemsize(), lo, hi)) *lo = *hi = 0;  // validated at construction
 }
 
-std::shared_ptr<DeviceArray> new_device_array(Backend backend, Scalar dtype, std::vector<int64_t> shape, char order,
+std::shared_ptr<DeviceArray> new_device_array(Backend backend, const Dtype& dtype, std::vector<int64_t> shape, char order,
                                               void* stream) {
   if (order != 'C' && order != 'F')
     throw std::invalid_argument(std::string("order must be 'C' or 'F', got '") + order + "'");
   check_shape(shape, "device_array");
-  const int64_t item = scalar_size(dtype);
+  const int64_t item = dtype.itemsize();
   std::vector<int64_t> strides(shape.size());
   int64_t step = item;
   bool overflow = false;
@@ -92,13 +92,13 @@ std::shared_ptr<DeviceArray> new_device_array(Backend backend, Scalar dtype, std
   return a;
 }
 
-std::shared_ptr<DeviceArray> new_device_array_strided(Backend backend, Scalar dtype, std::vector<int64_t> shape,
+std::shared_ptr<DeviceArray> new_device_array_strided(Backend backend, const Dtype& dtype, std::vector<int64_t> shape,
                                                       std::vector<int64_t> strides, void* stream) {
   check_shape(shape, "device_array");
   if (strides.size() != shape.size())
     throw std::invalid_argument("device_array: strides has " + std::to_string(strides.size()) +
                                 " entries but shape has " + std::to_string(shape.size()));
-  const int64_t item = scalar_size(dtype);
+  const int64_t item = dtype.itemsize();
   for (int64_t s : strides)
     if (s % item != 0)
       throw std::invalid_argument("device_array: strides must be multiples of the itemsize (" + std::to_string(item) +

@@ -13,10 +13,34 @@
 
 namespace cujit::rt {
 
+/// A device array's element type: a scalar of the type table, or a record (a structured NumPy
+/// dtype, read once by bindings/records.cpp into the compiler's Record, the layout kernels use).
+/// There is no conversion to Scalar: code that handles scalars only asks is_record() first.
+struct Dtype {
+  Scalar scalar = Scalar::Float64;  // when !record
+  RecordPtr record;                 // a record's layout, else null
+  Dtype() = default;
+  Dtype(Scalar s) : scalar(s) {}  // NOLINT(google-explicit-constructor): every scalar is a dtype
+  explicit Dtype(RecordPtr r) : record(std::move(r)) {}
+  bool is_record() const { return record != nullptr; }
+  int64_t itemsize() const { return record ? record->size : scalar_size(scalar); }
+  /// Numba's name: "float32", or the Record's spelling.
+  std::string name() const { return record ? record->spelling : std::string(scalar_name(scalar)); }
+  /// The type of an array of this dtype, as kernels are typed for it.
+  Type array_type(int ndim, char layout) const {
+    return record ? Type::record_array(record, ndim, layout) : Type::array(scalar, ndim, layout);
+  }
+  bool operator==(const Dtype& o) const {
+    if (record || o.record) return record && o.record && record->spelling == o.record->spelling;
+    return scalar == o.scalar;
+  }
+  bool operator!=(const Dtype& o) const { return !(*this == o); }
+};
+
 struct DeviceArray {
   std::shared_ptr<Buffer> buf;  // keeps the memory alive; may be shared by several views
   char* data = nullptr;         // element [0, 0, ...] (within buf; may be past its start when a stride is negative)
-  Scalar dtype = Scalar::Float64;
+  Dtype dtype;
   std::vector<int64_t> shape;
   std::vector<int64_t> strides;  // bytes, one per dimension
   bool readonly = false;         // from a read-only __cuda_array_interface__
@@ -49,11 +73,11 @@ void check_shape(const std::vector<int64_t>& shape, const char* what);
 
 /// A new, uninitialised array on `backend`, C ('C') or Fortran ('F') ordered. Throws
 /// std::invalid_argument for a negative dimension, another order, or a size past the address space.
-std::shared_ptr<DeviceArray> new_device_array(Backend backend, Scalar dtype, std::vector<int64_t> shape,
+std::shared_ptr<DeviceArray> new_device_array(Backend backend, const Dtype& dtype, std::vector<int64_t> shape,
                                               char order, void* stream = nullptr);
 /// A new array with the given byte strides (any sign, multiples of the itemsize); the allocation
 /// covers exactly the bytes they reach.
-std::shared_ptr<DeviceArray> new_device_array_strided(Backend backend, Scalar dtype, std::vector<int64_t> shape,
+std::shared_ptr<DeviceArray> new_device_array_strided(Backend backend, const Dtype& dtype, std::vector<int64_t> shape,
                                                       std::vector<int64_t> strides, void* stream = nullptr);
 
 }  // namespace cujit::rt
