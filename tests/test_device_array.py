@@ -127,8 +127,8 @@ def test_to_device_returns_device_arrays_as_they_are():
 
 
 def test_unsupported_dtypes():
-    for bad in (np.zeros(3, "M8[D]"), np.array(["a"]),
-                np.zeros(2, dtype=[("x", "f4")]), np.array([object()])):
+    # (Structured dtypes are supported: tests/test_record_device_arrays.py.)
+    for bad in (np.zeros(3, "M8[D]"), np.array(["a"]), np.array([object()])):
         with pytest.raises(TypeError):
             core.to_device(bad)
     with pytest.raises(TypeError):

@@ -114,7 +114,7 @@ std::shared_ptr<DeviceArray> device_array_from_numpy(py::array arr, bool copy, B
   if (!dtype_from_numpy(arr.dtype(), &dt))
     throw py::type_error("unsupported array dtype " + dtype_str(arr.dtype()) +
                          " for a device array (supported: bool, int8-64, uint8-64, float16, float32, float64, "
-                         "complex64, complex128, datetime64, timedelta64 and structured dtypes of these)");
+                         "complex64, complex128 and structured dtypes of these)");
   char order = 'C';
   if (host_c_contiguous(arr)) {
     order = 'C';
