@@ -66,7 +66,7 @@ rt::Dtype dtype_arg(const py::object& dtype) {
   if (!dtype_from_numpy(dt, &d))
     throw py::type_error("unsupported dtype " + py::str(dt).cast<std::string>() +
                          " for a device array (supported: bool, int8-64, uint8-64, float16, float32, float64, "
-                         "complex64, complex128 and structured dtypes of these)");
+                         "complex64, complex128, datetime64, timedelta64 and structured dtypes of these)");
   return d;
 }
 

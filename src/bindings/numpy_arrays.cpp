@@ -73,8 +73,10 @@ bool scalar_from_numpy_dtype(py::dtype dt, Scalar* out) {
   if (!dt.attr("fields").is_none() || !dt.attr("subdtype").is_none()) return false;
   char kind = dt.kind();
   py::ssize_t size = dt.itemsize();
+  // datetime64/timedelta64: one row per unit, so the unit must match as well ("<M8[D]").
+  const std::string str = (kind == 'M' || kind == 'm') ? dt.attr("str").cast<std::string>() : std::string();
   for (int i = 0; i < kNumScalars; ++i) {
-    if (kind == scalar_kind(Scalar(i)) && size == scalar_size(Scalar(i))) {
+    if (kind == scalar_kind(Scalar(i)) && size == scalar_size(Scalar(i)) && (str.empty() || str == scalar_dtype_str(Scalar(i)))) {
       *out = Scalar(i);
       return true;
     }
@@ -114,7 +116,7 @@ std::shared_ptr<DeviceArray> device_array_from_numpy(py::array arr, bool copy, B
   if (!dtype_from_numpy(arr.dtype(), &dt))
     throw py::type_error("unsupported array dtype " + dtype_str(arr.dtype()) +
                          " for a device array (supported: bool, int8-64, uint8-64, float16, float32, float64, "
-                         "complex64, complex128 and structured dtypes of these)");
+                         "complex64, complex128, datetime64, timedelta64 and structured dtypes of these)");
   char order = 'C';
   if (host_c_contiguous(arr)) {
     order = 'C';
