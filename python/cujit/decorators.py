@@ -513,6 +513,8 @@ def _classify(value, seen):
         if not members or any(m[0] != "enum" for _, m in members):
             return ("opaque", "%r (an enum class whose members are not numbers)" % value)
         return ("enumclass", enum_key(value), issubclass(value, _enum.IntEnum), members)
+    if value is None:  # Numba's none: `X is None` is known when compiling
+        return ("none",)
     if isinstance(value, bool):
         return ("bool", value)
     if isinstance(value, int):
@@ -673,6 +675,12 @@ def capture(func, seen=None, link=None):
             fn = getattr(_random, name, None)
             if hasattr(fn, "py_func"):
                 snap["cuda.random." + name] = ("function", capture(fn.py_func, seen))
+    # Default values, as Python evaluated them at the def: a compiled caller that leaves an
+    # argument out passes this value (" default <parameter>", which no Python name can be).
+    if func.__defaults__:
+        params = code.co_varnames[:code.co_argcount]
+        for pname, value in zip(params[len(params) - len(func.__defaults__):], func.__defaults__):
+            snap[" default " + pname] = _classify(value, seen)
     if link:
         snap[" link"] = ("link", link)
     fs.set_globals(snap)

@@ -37,7 +37,8 @@ struct FunctionInstance;
 void forget_nodes(FunctionInstance& f, const ast::Node& n);
 
 /// 1 or 0 where the test of an `if` is such a parameter holding a constant true or false in this
-/// instance, else -1.
+/// instance, or compares a variable whose type is None or not optional with None (`is`, `is
+/// not`), else -1.
 int constant_branch(const FunctionInstance& f, const ast::Node& test);
 
 }  // namespace cujit
