@@ -84,7 +84,7 @@ class CPUDispatcher(_core.CpuFunction):
                          parallel=bool(options.get("parallel")), fastmath=bool(options.get("fastmath")),
                          python_errors=options.get("error_model", "python") != "numpy",
                          boundscheck=_boundscheck(options.get("boundscheck")),
-                         snapshot=snapshot(func), folds=_needs_folding(func))
+                         snapshot=snapshot(func, self_sigs=self._declared_sigs), folds=_needs_folding(func))
 
     def _fold(self, *args, **kwargs):
         """A call's arguments in parameter order (keywords placed, defaults filled in, the extra

@@ -631,15 +631,16 @@ class Frozen:
         self.source = capture(func)
 
 
-def snapshot(func, link=None):
+def snapshot(func, link=None, self_sigs=None):
     """The callable a dispatcher calls on each compile: `capture(func)` then. `link`: a kernel's
-    link= code, as (kind, name, bytes) items (cuda/compiler.py _link_items)."""
-    if not link:
+    link= code, as (kind, name, bytes) items (cuda/compiler.py _link_items). `self_sigs`: the
+    declared signatures a call of the function by its own name, not bound yet, converts to."""
+    if not link and not self_sigs:
         return lambda: capture(func)
-    return lambda: capture(func, link=link)
+    return lambda: capture(func, link=link, self_sigs=self_sigs)
 
 
-def capture(func, seen=None, link=None):
+def capture(func, seen=None, link=None, self_sigs=None):
     """A _core.FunctionSource for `func`, with its globals as they are now (and `link`, a kernel's
     link= items, under the name " link", which no Python name can be)."""
     if seen is None:
@@ -665,6 +666,10 @@ def capture(func, seen=None, link=None):
             snap[name] = _classify(closure[name], seen)
         elif name in g:
             snap[name] = _classify(g[name], seen)
+        elif name == func.__name__ and func.__code__.co_name == name:
+            # A function compiled at its decoration (declared signatures) that calls itself: its
+            # name is not bound yet; it names this function, as Numba resolves it.
+            snap[name] = ("function", fs) + ((self_sigs,) if self_sigs else ())
         elif not hasattr(builtins, name):
             continue  # attribute names and locals also appear in co_names
     if "random" in names and any(v == ("module", "cuda") or v == ("module", "numba") for v in snap.values()):

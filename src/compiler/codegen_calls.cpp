@@ -27,7 +27,9 @@ std::string Emitter::call(const ast::Node& e) {
     const FunctionInstance& f = *prog_.fns[r->instance];
     std::string s = f.cpp_name + "(";
     for (size_t i = 0; i < e.list.size(); ++i)
-      s += (i ? ", " : "") + convert(expr(*e.list[i]), e.list[i]->type, f.arg_types[i]);
+      s += (i ? ", " : "") + (f.arg_types[i].tag == Type::Tag::None
+                                  ? "((void)(" + expr(*e.list[i]) + "), cj::Unit{})"  // None: no value (param_type)
+                                  : convert(expr(*e.list[i]), e.list[i]->type, f.arg_types[i]));
     return s + ")";
   }
   if (const LibdeviceFn* ld = callee.name.rfind("cuda.libdevice.", 0) ? nullptr : find_libdevice(callee.name.substr(15))) {

@@ -142,6 +142,12 @@ int constant_branch(const FunctionInstance& f, const ast::Node& test) {
   return -1;
 }
 
+bool ends_block(const FunctionInstance& f, const ast::Node& s) {
+  if (!s.is(ast::Kind::If)) return false;
+  const int live = constant_branch(f, *s.a);
+  return live >= 0 && !can_fall_through(live ? s.body : s.orelse);
+}
+
 bool rewrite_setitem_statement(ast::Node& stmt, const std::string& qualified) {
   if (qualified != "operator.setitem" || !stmt.is(ast::Kind::Expr) || !stmt.a->is(ast::Kind::Call)) return false;
   ast::Node& call = *stmt.a;

@@ -41,4 +41,9 @@ void forget_nodes(FunctionInstance& f, const ast::Node& n);
 /// not`), else -1.
 int constant_branch(const FunctionInstance& f, const ast::Node& test);
 
+/// Whether `s` is an `if` whose constant_branch takes a branch that never falls through (`if y
+/// is None: return x`): the statements after it in its block are unreachable, and pruned as
+/// Numba prunes them (neither typed nor generated).
+bool ends_block(const FunctionInstance& f, const ast::Node& s);
+
 }  // namespace cujit

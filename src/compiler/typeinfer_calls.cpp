@@ -3,8 +3,26 @@
 // parameter left out gets its default, and the extra positional arguments of a `*args` function
 // become one tuple. The call's tree is rewritten once, in the calling instance's own copy, into a
 // call with one positional argument per parameter, which the rest of the compiler already knows.
+//
+// Recursion, as Numba types it: a call of an instance that is still being typed (directly, or
+// through other functions) has the type the instance's returns give so far
+// (FunctionInstance::partial_ret: the returns that do not recurse, on the first pass), or its
+// declared type; the passes repeat until that type stops changing. A call through other
+// functions made before any return is typed makes those functions wait (PendingRecursion):
+// they are typed again on the next pass of the one they wait on. A recursion with no return
+// that does not recurse is Numba's "cannot type infer runaway recursion"; a call typed with a
+// type the function does not end up returning, "Return type of recursive function does not
+// converge" (check_recursive_uses).
 #include "compiler/typeinfer.h"
+#include "compiler/typeinfer_typer.h"
+
+#include <algorithm>
+#include <exception>
+#include <map>
+
 #include "compiler/fnval.h"
+#include "compiler/overloads.h"
+#include "compiler/parser.h"
 
 #include <set>
 #include <string>
@@ -173,4 +191,127 @@ void bind_user_call(FunctionInstance& fn, Node& call, const FunctionSource& call
   fn.bound_calls.insert(&call);
 }
 
+void check_recursive_uses(Program& prog, int idx) {
+  FunctionInstance& f = *prog.fns[idx];
+  const Type ret = f.ret.tag == Type::Tag::Void ? Type::none() : f.ret;
+  for (const auto& u : f.recursive_uses) {
+    const FunctionInstance& caller = *prog.fns[u.caller];
+    if (caller.failed || u.used == ret) continue;
+    user_error(caller.mod.source, u.call->loc, ErrorKind::Typing,
+               "Return type of recursive function does not converge: " + f.src->name + "() was typed as returning " +
+                   u.used.str() + " here, but returns " + ret.str());
+  }
+  f.recursive_uses.clear();
+}
+
+namespace detail {
+
+Type Typer::call_user(ast::Node& e, const Type& callee, const std::vector<Type>&) {
+  auto src = prog_.sources[callee.user_fn];
+  const ast::Module callee_mod = parse_function(*src);
+  const std::vector<ast::Param>& params = callee_mod.func->params;
+  // Keywords, defaults and *args: one argument per parameter from here on.
+  bind_user_call(fn(), e, *src, *callee_mod.func);
+  std::vector<Type> args;
+  for (auto& a : e.list) {
+    // An optional argument is unwrapped (TypeError where it is None). Numba passes it on to a
+    // compiled callee, which could test it for None; cujit's parameters are never optional.
+    Type t = operand(*a);
+    if (!t.known()) return Type::unknown();
+    args.push_back(t);
+  }
+  for (size_t i = 0; i < args.size(); ++i)
+    if (args[i].tag == Type::Tag::Module || args[i].tag == Type::Tag::String || args[i].tag == Type::Tag::Iterator)
+      unsupported(*e.list[i], "passing a " + args[i].str() + " to a function is not supported");
+  // A constant passed for a parameter that sizes an array is known to the callee (fnval.h).
+  std::map<std::string, GlobalValue> consts;
+  const std::set<std::string> sizing = shape_params(*callee_mod.func);
+  for (size_t i = 0; i < params.size(); ++i) {
+    GlobalValue g;
+    if (sizing.count(params[i].name) && fold_constant_argument(fn(), *e.list[i], &g)) consts[params[i].name] = g;
+  }
+  Type declared_ret = Type::unknown();  // cuda.jit(sigs, device=True): Numba casts to the chosen one
+  std::string why;
+  std::vector<Type> call_args = declared_call_types(prog_.declared[callee.user_fn], args, src->name, &declared_ret, &why);
+  if (!why.empty()) error(e, why);
+  int idx;
+  try {
+    try {
+      idx = prog_.instantiate(src, call_args, declared_ret, Role::Device, consts);
+    } catch (CompileError&) {
+      const std::exception_ptr first = std::current_exception();
+      // Where the plain types fail, Numba retries with the constant arguments as literals, and
+      // prunes the branches their `if`s rule out (fnval.h, branch_params). Else the callee's own
+      // error stands, at its own line.
+      bool retry = false;
+      for (const auto& p : branch_params(*callee_mod.func)) {
+        size_t i = 0;
+        while (params[i].name != p) ++i;
+        GlobalValue g;
+        if (!consts.count(p) && fold_constant_argument(fn(), *e.list[i], &g)) consts[p] = g, retry = true;
+      }
+      if (!retry) throw;
+      try {
+        idx = prog_.instantiate(src, call_args, declared_ret, Role::Device, consts);
+      } catch (CompileError&) {
+        std::rethrow_exception(first);  // the plain types' error: the constants did not help
+      }
+    }
+  } catch (const PendingRecursion& p) {
+    return wait_on(e, p.waits_on);
+  }
+  if (idx < 0) error(e, "cannot type infer runaway recursion: " + src->name + "() keeps calling itself with new argument types");
+  if (prog_.fns[idx]->typing) return recursive_call(e, idx);
+  Resolved r{Resolved::Kind::UserFunction};
+  r.instance = idx;
+  fn().resolved[&e] = r;
+  Type ret = prog_.fns[idx]->ret;
+  return ret.tag == Type::Tag::Void ? Type::none() : ret;
+}
+
+/// A call of instance `idx`, which is being typed (this one or one that called its way here).
+Type Typer::recursive_call(ast::Node& e, int idx) {
+  FunctionInstance& callee = *prog_.fns[idx];
+  callee.recursed = true;
+  const Type used = callee.declared_ret.known() ? callee.declared_ret : callee.partial_ret;
+  if (!used.known()) return wait_on(e, idx);
+  Resolved r{Resolved::Kind::UserFunction};
+  r.instance = idx;
+  fn().resolved[&e] = r;
+  if (final_) callee.recursive_uses.push_back({used, &e, self_});
+  return used.tag == Type::Tag::Void ? Type::none() : used;
+}
+
+/// The call `e` needs the return type of instance `idx`, being typed and not known yet: this pass
+/// leaves the call untyped, and the passes end by waiting on the outermost such instance.
+Type Typer::wait_on(ast::Node& e, int idx) {
+  if (final_)
+    error(e, "cannot type infer runaway recursion: no return of " + prog_.fns[idx]->src->name +
+                 "() that does not recurse gives its type");
+  pending_ = pending_ < 0 ? idx : std::min(pending_, idx);
+  return Type::unknown();
+}
+
+/// The type the returns of this pass give (the known ones), kept in the instance for its
+/// recursive calls; whether it changed.
+bool Typer::partial_return() {
+  FunctionInstance& f = fn();
+  Type r = Type::unknown();
+  bool none = !ssa_.cur.dead;  // the end is reachable: None
+  for (const auto& [t, at] : returns_) {
+    if (t.tag == Type::Tag::None) none = true;
+    if (!t.known() || t.tag == Type::Tag::None) continue;
+    const Type u = r.known() ? unify(r, t) : t;
+    if (u.known()) r = u;
+  }
+  Type p = r;
+  if (r.known() && none && prog_.optionals && !r.is_optional()) p = Type::optional(r);
+  if (!r.known() && none && f.role != Role::Kernel) p = Type::none();
+  if (f.role == Role::Kernel) p = Type::none();
+  const bool changed = !(p == f.partial_ret);
+  f.partial_ret = p;
+  return changed;
+}
+
+}  // namespace detail
 }  // namespace cujit
