@@ -222,6 +222,7 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
       uses_barrier_ = true;
       return sp + "(" + expr(*e.list[0]) + ")";
     case Builtin::MathFrexp: return sp + "<" + type(r) + ">(" + arg(e, 0, r.elems[0]) + ")";
+    case Builtin::MathModf: return sp + "<" + type(r) + ">(" + arg(e, 0, r.elems[0]) + ")";
     case Builtin::MathLdexp: return sp + "(" + arg(e, 0, r) + ", (int64_t)(" + expr(*e.list[1]) + "))";
     case Builtin::MathGcd: return sp + "(" + arg(e, 0, r) + ", " + arg(e, 1, r) + ")";
     case Builtin::IntBitCount: return (prog_.host_only ? sp : sp + "_bits") + "(" + expr(*e.list[0]) + ")";
