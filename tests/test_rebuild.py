@@ -223,12 +223,12 @@ def test_textless_unsupported_construct_is_refused_by_name():
         jit(fn)(np.zeros(2))
 
 
-def test_textless_default_argument_is_refused_as_from_a_file():
+def test_textless_default_argument_compiles_as_from_a_file():
     fn = textless("def f(x, y=2):\n    return x + y\n", "f", g={})
     assert _rebuild.rebuild(fn.__code__, fn.__defaults__)[0] == \
         "def f(x, y=2):\n    return x + y\n"
-    with pytest.raises(cujit.UnsupportedError, match="default argument values are not supported"):
-        jit(fn)(1, 2)
+    assert jit(fn)(1, 5) == 6
+    assert jit(fn)(1) == 3
 
 
 def _run(args, stdin=None, target="sim"):

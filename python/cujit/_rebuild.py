@@ -932,8 +932,8 @@ def rebuild(code, defaults=None):
     if code.co_kwonlyargcount:
         raise RebuildError("keyword-only parameters")
     if defaults:
-        # The defaults are not in the code object; written back so that the core sees them (it
-        # refuses default values, as for a function read from a file).
+        # The defaults are not in the code object; written back so that the text reads as the
+        # function's own def (the values a caller leaves out come from the snapshot).
         if len(defaults) > len(args) or not all(
                 isinstance(d, (int, bool, str, type(None))) or
                 isinstance(d, float) and d == d and abs(d) != float("inf") for d in defaults):

@@ -6,6 +6,7 @@ generated code as the simulator's, through the disk cache) and calls it. There i
 what cannot be compiled raises cujit.errors.TypingError.
 """
 
+import inspect
 import sys
 
 from . import _core
@@ -44,6 +45,27 @@ def _boundscheck(option):
     return config.BOUNDSCHECK if config.BOUNDSCHECK is not None else bool(option)
 
 
+def _needs_folding(func):
+    """Whether a positional call of `func` still needs folding: it has defaults or *args."""
+    code = func.__code__
+    return bool(func.__defaults__) or bool(code.co_flags & inspect.CO_VARARGS)
+
+
+def fold_arguments(func, args, kwargs):
+    """`args` and `kwargs` of a call of `func` as one tuple in parameter order."""
+    sig = inspect.signature(func)
+    try:
+        bound = sig.bind(*args, **kwargs)
+    except TypeError as e:
+        raise TypeError("%s(): %s" % (func.__name__, e)) from None
+    bound.apply_defaults()
+    out = []
+    for p in sig.parameters.values():
+        v = bound.arguments[p.name]
+        out.append(tuple(v) if p.kind == p.VAR_POSITIONAL else v)
+    return tuple(out)
+
+
 class CPUDispatcher(_core.CpuFunction):
     """What ``@jit`` returns. Call it like the Python function; ``py_func`` is the original."""
 
@@ -62,7 +84,13 @@ class CPUDispatcher(_core.CpuFunction):
                          parallel=bool(options.get("parallel")), fastmath=bool(options.get("fastmath")),
                          python_errors=options.get("error_model", "python") != "numpy",
                          boundscheck=_boundscheck(options.get("boundscheck")),
-                         snapshot=snapshot(func))
+                         snapshot=snapshot(func, self_sigs=self._declared_sigs), folds=_needs_folding(func))
+
+    def _fold(self, *args, **kwargs):
+        """A call's arguments in parameter order (keywords placed, defaults filled in, the extra
+        positional ones as a tuple for *args), with Python's TypeError for a call that does not
+        fit, as Numba folds them (a default is typed as the value's own type)."""
+        return fold_arguments(self.py_func, args, kwargs)
 
     @property
     def signatures(self):

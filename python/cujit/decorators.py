@@ -513,6 +513,8 @@ def _classify(value, seen):
         if not members or any(m[0] != "enum" for _, m in members):
             return ("opaque", "%r (an enum class whose members are not numbers)" % value)
         return ("enumclass", enum_key(value), issubclass(value, _enum.IntEnum), members)
+    if value is None:  # Numba's none: `X is None` is known when compiling
+        return ("none",)
     if isinstance(value, bool):
         return ("bool", value)
     if isinstance(value, int):
@@ -631,15 +633,16 @@ class Frozen:
         self.source = capture(func)
 
 
-def snapshot(func, link=None):
+def snapshot(func, link=None, self_sigs=None):
     """The callable a dispatcher calls on each compile: `capture(func)` then. `link`: a kernel's
-    link= code, as (kind, name, bytes) items (cuda/compiler.py _link_items)."""
-    if not link:
+    link= code, as (kind, name, bytes) items (cuda/compiler.py _link_items). `self_sigs`: the
+    declared signatures a call of the function by its own name, not bound yet, converts to."""
+    if not link and not self_sigs:
         return lambda: capture(func)
-    return lambda: capture(func, link=link)
+    return lambda: capture(func, link=link, self_sigs=self_sigs)
 
 
-def capture(func, seen=None, link=None):
+def capture(func, seen=None, link=None, self_sigs=None):
     """A _core.FunctionSource for `func`, with its globals as they are now (and `link`, a kernel's
     link= items, under the name " link", which no Python name can be)."""
     if seen is None:
@@ -665,6 +668,10 @@ def capture(func, seen=None, link=None):
             snap[name] = _classify(closure[name], seen)
         elif name in g:
             snap[name] = _classify(g[name], seen)
+        elif name == func.__name__ and func.__code__.co_name == name:
+            # A function compiled at its decoration (declared signatures) that calls itself: its
+            # name is not bound yet; it names this function, as Numba resolves it.
+            snap[name] = ("function", fs) + ((self_sigs,) if self_sigs else ())
         elif not hasattr(builtins, name):
             continue  # attribute names and locals also appear in co_names
     if "random" in names and any(v == ("module", "cuda") or v == ("module", "numba") for v in snap.values()):
@@ -675,6 +682,12 @@ def capture(func, seen=None, link=None):
             fn = getattr(_random, name, None)
             if hasattr(fn, "py_func"):
                 snap["cuda.random." + name] = ("function", capture(fn.py_func, seen))
+    # Default values, as Python evaluated them at the def: a compiled caller that leaves an
+    # argument out passes this value (" default <parameter>", which no Python name can be).
+    if func.__defaults__:
+        params = code.co_varnames[:code.co_argcount]
+        for pname, value in zip(params[len(params) - len(func.__defaults__):], func.__defaults__):
+            snap[" default " + pname] = _classify(value, seen)
     if link:
         snap[" link"] = ("link", link)
     fs.set_globals(snap)

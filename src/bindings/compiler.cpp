@@ -88,6 +88,8 @@ GlobalValue to_global(const std::string& name, const py::tuple& t) {
     g.kind = K::Function;
     g.fn = t[1].cast<std::shared_ptr<FunctionSource>>();
     if (t.size() > 2) g.sigs = t[2].cast<std::vector<std::string>>();
+  } else if (kind == "none") {
+    g.kind = K::NoneValue;
   } else if (kind == "foreign" || kind == "link") {
     // ("foreign", C name, signature, abi, use_cooperative, items) or ("link", items)
     g.kind = kind == "foreign" ? K::Foreign : K::Link;

@@ -158,8 +158,9 @@ bool returnable(const Type& t) {
 class CpuFunction {
  public:
   CpuFunction(std::shared_ptr<FunctionSource> src, const std::vector<std::string>& sigs, bool parallel, bool fastmath,
-              bool python_errors, bool boundscheck, py::object snapshot = py::none())
-      : src_(std::move(src)), snapshot_(std::move(snapshot)), options_{parallel, fastmath, python_errors, boundscheck} {
+              bool python_errors, bool boundscheck, py::object snapshot = py::none(), bool folds = false)
+      : src_(std::move(src)), snapshot_(std::move(snapshot)), options_{parallel, fastmath, python_errors, boundscheck},
+        folds_(folds) {
     for (const auto& s : sigs) {
       Signature sig = parse_signature_or_raise(s);
       specialize(sig.args);
@@ -168,7 +169,7 @@ class CpuFunction {
   }
 
   py::object call(const py::args& args, const py::kwargs& kw) {
-    if (kw.size() > 0) throw py::type_error(src_->name + "(): keyword arguments are not supported by cujit's @jit yet");
+    if (kw.size() > 0) throw InternalError(src_->name + "(): keyword arguments reached the dispatcher unfolded");
     std::vector<KArg> karg;
     std::vector<Type> types;
     for (size_t i = 0; i < args.size(); ++i) {
@@ -224,6 +225,10 @@ class CpuFunction {
     return all[i]->build.host_source;
   }
 
+  /// Whether every call is put into parameter order by the Python side first (`_fold`): the
+  /// function has defaults or *args. A call with keywords always is.
+  bool folds() const { return folds_; }
+
   std::string inspect_source(const std::vector<std::string>& arg_types) {
     std::vector<Type> t;
     for (auto& a : arg_types) t.push_back(parse_type(a));
@@ -236,6 +241,7 @@ class CpuFunction {
   CpuOptions options_;
   SpecCache<CpuSpec> specs_;
   std::vector<std::vector<Type>> declared_;
+  bool folds_ = false;
 
   CpuSpec& specialize(const std::vector<Type>& types) {
     return specs_.get(types, [&] {
@@ -262,10 +268,20 @@ CpuFunction& live(py::handle f) { return initialized<CpuFunction>(f, "@jit funct
 
 void define_cpu(py::module_& m) {
   py::class_<CpuFunction>(m, "CpuFunction", py::dynamic_attr(), "An @jit / @njit CPU function dispatcher.")
-      .def(py::init<std::shared_ptr<FunctionSource>, const std::vector<std::string>&, bool, bool, bool, bool, py::object>(),
+      .def(py::init<std::shared_ptr<FunctionSource>, const std::vector<std::string>&, bool, bool, bool, bool, py::object, bool>(),
            py::arg("source"), py::arg("signatures"), py::arg("parallel") = false, py::arg("fastmath") = false,
-           py::arg("python_errors") = true, py::arg("boundscheck") = false, py::arg("snapshot") = py::none())
-      .def("__call__", [](py::handle f, const py::args& a, const py::kwargs& kw) { return live(f).call(a, kw); })
+           py::arg("python_errors") = true, py::arg("boundscheck") = false, py::arg("snapshot") = py::none(),
+           py::arg("folds") = false)
+      .def("__call__", [](py::handle f, const py::args& a, const py::kwargs& kw) {
+        CpuFunction& c = live(f);
+        // Keywords, defaults and *args are bound by Python's own rules (cpu.py _fold: its
+        // TypeErrors are Python's); the fast path is for plain positional calls.
+        if (kw.size() > 0 || c.folds()) {
+          py::args folded = py::reinterpret_borrow<py::args>(f.attr("_fold")(*a, **kw));
+          return c.call(folded, py::kwargs());
+        }
+        return c.call(a, kw);
+      })
       .def_property_readonly("_signatures", [](py::handle f) { return live(f).signatures(); })
       .def("_annotations", [](py::handle f) { return live(f).annotations(); })
       .def("_source_at", [](py::handle f, size_t i) { return live(f).source_at(i); }, py::arg("index"))

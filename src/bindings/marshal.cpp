@@ -197,6 +197,8 @@ KArg marshal_tuple(const py::handle& h, rt::Backend backend, int index) {
   const py::ssize_t n = PyTuple_GET_SIZE(h.ptr());
   std::vector<Type> types;
   for (py::ssize_t i = 0; i < n; ++i) {
+    if (PyTuple_GET_ITEM(h.ptr(), i) == Py_None)  // a None item has no bytes in the tuple's struct
+      throw UnknownArgumentType(index, "Cannot determine Numba type of a tuple holding None");
     a.items.push_back(marshal(PyTuple_GET_ITEM(h.ptr(), i), backend, index));
     types.push_back(a.items.back().type);
     a.from_host = a.from_host || a.items.back().from_host;
@@ -238,6 +240,11 @@ KArg marshal(const py::handle& h, rt::Backend backend, int index) {
     array_bytes(a, data, shape, strides);
   };
   if (PyTuple_Check(h.ptr())) return marshal_tuple(h, backend, index);
+  if (h.ptr() == Py_None) {  // Numba's none: `if x is None` is known when compiling; no value (a cj::Unit)
+    a.type = Type::none();
+    a.bytes.assign(1, 0);
+    return a;
+  }
   if (!PyFloat_CheckExact(h.ptr()) && !PyLong_CheckExact(h.ptr()) && is_enum_member(h)) return marshal_enum(h, backend, index);
   // Device arrays first (the common case: no scalar probes), then plain Python scalars: probing
   // them for __cuda_array_interface__ would raise and format an AttributeError on every launch.

@@ -53,6 +53,10 @@ struct Keyword {
 struct Param {
   std::string name;
   SourceLoc loc;
+  // `name=default`: the default's expression, as written (a nested def's defaults are read from
+  // it; a function Python hands over has its evaluated defaults in its snapshot, " default <name>").
+  std::shared_ptr<const Node> dflt;
+  bool star = false;  // `*name`: the extra positional arguments, as a tuple (Numba's StarArgTuple)
 };
 
 struct Node {

@@ -94,7 +94,7 @@ std::string Emitter::run(const std::vector<EntryPoint>& entries) {
   std::ostringstream fns;
   for (int i : order) fns << function(*prog_.fns[i]);
   std::ostringstream ents;
-  EntryContext cx{target_, uses_barrier_, allocates_, [this](const Type& t) { return type(t); }};
+  EntryContext cx{target_, uses_barrier_, allocates_, [this](const Type& t) { return param_type(t); }};
   for (auto& e : entries) ents << emit_entry(e, *prog_.fns[e.instance], cx);
 
   std::ostringstream out;
@@ -167,7 +167,7 @@ std::string Emitter::signature(const FunctionInstance& f) {
                   " " + f.cpp_name + "(";
   const auto& params = f.mod.func->params;
   for (size_t i = 0; i < params.size(); ++i)
-    s += (i ? ", " : "") + type(f.arg_types[i]) + " p_" + params[i].name;
+    s += (i ? ", " : "") + param_type(f.arg_types[i]) + " p_" + params[i].name;
   return s + ")";
 }
 

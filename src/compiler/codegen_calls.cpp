@@ -27,7 +27,9 @@ std::string Emitter::call(const ast::Node& e) {
     const FunctionInstance& f = *prog_.fns[r->instance];
     std::string s = f.cpp_name + "(";
     for (size_t i = 0; i < e.list.size(); ++i)
-      s += (i ? ", " : "") + convert(expr(*e.list[i]), e.list[i]->type, f.arg_types[i]);
+      s += (i ? ", " : "") + (f.arg_types[i].tag == Type::Tag::None
+                                  ? "((void)(" + expr(*e.list[i]) + "), cj::Unit{})"  // None: no value (param_type)
+                                  : convert(expr(*e.list[i]), e.list[i]->type, f.arg_types[i]));
     return s + ")";
   }
   if (const LibdeviceFn* ld = callee.name.rfind("cuda.libdevice.", 0) ? nullptr : find_libdevice(callee.name.substr(15))) {
@@ -221,6 +223,7 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
       uses_barrier_ = true;
       return sp + "(" + expr(*e.list[0]) + ")";
     case Builtin::MathFrexp: return sp + "<" + type(r) + ">(" + arg(e, 0, r.elems[0]) + ")";
+    case Builtin::MathModf: return sp + "<" + type(r) + ">(" + arg(e, 0, r.elems[0]) + ")";
     case Builtin::MathLdexp: return sp + "(" + arg(e, 0, r) + ", (int64_t)(" + expr(*e.list[1]) + "))";
     case Builtin::MathGcd: return sp + "(" + arg(e, 0, r) + ", " + arg(e, 1, r) + ")";
     case Builtin::IntBitCount: return (prog_.host_only ? sp : sp + "_bits") + "(" + expr(*e.list[0]) + ")";

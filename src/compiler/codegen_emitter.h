@@ -44,6 +44,9 @@ class Emitter {
 
   // ---- types ----------------------------------------------------------------------------------
   std::string type(const Type& t);
+  /// A parameter's C++ type: a None parameter (an argument None, or a default None left out)
+  /// holds no value, and is an empty cj::Unit (a None return stays void).
+  std::string param_type(const Type& t) { return t.tag == Type::Tag::None ? std::string("cj::Unit") : type(t); }
   void tuple_struct(const Type& t);
   std::string convert(const std::string& code, const Type& from, const Type& to);
 

@@ -18,7 +18,10 @@ namespace cujit {
 namespace detail {
 
 void Emitter::block(const std::vector<ast::NodePtr>& stmts) {
-  for (const auto& s : stmts) stmt(*s);
+  for (const auto& s : stmts) {
+    stmt(*s);
+    if (ends_block(*fn_, *s)) return;  // the rest was pruned when typing (fnval.h)
+  }
 }
 
 void Emitter::stmt(const ast::Node& s) {

@@ -124,12 +124,28 @@ void forget_nodes(FunctionInstance& f, const ast::Node& n) {
 }
 
 int constant_branch(const FunctionInstance& f, const ast::Node& test) {
+  // `x is None` / `x is not None` of a variable whose type is known (typed just before): None's
+  // type is only None, and no other type but an optional ever is, so Numba prunes the branch not
+  // taken (a parameter whose default None was left out, or that was passed a number).
+  if (test.is(ast::Kind::Compare) && test.ops.size() == 1 && (test.ops[0] == ast::Op::Is || test.ops[0] == ast::Op::IsNot)) {
+    auto is_none = [](const ast::Node& n) { return n.is(ast::Kind::Constant) && n.cval.tag == ast::ConstValue::Tag::None; };
+    const ast::Node* other = is_none(*test.list[0]) ? test.a.get() : is_none(*test.a) ? test.list[0].get() : nullptr;
+    if (!other || !other->is(ast::Kind::Name) || !other->type.known() || other->type.is_optional()) return -1;
+    const bool none = other->type.tag == Type::Tag::None;
+    return test.ops[0] == ast::Op::Is ? none : !none;
+  }
   if (!test.is(ast::Kind::Name)) return -1;
   auto c = f.const_params.find(test.name);
   if (c == f.const_params.end()) return -1;
   const GlobalValue& g = c->second;
   if (g.kind == GlobalValue::Kind::Bool || g.kind == GlobalValue::Kind::Int) return g.i != 0;
   return -1;
+}
+
+bool ends_block(const FunctionInstance& f, const ast::Node& s) {
+  if (!s.is(ast::Kind::If)) return false;
+  const int live = constant_branch(f, *s.a);
+  return live >= 0 && !can_fall_through(live ? s.body : s.orelse);
 }
 
 bool rewrite_setitem_statement(ast::Node& stmt, const std::string& qualified) {

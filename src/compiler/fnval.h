@@ -37,7 +37,13 @@ struct FunctionInstance;
 void forget_nodes(FunctionInstance& f, const ast::Node& n);
 
 /// 1 or 0 where the test of an `if` is such a parameter holding a constant true or false in this
-/// instance, else -1.
+/// instance, or compares a variable whose type is None or not optional with None (`is`, `is
+/// not`), else -1.
 int constant_branch(const FunctionInstance& f, const ast::Node& test);
+
+/// Whether `s` is an `if` whose constant_branch takes a branch that never falls through (`if y
+/// is None: return x`): the statements after it in its block are unreachable, and pruned as
+/// Numba prunes them (neither typed nor generated).
+bool ends_block(const FunctionInstance& f, const ast::Node& s);
 
 }  // namespace cujit

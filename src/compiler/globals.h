@@ -38,6 +38,7 @@ struct GlobalValue {
     Foreign,     // cuda.declare_device: attr = its C name, module = its ABI ("numba" or "c"),
                  // type_name = its signature, i = use_cooperative, links = the code defining it
     Link,        // a kernel's link= code (the snapshot's " link" entry): links only
+    NoneValue,   // None (also a default value: the snapshot's " default <parameter>" entries)
     Opaque,      // anything else: an error if the function uses it
   };
   Kind kind = Kind::Opaque;

@@ -241,14 +241,8 @@ class Parser {
     NodePtr fn = ast::make(Kind::FunctionDef, kw.loc);
     fn->name = name;
     std::unordered_set<std::string> names;
-    while (!at(T::Colon)) {  // NAME ("," NAME)*: defaults and stars are refused as in a def
-      const Token& t = tok();
-      if (at(T::Star) || at(T::DoubleStar)) unsupported(t, "*args parameters are not supported");
-      if (!at(T::Name)) syntax(t, "expected a parameter name, found " + describe(t));
-      next();
-      if (!names.insert(t.text).second) syntax(t, "duplicate argument '" + t.text + "' in function definition");
-      fn->params.push_back({t.text, t.loc});
-      if (at(T::Assign)) unsupported(tok(), "default argument values are not supported");
+    while (!at(T::Colon)) {  // params as a def's, without annotations
+      param(*fn, names, false);
       if (!accept(T::Comma)) break;
     }
     expect(T::Colon, "expected ':' after the lambda's parameters");
@@ -259,21 +253,36 @@ class Parser {
     return fn;
   }
 
-  // param = NAME      (defaults, annotations, *args, **kwargs and markers are refused here)
-  void param(Node& fn, std::unordered_set<std::string>& names) {
+  // param = NAME ("=" test)? | "*" NAME    (annotations, **kwargs, keyword-only parameters and
+  // markers are refused here). A parameter without a default after one with a default, or after
+  // *args, is Python's syntax error or a keyword-only parameter.
+  void param(Node& fn, std::unordered_set<std::string>& names, bool annotations = true) {
     const Token& t = tok();
-    if (at(T::Star))
-      unsupported(t, peek().is(T::Name) ? "*args parameters are not supported"
-                                        : "keyword-only parameters ('*') are not supported");
+    bool star = false;
+    const bool after_star = !fn.params.empty() && fn.params.back().star;
+    if (at(T::Star)) {
+      if (!peek().is(T::Name)) unsupported(t, "keyword-only parameters ('*') are not supported");
+      if (after_star) syntax(t, "* argument may appear only once");
+      next();
+      star = true;
+    }
     if (at(T::DoubleStar)) unsupported(t, "**kwargs parameters are not supported");
     if (at(T::Slash)) unsupported(t, "positional-only parameters ('/') are not supported");
-    if (!at(T::Name)) syntax(t, "expected a parameter name, found " + describe(t));
-    next();
-    if (!names.insert(t.text).second)
-      syntax(t, "duplicate argument '" + t.text + "' in function definition");
-    fn.params.push_back({t.text, t.loc});
-    if (at(T::Colon)) unsupported(tok(), "parameter annotations are not supported");
-    if (at(T::Assign)) unsupported(tok(), "default argument values are not supported");
+    if (!at(T::Name)) syntax(tok(), "expected a parameter name, found " + describe(tok()));
+    const Token& n = next();
+    if (after_star) unsupported(n, "keyword-only parameters (after *" + fn.params.back().name + ") are not supported");
+    if (!names.insert(n.text).second)
+      syntax(n, "duplicate argument '" + n.text + "' in function definition");
+    fn.params.push_back({n.text, n.loc});
+    fn.params.back().star = star;
+    if (annotations && at(T::Colon)) unsupported(tok(), "parameter annotations are not supported");
+    if (at(T::Assign)) {
+      if (star) syntax(tok(), "var-positional argument cannot have default value");
+      next();
+      fn.params.back().dflt = std::shared_ptr<const Node>(test());
+    } else if (!star && fn.params.size() > 1 && fn.params[fn.params.size() - 2].dflt) {
+      syntax(n, "non-default argument follows default argument");
+    }
   }
 
   // suite = simple_stmts | NEWLINE INDENT stmt+ DEDENT
@@ -656,7 +665,14 @@ class Parser {
     NodePtr n = make(Kind::Call, toks_[start].loc, Op::None, std::move(callee));
     std::unordered_set<std::string> names;  // keyword arguments so far
     while (!at(T::RParen)) {
-      if (at(T::Star)) unsupported(tok(), "argument unpacking (*args) is not supported");
+      if (at(T::Star)) {  // f(*t): the typer puts t's items in its place (typeinfer_calls.cpp)
+        if (!n->keywords.empty()) unsupported(tok(), "argument unpacking (*args) after keyword arguments is not supported");
+        const Token& star = next();
+        NodePtr s = make(Kind::Starred, star.loc, Op::None, test());
+        n->list.push_back(seal(std::move(s)));
+        if (!accept(T::Comma)) break;
+        continue;
+      }
       if (at(T::DoubleStar)) unsupported(tok(), "argument unpacking (**kwargs) is not supported");
       if (at(T::Name) && peek().is(T::Assign)) {
         const Token& name = next();

@@ -47,6 +47,7 @@ Type type_of_global(const GlobalValue& g) {
       t.readonly = true;
       return t;
     }
+    case GlobalValue::Kind::NoneValue: return Type::none();
     default: return Type::unknown();
   }
 }
@@ -68,9 +69,16 @@ void Typer::run() {
   for (const auto& n : names) fn.locals[n] = Type::unknown();
   for (int pass = 0; pass < 32; ++pass) {
     final_ = false;
+    pending_ = -1;
     walk(def);
-    if (!ssa_.changed()) break;
+    // The return type so far, which a recursive call reads (typeinfer_calls.cpp): a pass that
+    // changes it needs another.
+    const bool returns_changed = partial_return() && (fn.recursed || pending_ >= 0);
+    if (!ssa_.changed() && !returns_changed) break;
   }
+  // A recursive call through other functions of a function whose type is still unknown: the
+  // caller waited on types this instance again once it knows more.
+  if (pending_ >= 0 && pending_ != self_) throw PendingRecursion{pending_};
   final_ = true;
   walk(def);
   finish_return(def);
@@ -129,12 +137,14 @@ int Program::instantiate(const std::shared_ptr<FunctionSource>& src, const std::
     auto& f = *fns[i];
     if (!f.failed && f.src.get() == src.get() && f.arg_types == args && f.role == role &&
         f.declared_ret == declared_ret && key(f.const_params) == want) {
-      if (f.typing) return -1;  // recursion: the caller reports it at the call
-      return (int)i;
+      return (int)i;  // also while it is being typed: a recursive call (typeinfer_calls.cpp)
     }
   }
-  for (auto& f : fns)  // any instance of the same function still being typed is recursion too
-    if (f->src.get() == src.get() && f->typing && !f->failed) return -1;
+  // Recursion with other argument types (f(x) calling f(x - 0.5)) makes another instance; a
+  // chain of them that keeps growing (f(x) calling f((x, x))) never ends: Numba's runaway error.
+  int same = 0;
+  for (auto& f : fns) same += f->src.get() == src.get() && f->typing && !f->failed;
+  if (same >= kMaxRecursiveInstances) return -1;
   auto inst = std::make_unique<FunctionInstance>();
   inst->src = src;
   inst->mod = parse_function(*src);
@@ -169,8 +179,13 @@ int Program::instantiate(const std::shared_ptr<FunctionSource>& src, const std::
     fns[idx]->typing = false;  // left unreachable; a caller may retry with constants (call_user)
     fns[idx]->failed = true;
     throw;
+  } catch (const PendingRecursion&) {
+    fns[idx]->typing = false;  // typed again by the instance it waits on (typeinfer_calls.cpp)
+    fns[idx]->failed = true;
+    throw;
   }
   fns[idx]->typing = false;
+  check_recursive_uses(*this, idx);
   return idx;
 }
 

@@ -2,6 +2,7 @@
 // type filled in and every name resolved. Numba's rules (DESIGN.md decision 3) live here, and so
 // does every typing error the user can see.
 #pragma once
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -107,6 +108,29 @@ struct FunctionInstance {
   // ("__cj_def_<line>_<col>") their def statements now assign, each naming a FunctionSource.
   std::map<std::string, GlobalValue> nested;
   int unrolled = 0;  // literal_unroll loops rewritten so far (typeinfer_unroll.cpp): names their variables
+  // Recursion (typeinfer_calls.cpp). While this instance is being typed, the type its returns
+  // give so far (its declared type if it has one): a call of it from inside (directly or through
+  // other functions) is typed with it, as Numba types a recursive call from the returns that do
+  // not recurse. Each such call of the final passes is recorded, and must agree with the type it
+  // ends with ("Return type of recursive function does not converge" otherwise).
+  Type partial_ret;
+  struct RecursiveUse {
+    Type used;
+    const ast::Node* call;
+    int caller;
+  };
+  std::vector<RecursiveUse> recursive_uses;
+  bool recursed = false;  // some call of it was typed while it was being typed
+  // Calls of compiled functions whose arguments are in parameter order (bind_user_call): bound
+  // once, as the rewrite is kept when typing starts again.
+  std::unordered_set<const ast::Node*> bound_calls;
+};
+
+/// Thrown by the typing of an instance that calls, through others, an instance still being typed
+/// whose return type is not known yet (`waits_on`): the instance is dropped, and the one waited on
+/// types it again on its next pass, once its own returns that do not recurse are typed.
+struct PendingRecursion {
+  int waits_on;
 };
 
 /// Thrown by the typer after it rewrote the instance's tree (literal_unroll): the instance is
@@ -201,6 +225,24 @@ class Program {
   /// first use; the same function declared otherwise is another entry).
   int source_index(const std::shared_ptr<FunctionSource>& src, const std::vector<std::string>& sigs = {});
 };
+
+/// How many instances of one function may be typing at once, each calling the next with other
+/// argument types, before the recursion counts as runaway.
+constexpr int kMaxRecursiveInstances = 16;
+/// Checks, once instance `idx` is typed, that every recursive call of it was typed with the type
+/// it returns (typeinfer_calls.cpp); Numba's "Return type of recursive function does not
+/// converge" at the first that was not.
+void check_recursive_uses(Program& prog, int idx);
+
+/// Calls (typeinfer_calls.cpp). `f(*t)`: each starred tuple (a tuple literal, or a name whose
+/// type `type_of` finds) is replaced by its items; false while some starred value's type is not
+/// known yet.
+bool expand_starred(FunctionInstance& fn, ast::Node& call, const std::function<Type(ast::Node&)>& type_of);
+/// Puts the arguments of `call`, a call of `callee` (whose definition is `def`), in parameter
+/// order as Python binds them: keywords to the parameters they name, defaults for parameters left
+/// out, extra positional arguments into one tuple for a `*args` parameter; Python's TypeError
+/// messages (as TypingErrors) for a call that does not fit. Once per call node.
+void bind_user_call(FunctionInstance& fn, ast::Node& call, const FunctionSource& callee, const ast::Node& def);
 
 /// Lifts the nested defs of `f`'s tree out into functions of their own (typeinfer_nested.cpp):
 /// each def statement becomes an assignment of a global in `f.nested`.

@@ -88,6 +88,11 @@ Type BuiltinTyper::builtin_call(ast::Node& e, const BuiltinRow& b, const std::ve
     case Rule::MathFrexp:
       arity(e, b, args, 1, 1); need_numbers(e, b, args);
       return Type::tuple({Type::scalar_of(float_of(args[0].scalar)), Type::scalar_of(Scalar::Int32)});
+    case Rule::MathModf: {  // numba-cuda's cases are float32 and float64: float16 converts to float32
+      arity(e, b, args, 1, 1); need_numbers(e, b, args);
+      const Scalar f = float_of(args[0].scalar) == Scalar::Float16 ? Scalar::Float32 : float_of(args[0].scalar);
+      return Type::tuple({Type::scalar_of(f), Type::scalar_of(f)});
+    }
     case Rule::MathLdexp:
       arity(e, b, args, 2, 2); need_numbers(e, b, args);
       // Python refuses a float exponent (Numba truncates it in silence).

@@ -280,6 +280,7 @@ Type Typer::global(ast::Node& e, const GlobalValue& g) {
       f.resolved[&e] = r;
       return Type::function(kForeignPrefix + g.attr);
     }
+    case GK::NoneValue: return Type::none();  // `X is None` is then known (constant_branch)
     case GK::Link:  // " link" is no Python name
     case GK::Opaque:
       error(e, "Untyped global name '" + e.name + "': cannot determine Numba type of " + g.type_name);

@@ -172,7 +172,9 @@ struct Lifter {
                          "', a name '" + name + "' reads from the function around it: not supported; rename it");
         NodePtr arg = ast::make(K::Name, n.loc);
         arg->name = c;
-        n.list.push_back(std::move(arg));
+        // By name: the call's own arguments are bound to the def's parameters first (its
+        // defaults and *args included, bind_user_call), the captured ones after them.
+        n.keywords.push_back(ast::Keyword{c, n.loc, std::move(arg)});
       }
     }
     for (Node* c : {n.a.get(), n.b.get(), n.c.get()}) if (c) pass_captured(*c, name, captured, src, shadow);

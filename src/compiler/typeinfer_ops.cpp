@@ -227,6 +227,8 @@ void Typer::array_method(ast::Node& e) {
 Type Typer::call(ast::Node& e) {
   array_method(e);
   Type callee = expr(*e.a);
+  // f(*t): t's items become arguments once its type is known (typeinfer_calls.cpp).
+  if (!expand_starred(fn(), e, [this](ast::Node& n) { return expr(n); })) return Type::unknown();
   bool keywords_bound = false;
   if (callee.tag == Type::Tag::Function && callee.user_fn < 0)
     if (const BuiltinRow* b = find_builtin(callee.name)) keywords_bound = bind_builtin_keywords(fn(), e, *b);
@@ -272,66 +274,6 @@ Type Typer::call(ast::Node& e) {
   }
   check_record_operands(fn(), e, callee.name, args);
   return type_builtin_call(fn(), e, *b, args);
-}
-
-Type Typer::call_user(ast::Node& e, const Type& callee, const std::vector<Type>& args) {
-  if (!e.keywords.empty()) unsupported(*e.keywords[0].value, "keyword arguments are not supported in calls to compiled functions");
-  for (size_t i = 0; i < args.size(); ++i)
-    if (args[i].tag == Type::Tag::Module || args[i].tag == Type::Tag::String || args[i].tag == Type::Tag::Iterator)
-      unsupported(*e.list[i], "passing a " + args[i].str() + " to a function is not supported");
-  auto src = prog_.sources[callee.user_fn];
-  // The number of arguments is the caller's mistake: reported here, as Python reports it.
-  const ast::Module callee_mod = parse_function(*src);
-  const std::vector<ast::Param>& params = callee_mod.func->params;
-  if (params.size() > args.size()) {
-    std::string missing;
-    for (size_t i = args.size(); i < params.size(); ++i) missing += (missing.empty() ? "'" : ", '") + params[i].name + "'";
-    error(e, src->name + "() missing " + std::to_string(params.size() - args.size()) + " required positional argument(s): " + missing);
-  }
-  if (params.size() < args.size())
-    error(e, src->name + "() takes " + std::to_string(params.size()) + " positional argument(s) but " +
-                 std::to_string(args.size()) + " were given");
-  // A constant passed for a parameter that sizes an array is known to the callee (fnval.h).
-  std::map<std::string, GlobalValue> consts;
-  const std::set<std::string> sizing = shape_params(*callee_mod.func);
-  for (size_t i = 0; i < params.size(); ++i) {
-    GlobalValue g;
-    if (sizing.count(params[i].name) && fold_constant_argument(fn(), *e.list[i], &g)) consts[params[i].name] = g;
-  }
-  Type declared_ret = Type::unknown();  // cuda.jit(sigs, device=True): Numba casts to the chosen one
-  std::string why;
-  std::vector<Type> call_args = declared_call_types(prog_.declared[callee.user_fn], args, src->name, &declared_ret, &why);
-  if (!why.empty()) error(e, why);
-  int idx;
-  try {
-    idx = prog_.instantiate(src, call_args, declared_ret, Role::Device, consts);
-  } catch (CompileError&) {
-    const std::exception_ptr first = std::current_exception();
-    // Where the plain types fail, Numba retries with the constant arguments as literals, and
-    // prunes the branches their `if`s rule out (fnval.h, branch_params). Else the callee's own
-    // error stands, at its own line.
-    bool retry = false;
-    for (const auto& p : branch_params(*callee_mod.func)) {
-      size_t i = 0;
-      while (params[i].name != p) ++i;
-      GlobalValue g;
-      if (!consts.count(p) && fold_constant_argument(fn(), *e.list[i], &g)) consts[p] = g, retry = true;
-    }
-    if (!retry) throw;
-    try {
-      idx = prog_.instantiate(src, call_args, declared_ret, Role::Device, consts);
-    } catch (CompileError&) {
-      std::rethrow_exception(first);  // the plain types' error: the constants did not help
-    }
-  }
-  if (idx < 0) {
-    error(e, "recursive calls are not supported: " + src->name + "() calls itself (directly or through another function)");
-  }
-  Resolved r{Resolved::Kind::UserFunction};
-  r.instance = idx;
-  fn().resolved[&e] = r;
-  Type ret = prog_.fns[idx]->ret;
-  return ret.tag == Type::Tag::Void ? Type::none() : ret;
 }
 
 }  // namespace detail

@@ -23,6 +23,7 @@ void Typer::block(std::vector<ast::NodePtr>& stmts) {
   for (size_t i = 0; i < stmts.size(); ++i) {
     if (stmts[i]->is(ast::Kind::For)) unroll_literal(stmts, i);  // may rewrite and restart
     stmt(*stmts[i]);
+    if (ends_block(fn(), *stmts[i])) return;  // what follows is pruned: neither typed nor generated
   }
 }
 

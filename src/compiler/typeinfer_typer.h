@@ -1,9 +1,10 @@
 // The type inference's class (internal to type inference; not a public header): one Typer types
 // one FunctionInstance (the algorithm: typeinfer.cpp's file comment). Its members are defined in
-// four files by what they type, so that no file grows past ~1,000 lines: typeinfer.cpp (the
+// five files by what they type, so that no file grows past ~1,000 lines: typeinfer.cpp (the
 // passes), typeinfer_stmt.cpp (statements and assignment targets), typeinfer_expr.cpp
-// (expressions: constants, names, globals, module attributes, attributes) and typeinfer_ops.cpp
-// (operators, subscripts, array methods, calls). Each member is documented at its definition.
+// (expressions: constants, names, globals, module attributes, attributes), typeinfer_ops.cpp
+// (operators, subscripts, array methods, calls) and typeinfer_calls.cpp (calls of compiled
+// functions: argument binding, recursion). Each member is documented at its definition.
 #pragma once
 
 #include <set>
@@ -31,6 +32,12 @@ class Typer {
   int prange_depth_ = 0;  // parallel prange loops around the statement being typed
   Versions ssa_;          // every local's versions and where the walk is (typeinfer_ssa.h)
   std::vector<const ast::Node*> prange_loops_;  // parallel prange loops (final pass)
+  // Recursion (typeinfer_calls.cpp): this pass typed a call of an instance being typed whose
+  // return type is not known yet; -1 if none, else the outermost such instance (self_ included).
+  int pending_ = -1;
+  bool partial_return();
+  Type recursive_call(ast::Node& e, int idx);
+  Type wait_on(ast::Node& e, int idx);
   void walk(ast::Node& def);
   FunctionInstance& fn() { return *prog_.fns[self_]; }
   const SourceFile& src() { return fn().mod.source; }

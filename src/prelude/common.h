@@ -527,6 +527,16 @@ CJ_FN Tup frexp(F x) {
   if (x != x || x == (F)CJ_INF || x == -(F)CJ_INF) e = 0;
   return Tup{m, (int32_t)e};
 }
+// math.modf(x) -> (fraction, integer part), each with x's sign, as the tuple struct Tup (C's modf
+// gives Python's (0.0, inf) for inf and (nan, nan) for nan).
+CJ_FN float modf_m(float x, float* i) { return CJ_LIBM_F(modf)(x, i); }
+CJ_FN double modf_m(double x, double* i) { return CJ_LIBM_D(modf)(x, i); }
+template <class Tup, class F>
+CJ_FN Tup modf(F x) {
+  F i = 0;
+  F f = modf_m(x, &i);
+  return Tup{f, i};
+}
 // math.ldexp(x, i): an exponent past any float's range gives the same result as the clamped one
 // (C's ldexp takes an int: a wrapped int64 would scale by the wrong power in silence).
 CJ_FN double ldexp(double x, int64_t i) { return CJ_LIBM_D(ldexp)(x, (int)(i > 100000 ? 100000 : i < -100000 ? -100000 : i)); }

@@ -8,4 +8,4 @@ def g(a, b):
 
 @vectorize(['float32(float32)'], target='cuda')
 def f(x):
-    return g(x)  # error: TypingError: g() missing 1 required positional argument(s): 'b'
+    return g(x)  # error: TypingError: g() missing 1 required positional argument: 'b'

@@ -8,4 +8,4 @@ def g(a):
 
 @vectorize(['float32(float32)'], target='cuda')
 def f(x):
-    return g(x, x)  # error: TypingError: g() takes 1 positional argument(s) but 2 were given
+    return g(x, x)  # error: TypingError: g() takes 1 positional argument but 2 were given

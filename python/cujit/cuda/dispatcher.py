@@ -367,7 +367,9 @@ class Dispatcher(_core.Kernel):
         super().__init__(source(func), [signature_string(s) for s in signatures], checks,
                          snapshot=snapshot(func, link_items), nvrtc_flags=flags)
         self._link = link
-        self._set_extensions(self._extensions)
+        from ..cpu import _needs_folding
+        self._folds = _needs_folding(func)
+        self._set_extensions(self._core_extensions())
 
     def __reduce__(self):
         return _reduce_by_reference(self)
@@ -401,13 +403,21 @@ class Dispatcher(_core.Kernel):
     @extensions.setter
     def extensions(self, value):
         self._extensions = list(value)
-        self._set_extensions(self._extensions)
+        self._set_extensions(self._core_extensions())
+
+    def _core_extensions(self):
+        """What the core is told of the extensions: a kernel with defaults or *args also has its
+        launches go through _prepare_launch, which folds their arguments."""
+        return self._extensions if self._extensions or not self._folds else [None]
 
     def _prepare_launch(self, args, stream):
         """(arguments to launch with, functions to call after the launch): the extensions'
         prepare_args, then the copy hints (cuda.In/Out/InOut) unwrapped. Called by the core for a
         launch with extensions or hints."""
         from .args import ArgHint
+        if self._folds:  # defaults filled in, *args as one tuple (numba-cuda's fold_arguments)
+            from ..cpu import fold_arguments
+            args = fold_arguments(self.py_func, args, {})
         retr = []
         out = []
         for val in args:

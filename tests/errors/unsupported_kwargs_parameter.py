@@ -4,7 +4,7 @@ from cujit import cuda
 
 
 @cuda.jit
-def kernel(a, b=1):  # error: UnsupportedError: default argument values are not supported
+def kernel(a, **rest):  # error: UnsupportedError: **kwargs parameters are not supported
     a[0] = 1
 
 
