@@ -2,6 +2,7 @@
 // #line directives back to the user's file. The same text builds for the GPU (NVRTC, with the
 // prelude's cuda.h) and for the CPU (the host compiler, with host.h); only the entry points differ.
 #pragma once
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -62,6 +63,10 @@ std::string cpp_type(const Type& t);
 
 // Records in generated code (codegen_records.cpp): a record is `cj::Rec<size, align>` bytes
 // (prelude common.h), a record value a pointer to them, a field read and written at its offset.
+/// The statement for raise `s` of `fn` (codegen_exc.cpp); `value` writes an argument's value.
+std::string raise_code(const Program& prog, const FunctionInstance& fn, const ast::Node& s,
+                       const std::function<std::string(const ast::Node&)>& value);
+
 /// "cj::Rec<16, 8>".
 std::string record_cpp(const Record& r);
 /// A global array of records (`sym`, its bytes in `g`): its definition written to `defs` (null

@@ -38,6 +38,9 @@ struct GlobalValue {
     Foreign,     // cuda.declare_device: attr = its C name, module = its ABI ("numba" or "c"),
                  // type_name = its signature, i = use_cooperative, links = the code defining it
     Link,        // a kernel's link= code (the snapshot's " link" entry): links only
+    ExcClass,    // an exception class (a subclass of BaseException): type_name = its key
+                 // ("MyError@<id>", decorators.EXC_CLASSES), attr = its __name__, i = 1 when it
+                 // derives from Exception
     Opaque,      // anything else: an error if the function uses it
   };
   Kind kind = Kind::Opaque;

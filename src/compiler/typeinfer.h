@@ -2,7 +2,9 @@
 // type filled in and every name resolved. Numba's rules (DESIGN.md decision 3) live here, and so
 // does every typing error the user can see.
 #pragma once
+#include <functional>
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -150,6 +152,31 @@ inline std::string gpu_decorator(const FunctionInstance& f) {
   return "@cuda.jit";
 }
 
+/// An exception class a raise names (Program::exc_classes): the key the dispatcher finds it by
+/// ("builtins.ValueError", or decorators.EXC_CLASSES' "MyError@<id>" for a user's class), its
+/// name, and whether it derives from Exception (what `except Exception` catches).
+struct ExcClass {
+  std::string key, name;
+  bool is_exception = true;
+};
+/// A constant argument of a raise in GPU code (RaiseSite).
+struct ExcArg {
+  enum class Tag { Int, UInt, Float, Bool, Complex, Str, None } tag = Tag::None;
+  int64_t i = 0;
+  uint64_t u = 0;
+  double f = 0, im = 0;
+  std::string s;
+};
+/// A raise in GPU code, which the device reports by number as numba-cuda does (its class and
+/// constant arguments are known when compiling): the dispatcher raises the class with the
+/// arguments, the first prefixed with the function, file, line and thread.
+struct RaiseSite {
+  int cls = 0;  // index into Program::exc_classes
+  std::vector<ExcArg> args;
+  std::string function, file;
+  int line = 0;
+};
+
 /// All instances reachable from the entry points compiled together.
 class Program {
  public:
@@ -190,6 +217,12 @@ class Program {
   // The nested functions' sources, by enclosing source and def (typeinfer_nested.cpp): made once,
   // so every instance of the enclosing function names the same ones.
   std::map<std::pair<const FunctionSource*, std::string>, std::shared_ptr<FunctionSource>> nested;
+  // The exception classes raise statements name (typeinfer_exc.cpp); a Raise node's cval.i is
+  // its class's index. GPU code's raises are numbered when generated (codegen_exc.cpp), the same
+  // in both targets' text: by node, so the CUDA and the host program agree.
+  std::vector<ExcClass> exc_classes;
+  mutable std::vector<RaiseSite> raise_sites;
+  mutable std::map<const ast::Node*, int> raise_site_of;
 
   /// Types `src` for `args` (reusing an existing instance) and returns its index.
   /// `call_site` is where a caller asked for it (for errors); null for entry points.
@@ -201,6 +234,19 @@ class Program {
   /// first use; the same function declared otherwise is another entry).
   int source_index(const std::shared_ptr<FunctionSource>& src, const std::vector<std::string>& sigs = {});
 };
+
+/// A raise statement (typeinfer_exc.cpp): resolves its class (the builtin AssertionError for an
+/// assert's), records it in prog.exc_classes (s.cval.i), types its arguments with `type_expr`
+/// and refuses what Numba refuses. `is_local` says whether a name is a local variable.
+void type_raise(Program& prog, FunctionInstance& fn, ast::Node& s, const std::function<Type(ast::Node&)>& type_expr,
+                const std::function<bool(const std::string&)>& is_local);
+/// A try statement (typeinfer_exc.cpp): refused in GPU code; its handlers' classes must be what
+/// Numba's nopython mode catches (a bare except or Exception).
+void check_try(const Program& prog, FunctionInstance& fn, const ast::Node& s);
+/// The names a try body assigns whose versions (there and before the statement) do not all have
+/// one type: the handler cannot know which C++ variable holds the value (typeinfer_exc.cpp).
+/// `before` gives the type of a name's version before the try (Unknown when unassigned).
+std::set<std::string> try_unsettled_names(const ast::Node& s, const std::function<Type(const std::string&)>& before);
 
 /// Lifts the nested defs of `f`'s tree out into functions of their own (typeinfer_nested.cpp):
 /// each def statement becomes an assignment of a global in `f.nested`.
