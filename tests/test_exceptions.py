@@ -328,3 +328,30 @@ def test_kernel_raise_without_debug(target):
     else:  # the thread that raised returns; the others ran
         k[1, 4](a)
         assert a.tolist() == [1.0, 0.0, 1.0, 1.0]
+
+
+MESSAGE = "a global message"
+
+
+@njit
+def raise_global_message(x):
+    raise ValueError(MESSAGE, x)
+
+
+def test_string_global_and_closure_arguments(target):
+    with pytest.raises(ValueError) as e:
+        raise_global_message(4)
+    assert e.value.args == ("a global message", 4)
+    msg = "Device Function Error"
+
+    @cuda.jit(device=True)
+    def f():
+        raise ValueError(msg)
+
+    @cuda.jit(debug=True, opt=False)
+    def kernel():
+        f()
+
+    with pytest.raises(ValueError) as e:
+        kernel[1, 1]()
+    assert str(e.value).endswith("tid=[0, 0, 0] ctaid=[0, 0, 0]: Device Function Error")

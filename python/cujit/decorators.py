@@ -515,6 +515,8 @@ def _classify(value, seen):
     from .cuda.dispatcher import DeviceFunction, Dispatcher
     if isinstance(value, type) and issubclass(value, BaseException):  # raise MyError(...)
         return ("exception", exc_key(value), value.__name__, issubclass(value, Exception))
+    if isinstance(value, str):  # untyped, but an exception's argument (raise ValueError(msg))
+        return ("opaque", "<class 'str'>", value)
     if isinstance(value, _enum.Enum):  # Numba's EnumMember / IntEnumMember: its value, typed
         v = _classify(value.value, seen)
         if v[0] not in ("int", "float", "bool", "scalar", "tuple"):

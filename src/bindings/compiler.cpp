@@ -109,6 +109,7 @@ GlobalValue to_global(const std::string& name, const py::tuple& t) {
   } else {
     g.kind = K::Opaque;
     g.type_name = t[1].cast<std::string>();
+    if (t.size() > 2) g.attr = "str:" + t[2].cast<std::string>();  // a str (globals.h)
   }
   return g;
 }

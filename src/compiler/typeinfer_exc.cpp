@@ -105,6 +105,15 @@ void type_raise(Program& prog, FunctionInstance& fn, ast::Node& s, const std::fu
     unsupported(fn, *call, "keyword arguments of an exception class are not supported; pass them by position");
   if (call->list.size() > 8) unsupported(fn, *call->list[8], "an exception with more than 8 arguments is not supported");
   for (auto& a : call->list) {
+    if (a->is(ast::Kind::Name) && !is_local(a->name)) {  // a global or free str: its value, as a literal
+      auto g = fn.src->globals.find(a->name);
+      if (g != fn.src->globals.end() && g->second.kind == GlobalValue::Kind::Opaque && g->second.attr.rfind("str:", 0) == 0) {
+        ast::NodePtr lit = ast::make(ast::Kind::Constant, a->loc);
+        lit->cval.tag = ast::ConstValue::Tag::Str;
+        lit->cval.s = g->second.attr.substr(4);
+        a = std::move(lit);
+      }
+    }
     if (a->is(ast::Kind::Constant) && a->cval.tag == ast::ConstValue::Tag::Str) a->type = Type::string();
     const Type t = a->type.tag == Type::Tag::String ? a->type : type_expr(*a);
     if (!t.known()) continue;  // a later pass knows it
