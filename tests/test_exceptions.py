@@ -355,3 +355,38 @@ def test_string_global_and_closure_arguments(target):
     with pytest.raises(ValueError) as e:
         kernel[1, 1]()
     assert str(e.value).endswith("tid=[0, 0, 0] ctaid=[0, 0, 0]: Device Function Error")
+
+
+def test_debug_division_by_zero(target):
+    # numba-cuda: with debug=True the GPU uses the Python error model (ZeroDivisionError) and
+    # its simulator NumPy's np.seterr(divide='raise') (FloatingPointError); the thread stops
+    # there. Without debug, inf and execution goes on (test_no_zero_division_error).
+    @cuda.jit(debug=True, opt=False)
+    def f(r, x, y):
+        r[0] = y[0] / x[0]
+        r[1] = y[0]
+
+    r = np.zeros(2)
+    with pytest.raises(FloatingPointError if target == "sim" else ZeroDivisionError) as e:
+        f[1, 1](r, np.zeros(1), np.ones(1))
+    assert "tid=[0, 0, 0] ctaid=[0, 0, 0]: " in str(e.value)
+    assert r.tolist() == [0.0, 0.0]
+
+    @cuda.jit(debug=True, opt=False)
+    def g(r, x, y):
+        r[0] = y[0] // x[0]
+        r[1] = x[0] / x[0]  # 0 / 0: nan on the simulator (NumPy's 'invalid', not 'divide')
+
+    with pytest.raises(FloatingPointError if target == "sim" else ZeroDivisionError):
+        g[1, 1](r, np.zeros(1, np.int64), np.ones(1, np.int64))
+    if target == "sim":
+        g[1, 1](r, np.zeros(1), np.zeros(1))
+        assert np.isnan(r[1])
+
+    @cuda.jit
+    def h(r, x, y):
+        r[0] = y[0] / x[0]
+        r[1] = y[0]
+
+    h[1, 1](r, np.zeros(1), np.ones(1))
+    assert np.isinf(r[0]) and r[1] == 1.0

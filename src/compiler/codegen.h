@@ -67,6 +67,12 @@ std::string cpp_type(const Type& t);
 std::string raise_code(const Program& prog, const FunctionInstance& fn, const ast::Node& s,
                        const std::function<std::string(const ast::Node&)>& value);
 
+/// `a op b` (/, // or %, of scalar type `t`, operands converted to it) in GPU code built with
+/// debug=True (codegen_exc.cpp): a zero divisor raises as numba-cuda's debug mode does,
+/// ZeroDivisionError on the GPU and NumPy's FloatingPointError on the simulator (`sim`).
+std::string zero_division_code(const Program& prog, const FunctionInstance& fn, ast::Op op, const Type& t, int line,
+                               bool sim, const std::string& a, const std::string& b);
+
 /// "cj::Rec<16, 8>".
 std::string record_cpp(const Record& r);
 /// A global array of records (`sym`, its bytes in `g`): its definition written to `defs` (null

@@ -83,4 +83,50 @@ std::string raise_code(const Program& prog, const FunctionInstance& fn, const as
   return "cj::gpu_raise(" + std::to_string(site) + ");";
 }
 
+std::string zero_division_code(const Program& prog, const FunctionInstance& fn, ast::Op op, const Type& t, int line,
+                               bool sim, const std::string& a, const std::string& b) {
+  const bool integer = is_integer(t.scalar);
+  const char* kind = op == ast::Op::Div ? "truediv" : op == ast::Op::FloorDiv ? "floordiv" : "mod";
+  // numba-cuda's debug mode: the Python error model on the GPU (Numba's messages); its simulator
+  // runs the kernel under np.seterr(divide='raise'), where only a finite nonzero numerator (any
+  // integer one for // and %) divided by zero raises, and a float % never does.
+  const char* msg = op == ast::Op::Div ? "division by zero"
+                    : op == ast::Op::FloorDiv ? (integer ? "integer division by zero" : "division by zero")
+                                              : (integer ? "integer modulo by zero" : "modulo by zero");
+  const char* ufunc = op == ast::Op::Div ? "divide" : op == ast::Op::FloorDiv ? "floor_divide" : "remainder";
+  if (sim && op == ast::Op::Mod && !integer) return "cj::pymod(" + a + ", " + b + ")";
+  const std::string key = std::string(sim ? "sim:" : "gpu:") + fn.mod.source.filename + ":" + std::to_string(line) +
+                          ":" + kind + (integer ? ":int" : ":float");
+  int site;
+  auto it = prog.raise_site_named.find(key);
+  if (it != prog.raise_site_named.end()) {
+    site = it->second;
+  } else {
+    const std::string cls = sim ? "FloatingPointError" : "ZeroDivisionError";
+    int ci = -1;
+    for (size_t i = 0; i < prog.exc_classes.size(); ++i)
+      if (prog.exc_classes[i].key == "builtins." + cls) ci = (int)i;
+    if (ci < 0) {  // the table is typing's; codegen adds the classes these checks raise
+      prog.exc_classes.push_back(ExcClass{"builtins." + cls, cls, true});
+      ci = (int)prog.exc_classes.size() - 1;
+    }
+    RaiseSite r;
+    r.cls = ci;
+    ExcArg m;
+    m.tag = ExcArg::Tag::Str;
+    m.s = sim ? std::string("divide by zero encountered in scalar ") + ufunc : msg;
+    r.args.push_back(m);
+    r.function = fn.src->name;
+    r.file = fn.mod.source.filename;
+    r.line = line;
+    prog.raise_sites.push_back(std::move(r));
+    site = (int)prog.raise_sites.size() - 1;
+    prog.raise_site_named[key] = site;
+  }
+  // Integers always raise on a zero divisor (both targets); floats on the simulator only when
+  // the numerator is finite and nonzero.
+  const std::string when = integer || !sim ? "1" : "0";
+  return std::string("cj::dbg_") + kind + "(" + a + ", " + b + ", " + std::to_string(site) + ", " + when + ")";
+}
+
 }  // namespace cujit

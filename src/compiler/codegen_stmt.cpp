@@ -24,6 +24,7 @@ void Emitter::block(const std::vector<ast::NodePtr>& stmts) {
 void Emitter::stmt(const ast::Node& s) {
   using K = ast::Kind;
   body_ << line(s);
+  line_ = s.loc.line;
   switch (s.kind) {
     case K::Expr: {
       if (s.a->is(K::Constant)) return;  // docstrings and bare literals do nothing

@@ -220,9 +220,10 @@ class Program {
   // The exception classes raise statements name (typeinfer_exc.cpp); a Raise node's cval.i is
   // its class's index. GPU code's raises are numbered when generated (codegen_exc.cpp), the same
   // in both targets' text: by node, so the CUDA and the host program agree.
-  std::vector<ExcClass> exc_classes;
+  mutable std::vector<ExcClass> exc_classes;  // codegen adds the debug division checks' classes
   mutable std::vector<RaiseSite> raise_sites;
   mutable std::map<const ast::Node*, int> raise_site_of;
+  mutable std::map<std::string, int> raise_site_named;  // debug divisions by zero (codegen_exc.cpp)
 
   /// Types `src` for `args` (reusing an existing instance) and returns its index.
   /// `call_site` is where a caller asked for it (for errors); null for entry points.
