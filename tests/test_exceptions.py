@@ -390,3 +390,38 @@ def test_debug_division_by_zero(target):
 
     h[1, 1](r, np.zeros(1), np.ones(1))
     assert np.isinf(r[0]) and r[1] == 1.0
+
+
+@njit
+def handler_sees_last_value(x):
+    y = 0
+    try:
+        y = 2
+        callee(x)
+        y = 3
+    except Exception:
+        y += 10
+    return y
+
+
+def test_handler_sees_the_value_assigned_before_the_raise():
+    assert handler_sees_last_value(1) == 12  # Numba: 12
+    assert handler_sees_last_value(0) == 3
+
+
+def test_exception_in_prange_loop():
+    from cujit import prange
+
+    @njit(parallel=True)
+    def pr(n):
+        s = 0
+        for i in prange(n):
+            if i == 7:
+                raise ValueError("at", i)
+            s += i
+        return s
+
+    assert pr(5) == 10
+    with pytest.raises(ValueError) as e:
+        pr(10)
+    assert e.value.args == ("at", 7)

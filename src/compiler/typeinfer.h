@@ -245,9 +245,11 @@ void type_raise(Program& prog, FunctionInstance& fn, ast::Node& s, const std::fu
 /// Numba's nopython mode catches (a bare except or Exception).
 void check_try(const Program& prog, FunctionInstance& fn, const ast::Node& s);
 /// The names a try body assigns whose versions (there and before the statement) do not all have
-/// one type: the handler cannot know which C++ variable holds the value (typeinfer_exc.cpp).
-/// `before` gives the type of a name's version before the try (Unknown when unassigned).
-std::set<std::string> try_unsettled_names(const ast::Node& s, const std::function<Type(const std::string&)>& before);
+/// one type (typeinfer_exc.cpp): the handler cannot know which C++ variable holds the value, so
+/// the `final` pass refuses them. `before` gives the type of a name's version before the try
+/// (Unknown when unassigned).
+std::set<std::string> try_unsettled_names(const FunctionInstance& fn, const ast::Node& s,
+                                          const std::function<Type(const std::string&)>& before, bool final);
 
 /// Lifts the nested defs of `f`'s tree out into functions of their own (typeinfer_nested.cpp):
 /// each def statement becomes an assignment of a global in `f.nested`.

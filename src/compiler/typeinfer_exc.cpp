@@ -147,12 +147,13 @@ void check_try(const Program& prog, FunctionInstance& fn, const ast::Node& s) {
 }
 
 namespace {
-void target_types(const ast::Node& t, const ast::Node& stmt, std::map<std::string, std::vector<Type>>& out) {
-  if (t.is(ast::Kind::Name)) out[t.name].push_back(stmt.is(ast::Kind::AugAssign) ? stmt.type : t.type);
+void target_types(const ast::Node& t, const ast::Node& stmt, std::map<std::string, std::vector<std::pair<Type, const ast::Node*>>>& out) {
+  if (t.is(ast::Kind::Name)) out[t.name].push_back({stmt.is(ast::Kind::AugAssign) ? stmt.type : t.type, &t});
   if (t.is(ast::Kind::Tuple))
     for (const auto& e : t.list) target_types(*e, stmt, out);
 }
-void assigned_types(const std::vector<ast::NodePtr>& stmts, std::map<std::string, std::vector<Type>>& out) {
+void assigned_types(const std::vector<ast::NodePtr>& stmts,
+                    std::map<std::string, std::vector<std::pair<Type, const ast::Node*>>>& out) {
   for (const auto& s : stmts) {
     if (s->is(ast::Kind::Assign))
       for (const auto& t : s->list) target_types(*t, *s, out);
@@ -163,15 +164,31 @@ void assigned_types(const std::vector<ast::NodePtr>& stmts, std::map<std::string
 }
 }  // namespace
 
-std::set<std::string> try_unsettled_names(const ast::Node& s, const std::function<Type(const std::string&)>& before) {
-  std::map<std::string, std::vector<Type>> types;
+std::set<std::string> try_unsettled_names(const FunctionInstance& fn, const ast::Node& s,
+                                          const std::function<Type(const std::string&)>& before, bool final) {
+  std::map<std::string, std::vector<std::pair<Type, const ast::Node*>>> types;
   assigned_types(s.body, types);
   std::set<std::string> out;
   for (auto& [name, ts] : types) {
-    const Type b = before(name);
-    if (b.known()) ts.push_back(b);
-    for (const Type& t : ts)
-      if (t.known() && t != ts[0]) out.insert(name);
+    Type first = before(name);
+    const bool had = first.known();
+    for (const auto& [t, at] : ts) {
+      if (!t.known()) continue;
+      if (!first.known()) {
+        first = t;
+        continue;
+      }
+      if (t == first) continue;
+      out.insert(name);
+      // Where the handler starts, the value is in the C++ variable of whichever version was
+      // assigned last, which only the run knows: refused rather than read from the wrong one.
+      if (final)
+        unsupported(fn, *at,
+                    "'" + name + "' is assigned a value of type " + t.str() + " in this 'try' body, but holds one of type " +
+                        first.str() + (had ? " before it" : " earlier in it") +
+                        ": a variable keeps one type inside a 'try' body in cujit (convert the value, or use "
+                        "another name)");
+    }
   }
   return out;
 }

@@ -181,7 +181,7 @@ void Typer::stmt(ast::Node& s) {
         auto v = before.vars.find(n);
         return v == before.vars.end() ? Type::unknown() : ssa_.type(v->second);
       };
-      for (const auto& n : try_unsettled_names(s, type_before)) ssa_.cur.vars.erase(n);
+      for (const auto& n : try_unsettled_names(fn(), s, type_before, final_)) ssa_.cur.vars.erase(n);
       block(s.orelse);
       ssa_.end_if(s, std::move(body_end));
       return;
