@@ -7,7 +7,7 @@
 
 #include "bindings/exceptions.h"
 #include "runtime/driver.h"
-#include "runtime/errors.h"
+#include "abi/errors.h"
 
 namespace py = pybind11;
 

@@ -123,7 +123,11 @@ const std::vector<UfuncLoop>& ufunc_loops(Builtin id) {
 }
 
 bool can_cast_safe(Scalar from, Scalar to) {
-  if (from == to || from == Scalar::Bool) return true;
+  if (from == to) return true;
+  // datetime64/timedelta64 cast to nothing else and nothing to them: the runtime has no
+  // conversion between them and numbers (or another unit), so no loop is chosen by a cast.
+  if (is_time(from) || is_time(to)) return false;
+  if (from == Scalar::Bool) return true;
   const char fk = scalar_kind(from), tk = scalar_kind(to);
   const int fs = scalar_size(from), ts = tk == 'c' ? scalar_size(to) / 2 : scalar_size(to);
   switch (fk) {
@@ -143,6 +147,7 @@ bool can_cast_safe(Scalar from, Scalar to) {
 }
 
 bool can_cast_same_kind(Scalar from, Scalar to) {
+  if (is_time(from) || is_time(to)) return from == to;
   return can_cast_safe(from, to) || kind_rank(from) <= kind_rank(to);
 }
 
