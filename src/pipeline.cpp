@@ -116,6 +116,8 @@ void finish(Build& b, const Program& prog, const std::vector<EntryPoint>& entrie
   if (prog.race_check) b.host_source = "#define CJ_SIM_RACECHECK 1\n" + b.host_source;
   for (const auto& f : prog.fns) b.files[f->mod.source.filename] = f->mod.source;
   b.file_order = program_files(prog);
+  b.exc_classes = prog.exc_classes;
+  b.raise_sites = prog.raise_sites;
 }
 
 

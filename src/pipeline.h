@@ -25,6 +25,8 @@ struct Build {
   std::vector<std::string> file_order;      // program_files: {fileN} in simulator messages
   bool debug = false;                       // @cuda.jit(debug=True): the GPU code checks indices
   std::vector<CheckSite> check_sites;       // debug: the GPU code's checked accesses, by number
+  std::vector<ExcClass> exc_classes;        // the classes raise statements name (typeinfer_exc.cpp)
+  std::vector<RaiseSite> raise_sites;       // GPU code's raise statements, by number (codegen_exc.cpp)
   bool cooperative = false;                 // a kernel using cuda.cg.this_grid(): launched cooperatively
   // Linked code other than CUDA C++ sources (those are in the program's text): PTX, cubins, ...
   // for the GPU's linker; the simulator cannot run them.

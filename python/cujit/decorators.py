@@ -500,9 +500,23 @@ def enum_key(cls):
     return key
 
 
+EXC_CLASSES = {}
+
+
+def exc_key(cls):
+    """The key compiled code names a user's exception class by (the dispatcher raises it)."""
+    key = "%s@%x" % (cls.__qualname__, id(cls))
+    EXC_CLASSES[key] = cls
+    return key
+
+
 def _classify(value, seen):
     """The (kind, payload...) tuple the core's FunctionSource.set_globals understands."""
     from .cuda.dispatcher import DeviceFunction, Dispatcher
+    if isinstance(value, type) and issubclass(value, BaseException):  # raise MyError(...)
+        return ("exception", exc_key(value), value.__name__, issubclass(value, Exception))
+    if isinstance(value, str):  # untyped, but an exception's argument (raise ValueError(msg))
+        return ("opaque", "<class 'str'>", value)
     if isinstance(value, _enum.Enum):  # Numba's EnumMember / IntEnumMember: its value, typed
         v = _classify(value.value, seen)
         if v[0] not in ("int", "float", "bool", "scalar", "tuple"):

@@ -4,6 +4,7 @@
 // turns them into cujit.cuda.CudaAPIError / CudaSupportError / cujit.errors.NvrtcError.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -95,6 +96,19 @@ class Interrupted : public std::runtime_error {
 class KernelIndexError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+/// A raise statement of GPU code ran (on the simulator always, on the GPU with debug=True):
+/// `site` numbers it in the build's raise_sites; the kernel dispatcher makes the Python exception
+/// (bindings/kernel_checks.cpp, raise_kernel_exception).
+class KernelRaise : public std::runtime_error {
+ public:
+  KernelRaise(int site, const uint32_t thread[3], const uint32_t block[3])
+      : std::runtime_error("a raise statement in GPU code"), site(site) {
+    for (int k = 0; k < 3; ++k) this->thread[k] = thread[k], this->block[k] = block[k];
+  }
+  int site;
+  uint32_t thread[3], block[3];
 };
 
 /// The exception for the message a simulated kernel or ufunc stopped with ("IndexError: ..."

@@ -84,6 +84,11 @@ GlobalValue to_global(const std::string& name, const py::tuple& t) {
         g.elems.back().attr = it[0].cast<std::string>();
       }
     }
+  } else if (kind == "exception") {  // (kind, key, __name__, derives from Exception)
+    g.kind = K::ExcClass;
+    g.type_name = t[1].cast<std::string>();
+    g.attr = t[2].cast<std::string>();
+    g.i = t[3].cast<bool>();
   } else if (kind == "function") {
     g.kind = K::Function;
     g.fn = t[1].cast<std::shared_ptr<FunctionSource>>();
@@ -106,6 +111,7 @@ GlobalValue to_global(const std::string& name, const py::tuple& t) {
   } else {
     g.kind = K::Opaque;
     g.type_name = t[1].cast<std::string>();
+    if (t.size() > 2) g.attr = "str:" + t[2].cast<std::string>();  // a str (globals.h)
   }
   return g;
 }

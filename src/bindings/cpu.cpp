@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "bindings/common.h"
+#include "bindings/exceptions.h"
 #include "bindings/marshal.h"
 #include "compiler/layout.h"
 #include "compiler/scalar_visit.h"
@@ -23,22 +24,8 @@ namespace py = pybind11;
 namespace cujit {
 namespace {
 
-// Returns null, or "Type: message" of the Python exception the compiled code raised.
-using CpuEntry = const char* (*)(void** params, void* ret);
-
-// The exceptions compiled CPU code raises (prelude/host_services.h cj::raise), by type name.
-[[noreturn]] void raise_python_error(const std::string& text) {
-  const size_t colon = text.find(": ");
-  const std::string type = text.substr(0, colon), msg = colon == std::string::npos ? text : text.substr(colon + 2);
-  if (type == "ZeroDivisionError") {
-    PyErr_SetString(PyExc_ZeroDivisionError, msg.c_str());
-    throw py::error_already_set();
-  }
-  if (type == "ValueError") throw py::value_error(msg);
-  if (type == "IndexError") throw py::index_error(msg);
-  if (type == "TypeError") throw py::type_error(msg);  // an optional value that is None (cj::unwrap)
-  throw std::runtime_error(text);
-}
+// Returns null, or the record of the Python exception the compiled code raised (exceptions.h).
+using CpuEntry = const ExcRecord* (*)(void** params, void* ret);
 
 struct CpuSpec {
   CpuBuild build;
@@ -189,13 +176,13 @@ class CpuFunction {
     for (auto& a : karg) params.push_back(a.bytes.data());
     std::vector<int64_t> ret(value_layout(sp.build.ret).size / 8 + 2, 0);
     rt::CallArena arena;  // what the call allocates; freed on return unless returned
-    const char* error;
+    const ExcRecord* error;
     {
       py::gil_scoped_release nogil;
       rt::ArenaScope scope(&arena);
       error = sp.fn(params.data(), ret.data());
     }
-    if (error) raise_python_error(error);
+    if (error) raise_cpu_exception(sp.build, *error);
     ResultOwners owners{&arena, &args, {}};
     return result_value(sp.build.ret, reinterpret_cast<const char*>(ret.data()), owners);
   }

@@ -22,6 +22,7 @@
 #include <mutex>
 
 #include "bindings/common.h"
+#include "bindings/exceptions.h"
 #include "bindings/kernel_checks.h"
 #include "bindings/marshal.h"
 #include "pipeline.h"
@@ -467,6 +468,8 @@ class Kernel {
       throw rt::SimulatorIndexError(name_files(e.what(), sp.build.file_order));
     } catch (const rt::SimulatorRaceError& e) {
       throw rt::SimulatorRaceError(name_files(e.what(), sp.build.file_order));
+    } catch (const rt::KernelRaise& e) {  // a raise statement (exceptions.h); the GIL is back here
+      raise_kernel_exception(sp.build, e.site, e.thread, e.block);
     }
   }
 

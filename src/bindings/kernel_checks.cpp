@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "bindings/exceptions.h"
 #include "runtime/driver.h"
 #include "abi/errors.h"
 
@@ -34,6 +35,7 @@ void check_index_fault(const KernelBuild& b, rt::LoadedModule& m, void* stream) 
     faulted = m.take_index_fault(stream, &f);
   }
   if (!faulted) return;
+  if (f.axis == -1) raise_kernel_exception(b, f.site, f.thread, f.block);  // a raise (prelude/cuda.h gpu_raise)
   std::string array = "array", where = "?";
   if (f.site >= 0 && (size_t)f.site < b.check_sites.size()) {
     array = b.check_sites[f.site].array;

@@ -100,6 +100,14 @@ class Annotator {
       case K::Expr:
         expr(*s.a);
         break;
+      case K::Raise:
+        if (s.a && s.a->is(K::Call))
+          for (const auto& a : s.a->list) expr(*a);
+        break;
+      case K::Try:
+        stmts(s.body);
+        stmts(s.orelse);
+        break;
       default: break;
     }
   }

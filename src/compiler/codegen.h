@@ -2,6 +2,7 @@
 // #line directives back to the user's file. The same text builds for the GPU (NVRTC, with the
 // prelude's cuda.h) and for the CPU (the host compiler, with host.h); only the entry points differ.
 #pragma once
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -62,6 +63,16 @@ std::string cpp_type(const Type& t);
 
 // Records in generated code (codegen_records.cpp): a record is `cj::Rec<size, align>` bytes
 // (prelude common.h), a record value a pointer to them, a field read and written at its offset.
+/// The statement for raise `s` of `fn` (codegen_exc.cpp); `value` writes an argument's value.
+std::string raise_code(const Program& prog, const FunctionInstance& fn, const ast::Node& s,
+                       const std::function<std::string(const ast::Node&)>& value);
+
+/// `a op b` (/, // or %, of scalar type `t`, operands converted to it) in GPU code built with
+/// debug=True (codegen_exc.cpp): a zero divisor raises as numba-cuda's debug mode does,
+/// ZeroDivisionError on the GPU and NumPy's FloatingPointError on the simulator (`sim`).
+std::string zero_division_code(const Program& prog, const FunctionInstance& fn, ast::Op op, const Type& t, int line,
+                               bool sim, const std::string& a, const std::string& b);
+
 /// "cj::Rec<16, 8>".
 std::string record_cpp(const Record& r);
 /// A global array of records (`sym`, its bytes in `g`): its definition written to `defs` (null

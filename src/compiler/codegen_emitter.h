@@ -41,6 +41,7 @@ class Emitter {
   int indent_ = 1;
   int tmp_ = 0;
   std::vector<std::string> loop_flags_;  // for/while ... else: the "broke out" flag of each loop
+  int line_ = 0;  // the line of the statement being emitted (debug division sites)
 
   // ---- types ----------------------------------------------------------------------------------
   std::string type(const Type& t);

@@ -105,8 +105,8 @@ std::string emit_entry(const EntryPoint& ep, const FunctionInstance& f, const En
     // (the marshalled words, as for simulator kernels) and a pointer to the result's.
     if (cx.target != Target::Host) return "";
     const auto& ps = f.mod.func->params;
-    // Returns null, or the "Type: message" of the Python exception the function raised.
-    os << "extern \"C\" CJ_EXPORT const char* " << ep.symbol << "(void** cj_params, void* cj_ret) try {\n";
+    // Returns null, or the record of the Python exception the function raised.
+    os << "extern \"C\" CJ_EXPORT const cj::PyError* " << ep.symbol << "(void** cj_params, void* cj_ret) try {\n";
     std::string call = f.cpp_name + "(";
     for (size_t i = 0; i < ps.size(); ++i) {
       os << "  " << type(f.arg_types[i]) << " cj_p" << i << " = *(" << type(f.arg_types[i]) << "*)cj_params[" << i << "];\n";
@@ -115,7 +115,7 @@ std::string emit_entry(const EntryPoint& ep, const FunctionInstance& f, const En
     call += ")";
     if (f.ret.tag == Type::Tag::Void || f.ret.tag == Type::Tag::None) os << "  (void)cj_ret;\n  " << call << ";\n";
     else os << "  *(" << type(f.ret) << "*)cj_ret = " << call << ";\n";
-    os << "  return nullptr;\n} catch (const cj::PyError& e) {\n  return cj::error_text(e);\n}\n";
+    os << "  return nullptr;\n} catch (const cj::PyError& e) {\n  return cj::error_record(e);\n}\n";
     return os.str();
   }
   if (ep.kind == EntryPoint::Kind::DeviceAbi) {

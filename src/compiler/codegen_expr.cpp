@@ -228,6 +228,9 @@ std::string Emitter::binop(ast::Op op, const std::string& a, const Type& ta, con
     return emit_time_binop(op, a, ta, b, tb, result);  // codegen_datetime.cpp: units and NaT
   std::string T = type(result);
   auto c = [&](const std::string& x, const Type& t) { return convert(x, t, result); };
+  if ((op == O::Div || op == O::FloorDiv || op == O::Mod) && prog_.debug_checks && !fn_->host_only &&
+      result.is_scalar() && !is_complex(result.scalar) && !is_bool(result.scalar))
+    return zero_division_code(prog_, *fn_, op, result, line_, target_ == Target::Host, c(a, ta), c(b, tb));
   switch (op) {
     case O::Add: return "(" + c(a, ta) + " + " + c(b, tb) + ")";
     case O::Sub: return "(" + c(a, ta) + " - " + c(b, tb) + ")";

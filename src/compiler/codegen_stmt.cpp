@@ -27,6 +27,7 @@ void Emitter::block(const std::vector<ast::NodePtr>& stmts) {
 void Emitter::stmt(const ast::Node& s) {
   using K = ast::Kind;
   body_ << line(s);
+  line_ = s.loc.line;
   switch (s.kind) {
     case K::Expr: {
       if (s.a->is(K::Constant)) return;  // docstrings and bare literals do nothing
@@ -93,6 +94,17 @@ void Emitter::stmt(const ast::Node& s) {
     }
     case K::For: for_stmt(s); return;
     case K::Pass: out(";"); return;
+    case K::Raise: out(raise_code(prog_, *fn_, s, [&](const ast::Node& a) { return expr(a); })); return;
+    case K::Try:  // @jit only (typeinfer_exc.cpp); `except Exception` lets BaseException-only classes pass
+      out("try {");
+      ++indent_; block(s.body); copies(s, Edge::BodyEnd); --indent_;
+      out("} catch (const cj::PyError& cj_exc) {");
+      ++indent_;
+      if (s.a) out("if (cj_exc.base_only) throw;");
+      block(s.orelse); copies(s, Edge::OrelseEnd);
+      --indent_;
+      out("}");
+      return;
     case K::Break:
       copies(s, Edge::Jump);
       if (!loop_flags_.empty() && !loop_flags_.back().empty()) out(loop_flags_.back() + " = true;");
@@ -168,7 +180,7 @@ void Emitter::parallel_for(const ast::Node& s, const ParallelLoop& plan) {
   --indent_;
   out("} catch (const cj::PyError& e) { cj::keep_first(" + p + "_err, e); }");
   out("}");
-  out("  if (" + p + "_err.type) throw " + p + "_err; }");
+  out("  if (" + p + "_err.raised()) throw " + p + "_err; }");
 }
 
 void Emitter::for_stmt(const ast::Node& s) {

@@ -39,7 +39,11 @@ struct GlobalValue {
                  // type_name = its signature, i = use_cooperative, links = the code defining it
     Link,        // a kernel's link= code (the snapshot's " link" entry): links only
     NoneValue,   // None (also a default value: the snapshot's " default <parameter>" entries)
-    Opaque,      // anything else: an error if the function uses it
+    ExcClass,    // an exception class (a subclass of BaseException): type_name = its key
+                 // ("MyError@<id>", decorators.EXC_CLASSES), attr = its __name__, i = 1 when it
+                 // derives from Exception
+    Opaque,      // anything else: an error if the function uses it; a str has attr = "str:" + its
+                 // value, which a raise takes as an argument (typeinfer_exc.cpp)
   };
   Kind kind = Kind::Opaque;
   Scalar scalar = Scalar::Int64;  // Scalar, DType

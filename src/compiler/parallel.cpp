@@ -196,8 +196,12 @@ class Planner {
       case K::Break:
         if (depth == 0) fail(s, "break out of a prange loop: its iterations run on several threads at once");
         return;
-      case K::If: {
-        expr(*s.a, defined);
+      case K::Raise:  // its arguments are read (the class is no variable)
+        if (s.a && s.a->is(K::Call))
+          for (const auto& a : s.a->list) expr(*a, defined);
+        return;
+      case K::If: case K::Try: {
+        if (s.is(K::If)) expr(*s.a, defined);
         std::set<std::string> then_defs = defined, else_defs = defined;
         statements(s.body, then_defs, depth);
         statements(s.orelse, else_defs, depth);

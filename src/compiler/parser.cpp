@@ -307,6 +307,7 @@ class Parser {
       case T::If: out.push_back(if_stmt()); return;
       case T::While: out.push_back(while_stmt()); return;
       case T::For: out.push_back(for_stmt()); return;
+      case T::Try: try_stmt(out); return;
       case T::Def: {  // a nested function (typeinfer_nested.cpp lifts it out before typing)
         const int loops = std::exchange(loops_, 0);  // break/continue do not cross a def
         out.push_back(funcdef());
@@ -333,9 +334,6 @@ class Parser {
     switch (t.kind) {
       case T::Class: msg = "class definitions are not supported"; break;
       case T::With: msg = "'with' statements are not supported"; break;
-      case T::Try: msg = "'try' statements are not supported"; break;
-      case T::Raise: msg = "'raise' statements are not supported"; break;
-      case T::Assert: msg = "'assert' statements are not supported"; break;
       case T::Global: msg = "'global' statements are not supported"; break;
       case T::Nonlocal: msg = "'nonlocal' statements are not supported"; break;
       case T::Del: msg = "'del' statements are not supported"; break;
@@ -367,6 +365,14 @@ class Parser {
     refuse_statement(t);
     switch (t.kind) {
       case T::Pass: next(); return ast::make(Kind::Pass, t.loc);
+      case T::Raise: {
+        next();
+        NodePtr n = ast::make(Kind::Raise, t.loc);
+        if (!at(T::Newline) && !at(T::Semicolon) && !at(T::End)) n->a = test();
+        if (accept(T::From)) n->b = test();
+        return n;
+      }
+      case T::Assert: return assert_stmt();
       case T::Break:
       case T::Continue:
         if (loops_ == 0) syntax(t, "'" + t.text + "' outside loop");
@@ -468,6 +474,100 @@ class Parser {
     const Token& kw = next();
     expect(T::Colon, "expected ':' after 'else'");
     suite(n.orelse, "'else' statement", kw);
+  }
+
+  // assert_stmt = "assert" test ("," test)?, which Python compiles as
+  // `if not test: raise AssertionError(msg)`; the Raise's name "assert" says its class is the
+  // builtin AssertionError whatever the globals hold.
+  NodePtr assert_stmt() {
+    const Token& kw = next();
+    NodePtr cond = test();
+    NodePtr msg = accept(T::Comma) ? test() : nullptr;
+    NodePtr raise = ast::make(Kind::Raise, kw.loc);
+    raise->name = "assert";
+    NodePtr cls = ast::make(Kind::Name, kw.loc);
+    cls->name = "AssertionError";
+    if (msg) {
+      NodePtr call = ast::make(Kind::Call, kw.loc);
+      call->a = std::move(cls);
+      call->list.push_back(std::move(msg));
+      raise->a = std::move(call);
+    } else {
+      raise->a = std::move(cls);
+    }
+    NodePtr n = ast::make(Kind::If, kw.loc);
+    n->a = make(Kind::UnaryOp, kw.loc, Op::Not, std::move(cond));
+    n->body.push_back(std::move(raise));
+    return n;
+  }
+
+  // try_stmt = "try" ":" suite ("except" (test ("as" NAME)?)? ":" suite)+ ("else" ":" suite)?
+  // As Numba's nopython mode: the handlers catch everything (bare, or `except Exception`;
+  // typeinfer_exc.cpp checks the class), so the first one is the only one that runs; each
+  // handler's class goes into the Try's list for those checks. An else clause becomes a flag
+  // the try body sets at its end and an `if flag:` after the statement.
+  void try_stmt(std::vector<NodePtr>& out) {
+    const Token& kw = next();
+    NodePtr n = ast::make(Kind::Try, kw.loc);
+    expect(T::Colon, "expected ':' after 'try'");
+    suite(n->body, "'try' statement", kw);
+    if (at(T::Finally)) unsupported(tok(), "'try' with 'finally' is not supported");
+    if (!at(T::Except)) syntax(tok(), "expected 'except' or 'finally' block");
+    bool first = true;
+    while (at(T::Except)) {
+      const Token& ex = next();
+      NodePtr cls = nullptr;
+      if (!at(T::Colon)) {
+        cls = test();
+        if (at(T::As)) {
+          next();
+          const Token& name = tok();
+          unsupported(name, "Exception object cannot be stored into variable (" + name.text + ").");
+        }
+      }
+      expect(T::Colon, "expected ':' after the except clause");
+      std::vector<NodePtr> body;
+      suite(body, "'except' statement", ex);
+      NodePtr c = cls ? std::move(cls) : ast::make(Kind::Pass, ex.loc);  // Pass: a bare except
+      if (first) {
+        n->a = c->is(Kind::Pass) ? nullptr : ast::clone(*c);
+        n->orelse = std::move(body);
+      }
+      n->list.push_back(std::move(c));
+      first = false;
+    }
+    std::vector<NodePtr> else_body;
+    if (at(T::Else)) {
+      const Token& e = next();
+      expect(T::Colon, "expected ':' after 'else'");
+      suite(else_body, "'else' statement", e);
+    }
+    if (at(T::Finally)) unsupported(tok(), "'try' with 'finally' is not supported");
+    if (else_body.empty()) {
+      out.push_back(std::move(n));
+      return;
+    }
+    const std::string flag = "__cj_try_" + std::to_string(kw.loc.line) + "_" + std::to_string(kw.loc.col);
+    auto flag_name = [&] {
+      NodePtr f = ast::make(Kind::Name, kw.loc);
+      f->name = flag;
+      return f;
+    };
+    auto set_flag = [&](bool v) {
+      NodePtr a = ast::make(Kind::Assign, kw.loc);
+      a->list.push_back(flag_name());
+      a->b = ast::make(Kind::Constant, kw.loc);
+      a->b->cval.tag = ast::ConstValue::Tag::Bool;
+      a->b->cval.b = v;
+      return a;
+    };
+    out.push_back(set_flag(false));
+    n->body.push_back(set_flag(true));
+    out.push_back(std::move(n));
+    NodePtr test_else = ast::make(Kind::If, kw.loc);
+    test_else->a = flag_name();
+    test_else->body = std::move(else_body);
+    out.push_back(std::move(test_else));
   }
 
   // while_stmt = "while" test ":" suite ("else" ":" suite)?

@@ -11,7 +11,7 @@ bool breaks_out(const std::vector<ast::NodePtr>& stmts) {
   for (const auto& s : stmts) {
     switch (s->kind) {
       case ast::Kind::Break: return true;
-      case ast::Kind::If:
+      case ast::Kind::If: case ast::Kind::Try:
         if (breaks_out(s->body) || breaks_out(s->orelse)) return true;
         break;
       case ast::Kind::For: case ast::Kind::While:
@@ -38,7 +38,8 @@ int literal_truth(const ast::Node& e) {
 // Whether control never passes from `s` to the next statement (a return on every path).
 bool ends(const ast::Node& s) {
   switch (s.kind) {
-    case ast::Kind::Return: return true;
+    case ast::Kind::Return: case ast::Kind::Raise: return true;
+    case ast::Kind::Try: return !can_fall_through(s.body) && !can_fall_through(s.orelse);
     case ast::Kind::If: {
       int t = literal_truth(*s.a);  // `if True:` is folded by Python (and Numba prunes the branch)
       if (t == 1) return !can_fall_through(s.body);

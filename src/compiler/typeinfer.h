@@ -4,6 +4,7 @@
 #pragma once
 #include <functional>
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -174,6 +175,31 @@ inline std::string gpu_decorator(const FunctionInstance& f) {
   return "@cuda.jit";
 }
 
+/// An exception class a raise names (Program::exc_classes): the key the dispatcher finds it by
+/// ("builtins.ValueError", or decorators.EXC_CLASSES' "MyError@<id>" for a user's class), its
+/// name, and whether it derives from Exception (what `except Exception` catches).
+struct ExcClass {
+  std::string key, name;
+  bool is_exception = true;
+};
+/// A constant argument of a raise in GPU code (RaiseSite).
+struct ExcArg {
+  enum class Tag { Int, UInt, Float, Bool, Complex, Str, None } tag = Tag::None;
+  int64_t i = 0;
+  uint64_t u = 0;
+  double f = 0, im = 0;
+  std::string s;
+};
+/// A raise in GPU code, which the device reports by number as numba-cuda does (its class and
+/// constant arguments are known when compiling): the dispatcher raises the class with the
+/// arguments, the first prefixed with the function, file, line and thread.
+struct RaiseSite {
+  int cls = 0;  // index into Program::exc_classes
+  std::vector<ExcArg> args;
+  std::string function, file;
+  int line = 0;
+};
+
 /// All instances reachable from the entry points compiled together.
 class Program {
  public:
@@ -214,6 +240,13 @@ class Program {
   // The nested functions' sources, by enclosing source and def (typeinfer_nested.cpp): made once,
   // so every instance of the enclosing function names the same ones.
   std::map<std::pair<const FunctionSource*, std::string>, std::shared_ptr<FunctionSource>> nested;
+  // The exception classes raise statements name (typeinfer_exc.cpp); a Raise node's cval.i is
+  // its class's index. GPU code's raises are numbered when generated (codegen_exc.cpp), the same
+  // in both targets' text: by node, so the CUDA and the host program agree.
+  mutable std::vector<ExcClass> exc_classes;  // codegen adds the debug division checks' classes
+  mutable std::vector<RaiseSite> raise_sites;
+  mutable std::map<const ast::Node*, int> raise_site_of;
+  mutable std::map<std::string, int> raise_site_named;  // debug divisions by zero (codegen_exc.cpp)
 
   /// Types `src` for `args` (reusing an existing instance) and returns its index.
   /// `call_site` is where a caller asked for it (for errors); null for entry points.
@@ -243,6 +276,21 @@ bool expand_starred(FunctionInstance& fn, ast::Node& call, const std::function<T
 /// out, extra positional arguments into one tuple for a `*args` parameter; Python's TypeError
 /// messages (as TypingErrors) for a call that does not fit. Once per call node.
 void bind_user_call(FunctionInstance& fn, ast::Node& call, const FunctionSource& callee, const ast::Node& def);
+
+/// A raise statement (typeinfer_exc.cpp): resolves its class (the builtin AssertionError for an
+/// assert's), records it in prog.exc_classes (s.cval.i), types its arguments with `type_expr`
+/// and refuses what Numba refuses. `is_local` says whether a name is a local variable.
+void type_raise(Program& prog, FunctionInstance& fn, ast::Node& s, const std::function<Type(ast::Node&)>& type_expr,
+                const std::function<bool(const std::string&)>& is_local);
+/// A try statement (typeinfer_exc.cpp): refused in GPU code; its handlers' classes must be what
+/// Numba's nopython mode catches (a bare except or Exception).
+void check_try(const Program& prog, FunctionInstance& fn, const ast::Node& s);
+/// The names a try body assigns whose versions (there and before the statement) do not all have
+/// one type (typeinfer_exc.cpp): the handler cannot know which C++ variable holds the value, so
+/// the `final` pass refuses them. `before` gives the type of a name's version before the try
+/// (Unknown when unassigned).
+std::set<std::string> try_unsettled_names(const FunctionInstance& fn, const ast::Node& s,
+                                          const std::function<Type(const std::string&)>& before, bool final);
 
 /// Lifts the nested defs of `f`'s tree out into functions of their own (typeinfer_nested.cpp):
 /// each def statement becomes an assignment of a global in `f.nested`.

@@ -166,6 +166,27 @@ void Typer::stmt(ast::Node& s) {
       return;
     }
     case K::Pass: return;
+    case K::Raise:  // typeinfer_exc.cpp; like a return, the path ends here
+      type_raise(prog_, fn(), s, [&](ast::Node& e) { return expr(e); },
+                 [&](const std::string& n) { return fn().locals.count(n) > 0; });
+      ssa_.cur.dead = true;
+      return;
+    case K::Try: {  // typeinfer_exc.cpp: the handler may start anywhere in the body
+      check_try(prog_, fn(), s);
+      const Env before = ssa_.cur;
+      block(s.body);
+      Env body_end = ssa_.cur;
+      ssa_.cur = ssa_.merge(&s, 1, {{before, {&s, Edge::LoopEntry}}, {body_end, {&s, Edge::Jump}}});
+      ssa_.cur.dead = before.dead;
+      auto type_before = [&](const std::string& n) {
+        auto v = before.vars.find(n);
+        return v == before.vars.end() ? Type::unknown() : ssa_.type(v->second);
+      };
+      for (const auto& n : try_unsettled_names(fn(), s, type_before, final_)) ssa_.cur.vars.erase(n);
+      block(s.orelse);
+      ssa_.end_if(s, std::move(body_end));
+      return;
+    }
     case K::Break: ssa_.leave_loop({&s, Edge::Jump}); return;
     case K::Continue:
       ssa_.back_edge({&s, Edge::Jump});

@@ -673,4 +673,28 @@ CJ_FN void foreign_c_void(Rf (*f)(Ps...), As... as) {
   static_assert(sizeof...(Ps) == sizeof...(As), "the foreign function's parameters differ from its declared signature");
   f(((Ps)as)...);
 }
+// Division in GPU code built with debug=True (codegen_exc.cpp zero_division_code): a zero divisor
+// raises raise site `site` (gpu_raise, cuda.h / host.h); `always` 0 (the simulator's floats):
+// only when the numerator is finite and nonzero, as NumPy's divide='raise' does.
+template <class T>
+CJ_FN bool dbg_zero(T a, T b, int always) {
+  if (b != 0) return false;
+  if (always) return true;
+  return a != 0 && isfinite((double)a);
+}
+template <class T>
+CJ_FN T dbg_truediv(T a, T b, int32_t site, int always) {
+  if (dbg_zero(a, b, always)) gpu_raise(site);
+  return a / b;
+}
+template <class T>
+CJ_FN T dbg_floordiv(T a, T b, int32_t site, int always) {
+  if (dbg_zero(a, b, always)) gpu_raise(site);
+  return floordiv(a, b);
+}
+template <class T>
+CJ_FN T dbg_mod(T a, T b, int32_t site, int always) {
+  if (dbg_zero(a, b, always)) gpu_raise(site);
+  return pymod(a, b);
+}
 }  // namespace cj

@@ -110,6 +110,26 @@ static __device__ __noinline__ void index_fault(int32_t site, int32_t axis, int6
   asm volatile("exit;");  // this thread only; the launch completes normally
   __builtin_unreachable();
 }
+// A raise in GPU code (codegen_exc.cpp) with debug=True: recorded as an index fault is, with
+// axis -1 and `site` numbering the raise (Build::raise_sites); the dispatcher raises it.
+static __device__ __noinline__ void gpu_raise(int32_t site) {
+  cj::FaultRecord& r = cj_fault_record;
+  if (atomicCAS(&r.flag, 0u, 1u) == 0u) {
+    r.site = site;
+    r.axis = -1;
+    r.thread[0] = threadIdx.x, r.thread[1] = threadIdx.y, r.thread[2] = threadIdx.z;
+    r.block[0] = blockIdx.x, r.block[1] = blockIdx.y, r.block[2] = blockIdx.z;
+    __threadfence();
+  }
+  asm volatile("exit;");
+  __builtin_unreachable();
+}
+#else
+// Without debug=True numba-cuda ignores an exception: the thread that raised returns.
+static __device__ __noinline__ void gpu_raise(int32_t) {
+  asm volatile("exit;");
+  __builtin_unreachable();
+}
 #endif
 CJ_FN void threadfence() { __threadfence(); }
 CJ_FN void threadfence_block() { __threadfence_block(); }

@@ -541,6 +541,14 @@ struct SimFault : std::runtime_error {
                 sim_thread.blockIdx.z);
   throw SimFault(buf);
 }
+// A raise in GPU code (codegen_exc.cpp): the launch stops, and the runtime raises the site's
+// exception naming this thread (as numba-cuda's simulator, whatever debug says).
+[[noreturn]] __attribute__((noinline, cold)) static void gpu_raise(int32_t site) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "Raise: %d %d %d %d %d %d %d", site, sim_thread.threadIdx.x, sim_thread.threadIdx.y,
+                sim_thread.threadIdx.z, sim_thread.blockIdx.x, sim_thread.blockIdx.y, sim_thread.blockIdx.z);
+  throw SimFault(buf);
+}
 // check_indices, elem_checked and subarray_checked follow Array in common.h.
 
 #if CJ_SIM_RACECHECK

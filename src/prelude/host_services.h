@@ -46,14 +46,65 @@ inline int64_t range_len(T start, T stop, T step) {
 
 // ---- Python exceptions from compiled CPU code --------------------------------------------------
 // @jit code raises as Python does (error_model='python'): a PyError, caught by the entry point,
-// which hands "Type: message" to the dispatcher (bindings/cpu.cpp) to raise. Both strings are
-// literals. prange workers keep the first one and the loop rethrows it after the region; CPU
-// ufunc loops (NumPy error model) only see the ones array constructors raise.
+// which hands it to the dispatcher (bindings/cpu.cpp, whose ExcRecord mirrors this layout) to
+// raise. Either `type` names a builtin class and `msg` is its message (the run-time checks
+// below; both literals), or `cls` numbers the class a raise statement named (the build's
+// exc_classes) and `args` are its arguments' values (strings are literals of the library).
+// prange workers keep the first one and the loop rethrows it after the region; CPU ufunc loops
+// (NumPy error model) leave the element 0.
+struct ExcNone {};
+struct PyArg {
+  enum : int32_t { TNone, TInt, TUInt, TFloat, TBool, TComplex, TStr };
+  int32_t tag = TNone;
+  int32_t pad = 0;
+  int64_t i = 0;
+  double f = 0, g = 0;
+  const char* s = nullptr;
+};
+constexpr int kMaxExcArgs = 8;  // typeinfer_exc.cpp refuses more
 struct PyError {
-  const char* type;
-  const char* msg;
+  const char* type = nullptr;
+  const char* msg = nullptr;
+  int32_t cls = -1;
+  int32_t base_only = 0;  // the class derives from BaseException only: `except Exception` lets it pass
+  int32_t nargs = 0;
+  int32_t pad = 0;
+  PyArg args[kMaxExcArgs] = {};
+  bool raised() const { return type || cls >= 0; }
 };
 [[noreturn]] inline void raise(const char* type, const char* msg) { throw PyError{type, msg}; }
+inline PyArg exc_arg(const char* s) {
+  PyArg a;
+  a.tag = PyArg::TStr, a.s = s;
+  return a;
+}
+inline PyArg exc_arg(ExcNone) { return PyArg{}; }
+template <class F>
+inline PyArg exc_arg(Complex<F> z) {
+  PyArg a;
+  a.tag = PyArg::TComplex, a.f = (double)z.re, a.g = (double)z.im;
+  return a;
+}
+template <class T>
+inline PyArg exc_arg(T v) {
+  PyArg a;
+  if constexpr (std::is_same_v<T, bool>) a.tag = PyArg::TBool, a.i = v;
+  else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) a.tag = PyArg::TInt, a.i = (int64_t)v;
+  else if constexpr (std::is_integral_v<T>) a.tag = PyArg::TUInt, a.i = (int64_t)(uint64_t)v;
+  else a.tag = PyArg::TFloat, a.f = (double)v;  // float16/32/64: a Python float, as in Numba
+  return a;
+}
+/// A raise statement of @jit code (codegen_exc.cpp): class `cls` of the build's table.
+template <class... A>
+[[noreturn]] inline void raise_exc(int cls, int is_exception, A... args) {
+  PyError e;
+  e.cls = cls;
+  e.base_only = !is_exception;
+  e.nargs = (int32_t)sizeof...(A);
+  int k = 0;
+  ((e.args[k++] = args), ...);
+  throw e;
+}
 // Numba's OptionalType: what a @jit function returns where some paths return None. Unwrapped where
 // it is used as a value, raising TypeError as Numba does where it is None.
 template <class T>
@@ -69,13 +120,14 @@ inline T unwrap(const Optional<T>& o, const char* msg) {
 inline void keep_first(PyError& slot, const PyError& e) {
 #pragma omp critical(cj_first_error)
   {
-    if (!slot.type) slot = e;
+    if (!slot.raised()) slot = e;
   }
 }
-inline const char* error_text(const PyError& e) {
-  static thread_local char buf[256];
-  std::snprintf(buf, sizeof buf, "%s: %s", e.type, e.msg);
-  return buf;
+/// What the @jit entry point hands the dispatcher: a copy that outlives the catch.
+inline const PyError* error_record(const PyError& e) {
+  static thread_local PyError kept;
+  kept = e;
+  return &kept;
 }
 
 template <class T>

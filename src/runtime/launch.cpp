@@ -1,4 +1,5 @@
 // See launch.h.
+#include <cstdio>
 #include "runtime/launch.h"
 
 #include <cuda.h>
@@ -209,6 +210,10 @@ void throw_simulator_error(const std::string& what, const std::string& message) 
   static const std::string kIndex = "IndexError: ", kRace = "RaceError: ";
   if (message.rfind(kIndex, 0) == 0) throw SimulatorIndexError(message.substr(kIndex.size()) + " (" + what + ")");
   if (message.rfind(kRace, 0) == 0) throw SimulatorRaceError(message.substr(kRace.size()) + " (" + what + ")");
+  int site;
+  uint32_t t[3], b[3];
+  if (std::sscanf(message.c_str(), "Raise: %d %u %u %u %u %u %u", &site, &t[0], &t[1], &t[2], &b[0], &b[1], &b[2]) == 7)
+    throw KernelRaise(site, t, b);  // prelude/host.h gpu_raise
   throw SimulatorError(what + ": " + message);
 }
 

@@ -5,7 +5,7 @@ from cujit import cuda
 
 @cuda.jit
 def kernel(a):
-    try:  # error: UnsupportedError: 'try' statements are not supported
+    try:  # error: UnsupportedError: 'try' statements are not supported in GPU code (@cuda.jit)
         a[0] = 1
     except Exception:
         pass
