@@ -2,6 +2,7 @@
 // #line directives back to the user's file. The same text builds for the GPU (NVRTC, with the
 // prelude's cuda.h) and for the CPU (the host compiler, with host.h); only the entry points differ.
 #pragma once
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -78,5 +79,24 @@ std::string record_field_read(const Record& r, const RecordField& f, const std::
 /// or an array / scalar for a nested array) into field `f` of the record at `rec`.
 std::string record_field_store(const Record& r, const RecordField& f, const std::string& rec, const std::string& value,
                                const Type& value_type);
+
+// Lists (codegen_lists.cpp; CPU code only). `expr` gives an expression's C++ (with its
+// conversion, as the emitter's own).
+using ExprCode = std::function<std::string(const ast::Node&)>;
+/// "cj::List<int64_t>".
+std::string list_cpp(const Type& list);
+/// A list literal (or the `[]` of a rewritten comprehension).
+std::string list_literal_code(const FunctionInstance& fn, const ast::Node& e, const ExprCode& expr);
+/// A call of a Rule::ListOp builtin: list(), sorted(), l.append(x) (rewritten as list.append(l, x)), ...
+std::string list_call_code(const FunctionInstance& fn, const ast::Node& e, Builtin b, const ExprCode& expr);
+/// l[i], l[a:b:c].
+std::string list_subscript_code(const ast::Node& e, const ExprCode& expr);
+/// The statement l[i] = value, l[a:b:c] = value.
+std::string list_store_code(const ast::Node& target, const std::string& value, const ExprCode& expr);
+/// a + b, a * n, n * a of lists (`result` the typed result).
+std::string list_binop_code(ast::Op op, const std::string& a, const Type& ta, const std::string& b, const Type& tb,
+                            const Type& result);
+/// x in l, x not in l, l == m, l < m, ...
+std::string list_compare_code(const std::string& l, const Type& lt, ast::Op op, const std::string& r, const Type& rt);
 
 }  // namespace cujit
