@@ -290,10 +290,67 @@ def churn(n):
 
 def test_lists_are_freed():
     f = njit(churn)
-    assert f(1000) == 2000
+    assert f(1000) == 2001  # m[0] is l: 1001 items, and l[1:] 1000
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     for _ in range(10000):
         f(1000)
     grown_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
     # Leaked, 10,000 calls would keep about 10,000 * 3 * 8 KiB = 240 MB.
     assert grown_kib < 50 * 1024, grown_kib
+
+
+def imul():
+    a = [1, 2]
+    b = a
+    b *= 2
+    return a
+
+
+def aug_alias():
+    a = [1, 2]
+    b = a
+    b += [3]
+    return a
+
+
+def arrays(n):
+    l = [np.full(2, i * 1.0) for i in range(n)]
+    return l, l[1].sum()
+
+
+def enum_zip(l):
+    s = 0
+    for i, x in enumerate(l):
+        s += i * x
+    for x, y in zip(l, l):
+        s += x * y
+    return s
+
+
+def tuple_items(l):
+    s = 0.0
+    for a, b in l:
+        s += a * b
+    l.append((5, 0.5))
+    return s
+
+
+def item_update(n):
+    l = [0] * n
+    for i in range(n):
+        l[i] += i
+    return l
+
+
+def test_list_more():
+    assert same(njit(imul)(), [1, 2, 1, 2])
+    assert same(njit(aug_alias)(), [1, 2, 3])
+    arrs, total = njit(arrays)(3)
+    assert total == 2.0 and len(arrs) == 3
+    for i, a in enumerate(arrs):
+        np.testing.assert_array_equal(a, np.full(2, float(i)))
+    assert njit(enum_zip)([1, 2, 3]) == 22
+    x = [(1, 2.0), (3, 4.0)]
+    assert njit(tuple_items)(x) == 14.0
+    assert same(x, [(1, 2.0), (3, 4.0), (5, 0.5)])
+    assert same(njit(item_update)(3), [0, 1, 2])

@@ -307,8 +307,10 @@ bool tuple_slice_picks(const ast::Node& slice, size_t n, std::vector<int64_t>* p
 void desugar_comprehensions(ast::Module& m);
 /// A list literal (or a rewritten comprehension's `[]`) whose items have these types.
 Type type_list_literal(FunctionInstance& fn, ast::Node& e, const std::vector<Type>& items);
-/// A typing error where an empty list's item type stayed unknown (codegen: it has no C++ type).
+/// A typing error where an empty list's item type stayed unknown (codegen: it has no C++ type):
+/// at node `e`, or at the first such list literal of `fn`'s tree.
 void check_list_known(const FunctionInstance& fn, const ast::Node& e);
+void check_lists_known(const FunctionInstance& fn);
 /// The builtin ("list.append") a method of a list names, or null.
 const char* list_method_builtin(const std::string& method);
 /// list(), sorted() and the list methods (Rule::ListOp; a method's list is args[0]).

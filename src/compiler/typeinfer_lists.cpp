@@ -2,6 +2,7 @@
 // typing, the item type of a list made by a literal (unified with what is appended to the name it
 // is assigned to, as Numba's type variables unify), and the typing of list operations that
 // typeinfer.cpp hands over. codegen_lists.cpp writes their code; prelude/host_list.h runs it.
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -216,6 +217,20 @@ void check_list_known(const FunctionInstance& fn, const ast::Node& e) {
   if (e.type.is_list() && !e.type.elems[0].known())
     typing(fn.mod.source, e, "cannot infer the type of the empty list '" + e.name +
                                  "': nothing is appended to it (Numba needs the item type; append to it, or give it an item)");
+}
+
+void check_lists_known(const FunctionInstance& fn) {
+  std::function<void(const Node&)> walk = [&](const Node& n) {
+    if (n.is(Kind::List)) check_list_known(fn, n);
+    for (const NodePtr* c : {&n.a, &n.b, &n.c})
+      if (*c) walk(**c);
+    for (const auto& x : n.list) walk(*x);
+    for (const auto& k : n.keywords)
+      if (k.value) walk(*k.value);
+    for (const auto& x : n.body) walk(*x);
+    for (const auto& x : n.orelse) walk(*x);
+  };
+  walk(*fn.mod.func);
 }
 
 const char* list_method_builtin(const std::string& method) {

@@ -56,7 +56,7 @@ struct List {
     l.reserve(cap);
     return l;
   }
-  void reserve(int64_t n) {
+  void reserve(int64_t n) const {  // const: the handle stays, the shared header changes
     if (n <= h->cap) return;
     int64_t cap = h->cap < 4 ? 4 : h->cap;
     while (cap < n) cap *= 2;
@@ -70,7 +70,7 @@ struct List {
     h->data = fresh;
     h->cap = cap;
   }
-  void push(const T& v) {
+  void push(const T& v) const {
     T copy(v);  // v may be an item of this list, which reserve moves
     reserve(h->size + 1);
     new (data() + h->size) T(std::move(copy));
@@ -99,10 +99,7 @@ inline T list_get(const List<T>& l, int64_t i) { return l.at(list_index(i, l.siz
 template <class T, class V>
 inline void list_set(const List<T>& l, int64_t i, const V& v) { l.at(list_index(i, l.size(), "setitem out of range")) = T(v); }
 template <class T, class V>
-inline void list_append(List<T>& l, const V& v) {
-  if (!l.h) l = List<T>::make(0);
-  l.push(T(v));
-}
+inline void list_append(const List<T>& l, const V& v) { l.push(T(v)); }
 template <class T>
 inline T list_pop(const List<T>& l) {
   if (l.size() == 0) raise("IndexError", "pop from empty list");
@@ -164,6 +161,13 @@ inline List<T> list_repeat(const List<T>& a, int64_t k) {
   List<T> r = List<T>::make(0);
   for (int64_t j = 0; j < k; ++j) list_extend(r, a);
   return r;
+}
+/// l *= k: in place, as Python's.
+template <class T>
+inline void list_irepeat(const List<T>& l, int64_t k) {
+  const List<T> once = list_copy(l);
+  list_clear(l);
+  for (int64_t j = 0; j < k; ++j) list_extend(l, once);
 }
 template <class T, class V>
 inline int64_t list_find(const List<T>& l, const V& v) {
@@ -244,7 +248,7 @@ inline List<T> list_slice(const List<T>& l, SliceRange s) {
 }
 /// l[a:b:c] = v
 template <class T, class U>
-inline void list_set_slice(List<T>& l, SliceRange s, const List<U>& v) {
+inline void list_set_slice(const List<T>& l, SliceRange s, const List<U>& v) {
   const List<U> src = (void*)v.h == (void*)l.h ? list_copy(v) : v;
   if (s.step != 1) {
     if (src.size() != s.count) raise("ValueError", "cannot resize extended list slice with step != 1");
