@@ -354,3 +354,14 @@ def test_list_more():
     assert njit(tuple_items)(x) == 14.0
     assert same(x, [(1, 2.0), (3, 4.0), (5, 0.5)])
     assert same(njit(item_update)(3), [0, 1, 2])
+
+
+def tuple_conversion():
+    l = [(1, 2.0), (3, 4)]
+    l.append((5, 6))
+    l[0] = (7, 8)
+    return l
+
+
+def test_list_tuple_items_convert():
+    assert same(njit(tuple_conversion)(), [(7, 8.0), (3, 4.0), (5, 6.0)])

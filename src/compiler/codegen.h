@@ -83,12 +83,15 @@ std::string record_field_store(const Record& r, const RecordField& f, const std:
 // Lists (codegen_lists.cpp; CPU code only). `expr` gives an expression's C++ (with its
 // conversion, as the emitter's own).
 using ExprCode = std::function<std::string(const ast::Node&)>;
+/// The emitter's conversion of `code` from one type to another (tuples item by item).
+using ConvertCode = std::function<std::string(const std::string&, const Type&, const Type&)>;
 /// "cj::List<int64_t>".
 std::string list_cpp(const Type& list);
 /// A list literal (or the `[]` of a rewritten comprehension).
-std::string list_literal_code(const FunctionInstance& fn, const ast::Node& e, const ExprCode& expr);
+std::string list_literal_code(const FunctionInstance& fn, const ast::Node& e, const ExprCode& expr, const ConvertCode& conv);
 /// A call of a Rule::ListOp builtin: list(), sorted(), l.append(x) (rewritten as list.append(l, x)), ...
-std::string list_call_code(const FunctionInstance& fn, const ast::Node& e, Builtin b, const ExprCode& expr);
+std::string list_call_code(const FunctionInstance& fn, const ast::Node& e, Builtin b, const ExprCode& expr,
+                           const ConvertCode& conv);
 /// l[i], l[a:b:c].
 std::string list_subscript_code(const ast::Node& e, const ExprCode& expr);
 /// The statement l[i] = value, l[a:b:c] = value.

@@ -69,7 +69,9 @@ std::string Emitter::value(const ast::Node& e) {
     }
     case K::Subscript: return subscript(e);
     case K::Call: return call(e);
-    case K::List: return list_literal_code(*fn_, e, [this](const ast::Node& n) { return expr(n); });  // codegen_lists.cpp
+    case K::List:  // codegen_lists.cpp
+      return list_literal_code(*fn_, e, [this](const ast::Node& n) { return expr(n); },
+                               [this](const std::string& c, const Type& f, const Type& t) { return convert(c, f, t); });
     default: throw InternalError(std::string("codegen: expression ") + ast::kind_name(e.kind));
   }
 }

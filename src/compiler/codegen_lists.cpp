@@ -50,16 +50,17 @@ std::string slice_args(const ast::Node& slice, const ExprCode& expr) {
 
 std::string list_cpp(const Type& l) { return "cj::List<" + item_cpp(l) + ">"; }
 
-std::string list_literal_code(const FunctionInstance& fn, const ast::Node& e, const ExprCode& expr) {
+std::string list_literal_code(const FunctionInstance& fn, const ast::Node& e, const ExprCode& expr, const ConvertCode& conv) {
   check_list_known(fn, e);
   const std::string T = item_cpp(e.type);
   if (e.list.empty()) return "cj::list_new<" + T + ">()";
   std::string s = "cj::list_of<" + T + ">({";
-  for (size_t i = 0; i < e.list.size(); ++i) s += (i ? ", " : "") + T + "(" + expr(*e.list[i]) + ")";
+  for (size_t i = 0; i < e.list.size(); ++i) s += (i ? ", " : "") + conv(expr(*e.list[i]), e.list[i]->type, e.type.elems[0]);
   return s + "})";
 }
 
-std::string list_call_code(const FunctionInstance& fn, const ast::Node& e, Builtin b, const ExprCode& expr) {
+std::string list_call_code(const FunctionInstance& fn, const ast::Node& e, Builtin b, const ExprCode& expr,
+                           const ConvertCode& conv) {
   const std::string sp = builtin_spelling(b);
   std::vector<std::string> a;
   if (b == Builtin::ListOf || b == Builtin::Sorted) {
@@ -77,7 +78,7 @@ std::string list_call_code(const FunctionInstance& fn, const ast::Node& e, Built
     case Builtin::ListSort: return "cj::list_sort(" + a[0] + ", false)";
     case Builtin::ListAppend: case Builtin::ListInsert: {
       // The stored value in the item type (the list may be wider: [1] then append(2.5)).
-      std::string v = item_cpp(l) + "(" + a.back() + ")";
+      std::string v = conv(a.back(), e.list.back()->type, l.elems[0]);
       return std::string(sp) + "(" + a[0] + (a.size() == 3 ? ", " + a[1] : "") + ", " + v + ")";
     }
     default: {

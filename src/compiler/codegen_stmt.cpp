@@ -249,7 +249,8 @@ void Emitter::store(const ast::Node& target, const std::string& code, const Type
     return;
   }
   if (target.is(K::Subscript) && target.a->type.is_list()) {  // codegen_lists.cpp
-    out(list_store_code(target, code, [this](const ast::Node& n) { return expr(n); }));
+    const std::string v = target.b->is(K::Slice) ? code : convert(code, from, target.a->type.elems[0]);
+    out(list_store_code(target, v, [this](const ast::Node& n) { return expr(n); }));
     return;
   }
   if (target.is(K::Subscript) && target.type.is_array()) {  // a slice: fill it or copy into it
