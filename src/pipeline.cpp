@@ -81,6 +81,10 @@ std::string with_prelude(Target t, const std::string& code, bool host_only = fal
     s += prelude::get("host_services.h");
     s += prelude::get("host_random.h");
     s += prelude::get("host_arrays.h");
+    // Lists (@jit code only): their header only where the code names them, so programs
+    // without lists compile as before.
+    if (code.find("cj::List<") != std::string::npos || code.find("cj::list_") != std::string::npos)
+      s += prelude::get("host_list.h");
     if (host_only) s += prelude::get("numpy_loop.h");
   }
   s += code;

@@ -12,6 +12,7 @@
 
 #include "bindings/common.h"
 #include "bindings/exceptions.h"
+#include "bindings/lists.h"
 #include "bindings/marshal.h"
 #include "compiler/layout.h"
 #include "compiler/scalar_visit.h"
@@ -39,6 +40,8 @@ struct CpuSpec {
 struct ResultOwners {
   rt::CallArena* arena;
   const py::args* args;
+  const std::vector<KArg>* kargs = nullptr;  // a returned list that is an argument's is that Python list
+  int list_depth = 0;                        // lists being read: those inside one are borrowed
   struct Owned {
     const char* start;
     int64_t bytes;
@@ -103,6 +106,19 @@ py::object result_value(const Type& t, const char* p, ResultOwners& owners) {
     return std::move(out);
   }
   if (t.is_array()) return array_result(t, p, owners);
+  if (t.is_list()) {  // the returned handle's reference is ours: the items read, it is dropped
+    ListHead* head;
+    std::memcpy(&head, p, sizeof head);
+    py::object r;
+    for (const KArg& a : *owners.kargs)
+      if (a.type.is_list() && (ListHead*)(intptr_t)a.bytes[0] == head) r = a.list_source;  // as Numba: the same list
+    // Lists inside it are its own: read, not released (the outer list's release drops them).
+    ++owners.list_depth;
+    if (!r) r = list_items(head, t, [&](const char* q) { return result_value(t.elems[0], q, owners); });
+    --owners.list_depth;
+    if (owners.list_depth == 0) release_list(head);
+    return r;
+  }
   if (t.is_record()) {  // a copy of the record, as Numba returns one (numpy.record)
     const char* data;
     std::memcpy(&data, p, sizeof data);
@@ -133,7 +149,7 @@ py::object result_value(const Type& t, const char* p, ResultOwners& owners) {
 // Whether the dispatcher can hand a result of this type back to Python.
 bool returnable(const Type& t) {
   if (t.is_scalar() || t.is_array() || t.is_record() || t.is_enum() || t.tag == Type::Tag::Void || t.tag == Type::Tag::None) return true;
-  if (t.is_optional()) return returnable(t.elems[0]);
+  if (t.is_optional() || t.is_list()) return returnable(t.elems[0]);
   if (t.is_tuple()) {
     for (const auto& e : t.elems)
       if (!returnable(e)) return false;
@@ -158,10 +174,19 @@ class CpuFunction {
   py::object call(const py::args& args, const py::kwargs& kw) {
     if (kw.size() > 0) throw InternalError(src_->name + "(): keyword arguments reached the dispatcher unfolded");
     std::vector<KArg> karg;
+    // The lists made for list arguments: one reference each, dropped whatever happens.
+    struct ListRefs {
+      std::vector<KArg>& k;
+      ~ListRefs() {
+        for (KArg& a : k)
+          if (a.type.is_list()) release_list((ListHead*)(intptr_t)a.bytes[0]);
+      }
+    } list_refs{karg};
     std::vector<Type> types;
     for (size_t i = 0; i < args.size(); ++i) {
       try {
-        karg.push_back(marshal(args[i], rt::Backend::Sim, (int)i));
+        if (PyList_Check(args[i].ptr())) karg.push_back(marshal_list(args[i], (int)i));  // a reflected list
+        else karg.push_back(marshal(args[i], rt::Backend::Sim, (int)i));
       } catch (const UnknownArgumentType& e) {
         argument_type_error(src_, e.index, e.what());
       }
@@ -183,7 +208,9 @@ class CpuFunction {
       error = sp.fn(params.data(), ret.data());
     }
     if (error) raise_cpu_exception(sp.build, *error);
-    ResultOwners owners{&arena, &args, {}};
+    ResultOwners owners{&arena, &args, &karg, 0, {}};
+    for (const KArg& a : karg)  // Numba's reflection: the caller's lists get the new items
+      if (a.type.is_list()) reflect_list(a, [&](const char* q) { return result_value(a.type.elems[0], q, owners); });
     return result_value(sp.build.ret, reinterpret_cast<const char*>(ret.data()), owners);
   }
 

@@ -27,6 +27,7 @@ struct KArg {
   pybind11::object host_back;              // a host array to copy back into after the launch (or None)
   bool from_host = false;                  // a host NumPy array: copied to the GPU for the launch
   std::vector<KArg> items;                 // a tuple: its items, marshalled (their arrays live here)
+  pybind11::object list_source;            // a Python list passed as a reflected list (bindings/lists.h)
 };
 
 /// Calls f on `a` and on every item of it, nested tuples included (arrays to keep alive, check

@@ -90,4 +90,26 @@ std::string record_field_read(const Record& r, const RecordField& f, const std::
 std::string record_field_store(const Record& r, const RecordField& f, const std::string& rec, const std::string& value,
                                const Type& value_type);
 
+// Lists (codegen_lists.cpp; CPU code only). `expr` gives an expression's C++ (with its
+// conversion, as the emitter's own).
+using ExprCode = std::function<std::string(const ast::Node&)>;
+/// The emitter's conversion of `code` from one type to another (tuples item by item).
+using ConvertCode = std::function<std::string(const std::string&, const Type&, const Type&)>;
+/// "cj::List<int64_t>".
+std::string list_cpp(const Type& list);
+/// A list literal (or the `[]` of a rewritten comprehension).
+std::string list_literal_code(const FunctionInstance& fn, const ast::Node& e, const ExprCode& expr, const ConvertCode& conv);
+/// A call of a Rule::ListOp builtin: list(), sorted(), l.append(x) (rewritten as list.append(l, x)), ...
+std::string list_call_code(const FunctionInstance& fn, const ast::Node& e, Builtin b, const ExprCode& expr,
+                           const ConvertCode& conv);
+/// l[i], l[a:b:c].
+std::string list_subscript_code(const ast::Node& e, const ExprCode& expr);
+/// The statement l[i] = value, l[a:b:c] = value.
+std::string list_store_code(const ast::Node& target, const std::string& value, const ExprCode& expr);
+/// a + b, a * n, n * a of lists (`result` the typed result).
+std::string list_binop_code(ast::Op op, const std::string& a, const Type& ta, const std::string& b, const Type& tb,
+                            const Type& result);
+/// x in l, x not in l, l == m, l < m, ...
+std::string list_compare_code(const std::string& l, const Type& lt, ast::Op op, const std::string& r, const Type& rt);
+
 }  // namespace cujit

@@ -22,9 +22,12 @@ void plan(const ast::Node& it, const std::string& i, const ValueContext& cx, boo
     p.item = "(" + c + ")(" + v + "_start + (" + c + ")" + i + " * " + v + "_step)";
     return;
   }
-  if (t.is_array() || t.is_tuple()) {
+  if (t.is_array() || t.is_tuple() || t.is_list()) {
     p.setup += "auto " + v + " = " + cx.expr(it) + "; ";
-    if (t.is_tuple()) {
+    if (t.is_list()) {  // a list (CPU code): its length when the loop starts
+      p.count = v + ".size()";
+      p.item = v + ".at(" + i + ")";
+    } else if (t.is_tuple()) {
       p.count = "(int64_t)" + std::to_string(t.elems.size());
       p.item = v + ".at(" + i + ")";
     } else {

@@ -49,7 +49,13 @@ void Emitter::stmt(const ast::Node& s) {
       return;
     }
     case K::AugAssign: {
-      if (s.a->is(K::Subscript) && !s.a->a->type.is_record()) {
+      if (s.a->type.is_list()) {  // l += x, l *= n change the list in place (its aliases see it)
+        const std::string l = expr(*s.a);
+        out(std::string(s.op == ast::Op::Add ? "cj::list_extend(" : "cj::list_irepeat(") + l + ", " + expr(*s.b) + ");");
+        store(*s.a, l, s.a->type);
+        return;
+      }
+      if (s.a->is(K::Subscript) && !s.a->a->type.is_record() && !s.a->a->type.is_list()) {
         // Evaluate the element's address once: arr[f(i)] += v.
         std::string ref = "cj_r" + std::to_string(tmp_++);
         out("{ auto& " + ref + " = " + index_expr(*s.a, kReadWrite) + ";");
@@ -212,6 +218,11 @@ void Emitter::for_stmt(const ast::Node& s) {
     out("{ " + p.setup);
     out("for (int64_t " + i + " = 0; " + i + " < " + p.count + "; ++" + i + ") {");
     i = p.item;
+  } else if (it.is_list()) {  // Python's: while the index is below the length, which the body may change
+    std::string l = "cj_l" + std::to_string(tmp_++);
+    out("{ auto " + l + " = " + expr(*s.b) + ";");
+    out("for (int64_t " + i + " = 0; " + i + " < " + l + ".size(); ++" + i + ") {");
+    i = l + ".at(" + i + ")";
   } else if (it.is_tuple()) {
     std::string tup = "cj_tu" + std::to_string(tmp_++);
     out("{ auto " + tup + " = " + expr(*s.b) + ";");
@@ -250,6 +261,11 @@ void Emitter::store(const ast::Node& target, const std::string& code, const Type
   }
   if (target.is(K::Subscript) && target.type.is_record()) {  // a[i] = r: the record's bytes
     out(index_expr(target, kWrite) + " = *(" + code + ");");
+    return;
+  }
+  if (target.is(K::Subscript) && target.a->type.is_list()) {  // codegen_lists.cpp
+    const std::string v = target.b->is(K::Slice) ? code : convert(code, from, target.a->type.elems[0]);
+    out(list_store_code(target, v, [this](const ast::Node& n) { return expr(n); }));
     return;
   }
   if (target.is(K::Subscript) && target.type.is_array()) {  // a slice: fill it or copy into it

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "compiler/builtins.h"
+#include "compiler/codegen.h"
 #include "compiler/diagnostics.h"
 
 namespace cujit {
@@ -78,6 +79,8 @@ std::string emit_compare(const ast::Node& e, const ValueContext& cx) {
       }
     } else if (lt.tag == Type::Tag::EnumMember && lt.elems[0].is_tuple()) {  // typing: both of one class
       parts.push_back(emit_tuple_compare(l, lt.elems[0], op, r, rt.elems[0], cx));
+    } else if (lt.is_list() || rt.is_list()) {  // typing: `x in l`, or lists compared (typeinfer_lists.cpp)
+      parts.push_back(list_compare_code(l, lt, op, r, rt));
     } else if (lt.is_tuple() || rt.is_tuple()) {
       parts.push_back(emit_tuple_compare(l, lt, op, r, rt, cx));
     } else if (is_time(lt.scalar) || is_time(rt.scalar)) {  // typing: two datetimes or two timedeltas

@@ -900,11 +900,31 @@ class Parser {
     NodePtr n = ast::make(Kind::List, tok().loc);
     while (!at(T::RBracket)) {
       n->list.push_back(test());
-      if (n->list.size() == 1 && at(T::For))
-        unsupported(tok(), "list comprehensions are not supported");
+      if (n->list.size() == 1 && at(T::For)) return list_comprehension(std::move(n->list[0]), start);
       if (!accept(T::Comma)) break;
     }
     expect(T::RBracket, "expected ',' or ']' in the list");
+    n->loc = span(start, pos_ - 1);
+    return seal(std::move(n));
+  }
+
+  // listcomp = "[" test comp_for+ "]"
+  // comp_for = "for" target_list "in" or_test ("if" or_test)*
+  NodePtr list_comprehension(NodePtr elt, size_t start) {
+    NodePtr n = ast::make(Kind::ListComp, elt->loc);
+    n->a = std::move(elt);
+    while (at(T::For)) {
+      const Token& kw = next();
+      NodePtr c = ast::make(Kind::Comprehension, kw.loc);
+      NodePtr target = comma_list([&] { return binary(0); }, [&] { return !at(T::In); });
+      check_for_target(*target);
+      c->a = std::move(target);
+      expect(T::In, "expected 'in' after the comprehension's target");
+      c->b = or_test();
+      while (accept(T::If)) c->list.push_back(or_test());
+      n->list.push_back(seal(std::move(c)));
+    }
+    expect(T::RBracket, "expected ']' to close the list comprehension");
     n->loc = span(start, pos_ - 1);
     return seal(std::move(n));
   }

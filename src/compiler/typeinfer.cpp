@@ -82,6 +82,7 @@ void Typer::run() {
   final_ = true;
   walk(def);
   finish_return(def);
+  check_lists_known(fn);  // an empty list nothing is appended to has no item type (typeinfer_lists.cpp)
   ssa_.finish(fn);
   // The plans name the loops' C++ variables, known only now.
   for (const ast::Node* loop : prange_loops_) fn.parallel_loops[loop] = plan_parallel_loop(*loop, fn);

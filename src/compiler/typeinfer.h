@@ -108,6 +108,9 @@ struct FunctionInstance {
   // Nested functions lifted out of this instance's tree (typeinfer_nested.cpp): the globals
   // ("__cj_def_<line>_<col>") their def statements now assign, each naming a FunctionSource.
   std::map<std::string, GlobalValue> nested;
+  // Lists made by a literal assigned to a name (typeinfer_lists.cpp): the item type that name's
+  // literals and everything appended or inserted into it unify to, as Numba's list type variable.
+  std::map<std::string, Type> list_items;
   int unrolled = 0;  // literal_unroll loops rewritten so far (typeinfer_unroll.cpp): names their variables
   // Recursion (typeinfer_calls.cpp). While this instance is being typed, the type its returns
   // give so far (its declared type if it has one): a call of it from inside (directly or through
@@ -397,5 +400,28 @@ void check_record_operands(const FunctionInstance& fn, const ast::Node& call, co
 bool tuple_comparison_ok(const Type& l, ast::Op op, const Type& r);
 Type tuple_slice_type(const SourceFile& src, const ast::Node& slice, const Type& base);
 bool tuple_slice_picks(const ast::Node& slice, size_t n, std::vector<int64_t>* picks);
+
+// Lists (typeinfer_lists.cpp; CPU code only, refused in GPU code at the line).
+/// Rewrites list comprehensions into loops that append to a new variable, before the statement
+/// that evaluates them (parse_function calls it); names `x = [...]` literals for their item type.
+void desugar_comprehensions(ast::Module& m);
+/// A list literal (or a rewritten comprehension's `[]`) whose items have these types.
+Type type_list_literal(FunctionInstance& fn, ast::Node& e, const std::vector<Type>& items);
+/// A typing error where an empty list's item type stayed unknown (codegen: it has no C++ type):
+/// at node `e`, or at the first such list literal of `fn`'s tree.
+void check_list_known(const FunctionInstance& fn, const ast::Node& e);
+void check_lists_known(const FunctionInstance& fn);
+/// The builtin ("list.append") a method of a list names, or null.
+const char* list_method_builtin(const std::string& method);
+/// list(), sorted() and the list methods (Rule::ListOp; a method's list is args[0]).
+Type type_list_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args);
+/// l[i] and l[a:b:c].
+Type type_list_subscript(FunctionInstance& fn, ast::Node& e, const Type& l, const Type& index);
+/// l[i] = v and l[a:b] = other (target typed already).
+void check_list_store(FunctionInstance& fn, const ast::Node& stmt, ast::Node& target, const Type& value);
+/// a + b and a * n with a list.
+Type list_binop_type(FunctionInstance& fn, const ast::Node& at, ast::Op op, const Type& a, const Type& b);
+/// `x in l`, and == < ... between lists of numbers.
+bool list_comparison_ok(const Type& l, ast::Op op, const Type& r);
 
 }  // namespace cujit

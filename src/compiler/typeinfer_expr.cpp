@@ -143,9 +143,11 @@ Type Typer::expr(ast::Node& e) {
     }
     case K::Subscript: return set(e, subscript(e));
     case K::Call: return set(e, call(e));
-    case K::List:
-      unsupported(e, "list literals are not supported in " + fn().compiled_as + (fn().host_only ? " yet" : "") +
-                         "; use a tuple, or an array (" + (fn().host_only ? "np.empty" : "cuda.local.array") + ")");
+    case K::List: {  // typeinfer_lists.cpp (refused in GPU code)
+      std::vector<Type> items;
+      for (auto& x : e.list) items.push_back(fn().host_only ? operand(*x) : Type::unknown());
+      return set(e, type_list_literal(fn(), e, items));
+    }
     case K::Dict: unsupported(e, "dict literals are not supported in " + fn().compiled_as + (fn().host_only ? " yet" : ""));
     case K::Slice: error(e, "a slice is only allowed inside []");
     default: unsupported(e, std::string("'") + ast::kind_name(e.kind) + "' expressions are not supported");

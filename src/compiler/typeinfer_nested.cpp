@@ -265,8 +265,10 @@ bool has_nested_def(const std::vector<NodePtr>& stmts) {
 }  // namespace
 
 ast::Module parse_function(const FunctionSource& src) {
-  if (!src.tree) return parse(src.source);
-  return ast::Module{src.source, ast::clone(*src.tree)};
+  if (src.tree) return ast::Module{src.source, ast::clone(*src.tree)};
+  ast::Module m = parse(src.source);
+  desugar_comprehensions(m);  // list comprehensions into loops (typeinfer_lists.cpp)
+  return m;
 }
 
 void lift_nested_functions(Program& prog, FunctionInstance& f) {

@@ -58,6 +58,7 @@ Type Typer::binop_type(const ast::Node& at, ast::Op op, const Type& a, const Typ
     error(at, std::string("unsupported operand type(s) for ") + ast::op_spelling(op) + ": '" +
                   a.str() + "' and '" + b.str() + "'");
   };
+  if (a.is_list() || b.is_list()) return list_binop_type(fn(), at, op, a, b);  // typeinfer_lists.cpp
   if (a.is_tuple() && b.is_tuple() && op == O::Add) {
     std::vector<Type> e = a.elems;
     e.insert(e.end(), b.elems.begin(), b.elems.end());
@@ -144,6 +145,10 @@ Type Typer::subscript(ast::Node& e) {
       error(e, "an enum class is indexed by a member's name, a constant string");
     return enum_member_of(e, base.name.substr(5), idx[0]->cval.s);
   }
+  if (base.is_list()) {  // typeinfer_lists.cpp
+    if (idx.size() != 1) error(e, "list indices must be integers or slices, not tuple");
+    return type_list_subscript(fn(), e, base, it[0]);
+  }
   if (base.is_tuple()) {
     if (idx.size() == 1 && idx[0]->is(ast::Kind::Slice)) return tuple_slice_type(src(), *idx[0], base);
     if (idx.size() != 1) unsupported(e, "a tuple takes one index");
@@ -200,6 +205,15 @@ void Typer::array_method(ast::Node& e) {
     ast::NodePtr self = std::move(e.a->a);
     ast::NodePtr callee = ast::make(ast::Kind::Name, e.a->loc);
     callee->name = "cuda.cg.GridGroup.sync";
+    e.a = std::move(callee);
+    e.list.insert(e.list.begin(), std::move(self));
+    return;
+  }
+  // l.append(x) and the other list methods: list.append(l, x) (typeinfer_lists.cpp).
+  if (const char* lm = list_method_builtin(e.a->name); lm && expr(*e.a->a).is_list()) {
+    ast::NodePtr self = std::move(e.a->a);
+    ast::NodePtr callee = ast::make(ast::Kind::Name, e.a->loc);
+    callee->name = lm;
     e.a = std::move(callee);
     e.list.insert(e.list.begin(), std::move(self));
     return;

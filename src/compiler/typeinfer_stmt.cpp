@@ -85,6 +85,7 @@ void Typer::stmt(ast::Node& s) {
         unsupported(*s.a, "augmented assignment to a variable that may be None (" + cur.str() + ") is not supported; assign it a value first");
       Type v = operand(*s.b);
       Type r = (cur.known() && v.known()) ? binop_type(s, s.op, cur, v) : Type::unknown();
+      if (r.is_list() && cur.is_list()) r = cur;  // l += m extends l itself: it keeps its type
       s.type = r;
       assign(*s.a, r, s);
       return;
@@ -141,6 +142,8 @@ void Typer::stmt(ast::Node& s) {
       else if (it.is_array()) {
         if (it.ndim == 1) elem = element_type(it);
         else { elem = it; elem.ndim -= 1; elem.layout = it.layout == 'C' ? 'C' : 'A'; }
+      } else if (it.is_list()) {
+        elem = it.elems[0];
       } else if (it.is_tuple()) {
         for (const auto& e : it.elems) elem = unify(elem, e);
         if (!elem.known() && !it.elems.empty()) unsupported(*s.b, "iterating over a heterogeneous tuple is not supported");
@@ -245,6 +248,7 @@ void Typer::assign(ast::Node& target, const Type& v, const ast::Node& stmt) {
       Type t = expr(target);
       Type base = target.a->type;
       if (base.is_record() || t.is_record()) return check_record_store(fn(), stmt, base, t, v);  // r['x'] = v, a[i] = r
+      if (base.is_list()) return check_list_store(fn(), stmt, target, v);  // typeinfer_lists.cpp
       if (base.known() && !base.is_array())
         error(target, "'" + base.str() + "' does not support item assignment");
       if (base.is_array() && base.readonly)

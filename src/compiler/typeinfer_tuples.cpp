@@ -23,6 +23,7 @@ bool comparable(const Type& a, const Type& b) {
 }  // namespace
 
 bool tuple_comparison_ok(const Type& l, ast::Op op, const Type& r) {
+  if (l.is_list() || r.is_list()) return list_comparison_ok(l, op, r);  // typeinfer_lists.cpp
   if (op == ast::Op::In || op == ast::Op::NotIn) {
     if (!r.is_tuple()) return false;
     for (const auto& e : r.elems)  // Numba's contains: a UniTuple (or the empty tuple) only

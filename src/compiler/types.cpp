@@ -109,7 +109,7 @@ bool Type::operator==(const Type& o) const {
       if ((record == nullptr) != (o.record == nullptr) || (record && record->spelling != o.record->spelling)) return false;
       return scalar == o.scalar && ndim == o.ndim && layout == o.layout && readonly == o.readonly && unaligned == o.unaligned;
     case Tag::Record: return record->spelling == o.record->spelling;
-    case Tag::Tuple: case Tag::Optional: return elems == o.elems;
+    case Tag::Tuple: case Tag::Optional: case Tag::List: return elems == o.elems;
     case Tag::Iterator: return name == o.name && elems == o.elems;
     case Tag::Module: return name == o.name;
     case Tag::Function: return name == o.name && user_fn == o.user_fn;
@@ -150,6 +150,7 @@ std::string Type::str() const {
     case Tag::GridGroup: return "GridGroup";
     case Tag::Record: return record->spelling;
     case Tag::Optional: return "OptionalType(" + elems[0].str() + ")";
+    case Tag::List: return std::string(reflected ? "reflected " : "") + "list(" + (elems[0].known() ? elems[0].str() : "undefined") + ")";
     case Tag::Iterator: {
       std::string s = name + "(";
       for (size_t i = 0; i < elems.size(); ++i) s += (i ? ", " : "") + elems[i].str();
@@ -197,6 +198,7 @@ Type iteration_item(const Type& it) {
       e.layout = it.layout == 'C' ? 'C' : 'A';
       return e;
     }
+    case Type::Tag::List: return it.elems[0];
     case Type::Tag::Tuple: {
       for (const auto& e : it.elems) if (e != it.elems[0]) return Type::unknown();
       return it.elems.empty() ? Type::unknown() : it.elems[0];
@@ -311,6 +313,13 @@ Type unify(const Type& a, const Type& b) {
       e.push_back(u);
     }
     return Type::tuple(std::move(e));
+  }
+  // A list whose item type is not known yet (an empty literal) takes the other's; lists of
+  // different item types do not unify (Numba neither).
+  if (a.is_list() && b.is_list()) {
+    if (!a.elems[0].known()) return b;
+    if (!b.elems[0].known()) return a;
+    return Type::unknown();
   }
   if (a.is_array() && b.is_array() && a.scalar == b.scalar && a.ndim == b.ndim &&
       element_type(a) == element_type(b)) {

@@ -98,6 +98,9 @@ struct Type {
                  // its run-time form (scalar = a number's type). An
                  // IntEnum member is a Scalar whose name is its class's key (Numba's
                  // IntEnumMember is an integer everywhere but its identity), as enum_member makes.
+    List,      // a list (CPU code only; Numba's List): elems[0] = the item type (Unknown while only an
+               // empty literal types it: appends then give it, typeinfer_lists.cpp); `reflected`: a
+               // Python list passed in, whose changes the caller sees. A cj::List<T> handle in C++.
   };
   Tag tag = Tag::Unknown;
   Scalar scalar = Scalar::Int64;
@@ -109,6 +112,7 @@ struct Type {
   int user_fn = -1;          // Function: index into the pipeline's function table, or -1
   RecordPtr record;          // Record; an Array whose dtype is a record (then `scalar` is unused)
   bool unaligned = false;    // Array: NumPy's flags.aligned is false (Numba: "unaligned array(...)")
+  bool reflected = false;    // List: an argument's (spelling only: the same C++ type either way)
 
   static Type unknown() { return Type{}; }
   static Type scalar_of(Scalar s) { Type t; t.tag = Tag::Scalar; t.scalar = s; return t; }
@@ -147,6 +151,11 @@ struct Type {
   static Type iterator(std::string n, std::vector<Type> its) {
     Type t; t.tag = Tag::Iterator; t.name = std::move(n); t.elems = std::move(its); return t;
   }
+
+  static Type list(Type item, bool reflected = false) {
+    Type t; t.tag = Tag::List; t.elems = {std::move(item)}; t.reflected = reflected; return t;
+  }
+  bool is_list() const { return tag == Tag::List; }
 
   bool known() const { return tag != Tag::Unknown; }
   bool is_scalar() const { return tag == Tag::Scalar; }

@@ -5,7 +5,7 @@ from cujit import cuda
 
 @cuda.jit
 def kernel(a):
-    b = [x for x in range(3)]  # error: UnsupportedError: list comprehensions are not supported
+    b = [x for x in range(3)]  # error: UnsupportedError: list comprehensions are not supported in a CUDA kernel (lists exist in CPU code only, as in numba-cuda)
     a[0] = 1
 
 

@@ -1,0 +1,371 @@
+// Lists in @jit code (Numba's List; CPU only): list comprehensions rewritten into loops before
+// typing, the item type of a list made by a literal (unified with what is appended to the name it
+// is assigned to, as Numba's type variables unify), and the typing of list operations that
+// typeinfer.cpp hands over. codegen_lists.cpp writes their code; prelude/host_list.h runs it.
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+
+#include "compiler/diagnostics.h"
+#include "compiler/typeinfer.h"
+
+namespace cujit {
+
+namespace {
+using ast::Kind;
+using ast::Node;
+using ast::NodePtr;
+
+[[noreturn]] void refuse(const SourceFile& src, const Node& at, const std::string& msg) {
+  user_error(src, at.loc, ErrorKind::Unsupported, msg);
+}
+[[noreturn]] void typing(const SourceFile& src, const Node& at, const std::string& msg) {
+  user_error(src, at.loc, ErrorKind::Typing, msg);
+}
+
+NodePtr name_node(const std::string& n, SourceLoc loc) {
+  NodePtr r = ast::make(Kind::Name, loc);
+  r->name = n;
+  return r;
+}
+
+void rename(Node& e, const std::map<std::string, std::string>& names) {
+  if (e.is(Kind::Name)) {
+    if (auto it = names.find(e.name); it != names.end()) e.name = it->second;
+    return;
+  }
+  for (NodePtr* c : {&e.a, &e.b, &e.c})
+    if (*c) rename(**c, names);
+  for (auto& x : e.list) rename(*x, names);
+  for (auto& k : e.keywords)
+    if (k.value) rename(*k.value, names);
+}
+
+void target_names(const Node& t, std::vector<std::string>* out) {
+  if (t.is(Kind::Name)) out->push_back(t.name);
+  for (const auto& x : t.list) target_names(*x, out);
+}
+
+// Rewrites `[elt for t1 in it1 if c1 for t2 in it2 ...]` where a statement evaluates it: the
+// statements that build it go before that statement (`v = []`, the loops, `v.append(elt)`),
+// and the comprehension becomes `v`. Its targets are renamed, as they are local to it in Python 3.
+struct Desugar {
+  const SourceFile& src;
+  int count = 0;
+
+  void block(std::vector<NodePtr>& stmts) {
+    std::vector<NodePtr> out;
+    for (auto& s : stmts) {
+      std::vector<NodePtr> before;
+      hoist_in_stmt(*s, &before);
+      block(before);
+      for (auto& b : before) out.push_back(std::move(b));
+      block(s->body);
+      block(s->orelse);
+      name_literal(*s);
+      out.push_back(std::move(s));
+    }
+    stmts = std::move(out);
+  }
+
+  // `x = [...]`: the literal types its items together with what is appended to x.
+  static void name_literal(Node& s) {
+    if (s.is(Kind::Assign) && s.list.size() == 1 && s.list[0]->is(Kind::Name) && s.b->is(Kind::List) && s.b->name.empty())
+      s.b->name = s.list[0]->name;
+  }
+
+  void hoist_in_stmt(Node& s, std::vector<NodePtr>* before) {
+    switch (s.kind) {
+      case Kind::Expr: case Kind::Return: case Kind::If: hoist(s.a, before, true); break;
+      case Kind::Assign: case Kind::AugAssign: case Kind::For: hoist(s.b, before, true); break;
+      case Kind::While: hoist(s.a, before, false); break;
+      default: break;
+    }
+    if (s.is(Kind::Assign) || s.is(Kind::AugAssign))
+      for (auto& t : s.list) hoist(t, before, false);
+  }
+
+  // Finds comprehensions in `e`; `ok`: evaluated exactly once where the statement runs.
+  void hoist(NodePtr& e, std::vector<NodePtr>* before, bool ok) {
+    if (!e) return;
+    if (e->is(Kind::ListComp)) {
+      if (!ok)
+        refuse(src, *e, "a list comprehension here (a while loop's test, a branch of a conditional expression, an "
+                        "operand after 'and'/'or') is not supported; assign it to a variable first");
+      expand(e, before);
+      return;
+    }
+    if (e->is(Kind::IfExp)) {
+      hoist(e->a, before, ok);
+      hoist(e->b, before, false);
+      hoist(e->c, before, false);
+      return;
+    }
+    hoist(e->a, before, ok);
+    hoist(e->b, before, ok);
+    hoist(e->c, before, ok);
+    for (size_t i = 0; i < e->list.size(); ++i) hoist(e->list[i], before, ok && !(e->is(Kind::BoolOp) && i > 0));
+    for (auto& k : e->keywords) hoist(k.value, before, ok);
+  }
+
+  void expand(NodePtr& comp, std::vector<NodePtr>* before) {
+    const std::string var = "__cj_lc" + std::to_string(count++);
+    const SourceLoc loc = comp->loc;
+    // Targets local to the comprehension: renamed in everything after the first iterable.
+    std::map<std::string, std::string> names;
+    for (auto& c : comp->list) {
+      std::vector<std::string> ns;
+      target_names(*c->a, &ns);
+      for (auto& n : ns) names[n] = var + "_" + n;
+    }
+    for (size_t i = 0; i < comp->list.size(); ++i) {
+      Node& c = *comp->list[i];
+      rename(*c.a, names);
+      if (i > 0) rename(*c.b, names);
+      for (auto& t : c.list) rename(*t, names);
+    }
+    rename(*comp->a, names);
+    NodePtr init = ast::make(Kind::Assign, loc);
+    init->list.push_back(name_node(var, loc));
+    init->b = ast::make(Kind::List, loc);
+    init->b->name = var;
+    init->b->cval.s = "comprehension";  // for messages: the refusal in GPU code names it
+    // The innermost statement: var.append(elt).
+    NodePtr call = ast::make(Kind::Call, comp->a->loc);
+    call->a = ast::make(Kind::Attribute, comp->a->loc);
+    call->a->name = "append";
+    call->a->a = name_node(var, loc);
+    call->list.push_back(std::move(comp->a));
+    NodePtr inner = ast::make(Kind::Expr, call->loc);
+    inner->a = std::move(call);
+    for (size_t i = comp->list.size(); i-- > 0;) {
+      Node& c = *comp->list[i];
+      for (size_t k = c.list.size(); k-- > 0;) {
+        NodePtr test = ast::make(Kind::If, c.list[k]->loc);
+        test->a = std::move(c.list[k]);
+        test->body.push_back(std::move(inner));
+        inner = std::move(test);
+      }
+      NodePtr loop = ast::make(Kind::For, c.loc);
+      loop->a = std::move(c.a);
+      loop->b = std::move(c.b);
+      loop->body.push_back(std::move(inner));
+      inner = std::move(loop);
+    }
+    before->push_back(std::move(init));
+    before->push_back(std::move(inner));
+    comp = name_node(var, loc);
+  }
+};
+
+bool list_item_ok(const Type& t) {
+  return t.is_scalar() || t.is_tuple() || t.is_array() || t.is_list() || t.is_record();
+}
+
+Type unify_items(const SourceFile& src, const Node& at, const Type& a, const Type& b) {
+  if (!a.known()) return b;
+  if (!b.known()) return a;
+  Type u = unify(a, b);
+  if (!u.known() || u.is_optional())
+    typing(src, at, "cannot unify " + a.str() + " and " + b.str() + " for the items of a list");
+  return u;
+}
+
+// The hint of the list named by `self` (a Name whose literal is tracked), widened by `item`.
+void widen_hint(FunctionInstance& fn, const Node& self, const Node& at, const Type& item) {
+  if (!self.is(Kind::Name)) return;
+  auto it = fn.list_items.find(self.name);
+  if (it == fn.list_items.end()) return;
+  it->second = unify_items(fn.mod.source, at, it->second, item);
+}
+
+bool is_int(const Type& t) { return t.is_scalar() && (is_integer(t.scalar) || t.scalar == Scalar::Bool); }
+
+}  // namespace
+
+void desugar_comprehensions(ast::Module& m) {
+  Desugar d{m.source};
+  d.block(m.func->body);
+}
+
+Type type_list_literal(FunctionInstance& fn, ast::Node& e, const std::vector<Type>& items) {
+  const SourceFile& src = fn.mod.source;
+  if (!fn.host_only) {
+    const bool comp = e.cval.s == "comprehension";
+    refuse(src, e, std::string(comp ? "list comprehensions" : "list literals") + " are not supported in " + fn.compiled_as +
+                       " (lists exist in CPU code only, as in numba-cuda); use a tuple, or an array (cuda.local.array)");
+  }
+  Type item = Type::unknown();
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (!items[i].known()) return Type::unknown();
+    if (!list_item_ok(items[i])) refuse(src, *e.list[i], "a list cannot hold a " + items[i].str() + " in compiled code");
+    item = unify_items(src, *e.list[i], item, items[i]);
+  }
+  if (!e.name.empty()) {
+    Type& hint = fn.list_items[e.name];
+    hint = unify_items(src, e, hint, item);
+    item = hint;
+  } else if (items.empty()) {
+    typing(src, e, "cannot infer the type of an empty list here; assign it to a variable and append to it, or "
+                   "give it an item");
+  }
+  return Type::list(item);
+}
+
+void check_list_known(const FunctionInstance& fn, const ast::Node& e) {
+  if (e.type.is_list() && !e.type.elems[0].known())
+    typing(fn.mod.source, e, "cannot infer the type of the empty list '" + e.name +
+                                 "': nothing is appended to it (Numba needs the item type; append to it, or give it an item)");
+}
+
+void check_lists_known(const FunctionInstance& fn) {
+  std::function<void(const Node&)> walk = [&](const Node& n) {
+    if (n.is(Kind::List)) check_list_known(fn, n);
+    for (const NodePtr* c : {&n.a, &n.b, &n.c})
+      if (*c) walk(**c);
+    for (const auto& x : n.list) walk(*x);
+    for (const auto& k : n.keywords)
+      if (k.value) walk(*k.value);
+    for (const auto& x : n.body) walk(*x);
+    for (const auto& x : n.orelse) walk(*x);
+  };
+  walk(*fn.mod.func);
+}
+
+const char* list_method_builtin(const std::string& method) {
+  static const std::map<std::string, const char*> m = {
+      {"append", "list.append"}, {"pop", "list.pop"}, {"insert", "list.insert"}, {"extend", "list.extend"},
+      {"sort", "list.sort"}, {"reverse", "list.reverse"}, {"index", "list.index"}, {"count", "list.count"},
+      {"remove", "list.remove"}, {"clear", "list.clear"}, {"copy", "list.copy"}};
+  auto it = m.find(method);
+  return it == m.end() ? nullptr : it->second;
+}
+
+Type type_list_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args) {
+  const SourceFile& src = fn.mod.source;
+  const std::string name = b.name;
+  if (!fn.host_only)
+    refuse(src, call, name + "() is not supported in " + fn.compiled_as + " (lists exist in CPU code only, as in numba-cuda)");
+  auto arity = [&](size_t lo, size_t hi) {
+    if (args.size() < lo || args.size() > hi)
+      typing(src, call, name + "() takes " + (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
+                            " argument(s), " + std::to_string(args.size()) + " given");
+  };
+  auto iterable_item = [&](const ast::Node& at, const Type& t) {
+    Type it = t.tag == Type::Tag::Iterator ? Type::unknown() : iteration_item(t);
+    if (!it.known())
+      typing(src, at, "No implementation of function " + name + "() for a " + t.str() + " (it takes an iterable: a list, range, array or tuple of one type)");
+    return it;
+  };
+  if (name == "list" || name == "sorted") {
+    if (name == "list") arity(0, 1);
+    else arity(1, 1);
+    if (args.empty()) typing(src, call, "cannot infer the type of list(): give it an iterable");
+    Type item = iterable_item(*call.list[0], args[0]);
+    if (!list_item_ok(item)) refuse(src, call, "a list cannot hold a " + item.str() + " in compiled code");
+    if (name == "sorted" && !item.is_scalar()) refuse(src, call, "sorted() is supported on numbers only");
+    return Type::list(item);
+  }
+  // Methods: args[0] is the list.
+  const Type& l = args[0];
+  const Type item = l.elems[0];
+  const std::string m = name.substr(5);
+  auto value_arg = [&](size_t i) {
+    if (!args[i].is_scalar() && !args[i].is_tuple() && !args[i].is_array() && !args[i].is_list())
+      typing(src, *call.list[i], "cannot store a " + args[i].str() + " in a " + l.str());
+    if (item.known() && item.is_scalar() && !args[i].is_scalar())
+      typing(src, *call.list[i], "cannot store a " + args[i].str() + " in a " + l.str());
+  };
+  auto comparable_arg = [&](size_t i) {
+    if (!(item.is_scalar() && args[i].is_scalar()))
+      refuse(src, call, "list." + m + "() is supported on lists of numbers only (here " + l.str() + ")");
+  };
+  if (m == "append") {
+    arity(2, 2);
+    value_arg(1);
+    widen_hint(fn, *call.list[0], call, args[1]);
+    return Type::none();
+  }
+  if (m == "insert") {
+    arity(3, 3);
+    if (!is_int(args[1])) typing(src, *call.list[1], "list.insert() takes an integer index, not " + args[1].str());
+    value_arg(2);
+    widen_hint(fn, *call.list[0], call, args[2]);
+    return Type::none();
+  }
+  if (m == "extend") {
+    arity(2, 2);
+    Type it = iterable_item(*call.list[1], args[1]);
+    widen_hint(fn, *call.list[0], call, it);
+    if (!args[1].is_list())
+      refuse(src, *call.list[1], "list.extend() of a " + args[1].str() + " is not supported yet; extend by a list (list(x))");
+    return Type::none();
+  }
+  if (!item.known()) return Type::unknown();  // an empty literal's type, not known yet
+  if (m == "pop") {
+    arity(1, 2);
+    if (args.size() == 2 && !is_int(args[1])) typing(src, *call.list[1], "list.pop() takes an integer index, not " + args[1].str());
+    return item;
+  }
+  if (m == "sort") {
+    arity(1, 1);
+    if (!item.is_scalar()) refuse(src, call, "list.sort() is supported on lists of numbers only (here " + l.str() + ")");
+    if (is_complex(item.scalar)) typing(src, call, "list.sort() of complex numbers: they have no order");
+    return Type::none();
+  }
+  if (m == "reverse" || m == "clear") {
+    arity(1, 1);
+    return Type::none();
+  }
+  if (m == "copy") {
+    arity(1, 1);
+    return Type::list(item);
+  }
+  if (m == "index" || m == "count" || m == "remove") {
+    arity(2, 2);
+    comparable_arg(1);
+    return m == "remove" ? Type::none() : Type::scalar_of(Scalar::Int64);
+  }
+  typing(src, call, "Unknown attribute '" + m + "' of type " + l.str());
+}
+
+Type type_list_subscript(FunctionInstance& fn, ast::Node& e, const Type& l, const Type& index) {
+  if (e.b->is(Kind::Slice)) return Type::list(l.elems[0]);
+  if (!is_int(index)) typing(fn.mod.source, *e.b, "list indices must be integers or slices, not " + index.str());
+  return l.elems[0];
+}
+
+void check_list_store(FunctionInstance& fn, const ast::Node& stmt, ast::Node& target, const Type& value) {
+  const SourceFile& src = fn.mod.source;
+  const Type& l = target.a->type;
+  if (stmt.is(Kind::AugAssign) && target.b->is(Kind::Slice))
+    refuse(src, stmt, "augmented assignment to a list slice is not supported");
+  if (target.b->is(Kind::Slice)) {
+    if (!value.is_list()) typing(src, stmt, "can only assign a list to a list slice, not a " + value.str());
+    return;
+  }
+  if (!value.known() || !l.elems[0].known()) return;
+  if (l.elems[0].is_scalar() != value.is_scalar() || (!value.is_scalar() && unify(l.elems[0], value) != l.elems[0]))
+    typing(src, stmt, "cannot store a " + value.str() + " in a " + l.str());
+}
+
+Type list_binop_type(FunctionInstance& fn, const ast::Node& at, ast::Op op, const Type& a, const Type& b) {
+  const SourceFile& src = fn.mod.source;
+  if (op == ast::Op::Add && a.is_list() && b.is_list()) {
+    if (!a.elems[0].known()) return b;
+    if (!b.elems[0].known()) return a;
+    Type u = unify(a.elems[0], b.elems[0]);
+    if (!u.known()) typing(src, at, "cannot concatenate a " + a.str() + " and a " + b.str());
+    return Type::list(u);
+  }
+  if (op == ast::Op::Mult && (a.is_list() ? is_int(b) : is_int(a))) return a.is_list() ? a : b;
+  typing(src, at, std::string("unsupported operand type(s) for ") + ast::op_spelling(op) + ": '" + a.str() + "' and '" + b.str() + "'");
+}
+
+bool list_comparison_ok(const Type& l, ast::Op op, const Type& r) {
+  if (op == ast::Op::In || op == ast::Op::NotIn) return r.is_list() && l.is_scalar() && r.elems[0].is_scalar();
+  return l.is_list() && r.is_list() && l.elems[0].is_scalar() && r.elems[0].is_scalar();
+}
+
+}  // namespace cujit
