@@ -32,6 +32,9 @@ std::string emit_tuple_compare(const std::string& l, const Type& lt, ast::Op op,
 /// The tuple `to` of the items `picks` of `code` (a constant slice).
 std::string emit_tuple_slice(const std::string& code, const Type& from, const Type& to, const std::vector<int64_t>& picks,
                              const ValueContext& cx);
+/// A call of a named tuple class: the struct of its fields, each from where `from` says (see
+/// type_named_tuple_call), the arguments evaluated once each, in the order Python evaluates them.
+std::string emit_named_tuple_call(const ast::Node& e, const std::vector<std::string>& from, const ValueContext& cx);
 /// Appends print()'s format and printf arguments for `code` of type t (a number, None or a tuple
 /// of them; `code` is a name when t is a tuple, as its fields are read one by one).
 void print_piece(const std::string& code, const Type& t, std::string* fmt, std::string* args);

@@ -298,4 +298,12 @@ bool tuple_comparison_ok(const Type& l, ast::Op op, const Type& r);
 Type tuple_slice_type(const SourceFile& src, const ast::Node& slice, const Type& base);
 bool tuple_slice_picks(const ast::Node& slice, size_t n, std::vector<int64_t>* picks);
 
+// Named tuples (typeinfer_namedtuples.cpp): the type of field `name` of the named tuple `v`
+// (Numba's "Unknown attribute" where it has none); a call of the named tuple class `cls` (its
+// arguments typed: `args` positional, the keywords' values on their nodes) bound to the fields as
+// Python binds it, with the class's defaults: the named tuple it makes. The call's Resolved
+// items say where each field comes from (codegen_tuples.cpp, emit_named_tuple_call).
+Type named_tuple_field(const FunctionInstance& fn, const ast::Node& at, const Type& v, const std::string& name);
+Type type_named_tuple_call(FunctionInstance& fn, ast::Node& call, const GlobalValue& cls, const std::vector<Type>& args);
+
 }  // namespace cujit
