@@ -67,6 +67,35 @@ def test_low_occupancy_warning_at_configuration(target):
         noop[2, 1]()  # off (as the suite's conftest sets it)
 
 
+def test_low_occupancy_warning_once_per_line_as_python(target):
+    # The default filter shows a warning once per line; cujit skips the repeated PyErr_WarnEx at
+    # the same place (kernel_checks.cpp), and must still show it wherever CPython would: under
+    # "always", in a new catch_warnings block, at another line, with another text.
+    def loop(n, grid):
+        for _ in range(n):
+            noop[grid, 1]()
+
+    with setting("CUDA_LOW_OCCUPANCY_WARNINGS", 1):
+        with warnings.catch_warnings(record=True) as rec:
+            warnings.simplefilter("default")
+            loop(5, 1)
+            loop(3, 2)
+            noop[1, 1]()
+        assert messages(rec) == [LOW, LOW.replace("size 1", "size 2"), LOW]
+        with warnings.catch_warnings(record=True) as rec:
+            warnings.simplefilter("always")
+            loop(4, 1)
+        assert messages(rec) == [LOW] * 4
+        with warnings.catch_warnings(record=True) as rec:
+            warnings.simplefilter("default")
+            loop(2, 1)  # a new block: shown again, once
+        assert messages(rec) == [LOW]
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with pytest.raises(NumbaPerformanceWarning):
+                loop(1, 1)
+
+
 def test_low_occupancy_warning_as_error_launches_nothing(target):
     a = np.zeros(1, np.float32)
     with setting("CUDA_LOW_OCCUPANCY_WARNINGS", 1), warnings.catch_warnings():

@@ -49,35 +49,103 @@ void check_index_fault(const KernelBuild& b, rt::LoadedModule& m, void* stream) 
 }
 
 namespace {
+// A name as an interned str, made once: the lookups below run at every launch of a small grid,
+// and a str made from a char* each time must be allocated, decoded and hashed (most of their cost).
+PyObject* interned(const char* name) {
+  PyObject* s = PyUnicode_InternFromString(name);
+  if (!s) throw py::error_already_set();
+  return s;  // kept for the process's life
+}
+
 // cujit.config's setting `name` is true (read at each use: numba-cuda's override_config and user
 // code set these module attributes at run time). The module objects are kept for the process's
 // life, never released (their destructors must not run after the interpreter is gone).
-bool config_on(const char* name) {
+bool config_on(PyObject* name) {
   static PyObject* config = py::module_::import("cujit.config").release().ptr();
-  py::object v = py::reinterpret_steal<py::object>(PyObject_GetAttrString(config, name));
+  py::object v = py::reinterpret_steal<py::object>(PyObject_GetAttr(config, name));
   if (!v) throw py::error_already_set();
   int on = PyObject_IsTrue(v.ptr());
   if (on < 0) throw py::error_already_set();
   return on != 0;
 }
 
+// The last warning PyErr_WarnEx recorded as shown in its caller's __warningregistry__ (the
+// default filter's "once per text, category and line"). Why: numba-cuda warns at every
+// kernel[config] of a small grid, and PyErr_WarnEx takes 1-4 us to find it was shown already,
+// which doubled the host cost of such a launch (benchmarks/launch.py). When the same place in the
+// same code warns the same text again, with warnings.filters the same list of the same length
+// and the registry still at the version it had, CPython would print nothing, so the call is
+// skipped. One case differs: leaving a catch_warnings block restores the same list, where CPython
+// would show the warning once more; a warning already shown at that place is not shown again here.
+struct LastWarning {
+  PyObject* code = nullptr;  // identities only (borrowed): compared, never dereferenced
+  int lasti = -1;            // the caller's instruction: same code and offset, same line
+  PyObject* globals = nullptr;
+  PyObject* filters = nullptr;
+  Py_ssize_t nfilters = -1;
+  std::string text;
+  PyObject* key = nullptr;  // owned: CPython's registry key (text, category, line)
+  long version = -1;
+};
+
+PyObject* warning_registry(PyObject* globals) {
+  static PyObject* name = interned("__warningregistry__");
+  PyObject* r = globals ? PyDict_GetItem(globals, name) : nullptr;
+  return r && PyDict_Check(r) ? r : nullptr;
+}
+
+long registry_version(PyObject* registry) {
+  static PyObject* name = interned("version");
+  PyObject* v = PyDict_GetItem(registry, name);
+  return v && PyLong_CheckExact(v) ? PyLong_AsLong(v) : -2;
+}
+
 void performance_warning(const std::string& msg) {
-  if (config_on("DISABLE_PERFORMANCE_WARNINGS")) return;
+  static PyObject* disabled = interned("DISABLE_PERFORMANCE_WARNINGS");
+  if (config_on(disabled)) return;
   static PyObject* cls = py::object(py::module_::import("cujit.errors").attr("NumbaPerformanceWarning")).release().ptr();
+  static PyObject* warnings = py::module_::import("warnings").release().ptr();
+  static PyObject* filters_name = interned("filters");
+  static LastWarning last;
+  PyFrameObject* frame = PyEval_GetFrame();
+  PyObject* globals = PyEval_GetGlobals();
+  py::object filters = py::reinterpret_steal<py::object>(PyObject_GetAttr(warnings, filters_name));
+  if (!filters) throw py::error_already_set();
+  const Py_ssize_t nfilters = PyList_Check(filters.ptr()) ? PyList_GET_SIZE(filters.ptr()) : -1;
+  py::object code = frame ? py::reinterpret_steal<py::object>((PyObject*)PyFrame_GetCode(frame)) : py::object();
+  const int lasti = frame ? PyFrame_GetLasti(frame) : -1;
+  if (last.key && frame && code.ptr() == last.code && lasti == last.lasti && globals == last.globals &&
+      filters.ptr() == last.filters && nfilters == last.nfilters && msg == last.text) {
+    PyObject* registry = warning_registry(globals);
+    if (registry && registry_version(registry) == last.version) {
+      PyObject* shown = PyDict_GetItemWithError(registry, last.key);
+      if (shown && PyObject_IsTrue(shown) == 1) return;
+      if (PyErr_Occurred()) throw py::error_already_set();
+    }
+  }
   if (PyErr_WarnEx(cls, msg.c_str(), 1) < 0) throw py::error_already_set();
+  Py_CLEAR(last.key);
+  PyObject* registry = frame ? warning_registry(globals) : nullptr;
+  if (!registry || nfilters < 0) return;
+  py::object key = py::make_tuple(py::str(msg), py::handle(cls), PyFrame_GetLineNumber(frame));
+  PyObject* shown = PyDict_GetItemWithError(registry, key.ptr());
+  if (!shown) { PyErr_Clear(); return; }  // "always", or a filter that did not record it
+  last = LastWarning{code.ptr(), lasti, globals, filters.ptr(), nfilters, msg, key.release().ptr(), registry_version(registry)};
 }
 }  // namespace
 
 void warn_low_occupancy(const rt::Dim3& grid) {
   // numba-cuda's heuristic bound: about twice the multiprocessors of a large GPU.
   const uint64_t blocks = (uint64_t)grid.x * grid.y * grid.z;
-  if (blocks >= 128 || !config_on("CUDA_LOW_OCCUPANCY_WARNINGS")) return;
+  static PyObject* setting = interned("CUDA_LOW_OCCUPANCY_WARNINGS");
+  if (blocks >= 128 || !config_on(setting)) return;
   performance_warning("Grid size " + std::to_string(blocks) +
                       " will likely result in GPU under-utilization due to low occupancy.");
 }
 
 void warn_implicit_copy() {
-  if (!config_on("CUDA_WARN_ON_IMPLICIT_COPY")) return;
+  static PyObject* setting = interned("CUDA_WARN_ON_IMPLICIT_COPY");
+  if (!config_on(setting)) return;
   performance_warning("Host array used in CUDA kernel will incur copy overhead to/from device.");
 }
 

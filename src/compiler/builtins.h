@@ -1,5 +1,5 @@
 // The table of intrinsics (builtins.def) as the compiler looks it up: which builtin a qualified
-// name is, its typing rule (implemented in typeinfer.cpp) and its spelling in generated code;
+// name is, its typing rule (implemented in typeinfer_builtins.cpp) and its spelling in generated code;
 // and the module constants (math.pi, ...). Also the C++ spelling of constant values.
 #pragma once
 #include <cstdint>

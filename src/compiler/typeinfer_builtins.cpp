@@ -7,6 +7,7 @@
 #include "compiler/builtins.h"
 #include "compiler/diagnostics.h"
 #include "compiler/libdevice.h"
+#include "compiler/typeinfer_builtin_typer.h"
 #include "compiler/typeinfer.h"
 
 namespace cujit {
@@ -19,828 +20,353 @@ bool is_dim3(const Type& t) {
          (t.name == "cuda.threadIdx" || t.name == "cuda.blockIdx" || t.name == "cuda.blockDim" || t.name == "cuda.gridDim");
 }
 
-class BuiltinTyper {
- public:
-  explicit BuiltinTyper(FunctionInstance& fn) : fn_(fn) {}
-  void arity(const ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args, size_t lo, size_t hi) {
-    if (args.size() < lo || args.size() > hi) {
-      std::string want = lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
-      error(e, std::string(b.name) + "() takes " + want + " argument" + (hi == 1 ? "" : "s") +
-                   ", got " + std::to_string(args.size()));
-    }
-  }
+}  // namespace
 
-  // Real numbers unless the rule says it takes complex ones too: a complex value never reaches a
-  // rule written for reals (Numba has no implementation there either).
-  void need_numbers(const ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args, bool complex_ok = false) {
-    for (size_t i = 0; i < args.size(); ++i) {
-      if (!args[i].is_scalar())
-        error(*e.list[i], std::string(b.name) + "() needs a number, got " + args[i].str());
-      if (!complex_ok && is_complex(args[i].scalar)) error(e, no_implementation(b, args));
-    }
-  }
+namespace detail {
 
-  void need_int(const ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args, size_t i) {
-    if (!args[i].is_scalar() || !is_integer(args[i].scalar))
-      error(*e.list[i], std::string(b.name) + "() needs an integer " + (i == 0 ? "mask" : "lane") + ", got " + args[i].str());
+void BuiltinTyper::arity(const ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args, size_t lo, size_t hi) {
+  if (args.size() < lo || args.size() > hi) {
+    std::string want = lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
+    error(e, std::string(b.name) + "() takes " + want + " argument" + (hi == 1 ? "" : "s") +
+                 ", got " + std::to_string(args.size()));
   }
+}
 
-  Type builtin_call(ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args) {
-    // math.* computes in float64 unless given float32; NumPy's ufuncs pick the smallest float
-    // that holds the integer exactly (np.sqrt of an int16 is float32; Numba has no float16).
-    const bool numpy = std::string(b.name).rfind("numpy.", 0) == 0;
-    check_float16_numpy(fn(), e, b, args);
-    auto float_of = [numpy, &b, this](Scalar s) {
-      if (s == Scalar::Float16) return float16_math_result(b, !fn().host_only);
-      if (s == Scalar::Float32) return Scalar::Float32;
-      if (numpy && is_integral(s) && scalar_size(s) <= 2) return Scalar::Float32;
-      return Scalar::Float64;
-    };
-    switch (b.rule) {
-      case Rule::MathUnary:
-        arity(e, b, args, 1, 1);
-        if (args[0].is_array() && fn().host_only && numpy)  // elementwise, a new array
-          return Type::array(is_complex(args[0].scalar) ? args[0].scalar : float_of(args[0].scalar), args[0].ndim, 'C');
-        need_numbers(e, b, args, numpy);  // np.sqrt(z) is complex; math.sqrt(z) has no implementation
-        if (is_complex(args[0].scalar)) return args[0];
-        return Type::scalar_of(float_of(args[0].scalar));
-      case Rule::Complex: return type_complex_call(fn(), e, b, args);
-      case Rule::MathToInt:
-        arity(e, b, args, 1, 1); need_numbers(e, b, args);
-        // numba-cuda types math.floor/ceil/trunc in GPU code as the float functions they are in C
-        // (float32 -> float32, else float64: floor(nan) stays nan); Numba's CPU code returns an int,
-        // as Python does: uint64 for an unsigned integer (the value unchanged), else int64.
-        if (!fn().host_only) return Type::scalar_of(float_of(args[0].scalar));
-        return Type::scalar_of(is_integer(args[0].scalar) && !is_signed(args[0].scalar) ? Scalar::UInt64 : Scalar::Int64);
-      case Rule::MathPredicate:
-        arity(e, b, args, 1, 1); need_numbers(e, b, args);
-        return Type::scalar_of(Scalar::Bool);
-      case Rule::MathBinary:
-        arity(e, b, args, 2, 2); need_numbers(e, b, args);
-        if (numpy) return Type::scalar_of(float_of(promote(args[0].scalar, args[1].scalar)));
-        return Type::scalar_of(scalar_size(args[0].scalar) <= 4 && is_float(args[0].scalar) &&  // float16 too
-                                       scalar_size(args[1].scalar) <= 4 && is_float(args[1].scalar)
-                                   ? Scalar::Float32 : Scalar::Float64);
-      case Rule::MathFrexp:
-        arity(e, b, args, 1, 1); need_numbers(e, b, args);
-        return Type::tuple({Type::scalar_of(float_of(args[0].scalar)), Type::scalar_of(Scalar::Int32)});
-      case Rule::MathLdexp:
-        arity(e, b, args, 2, 2); need_numbers(e, b, args);
-        // Python refuses a float exponent (Numba truncates it in silence).
-        if (is_float(args[1].scalar))
-          error(*e.list[1], std::string(b.name) + "() needs an integer exponent, got " + args[1].str());
-        return Type::scalar_of(float_of(args[0].scalar));
-      case Rule::IntGcd: {
-        arity(e, b, args, 2, 2);
-        for (size_t i = 0; i < 2; ++i)
-          if (!args[i].is_scalar() || !(is_integer(args[i].scalar) || args[i].scalar == Scalar::Bool))
-            error(*e.list[i], std::string(b.name) + "() needs integers, got " + args[i].str());
-        // Numba: the two integer types' promotion (uint8 and int32 give int32); int64 where that
-        // is a float (int64 with uint64).
-        Scalar r = promote(args[0].scalar, args[1].scalar);
-        if (r == Scalar::Bool) r = Scalar::Int64;
-        return Type::scalar_of(is_float(r) ? Scalar::Int64 : r);
-      }
-      case Rule::IntBitCount:
-        arity(e, b, args, 1, 1);
-        if (!args[0].is_scalar() || !is_integer(args[0].scalar))
-          error(e, "bit_count() is a method of integers, not of " + args[0].str());
-        return args[0];
-      case Rule::Conjugate:
-        arity(e, b, args, 1, 1);
-        if (!args[0].is_scalar() || args[0].scalar == Scalar::Bool)
-          error(e, "conjugate() is a method of numbers, not of " + args[0].str());
-        return args[0];
-      case Rule::Abs:
-        arity(e, b, args, 1, 1); need_numbers(e, b, args, true);
-        if (is_complex(args[0].scalar)) return Type::scalar_of(complex_part(args[0].scalar));  // its modulus
-        return args[0].scalar == Scalar::Bool ? Type::scalar_of(Scalar::Int8) : args[0];  // Numba: abs(True) is int8
-      case Rule::MinMax: {
-        std::vector<Type> items = args;
-        if (args.size() == 1 && args[0].is_tuple()) items = args[0].elems;
-        else if (args.size() < 2) error(e, std::string(b.name) + "() needs two or more numbers, or one tuple");
-        Type u = Type::unknown();
-        for (size_t i = 0; i < items.size(); ++i) {
-          if (!items[i].is_scalar()) error(e, std::string(b.name) + "() needs numbers, got " + items[i].str());
-          if (is_complex(items[i].scalar)) error(e, no_implementation(b, items));  // complex has no order
-          u = unify(u, items[i]);
-        }
-        return u;
-      }
-      case Rule::Round:
-        arity(e, b, args, 1, 2); need_numbers(e, b, args);
-        if (args.size() == 2) return Type::scalar_of(float_of(args[0].scalar));
-        return Type::scalar_of(Scalar::Int64);
-      case Rule::CastInt:
-        arity(e, b, args, 1, 1); need_numbers(e, b, args);
-        // Numba's int() keeps an integer's type (int(uint64) stays unsigned); bool and floats give int64.
-        if (is_integer(args[0].scalar)) return args[0];
-        return Type::scalar_of(Scalar::Int64);
-      case Rule::CastFloat:
-        arity(e, b, args, 1, 1); need_numbers(e, b, args);
-        // numba-cuda: float() of a float16 stays float16 in GPU code.
-        if (!fn().host_only && args[0].is_scalar(Scalar::Float16)) return args[0];
-        return Type::scalar_of(Scalar::Float64);
-      case Rule::Fp16: case Rule::Fp16Compare: return type_fp16_call(fn(), e, b, args);
-      case Rule::CastBool:
-        arity(e, b, args, 1, 1); need_numbers(e, b, args, true);
-        return Type::scalar_of(Scalar::Bool);
-      case Rule::Range: {
-        arity(e, b, args, 1, 3);
-        bool all_u64 = true;
-        for (size_t i = 0; i < args.size(); ++i) {
-          if (!args[i].is_scalar() || !is_integral(args[i].scalar))
-            error(*e.list[i], "range() arguments must be integers, not " + args[i].str());
-          all_u64 = all_u64 && args[i].scalar == Scalar::UInt64;
-        }
-        Type r = Type::range();
-        r.scalar = all_u64 ? Scalar::UInt64 : Scalar::Int64;
-        return r;
-      }
-      case Rule::LiteralUnroll:  // outside a for loop (typeinfer_unroll.cpp): the value itself
-        arity(e, b, args, 1, 1);
-        return args[0];
-      case Rule::Iterate: {  // enumerate(it[, start]), zip(it, ...): iterated by for (types.h)
-        const bool en = b.id == Builtin::Enumerate;
-        if (en) arity(e, b, args, 1, 2);
-        if (!en && args.empty()) unsupported(e, "zip() without arguments is not supported");
-        const size_t n = en ? 1 : args.size();
-        for (size_t i = 0; i < n; ++i) {
-          const Type& t = args[i];
-          if (t.tag != Type::Tag::Range && !t.is_array() && !t.is_tuple() && t.tag != Type::Tag::Iterator)
-            error(*e.list[i], std::string(b.name) + "() needs an iterable (a range, an array, a tuple, enumerate or zip), not " + t.str());
-          if (t.is_array() && t.ndim == 0) error(*e.list[i], "iteration over a 0-d array");
-          if (!iteration_item(t).known())
-            unsupported(*e.list[i], std::string(b.name) + "() of a heterogeneous tuple is not supported");
-        }
-        if (en && args.size() == 2 && !(args[1].is_scalar() && (is_integer(args[1].scalar) || args[1].scalar == Scalar::Bool)))
-          error(*e.list[1], "enumerate() start must be an integer, not " + args[1].str());
-        return Type::iterator(b.name, std::vector<Type>(args.begin(), args.begin() + n));
-      }
-      case Rule::Operator: throw InternalError("typeinfer: operator-module call not rewritten");
-      case Rule::Len:
-        arity(e, b, args, 1, 1);
-        if (!args[0].is_array() && !args[0].is_tuple()) error(e, "len() of a " + args[0].str() + " is not supported");
-        return Type::scalar_of(Scalar::Int64);
-      case Rule::TupleOf:
-        arity(e, b, args, 0, 1);
-        if (args.empty()) return Type::tuple({});
-        if (!args[0].is_tuple()) unsupported(e, "tuple() of a " + args[0].str() + " is not supported");
-        return args[0];
-      case Rule::Print: {
-        std::function<bool(const Type&)> printable = [&](const Type& t) {  // numbers, None, tuples of them
-          if (t.is_tuple()) return std::all_of(t.elems.begin(), t.elems.end(), printable);
-          return (t.is_scalar() && !is_complex(t.scalar)) || t.tag == Type::Tag::None || is_dim3(t);
-        };
-        for (size_t i = 0; i < args.size(); ++i)
-          if (!printable(args[i]) && args[i].tag != Type::Tag::String)
-            unsupported(*e.list[i], "print() of a " + args[i].str() + " is not supported");
-        return Type::none();
-      }
-      case Rule::CudaGrid: case Rule::CudaGridsize: {
-        arity(e, b, args, 1, 1);
-        int64_t n;
-        const ast::Node* culprit;
-        // numba-cuda raises RequireLiteralValue for a non-constant argument; its name is in the
-        // text, as numba-cuda's TypingError carries it (tests match on it).
-        if (fold_int(*e.list[0], &n, &culprit) != Fold::Ok)
-          error(*e.list[0], std::string(b.name) + "() needs the constant 1, 2 or 3 (RequireLiteralValue: got a value of "
-                            "type " + args[0].str() + ", not a literal)");
-        if (n < 1 || n > 3)
-          error(*e.list[0], std::string(b.name) + "() needs the constant 1, 2 or 3");
-        if (n == 1) return Type::scalar_of(Scalar::Int64);
-        return Type::tuple(std::vector<Type>(n, Type::scalar_of(Scalar::Int64)));
-      }
-      case Rule::CudaBarrier:
-        arity(e, b, args, 0, 0);
-        return Type::none();
-      case Rule::CudaGroup:
-        if (b.id == Builtin::CgThisGrid) {
-          arity(e, b, args, 0, 0);
-          return Type::grid_group();
-        }
-        arity(e, b, args, 1, 1);  // GridGroup.sync(g): typing put the group first
-        if (args[0].tag != Type::Tag::GridGroup) error(e, "sync() needs a GridGroup, got " + args[0].str());
-        return Type::none();
-      case Rule::CudaVote:
-        arity(e, b, args, 1, 1); need_numbers(e, b, args);
-        return Type::scalar_of(Scalar::Int32);
-      case Rule::CudaFence:
-        if (b.id == Builtin::CudaNanosleep) {  // nanosleep(ns): uint32 nanoseconds
-          arity(e, b, args, 1, 1);
-          need_int(e, b, args, 0);
-          return Type::none();
-        }
-        arity(e, b, args, 0, b.id == Builtin::CudaSyncwarp ? 1 : 0);
-        return Type::none();
-      case Rule::CudaShfl: {
-        arity(e, b, args, 3, 3);
-        need_int(e, b, args, 0);
-        Scalar v = args[1].is_scalar() ? args[1].scalar : Scalar::Bool;
-        if (!args[1].is_scalar() || !(v == Scalar::Int32 || v == Scalar::Int64 || v == Scalar::Float32 || v == Scalar::Float64))
-          error(*e.list[1], std::string(b.name) + "() only supports 32- and 64-bit ints and floats, got " + args[1].str());
-        need_int(e, b, args, 2);
-        return args[1];
-      }
-      case Rule::CudaWarpVote:
-        arity(e, b, args, 2, 2);
-        need_int(e, b, args, 0);
-        if (!args[1].is_scalar() || !is_integral(args[1].scalar))
-          error(*e.list[1], std::string(b.name) + "() needs an integer or boolean predicate, got " + args[1].str());
-        return Type::scalar_of(b.id == Builtin::CudaBallotSync ? Scalar::Int32 : Scalar::Bool);
-      case Rule::CudaMatch:
-        arity(e, b, args, 2, 2);
-        need_int(e, b, args, 0);
-        need_numbers(e, b, args);
-        return Type::scalar_of(Scalar::Int32);
-      case Rule::CudaWarpMask:
-        arity(e, b, args, 0, 0);
-        return Type::scalar_of(Scalar::UInt32);
-      case Rule::CudaBits: case Rule::CudaBitsSame:
-        arity(e, b, args, 1, 1);
-        if (!args[0].is_scalar() || !is_integer(args[0].scalar))
-          error(*e.list[0], std::string(b.name) + "() needs an integer, got " + args[0].str());
-        if (b.id == Builtin::CudaBrev)
-          return Type::scalar_of(scalar_size(args[0].scalar) <= 4 ? Scalar::UInt32 : Scalar::UInt64);
-        if (b.rule == Rule::CudaBitsSame) return args[0];
-        return Type::scalar_of(Scalar::UInt32);
-      case Rule::CudaFma: {
-        arity(e, b, args, 3, 3); need_numbers(e, b, args);
-        Scalar r = args[0].scalar;
-        for (auto& a : args) r = promote(r, a.scalar);
-        if (is_integral(r)) r = Scalar::Float64;
-        if (r == Scalar::Float16) r = Scalar::Float32;  // numba-cuda's fma has no float16 (cuda.fp16.hfma)
-        return Type::scalar_of(r);
-      }
-      case Rule::CudaSelp: {
-        arity(e, b, args, 3, 3); need_numbers(e, b, args);
-        // Numba's signature: the two values of one type, one PTX selp knows (no int8/bool).
-        Scalar v = args[1].scalar;
-        bool ok = args[1] == args[2] && v != Scalar::Bool && v != Scalar::Int8 && v != Scalar::UInt8;
-        if (!ok)
-          error(e, "cuda.selp() needs two values of one type among float32, float64, int16, uint16, int32, "
-                   "uint32, int64 and uint64, got " + args[1].str() + " and " + args[2].str());
-        return args[1];
-      }
-      case Rule::CacheLoad: case Rule::CacheStore: {
-        // numba-cuda's checks and messages (cache_hints.py), named by the instruction (ldcs).
-        const bool store = b.rule == Rule::CacheStore;
-        arity(e, b, args, store ? 3 : 2, store ? 3 : 2);
-        const std::string op = std::string(b.name).substr(5);
-        const Type& a = args[0];
-        if (!a.is_array()) error(*e.list[0], op + " operates on arrays or pointers. Got type " + a.str());
-        const Type& ix = args[1];
-        bool valid = false;
-        if (ix.is_scalar() && is_integer(ix.scalar)) {
-          if (a.ndim != 1) error(*e.list[1], "Expected " + std::to_string(a.ndim) + " indices, got a scalar");
-          valid = true;
-        } else if (ix.is_tuple()) {
-          if ((int)ix.elems.size() != a.ndim)
-            error(*e.list[1], "Expected " + std::to_string(a.ndim) + " indices, got " + std::to_string(ix.elems.size()));
-          valid = true;
-          for (auto& t : ix.elems) valid = valid && t.is_scalar() && is_integer(t.scalar);
-        }
-        if (!valid) error(*e.list[1], ix.str() + " is not a valid index");
-        if (!is_integer(a.scalar) && !is_float(a.scalar))
-          error(*e.list[0], op + " requires array of integer or float type, got " + scalar_name(a.scalar));
-        if (!store) return Type::scalar_of(a.scalar);
-        if (a.readonly) error(*e.list[0], readonly_store_message(a));
-        if (!args[2].is_scalar()) error(*e.list[2], op + "() needs a number to store, got " + args[2].str());
-        return Type::none();
-      }
-      case Rule::ConstArray:
-        arity(e, b, args, 1, 1);
-        if (!args[0].is_array() || !fn().resolved.count(e.list[0].get()) ||
-            fn().resolved[e.list[0].get()].kind != Resolved::Kind::Constant)
-          error(*e.list[0], "cuda.const.array_like() needs a global NumPy array");
-        return args[0];
-      case Rule::ArrayAlloc: return array_alloc(e, b);
-      case Rule::Random: return random_call(e, b, args);
-      case Rule::ThreadId:
-        host_only(e, b, "GPU code knows its thread from cuda.grid(1) or cuda.threadIdx");
-        arity(e, b, args, 0, 0);
-        return Type::scalar_of(Scalar::Int64);
-      case Rule::ArrayNew: return array_new(e, b, args);
-      case Rule::ArrayView: return array_view(e, b, args);
-      case Rule::Ufunc: return type_ufunc_call(fn_, e, b, args);
-      case Rule::ArrayReduce: return type_reduce_call(fn_, e, b, args);
-      case Rule::Atomic: case Rule::AtomicInt: case Rule::AtomicUnsigned: case Rule::AtomicCas: {
-        const bool cas0 = b.id == Builtin::AtomicCas0;  // compare_and_swap(ary, old, val): ary[0]
-        const size_t nargs = b.rule == Rule::AtomicCas && !cas0 ? 4 : 3;
-        arity(e, b, args, nargs, nargs);
-        const Type& a = args[0];
-        if (!a.is_array()) error(*e.list[0], std::string(b.name) + "() needs an array as its first argument, got " + a.str());
-        // An atomic writes its array (Numba's typing does not check this; the store would land in
-        // read-only memory, or in a constant array's copy, in silence).
-        if (a.readonly) error(*e.list[0], readonly_store_message(a));
-        Scalar d = a.scalar;
-        bool ints = d == Scalar::Int32 || d == Scalar::Int64 || d == Scalar::UInt32 || d == Scalar::UInt64;
-        bool ok = b.rule == Rule::AtomicUnsigned ? (d == Scalar::UInt32 || d == Scalar::UInt64)
-                : b.rule == Rule::Atomic ? (ints || d == Scalar::Float32 || d == Scalar::Float64)
-                : ints;
-        if (!ok) error(*e.list[0], std::string(b.name) + "() does not support arrays of " + scalar_name(d));
-        if (cas0) {
-          if (a.ndim != 1) error(*e.list[0], std::string(b.name) + "() needs a 1-d array");
-        } else {
-          std::vector<Type> idx = args[1].is_tuple() ? args[1].elems : std::vector<Type>{args[1]};
-          if ((int)idx.size() != a.ndim)
-            error(*e.list[1], std::string(b.name) + "() needs " + std::to_string(a.ndim) + " index(es) for " + a.str());
-          for (auto& t : idx)
-            if (!t.is_scalar() || !is_integer(t.scalar)) error(*e.list[1], "atomic indices must be integers, not " + t.str());
-        }
-        for (size_t k = cas0 ? 1 : 2; k < nargs; ++k)
-          if (!args[k].is_scalar()) error(*e.list[k], std::string(b.name) + "() needs a number, got " + args[k].str());
-        return Type::scalar_of(d);
-      }
-    }
-    return Type::unknown();
+// Real numbers unless the rule says it takes complex ones too: a complex value never reaches a
+// rule written for reals (Numba has no implementation there either).
+void BuiltinTyper::need_numbers(const ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args, bool complex_ok) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (!args[i].is_scalar())
+      error(*e.list[i], std::string(b.name) + "() needs a number, got " + args[i].str());
+    if (!complex_ok && is_complex(args[i].scalar)) error(e, no_implementation(b, args));
   }
+}
 
-  // Constant integer expressions (shapes of cuda.local/shared.array): literals, global ints and
-  // integer NumPy scalars, items of global tuples, and Python's integer arithmetic on them
-  // (`TPB * 2`, `2**10`, `-1 + TPB`, `SHAPE[0]`), folded with Python's semantics. Python's ints
-  // have no bound, so a value past int64 is "too large" (Overflow), never a wrapped size.
-  enum class Fold { Ok, NotConstant, Overflow };
-  Fold fold_int(const ast::Node& n, int64_t* out, const ast::Node** culprit) {
-    using O = ast::Op;
-    *culprit = &n;
-    if (n.is(ast::Kind::Constant) && n.cval.tag == ast::ConstValue::Tag::Int) {
-      if (n.cval.big_int) return Fold::Overflow;
-      *out = n.cval.i;
-      return Fold::Ok;
+void BuiltinTyper::need_int(const ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args, size_t i) {
+  if (!args[i].is_scalar() || !is_integer(args[i].scalar))
+    error(*e.list[i], std::string(b.name) + "() needs an integer " + (i == 0 ? "mask" : "lane") + ", got " + args[i].str());
+}
+
+Type BuiltinTyper::builtin_call(ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args) {
+  // math.* computes in float64 unless given float32; NumPy's ufuncs pick the smallest float
+  // that holds the integer exactly (np.sqrt of an int16 is float32; Numba has no float16).
+  const bool numpy = std::string(b.name).rfind("numpy.", 0) == 0;
+  check_float16_numpy(fn(), e, b, args);
+  auto float_of = [numpy, &b, this](Scalar s) {
+    if (s == Scalar::Float16) return float16_math_result(b, !fn().host_only);
+    if (s == Scalar::Float32) return Scalar::Float32;
+    if (numpy && is_integral(s) && scalar_size(s) <= 2) return Scalar::Float32;
+    return Scalar::Float64;
+  };
+  switch (b.rule) {
+    case Rule::MathUnary:
+      arity(e, b, args, 1, 1);
+      if (args[0].is_array() && fn().host_only && numpy)  // elementwise, a new array
+        return Type::array(is_complex(args[0].scalar) ? args[0].scalar : float_of(args[0].scalar), args[0].ndim, 'C');
+      need_numbers(e, b, args, numpy);  // np.sqrt(z) is complex; math.sqrt(z) has no implementation
+      if (is_complex(args[0].scalar)) return args[0];
+      return Type::scalar_of(float_of(args[0].scalar));
+    case Rule::Complex: return type_complex_call(fn(), e, b, args);
+    case Rule::MathToInt:
+      arity(e, b, args, 1, 1); need_numbers(e, b, args);
+      // numba-cuda types math.floor/ceil/trunc in GPU code as the float functions they are in C
+      // (float32 -> float32, else float64: floor(nan) stays nan); Numba's CPU code returns an int,
+      // as Python does: uint64 for an unsigned integer (the value unchanged), else int64.
+      if (!fn().host_only) return Type::scalar_of(float_of(args[0].scalar));
+      return Type::scalar_of(is_integer(args[0].scalar) && !is_signed(args[0].scalar) ? Scalar::UInt64 : Scalar::Int64);
+    case Rule::MathPredicate:
+      arity(e, b, args, 1, 1); need_numbers(e, b, args);
+      return Type::scalar_of(Scalar::Bool);
+    case Rule::MathBinary:
+      arity(e, b, args, 2, 2); need_numbers(e, b, args);
+      if (numpy) return Type::scalar_of(float_of(promote(args[0].scalar, args[1].scalar)));
+      return Type::scalar_of(scalar_size(args[0].scalar) <= 4 && is_float(args[0].scalar) &&  // float16 too
+                                     scalar_size(args[1].scalar) <= 4 && is_float(args[1].scalar)
+                                 ? Scalar::Float32 : Scalar::Float64);
+    case Rule::MathFrexp:
+      arity(e, b, args, 1, 1); need_numbers(e, b, args);
+      return Type::tuple({Type::scalar_of(float_of(args[0].scalar)), Type::scalar_of(Scalar::Int32)});
+    case Rule::MathLdexp:
+      arity(e, b, args, 2, 2); need_numbers(e, b, args);
+      // Python refuses a float exponent (Numba truncates it in silence).
+      if (is_float(args[1].scalar))
+        error(*e.list[1], std::string(b.name) + "() needs an integer exponent, got " + args[1].str());
+      return Type::scalar_of(float_of(args[0].scalar));
+    case Rule::IntGcd: {
+      arity(e, b, args, 2, 2);
+      for (size_t i = 0; i < 2; ++i)
+        if (!args[i].is_scalar() || !(is_integer(args[i].scalar) || args[i].scalar == Scalar::Bool))
+          error(*e.list[i], std::string(b.name) + "() needs integers, got " + args[i].str());
+      // Numba: the two integer types' promotion (uint8 and int32 give int32); int64 where that
+      // is a float (int64 with uint64).
+      Scalar r = promote(args[0].scalar, args[1].scalar);
+      if (r == Scalar::Bool) r = Scalar::Int64;
+      return Type::scalar_of(is_float(r) ? Scalar::Int64 : r);
     }
-    if (n.is(ast::Kind::Name)) {
-      if (const ast::Node* def = single_definition(n)) {  // N = 100 in the function itself
-        if (++fold_depth_ > 64) { --fold_depth_; return Fold::NotConstant; }
-        Fold f = fold_int(*def, out, culprit);
-        --fold_depth_;
-        if (f == Fold::NotConstant) *culprit = &n;
-        return f;
+    case Rule::IntBitCount:
+      arity(e, b, args, 1, 1);
+      if (!args[0].is_scalar() || !is_integer(args[0].scalar))
+        error(e, "bit_count() is a method of integers, not of " + args[0].str());
+      return args[0];
+    case Rule::Conjugate:
+      arity(e, b, args, 1, 1);
+      if (!args[0].is_scalar() || args[0].scalar == Scalar::Bool)
+        error(e, "conjugate() is a method of numbers, not of " + args[0].str());
+      return args[0];
+    case Rule::Abs:
+      arity(e, b, args, 1, 1); need_numbers(e, b, args, true);
+      if (is_complex(args[0].scalar)) return Type::scalar_of(complex_part(args[0].scalar));  // its modulus
+      return args[0].scalar == Scalar::Bool ? Type::scalar_of(Scalar::Int8) : args[0];  // Numba: abs(True) is int8
+    case Rule::MinMax: {
+      std::vector<Type> items = args;
+      if (args.size() == 1 && args[0].is_tuple()) items = args[0].elems;
+      else if (args.size() < 2) error(e, std::string(b.name) + "() needs two or more numbers, or one tuple");
+      Type u = Type::unknown();
+      for (size_t i = 0; i < items.size(); ++i) {
+        if (!items[i].is_scalar()) error(e, std::string(b.name) + "() needs numbers, got " + items[i].str());
+        if (is_complex(items[i].scalar)) error(e, no_implementation(b, items));  // complex has no order
+        u = unify(u, items[i]);
       }
-      const GlobalValue* g = global_named(n);
-      if (!g) return Fold::NotConstant;
-      if (global_int(*g, out, culprit, n)) return Fold::Ok;
-      return g->kind == GlobalValue::Kind::Scalar && g->scalar == Scalar::UInt64 ? Fold::Overflow : Fold::NotConstant;
+      return u;
     }
-    if (n.is(ast::Kind::Subscript)) {  // SHAPE[0] of a global tuple
-      const GlobalValue* g = global_named(*n.a);
-      int64_t k;
-      if (!g || g->kind != GlobalValue::Kind::Tuple || n.b->is(ast::Kind::Slice)) return Fold::NotConstant;
-      Fold f = fold_int(*n.b, &k, culprit);
-      if (f != Fold::Ok) return f;
-      const int64_t len = (int64_t)g->elems.size();
-      if (k < -len || k >= len) { *culprit = n.b.get(); return Fold::NotConstant; }
-      return global_int(g->elems[k < 0 ? k + len : k], out, culprit, n) ? Fold::Ok : Fold::NotConstant;
-    }
-    if (n.is(ast::Kind::UnaryOp) && (n.op == O::USub || n.op == O::UAdd || n.op == O::Invert)) {
-      int64_t a;
-      Fold f = fold_int(*n.a, &a, culprit);
-      if (f != Fold::Ok) return f;
-      *culprit = &n;
-      if (n.op == O::UAdd) { *out = a; return Fold::Ok; }
-      if (n.op == O::Invert) { *out = ~a; return Fold::Ok; }
-      return __builtin_sub_overflow((int64_t)0, a, out) ? Fold::Overflow : Fold::Ok;
-    }
-    if (!n.is(ast::Kind::BinOp)) return Fold::NotConstant;
-    int64_t a, b;
-    Fold f = fold_int(*n.a, &a, culprit);
-    if (f != Fold::Ok) return f;
-    f = fold_int(*n.b, &b, culprit);
-    if (f != Fold::Ok) return f;
-    *culprit = &n;
-    const Fold over = Fold::Overflow;
-    switch (n.op) {
-      case O::Add: return __builtin_add_overflow(a, b, out) ? over : Fold::Ok;
-      case O::Sub: return __builtin_sub_overflow(a, b, out) ? over : Fold::Ok;
-      case O::Mult: return __builtin_mul_overflow(a, b, out) ? over : Fold::Ok;
-      case O::FloorDiv: case O::Mod: {
-        if (b == 0) return Fold::NotConstant;  // ZeroDivisionError in Python
-        if (a == INT64_MIN && b == -1) { if (n.op == O::Mod) { *out = 0; return Fold::Ok; } return over; }
-        int64_t q = a / b, r = a % b;
-        if (r != 0 && ((r < 0) != (b < 0))) { --q; r += b; }  // Python floors toward -inf
-        *out = n.op == O::FloorDiv ? q : r;
-        return Fold::Ok;
+    case Rule::Round:
+      arity(e, b, args, 1, 2); need_numbers(e, b, args);
+      if (args.size() == 2) return Type::scalar_of(float_of(args[0].scalar));
+      return Type::scalar_of(Scalar::Int64);
+    case Rule::CastInt:
+      arity(e, b, args, 1, 1); need_numbers(e, b, args);
+      // Numba's int() keeps an integer's type (int(uint64) stays unsigned); bool and floats give int64.
+      if (is_integer(args[0].scalar)) return args[0];
+      return Type::scalar_of(Scalar::Int64);
+    case Rule::CastFloat:
+      arity(e, b, args, 1, 1); need_numbers(e, b, args);
+      // numba-cuda: float() of a float16 stays float16 in GPU code.
+      if (!fn().host_only && args[0].is_scalar(Scalar::Float16)) return args[0];
+      return Type::scalar_of(Scalar::Float64);
+    case Rule::Fp16: case Rule::Fp16Compare: return type_fp16_call(fn(), e, b, args);
+    case Rule::CastBool:
+      arity(e, b, args, 1, 1); need_numbers(e, b, args, true);
+      return Type::scalar_of(Scalar::Bool);
+    case Rule::Range: {
+      arity(e, b, args, 1, 3);
+      bool all_u64 = true;
+      for (size_t i = 0; i < args.size(); ++i) {
+        if (!args[i].is_scalar() || !is_integral(args[i].scalar))
+          error(*e.list[i], "range() arguments must be integers, not " + args[i].str());
+        all_u64 = all_u64 && args[i].scalar == Scalar::UInt64;
       }
-      case O::Pow: {
-        if (b < 0) return Fold::NotConstant;  // a float in Python
-        int64_t r = 1, base = a;  // by squaring: a few steps for any exponent
-        for (int64_t e = b; e > 0; e >>= 1) {
-          if ((e & 1) && __builtin_mul_overflow(r, base, &r)) return over;
-          if (e > 1 && __builtin_mul_overflow(base, base, &base)) return over;
-        }
-        *out = r;
-        return Fold::Ok;
+      Type r = Type::range();
+      r.scalar = all_u64 ? Scalar::UInt64 : Scalar::Int64;
+      return r;
+    }
+    case Rule::LiteralUnroll:  // outside a for loop (typeinfer_unroll.cpp): the value itself
+      arity(e, b, args, 1, 1);
+      return args[0];
+    case Rule::Iterate: {  // enumerate(it[, start]), zip(it, ...): iterated by for (types.h)
+      const bool en = b.id == Builtin::Enumerate;
+      if (en) arity(e, b, args, 1, 2);
+      if (!en && args.empty()) unsupported(e, "zip() without arguments is not supported");
+      const size_t n = en ? 1 : args.size();
+      for (size_t i = 0; i < n; ++i) {
+        const Type& t = args[i];
+        if (t.tag != Type::Tag::Range && !t.is_array() && !t.is_tuple() && t.tag != Type::Tag::Iterator)
+          error(*e.list[i], std::string(b.name) + "() needs an iterable (a range, an array, a tuple, enumerate or zip), not " + t.str());
+        if (t.is_array() && t.ndim == 0) error(*e.list[i], "iteration over a 0-d array");
+        if (!iteration_item(t).known())
+          unsupported(*e.list[i], std::string(b.name) + "() of a heterogeneous tuple is not supported");
       }
-      case O::LShift:
-        if (b < 0) return Fold::NotConstant;  // ValueError in Python
-        if (a == 0) { *out = 0; return Fold::Ok; }
-        if (b >= 63 || ((a << b) >> b) != a) return over;
-        *out = a << b;
-        return Fold::Ok;
-      case O::RShift:
-        if (b < 0) return Fold::NotConstant;
-        *out = b >= 63 ? (a < 0 ? -1 : 0) : a >> b;
-        return Fold::Ok;
-      case O::BitAnd: *out = a & b; return Fold::Ok;
-      case O::BitOr: *out = a | b; return Fold::Ok;
-      case O::BitXor: *out = a ^ b; return Fold::Ok;
-      default: return Fold::NotConstant;
+      if (en && args.size() == 2 && !(args[1].is_scalar() && (is_integer(args[1].scalar) || args[1].scalar == Scalar::Bool)))
+        error(*e.list[1], "enumerate() start must be an integer, not " + args[1].str());
+      return Type::iterator(b.name, std::vector<Type>(args.begin(), args.begin() + n));
     }
-  }
-
-  // The value a local name is bound to where the function binds it once, by a plain `N = value`
-  // (Numba infers a constant through a variable's single definition); null for parameters, names
-  // bound more than once (also by loops, `+=` or unpacking) and everything else.
-  const ast::Node* single_definition(const ast::Node& n) {
-    if (!n.is(ast::Kind::Name) || !fn().locals.count(n.name)) return nullptr;
-    const ast::Node& def = *fn().mod.func;
-    for (const auto& p : def.params)
-      if (p.name == n.name) return nullptr;
-    const ast::Node* value = nullptr;
-    int count = 0;
-    std::function<void(const ast::Node&)> binds = [&](const ast::Node& t) {  // an assignment target
-      if (t.is(ast::Kind::Name) && t.name == n.name) ++count;
-      if (t.is(ast::Kind::Tuple))
-        for (const auto& x : t.list) binds(*x);
-    };
-    std::function<void(const std::vector<ast::NodePtr>&)> walk = [&](const std::vector<ast::NodePtr>& body) {
-      for (const auto& st : body) {
-        if (st->is(ast::Kind::Assign)) {
-          for (const auto& t : st->list) {
-            if (t->is(ast::Kind::Name) && t->name == n.name) value = st->b.get();
-            binds(*t);
-          }
-        } else if (st->is(ast::Kind::AugAssign) || st->is(ast::Kind::For)) {
-          binds(*st->a);
-        }
-        walk(st->body);
-        walk(st->orelse);
-      }
-    };
-    walk(def.body);
-    return count == 1 ? value : nullptr;
-  }
-
-  // The global (or closure variable) a Name reads; null for locals and other expressions.
-  const GlobalValue* global_named(const ast::Node& n) {
-    if (!n.is(ast::Kind::Name)) return nullptr;
-    auto c = fn().const_params.find(n.name);  // never assigned in the function (shape_params)
-    if (c != fn().const_params.end()) return &c->second;
-    if (fn().locals.count(n.name)) return nullptr;
-    auto g = fn().src->globals.find(n.name);
-    return g == fn().src->globals.end() ? nullptr : &g->second;
-  }
-  // A global int, or a NumPy integer scalar that fits int64 (uint64 past it does not).
-  static bool global_int(const GlobalValue& g, int64_t* out, const ast::Node** culprit, const ast::Node& at) {
-    *culprit = &at;
-    if (g.kind == GlobalValue::Kind::Int) { *out = g.i; return true; }
-    if (g.kind != GlobalValue::Kind::Scalar || !is_integer(g.scalar)) return false;
-    if (g.scalar == Scalar::UInt64) {
-      if (g.u > (uint64_t)INT64_MAX) return false;
-      *out = (int64_t)g.u;
-      return true;
+    case Rule::Operator: throw InternalError("typeinfer: operator-module call not rewritten");
+    case Rule::Len:
+      arity(e, b, args, 1, 1);
+      if (!args[0].is_array() && !args[0].is_tuple()) error(e, "len() of a " + args[0].str() + " is not supported");
+      return Type::scalar_of(Scalar::Int64);
+    case Rule::TupleOf:
+      arity(e, b, args, 0, 1);
+      if (args.empty()) return Type::tuple({});
+      if (!args[0].is_tuple()) unsupported(e, "tuple() of a " + args[0].str() + " is not supported");
+      return args[0];
+    case Rule::Print: {
+      std::function<bool(const Type&)> printable = [&](const Type& t) {  // numbers, None, tuples of them
+        if (t.is_tuple()) return std::all_of(t.elems.begin(), t.elems.end(), printable);
+        return (t.is_scalar() && !is_complex(t.scalar)) || t.tag == Type::Tag::None || is_dim3(t);
+      };
+      for (size_t i = 0; i < args.size(); ++i)
+        if (!printable(args[i]) && args[i].tag != Type::Tag::String)
+          unsupported(*e.list[i], "print() of a " + args[i].str() + " is not supported");
+      return Type::none();
     }
-    *out = g.i;
-    return true;
-  }
-
-  // random.* and np.random.*: CPU code only. Arguments were put in parameter order by
-  // bind_builtin_keywords; a None is a parameter left at its default.
-  Type random_call(ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args) {
-    host_only(e, b, "GPU code draws random numbers with cujit.cuda.random (create_xoroshiro128p_states)");
-    using B = Builtin;
-    auto given = [&](size_t i) { return i < args.size() && args[i].tag != Type::Tag::None; };
-    auto number = [&](size_t i) {
-      if (given(i) && (!args[i].is_scalar() || is_complex(args[i].scalar)))
-        error(*e.list[i], std::string(b.name) + "() needs a real number, got " + args[i].str());
-    };
-    auto integer = [&](size_t i) {
-      if (given(i) && (!args[i].is_scalar() || !is_integral(args[i].scalar)))
-        error(*e.list[i], std::string(b.name) + "() needs an integer, got " + args[i].str());
-    };
-    // With a size (an int or a tuple of ints), an array of that shape filled with draws.
-    auto sized = [&](size_t i, Scalar s) {
-      if (!given(i)) return Type::scalar_of(s);
-      return Type::array(s, shape_ndim(*e.list[i], b, args[i]), 'C');
-    };
-    switch (b.id) {
-      case B::PySeed: case B::NpSeed:
-        arity(e, b, args, 1, 1); integer(0);
-        return Type::none();
-      case B::PyRandom:
-        arity(e, b, args, 0, 0);
-        return Type::scalar_of(Scalar::Float64);
-      case B::NpRandom: case B::NpRandomSample: case B::NpStdNormal:
-        arity(e, b, args, 0, 1);
-        return sized(0, Scalar::Float64);
-      case B::NpRand: case B::NpRandn:  // rand(d0, d1, ...): the sizes as separate arguments
-        for (size_t i = 0; i < args.size(); ++i) integer(i);
-        if (args.empty()) return Type::scalar_of(Scalar::Float64);
-        return Type::array(Scalar::Float64, (int)args.size(), 'C');
-      case B::PyUniform: arity(e, b, args, 2, 2); number(0); number(1); return Type::scalar_of(Scalar::Float64);
-      case B::PyGauss: case B::PyNormalvariate:
-        arity(e, b, args, 0, 2); number(0); number(1);
-        return Type::scalar_of(Scalar::Float64);
-      case B::NpNormal: case B::NpUniform:
-        arity(e, b, args, 0, 3); number(0); number(1);
-        return sized(2, Scalar::Float64);
-      case B::PyRandint: arity(e, b, args, 2, 2); integer(0); integer(1); return Type::scalar_of(Scalar::Int64);
-      case B::PyRandrange:
-        arity(e, b, args, 1, 3); integer(0); integer(1);
-        if (given(2)) unsupported(*e.list[2], "random.randrange() with a step is not supported");
-        return Type::scalar_of(Scalar::Int64);
-      case B::NpRandint:
-        arity(e, b, args, 1, 3); integer(0); integer(1);
-        return sized(2, Scalar::Int64);
-      default: break;
-    }
-    throw InternalError(std::string("no typing rule for ") + b.name);
-  }
-
-  // CPU-only intrinsics: `gpu_hint` says what GPU code does instead.
-  void host_only(const ast::Node& e, const BuiltinRow& b, const char* gpu_hint) {
-    if (!fn().host_only)
-      unsupported(e, std::string(b.name) + "() is not supported in " + fn().compiled_as +
-                         ": it is only supported in CPU code (@jit, @vectorize); " + gpu_hint);
-  }
-  static constexpr const char* kArraysOnGpu =
-      "GPU code makes arrays with cuda.local.array / cuda.shared.array, or takes them as arguments";
-
-  // The dtype argument of an array constructor: np.float32, cujit.float32, float, int, bool, or
-  // a NumPy dtype name ('float32', as Numba takes it).
-  Scalar dtype_arg(const ast::Node& at, const BuiltinRow& b, const Type& t) {
-    if (t.tag == Type::Tag::DType) return t.scalar;
-    Scalar sc;
-    if (at.is(ast::Kind::Constant) && at.cval.tag == ast::ConstValue::Tag::Str) {
-      if (scalar_from_numpy_name(at.cval.s, &sc)) return sc;
-      error(at, std::string(b.name) + "() got an unknown dtype name '" + at.cval.s + "'");
-    }
-    if (t.tag == Type::Tag::Function) {
-      if (t.name == "float") return Scalar::Float64;
-      if (t.name == "int") return Scalar::Int64;
-      if (t.name == "bool") return Scalar::Bool;
-    }
-    error(at, std::string(b.name) + "() needs a NumPy or cujit type as its dtype (np.float32, float), got " + t.str());
-  }
-
-  // The ndim of a shape argument: an integer (1) or a tuple of integers.
-  int shape_ndim(const ast::Node& at, const BuiltinRow& b, const Type& t) {
-    if (t.is_scalar() && is_integer(t.scalar)) return 1;
-    if (t.is_tuple()) {
-      for (const auto& x : t.elems)
-        if (!x.is_scalar() || !is_integer(x.scalar))
-          error(at, std::string(b.name) + "() needs a shape of integers, got " + t.str());
-      return (int)t.elems.size();
-    }
-    error(at, std::string(b.name) + "() needs an integer or a tuple of integers as its shape, got " + t.str());
-  }
-
-  Type array_new(ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args) {
-    using B = Builtin;
-    if (b.id == B::NpCopy && !fn().host_only) return gpu_copy(e, b, args);
-    host_only(e, b, kArraysOnGpu);
-    auto given = [&](size_t i) { return i < args.size() && args[i].tag != Type::Tag::None; };
-    auto dtype_or = [&](size_t i, Scalar dflt) { return given(i) ? dtype_arg(*e.list[i], b, args[i]) : dflt; };
-    auto need_array = [&](size_t i) {
-      if (!given(i) || !args[i].is_array()) error(i < e.list.size() ? *e.list[i] : e, std::string(b.name) + "() needs an array");
-    };
-    auto need_scalar = [&](size_t i) {
-      if (!given(i) || !args[i].is_scalar()) error(i < e.list.size() ? *e.list[i] : e, std::string(b.name) + "() needs a fill value (a number)");
-    };
-    switch (b.id) {
-      case B::NpEmpty: case B::NpZeros: case B::NpOnes:
-        arity(e, b, args, 1, 2);
-        return Type::array(dtype_or(1, Scalar::Float64), shape_ndim(*e.list[0], b, args[0]), 'C');
-      case B::NpFull: {
-        arity(e, b, args, 2, 3); need_scalar(1);
-        Scalar fill = args[1].scalar;  // NumPy: the fill value's own dtype
-        return Type::array(dtype_or(2, fill), shape_ndim(*e.list[0], b, args[0]), 'C');
-      }
-      case B::NpEmptyLike: case B::NpZerosLike: case B::NpOnesLike:
-        arity(e, b, args, 1, 2); need_array(0);
-        return Type::array(dtype_or(1, args[0].scalar), args[0].ndim, 'C');
-      case B::NpFullLike:
-        arity(e, b, args, 2, 3); need_array(0); need_scalar(1);
-        return Type::array(dtype_or(2, args[0].scalar), args[0].ndim, 'C');
-      case B::NpCopy:
-        arity(e, b, args, 1, 1); need_array(0);
-        return Type::array(args[0].scalar, args[0].ndim, 'C');
-      case B::NpArange: {
-        arity(e, b, args, 1, 4);
-        bool any_float = false;
-        for (size_t i = 0; i < 3; ++i) {
-          if (!given(i)) continue;
-          if (!args[i].is_scalar() || is_complex(args[i].scalar)) error(*e.list[i], "numpy.arange() needs real numbers, got " + args[i].str());
-          any_float = any_float || is_float(args[i].scalar);
-        }
-        if (!given(0)) error(e, "numpy.arange() needs a stop");
-        return Type::array(dtype_or(3, any_float ? Scalar::Float64 : Scalar::Int64), 1, 'C');
-      }
-      default: break;
-    }
-    throw InternalError(std::string("no typing rule for ") + b.name);
-  }
-
-  // a.copy() / np.copy(a) in GPU code: of a global array only, whose shape is a constant, into a
-  // local array of the thread (numba-cuda allocates; GPU code here has no heap).
-  Type gpu_copy(ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args) {
-    arity(e, b, args, 1, 1);
-    const GlobalValue* g = global_named(*e.list[0]);
-    if (!g || g->kind != GlobalValue::Kind::Array)
-      unsupported(e, std::string(b.name) + "() in " + fn().compiled_as + " copies only a global NumPy array (its shape is "
-                     "a constant); copy other arrays into a cuda.local.array or cuda.shared.array element by element");
-    std::vector<int64_t> dims = g->shape;
-    int64_t bytes = scalar_size(g->scalar);
-    for (auto d : dims) bytes *= d;  // the global exists in memory: no overflow
-    fn().array_shapes[&e] = dims;
-    fn().local_bytes[&e] = bytes;
-    if (bytes > kMaxLocalBytes)
-      error(e, std::string(b.name) + "() is too large: the copy takes " + std::to_string(bytes) + " bytes, more than the " +
-                   std::to_string(kMaxLocalBytes) + " bytes (512 KiB) of local memory a GPU thread may have");
-    return Type::array(g->scalar, (int)dims.size(), 'C');
-  }
-
-  // a.view(dtype): the same bytes as another dtype (NumPy's rule: the last axis contiguous and
-  // its bytes a multiple of the new itemsize, checked at run time).
-  Type array_view(ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args) {
-    if (fn().host_only)
-      unsupported(e, "a.view(dtype) is not supported in " + fn().compiled_as + " yet (GPU code only)");
-    arity(e, b, args, 2, 2);
-    if (!args[0].is_array()) error(e, "view() is a method of arrays, not of " + args[0].str());
-    Type r = args[0];
-    r.scalar = dtype_arg(*e.list[1], b, args[1]);
-    return r;
-  }
-
-  // cuda.local.array(shape, dtype[, alignment]) / cuda.shared.array(...), positional or by keyword.
-  Type array_alloc(ast::Node& e, const BuiltinRow& b) {
-    const ast::Node* shape = e.list.size() > 0 ? e.list[0].get() : nullptr;
-    const ast::Node* dtype = e.list.size() > 1 ? e.list[1].get() : nullptr;
-    const ast::Node* align = e.list.size() > 2 ? e.list[2].get() : nullptr;
-    for (auto& kw : e.keywords) {
-      if (kw.name == "shape") shape = kw.value.get();
-      else if (kw.name == "dtype") dtype = kw.value.get();
-      else if (kw.name == "alignment") align = kw.value.get();
-      else error(*kw.value, std::string(b.name) + "() got an unexpected keyword argument '" + kw.name + "'");
-    }
-    if (!shape || !dtype || e.list.size() > 3) error(e, std::string(b.name) + "() takes a shape, a dtype and an optional alignment");
-    const Scalar scalar = alloc_dtype(*dtype, b);
-    if (align && !(align->is(ast::Kind::Constant) && align->cval.tag == ast::ConstValue::Tag::None)) {
-      // numba-cuda's rules: a constant integer, positive, a power of 2 and a multiple of the
-      // pointer size (8); None is the dtype's own alignment.
+    case Rule::CudaGrid: case Rule::CudaGridsize: {
+      arity(e, b, args, 1, 1);
       int64_t n;
       const ast::Node* culprit;
-      if (fold_int(*align, &n, &culprit) != Fold::Ok)
-        error(*align, std::string(b.name) + "(): alignment must be a constant integer, got " +
-                          (align->type.known() ? align->type.str() : std::string("an expression")));
-      const char* bad = n <= 0 ? "positive" : (n & (n - 1)) != 0 ? "a power of 2" : n % 8 != 0 ? "a multiple of 8" : nullptr;
-      if (bad) error(*align, std::string(b.name) + "(): Alignment must be " + bad + ", got " + std::to_string(n));
-      fn().array_alignment[&e] = n;
+      // numba-cuda raises RequireLiteralValue for a non-constant argument; its name is in the
+      // text, as numba-cuda's TypingError carries it (tests match on it).
+      if (fold_int(*e.list[0], &n, &culprit) != Fold::Ok)
+        error(*e.list[0], std::string(b.name) + "() needs the constant 1, 2 or 3 (RequireLiteralValue: got a value of "
+                          "type " + args[0].str() + ", not a literal)");
+      if (n < 1 || n > 3)
+        error(*e.list[0], std::string(b.name) + "() needs the constant 1, 2 or 3");
+      if (n == 1) return Type::scalar_of(Scalar::Int64);
+      return Type::tuple(std::vector<Type>(n, Type::scalar_of(Scalar::Int64)));
     }
-    // The sizes, each with the node an error points at.
-    std::vector<std::pair<int64_t, const ast::Node*>> sizes;
-    if (const ast::Node* def = single_definition(*shape))  // shape = (16, 16) in the function
-      if (def->is(ast::Kind::Tuple)) shape = def;
-    const GlobalValue* g = global_named(*shape);
-    if (g && g->kind == GlobalValue::Kind::Tuple) {  // SHAPE = (16, 16)
-      for (const auto& item : g->elems) {
-        int64_t v;
-        const ast::Node* at;
-        if (!global_int(item, &v, &at, *shape))
-          error(*shape, std::string(b.name) + "() needs a shape of integers; the global tuple '" + shape->name +
-                            "' holds a " + type_of_global(item).str());
-        sizes.push_back({v, shape});
+    case Rule::CudaBarrier:
+      arity(e, b, args, 0, 0);
+      return Type::none();
+    case Rule::CudaGroup:
+      if (b.id == Builtin::CgThisGrid) {
+        arity(e, b, args, 0, 0);
+        return Type::grid_group();
       }
-    } else {
-      std::vector<const ast::Node*> parts;
-      if (shape->is(ast::Kind::Tuple)) for (auto& x : shape->list) parts.push_back(x.get());
-      else parts.push_back(shape);
-      for (auto* p : parts) {
-        int64_t v;
-        const ast::Node* culprit = p;
-        Fold f = fold_int(*p, &v, &culprit);
-        if (f == Fold::Overflow)
-          error(*culprit, std::string(b.name) + "() shape is too large: this size does not fit in 64 bits");
-        if (f != Fold::Ok) error(*culprit, not_constant(b, *culprit));
-        sizes.push_back({v, p});
+      arity(e, b, args, 1, 1);  // GridGroup.sync(g): typing put the group first
+      if (args[0].tag != Type::Tag::GridGroup) error(e, "sync() needs a GridGroup, got " + args[0].str());
+      return Type::none();
+    case Rule::CudaVote:
+      arity(e, b, args, 1, 1); need_numbers(e, b, args);
+      return Type::scalar_of(Scalar::Int32);
+    case Rule::CudaFence:
+      if (b.id == Builtin::CudaNanosleep) {  // nanosleep(ns): uint32 nanoseconds
+        arity(e, b, args, 1, 1);
+        need_int(e, b, args, 0);
+        return Type::none();
       }
+      arity(e, b, args, 0, b.id == Builtin::CudaSyncwarp ? 1 : 0);
+      return Type::none();
+    case Rule::CudaShfl: {
+      arity(e, b, args, 3, 3);
+      need_int(e, b, args, 0);
+      Scalar v = args[1].is_scalar() ? args[1].scalar : Scalar::Bool;
+      if (!args[1].is_scalar() || !(v == Scalar::Int32 || v == Scalar::Int64 || v == Scalar::Float32 || v == Scalar::Float64))
+        error(*e.list[1], std::string(b.name) + "() only supports 32- and 64-bit ints and floats, got " + args[1].str());
+      need_int(e, b, args, 2);
+      return args[1];
     }
-    if (sizes.empty()) error(*shape, std::string(b.name) + "() needs at least one dimension");
-    std::vector<int64_t> dims;
-    for (auto [v, p] : sizes) {
-      if (v == 0 && b.id == Builtin::CudaSharedArray) {  // dynamic: sized by the launch's sharedmem
-        if (sizes.size() != 1) error(*p, "dynamic shared memory (a shape of 0) must be 1-dimensional");
-        dims.push_back(0);
-        continue;
+    case Rule::CudaWarpVote:
+      arity(e, b, args, 2, 2);
+      need_int(e, b, args, 0);
+      if (!args[1].is_scalar() || !is_integral(args[1].scalar))
+        error(*e.list[1], std::string(b.name) + "() needs an integer or boolean predicate, got " + args[1].str());
+      return Type::scalar_of(b.id == Builtin::CudaBallotSync ? Scalar::Int32 : Scalar::Bool);
+    case Rule::CudaMatch:
+      arity(e, b, args, 2, 2);
+      need_int(e, b, args, 0);
+      need_numbers(e, b, args);
+      return Type::scalar_of(Scalar::Int32);
+    case Rule::CudaWarpMask:
+      arity(e, b, args, 0, 0);
+      return Type::scalar_of(Scalar::UInt32);
+    case Rule::CudaBits: case Rule::CudaBitsSame:
+      arity(e, b, args, 1, 1);
+      if (!args[0].is_scalar() || !is_integer(args[0].scalar))
+        error(*e.list[0], std::string(b.name) + "() needs an integer, got " + args[0].str());
+      if (b.id == Builtin::CudaBrev)
+        return Type::scalar_of(scalar_size(args[0].scalar) <= 4 ? Scalar::UInt32 : Scalar::UInt64);
+      if (b.rule == Rule::CudaBitsSame) return args[0];
+      return Type::scalar_of(Scalar::UInt32);
+    case Rule::CudaFma: {
+      arity(e, b, args, 3, 3); need_numbers(e, b, args);
+      Scalar r = args[0].scalar;
+      for (auto& a : args) r = promote(r, a.scalar);
+      if (is_integral(r)) r = Scalar::Float64;
+      if (r == Scalar::Float16) r = Scalar::Float32;  // numba-cuda's fma has no float16 (cuda.fp16.hfma)
+      return Type::scalar_of(r);
+    }
+    case Rule::CudaSelp: {
+      arity(e, b, args, 3, 3); need_numbers(e, b, args);
+      // Numba's signature: the two values of one type, one PTX selp knows (no int8/bool).
+      Scalar v = args[1].scalar;
+      bool ok = args[1] == args[2] && v != Scalar::Bool && v != Scalar::Int8 && v != Scalar::UInt8;
+      if (!ok)
+        error(e, "cuda.selp() needs two values of one type among float32, float64, int16, uint16, int32, "
+                 "uint32, int64 and uint64, got " + args[1].str() + " and " + args[2].str());
+      return args[1];
+    }
+    case Rule::CacheLoad: case Rule::CacheStore: {
+      // numba-cuda's checks and messages (cache_hints.py), named by the instruction (ldcs).
+      const bool store = b.rule == Rule::CacheStore;
+      arity(e, b, args, store ? 3 : 2, store ? 3 : 2);
+      const std::string op = std::string(b.name).substr(5);
+      const Type& a = args[0];
+      if (!a.is_array()) error(*e.list[0], op + " operates on arrays or pointers. Got type " + a.str());
+      const Type& ix = args[1];
+      bool valid = false;
+      if (ix.is_scalar() && is_integer(ix.scalar)) {
+        if (a.ndim != 1) error(*e.list[1], "Expected " + std::to_string(a.ndim) + " indices, got a scalar");
+        valid = true;
+      } else if (ix.is_tuple()) {
+        if ((int)ix.elems.size() != a.ndim)
+          error(*e.list[1], "Expected " + std::to_string(a.ndim) + " indices, got " + std::to_string(ix.elems.size()));
+        valid = true;
+        for (auto& t : ix.elems) valid = valid && t.is_scalar() && is_integer(t.scalar);
       }
-      if (v <= 0) error(*p, std::string(b.name) + "() needs positive sizes, got " + std::to_string(v));
-      dims.push_back(v);
+      if (!valid) error(*e.list[1], ix.str() + " is not a valid index");
+      if (!is_integer(a.scalar) && !is_float(a.scalar))
+        error(*e.list[0], op + " requires array of integer or float type, got " + scalar_name(a.scalar));
+      if (!store) return Type::scalar_of(a.scalar);
+      if (a.readonly) error(*e.list[0], readonly_store_message(a));
+      if (!args[2].is_scalar()) error(*e.list[2], op + "() needs a number to store, got " + args[2].str());
+      return Type::none();
     }
-    fn().array_shapes[&e] = dims;
-    if (dims[0] == 0 && fn().array_alignment.count(&e))  // its storage is the launch's, not this array's
-      unsupported(*align, "alignment= is not supported for dynamic shared memory (a shape of 0)");
-    if (dims[0] == 0) return Type::array(scalar, 1, 'C');
-    // The array's bytes. Past int64 or a device's limit, the toolchain would fail on the
-    // generated code (or the simulator's stack overflow): refused here, at the user's line.
-    int64_t bytes = scalar_size(scalar);
-    for (auto d : dims)
-      if (__builtin_mul_overflow(bytes, d, &bytes))
-        error(*shape, std::string(b.name) + "() is too large: its size in bytes does not fit in 64 bits");
-    if (b.id == Builtin::CudaSharedArray) {
-      // The kernel's total is checked against the limit once typed (check_static_shared_memory).
-      fn().shared_bytes[&e] = bytes;
-    } else {
-      fn().local_bytes[&e] = bytes;
-      int64_t total = 0;
-      for (const auto& [node, n] : fn().local_bytes) total += n;
-      if (total > kMaxLocalBytes)
-        error(*shape, std::string(b.name) + "() is too large: " +
-                          (total == bytes ? "this array takes " + std::to_string(bytes) + " bytes"
-                                          : "the local arrays of " + fn().src->name + "() take " + std::to_string(total) + " bytes") +
-                          ", more than the " + std::to_string(kMaxLocalBytes) +
-                          " bytes (512 KiB) of local memory a GPU thread may have; use cuda.shared.array or a global array");
+    case Rule::ConstArray:
+      arity(e, b, args, 1, 1);
+      if (!args[0].is_array() || !fn().resolved.count(e.list[0].get()) ||
+          fn().resolved[e.list[0].get()].kind != Resolved::Kind::Constant)
+        error(*e.list[0], "cuda.const.array_like() needs a global NumPy array");
+      return args[0];
+    case Rule::ArrayAlloc: return array_alloc(e, b);
+    case Rule::Random: return random_call(e, b, args);
+    case Rule::ThreadId:
+      host_only(e, b, "GPU code knows its thread from cuda.grid(1) or cuda.threadIdx");
+      arity(e, b, args, 0, 0);
+      return Type::scalar_of(Scalar::Int64);
+    case Rule::ArrayNew: return array_new(e, b, args);
+    case Rule::ArrayView: return array_view(e, b, args);
+    case Rule::Ufunc: return type_ufunc_call(fn_, e, b, args);
+    case Rule::ArrayReduce: return type_reduce_call(fn_, e, b, args);
+    case Rule::Atomic: case Rule::AtomicInt: case Rule::AtomicUnsigned: case Rule::AtomicCas: {
+      const bool cas0 = b.id == Builtin::AtomicCas0;  // compare_and_swap(ary, old, val): ary[0]
+      const size_t nargs = b.rule == Rule::AtomicCas && !cas0 ? 4 : 3;
+      arity(e, b, args, nargs, nargs);
+      const Type& a = args[0];
+      if (!a.is_array()) error(*e.list[0], std::string(b.name) + "() needs an array as its first argument, got " + a.str());
+      // An atomic writes its array (Numba's typing does not check this; the store would land in
+      // read-only memory, or in a constant array's copy, in silence).
+      if (a.readonly) error(*e.list[0], readonly_store_message(a));
+      Scalar d = a.scalar;
+      bool ints = d == Scalar::Int32 || d == Scalar::Int64 || d == Scalar::UInt32 || d == Scalar::UInt64;
+      bool ok = b.rule == Rule::AtomicUnsigned ? (d == Scalar::UInt32 || d == Scalar::UInt64)
+              : b.rule == Rule::Atomic ? (ints || d == Scalar::Float32 || d == Scalar::Float64)
+              : ints;
+      if (!ok) error(*e.list[0], std::string(b.name) + "() does not support arrays of " + scalar_name(d));
+      if (cas0) {
+        if (a.ndim != 1) error(*e.list[0], std::string(b.name) + "() needs a 1-d array");
+      } else {
+        std::vector<Type> idx = args[1].is_tuple() ? args[1].elems : std::vector<Type>{args[1]};
+        if ((int)idx.size() != a.ndim)
+          error(*e.list[1], std::string(b.name) + "() needs " + std::to_string(a.ndim) + " index(es) for " + a.str());
+        for (auto& t : idx)
+          if (!t.is_scalar() || !is_integer(t.scalar)) error(*e.list[1], "atomic indices must be integers, not " + t.str());
+      }
+      for (size_t k = cas0 ? 1 : 2; k < nargs; ++k)
+        if (!args[k].is_scalar()) error(*e.list[k], std::string(b.name) + "() needs a number, got " + args[k].str());
+      return Type::scalar_of(d);
     }
-    return Type::array(scalar, (int)dims.size(), 'C');
   }
+  return Type::unknown();
+}
 
-  // Why a shape's size is not a constant, for the error pointing at `at`.
-  std::string not_constant(const BuiltinRow& b, const ast::Node& at) {
-    std::string why = "this expression is computed at run time";
-    if (at.is(ast::Kind::Name)) {
-      const GlobalValue* g = global_named(at);
-      if (fn().locals.count(at.name))
-        why = "'" + at.name + "' is a variable that is a parameter, is assigned more than once, or holds no constant";
-      else if (g) why = "'" + at.name + "' is a global " + type_of_global(*g).str() + ", not an integer";
-    } else if (at.type.known() && !(at.type.is_scalar() && is_integer(at.type.scalar))) {
-      why = "this is a " + at.type.str() + ", not an integer";
-    } else if (at.is(ast::Kind::BinOp) || at.is(ast::Kind::Subscript)) {
-      why = "this operation has no constant integer value";
-    }
-    return std::string(b.name) + "() needs a shape of constant integers (literals, global ints and tuples, "
-                                 "and arithmetic on them): " + why;
-  }
+[[noreturn]] void BuiltinTyper::error(const ast::Node& at, const std::string& msg) {
+  user_error(fn_.mod.source, at.loc, ErrorKind::Typing, msg);
+}
 
-  // The dtype of cuda.local/shared.array, written any way Numba takes it: np.float32,
-  // numba.float32, numba.types.float32, float32 imported from numba or cujit, or 'float32'.
-  Scalar alloc_dtype(const ast::Node& dtype, const BuiltinRow& b) {
-    if (dtype.type.tag == Type::Tag::DType) return dtype.type.scalar;
-    Scalar sc;
-    if (dtype.is(ast::Kind::Constant) && dtype.cval.tag == ast::ConstValue::Tag::Str) {
-      if (scalar_from_numpy_name(dtype.cval.s, &sc)) return sc;
-      error(dtype, std::string(b.name) + "() got an unknown dtype name '" + dtype.cval.s + "'");
-    }
-    error(dtype, std::string(b.name) + "() needs a NumPy or cujit type as its dtype (np.float32, float32), got " + dtype.type.str());
-  }
+[[noreturn]] void BuiltinTyper::unsupported(const ast::Node& at, const std::string& msg) {
+  user_error(fn_.mod.source, at.loc, ErrorKind::Unsupported, msg);
+}
 
- private:
-  FunctionInstance& fn_;
-  int fold_depth_ = 0;  // locals folded through their definitions (N = M, M = N stops here)
-  FunctionInstance& fn() { return fn_; }
-  [[noreturn]] void error(const ast::Node& at, const std::string& msg) {
-    user_error(fn_.mod.source, at.loc, ErrorKind::Typing, msg);
-  }
-  [[noreturn]] void unsupported(const ast::Node& at, const std::string& msg) {
-    user_error(fn_.mod.source, at.loc, ErrorKind::Unsupported, msg);
-  }
-  bool const_int(const ast::Node& n, int64_t* out) { return const_int_literal(n, out); }
-
- public:
-  bool constant_argument(const ast::Node& n, GlobalValue* out) {
-    if (n.is(ast::Kind::Constant) && n.cval.tag == ast::ConstValue::Tag::Bool) {
-      out->kind = GlobalValue::Kind::Bool;
-      out->i = n.cval.b;
-      return true;
-    }
-    const GlobalValue* g = global_named(n);
-    if (g && g->kind == GlobalValue::Kind::Bool) {
-      *out = *g;
-      return true;
-    }
-    if (g && g->kind == GlobalValue::Kind::Tuple) {
-      int64_t v;
-      const ast::Node* at;
-      for (const auto& item : g->elems) if (!global_int(item, &v, &at, n)) return false;
-      *out = *g;
-      return true;
-    }
-    std::vector<const ast::Node*> parts;
-    if (n.is(ast::Kind::Tuple)) for (auto& x : n.list) parts.push_back(x.get());
-    else parts.push_back(&n);
-    GlobalValue t;
-    t.kind = GlobalValue::Kind::Tuple;
-    for (auto* p : parts) {
-      GlobalValue item;
-      item.kind = GlobalValue::Kind::Int;
-      const ast::Node* culprit;
-      if (fold_int(*p, &item.i, &culprit) != Fold::Ok) return false;
-      t.elems.push_back(item);
-    }
-    *out = n.is(ast::Kind::Tuple) ? t : t.elems[0];
-    return true;
-  }
-};
-
-}  // namespace
+}  // namespace detail
 
 namespace {
 // The parameters of the intrinsics that take keyword arguments (NumPy's and Python's names), in
@@ -921,7 +447,7 @@ bool bind_builtin_keywords(FunctionInstance& fn, ast::Node& call, const BuiltinR
 }
 
 bool fold_constant_argument(FunctionInstance& fn, const ast::Node& arg, GlobalValue* out) {
-  return BuiltinTyper(fn).constant_argument(arg, out);
+  return detail::BuiltinTyper(fn).constant_argument(arg, out);
 }
 
 Type type_builtin_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args) {
@@ -930,7 +456,7 @@ Type type_builtin_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& 
     user_error(fn.mod.source, call.loc, ErrorKind::Typing,
                std::string(b.name) + "() is GPU code: it cannot be called from " + fn.compiled_as +
                    "; compile the function with " + gpu_decorator(fn) + " instead");
-  return BuiltinTyper(fn).builtin_call(call, b, args);
+  return detail::BuiltinTyper(fn).builtin_call(call, b, args);
 }
 
 void check_static_shared_memory(const Program& prog, int root, const std::string& kernel) {

@@ -1,6 +1,6 @@
 // literal_unroll: `for x in literal_unroll(tup)` over a heterogeneous tuple compiles the loop's body
 // once per item, each copy typed with that item's type (Numba's versioned loop body). The typer
-// (typeinfer.cpp, Typer::block) rewrites such a loop, once the tuple's type is known, into
+// (typeinfer_stmt.cpp, Typer::block) rewrites such a loop, once the tuple's type is known, into
 //
 //     __cj_unroll_t<k> = tup                 # the tuple evaluated once
 //     for __cj_unroll_i<k> in range(n):      # break, continue and else keep their meaning

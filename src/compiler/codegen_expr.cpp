@@ -1,0 +1,345 @@
+// Code generation of expressions (Emitter, codegen_emitter.h): names and their versions,
+// constants and global arrays, attributes, operators, and subscripts with their index and race
+// checks. Calls are in codegen_calls.cpp. Split from codegen.cpp.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <set>
+#include <sstream>
+
+#include "compiler/codegen_emitter.h"
+#include "compiler/codegen_foreign.h"
+#include "compiler/codegen_iter.h"
+#include "compiler/fnval.h"
+#include "compiler/libdevice.h"
+#include "compiler/layout.h"
+
+namespace cujit {
+namespace detail {
+
+std::string Emitter::truth(const ast::Node& e) {
+  std::string c = expr(e);
+  if (e.type.is_scalar(Scalar::Bool)) return c;
+  if (e.type.tag == Type::Tag::None) return "false";
+  return "((" + c + ") != 0)";
+}
+
+const Resolved* Emitter::resolved(const ast::Node& e) {
+  auto it = fn_->resolved.find(&e);
+  return it == fn_->resolved.end() ? nullptr : &it->second;
+}
+
+std::string Emitter::expr(const ast::Node& e) {
+  if (!fn_->unwrap.empty() && fn_->unwrap.count(&e))  // an optional used as a value (typeinfer.h)
+    return "cj::unwrap(" + value(e) + ", \"expected " + e.type.str() + ", got None\")";
+  return value(e);
+}
+
+std::string Emitter::value(const ast::Node& e) {
+  using K = ast::Kind;
+  switch (e.kind) {
+    case K::Constant: return constant(e);
+    case K::Name: {
+      if (is_compile_time_value(e.type)) return "cj::Unit{}";
+      const Resolved* r = resolved(e);
+      if (r && r->kind == Resolved::Kind::Constant && e.type.is_array()) return const_array(r->literal, e.type);
+      if (r && r->kind == Resolved::Kind::Constant && e.type.is_tuple()) {
+        std::string s;  // the items' literals; an array item is a view of its constant array
+        for (size_t i = 0; i < r->items.size(); ++i)
+          s += (i ? ", " : "") + (e.type.elems[i].is_array() ? const_array(r->items[i], e.type.elems[i]) : r->items[i]);
+        return type(e.type) + "{" + s + "}";
+      }
+      if (r && r->kind == Resolved::Kind::Constant) return constant(*r, e.type);
+      if (r && r->kind == Resolved::Kind::Local) return r->name.empty() ? "((void)0)" : r->name;  // no variable: None
+      throw InternalError("codegen: name '" + e.name + "' used as a value");
+    }
+    case K::Attribute: return attribute(e);
+    case K::BinOp: return binop(e.op, expr(*e.a), e.a->type, expr(*e.b), e.b->type, e.type);
+    case K::UnaryOp: return unary(e);
+    case K::BoolOp: return boolop(e);
+    case K::Compare: return compare(e);
+    case K::IfExp:
+      return "(" + truth(*e.a) + " ? " + convert(expr(*e.b), e.b->type, e.type) + " : " +
+             convert(expr(*e.c), e.c->type, e.type) + ")";
+    case K::Tuple: {
+      std::string s = type(e.type) + "{";
+      for (size_t i = 0; i < e.list.size(); ++i) s += (i ? ", " : "") + expr(*e.list[i]);
+      return s + "}";
+    }
+    case K::Subscript: return subscript(e);
+    case K::Call: return call(e);
+    default: throw InternalError(std::string("codegen: expression ") + ast::kind_name(e.kind));
+  }
+}
+
+// A global array: emitted once at file scope (constant memory on the GPU), used through a view.
+std::string Emitter::const_array(const std::string& sym, const Type& t) {
+  const GlobalValue& g = *fn_->const_arrays.at(sym);
+  if (g.record) return record_const_array(sym, g, target_, emitted_structs_.insert(sym).second ? &structs_ : nullptr);
+  std::string T = scalar_cpp(g.scalar);
+  if (emitted_structs_.insert(sym).second) {
+    size_t n = g.bytes.size() / scalar_size(g.scalar);
+    // NaN and inf have no constant-expression spelling in NVRTC: an array holding one is
+    // written as the bits of its floats (a complex element's two parts each), in unsigned
+    // integers of their width, and read through the typed view below (the array is never
+    // written, so the types never alias a store).
+    const bool cplx = is_complex(g.scalar);
+    const Scalar part = cplx ? complex_part(g.scalar) : g.scalar;
+    const size_t nparts = cplx ? 2 * n : n;
+    bool bits = false;
+    for (size_t i = 0; i < nparts && (part == Scalar::Float32 || part == Scalar::Float64); ++i) {
+      double v;
+      if (part == Scalar::Float32) { float x; std::memcpy(&x, g.bytes.data() + 4 * i, 4); v = x; }
+      else std::memcpy(&v, g.bytes.data() + 8 * i, 8);
+      bits = bits || !std::isfinite(v);
+    }
+    structs_ << (target_ == Target::CUDA ? "__constant__ " : "static ") << "const ";
+    if (bits) {  // the values' bits, exactly (NaN's sign and payload too)
+      const int w = scalar_size(part);
+      structs_ << (w == 4 ? "uint32_t" : "uint64_t") << " " << sym << "[" << nparts << "] = {";
+      for (size_t i = 0; i < nparts; ++i) {
+        uint64_t u = 0;
+        std::memcpy(&u, g.bytes.data() + i * w, w);
+        structs_ << (i ? ", " : "") << u << "ULL";
+      }
+      structs_ << "};\n";
+    } else {
+      structs_ << T << " " << sym << "[" << (n ? n : 1) << "] = {";
+      for (size_t i = 0; i < n; ++i) {
+        const char* p = g.bytes.data() + i * scalar_size(g.scalar);
+        char buf[128];
+        switch (scalar_kind(g.scalar)) {
+          case 'b': std::snprintf(buf, sizeof buf, "%s", *p ? "true" : "false"); break;
+          case 'f': {
+            if (g.scalar == Scalar::Float16) {  // its bits: a constant expression for any value
+              uint16_t b;
+              std::memcpy(&b, p, 2);
+              std::snprintf(buf, sizeof buf, "cj::f16(cj::f16_bits{}, 0x%04x)", b);
+              break;
+            }
+            double v;
+            if (g.scalar == Scalar::Float32) { float x; std::memcpy(&x, p, 4); v = x; } else { std::memcpy(&v, p, 8); }
+            std::snprintf(buf, sizeof buf, g.scalar == Scalar::Float32 ? "%.9g" : "%.17g", v);
+            if (!std::strpbrk(buf, ".eE")) std::strcat(buf, ".0");
+            if (g.scalar == Scalar::Float32) std::strcat(buf, "f");
+            break;
+          }
+          case 'i': case 'u': {
+            int64_t v = 0; uint64_t u = 0;
+            int sz = scalar_size(g.scalar);
+            if (is_signed(g.scalar)) {
+              if (sz == 1) v = *(const int8_t*)p; else if (sz == 2) { int16_t x; std::memcpy(&x, p, 2); v = x; }
+              else if (sz == 4) { int32_t x; std::memcpy(&x, p, 4); v = x; } else std::memcpy(&v, p, 8);
+              std::snprintf(buf, sizeof buf, "(%s)%lldLL", T.c_str(), (long long)v);
+            } else {
+              std::memcpy(&u, p, sz);
+              std::snprintf(buf, sizeof buf, "(%s)%lluULL", T.c_str(), (unsigned long long)u);
+            }
+            break;
+          }
+          case 'c': {  // T(re, im), each part as its float's literal
+            double re, im;
+            if (g.scalar == Scalar::Complex64) { float x[2]; std::memcpy(x, p, 8); re = x[0]; im = x[1]; }
+            else { double x[2]; std::memcpy(x, p, 16); re = x[0]; im = x[1]; }
+            std::snprintf(buf, sizeof buf, "%s(%.17g, %.17g)", T.c_str(), re, im);
+            break;
+          }
+          default: throw InternalError("no constant spelling for " + t.str());
+        }
+        structs_ << (i ? ", " : "") << buf;
+      }
+      structs_ << "};\n";
+    }
+  }
+  std::string s = "cj::c_array<" + T + ", " + std::to_string(t.ndim) + ">((" + T + "*)" + sym;
+  for (auto d : g.shape) s += ", (int64_t)" + std::to_string(d);
+  return s + ")";
+}
+
+std::string Emitter::constant(const ast::Node& e) {
+  using T = ast::ConstValue::Tag;
+  switch (e.cval.tag) {
+    // Spelled as int64_t, not long long: on Linux they are different types to templates.
+    case T::Int:
+      if (e.cval.big_int) return int_literal(Scalar::UInt64, 0, (uint64_t)e.cval.i);  // 2**63 .. 2**64-1
+      return int_literal(Scalar::Int64, e.cval.i, 0);
+    case T::Float: return float64_literal(e.cval.f);
+    case T::Imag: return "cj::complex128(0.0, " + float64_literal(e.cval.f) + ")";
+    case T::Bool: return e.cval.b ? "true" : "false";
+    case T::None: return "0";
+    case T::Str: throw InternalError("codegen: string constant as a value");
+  }
+  return "0";
+}
+
+std::string Emitter::attribute(const ast::Node& e) {
+  if (is_compile_time_value(e.type)) return "cj::Unit{}";
+  const Resolved* r = resolved(e);
+  if (r && r->kind == Resolved::Kind::Constant) return constant(*r, e.type);
+  if (r && r->kind == Resolved::Kind::CudaDim) {
+    std::string n = r->name;
+    for (auto& c : n) if (c == '.') c = '_';
+    return "CJ_" + n;
+  }
+  if (e.a->type.is_enum()) return expr(*e.a);  // .value (typing allows no other): the member is its value
+  const Type& v = e.a->type;
+  if (v.is_array()) {
+    std::string a = expr(*e.a);
+    if (e.name == "shape" || e.name == "strides") {
+      std::string s = type(e.type) + "{";
+      for (int i = 0; i < v.ndim; ++i) s += (i ? ", " : "") + a + "." + e.name + "[" + std::to_string(i) + "]";
+      return s + "}";
+    }
+    if (e.name == "size") return "cj::size(" + a + ")";
+    if (e.name == "ndim") return "((int64_t)" + std::to_string(v.ndim) + ")";
+    if (e.name == "dtype") return "cj::Unit{}";  // a type: compile-time only
+    const std::string item = v.record ? record_cpp(*v.record) : std::string(scalar_cpp(v.scalar));
+    if (e.name == "itemsize") return "((int64_t)sizeof(" + item + "))";
+    if (e.name == "nbytes") return "(cj::size(" + a + ") * (int64_t)sizeof(" + item + "))";
+  }
+  if (v.is_scalar() && is_complex(v.scalar) && (e.name == "real" || e.name == "imag"))
+    return "(" + expr(*e.a) + ")." + (e.name == "real" ? "re" : "im");
+  if (v.is_record()) return record_field_read(*v.record, *v.record->find(e.name), expr(*e.a));  // r.x
+  if (v.is_scalar() && e.name == "real") return expr(*e.a);
+  if (v.is_scalar() && e.name == "imag") return "((" + std::string(scalar_cpp(v.scalar)) + ")0)";
+  throw InternalError("codegen: attribute " + e.name);
+}
+
+std::string Emitter::binop(ast::Op op, const std::string& a, const Type& ta, const std::string& b,
+                  const Type& tb, const Type& result) {
+  using O = ast::Op;
+  if (ta.is_tuple()) {  // tuple concatenation: each operand evaluated once (it may be a call)
+    const std::string x = "cj_ca" + std::to_string(tmp_++), y = "cj_cb" + std::to_string(tmp_++);
+    std::string s = "([&]() { auto " + x + " = " + a + "; auto " + y + " = " + b + "; return " + type(result) + "{";
+    int k = 0;
+    for (size_t i = 0; i < ta.elems.size(); ++i) s += (k++ ? ", " : "") + x + ".f" + std::to_string(i);
+    for (size_t i = 0; i < tb.elems.size(); ++i) s += (k++ ? ", " : "") + y + ".f" + std::to_string(i);
+    return s + "}; }())";
+  }
+  std::string T = type(result);
+  auto c = [&](const std::string& x, const Type& t) { return convert(x, t, result); };
+  switch (op) {
+    case O::Add: return "(" + c(a, ta) + " + " + c(b, tb) + ")";
+    case O::Sub: return "(" + c(a, ta) + " - " + c(b, tb) + ")";
+    case O::Mult: return "(" + c(a, ta) + " * " + c(b, tb) + ")";
+    case O::Div:
+      if (prog_.python_errors) return "cj::py_truediv(" + c(a, ta) + ", " + c(b, tb) + ")";
+      return "(" + c(a, ta) + " / " + c(b, tb) + ")";
+    case O::FloorDiv: return std::string(prog_.python_errors ? "cj::py_floordiv(" : "cj::floordiv(") + c(a, ta) + ", " + c(b, tb) + ")";
+    case O::Mod: return std::string(prog_.python_errors ? "cj::py_mod(" : "cj::pymod(") + c(a, ta) + ", " + c(b, tb) + ")";
+    case O::Pow:
+      if (is_float(result.scalar) && tb.is_scalar() && is_integral(tb.scalar))
+        return std::string(prog_.host_only ? "cj::py_powi(" : "cj::powi(") + c(a, ta) + ", (int64_t)(" + b + "))";
+      if (is_integral(result.scalar)) return std::string(prog_.python_errors ? "cj::py_ipow(" : "cj::ipow(") + c(a, ta) + ", " + c(b, tb) + ")";
+      return "cj::pow(" + c(a, ta) + ", " + c(b, tb) + ")";
+    case O::BitAnd: return "((" + T + ")(" + c(a, ta) + " & " + c(b, tb) + "))";
+    case O::BitOr: return "((" + T + ")(" + c(a, ta) + " | " + c(b, tb) + "))";
+    case O::BitXor: return "((" + T + ")(" + c(a, ta) + " ^ " + c(b, tb) + "))";
+    case O::LShift: return "cj::lshift(" + c(a, ta) + ", " + c(b, tb) + ")";
+    case O::RShift: return "cj::rshift(" + c(a, ta) + ", " + c(b, tb) + ")";
+    default: throw InternalError(std::string("codegen: operator ") + ast::op_spelling(op));
+  }
+}
+
+// Operators on values (codegen_values.cpp).
+ValueContext Emitter::values() {
+  return {[this](const ast::Node& n) { return expr(n); }, [this](const ast::Node& n) { return truth(n); },
+          [this](const std::string& c, const Type& f, const Type& t) { return convert(c, f, t); },
+          [this](const Type& t) { return type(t); }, &tmp_};
+}
+
+// `"name", "{fileN}:LINE"`: the array and the user's line in a simulator message. The file goes
+// by its number, which the dispatcher replaces (program_files): a path in the text would defeat
+// the cache for moved files. A race names two accesses, often on one line (s[t] += s[t + h]), so
+// its sites add the array's 1-based column: "{fileN}:LINE:COL".
+std::string Emitter::site(const ast::Node& array, const ast::Node& at) {
+  const std::string name = array.is(ast::Kind::Name) ? array.name : "array";
+  std::string where = "{file" + std::to_string(file_number(fn_->mod.source.filename)) + "}:" + std::to_string(at.loc.line);
+  if (race_checked() && array.loc.col >= 0)
+    where += ":" + std::to_string(array.loc.col + fn_->mod.source.col_offset + 1);
+  return "\"" + name + "\", \"" + where + "\"";
+}
+
+std::string Emitter::index_expr(const ast::Node& e, Access access) {
+  std::vector<const ast::Node*> idx;
+  if (e.b->is(ast::Kind::Tuple)) for (auto& x : e.b->list) idx.push_back(x.get());
+  else idx.push_back(e.b.get());
+  bool any_slice = false;
+  for (auto* x : idx) any_slice = any_slice || x->is(ast::Kind::Slice);
+  // The simulator checks every index (host target, GPU code): the array's name and the user's
+  // line go into the message. Taking a sub-array reads nothing, so only elements are raced.
+  // With debug=True the GPU code checks too, passing the access's number (a CheckSite): the
+  // device has no use for the strings, and the dispatcher has them. @jit(boundscheck=True)
+  // raises IndexError (_bc). A view's integer indices are checked as elements' are.
+  const bool checked = index_checked(), race = race_checked() && !e.type.is_array() && !any_slice;
+  const bool gpu_checked = target_ == Target::CUDA && prog_.debug_checks, bc = fn_->host_only && prog_.boundscheck;
+  std::string s = any_slice ? "cj::view" : e.type.is_array() ? "cj::subarray" : "cj::elem";
+  s += race ? "_race" : checked || gpu_checked ? "_checked" : bc ? "_bc" : "";
+  s += (any_slice ? "<" + std::to_string(e.type.ndim) + ">(" : "(") + expr(*e.a);
+  if (checked) s += ", " + site(*e.a, e);
+  if (race) s += ", " + std::to_string(access);
+  if (gpu_checked) {
+    const std::string name = e.a->is(ast::Kind::Name) ? e.a->name : "array";
+    const std::string where = "{file" + std::to_string(file_number(fn_->mod.source.filename)) + "}:" + std::to_string(e.loc.line);
+    s += ", " + std::to_string(sites_.size());
+    sites_.push_back({name, where});
+  }
+  if (!any_slice && idx.size() == 1 && idx[0]->type.is_tuple())  // a[t] for a tuple t: its items
+    return tuple_indexed(s, *idx[0]);
+  if (!any_slice) {
+    for (auto* x : idx) s += ", (int64_t)(" + expr(*x) + ")";
+    return s + ")";
+  }
+  for (auto* x : idx) {
+    if (!x->is(ast::Kind::Slice)) { s += ", cj::ix_int((int64_t)(" + expr(*x) + "))"; continue; }
+    auto part = [&](const ast::NodePtr& p, const char* dflt) {
+      return p && p->type.tag != Type::Tag::None ? "(int64_t)(" + expr(*p) + ")" : std::string(dflt);
+    };
+    int has = (x->a && x->a->type.tag != Type::Tag::None ? 1 : 0) | (x->b && x->b->type.tag != Type::Tag::None ? 2 : 0);
+    s += ", cj::ix_slice(" + part(x->a, "0") + ", " + part(x->b, "0") + ", " + part(x->c, "1") + ", " + std::to_string(has) + ")";
+  }
+  return s + ")";
+}
+
+// `call` (an element access up to its indices) indexed by the items of the tuple `ix`, evaluated once.
+std::string Emitter::tuple_indexed(std::string call, const ast::Node& ix) {
+  const std::string t = "cj_ix" + std::to_string(tmp_++);
+  for (size_t k = 0; k < ix.type.elems.size(); ++k) call += ", (int64_t)" + t + ".f" + std::to_string(k);
+  return "[&]() -> decltype(auto) { auto " + t + " = " + expr(ix) + "; return " + call + "); }()";
+}
+
+int Emitter::file_number(const std::string& filename) {
+  const auto files = program_files(prog_);
+  return (int)(std::find(files.begin(), files.end(), filename) - files.begin());
+}
+
+// A constant's literal; an enum member's tuple value is an aggregate initialiser of its struct.
+std::string Emitter::constant(const Resolved& r, const Type& t) {
+  return r.literal.rfind("{", 0) == 0 ? type(t) + r.literal : r.literal;
+}
+
+std::string Emitter::subscript(const ast::Node& e) {
+  const Type& base = e.a->type;
+  if (const Resolved* r = resolved(e); r && r->kind == Resolved::Kind::Constant) return constant(*r, e.type);  // Color["red"]
+  if (base.is_tuple()) {
+    const ast::Node& ix = *e.b;
+    std::vector<int64_t> picks;
+    if (ix.is(ast::Kind::Slice) && tuple_slice_picks(ix, base.elems.size(), &picks))
+      return emit_tuple_slice(expr(*e.a), base, e.type, picks, values());
+    int64_t k;
+    bool neg = ix.is(ast::Kind::UnaryOp) && ix.op == ast::Op::USub && ix.a->is(ast::Kind::Constant);
+    if (ix.is(ast::Kind::Constant) || neg) {
+      k = neg ? -ix.a->cval.i : ix.cval.i;
+      if (k < 0) k += (int64_t)base.elems.size();
+      return "(" + expr(*e.a) + ").f" + std::to_string(k);
+    }
+    return "(" + expr(*e.a) + ").at((int64_t)(" + expr(ix) + "))";
+  }
+  if (base.is_record()) return record_field_read(*base.record, record_field_of(e), expr(*e.a));  // r['x'], r[0]
+  if (e.type.is_record()) return "(&" + index_expr(e) + ")";  // a[i]: a reference to the element
+  return index_expr(e);
+}
+
+}  // namespace detail
+}  // namespace cujit

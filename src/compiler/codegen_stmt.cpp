@@ -1,0 +1,265 @@
+// Code generation of statements (Emitter, codegen_emitter.h): blocks, if/while/for and their
+// else clauses, range and prange loops (OpenMP for parallel code), and the targets of
+// assignments. Split from codegen.cpp.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <set>
+#include <sstream>
+
+#include "compiler/codegen_emitter.h"
+#include "compiler/codegen_iter.h"
+#include "compiler/fnval.h"
+#include "compiler/libdevice.h"
+#include "compiler/layout.h"
+
+namespace cujit {
+namespace detail {
+
+void Emitter::block(const std::vector<ast::NodePtr>& stmts) {
+  for (const auto& s : stmts) stmt(*s);
+}
+
+void Emitter::stmt(const ast::Node& s) {
+  using K = ast::Kind;
+  body_ << line(s);
+  switch (s.kind) {
+    case K::Expr: {
+      if (s.a->is(K::Constant)) return;  // docstrings and bare literals do nothing
+      // A bare module, function or type (`cuda.atomic`, `math.sqrt`) names something and does
+      // nothing, in Python and here.
+      const Type::Tag t = s.a->type.tag;
+      if (t == Type::Tag::Module || t == Type::Tag::Function || t == Type::Tag::DType) return;
+      out("(void)(" + expr(*s.a) + ");");
+      return;
+    }
+    case K::Assign: {
+      if (s.list.size() == 1) { store(*s.list[0], expr(*s.b), s.b->type); return; }
+      std::string t = "cj_t" + std::to_string(tmp_++);
+      out("{ auto " + t + " = " + expr(*s.b) + ";");
+      ++indent_;
+      for (const auto& tg : s.list) store(*tg, t, s.b->type);
+      --indent_;
+      out("}");
+      return;
+    }
+    case K::AugAssign: {
+      if (s.a->is(K::Subscript) && !s.a->a->type.is_record()) {
+        // Evaluate the element's address once: arr[f(i)] += v.
+        std::string ref = "cj_r" + std::to_string(tmp_++);
+        out("{ auto& " + ref + " = " + index_expr(*s.a, kReadWrite) + ";");
+        std::string v = binop(s.op, ref, s.a->type, expr(*s.b), s.b->type, s.type);
+        out("  " + ref + " = " + convert(v, s.type, s.a->type) + "; }");
+        return;
+      }
+      std::string cur = expr(*s.a);
+      std::string v = binop(s.op, cur, s.a->type, expr(*s.b), s.b->type, s.type);
+      store(*s.a, v, s.type);
+      return;
+    }
+    case K::Return:
+      if (fn_->dead_returns.count(&s)) {  // never runs; its value may not convert to the result
+        out(fn_->ret.tag == Type::Tag::Void || fn_->ret.tag == Type::Tag::None ? "return;" : "return " + type(fn_->ret) + "{};");
+      } else if (fn_->ret.is_optional() && (!s.a || s.a->type.tag == Type::Tag::None)) {
+        out("return " + type(fn_->ret) + "{};");  // None
+      } else if (!s.a || fn_->ret.tag == Type::Tag::Void) {
+        if (s.a && s.a->type.tag != Type::Tag::None) out("(void)(" + expr(*s.a) + ");");
+        out("return;");
+      } else {
+        out("return " + convert(expr(*s.a), s.a->type, fn_->ret) + ";");
+      }
+      return;
+    case K::If:
+      if (int live = constant_branch(*fn_, *s.a); live >= 0) return block(live ? s.body : s.orelse);
+      out("if (" + truth(*s.a) + ") {");
+      ++indent_; block(s.body); copies(s, Edge::BodyEnd); --indent_;
+      if (!s.orelse.empty() || fn_->join_copies.count({&s, Edge::OrelseEnd})) {
+        out("} else {");
+        ++indent_; block(s.orelse); copies(s, Edge::OrelseEnd); --indent_;
+      }
+      out("}");
+      return;
+    case K::While: {
+      std::string flag = loop_begin(s);
+      out("while (" + truth(*s.a) + ") {");
+      ++indent_; poll(); block(s.body); copies(s, Edge::BodyEnd); --indent_;
+      out("}");
+      loop_end(s, flag);
+      return;
+    }
+    case K::For: for_stmt(s); return;
+    case K::Pass: out(";"); return;
+    case K::Break:
+      copies(s, Edge::Jump);
+      if (!loop_flags_.empty() && !loop_flags_.back().empty()) out(loop_flags_.back() + " = true;");
+      out("break;");
+      return;
+    case K::Continue: copies(s, Edge::Jump); out("continue;"); return;
+    default: throw InternalError(std::string("codegen: statement ") + ast::kind_name(s.kind));
+  }
+}
+
+// A name has a C++ variable per type its versions take (FunctionInstance::cpp_locals): where
+// an int64 version of x meets a float64 one, the edge (`at`, `e`) copies it into the join's.
+void Emitter::copies(const ast::Node& at, Edge e) {
+  auto it = fn_->join_copies.find({&at, e});
+  if (it == fn_->join_copies.end()) return;
+  for (const JoinCopy& c : it->second) out(c.to.cpp + " = " + convert(c.from.cpp, c.from.type, c.to.type) + ";");
+}
+
+// Before a loop: its entry copies, and the flag that tells its normal end from a break.
+std::string Emitter::loop_begin(const ast::Node& s) {
+  copies(s, Edge::LoopEntry);
+  std::string flag;
+  if (!s.orelse.empty() || fn_->join_copies.count({&s, Edge::OrelseEnd})) {
+    flag = "cj_broke" + std::to_string(tmp_++);
+    out("bool " + flag + " = false;");
+  }
+  loop_flags_.push_back(flag);
+  return flag;
+}
+
+void Emitter::loop_end(const ast::Node& s, const std::string& flag) {
+  loop_flags_.pop_back();
+  if (flag.empty()) return;
+  out("if (!" + flag + ") {");
+  ++indent_; block(s.orelse); copies(s, Edge::OrelseEnd); --indent_;
+  out("}");
+}
+
+// range(...) / prange(...) arguments as start, stop, step of the range's type.
+std::vector<std::string> Emitter::range_bounds(const ast::Node& call) {
+  const Type t = Type::scalar_of(call.type.scalar);
+  std::vector<std::string> a;
+  for (auto& x : call.list) a.push_back(convert(expr(*x), x->type, t));
+  return {a.size() >= 2 ? a[0] : "0", a.size() >= 2 ? a[1] : a[0], a.size() == 3 ? a[2] : "1"};
+}
+
+// A prange loop of parallel code (compiler/parallel.h made the plan): the iterations are
+// counted first, since OpenMP wants a loop of known length, and shared out in equal blocks;
+// every thread allocates into the calling function's arena.
+void Emitter::parallel_for(const ast::Node& s, const ParallelLoop& plan) {
+  const Type& it = s.b->type;
+  copies(s, Edge::LoopEntry);
+  const std::string T = scalar_cpp(it.scalar), p = "cj_p" + std::to_string(tmp_++);
+  std::vector<std::string> b = range_bounds(*s.b);
+  out("{ const " + T + " " + p + "_start = " + b[0] + ", " + p + "_stop = " + b[1] + ", " + p + "_step = " + b[2] + ";");
+  out("  const int64_t " + p + "_n = cj::range_len(" + p + "_start, " + p + "_stop, " + p + "_step);");
+  out("  void* const " + p + "_arena = cj::host_services.arena_get();");
+  std::string clauses = " num_threads(cj::host_services.num_threads())";
+  for (size_t k = 0; k < plan.privates.size(); ++k)
+    clauses += (k ? ", " : " firstprivate(") + plan.privates[k] + (k + 1 == plan.privates.size() ? ")" : "");
+  for (const auto& [var, op] : plan.reductions) clauses += " reduction(" + op + ": " + var + ")";
+  // An exception must not leave an OpenMP region: each iteration's is caught, the first kept
+  // and rethrown after the region.
+  out("  cj::PyError " + p + "_err{nullptr, nullptr};");
+  out("#pragma omp parallel" + clauses);
+  out("{ const cj::ArenaUse " + p + "_use(" + p + "_arena);");
+  out("#pragma omp for schedule(static)");
+  out("for (int64_t " + p + "_k = 0; " + p + "_k < " + p + "_n; ++" + p + "_k) try {");
+  ++indent_;
+  store(*s.a, "(" + T + ")(" + p + "_start + (" + T + ")" + p + "_k * " + p + "_step)", Type::scalar_of(it.scalar));
+  block(s.body);
+  copies(s, Edge::BodyEnd);
+  --indent_;
+  out("} catch (const cj::PyError& e) { cj::keep_first(" + p + "_err, e); }");
+  out("}");
+  out("  if (" + p + "_err.type) throw " + p + "_err; }");
+}
+
+void Emitter::for_stmt(const ast::Node& s) {
+  auto par = fn_->parallel_loops.find(&s);
+  if (par != fn_->parallel_loops.end() && target_ == Target::Host) return parallel_for(s, par->second);
+  const Type& it = s.b->type;
+  std::string flag = loop_begin(s);
+  std::string i = "cj_i" + std::to_string(tmp_++);
+  if (it.tag == Type::Tag::Range) {
+    std::string T = scalar_cpp(it.scalar);
+    std::vector<std::string> bounds = range_bounds(*s.b);
+    const std::string &start = bounds[0], &stop = bounds[1], &step = bounds[2];
+    const size_t nargs = s.b->list.size();
+    std::string stop_v = i + "_stop", step_v = i + "_step";
+    const std::string checked = nargs < 3 ? step : (prog_.host_only ? "cj::py_range_step(" : "cj::range_step(") + step + ")";
+    out("{ const " + T + " " + stop_v + " = " + stop + "; const " + T + " " + step_v + " = " + checked + ";");
+    std::string cond = nargs == 3 ? "(" + step_v + " > 0 ? " + i + " < " + stop_v + " : " + i + " > " + stop_v + ")"
+                                     : i + " < " + stop_v;
+    out("for (" + T + " " + i + " = " + start + "; " + cond + "; " + i + " += " + step_v + ") {");
+  } else if (it.is_array()) {
+    std::string arr = "cj_a" + std::to_string(tmp_++);
+    out("{ auto " + arr + " = " + expr(*s.b) + ";");
+    out("for (int64_t " + i + " = 0; " + i + " < " + arr + ".shape[0]; ++" + i + ") {");
+    if (it.ndim == 1 && race_checked()) i = "cj::elem_race(" + arr + ", " + site(*s.b, s) + ", " + std::to_string(kRead) + ", " + i + ")";
+    else i = it.ndim == 1 ? "cj::elem(" + arr + ", " + i + ")" : "cj::subarray(" + arr + ", " + i + ")";
+    if (it.ndim == 1 && it.record) i = "(&" + i + ")";  // a record is held by reference
+  } else if (it.tag == Type::Tag::Iterator) {  // enumerate, zip
+    IterationPlan p = plan_iteration(*s.b, i, values(), prog_.host_only);
+    out("{ " + p.setup);
+    out("for (int64_t " + i + " = 0; " + i + " < " + p.count + "; ++" + i + ") {");
+    i = p.item;
+  } else if (it.is_tuple()) {
+    std::string tup = "cj_tu" + std::to_string(tmp_++);
+    out("{ auto " + tup + " = " + expr(*s.b) + ";");
+    out("for (int64_t " + i + " = 0; " + i + " < " + std::to_string(it.elems.size()) + "; ++" + i + ") {");
+    i = tup + ".at(" + i + ")";
+  } else {
+    throw InternalError("codegen: for over " + it.str());
+  }
+  ++indent_;
+  if (it.tag == Type::Tag::Range || it.tag == Type::Tag::Iterator) poll();
+  Type elem = it.tag == Type::Tag::Range || it.tag == Type::Tag::Iterator ? iteration_item(it)
+            : it.is_array() ? (it.ndim == 1 ? element_type(it) : s.a->type)
+            : it.elems.empty() ? Type::unknown() : it.elems[0];
+  store(*s.a, i, elem);
+  block(s.body);
+  copies(s, Edge::BodyEnd);
+  --indent_;
+  out("} }");
+  loop_end(s, flag);
+}
+
+/// Assigns `code` (of type `from`) to an assignment target.
+void Emitter::store(const ast::Node& target, const std::string& code, const Type& from) {
+  using K = ast::Kind;
+  if (target.is(K::Name)) {
+    const LocalVar& to = fn_->stores.at(&target);
+    if (to.cpp.empty()) return;  // None: no value to keep
+    out(to.cpp + " = " + convert(code, from, to.type) + ";");
+    return;
+  }
+  if (const Type* rec = record_target(target)) {  // r.x = v, r['x'] = v
+    const RecordField& f = target.is(K::Attribute) ? *rec->record->find(target.name) : record_field_of(target);
+    const Type to = f.shape.empty() || !from.is_scalar() ? record_field_type(f) : f.type;
+    out(record_field_store(*rec->record, f, expr(*target.a), to.is_array() ? code : convert(code, from, to), from));
+    return;
+  }
+  if (target.is(K::Subscript) && target.type.is_record()) {  // a[i] = r: the record's bytes
+    out(index_expr(target, kWrite) + " = *(" + code + ");");
+    return;
+  }
+  if (target.is(K::Subscript) && target.type.is_array()) {  // a slice: fill it or copy into it
+    const Type elem = Type::scalar_of(target.type.scalar);
+    if (from.is_array()) out("cj::copy_into(" + expr(target) + ", " + code + ");");
+    else out("cj::fill(" + expr(target) + ", " + convert(code, from, elem) + ");");
+    return;
+  }
+  if (target.is(K::Subscript)) {
+    const Type& elem = target.type;
+    out(index_expr(target, kWrite) + " = " + convert(code, from, elem) + ";");
+    return;
+  }
+  if (target.is(K::Tuple)) {
+    std::string t = "cj_u" + std::to_string(tmp_++);
+    out("{ auto " + t + " = " + code + ";");
+    ++indent_;
+    for (size_t i = 0; i < target.list.size(); ++i)
+      store(*target.list[i], t + ".f" + std::to_string(i), from.elems[i]);
+    --indent_;
+    out("}");
+    return;
+  }
+  throw InternalError("codegen: store to this target");
+}
+
+}  // namespace detail
+}  // namespace cujit

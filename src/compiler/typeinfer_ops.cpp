@@ -1,0 +1,325 @@
+// Typing of operators, subscripts, array methods and calls (Typer, typeinfer_typer.h): calls of
+// user functions instantiate them here; intrinsics go on to typeinfer_builtins.cpp. Split from
+// typeinfer.cpp.
+#include <cmath>
+#include <cstdio>
+#include <exception>
+#include <set>
+#include <sstream>
+#include <utility>
+
+#include "compiler/typeinfer_typer.h"
+#include "compiler/builtins.h"
+#include "compiler/libdevice.h"
+#include "compiler/overloads.h"
+#include "compiler/fnval.h"
+#include "compiler/parallel.h"
+#include "compiler/parser.h"
+
+namespace cujit {
+namespace detail {
+
+Type Typer::unary(ast::Node& e) {
+  if (e.op == ast::Op::USub && e.a->is(ast::Kind::Constant) && e.a->cval.tag == ast::ConstValue::Tag::Int &&
+      e.a->cval.big_int) {
+    // Python folds -9223372036854775808 into one int64 constant before Numba sees it; any
+    // other negated literal beyond int64 fits no integer type.
+    expr(*e.a);
+    if ((uint64_t)e.a->cval.i != (uint64_t)1 << 63) error(e, "integer literal too large for int64");
+    return Type::scalar_of(Scalar::Int64);
+  }
+  Type a = e.op == ast::Op::Not ? expr(*e.a) : operand(*e.a);
+  if (!a.known()) return a;
+  if (e.op == ast::Op::Not) {
+    if (a.is_optional()) error(e, "'not' of a value that may be None (" + a.str() + ") is not supported; compare it with None (`is None`)");
+    if (!a.is_scalar() && a.tag != Type::Tag::None) error(e, "'not' is not supported on a " + a.str());
+    return Type::scalar_of(Scalar::Bool);
+  }
+  if (!a.is_scalar())
+    error(e, std::string("bad operand type for unary ") + ast::op_spelling(e.op) + ": '" + a.str() + "'");
+  Scalar s = a.scalar;
+  if (e.op == ast::Op::Invert) {
+    if (!is_integral(s)) error(e, "bad operand type for unary ~: '" + a.str() + "'");
+    if (s == Scalar::Bool) return a;  // NumPy's ~ on booleans is logical not
+    return Type::scalar_of(arith_result(s, s));
+  }
+  if (is_inexact(s)) return a;
+  return Type::scalar_of(arith_result(s, s));  // -int8 is int64, as Numba types it
+}
+
+Type Typer::binop_type(const ast::Node& at, ast::Op op, const Type& a, const Type& b) {
+  using O = ast::Op;
+  auto bad = [&]() -> Type {
+    error(at, std::string("unsupported operand type(s) for ") + ast::op_spelling(op) + ": '" +
+                  a.str() + "' and '" + b.str() + "'");
+  };
+  if (a.is_tuple() && b.is_tuple() && op == O::Add) {
+    std::vector<Type> e = a.elems;
+    e.insert(e.end(), b.elems.begin(), b.elems.end());
+    return Type::tuple(e);
+  }
+  if (a.tag == Type::Tag::String || b.tag == Type::Tag::String)
+    unsupported(at, "string operations are not supported in compiled code");
+  if (!a.is_scalar() || !b.is_scalar()) {
+    if (a.is_array() || b.is_array())
+      unsupported(at, std::string("whole-array arithmetic ('") + ast::op_spelling(op) +
+                          "' on " + (a.is_array() ? a.str() : b.str()) +
+                          ") is not supported in " + fn().compiled_as + (fn().host_only ? " yet" : "") +
+                          "; index the array element by element");
+    return bad();
+  }
+  Scalar x = a.scalar, y = b.scalar;
+  bool ints = is_integral(x) && is_integral(y);
+  // Complex numbers have + - * / ** only (Numba has no floor division, modulo or bit operators
+  // for them).
+  if ((is_complex(x) || is_complex(y)) && op != O::Add && op != O::Sub && op != O::Mult && op != O::Div && op != O::Pow)
+    return bad();
+  if (x == Scalar::Float16 || y == Scalar::Float16)
+    if (Type t = float16_binop_type(op, x, y); t.known()) return t;
+  switch (op) {
+    case O::Add: case O::Sub: case O::Mult: case O::FloorDiv: case O::Mod:
+      return Type::scalar_of(arith_result(x, y));
+    case O::Div:
+      if (ints) return Type::scalar_of(Scalar::Float64);
+      return Type::scalar_of(promote(x, y));
+    case O::Pow:
+      // Numba's overload resolution picks float32 ** int32 for bool ** int32 (a quirk, pinned).
+      if (x == Scalar::Bool && y == Scalar::Int32) return Type::scalar_of(Scalar::Float32);
+      if (ints) return Type::scalar_of(arith_result(x, y));
+      if (is_float(x) && is_integral(y)) return a;  // float32 ** int stays float32 (Numba)
+      return Type::scalar_of(promote(x, y));
+    case O::BitAnd: case O::BitOr: case O::BitXor:
+      if (!ints) return bad();
+      if (x == Scalar::Bool && y == Scalar::Bool) return a;
+      return Type::scalar_of(arith_result(x, y));
+    case O::LShift: case O::RShift:
+      if (!ints) return bad();
+      return Type::scalar_of(shift_result(x));
+    case O::MatMult:
+      unsupported(at, "the @ operator is not supported in compiled code");
+    default:
+      return bad();
+  }
+}
+
+Type Typer::subscript(ast::Node& e) {
+  Type base = expr(*e.a);
+  if (base.is_record()) return expr(*e.b), record_field_type(record_field_at(fn(), *e.b, base), base.readonly);  // r['x'], r[0]
+  std::vector<ast::Node*> idx;
+  if (e.b->is(ast::Kind::Tuple)) for (auto& x : e.b->list) idx.push_back(x.get());
+  else idx.push_back(e.b.get());
+  std::vector<Type> it;
+  bool known = base.known();
+  for (auto* x : idx) {
+    if (x->is(ast::Kind::Slice)) {
+      for (ast::Node* part : {x->a.get(), x->b.get(), x->c.get()}) {
+        if (!part) continue;
+        Type pt = operand(*part);
+        if (pt.known() && !(pt.is_scalar() && is_integer(pt.scalar)) && pt.tag != Type::Tag::None)
+          error(*part, "slice indices must be integers, not " + pt.str());
+      }
+      it.push_back(Type::none());
+      continue;
+    }
+    Type t = operand(*x);
+    known = known && t.known();
+    it.push_back(t);
+  }
+  if (!known) return Type::unknown();
+  if (base.tag == Type::Tag::Module && base.name.rfind("enum:", 0) == 0) {  // Color["red"]
+    if (idx.size() != 1 || !idx[0]->is(ast::Kind::Constant) || idx[0]->cval.tag != ast::ConstValue::Tag::Str)
+      error(e, "an enum class is indexed by a member's name, a constant string");
+    return enum_member_of(e, base.name.substr(5), idx[0]->cval.s);
+  }
+  if (base.is_tuple()) {
+    if (idx.size() == 1 && idx[0]->is(ast::Kind::Slice)) return tuple_slice_type(src(), *idx[0], base);
+    if (idx.size() != 1) unsupported(e, "a tuple takes one index");
+    const ast::Node& ix = *idx[0];
+    int64_t k;
+    if (const_int_literal(ix, &k)) {
+      int64_t n = (int64_t)base.elems.size();
+      if (k < -n || k >= n) error(ix, "tuple index " + std::to_string(k) + " out of range for a tuple of " + std::to_string(n));
+      return base.elems[k < 0 ? k + n : k];
+    }
+    if (!(it[0].is_scalar() && is_integer(it[0].scalar))) error(ix, "tuple indices must be integers, not " + it[0].str());
+    Type u = Type::unknown();
+    for (auto& el : base.elems) {
+      u = u.known() ? (u == el ? u : Type::unknown()) : el;
+      if (!u.known())  // Numba's words, and why
+        error(ix, "No implementation of function getitem found for signature: getitem(" + base.str() + ", " + it[0].str() +
+                      "): a tuple of items of different types is indexed by constants only");
+    }
+    return u;
+  }
+  if (!base.is_array()) error(e, "'" + base.str() + "' object is not subscriptable");
+  if (idx.size() == 1 && it[0].is_tuple() && !e.b->is(ast::Kind::Tuple)) {  // a[t]: a[t[0], t[1], ...]
+    if (it[0].elems.empty()) unsupported(e, "indexing an array with an empty tuple is not supported");
+    it = it[0].elems;
+    idx.assign(it.size(), idx[0]);
+  }
+  if ((int)idx.size() > base.ndim)
+    error(e, "too many indices for " + base.str() + ": " + std::to_string(idx.size()) + " given");
+  int kept = base.ndim - (int)idx.size();
+  bool leading_ints = true, any_slice = false;
+  for (size_t i = 0; i < idx.size(); ++i) {
+    if (idx[i]->is(ast::Kind::Slice)) { any_slice = true; ++kept; continue; }
+    if (any_slice) leading_ints = false;
+    if (!(it[i].is_scalar() && (is_integer(it[i].scalar) || it[i].scalar == Scalar::Bool)))
+      error(*idx[i], "array indices must be integers, not " + it[i].str());
+  }
+  if (kept == 0) return element_type(base);
+  Type v = base;
+  v.ndim = kept;
+  v.layout = (base.layout == 'C' && leading_ints && !any_slice) ? 'C' : 'A';
+  return v;
+}
+
+// a.sum(), a.mean(), a.min(), a.max(), a.copy() on an array are np.sum(a) and so on: the call
+// is rewritten in this instance's own tree to that function with the array first.
+void Typer::array_method(ast::Node& e) {
+  if (!e.a->is(ast::Kind::Attribute)) return;
+  static const std::map<std::string, std::string> methods = {
+      {"sum", "numpy.sum"}, {"mean", "numpy.mean"}, {"min", "numpy.min"}, {"max", "numpy.max"},
+      {"prod", "numpy.prod"}, {"var", "numpy.var"}, {"std", "numpy.std"}, {"argmin", "numpy.argmin"},
+      {"argmax", "numpy.argmax"}, {"all", "numpy.all"}, {"any", "numpy.any"},
+      {"copy", "numpy.copy"}, {"view", "array.view"}};
+  if (e.a->name == "sync" && expr(*e.a->a).tag == Type::Tag::GridGroup) {  // g.sync() of cuda.cg.this_grid()
+    ast::NodePtr self = std::move(e.a->a);
+    ast::NodePtr callee = ast::make(ast::Kind::Name, e.a->loc);
+    callee->name = "cuda.cg.GridGroup.sync";
+    e.a = std::move(callee);
+    e.list.insert(e.list.begin(), std::move(self));
+    return;
+  }
+  // Methods of numbers: x.bit_count(), x.conjugate() (Numba's; is_integer() it has not).
+  static const std::map<std::string, std::string> number_methods = {
+      {"bit_count", "int.bit_count"}, {"conjugate", "float.conjugate"}};
+  auto m = methods.find(e.a->name);
+  auto nm = number_methods.find(e.a->name);
+  if (m == methods.end() && nm == number_methods.end()) return;
+  Type v = expr(*e.a->a);
+  if (nm != number_methods.end()) {
+    if (!v.is_scalar()) return;
+    m = nm;
+  } else if (!v.is_array()) {
+    return;
+  }
+  ast::NodePtr self = std::move(e.a->a);
+  ast::NodePtr callee = ast::make(ast::Kind::Name, e.a->loc);
+  callee->name = m->second;
+  e.a = std::move(callee);
+  e.list.insert(e.list.begin(), std::move(self));
+}
+
+Type Typer::call(ast::Node& e) {
+  array_method(e);
+  Type callee = expr(*e.a);
+  bool keywords_bound = false;
+  if (callee.tag == Type::Tag::Function && callee.user_fn < 0)
+    if (const BuiltinRow* b = find_builtin(callee.name)) keywords_bound = bind_builtin_keywords(fn(), e, *b);
+  std::vector<Type> args;
+  bool known = callee.known();
+  for (auto& a : e.list) {
+    // An optional argument is unwrapped (TypeError where it is None). Numba passes it on to a
+    // compiled callee, which could test it for None; cujit's parameters are never optional.
+    Type t = operand(*a);
+    known = known && t.known();
+    args.push_back(t);
+  }
+  for (auto& kw : e.keywords) {
+    Type t = operand(*kw.value);
+    known = known && t.known();
+  }
+  if (!known) return Type::unknown();
+  if (callee.tag == Type::Tag::Function && callee.name.rfind(kForeignPrefix, 0) == 0) {
+    if (!e.keywords.empty()) unsupported(*e.keywords[0].value, "keyword arguments are not supported in calls to foreign functions");
+    return type_foreign_call(prog_, fn(), e, *prog_.foreign.at(callee.name.substr(std::string(kForeignPrefix).size())).decl, args);
+  }
+  if (callee.tag == Type::Tag::DType) {
+    if (args.size() != 1 || !e.keywords.empty()) error(e, std::string(scalar_name(callee.scalar)) + "() takes exactly one argument");
+    if (!args[0].is_scalar()) error(*e.list[0], std::string("cannot convert a ") + args[0].str() + " to " + scalar_name(callee.scalar));
+    return Type::scalar_of(callee.scalar);
+  }
+  if (callee.tag != Type::Tag::Function) error(e, "'" + callee.str() + "' object is not callable");
+  if (callee.user_fn >= 0) return call_user(e, callee, args);
+  if (!keywords_bound && !e.keywords.empty() && callee.name != "print" && callee.name != "cuda.local.array" &&
+      callee.name != "cuda.shared.array")
+    unsupported(e.keywords[0].value ? *e.keywords[0].value : e, "keyword arguments are not supported for " + callee.name + "()");
+  if (callee.name.rfind("cuda.libdevice.", 0) == 0)
+    if (const LibdeviceFn* ld = find_libdevice(callee.name.substr(15))) return type_libdevice_call(fn(), e, *ld, args);
+  const BuiltinRow* b = find_builtin(callee.name);
+  if (!b) error(e, "unknown function " + callee.name);
+  if (b->rule == Rule::Operator) {  // operator.add(a, b) is a + b (fnval.h)
+    if (callee.name.rfind("operator.i", 0) == 0 && callee.name != "operator.invert" && !args.empty() && !args[0].is_scalar())
+      unsupported(e, callee.name + "() is supported on numbers only (on a " + args[0].str() + " it would update it in place)");
+    forget_nodes(fn(), *e.a);
+    std::string why = rewrite_operator_call(e, callee.name, false);
+    if (!why.empty()) error(e, why);
+    return expr(e);
+  }
+  check_record_operands(fn(), e, callee.name, args);
+  return type_builtin_call(fn(), e, *b, args);
+}
+
+Type Typer::call_user(ast::Node& e, const Type& callee, const std::vector<Type>& args) {
+  if (!e.keywords.empty()) unsupported(*e.keywords[0].value, "keyword arguments are not supported in calls to compiled functions");
+  for (size_t i = 0; i < args.size(); ++i)
+    if (args[i].tag == Type::Tag::Module || args[i].tag == Type::Tag::String || args[i].tag == Type::Tag::Iterator)
+      unsupported(*e.list[i], "passing a " + args[i].str() + " to a function is not supported");
+  auto src = prog_.sources[callee.user_fn];
+  // The number of arguments is the caller's mistake: reported here, as Python reports it.
+  const ast::Module callee_mod = parse_function(*src);
+  const std::vector<ast::Param>& params = callee_mod.func->params;
+  if (params.size() > args.size()) {
+    std::string missing;
+    for (size_t i = args.size(); i < params.size(); ++i) missing += (missing.empty() ? "'" : ", '") + params[i].name + "'";
+    error(e, src->name + "() missing " + std::to_string(params.size() - args.size()) + " required positional argument(s): " + missing);
+  }
+  if (params.size() < args.size())
+    error(e, src->name + "() takes " + std::to_string(params.size()) + " positional argument(s) but " +
+                 std::to_string(args.size()) + " were given");
+  // A constant passed for a parameter that sizes an array is known to the callee (fnval.h).
+  std::map<std::string, GlobalValue> consts;
+  const std::set<std::string> sizing = shape_params(*callee_mod.func);
+  for (size_t i = 0; i < params.size(); ++i) {
+    GlobalValue g;
+    if (sizing.count(params[i].name) && fold_constant_argument(fn(), *e.list[i], &g)) consts[params[i].name] = g;
+  }
+  Type declared_ret = Type::unknown();  // cuda.jit(sigs, device=True): Numba casts to the chosen one
+  std::string why;
+  std::vector<Type> call_args = declared_call_types(prog_.declared[callee.user_fn], args, src->name, &declared_ret, &why);
+  if (!why.empty()) error(e, why);
+  int idx;
+  try {
+    idx = prog_.instantiate(src, call_args, declared_ret, Role::Device, consts);
+  } catch (CompileError&) {
+    const std::exception_ptr first = std::current_exception();
+    // Where the plain types fail, Numba retries with the constant arguments as literals, and
+    // prunes the branches their `if`s rule out (fnval.h, branch_params). Else the callee's own
+    // error stands, at its own line.
+    bool retry = false;
+    for (const auto& p : branch_params(*callee_mod.func)) {
+      size_t i = 0;
+      while (params[i].name != p) ++i;
+      GlobalValue g;
+      if (!consts.count(p) && fold_constant_argument(fn(), *e.list[i], &g)) consts[p] = g, retry = true;
+    }
+    if (!retry) throw;
+    try {
+      idx = prog_.instantiate(src, call_args, declared_ret, Role::Device, consts);
+    } catch (CompileError&) {
+      std::rethrow_exception(first);  // the plain types' error: the constants did not help
+    }
+  }
+  if (idx < 0) {
+    error(e, "recursive calls are not supported: " + src->name + "() calls itself (directly or through another function)");
+  }
+  Resolved r{Resolved::Kind::UserFunction};
+  r.instance = idx;
+  fn().resolved[&e] = r;
+  Type ret = prog_.fns[idx]->ret;
+  return ret.tag == Type::Tag::Void ? Type::none() : ret;
+}
+
+}  // namespace detail
+}  // namespace cujit

@@ -1,0 +1,308 @@
+// Typing of statements (Typer, typeinfer_typer.h): blocks, if/while/for (literal_unroll and
+// prange included), truth values, assignment targets and the function's return type. Split
+// from typeinfer.cpp.
+#include <cmath>
+#include <cstdio>
+#include <exception>
+#include <set>
+#include <sstream>
+#include <utility>
+
+#include "compiler/typeinfer_typer.h"
+#include "compiler/builtins.h"
+#include "compiler/libdevice.h"
+#include "compiler/overloads.h"
+#include "compiler/fnval.h"
+#include "compiler/parallel.h"
+#include "compiler/parser.h"
+
+namespace cujit {
+namespace detail {
+
+void Typer::block(std::vector<ast::NodePtr>& stmts) {
+  for (size_t i = 0; i < stmts.size(); ++i) {
+    if (stmts[i]->is(ast::Kind::For)) unroll_literal(stmts, i);  // may rewrite and restart
+    stmt(*stmts[i]);
+  }
+}
+
+void Typer::unroll_literal(std::vector<ast::NodePtr>& stmts, size_t i) {
+  ast::Node& s = *stmts[i];
+  if (!s.b->is(ast::Kind::Call) || s.b->list.size() != 1 || !s.b->keywords.empty()) return;
+  const ast::Node& callee = *s.b->a;
+  if (!callee.is(ast::Kind::Name) && !(callee.is(ast::Kind::Attribute) && callee.name == "literal_unroll")) return;
+  const Type c = expr(*s.b->a);
+  const BuiltinRow* b = c.tag == Type::Tag::Function ? find_builtin(c.name) : nullptr;
+  if (!b || b->rule != Rule::LiteralUnroll) return;
+  ast::Node& arg = *s.b->list[0];
+  const Type t = expr(arg);
+  if (!t.known()) return;  // a later pass knows it
+  if (unroll_depth_) unsupported(s, "Nesting of literal_unroll is unsupported");
+  bool param = false;
+  for (const auto& p : fn().mod.func->params) param = param || (arg.is(ast::Kind::Name) && p.name == arg.name);
+  if (!t.is_tuple() && param)
+    unsupported(arg, "Invalid use of literal_unroll with a function argument, only tuples are supported as function arguments, found " + t.str());
+  bool same = true;  // a tuple of one type, or an array or a list, loops as it is (as in Numba)
+  for (const auto& e : t.elems) same = same && e == t.elems[0];
+  if (same) s.b = std::move(s.b->list[0]);
+  else rewrite_literal_unroll(stmts, i, t.elems.size(), fn().unrolled++);
+  throw RestartTyping{};
+}
+
+void Typer::stmt(ast::Node& s) {
+  using K = ast::Kind;
+  switch (s.kind) {
+    case K::Expr: {
+      if (s.a->is(K::Constant) && s.a->cval.tag == ast::ConstValue::Tag::Str) return;  // docstring
+      if (s.a->is(K::Call)) {  // operator.setitem(a, i, v) on a line of its own is a[i] = v
+        array_method(*s.a);  // g.sync(), a.sum(): the method's rewrite first (its callee is no attribute)
+        Type c = expr(*s.a->a);
+        if (c.tag == Type::Tag::Function && c.name == "operator.setitem") {
+          forget_nodes(fn(), *s.a);  // the call's nodes go: no resolution may outlive them
+          if (rewrite_setitem_statement(s, c.name)) return stmt(s);
+        }
+      }
+      expr(*s.a);
+      return;
+    }
+    case K::Assign: {
+      Type v = expr(*s.b);
+      // A variable may hold an optional value; an array element holds the value (unwrapped).
+      for (auto& t : s.list)
+        if (!t->is(K::Name)) v = unwrapped(*s.b, v);
+      long double c;  // `a = 1`: a test of this version of a is known (static_truth)
+      const bool constant = static_number(*s.b, fn(), ssa_, &c);
+      for (auto& t : s.list) {
+        assign(*t, v, s);
+        if (constant && t->is(K::Name)) ssa_.set_constant(t->name, c);
+      }
+      return;
+    }
+    case K::AugAssign: {
+      Type cur = expr(*s.a);
+      if (cur.is_optional())
+        unsupported(*s.a, "augmented assignment to a variable that may be None (" + cur.str() + ") is not supported; assign it a value first");
+      Type v = operand(*s.b);
+      Type r = (cur.known() && v.known()) ? binop_type(s, s.op, cur, v) : Type::unknown();
+      s.type = r;
+      assign(*s.a, r, s);
+      return;
+    }
+    case K::Return: {
+      Type v = s.a ? expr(*s.a) : Type::none();
+      if (fn().role == Role::Kernel && s.a && !(v.tag == Type::Tag::None))
+        error(s, "a kernel cannot return a value (it returns " + v.str() +
+                     "); write results into an array argument");
+      if (v.tag == Type::Tag::Iterator)  // it has no run-time form: iterate it where it is made
+        unsupported(*s.a, "returning " + v.name + "() from a function is not supported; use it in a for loop");
+      // A return no path reaches (after a return, in a branch a constant test never takes)
+      // does not type the result, as in Numba, which never sees it.
+      if (ssa_.cur.dead) fn().dead_returns.insert(&s);
+      else returns_.push_back({v, &s});
+      ssa_.cur.dead = true;
+      return;
+    }
+    case K::If: {
+      truth(*s.a);
+      // A constant parameter's test (fnval.h): only the branch taken is typed and generated.
+      if (const int live = constant_branch(fn(), *s.a); live >= 0) {
+        block(live ? s.body : s.orelse);
+        return;
+      }
+      // A constant test (`if True:`, `if DEBUG:`) takes one branch only: Numba prunes the other.
+      const int known = static_truth(*s.a, fn(), ssa_);
+      const Env before = ssa_.cur;
+      ssa_.cur.dead = ssa_.cur.dead || known == 0;
+      block(s.body);
+      Env then_env = std::exchange(ssa_.cur, before);
+      ssa_.cur.dead = ssa_.cur.dead || known == 1;
+      block(s.orelse);
+      ssa_.end_if(s, std::move(then_env));
+      return;
+    }
+    case K::While: {
+      ssa_.enter_loop(s);
+      truth(*s.a);
+      Env head = ssa_.cur;
+      const int known = static_truth(*s.a, fn(), ssa_);
+      ssa_.cur.dead = ssa_.cur.dead || known == 0;  // `while False:` never runs its body
+      block(s.body);
+      ssa_.end_body(s, std::move(head));
+      ssa_.cur.dead = ssa_.cur.dead || known == 1;  // `while True:` ends only by break
+      block(s.orelse);
+      ssa_.exit_loop(s);
+      return;
+    }
+    case K::For: {
+      Type it = expr(*s.b);
+      Type elem = Type::unknown();
+      if (it.tag == Type::Tag::Range || it.tag == Type::Tag::Iterator) elem = iteration_item(it);
+      else if (it.is_array()) {
+        if (it.ndim == 1) elem = element_type(it);
+        else { elem = it; elem.ndim -= 1; elem.layout = it.layout == 'C' ? 'C' : 'A'; }
+      } else if (it.is_tuple()) {
+        for (const auto& e : it.elems) elem = unify(elem, e);
+        if (!elem.known() && !it.elems.empty()) unsupported(*s.b, "iterating over a heterogeneous tuple is not supported");
+      } else if (it.known()) {
+        error(*s.b, "cannot iterate over a value of type " + it.str());
+      }
+      ssa_.enter_loop(s);
+      Env head = ssa_.cur;
+      assign(*s.a, elem, s);  // at the start of each iteration
+      const bool unrolled = is_unroll_index(*s.a);
+      unroll_depth_ += unrolled;
+      // In parallel code the outermost prange loops run on OpenMP threads; nested ones, and
+      // prange elsewhere, are plain ranges (as in Numba).
+      const bool parallel = prog_.parallel && fn().host_only && prange_depth_ == 0 && is_prange(*s.b);
+      prange_depth_ += parallel;
+      block(s.body);
+      prange_depth_ -= parallel;
+      unroll_depth_ -= unrolled;
+      ssa_.end_body(s, std::move(head));
+      block(s.orelse);
+      ssa_.exit_loop(s);
+      if (parallel && final_) prange_loops_.push_back(&s);
+      return;
+    }
+    case K::Pass: return;
+    case K::Break: ssa_.leave_loop({&s, Edge::Jump}); return;
+    case K::Continue:
+      ssa_.back_edge({&s, Edge::Jump});
+      ssa_.cur.dead = true;
+      return;
+    default: unsupported(s, std::string("'") + ast::kind_name(s.kind) + "' statements are not supported");
+  }
+}
+
+bool Typer::is_prange(const ast::Node& iter) {
+  if (!iter.is(ast::Kind::Call)) return false;
+  auto r = fn().resolved.find(iter.a.get());
+  return r != fn().resolved.end() && r->second.kind == Resolved::Kind::Builtin && r->second.builtin == Builtin::Prange;
+}
+
+Type Typer::unwrapped(ast::Node& e, Type t) {
+  if (!t.is_optional()) return t;
+  fn().unwrap.insert(&e);
+  e.type = t.elems[0];
+  return e.type;
+}
+
+void Typer::truth(ast::Node& e) {
+  Type t = expr(e);
+  if (t.is_optional())  // Numba has no truth() of an optional either
+    error(e, "the truth value of a value that may be None (" + t.str() + ") is not supported; compare it with None (`is None`)");
+  if (t.known() && !t.is_scalar() && t.tag != Type::Tag::None)
+    error(e, "the truth value of a " + t.str() + " is not defined here; compare it with something");
+}
+
+void Typer::assign(ast::Node& target, const Type& v, const ast::Node& stmt) {
+  using K = ast::Kind;
+  switch (target.kind) {
+    case K::Name: {
+      int ver = ssa_.assign(target, v);
+      // The target of `x += y` keeps the type of the version it reads (codegen's operand).
+      if (!stmt.is(K::AugAssign)) target.type = ssa_.type(ver);
+      fn().resolved[&target] = Resolved{Resolved::Kind::Local};
+      return;
+    }
+    case K::Tuple: {
+      if (!v.known()) {
+        for (auto& e : target.list) assign(*e, Type::unknown(), stmt);
+        return;
+      }
+      if (!v.is_tuple())
+        error(stmt, "cannot unpack a non-tuple value of type " + v.str());
+      if (v.elems.size() != target.list.size())
+        error(stmt, "cannot unpack " + std::to_string(v.elems.size()) + " values into " +
+                        std::to_string(target.list.size()) + " targets");
+      for (size_t i = 0; i < target.list.size(); ++i) assign(*target.list[i], v.elems[i], stmt);
+      target.type = v;
+      return;
+    }
+    case K::Subscript: {
+      Type t = expr(target);
+      Type base = target.a->type;
+      if (base.is_record() || t.is_record()) return check_record_store(fn(), stmt, base, t, v);  // r['x'] = v, a[i] = r
+      if (base.known() && !base.is_array())
+        error(target, "'" + base.str() + "' does not support item assignment");
+      if (base.is_array() && base.readonly)
+        error(target, readonly_store_message(base));
+      if (t.known() && v.known()) {
+        if (t.is_record_array()) unsupported(stmt, "assigning to a slice of a record array is not supported; assign its records one by one");
+        if (t.is_array()) {
+          // a[i, :] = x fills the view; a[1:n] = b copies b into it, broadcast as NumPy does.
+          if (stmt.is(ast::Kind::AugAssign))
+            unsupported(stmt, "augmented assignment to a slice (" + t.str() + ") is not supported; use a loop");
+          if (v.is_array() && v.ndim > t.ndim)
+            error(stmt, "cannot assign a " + v.str() + " to a slice with fewer dimensions (" + t.str() + ")");
+          if (!v.is_scalar() && !v.is_array())
+            error(stmt, "cannot assign a " + v.str() + " to a slice of " + base.str());
+        } else if (!v.is_scalar()) {
+          error(stmt, "cannot store a " + v.str() + " into an element of " + base.str());
+        }
+        // Numba has no setitem of a complex value into an array of reals.
+        const Scalar vs = v.is_array() || v.is_scalar() ? v.scalar : Scalar::Bool;
+        if ((v.is_array() || v.is_scalar()) && is_complex(vs) && !is_complex(base.scalar))
+          error(stmt, "cannot store a " + v.str() + " into an element of " + base.str() +
+                          " (a complex number does not convert to a real one)");
+      }
+      return;
+    }
+    case K::Attribute:
+      if (Type t = expr(target); target.a->type.is_record()) return check_record_store(fn(), stmt, target.a->type, t, v);  // r.x = v
+      unsupported(target, "assigning to an attribute is not supported");
+    default:
+      error(target, "cannot assign to this expression");
+  }
+}
+
+void Typer::finish_return(const ast::Node& def) {
+  FunctionInstance& f = fn();
+  Type ret = Type::unknown();
+  bool has_value = false, has_none = false;
+  for (auto& [t, at] : returns_) {
+    if (t.tag == Type::Tag::None) { has_none = true; continue; }
+    if (!t.known()) error(*at, "could not infer the type of the returned value");
+    has_value = true;
+    if (f.declared_ret.known()) {
+      if (f.declared_ret.is_scalar() && !t.is_scalar())
+        error(*at, "cannot return a " + t.str() + " from a function declared to return " + f.declared_ret.str());
+      continue;
+    }
+    Type u = unify(ret, t);
+    if (!u.known()) error(*at, "cannot unify the return types " + ret.str() + " and " + t.str());
+    ret = u;
+  }
+  if (f.role == Role::Kernel) { f.ret = Type::void_(); return; }
+  // Falling off the end returns None, as in Python.
+  // Whether the walk's end is reachable: can_fall_through, with constant tests pruned.
+  const bool falls_off = !ssa_.cur.dead;
+  has_none = has_none || falls_off;
+  const std::string where = falls_off ? "can reach its end without a return (returning None)"
+                                      : "returns None on some paths";
+  if (f.declared_ret.known() && f.declared_ret.tag != Type::Tag::Void) {
+    if (!has_value) error(def, def.name + "() must return a " + f.declared_ret.str() + " value");
+    if (has_none)  // Numba: "No conversion from none to int64"
+      error(def, "No conversion from none to " + f.declared_ret.str() + ": " + def.name + "() " + where +
+                     " but its signature returns " + f.declared_ret.str() + "; return a value on every path");
+    f.ret = f.declared_ret;
+    return;
+  }
+  if (has_value && (has_none || ret.is_optional())) {
+    // Numba types the result as optional: the value, or None.
+    if (f.role == Role::Ufunc)
+      error(def, "No conversion from none to " + ret.str() + ": " + def.name + "() " + where +
+                     ", and a ufunc needs a value for every element; return a value on every path");
+    if (!prog_.optionals)
+      unsupported(def, def.name + "() " + where + " and returns " + ret.str() +
+                           " on others: Numba makes its result optional (" + Type::optional(ret).str() +
+                           "), which cujit supports in @jit code only (not in GPU code or ufuncs); "
+                           "return a value on every path");
+    f.ret = Type::optional(ret);
+    return;
+  }
+  f.ret = has_value ? ret : Type::void_();
+}
+
+}  // namespace detail
+}  // namespace cujit
