@@ -305,5 +305,7 @@ bool tuple_slice_picks(const ast::Node& slice, size_t n, std::vector<int64_t>* p
 // items say where each field comes from (codegen_tuples.cpp, emit_named_tuple_call).
 Type named_tuple_field(const FunctionInstance& fn, const ast::Node& at, const Type& v, const std::string& name);
 Type type_named_tuple_call(FunctionInstance& fn, ast::Node& call, const GlobalValue& cls, const std::vector<Type>& args);
+/// The C++ literal of a constant global (a number, an enum member's value, a tuple's aggregate).
+std::string constant_literal(const GlobalValue& g);
 
 }  // namespace cujit
