@@ -307,7 +307,9 @@ Type unify(const Type& a, const Type& b) {
 //        | 'Tuple' '(' '(' [type (',' type)* [',']] ')' ')'    Numba's spelling
 //        | 'Tuple' '(' type (',' type)* ')'                    cujit's str() (Numba's print)
 // dim   := ':' | '::1' | ':' ':' '1'
-// A named tuple has no spelling here: types.NamedTuple objects name a Python class.
+//        | 'NamedTuple' '(' str ',' str ',' '(' str* ')' ',' type ')'   a named tuple: its
+//          class's key and name, its fields, and the tuple of its items (what types.NamedTuple
+//          objects write: no string a user writes can name a class)
 namespace {
 struct SigParser {
   const std::string& s;
@@ -330,6 +332,7 @@ struct SigParser {
     if (dot != std::string::npos) n = n.substr(dot + 1);  // "types.float32", "np.float32"
     if (n == "void" || n == "none") return Type::void_();
     if (n == "UniTuple" || n == "Tuple") return tuple(n == "UniTuple");
+    if (n == "NamedTuple") return named_tuple();
     Scalar sc;
     if (!scalar_from_name(n, &sc)) fail("unknown type '" + n + "'");
     if (!eat('[')) return Type::scalar_of(sc);
@@ -350,6 +353,34 @@ struct SigParser {
     else if (contig_at == 0) layout = 'F';
     else if (contig_at >= 0) fail("'::1' must be on the first or last dimension");
     return Type::array(sc, ndim, layout);
+  }
+  std::string quoted() {
+    ws();
+    if (p >= s.size() || s[p] != '\'') fail("expected a quoted name at column " + std::to_string(p));
+    size_t e = s.find('\'', p + 1);
+    if (e == std::string::npos) fail("unterminated quoted name");
+    std::string q = s.substr(p + 1, e - p - 1);
+    p = e + 1;
+    return q;
+  }
+  // After the name NamedTuple.
+  Type named_tuple() {
+    auto c = std::make_shared<TupleClass>();
+    if (!eat('(')) fail("expected '(' after NamedTuple");
+    c->key = quoted();
+    if (!eat(',')) fail("expected ',' after the class key of NamedTuple");
+    c->name = quoted();
+    if (!eat(',') || !eat('(')) fail("expected the fields of NamedTuple");
+    while (!eat(')')) {
+      c->fields.push_back(quoted());
+      eat(',');
+    }
+    if (!eat(',')) fail("expected the item types of NamedTuple");
+    Type items = type();
+    if (!eat(')')) fail("expected ')' to close NamedTuple");
+    if (!items.is_tuple() || items.elems.size() != c->fields.size()) fail("a NamedTuple needs one item type per field");
+    items.tclass = std::move(c);
+    return items;
   }
   // After the name UniTuple or Tuple.
   Type tuple(bool uni) {
