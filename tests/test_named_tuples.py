@@ -249,6 +249,14 @@ def test_declared_return_type_of_jit_converts_the_result():
     assert typed(jit("float64(int64)")(lambda a: a)(3)) == ("float", 3.0)
     assert typed(jit("int32(float64)")(lambda a: a)(3.7)) == ("int", 3)
     assert typed(jit("UniTuple(float64, 2)(int64)")(lambda a: (a, a))(3)) == typed((3.0, 3.0))
+    # Numba: "No conversion from int64 to UniTuple(float64 x 2)" (and so on) at the decorator.
+    for sig, f, got, want in [("UniTuple(float64, 2)(int64)", lambda a: a, "int64", "UniTuple(float64 x 2)"),
+                              ("float64(int64)", lambda a: (a, a), "UniTuple(int64 x 2)", "float64"),
+                              ("UniTuple(float64, 3)(int64)", lambda a: (a, a), "UniTuple(int64 x 2)", "UniTuple(float64 x 3)"),
+                              ("void(float64)", lambda a: a, "float64", "none")]:
+        with pytest.raises(TypingError, match=r"cannot return a %s from a function declared to return %s" %
+                           (got.replace("(", r"\(").replace(")", r"\)"), want.replace("(", r"\(").replace(")", r"\)"))):
+            jit(sig)(f)
 
 
 def test_declared_tuple_signatures_kernel_and_device(target):

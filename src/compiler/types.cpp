@@ -167,6 +167,20 @@ Type element_type(const Type& array) {
   return r;
 }
 
+bool value_converts(const Type& from, const Type& to) {
+  if (from.is_scalar() && to.is_scalar()) return true;
+  if (from.is_named_tuple() || to.is_named_tuple()) return from == to;
+  if (from.is_tuple() && to.is_tuple()) {
+    if (from.elems.size() != to.elems.size()) return false;
+    for (size_t i = 0; i < from.elems.size(); ++i)
+      if (!value_converts(from.elems[i], to.elems[i])) return false;
+    return true;
+  }
+  if (from.is_array() && to.is_array())  // codegen's conversion: a layout or read-only flag may differ
+    return from.ndim == to.ndim && element_type(from) == element_type(to);
+  return from == to;
+}
+
 Type iteration_item(const Type& it) {
   switch (it.tag) {
     case Type::Tag::Range: return Type::scalar_of(it.scalar);

@@ -200,6 +200,11 @@ Type element_type(const Type& array);
 /// Returns an Unknown type when there is none.
 Type unify(const Type& a, const Type& b);
 
+/// Whether a value of type `from` converts to `to` where Numba converts it (a return to a declared
+/// type, an argument to a declared signature): numbers to numbers, tuples item by item (a named
+/// tuple only to its own type), anything else only to itself.
+bool value_converts(const Type& from, const Type& to);
+
 /// The type `for x in it` gives x: a Range's integer, an array's first-axis item, a uniform
 /// tuple's item, enumerate's (int64, item) and zip's tuple of items. Unknown for anything else
 /// (a heterogeneous tuple included).
