@@ -69,6 +69,8 @@ std::string with_prelude(Target t, const std::string& code, bool host_only = fal
   s += prelude::get("half.h");
   s += prelude::get("common.h");
   s += prelude::get("complex.h");
+  s += prelude::get("complex_math.h");
+  s += prelude::get("datetime.h");
   s += prelude::get("half_math.h");
   s += prelude::get("ufuncs.h");
   s += prelude::get("repr.h");
@@ -155,9 +157,16 @@ UfuncBuild build_ufunc(const std::shared_ptr<FunctionSource>& src, const std::ve
         if (!a.is_scalar()) throw std::invalid_argument("vectorize signatures take scalar types only, got " + a.str() + " in " + s.str());
         v.inputs.push_back(a.scalar);
       }
-      if (!s.ret.is_scalar()) throw std::invalid_argument("vectorize signatures need a scalar return type, as in 'float32(float32, float32)'; got '" + s.str() + "'");
-      v.output = s.ret.scalar;
+      // Without a return type ("(datetime64[D], datetime64[D])") the body's result type is the
+      // output's, as numba-cuda infers it.
+      if (s.ret.known() && !s.ret.is_scalar())
+        throw std::invalid_argument("vectorize signatures need a scalar return type, as in 'float32(float32, float32)'; got '" + s.str() + "'");
       int idx = prog.instantiate(src, s.args, s.ret, Role::Ufunc);
+      const Type out = prog.fns[idx]->ret;
+      if (!out.is_scalar())
+        throw std::invalid_argument(src->name + "() returns " + out.str() + " for (" + s.str() +
+                                    "); a vectorize function must return a scalar");
+      v.output = out.scalar;
       v.symbol = "cj_ufunc_" + src->name + "_" + std::to_string(i);
       entries.push_back({EntryPoint::Kind::Ufunc, idx, v.symbol});
       b.variants.push_back(v);

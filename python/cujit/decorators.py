@@ -544,6 +544,8 @@ def _classify(value, seen):
         return ("scalar", "complex128", value)
     if isinstance(value, np.generic) and value.dtype in _t._BY_DTYPE:
         name = _t._BY_DTYPE[value.dtype].name
+        if value.dtype.kind in "Mm":  # datetime64/timedelta64: its count of units (NaT: INT64_MIN)
+            return ("scalar", name, int(value.view(np.int64)))
         return ("scalar", name, value.item())
     if _is_namedtuple_class(value):
         # A named tuple class: called in compiled code to make one. Its field defaults are

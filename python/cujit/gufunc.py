@@ -99,7 +99,7 @@ def parse_layout(layout):
 # ---------------------------------------------------------------------------------------------
 # Signatures
 
-_ARRAY = re.compile(r"array\((\w+), (\d+)d, ([CFA])\)\Z")
+_ARRAY = re.compile(r"array\(([\w\[\]]+), (\d+)d, ([CFA])\)\Z")  # datetime64[D] too
 
 
 class _ArgType:

@@ -11,7 +11,7 @@ import numpy as np
 # it, instead of an import error (or, worse, some other type in its place).
 _UNSUPPORTED_NAMES = (
     "Optional",
-    "Omitted", "CPointer", "voidptr", "NestedArray", "NPDatetime", "NPTimedelta",
+    "Omitted", "CPointer", "voidptr", "NestedArray",
     "IntegerLiteral", "BooleanLiteral", "StringLiteral", "Literal", "literal", "List", "ListType",
     "Set", "DictType", "Dummy", "Opaque", "IntEnumMember", "EnumMember", "Function",
     "FunctionType", "Dispatcher", "Buffer", "Bytes", "UnicodeType", "unicode_type", "string",
@@ -25,7 +25,7 @@ __all__ = [
     "BaseNamedTuple", "NamedTuple", "NamedUniTuple", "boolean", "bool_",
     "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float32", "float64", "intp", "uintp", "float_", "double", "byte", "int_",
-    "from_dtype", "signature_string", "typeof",
+    "from_dtype", "signature_string", "typeof", "NPDatetime", "NPTimedelta",
     # Numba's other spellings of the same scalar types (numba.cuda.types offers them all).
     "b1", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f4", "f8", "char", "uchar", "short",
     "ushort", "intc", "uintc", "long_", "ulong", "longlong", "ulonglong", "uint", "size_t", "ssize_t",
@@ -332,6 +332,18 @@ number_domain = integer_domain | real_domain | complex_domain
 
 # numba's types.Array(dtype, ndim, layout) is this class's constructor.
 Array = ArrayType
+
+
+
+def NPDatetime(unit):
+    """Numba's datetime64 type of a unit ('D', 'ns', ...; '' for the generic unit)."""
+    return from_dtype(np.dtype("M8[%s]" % unit if unit else "M8"))
+
+
+def NPTimedelta(unit):
+    """Numba's timedelta64 type of a unit ('D', 'ns', ...; '' for the generic unit)."""
+    return from_dtype(np.dtype("m8[%s]" % unit if unit else "m8"))
+
 
 # The types the compiler has (the globals snapshot relies on this: decorators._classify).
 _BY_DTYPE = {t.dtype: t for t in _SCALARS}

@@ -4,6 +4,7 @@
 // cache), and calls the loaded function with the GIL released. There is no object mode: a value
 // cujit cannot type is a TypingError at that parameter.
 #include <pybind11/pybind11.h>
+#include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
 #include <algorithm>
@@ -136,7 +137,11 @@ py::object result_value(const Type& t, const char* p, ResultOwners& owners) {
     using T = decltype(zero);
     T v;
     std::memcpy(&v, p, sizeof(v));
-    if constexpr (is_std_complex<T>::value) return py::reinterpret_steal<py::object>(PyComplex_FromDoubles(v.real(), v.imag()));
+    if constexpr (std::is_same_v<T, HostTime>) {  // np.datetime64/np.timedelta64 of the type's unit, NaT kept
+      py::array_t<int64_t> one(1);
+      *one.mutable_data() = v.v;
+      return one.attr("view")(py::str(scalar_dtype_str(t.scalar)))[py::int_(0)];
+    } else if constexpr (is_std_complex<T>::value) return py::reinterpret_steal<py::object>(PyComplex_FromDoubles(v.real(), v.imag()));
     else if constexpr (std::is_same_v<T, bool>) return py::bool_(v);
     else if constexpr (is_host_float<T>) return py::float_((double)v);  // float16 too, as float32
     else return py::int_(v);

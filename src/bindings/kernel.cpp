@@ -499,6 +499,7 @@ class Kernel {
         else if (PyComplex_CheckExact(o)) a.kind = ArgPlan::PyComplex;
         else if (numpy_scalar_kind(o, &np_kind)) a.kind = ArgPlan::NumpyScalar;
         else return;
+        if (is_time(t.scalar)) return;  // its unit is the value's, not its Python type's: no plan by type
         a.scalar = t.scalar;
         a.declared = declared[i].is_scalar() ? declared[i].scalar : t.scalar;
         a.words = scalar_words(a.declared);

@@ -3,6 +3,7 @@
 #include "bindings/records.h"
 
 #include <cstring>
+#include <stdexcept>
 #include <tuple>
 #include <mutex>
 #include <string>
@@ -86,20 +87,25 @@ KArg marshal_record_scalar(const py::handle& h, rt::Backend backend) {
 }  // namespace
 
 /// Whether h is a NumPy scalar (np.float32(1), np.int64(2), ...) of a dtype cujit has; its
-/// scalar kind, looked up once per Python type.
+/// scalar kind, looked up once per Python type (per value for datetime64/timedelta64).
 bool numpy_scalar_kind(const py::handle& h, Scalar* out) {
   static std::unordered_map<PyTypeObject*, int> kinds;  // -1: not a usable NumPy scalar type
   static std::mutex mu;
   PyTypeObject* tp = Py_TYPE(h.ptr());
+  bool time = false;
   {
     std::lock_guard<std::mutex> g(mu);
     auto it = kinds.find(tp);
     if (it != kinds.end()) {
       if (it->second < 0) return false;
       *out = (Scalar)it->second;
-      return true;
+      // np.datetime64 and np.timedelta64 are one Python type for every unit: the unit is the
+      // value's own (its dtype), never the first one seen.
+      if (!is_time(*out)) return true;
+      time = true;
     }
   }
+  if (time) return rt::scalar_from_numpy_dtype(py::dtype::from_args(h.attr("dtype")), out);
   Scalar s;
   static PyObject* generic = py::object(py::module_::import("numpy").attr("generic")).release().ptr();
   bool ok = PyObject_IsInstance(h.ptr(), generic) == 1 &&
@@ -116,7 +122,10 @@ void numpy_scalar_bytes(const py::handle& h, Scalar s, int64_t* word) {
   visit_scalar(s, [&](auto zero) {
     using T = decltype(zero);
     T v{};
-    if constexpr (is_std_complex<T>::value) {
+    if constexpr (std::is_same_v<T, HostTime>) {  // np.datetime64/np.timedelta64: its count (NaT: INT64_MIN)
+      py::object i = py::reinterpret_borrow<py::object>(h).attr("view")("i8");
+      v.v = i.cast<int64_t>();
+    } else if constexpr (is_std_complex<T>::value) {
       Py_complex c = PyComplex_AsCComplex(o);  // exact for complex64 and complex128 values
       if (c.real == -1.0 && PyErr_Occurred()) throw py::error_already_set();
       v = T((typename T::value_type)c.real, (typename T::value_type)c.imag);
@@ -145,7 +154,11 @@ namespace {
 // keeps the real part; real to complex has a zero imaginary part).
 template <class To, class From>
 To convert_value(const From& a) {
-  if constexpr (is_std_complex<To>::value && is_std_complex<From>::value)
+  if constexpr (std::is_same_v<To, HostTime> || std::is_same_v<From, HostTime>) {
+    // No conversion between a datetime64/timedelta64 and another type exists (overloads.cpp).
+    if constexpr (std::is_same_v<To, From>) return a;
+    else throw std::logic_error("no conversion between a datetime64/timedelta64 and another type");
+  } else if constexpr (is_std_complex<To>::value && is_std_complex<From>::value)
     return To((typename To::value_type)a.real(), (typename To::value_type)a.imag());
   else if constexpr (is_std_complex<To>::value)
     return To((typename To::value_type)a, 0);

@@ -167,6 +167,7 @@ std::string int_literal(Scalar s, int64_t i, uint64_t u) {
   if (s == Scalar::UInt64) body = std::to_string(u) + "ULL";
   else if (i == INT64_MIN) body = "(-9223372036854775807LL - 1)";
   else body = std::to_string(i) + "LL";
+  if (is_time(s)) return std::string(scalar_cpp(s)) + "{" + body + "}";  // a count of units (NaT: INT64_MIN)
   return std::string("((") + scalar_cpp(s) + ")" + body + ")";
 }
 

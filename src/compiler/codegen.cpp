@@ -25,9 +25,17 @@
 namespace cujit {
 
 namespace {
+// A scalar's name as part of an identifier: "datetime64[D]" is "datetime64_D".
+std::string scalar_ident(Scalar s) {
+  std::string n = scalar_name(s);
+  for (char& c : n) if (c == '[') c = '_';
+  if (!n.empty() && n.back() == ']') n.pop_back();
+  return n;
+}
+
 std::string mangle(const Type& t) {
   switch (t.tag) {
-    case Type::Tag::Scalar: return scalar_name(t.scalar);
+    case Type::Tag::Scalar: return scalar_ident(t.scalar);
     case Type::Tag::Tuple: {
       std::string s = "T";
       for (const auto& e : t.elems) s += "_" + mangle(e);
@@ -35,7 +43,7 @@ std::string mangle(const Type& t) {
     }
     case Type::Tag::Array:
       if (t.record) return "AR" + std::to_string(t.record->size) + "_" + std::to_string(t.record->align) + "_" + std::to_string(t.ndim);
-      return std::string("A") + scalar_name(t.scalar) + "_" + std::to_string(t.ndim);
+      return std::string("A") + scalar_ident(t.scalar) + "_" + std::to_string(t.ndim);
     case Type::Tag::Record: return "R" + std::to_string(t.record->size) + "_" + std::to_string(t.record->align);
     default: return "x";
   }
@@ -137,6 +145,8 @@ std::string Emitter::convert(const std::string& code, const Type& from, const Ty
   if (from.is_optional()) throw InternalError("codegen: an optional value converted to " + to.str() + " without unwrapping");
   if (from.tag == Type::Tag::EnumMember) return convert(code, from.elems[0], to);  // its value
   if (to.is_scalar() && from.is_scalar()) {
+    if (is_time(from.scalar) || is_time(to.scalar))  // typing allows no such conversion (typeinfer_datetime.cpp)
+      throw InternalError("codegen: conversion of " + from.str() + " to " + to.str());
     if (is_complex(from.scalar) && !is_complex(to.scalar) && !is_bool(to.scalar))  // Numba: the real part
       return "((" + type(to) + ")(" + code + ").re)";
     return "((" + type(to) + ")(" + code + "))";

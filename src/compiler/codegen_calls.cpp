@@ -72,6 +72,7 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
       !(b == Builtin::NpCopy && !prog_.host_only))  // GPU code's copy() is local storage
     allocates_ = true;
   if (std::string c = emit_complex_builtin(e, b, values()); !c.empty()) return c;
+  if (std::string c = emit_time_builtin(e, b, values()); !c.empty()) return c;
   switch (b) {
     case Builtin::Abs: return sp + "(" + arg(e, 0, r) + ")";
     case Builtin::Min: case Builtin::Max: {

@@ -37,6 +37,8 @@ std::string emit_complex_builtin(const ast::Node& e, Builtin b, const ValueConte
       return "cj::rect(" + arg(0, f) + ", " + arg(1, f) + ")";
     }
     case B::CmathLog:
+      // log(z) / log(base): in @jit code a base of 1 raises ZeroDivisionError, as in Numba.
+      if (e.list.size() == 2 && cx.python_errors) return "cj::py_truediv(cj::log(" + arg(0, r) + "), cj::log(" + arg(1, r) + "))";
       if (e.list.size() == 2) return "cj::log(" + arg(0, r) + ", " + arg(1, r) + ")";
       return "cj::log(" + arg(0, r) + ")";
     case B::NpReal: case B::NpImag:
@@ -48,6 +50,13 @@ std::string emit_complex_builtin(const ast::Node& e, Builtin b, const ValueConte
     default:  // cmath's functions of one number: of it as complex
       return std::string(row.spelling) + "(" + arg(0, r) + ")";
   }
+}
+
+
+// a.real / a.imag of an array, typed by complex_array_attr: the prelude's view of the parts.
+std::string emit_complex_array_attr(const Type& v, const std::string& name, const std::string& a) {
+  if (!is_complex(v.scalar)) return a;  // a real array's .real
+  return "cj::complex_part_view(" + a + ", " + (name == "imag" ? "1" : "0") + ")";
 }
 
 }  // namespace cujit

@@ -145,6 +145,12 @@ std::string Emitter::const_array(const std::string& sym, const Type& t) {
             std::snprintf(buf, sizeof buf, "%s(%.17g, %.17g)", T.c_str(), re, im);
             break;
           }
+          case 'M': case 'm': {  // datetime64/timedelta64: T{count}
+            int64_t v;
+            std::memcpy(&v, p, 8);
+            std::snprintf(buf, sizeof buf, "%s", int_literal(g.scalar, v, 0).c_str());
+            break;
+          }
           default: throw InternalError("no constant spelling for " + t.str());
         }
         structs_ << (i ? ", " : "") << buf;
@@ -194,6 +200,7 @@ std::string Emitter::attribute(const ast::Node& e) {
     if (e.name == "size") return "cj::size(" + a + ")";
     if (e.name == "ndim") return "((int64_t)" + std::to_string(v.ndim) + ")";
     if (e.name == "dtype") return "cj::Unit{}";  // a type: compile-time only
+    if (e.name == "real" || e.name == "imag") return emit_complex_array_attr(v, e.name, a);  // views
     const std::string item = v.record ? record_cpp(*v.record) : std::string(scalar_cpp(v.scalar));
     if (e.name == "itemsize") return "((int64_t)sizeof(" + item + "))";
     if (e.name == "nbytes") return "(cj::size(" + a + ") * (int64_t)sizeof(" + item + "))";
@@ -218,6 +225,8 @@ std::string Emitter::binop(ast::Op op, const std::string& a, const Type& ta, con
     for (size_t i = 0; i < tb.elems.size(); ++i) s += (k++ ? ", " : "") + y + ".f" + std::to_string(i);
     return s + "}; }())";
   }
+  if ((ta.is_scalar() && is_time(ta.scalar)) || (tb.is_scalar() && is_time(tb.scalar)))
+    return emit_time_binop(op, a, ta, b, tb, result);  // codegen_datetime.cpp: units and NaT
   std::string T = type(result);
   auto c = [&](const std::string& x, const Type& t) { return convert(x, t, result); };
   switch (op) {
@@ -247,7 +256,7 @@ std::string Emitter::binop(ast::Op op, const std::string& a, const Type& ta, con
 ValueContext Emitter::values() {
   return {[this](const ast::Node& n) { return expr(n); }, [this](const ast::Node& n) { return truth(n); },
           [this](const std::string& c, const Type& f, const Type& t) { return convert(c, f, t); },
-          [this](const Type& t) { return type(t); }, &tmp_};
+          [this](const Type& t) { return type(t); }, &tmp_, prog_.python_errors};
 }
 
 // `"name", "{fileN}:LINE"`: the array and the user's line in a simulator message. The file goes

@@ -110,6 +110,11 @@ void print_piece(const std::string& code, const Type& t, std::string* fmt, std::
   const Scalar s = t.scalar;
   if (s == Scalar::Bool) { *fmt += "%s"; *args += ", (" + code + ") ? \"True\" : \"False\""; }
   else if (is_float(s)) { *fmt += "%s"; *args += ", cj::float_repr((double)(" + code + ")).s"; }  // Python's repr
+  else if (is_complex(s)) {  // Python's repr of the complex (typing allows it in @jit code only, as Numba)
+    const std::string z = "(" + code + ")";
+    *fmt += "%s";
+    *args += ", cj::complex_repr((double)" + z + ".re, (double)" + z + ".im).s";
+  }
   else if (is_signed(s)) { *fmt += "%lld"; *args += ", (long long)(" + code + ")"; }
   else { *fmt += "%llu"; *args += ", (unsigned long long)(" + code + ")"; }
 }

@@ -24,6 +24,7 @@ std::string emit_unary(const ast::Node& e, const ValueContext& cx) {
         std::string T = scalar_cpp(e.a->type.scalar);
         return "((" + cx.type(e.type) + ")((" + T + ")(0ULL - (uint64_t)(" + a + "))))";
       }
+      if (e.a->type.is_scalar() && is_timedelta(e.a->type.scalar)) return "cj::time_neg(" + a + ")";  // NaT stays
       return "(-" + cx.convert(a, e.a->type, e.type) + ")";
     case ast::Op::UAdd: return cx.convert(a, e.a->type, e.type);
     case ast::Op::Invert:
@@ -79,6 +80,8 @@ std::string emit_compare(const ast::Node& e, const ValueContext& cx) {
       parts.push_back(emit_tuple_compare(l, lt.elems[0], op, r, rt.elems[0], cx));
     } else if (lt.is_tuple() || rt.is_tuple()) {
       parts.push_back(emit_tuple_compare(l, lt, op, r, rt, cx));
+    } else if (is_time(lt.scalar) || is_time(rt.scalar)) {  // typing: two datetimes or two timedeltas
+      parts.push_back(emit_time_compare(l, lt, op, r, rt));
     } else {
       // In NumPy's common type, as Numba compares: a signed integer against a uint64 meets in
       // float64, so -1 < 2**63 holds (C++'s own conversion would make -1 huge) and, as in

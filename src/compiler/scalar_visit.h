@@ -10,6 +10,13 @@
 
 namespace cujit {
 
+/// The host type of datetime64/timedelta64 rows: the int64 count of units (NaT is INT64_MIN). A
+/// type of its own so runtime code sees it is no integer: Python receives np.datetime64 /
+/// np.timedelta64 of the row's unit, and a conversion to or from a number is never made.
+struct HostTime {
+  int64_t v = 0;
+};
+
 template <class F>
 decltype(auto) visit_scalar(Scalar s, F&& f) {
   switch (s) {

@@ -226,6 +226,7 @@ Type type_builtin_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& 
 /// Complex numbers (typeinfer_complex.cpp): Rule::Complex's intrinsics; Numba's message for an
 /// intrinsic that has no implementation for these argument types.
 Type type_complex_call(FunctionInstance& fn, const ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args);
+bool complex_array_attr(const Type& v, const std::string& name, Type* out);
 std::string no_implementation(const BuiltinRow& b, const std::vector<Type>& args);
 /// float16 (typeinfer_half.cpp): a cuda.fp16 call's type; what a math function given a float16
 /// returns (float16 for numba-cuda's fp16 functions, else float32; `gpu`: floor/ceil/trunc stay
@@ -235,6 +236,15 @@ Type type_fp16_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
 Scalar float16_math_result(const BuiltinRow& b, bool gpu);
 void check_float16_numpy(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args);
 Type float16_binop_type(ast::Op op, Scalar x, Scalar y);
+/// datetime64/timedelta64 (typeinfer_datetime.cpp): the type of `x op y` where either is one, or
+/// Unknown where Numba has no such operator (then *why may hold a reason beyond "unsupported
+/// operand types"); whether `x < y` (any comparison) exists for them.
+Type time_binop_type(ast::Op op, Scalar x, Scalar y, std::string* why);
+bool time_compare_ok(Scalar x, Scalar y, std::string* why);
+/// A call of an intrinsic given a datetime64/timedelta64 (or np.isnat): its type where Numba has
+/// one (abs(td), int(td), np.isnat), else Numba's "No implementation" error; Unknown when no
+/// argument is one (the intrinsic's own rule types the call).
+Type type_time_call(FunctionInstance& fn, const ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args);
 struct LibdeviceFn;
 /// A call of numba.cuda.libdevice.<name> (typeinfer_builtins.cpp).
 Type type_libdevice_call(FunctionInstance& fn, ast::Node& call, const LibdeviceFn& ld, const std::vector<Type>& args);

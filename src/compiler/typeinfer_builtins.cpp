@@ -51,6 +51,8 @@ Type BuiltinTyper::builtin_call(ast::Node& e, const BuiltinRow& b, const std::ve
   // math.* computes in float64 unless given float32; NumPy's ufuncs pick the smallest float
   // that holds the integer exactly (np.sqrt of an int16 is float32; Numba has no float16).
   const bool numpy = std::string(b.name).rfind("numpy.", 0) == 0;
+  // A datetime64/timedelta64 argument reaches only the intrinsics Numba has for it.
+  if (Type t = type_time_call(fn(), e, b, args); t.known()) return t;
   check_float16_numpy(fn(), e, b, args);
   auto float_of = [numpy, &b, this](Scalar s) {
     if (s == Scalar::Float16) return float16_math_result(b, !fn().host_only);
@@ -190,13 +192,15 @@ Type BuiltinTyper::builtin_call(ast::Node& e, const BuiltinRow& b, const std::ve
       if (!args[0].is_tuple()) unsupported(e, "tuple() of a " + args[0].str() + " is not supported");
       return args[0];
     case Rule::Print: {
-      std::function<bool(const Type&)> printable = [&](const Type& t) {  // numbers, None, tuples of them
+      // Numbers, None, tuples of them; a complex in @jit code only (numba-cuda's GPU prints none).
+      std::function<bool(const Type&)> printable = [&](const Type& t) {
         if (t.is_tuple()) return std::all_of(t.elems.begin(), t.elems.end(), printable);
-        return (t.is_scalar() && !is_complex(t.scalar)) || t.tag == Type::Tag::None || is_dim3(t);
+        return (t.is_scalar() && (!is_complex(t.scalar) || fn().host_only)) || t.tag == Type::Tag::None || is_dim3(t);
       };
       for (size_t i = 0; i < args.size(); ++i)
         if (!printable(args[i]) && args[i].tag != Type::Tag::String)
-          unsupported(*e.list[i], "print() of a " + args[i].str() + " is not supported");
+          unsupported(*e.list[i], "print() of a " + args[i].str() + " is not supported" +
+                                      (args[i].is_scalar() ? " in GPU code (numba-cuda prints no complex number; @jit code does)" : ""));
       return Type::none();
     }
     case Rule::CudaGrid: case Rule::CudaGridsize: {

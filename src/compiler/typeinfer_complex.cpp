@@ -68,4 +68,22 @@ Type type_complex_call(FunctionInstance& fn, const ast::Node& e, const BuiltinRo
   }
 }
 
+
+// a.real / a.imag of an array (Numba: views, array(float64, nd, A) for complex128; a writable view,
+// so a.imag[i] = x and cuda.atomic.add(a.real, i, x) write the complex array); a real array's .real
+// is the array itself. A real array's .imag (Numba's @jit allocates zeros) is left unknown.
+bool complex_array_attr(const Type& v, const std::string& name, Type* out) {
+  if (!v.is_array() || v.record || (name != "real" && name != "imag")) return false;
+  if (!is_complex(v.scalar)) {
+    if (name != "real") return false;
+    *out = v;
+    return true;
+  }
+  Type t = v;
+  t.scalar = complex_part(v.scalar);
+  t.layout = 'A';
+  *out = t;
+  return true;
+}
+
 }  // namespace cujit

@@ -98,6 +98,11 @@ Type Typer::expr(ast::Node& e) {
                    !(l == r && l.tag == Type::Tag::EnumMember && (op == ast::Op::Eq || op == ast::Op::NotEq))) {
           error(e, std::string("'") + ast::op_spelling(op) + "' is not supported between " +
                        l.str() + " and " + r.str());
+        } else if (l.known() && r.known() && l.is_scalar() && r.is_scalar() && (is_time(l.scalar) || is_time(r.scalar))) {
+          std::string why;  // datetime64 with datetime64, timedelta64 with timedelta64, in units that meet
+          if ((op == ast::Op::In || op == ast::Op::NotIn) || !time_compare_ok(l.scalar, r.scalar, &why))
+            error(e, std::string("'") + ast::op_spelling(op) + "' is not supported between " + l.str() + " and " +
+                         r.str() + (why.empty() ? "" : ": " + why));
         } else if (l.known() && r.known() && (is_complex(l.scalar) || is_complex(r.scalar)) && op != ast::Op::Eq &&
                    op != ast::Op::NotEq) {
           error(e, std::string("'") + ast::op_spelling(op) + "' is not supported between " + l.str() + " and " +
@@ -404,6 +409,7 @@ Type Typer::attribute(ast::Node& e) {
     if (e.name == "size" || e.name == "ndim" || e.name == "itemsize" || e.name == "nbytes")
       return Type::scalar_of(Scalar::Int64);
     if (e.name == "dtype" && !v.record) return Type::dtype(v.scalar);  // a type value: cuda.local.array(n, a.dtype)
+    if (Type parts; complex_array_attr(v, e.name, &parts)) return parts;  // a.real / a.imag (typeinfer_complex.cpp)
     error(e, "Unknown attribute '" + e.name + "' of type " + v.str());
   }
   if (v.is_record()) return record_field_type(record_field(fn(), e, v, e.name), v.readonly);  // r.x

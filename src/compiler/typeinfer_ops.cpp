@@ -32,12 +32,17 @@ Type Typer::unary(ast::Node& e) {
   if (!a.known()) return a;
   if (e.op == ast::Op::Not) {
     if (a.is_optional()) error(e, "'not' of a value that may be None (" + a.str() + ") is not supported; compare it with None (`is None`)");
-    if (!a.is_scalar() && a.tag != Type::Tag::None) error(e, "'not' is not supported on a " + a.str());
+    if ((!a.is_scalar() && a.tag != Type::Tag::None) || (a.is_scalar() && is_time(a.scalar)))  // Numba: no truth of a time
+      error(e, "'not' is not supported on a " + a.str());
     return Type::scalar_of(Scalar::Bool);
   }
   if (!a.is_scalar())
     error(e, std::string("bad operand type for unary ") + ast::op_spelling(e.op) + ": '" + a.str() + "'");
   Scalar s = a.scalar;
+  if (is_time(s)) {  // -td and +td keep the type (NaT stays NaT); a datetime has neither
+    if (is_timedelta(s) && e.op != ast::Op::Invert) return a;
+    error(e, std::string("bad operand type for unary ") + ast::op_spelling(e.op) + ": '" + a.str() + "'");
+  }
   if (e.op == ast::Op::Invert) {
     if (!is_integral(s)) error(e, "bad operand type for unary ~: '" + a.str() + "'");
     if (s == Scalar::Bool) return a;  // NumPy's ~ on booleans is logical not
@@ -72,6 +77,14 @@ Type Typer::binop_type(const ast::Node& at, ast::Op op, const Type& a, const Typ
     return bad();
   }
   Scalar x = a.scalar, y = b.scalar;
+  if (is_time(x) || is_time(y)) {  // datetime64/timedelta64: their own operators and units
+    std::string why;
+    Type t = time_binop_type(op, x, y, &why);
+    if (!t.known() && !why.empty())
+      error(at, std::string("unsupported operand type(s) for ") + ast::op_spelling(op) + ": '" + a.str() + "' and '" +
+                    b.str() + "': " + why);
+    return t.known() ? t : bad();
+  }
   bool ints = is_integral(x) && is_integral(y);
   // Complex numbers have + - * / ** only (Numba has no floor division, modulo or bit operators
   // for them).

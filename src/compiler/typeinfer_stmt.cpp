@@ -191,7 +191,7 @@ void Typer::truth(ast::Node& e) {
   Type t = expr(e);
   if (t.is_optional())  // Numba has no truth() of an optional either
     error(e, "the truth value of a value that may be None (" + t.str() + ") is not supported; compare it with None (`is None`)");
-  if (t.known() && !t.is_scalar() && t.tag != Type::Tag::None)
+  if (t.known() && ((!t.is_scalar() && t.tag != Type::Tag::None) || (t.is_scalar() && is_time(t.scalar))))
     error(e, "the truth value of a " + t.str() + " is not defined here; compare it with something");
 }
 
@@ -245,6 +245,11 @@ void Typer::assign(ast::Node& target, const Type& v, const ast::Node& stmt) {
         if ((v.is_array() || v.is_scalar()) && is_complex(vs) && !is_complex(base.scalar))
           error(stmt, "cannot store a " + v.str() + " into an element of " + base.str() +
                           " (a complex number does not convert to a real one)");
+        // Numba stores a datetime64/timedelta64 only into an array of exactly its type (no unit
+        // conversion) and nothing else into such an array.
+        if ((v.is_array() || v.is_scalar()) && (is_time(vs) || is_time(base.scalar)) && vs != base.scalar)
+          error(stmt, "cannot store a " + v.str() + " into an element of " + base.str() +
+                          " (Numba converts no datetime64/timedelta64 unit or number on a store)");
       }
       return;
     }

@@ -12,7 +12,9 @@ namespace {
 // Whether items of these types compare with == and the orderings: numbers with numbers, tuples
 // with tuples item by item (Numba's tuple comparisons).
 bool comparable(const Type& a, const Type& b) {
-  if (a.is_scalar() && b.is_scalar()) return true;
+  // datetime64/timedelta64 items are not compared inside tuples (codegen_tuples.cpp compares in
+  // NumPy's common number type, which they have none of): refused, not compared wrongly.
+  if (a.is_scalar() && b.is_scalar()) return !is_time(a.scalar) && !is_time(b.scalar);
   if (!a.is_tuple() || !b.is_tuple()) return false;
   for (size_t i = 0; i < std::min(a.elems.size(), b.elems.size()); ++i)
     if (!comparable(a.elems[i], b.elems[i])) return false;

@@ -124,6 +124,8 @@ Type type_reduce_call(FunctionInstance& fn, ast::Node& e, const BuiltinRow& b, c
   const Scalar d = args[0].scalar;
   const char k = scalar_kind(d);
   if (k == 'c') fail(*e.list[0], ErrorKind::Unsupported, std::string(b.name) + "() of a complex array is not supported yet");
+  if (k == 'M' || k == 'm')  // the reductions compute in numbers, which NaT and units are not
+    fail(*e.list[0], ErrorKind::Unsupported, std::string(b.name) + "() of " + args[0].str() + " is not supported yet");
   using B = Builtin;
   switch (b.id) {
     // Numba's: integers and bool sum in int64 (unsigned in uint64), floats in their own type.

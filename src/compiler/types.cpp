@@ -2,6 +2,8 @@
 #include "compiler/types.h"
 
 #include <cctype>
+
+#include "compiler/diagnostics.h"
 #include <stdexcept>
 
 namespace cujit {
@@ -38,6 +40,38 @@ bool is_signed(Scalar s) { return row(s).kind == 'i'; }
 bool is_unsigned(Scalar s) { return row(s).kind == 'u'; }
 bool is_float(Scalar s) { return row(s).kind == 'f'; }
 bool is_complex(Scalar s) { return row(s).kind == 'c'; }
+bool is_datetime(Scalar s) { return row(s).kind == 'M'; }
+bool is_timedelta(Scalar s) { return row(s).kind == 'm'; }
+
+namespace {
+const char* const kUnitNames[kNumTimeUnits] = {"Y", "M", "W", "D", "h", "m", "s", "ms", "us", "ns", "ps", "fs", "as", ""};
+}  // namespace
+const char* time_unit_name(int unit) { return kUnitNames[unit]; }
+int time_unit_from_name(const std::string& name) {
+  for (int u = 0; u < kNumTimeUnits; ++u)
+    if (name == kUnitNames[u]) return u;
+  return -1;
+}
+// types.def lists each kind's rows in unit order, generic last.
+int time_unit(Scalar s) {
+  return static_cast<int>(s) - static_cast<int>(is_datetime(s) ? Scalar::Datetime64_Y : Scalar::Timedelta64_Y);
+}
+Scalar time_scalar(bool datetime, int unit) {
+  return static_cast<Scalar>(static_cast<int>(datetime ? Scalar::Datetime64_Y : Scalar::Timedelta64_Y) + unit);
+}
+int time_meet_unit(Scalar x, Scalar y) {
+  const int a = time_unit(x), b = time_unit(y);
+  if (a == kUnitGeneric) return b;
+  if (b == kUnitGeneric) return a;
+  const bool na = a <= kUnitM, nb = b <= kUnitM;  // Y and M: no fixed length
+  const int finer = a > b ? a : b;
+  if (is_datetime(x) && is_datetime(y)) return finer;
+  if (is_timedelta(x) && is_timedelta(y)) return na == nb ? finer : -1;
+  const bool nd = is_datetime(x) ? na : nb, nt = is_datetime(x) ? nb : na;  // the datetime's, the timedelta's
+  return nt && !nd ? -1 : finer;
+}
+static_assert(int(Scalar::Datetime64) - int(Scalar::Datetime64_Y) == kUnitGeneric &&
+              int(Scalar::Timedelta64) - int(Scalar::Timedelta64_Y) == kUnitGeneric, "types.def: one row per unit, in order");
 
 namespace {
 // Whether `name` is one of the space-separated words of `list`.
@@ -217,6 +251,9 @@ Scalar complex_part(Scalar s) {
 // NumPy's promotion lattice for the scalars we have.
 Scalar promote(Scalar a, Scalar b) {
   if (a == b) return a;
+  // datetime64/timedelta64 do not promote with numbers (typeinfer_datetime.cpp has their rules);
+  // callers check is_time first, and this keeps such a pair from meeting as a number.
+  if (is_time(a) || is_time(b)) throw InternalError(std::string("promote(") + scalar_name(a) + ", " + scalar_name(b) + ")");
   if (a == Scalar::Bool) return b;
   if (b == Scalar::Bool) return a;
   char ka = scalar_kind(a), kb = scalar_kind(b);
@@ -290,7 +327,10 @@ Type unify(const Type& a, const Type& b) {
   }
   // Numba unifies numbers as NumPy promotes them: bool and int8 give int8, int8 and uint8 give
   // int16, and int64 (or an int literal) with uint64 gives float64.
-  if (a.is_scalar() && b.is_scalar()) return Type::scalar_of(promote(a.scalar, b.scalar));
+  if (a.is_scalar() && b.is_scalar()) {
+    if (is_time(a.scalar) || is_time(b.scalar)) return Type::unknown();  // Numba: no unification across units
+    return Type::scalar_of(promote(a.scalar, b.scalar));
+  }
   // Named tuples unify only with their very type (Numba: "Cannot unify P(int64 x 2) and
   // P(float64, int64)"), and never with a plain tuple.
   if (a.is_named_tuple() || b.is_named_tuple()) return Type::unknown();
@@ -349,6 +389,19 @@ struct SigParser {
     if (n == "NamedTuple") return named_tuple();
     Scalar sc;
     if (!scalar_from_name(n, &sc)) fail("unknown type '" + n + "'");
+    if (is_time(sc)) {  // datetime64[D], timedelta64[ns]: the unit, then maybe array dimensions
+      size_t save = p;
+      if (eat('[')) {
+        std::string u = ident();
+        if (u.empty()) p = save;  // "datetime64[:]": an array of the generic unit
+        else {
+          int unit = time_unit_from_name(u);
+          if (unit < 0 || unit == kUnitGeneric) fail("unknown " + n + " unit '" + u + "'");
+          if (!eat(']')) fail("expected ']' after the unit");
+          sc = time_scalar(is_datetime(sc), unit);
+        }
+      }
+    }
     if (!eat('[')) return Type::scalar_of(sc);
     int ndim = 0, contig_at = -1;
     for (;;) {

@@ -45,8 +45,28 @@ bool is_complex(Scalar s);
 inline bool is_inexact(Scalar s) { return is_float(s) || is_complex(s); }
 /// Bool or an integer: what bit operators, shifts and integer powers take.
 inline bool is_integral(Scalar s) { return is_bool(s) || is_integer(s); }
-/// Numba's Number (integers, reals, complex; bool is not one).
-inline bool is_number(Scalar s) { return !is_bool(s); }
+bool is_datetime(Scalar s);             // datetime64[unit] (NumPy kind 'M')
+bool is_timedelta(Scalar s);            // timedelta64[unit] (NumPy kind 'm')
+inline bool is_time(Scalar s) { return is_datetime(s) || is_timedelta(s); }
+/// Numba's Number (integers, reals, complex; bool, datetime64 and timedelta64 are not).
+inline bool is_number(Scalar s) { return is_integer(s) || is_inexact(s); }
+
+/// A datetime64/timedelta64 unit: its index in types.def's rows (Y M W D h m s ms us ns ps fs as,
+/// then generic), which is also the template argument of cj::dt64/cj::td64 in generated code.
+enum TimeUnit { kUnitY, kUnitM, kUnitW, kUnitD, kUnith, kUnitm, kUnits, kUnitms, kUnitus, kUnitns,
+                kUnitps, kUnitfs, kUnitas, kUnitGeneric, kNumTimeUnits };
+int time_unit(Scalar s);                         // of a datetime64 or timedelta64 type
+Scalar time_scalar(bool datetime, int unit);     // the datetime64/timedelta64 type of that unit
+/// A unit's name as NumPy spells it ("D", "ms"; "" for generic); -1 from time_unit_from_name when
+/// `name` is none.
+const char* time_unit_name(int unit);
+int time_unit_from_name(const std::string& name);
+/// The unit two datetime64/timedelta64 operands of + - / or a comparison meet in, by NumPy's rules
+/// as Numba applies them: a generic unit takes the other; otherwise the finer one, where Y and M
+/// timedeltas do not meet day-based units (their length varies) but Y and M datetimes do (through
+/// the calendar), and a datetime meets a timedelta's Y or M only if it is Y or M itself. -1
+/// where they do not meet.
+int time_meet_unit(Scalar x, Scalar y);
 
 struct Type;
 using TypePtr = std::shared_ptr<const Type>;

@@ -196,4 +196,35 @@ CJ_FN_COLD FloatText float_repr(double x) {
   return out;
 }
 
+// repr(z) of a complex (Numba's @jit prints a complex, complex64 too, as the Python complex it boxes
+// to): "(re+imj)", or "imj" alone where re is +0.0; the parts are float reprs without the ".0"
+// an integral float gets ("(1+2j)", "-0j", "(nan+infj)").
+struct ComplexText {
+  char s[72];
+};
+CJ_FN_COLD void complex_repr_part(char* s, int& w, double x, bool sign) {
+  const FloatText t = float_repr(x);
+  int n = 0;
+  while (t.s[n]) ++n;
+  if (n >= 2 && t.s[n - 2] == '.' && t.s[n - 1] == '0') n -= 2;
+  if (sign && t.s[0] != '-') s[w++] = '+';
+  for (int i = 0; i < n; ++i) s[w++] = t.s[i];
+}
+CJ_FN_COLD ComplexText complex_repr(double re, double im) {
+  ComplexText out;
+  int w = 0;
+  uint64_t bits;
+  memcpy(&bits, &re, sizeof bits);
+  const bool bare = re == 0 && !(bits >> 63);
+  if (!bare) {
+    out.s[w++] = '(';
+    complex_repr_part(out.s, w, re, false);
+  }
+  complex_repr_part(out.s, w, im, !bare);
+  out.s[w++] = 'j';
+  if (!bare) out.s[w++] = ')';
+  out.s[w] = 0;
+  return out;
+}
+
 }  // namespace cj

@@ -51,6 +51,20 @@ CJ_FN float uf_negative(float a) { return -a; }
 CJ_FN double uf_negative(double a) { return -a; }
 template <class T> CJ_FN T uf_positive(T a) { return a; }
 template <class T> CJ_FN T uf_divide(T a, T b) { return a / b; }
+// np.divide of complex: NumPy's loop (Smith's algorithm multiplying by 1 / denominator; a zero
+// divisor divides each part by zero: inf or nan, no error), which Numba's np.divide follows; the
+// `/` operator of two complex scalars is CPython's instead (complex.h).
+template <class F>
+CJ_FN Complex<F> uf_divide(Complex<F> a, Complex<F> b) {
+  const F br = abs(b.re), bi = abs(b.im);
+  if (br >= bi) {
+    if (br == 0 && bi == 0) return {a.re / br, a.im / bi};
+    const F rat = b.im / b.re, scl = (F)1 / (b.re + b.im * rat);
+    return {(a.re + a.im * rat) * scl, (a.im - a.re * rat) * scl};
+  }
+  const F rat = b.re / b.im, scl = (F)1 / (b.im + b.re * rat);
+  return {(a.re * rat + a.im) * scl, (a.im * rat - a.re) * scl};
+}
 // NumPy's integer reciprocal is 1 / x in C (0 for |x| > 1); of 0 it gives what x86 gives for
 // (int)(1.0 / 0): the most negative int32/int64, and 0 in the narrower types.
 template <class T> CJ_FN T uf_reciprocal(T a) {

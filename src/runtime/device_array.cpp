@@ -131,8 +131,10 @@ bool scalar_from_numpy_dtype(py::dtype dt, Scalar* out) {
   if (!dt.attr("fields").is_none() || !dt.attr("subdtype").is_none()) return false;
   char kind = dt.kind();
   py::ssize_t size = dt.itemsize();
+  // datetime64/timedelta64: one row per unit, so the unit must match as well ("<M8[D]").
+  const std::string str = (kind == 'M' || kind == 'm') ? dt.attr("str").cast<std::string>() : std::string();
   for (int i = 0; i < kNumScalars; ++i) {
-    if (kind == scalar_kind(Scalar(i)) && size == scalar_size(Scalar(i))) {
+    if (kind == scalar_kind(Scalar(i)) && size == scalar_size(Scalar(i)) && (str.empty() || str == scalar_dtype_str(Scalar(i)))) {
       *out = Scalar(i);
       return true;
     }
