@@ -8,11 +8,12 @@
 #include <iostream>
 #include <sstream>
 
+#include "abi/cujit_abi.h"
 #include "compiler/annotate.h"
 #include "compiler/codegen_foreign.h"
 #include "compiler/parser.h"
 #include "compiler/typeinfer.h"
-#include "runtime/errors.h"
+#include "abi/errors.h"
 #include "runtime/host_calls.h"
 #include "toolchain/cache.h"
 
@@ -59,12 +60,14 @@ struct StageTimer {
   }
 };
 
-// The prelude in front of generated code: the target's header, the shared one, and for the host
-// the extension's services; CPU-only programs also get NumPy's loop helpers (numpy_loop.h).
+// The prelude in front of generated code: the ABI shared with the runtime (src/abi/cujit_abi.h),
+// the target's header, the shared one, and for the host the extension's services; CPU-only
+// programs also get NumPy's loop helpers (numpy_loop.h).
 std::string with_prelude(Target t, const std::string& code, bool host_only = false, bool debug_checks = false) {
   // The GPU's index checks (debug=True) are compiled in only when asked for: cuda.h and common.h
   // test CJ_DEBUG_CHECKS, so code without them is unchanged.
   std::string s = debug_checks ? "#define CJ_DEBUG_CHECKS 1\n" : "";
+  s += prelude::get("cujit_abi.h");
   s += prelude::get(t == Target::CUDA ? "cuda.h" : "host.h");
   s += prelude::get("half.h");
   s += prelude::get("common.h");
@@ -167,7 +170,7 @@ UfuncBuild build_ufunc(const std::shared_ptr<FunctionSource>& src, const std::ve
         throw std::invalid_argument(src->name + "() returns " + out.str() + " for (" + s.str() +
                                     "); a vectorize function must return a scalar");
       v.output = out.scalar;
-      v.symbol = "cj_ufunc_" + src->name + "_" + std::to_string(i);
+      v.symbol = cj::kUfuncPrefix + src->name + "_" + std::to_string(i);
       entries.push_back({EntryPoint::Kind::Ufunc, idx, v.symbol});
       b.variants.push_back(v);
     }
@@ -238,7 +241,7 @@ NumpyUfuncBuild build_numpy_loops(const std::shared_ptr<FunctionSource>& src, co
         throw std::invalid_argument(src->name + "() returns " + v.output.str() + " for (" + s.str() +
                                     "); a vectorize function must return a scalar");
       if (gufunc) v.written = stored_operands(src, s.args, declared);
-      v.symbol = std::string(gufunc ? "cj_gufunc_" : "cj_npyloop_") + src->name + "_" + std::to_string(first + (int)i);
+      v.symbol = std::string(gufunc ? cj::kGufuncPrefix : cj::kNpyLoopPrefix) + src->name + "_" + std::to_string(first + (int)i);
       EntryPoint e{kind, idx, v.symbol};
       e.parallel = parallel;
       e.core_dims = core_dims;
@@ -301,7 +304,7 @@ Type build_single(Build& b, const std::shared_ptr<FunctionSource>& src, const st
 KernelBuild build_kernel(const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args, bool debug) {
   KernelBuild b;
   b.arg_types = args;
-  b.symbol = "cj_kernel_" + src->name;
+  b.symbol = cj::kKernelPrefix + src->name;
   build_single(b, src, args, Type::void_(), Role::Kernel, EntryPoint::Kind::Kernel, b.symbol, &b.annotated, false,
                false, sim_racecheck_enabled(), debug);
   return b;
@@ -329,7 +332,7 @@ CpuBuild build_cpu_function(const std::shared_ptr<FunctionSource>& src, const st
                             const CpuOptions& options, const Type& ret) {
   CpuBuild b;
   b.arg_types = args;
-  b.symbol = "cj_cpu_" + src->name;
+  b.symbol = cj::kCpuPrefix + src->name;
 #if defined(__x86_64__)
   // Thread-locals of a dlopen'd library (the random generators' state pointers) are then reached
   // through TLS descriptors instead of a __tls_get_addr call each: monte_carlo_pi runs 1.2x
@@ -419,7 +422,7 @@ std::shared_ptr<toolchain::HostLibrary> compile_host(const Build& b) {
     map_toolchain_error(b, e.output, "host C++ compiler", e.what());
   }
   // Every library built from the host prelude has this hook (prelude/host_services.h).
-  auto bind = reinterpret_cast<void (*)(const rt::HostServices*)>(lib->symbol("cj_host_bind"));
+  auto bind = reinterpret_cast<cj::HostBindFn>(lib->symbol(CJ_ABI_STR(CJ_ABI_HOST_BIND)));
   bind(rt::host_services());
   return lib;
 }

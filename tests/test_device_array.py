@@ -127,12 +127,13 @@ def test_to_device_returns_device_arrays_as_they_are():
 
 
 def test_unsupported_dtypes():
-    for bad in (np.zeros(3, "M8[D]"), np.array(["a"]),
-                np.zeros(2, dtype=[("x", "f4")]), np.array([object()])):
+    # (Structured dtypes are supported: tests/test_record_device_arrays.py; datetime64 and
+    # timedelta64 too since they joined the type table.)
+    for bad in (np.array(["a"]), np.array([object()])):
         with pytest.raises(TypeError):
             core.to_device(bad)
     with pytest.raises(TypeError):
-        core.device_array(3, dtype="M8[D]")
+        core.device_array(3, dtype="U2")
 
 
 # ---- properties, repr, len --------------------------------------------------------------------

@@ -74,13 +74,14 @@ void assign(rt::DeviceArray& dst, const py::handle& value, void* stream) {
   if (py::isinstance<rt::DeviceArray>(value)) {
     src_dev = value.cast<std::shared_ptr<rt::DeviceArray>>();
   } else if (!py::isinstance<py::array>(value) && py::hasattr(value, "__cuda_array_interface__")) {
-    src_dev = rt::device_array_from_cai(value);
+    src_dev = device_array_from_cai(value);
   } else {
     src_host = py::array(np.attr("asarray")(value));
     Scalar s;
-    // dtypes the device has no type for (float16, complex, object) are converted on the host.
-    if (!rt::scalar_from_numpy_dtype(src_host.dtype(), &s))
-      src_host = py::array(np.attr("asarray")(value).attr("astype")(rt::numpy_dtype(dst.dtype)));
+    // dtypes the device has no type for (object, ...) are converted on the host; so is anything
+    // stored into records (a tuple, np.void, a structured array of the same fields).
+    if (dst.dtype.is_record() || !scalar_from_numpy_dtype(src_host.dtype(), &s))
+      src_host = py::array(np.attr("asarray")(value).attr("astype")(numpy_dtype(dst.dtype)));
   }
   std::vector<int64_t> vshape = src_dev ? src_dev->shape
                                         : std::vector<int64_t>(src_host.shape(), src_host.shape() + src_host.ndim());
@@ -92,27 +93,37 @@ void assign(rt::DeviceArray& dst, const py::handle& value, void* stream) {
 
   if (dst.backend() == rt::Backend::Sim) {
     using namespace py::literals;
-    py::object v = src_dev ? py::object(rt::sim_view(*src_dev)) : py::object(src_host);
-    np.attr("copyto")(rt::sim_view(dst), v, "casting"_a = "unsafe");
+    py::object v = src_dev ? py::object(sim_view(*src_dev)) : py::object(src_host);
+    np.attr("copyto")(sim_view(dst), v, "casting"_a = "unsafe");
     return;
   }
 
   // The GPU. Same dtype and shape, both dense in one order: a plain copy.
-  Scalar from = dst.dtype;
+  rt::Dtype from = dst.dtype;
   if (src_dev) from = src_dev->dtype;
-  else rt::scalar_from_numpy_dtype(src_host.dtype(), &from);
+  else dtype_from_numpy(src_host.dtype(), &from);
   if (from == dst.dtype && vshape == dst.shape) {
     if (src_dev && ((src_dev->is_c_contiguous() && dst.is_c_contiguous()) ||
                     (src_dev->is_f_contiguous() && dst.is_f_contiguous()))) {
-      rt::copy_device_array(dst, *src_dev, stream);
+      copy_device_array(dst, *src_dev, stream);
       return;
     }
     if (!src_dev && (dst.is_c_contiguous() || dst.is_f_contiguous())) {
-      rt::copy_numpy_to_device_array(dst, src_host, stream);
+      copy_numpy_to_device_array(dst, src_host, stream);
       return;
     }
   }
-  if (!src_dev) src_dev = rt::device_array_from_numpy(src_host, true, rt::Backend::GPU, stream);
+  if (dst.dtype.is_record() || from.is_record()) {
+    // Records have no element loop on the GPU: NumPy places them (by field) in a host copy of
+    // the bytes the destination spans, which is written back.
+    using namespace py::literals;
+    py::object v = src_dev ? py::object(device_array_to_numpy(*src_dev, py::none(), stream)) : py::object(src_host);
+    py::array host = device_array_to_numpy(dst, py::none(), stream);
+    np.attr("copyto")(host, v, "casting"_a = "unsafe");
+    copy_numpy_to_device_array(dst, host, stream);
+    return;
+  }
+  if (!src_dev) src_dev = device_array_from_numpy(src_host, true, rt::Backend::GPU, stream);
   std::vector<rt::Operand> ops(2);
   ops[0].data = src_dev->data;
   ops[0].shape = padded;
@@ -123,7 +134,7 @@ void assign(rt::DeviceArray& dst, const py::handle& value, void* stream) {
   ops[1].strides = dst.strides;
   int64_t n = 0;
   std::vector<int64_t> packed = rt::pack_ufunc_args(dst.shape, ops, &n);
-  AssignLoop& loop = assign_loop(from, dst.dtype);
+  AssignLoop& loop = assign_loop(from.scalar, dst.dtype.scalar);  // scalars: records returned above
   py::gil_scoped_release nogil;
   loop.module->launch_ufunc(loop.build.variants[0].symbol, packed, n, stream);
   // src_dev (a temporary upload) is freed to the pool on its stream, after the loop has read it.

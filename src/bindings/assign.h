@@ -3,7 +3,7 @@
 #pragma once
 #include <pybind11/pybind11.h>
 
-#include "runtime/device_array.h"
+#include "bindings/numpy_arrays.h"
 
 namespace cujit {
 

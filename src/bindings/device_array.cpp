@@ -11,7 +11,7 @@
 #include "bindings/assign.h"
 #include "bindings/common.h"
 #include "runtime/array_views.h"
-#include "runtime/device_array.h"
+#include "bindings/numpy_arrays.h"
 #include "runtime/memory.h"
 #include "runtime/stream.h"
 
@@ -52,8 +52,9 @@ std::vector<int64_t> shape_arg(const py::handle& shape, const char* what) {
   return v;
 }
 
-// dtype=: anything np.dtype accepts, and objects with a .dtype (cujit.float32, ...).
-Scalar dtype_arg(const py::object& dtype) {
+// dtype=: anything np.dtype accepts (structured dtypes too), and objects with a .dtype
+// (cujit.float32, ...).
+rt::Dtype dtype_arg(const py::object& dtype) {
   py::dtype dt;
   try {
     dt = py::dtype::from_args(dtype);
@@ -61,11 +62,12 @@ Scalar dtype_arg(const py::object& dtype) {
     if (!py::hasattr(dtype, "dtype")) throw;
     dt = py::dtype::from_args(dtype.attr("dtype"));
   }
-  Scalar s;
-  if (!rt::scalar_from_numpy_dtype(dt, &s))
+  rt::Dtype d;
+  if (!dtype_from_numpy(dt, &d))
     throw py::type_error("unsupported dtype " + py::str(dt).cast<std::string>() +
-                         " for a device array (supported: bool, int8-64, uint8-64, float32, float64)");
-  return s;
+                         " for a device array (supported: bool, int8-64, uint8-64, float16, float32, float64, "
+                         "complex64, complex128, datetime64, timedelta64 and structured dtypes of these)");
+  return d;
 }
 
 py::tuple to_tuple(const std::vector<int64_t>& v) { return py::tuple(py::cast(v)); }
@@ -78,7 +80,7 @@ std::string repr(const DeviceArray& a) {
   if (!a.is_c_contiguous())
     strides = " strides=" + py::repr(to_tuple(a.strides)).cast<std::string>() +
               (a.is_f_contiguous() ? " (F order)" : "");
-  return "<cujit.cuda.DeviceNDArray shape=" + shape + " dtype=" + scalar_name(a.dtype) + strides + " on " +
+  return "<cujit.cuda.DeviceNDArray shape=" + shape + " dtype=" + a.dtype.name() + strides + " on " +
          rt::backend_name(a.backend()) + ">";
 }
 
@@ -88,15 +90,15 @@ bool is_device_array(const py::handle& h) {
 
 std::shared_ptr<DeviceArray> as_device_array(const py::handle& h) {
   if (py::isinstance<DeviceArray>(h)) return h.cast<std::shared_ptr<DeviceArray>>();
-  return rt::device_array_from_cai(h);
+  return device_array_from_cai(h);
 }
 
 // The host data of `obj` as a NumPy array: arrays as they are, anything else through
 // np.asarray (lists, tuples, NumPy and Python scalars), converted to `dtype` when given.
-py::array host_array(const py::object& obj, const Scalar* dtype) {
+py::array host_array(const py::object& obj, const rt::Dtype* dtype) {
   if (py::isinstance<py::array>(obj)) return py::reinterpret_borrow<py::array>(obj);
   py::module_ np = py::module_::import("numpy");
-  if (dtype) return py::array(np.attr("asarray")(obj, rt::numpy_dtype(*dtype)));
+  if (dtype) return py::array(np.attr("asarray")(obj, numpy_dtype(*dtype)));
   return py::array(np.attr("asarray")(obj));
 }
 
@@ -194,19 +196,19 @@ void copy_to_device(DeviceArray& self, const py::object& ary, const py::object& 
     sentry_contiguous(self);
     sentry_contiguous(*src);
     DeviceArray src_core = array_core(*src);
-    check_compatible(scalar_name(core.dtype), scalar_name(src_core.dtype), core.shape, core.strides,
+    check_compatible(core.dtype.name(), src_core.dtype.name(), core.shape, core.strides,
                      src_core.shape, src_core.strides, core.size(), true);
     // The same bytes in the same order: read the source with this array's (core) layout.
     src_core.shape = core.shape;
     src_core.strides = core.strides;
-    rt::copy_device_array(core, src_core, s);
+    copy_device_array(core, src_core, s);
     return;
   }
   py::array h = host_array(ary, &self.dtype);
   if (h.size() == 0 && host_shape(h) == self.shape) return;
   sentry_contiguous(self);
   py::object native = h.dtype().attr("newbyteorder")("=");  // a byte-swapped source is converted
-  check_compatible(dtype_name(rt::numpy_dtype(core.dtype)), py::str(native).cast<std::string>(), {}, {}, {}, {}, 0,
+  check_compatible(dtype_name(numpy_dtype(core.dtype)), py::str(native).cast<std::string>(), {}, {}, {}, {}, 0,
                    false);  // the dtype; the shapes below
   // numba-cuda's array_core of the host array, then NumPy's reshape to this array's core shape,
   // which only adds or drops dimensions of length 1 (a view).
@@ -225,7 +227,7 @@ void copy_to_device(DeviceArray& self, const py::object& ary, const py::object& 
   if (squeezed(core.shape) != squeezed(hshape) && squeezed(core.shape) == squeezed(host_shape(h))) hc = h;
   else if (squeezed(core.shape) != squeezed(hshape))
     throw py::value_error("incompatible shape: " + rt::shape_str(core.shape) + " vs. " + rt::shape_str(hshape));
-  rt::copy_numpy_to_device_array(core, py::array(hc.attr("reshape")(py::cast(core.shape))), s);
+  copy_numpy_to_device_array(core, py::array(hc.attr("reshape")(py::cast(core.shape))), s);
 }
 
 // copy_to_host with numba-cuda's checks of `ary` (check_array_compatibility's words; shapes may
@@ -234,16 +236,16 @@ void copy_to_device(DeviceArray& self, const py::object& ary, const py::object& 
 // for it; its simulator copies it, as cujit does on both).
 py::array copy_to_host(const DeviceArray& a, const py::object& ary, const py::object& stream) {
   void* s = stream_for(a, stream);
-  if (ary.is_none() || !py::isinstance<py::array>(ary)) return rt::device_array_to_numpy(a, ary, s);
+  if (ary.is_none() || !py::isinstance<py::array>(ary)) return device_array_to_numpy(a, ary, s);
   py::array h = py::reinterpret_borrow<py::array>(ary);
-  check_compatible(dtype_name(rt::numpy_dtype(a.dtype)), dtype_name(h.dtype()), a.shape, a.strides, host_shape(h),
+  check_compatible(dtype_name(numpy_dtype(a.dtype)), dtype_name(h.dtype()), a.shape, a.strides, host_shape(h),
                    host_strides(h), a.size(), false);
   if (host_shape(h) != a.shape) {
     py::array v = py::array(h.attr("reshape")(py::cast(a.shape)));  // only length-1 dimensions differ: a view
-    rt::device_array_to_numpy(a, v, s);
+    device_array_to_numpy(a, v, s);
     return h;
   }
-  return rt::device_array_to_numpy(a, ary, s);
+  return device_array_to_numpy(a, ary, s);
 }
 
 // pickle: through the host (numba-cuda's arrays do not pickle). The data travels C-ordered in
@@ -273,16 +275,16 @@ py::object to_device(const py::object& obj, const py::object& stream, bool copy,
     return to;
   }
   if (py::isinstance<DeviceArray>(obj)) return obj;
-  if (is_device_array(obj)) return py::cast(rt::device_array_from_cai(obj));
+  if (is_device_array(obj)) return py::cast(device_array_from_cai(obj));
   py::array host = host_array(obj, nullptr);
-  return py::cast(with_stream(rt::device_array_from_numpy(host, copy, rt::current_backend(), s), stream));
+  return py::cast(with_stream(device_array_from_numpy(host, copy, rt::current_backend(), s), stream));
 }
 
 py::object device_array(const py::object& shape, const py::object& dtype, const py::object& strides,
                         const std::string& order, const py::object& stream) {
   void* s = stream_handle(stream);
   std::vector<int64_t> sh = shape_arg(shape, "shape");
-  Scalar dt = dtype_arg(dtype);
+  rt::Dtype dt = dtype_arg(dtype);
   if (!strides.is_none()) {
     std::vector<int64_t> st = shape_arg(strides, "strides");
     return py::cast(with_stream(rt::new_device_array_strided(rt::current_backend(), dt, sh, st, s), stream));
@@ -300,8 +302,8 @@ py::object device_array_like(const py::object& ary, const py::object& stream) {
     return py::cast(with_stream(rt::new_device_array(a->backend(), a->dtype, a->shape, order, s), stream));
   }
   py::array h = host_array(ary, nullptr);
-  Scalar dt;
-  if (!rt::scalar_from_numpy_dtype(h.dtype(), &dt)) dt = dtype_arg(h.dtype());  // throws with the reason
+  rt::Dtype dt;
+  if (!dtype_from_numpy(h.dtype(), &dt)) dt = dtype_arg(h.dtype());  // throws with the reason
   bool f = (h.flags() & py::array::f_style) && !(h.flags() & py::array::c_style);
   std::vector<int64_t> shape(h.shape(), h.shape() + h.ndim());
   return py::cast(with_stream(rt::new_device_array(rt::current_backend(), dt, shape, f ? 'F' : 'C', s), stream));
@@ -355,20 +357,54 @@ std::vector<rt::IndexItem> index_key(const py::handle& key) {
   return items;
 }
 
-// A view is bound to the stream given, else to this array's (numba-cuda's getitem).
+// A field of a record array, as NumPy's a['x']: a view of the same shape over the field's bytes
+// (a nested array field adds its dimensions, C-ordered). The layout is the Record's (records.h).
+DeviceArray field_view(const DeviceArray& a, const std::string& name) {
+  if (!a.dtype.record)
+    throw py::index_error("only integers, slices (`:`), ellipsis (`...`) and None are valid indices of a device "
+                          "array of dtype " + a.dtype.name() + "; a field name needs a structured dtype");
+  const RecordField* f = a.dtype.record->find(name);
+  if (!f) throw py::value_error("no field of name " + name);
+  if (!f->unsupported.empty())
+    throw py::type_error("field '" + name + "' has type " + f->unsupported + ", which a device array cannot hold");
+  DeviceArray v = a;
+  v.data = a.data + f->offset;
+  v.dtype = f->type.is_record() ? rt::Dtype(f->type.record) : rt::Dtype(f->type.scalar);
+  std::vector<int64_t> strides(f->shape.size());
+  int64_t step = v.dtype.itemsize();
+  for (size_t k = f->shape.size(); k-- > 0;) {
+    strides[k] = step;
+    step *= f->shape[k];
+  }
+  v.shape.insert(v.shape.end(), f->shape.begin(), f->shape.end());
+  v.strides.insert(v.strides.end(), strides.begin(), strides.end());
+  return v;
+}
+
+// A view is bound to the stream given, else to this array's (numba-cuda's getitem). A str key is
+// a field of a record array.
 py::object getitem(const DeviceArray& a, const py::handle& key, const py::object& stream) {
   bool element = false;
-  auto v = std::make_shared<DeviceArray>(rt::index(a, index_key(key), &element));
+  std::shared_ptr<DeviceArray> v;
+  if (py::isinstance<py::str>(key)) {
+    v = std::make_shared<DeviceArray>(field_view(a, key.cast<std::string>()));
+    element = v->ndim() == 0;
+  } else {
+    v = std::make_shared<DeviceArray>(rt::index(a, index_key(key), &element));
+  }
   if (!no_stream(stream)) v->bound_stream = hold_stream(stream);
-  if (!element) return py::cast(v);
+  // One record: a 0-d device array of it (numba-cuda's DeviceRecord: shape (), in device memory;
+  // its fields are read and written with str keys), never a host copy that writes would miss.
+  if (!element || v->dtype.is_record()) return py::cast(v);
   // One element: a NumPy scalar, as indexing a NumPy array gives.
-  py::array host = rt::device_array_to_numpy(*v, py::none(), stream_for(a, stream));
+  py::array host = device_array_to_numpy(*v, py::none(), stream_for(a, stream));
   return host.attr("__getitem__")(py::tuple());
 }
 
 void setitem(DeviceArray& a, const py::handle& key, const py::handle& value, const py::object& stream) {
   bool element = false;
-  DeviceArray v = rt::index(a, index_key(key), &element);
+  DeviceArray v = py::isinstance<py::str>(key) ? field_view(a, key.cast<std::string>())
+                                               : rt::index(a, index_key(key), &element);
   assign(v, value, stream_for(a, stream));
 }
 
@@ -423,7 +459,7 @@ std::vector<int64_t> axes_arg(const py::args& args) {
 py::array to_numpy_array(const DeviceArray& a, const py::object& dtype, const py::object& copy) {
   if (!copy.is_none() && !copy.cast<bool>())
     throw py::value_error("`copy=False` is not supported: reading a device array always copies it to the host");
-  py::array h = rt::device_array_to_numpy(a, py::none());
+  py::array h = device_array_to_numpy(a, py::none());
   if (dtype.is_none()) return h;
   return py::array(h.attr("astype")(dtype));
 }
@@ -441,7 +477,7 @@ void define_device_array(py::module_& m) {
   cls.def_property_readonly("shape", [](const DeviceArray& a) { return to_tuple(a.shape); })
       .def_property_readonly("strides", [](const DeviceArray& a) { return to_tuple(a.strides); },
                              "Byte strides, as NumPy's.")
-      .def_property_readonly("dtype", [](const DeviceArray& a) { return rt::numpy_dtype(a.dtype); })
+      .def_property_readonly("dtype", [](const DeviceArray& a) { return numpy_dtype(a.dtype); })
       .def_property_readonly("size", &DeviceArray::size)
       .def_property_readonly("ndim", &DeviceArray::ndim)
       .def_property_readonly("nbytes", &DeviceArray::nbytes)
@@ -458,7 +494,7 @@ void define_device_array(py::module_& m) {
             // AttributeError, so hasattr() says a simulator array is not a CUDA array.
             if (a.backend() != rt::Backend::GPU)
               throw py::attribute_error("a simulator device array has no __cuda_array_interface__ (it is not in GPU memory)");
-            py::dict d = rt::cuda_array_interface(a);
+            py::dict d = cuda_array_interface(a);
             // Bound to a stream (numba-cuda's .stream): consumers synchronise with that one.
             if (a.bound_stream) {
               void* h = stream_handle(bound_stream(a));
@@ -604,7 +640,7 @@ void define_device_array(py::module_& m) {
             throw py::type_error("as_cuda_array: " + py::type::of(obj).attr("__name__").cast<std::string>() +
                                  " does not implement the CUDA array interface (__cuda_array_interface__); "
                                  "use cuda.to_device to copy host data");
-          auto a = rt::device_array_from_cai(obj);
+          auto a = device_array_from_cai(obj);
           // numba-cuda binds the array to the exporter's stream (an external stream). The default
           // streams (1, 2) are what an unbound array uses anyway, so those stay unbound (stream 0).
           py::object st = obj.attr("__cuda_array_interface__").attr("get")("stream");

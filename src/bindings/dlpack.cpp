@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "bindings/common.h"
-#include "runtime/device_array.h"
+#include "bindings/numpy_arrays.h"
 #include "runtime/driver.h"
 #include "runtime/memory.h"
 
@@ -144,7 +144,7 @@ py::object dlpack_export(const std::shared_ptr<rt::DeviceArray>& self, const py:
   bool copied = false;
   if (!copy.is_none() && copy.cast<bool>()) {
     arr = rt::new_device_array(self->backend(), self->dtype, self->shape, 'C');
-    rt::copy_device_array(*arr, *self, nullptr);
+    copy_device_array(*arr, *self, nullptr);
     copied = true;
   }
   make_ready_for(stream, *arr);
@@ -155,7 +155,7 @@ py::object dlpack_export(const std::shared_ptr<rt::DeviceArray>& self, const py:
   t.data = arr->data;
   t.device = DLDevice{dev.first, dev.second};
   t.ndim = arr->ndim();
-  t.dtype = dl_dtype(arr->dtype);
+  t.dtype = dl_dtype(scalar_dtype(*arr, "__dlpack__"));  // DLPack has no record types
   t.shape = ctx->shape.data();
   t.strides = ctx->strides.data();
   t.byte_offset = 0;

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "compiler/diagnostics.h"
-#include "runtime/errors.h"
+#include "abi/errors.h"
 #include "runtime/simulator.h"
 #include "toolchain/host_compiler.h"
 #include "toolchain/nvrtc.h"

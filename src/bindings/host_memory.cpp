@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/device_array.h"
+#include "bindings/numpy_arrays.h"
 #include "runtime/host_memory.h"
 #include "runtime/memory.h"
 
@@ -112,8 +112,8 @@ void define_host_memory(py::module_& m) {
           py::array a = as_numpy(obj, "mapped_device_array");
           if (!alloc || !(alloc->flags & rt::kHostMapped) || (alloc->ptr == nullptr && alloc->nbytes != 0))
             throw py::value_error("mapped_device_array: the host memory is not mapped");
-          Scalar dt;
-          if (!rt::scalar_from_numpy_dtype(a.dtype(), &dt))
+          rt::Dtype dt;
+          if (!dtype_from_numpy(a.dtype(), &dt))
             throw py::type_error("unsupported dtype " + py::str(a.dtype()).cast<std::string>() + " for a device array");
           int64_t lo = 0, hi = 0;
           numpy_extent(a, &lo, &hi);

@@ -25,7 +25,7 @@
 #include "bindings/kernel_checks.h"
 #include "bindings/marshal.h"
 #include "pipeline.h"
-#include "runtime/device_array.h"
+#include "bindings/numpy_arrays.h"
 #include "runtime/driver.h"
 #include "runtime/launch.h"
 
@@ -208,14 +208,14 @@ class Kernel {
       switch (a.kind) {
         case ArgPlan::DeviceArray: {
           const rt::DeviceArray* d = device_array_of(o);
-          if (d->dtype != a.scalar || d->ndim() != a.ndim || d->backend() != p.backend || d->readonly != a.readonly)
+          if (d->dtype.record || d->dtype.scalar != a.scalar || d->ndim() != a.ndim || d->backend() != p.backend || d->readonly != a.readonly)
             return false;
           // An array from before a kernel fault: the general path raises ContextLostError.
           if (d->buf && d->buf->generation != p.generation &&
               (d->buf->origin == rt::Buffer::Origin::Pool || d->buf->origin == rt::Buffer::Origin::Plain))
             return false;
-          if (layout_of(d->shape, d->strides, scalar_size(d->dtype)) != a.layout) return false;
-          *w++ = (int64_t)(intptr_t)d->data;
+          if (layout_of(d->shape, d->strides, scalar_size(a.scalar)) != a.layout) return false;
+          *w++ = (int64_t)(intptr_t)d->data;  // a cj::Array's words
           for (int k = 0; k < a.ndim; ++k) *w++ = d->shape[k];
           for (int k = 0; k < a.ndim; ++k) *w++ = d->strides[k];
           any_array = true;
@@ -301,7 +301,7 @@ class Kernel {
     if (sp.build.debug && backend == rt::Backend::GPU) check_index_fault(sp.build, mod, l.stream);
     for (auto& arg : karg)
       for_each_item(arg, [](const KArg& a) {
-        if (a.dev && a.host_back && !a.host_back.is_none()) rt::device_array_to_numpy(*a.dev, a.host_back);
+        if (a.dev && a.host_back && !a.host_back.is_none()) device_array_to_numpy(*a.dev, a.host_back);
       });
     record_plan(args, n, karg, actual, types, backend, sp, mod, sp.functions[slot]);
   }
@@ -484,13 +484,16 @@ class Kernel {
       a.pytype = Py_TYPE(o);
       const Type& t = actual[i];
       if (t.is_array()) {
-        if (a.pytype != device_array_type() || karg[i].host_back) return;
+        // Not record arrays: the plan's dtype is a scalar (a record array's would read as uint8,
+        // and a uint8 array would then launch the record kernel), and adding a record to it would
+        // add a compare to every launch. They take the general path.
+        if (a.pytype != device_array_type() || karg[i].host_back || t.is_record_array()) return;
         a.kind = ArgPlan::DeviceArray;
         a.scalar = a.declared = t.scalar;
         a.ndim = t.ndim;
         a.layout = t.layout;
         a.readonly = t.readonly;
-        p.words += 1 + 2 * (size_t)t.ndim;
+        p.words += (size_t)cj::array_words(t.ndim);
       } else if (t.is_scalar()) {
         Scalar np_kind;
         if (PyBool_Check(o)) a.kind = ArgPlan::PyBool;

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "runtime/driver.h"
-#include "runtime/errors.h"
+#include "abi/errors.h"
 
 namespace py = pybind11;
 

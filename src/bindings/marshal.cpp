@@ -34,8 +34,9 @@ char layout_of(const std::vector<int64_t>& shape, const std::vector<int64_t>& st
 }
 
 namespace {
+// The words of a cj::Array<T, ndim> (src/abi/cujit_abi.h): data, shape[ndim], strides[ndim].
 void array_bytes(KArg& a, char* data, const std::vector<int64_t>& shape, const std::vector<int64_t>& strides) {
-  a.bytes.reserve(1 + shape.size() + strides.size());  // one allocation per argument
+  a.bytes.reserve(cj::array_words((int)shape.size()));  // one allocation per argument
   a.bytes.push_back((int64_t)(intptr_t)data);
   for (auto s : shape) a.bytes.push_back(s);
   for (auto s : strides) a.bytes.push_back(s);
@@ -57,7 +58,7 @@ KArg marshal_record_array(KArg& a, const py::array& arr, rt::Backend backend) {
     return a;
   }
   py::array bytes = record_bytes_view(arr, (char*)arr.data(), rec->size, shape, strides, arr.writeable());
-  a.dev = rt::device_array_from_numpy(bytes, true, backend);
+  a.dev = device_array_from_numpy(bytes, true, backend);
   if (arr.writeable()) a.host_back = bytes;
   std::vector<int64_t> dshape(a.dev->shape.begin(), a.dev->shape.end() - 1), dstrides(a.dev->strides.begin(), a.dev->strides.end() - 1);
   array_bytes(a, a.dev->data, dshape, dstrides);
@@ -78,7 +79,7 @@ KArg marshal_record_scalar(const py::handle& h, rt::Backend backend) {
     return a;
   }
   py::array bytes = record_bytes_view(h, data, rec->size, {}, {}, true);
-  a.dev = rt::device_array_from_numpy(bytes, true, backend);
+  a.dev = device_array_from_numpy(bytes, true, backend);
   a.host_back = bytes;
   a.bytes.push_back((int64_t)(intptr_t)a.dev->data);
   return a;
@@ -105,11 +106,11 @@ bool numpy_scalar_kind(const py::handle& h, Scalar* out) {
       time = true;
     }
   }
-  if (time) return rt::scalar_from_numpy_dtype(py::dtype::from_args(h.attr("dtype")), out);
+  if (time) return scalar_from_numpy_dtype(py::dtype::from_args(h.attr("dtype")), out);
   Scalar s;
   static PyObject* generic = py::object(py::module_::import("numpy").attr("generic")).release().ptr();
   bool ok = PyObject_IsInstance(h.ptr(), generic) == 1 &&
-            rt::scalar_from_numpy_dtype(py::dtype::from_args(h.attr("dtype")), &s);
+            scalar_from_numpy_dtype(py::dtype::from_args(h.attr("dtype")), &s);
   std::lock_guard<std::mutex> g(mu);
   kinds[tp] = ok ? (int)s : -1;
   if (ok) *out = s;
@@ -270,12 +271,23 @@ KArg marshal(const py::handle& h, rt::Backend backend, int index) {
                                   PyComplex_CheckExact(h.ptr()) ||
                                   numpy_scalar_kind(h, &np_kind));
   if (is_dev || (!scalar && !is_exact_ndarray(h) && py::hasattr(h, "__cuda_array_interface__"))) {
-    a.dev = is_dev ? h.cast<std::shared_ptr<rt::DeviceArray>>() : rt::device_array_from_cai(h);
+    a.dev = is_dev ? h.cast<std::shared_ptr<rt::DeviceArray>>() : device_array_from_cai(h);
     if (a.dev->backend() != backend)
       throw py::value_error("argument " + std::to_string(index) + " is a device array of the " +
                             (a.dev->backend() == rt::Backend::Sim ? "simulator" : "GPU") + ", but the kernel runs on the " +
                             (backend == rt::Backend::Sim ? "simulator" : "GPU"));
-    set_array(a.dev->dtype, a.dev->shape, a.dev->strides, a.dev->data);
+    // Its dtype's array type: a record dtype gives an array of that Record (as a host record
+    // array), typed and laid out by the same Record.
+    const rt::Dtype& dt = a.dev->dtype;
+    if (dt.record && a.dev->ndim() == 0) {
+      // One record in device memory (d[i] of a record array: numba-cuda's DeviceRecord) is a
+      // record argument, a pointer to its bytes, as a host record scalar is.
+      a.type = Type::record_of(dt.record);
+      a.bytes.push_back((int64_t)(intptr_t)a.dev->data);
+    } else {
+      a.type = dt.array_type(a.dev->ndim(), layout_of(a.dev->shape, a.dev->strides, dt.itemsize()));
+      array_bytes(a, a.dev->data, a.dev->shape, a.dev->strides);
+    }
     a.type.readonly = a.dev->readonly;  // a read-only __cuda_array_interface__: stores are refused at typing
     return a;
   }
@@ -288,7 +300,7 @@ KArg marshal(const py::handle& h, rt::Backend backend, int index) {
                   py::getattr(h, "_cujit_alloc", py::none()).is_none();
     if (is_structured_dtype(arr.dtype())) return marshal_record_array(a, arr, backend);
     Scalar dt;
-    if (!rt::scalar_from_numpy_dtype(arr.dtype(), &dt))
+    if (!scalar_from_numpy_dtype(arr.dtype(), &dt))
       throw py::type_error("argument " + std::to_string(index) + ": unsupported array dtype " + py::str(arr.dtype()).cast<std::string>());
     if (backend == rt::Backend::Sim) {
       std::vector<int64_t> shape(arr.shape(), arr.shape() + arr.ndim()), strides(arr.strides(), arr.strides() + arr.ndim());
@@ -297,7 +309,7 @@ KArg marshal(const py::handle& h, rt::Backend backend, int index) {
       a.host_back = arr;  // keeps it alive; on the simulator the kernel writes into it directly
       return a;
     }
-    a.dev = rt::device_array_from_numpy(arr, true, backend);
+    a.dev = device_array_from_numpy(arr, true, backend);
     if (arr.writeable()) a.host_back = arr;
     set_array(dt, a.dev->shape, a.dev->strides, a.dev->data);
     // Typed by the user's array, as Numba types it (and as the simulator, which uses it in place,

@@ -10,8 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "abi/cujit_abi.h"
 #include "compiler/types.h"
-#include "runtime/device_array.h"
+#include "bindings/numpy_arrays.h"
 
 namespace cujit {
 

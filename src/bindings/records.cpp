@@ -5,7 +5,7 @@
 #include <map>
 #include <mutex>
 
-#include "runtime/device_array.h"
+#include "bindings/numpy_arrays.h"
 
 namespace py = pybind11;
 
@@ -51,7 +51,7 @@ RecordPtr build(const py::dtype& dt) {
     Scalar s;
     if (is_structured_dtype(ft)) {
       f.type = Type::record_of(record_from_dtype(ft));
-    } else if (rt::scalar_from_numpy_dtype(ft, &s)) {
+    } else if (scalar_from_numpy_dtype(ft, &s)) {
       f.type = Type::scalar_of(s);
     } else {
       const char k = ft.kind();

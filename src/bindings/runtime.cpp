@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "bindings/common.h"
-#include "runtime/device_array.h"
+#include "bindings/numpy_arrays.h"
 #include "runtime/driver.h"
 #include "runtime/launch.h"
 #include "runtime/memory.h"

@@ -12,7 +12,7 @@
 #include "bindings/common.h"
 #include "bindings/ufunc_host.h"
 #include "pipeline.h"
-#include "runtime/device_array.h"
+#include "bindings/numpy_arrays.h"
 #include "runtime/launch.h"
 #include "runtime/ufunc.h"
 
@@ -44,7 +44,7 @@ Arg classify(const py::handle& h) {
     a.kind = Arg::Kind::Device;
     a.dev = h.cast<std::shared_ptr<rt::DeviceArray>>();
     if (a.dev->buf) a.dev->buf->check_live();  // not from a context a kernel fault destroyed
-    a.dtype = a.dev->dtype;
+    a.dtype = scalar_dtype(*a.dev, "a CUDA ufunc");
     return a;
   }
   if (is_exact_ndarray(h) && py::cast<py::array>(h).ndim() > 0) {
@@ -52,8 +52,8 @@ Arg classify(const py::handle& h) {
     a.host = py::reinterpret_borrow<py::array>(h);
   } else if (!is_exact_ndarray(h) && py::hasattr(h, "__cuda_array_interface__")) {
     a.kind = Arg::Kind::Device;
-    a.dev = rt::device_array_from_cai(h);
-    a.dtype = a.dev->dtype;
+    a.dev = device_array_from_cai(h);
+    a.dtype = scalar_dtype(*a.dev, "a CUDA ufunc");
     return a;
   } else if ((py::isinstance<py::array>(h) && py::cast<py::array>(h).ndim() > 0) || py::isinstance<py::list>(h) ||
              py::isinstance<py::tuple>(h)) {
@@ -62,10 +62,10 @@ Arg classify(const py::handle& h) {
   } else {
     a.kind = Arg::Kind::Scalar;
     a.scalar = py::reinterpret_borrow<py::object>(h);
-    a.dtype_known = rt::scalar_from_numpy_dtype(py::array::ensure(h).dtype(), &a.dtype);
+    a.dtype_known = scalar_from_numpy_dtype(py::array::ensure(h).dtype(), &a.dtype);
     return a;
   }
-  if (!rt::scalar_from_numpy_dtype(a.host.dtype(), &a.dtype))
+  if (!scalar_from_numpy_dtype(a.host.dtype(), &a.dtype))
     throw py::type_error("unsupported array dtype " + py::str(a.host.dtype()).cast<std::string>() + " for a CUDA ufunc");
   return a;
 }
@@ -191,7 +191,7 @@ class CudaUfunc {
     if (have_out) {
       if (py::isinstance<rt::DeviceArray>(out) || py::hasattr(out, "__cuda_array_interface__")) {
         out_dev = py::isinstance<rt::DeviceArray>(out) ? out.cast<std::shared_ptr<rt::DeviceArray>>()
-                                                       : rt::device_array_from_cai(out);
+                                                       : device_array_from_cai(out);
         // numba-cuda returns another library's out= array as a device array of its memory.
         if (!py::isinstance<rt::DeviceArray>(out)) out_ret = py::cast(out_dev);
         if (out_dev->buf) out_dev->buf->check_live();
@@ -246,7 +246,7 @@ class CudaUfunc {
           op.strides.push_back(a.host.strides(d));
         }
       } else {
-        std::shared_ptr<rt::DeviceArray> d = a.kind == Arg::Kind::Device ? a.dev : rt::device_array_from_numpy(a.host, true, backend, stream);
+        std::shared_ptr<rt::DeviceArray> d = a.kind == Arg::Kind::Device ? a.dev : device_array_from_numpy(a.host, true, backend, stream);
         keep.push_back(d);
         op.data = d->data;
         op.shape = d->shape;
@@ -268,11 +268,11 @@ class CudaUfunc {
     std::shared_ptr<rt::DeviceArray> result_dev;
     py::array result_host;
     if (out_dev) {
-      check_out(out_dev->shape, out_dev->dtype);
+      check_out(out_dev->shape, scalar_dtype(*out_dev, "a CUDA ufunc's out="));
       result_dev = out_dev;
     } else if (have_out) {
       Scalar odt;
-      if (!rt::scalar_from_numpy_dtype(out_host.dtype(), &odt)) throw py::type_error("unsupported out= dtype");
+      if (!scalar_from_numpy_dtype(out_host.dtype(), &odt)) throw py::type_error("unsupported out= dtype");
       std::vector<int64_t> oshape(out_host.shape(), out_host.shape() + out_host.ndim());
       check_out(oshape, odt);
       if (backend == rt::Backend::Sim) result_host = out_host;
@@ -307,11 +307,11 @@ class CudaUfunc {
 
     if (out_dev) return out_ret;
     if (have_out) {
-      if (result_dev) rt::device_array_to_numpy(*result_dev, out_host, stream);
+      if (result_dev) device_array_to_numpy(*result_dev, out_host, stream);
       return out;
     }
     if (device_result) return py::cast(result_dev);
-    if (result_dev) return rt::device_array_to_numpy(*result_dev, py::none(), stream);
+    if (result_dev) return device_array_to_numpy(*result_dev, py::none(), stream);
     return result_host;
   }
 

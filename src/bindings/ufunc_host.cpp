@@ -85,14 +85,14 @@ py::object ufunc_host_path(const std::vector<UfuncInput>& in, const UfuncVariant
   if (n == 0) return {};
 
   // The result: out=, a new device array (a device input makes the result one), or a new host array.
-  const py::dtype out_dtype = rt::numpy_dtype(v.output);
+  const py::dtype out_dtype = numpy_dtype(v.output);
   rt::HostOperand result;
   if (out_dev) {
     if (out_dev->shape != shape || out_dev->dtype != v.output || out_dev->readonly) return {};  // the caller refuses read-only
     result = device_operand(*out_dev);
   } else if (have_out_host) {
     Scalar odt;
-    if (!rt::scalar_from_numpy_dtype(out_host.dtype(), &odt) || odt != v.output || shape_of(out_host) != shape ||
+    if (!scalar_from_numpy_dtype(out_host.dtype(), &odt) || odt != v.output || shape_of(out_host) != shape ||
         !c_contiguous(out_host) || !out_host.writeable())
       return {};
     for (const UfuncInput& a : in)

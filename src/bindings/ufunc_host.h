@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "pipeline.h"
-#include "runtime/device_array.h"
+#include "bindings/numpy_arrays.h"
 #include "runtime/launch.h"
 
 namespace cujit {

@@ -4,16 +4,7 @@
 // integer powers stay integers, shifts past the width give 0, min/max keep the first of equals.
 namespace cj {
 
-constexpr int kMaxDims = 8;
-
-/// An array argument: data pointer, then shape and byte strides per dimension. The runtime
-/// packs exactly this layout (src/runtime/launch.cpp).
-template <class T, int N>
-struct Array {
-  T* data;
-  int64_t shape[N];
-  int64_t strides[N];
-};
+// kMaxDims, Array<T, N> (an array argument) and UfuncArgs<N>: src/abi/cujit_abi.h.
 
 template <class T, int N>
 CJ_FN int64_t size(const Array<T, N>& a) {
@@ -282,17 +273,6 @@ CJ_FN Array<T, M> view_checked(const Array<T, N>& a, int32_t site, S... s) {
   return view<M>(a, s...);
 }
 #endif
-
-/// A ufunc launch: the broadcast shape (dimensions merged where the memory allows) and, per
-/// argument (inputs then output), a base pointer and byte strides (0 where it is broadcast).
-template <int N>
-struct UfuncArgs {
-  int64_t n;
-  int64_t ndim;
-  int64_t shape[kMaxDims];
-  char* ptr[N];
-  int64_t strides[N][kMaxDims];
-};
 
 // The itemsize of each operand of a ufunc loop (inputs, then the output), written by codegen;
 // the GPU loop's vector path reads them (prelude/cuda.h).

@@ -1,14 +1,7 @@
 // Prelude for the GPU: what common.h needs, spelled with CUDA builtins. NVRTC compiles it with
-// no include path, so the fixed-width integer types are declared here rather than included.
+// no include path; the fixed-width integer types come from the ABI header (src/abi/cujit_abi.h),
+// which is in front of it.
 #define CJ_TARGET_CUDA 1
-typedef signed char int8_t;
-typedef short int16_t;
-typedef int int32_t;
-typedef long long int64_t;
-typedef unsigned char uint8_t;
-typedef unsigned short uint16_t;
-typedef unsigned int uint32_t;
-typedef unsigned long long uint64_t;
 
 #define CJ_FN __device__ __forceinline__
 #define CJ_METHOD __device__ __forceinline__
@@ -96,22 +89,15 @@ CJ_FN uint32_t lanemask_lt() {
 // @cuda.jit(debug=True) (pipeline.cpp defines CJ_DEBUG_CHECKS): every array index is checked, as
 // the simulator checks it. A bad one must not trap (a trap destroys the context and every array
 // in it), so the thread records it, the first to do so winning the flag, and exits; the others
-// run on. The dispatcher reads the record after the launch (rt::LoadedModule::take_index_fault,
-// whose FaultRecord has this layout), clears it and raises IndexError. `site` numbers the access
-// (codegen's CheckSite: the array's name and the line).
-struct FaultRecord {
-  unsigned flag;
-  int32_t site, axis, pad;
-  int64_t index, size;
-  uint32_t thread[3], block[3];
-};
+// run on. The dispatcher reads the record (cj::FaultRecord, src/abi/cujit_abi.h) after the launch
+// (rt::LoadedModule::take_index_fault), clears it and raises IndexError.
 }  // namespace cj
 extern "C" {
-__device__ cj::FaultRecord cj_fault_record;  // unmangled: cuModuleGetGlobal finds it by this name
+__device__ cj::FaultRecord CJ_ABI_FAULT_RECORD;  // unmangled: cuModuleGetGlobal finds it by this name
 }
 namespace cj {
 static __device__ __noinline__ void index_fault(int32_t site, int32_t axis, int64_t index, int64_t size) {
-  cj::FaultRecord& r = cj_fault_record;
+  cj::FaultRecord& r = CJ_ABI_FAULT_RECORD;
   if (atomicCAS(&r.flag, 0u, 1u) == 0u) {
     r.site = site;
     r.axis = axis;

@@ -20,17 +20,7 @@
 #define CJ_NAN __builtin_nan("")
 
 namespace cj {
-struct Dim3 {
-  int32_t x, y, z;
-};
-/// One simulated launch (or the part of it that one CPU thread runs): blocks [begin, end).
-struct SimLaunch {
-  Dim3 grid, block;
-  int64_t block_begin, block_end;
-  int64_t shared_bytes;
-  char error[512];  // set by the simulated kernel when it must stop (a deadlock); read by the runtime
-  void* coop;       // a cooperative launch (the kernel uses cuda.cg.this_grid()): its SimGrid, else null
-};
+// Dim3, SimLaunch (one simulated launch) and SimGrid: src/abi/cujit_abi.h.
 struct SimThread {
   Dim3 threadIdx, blockIdx, blockDim, gridDim;
 };

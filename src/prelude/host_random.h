@@ -17,7 +17,7 @@ struct MtState {
   double gauss;
   int32_t seeded;     // 0: fresh thread state, seeded from the OS on first use
 };
-static_assert(sizeof(MtState) <= 4096, "the extension keeps 4096 bytes per state (pipeline.cpp)");
+static_assert(sizeof(MtState) <= kRandomStateBytes, "the extension keeps kRandomStateBytes per state (runtime/host_calls.cpp)");
 inline thread_local MtState* tl_rng[2] = {nullptr, nullptr};
 
 CJ_FN void mt_seed(MtState& s, uint32_t seed) {

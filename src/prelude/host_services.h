@@ -8,20 +8,8 @@
 // that made it: the random generators (a function that seeds and one that draws may be compiled
 // separately) and arrays a function allocates (returned to Python, or freed when the outermost
 // call ends). The extension owns both and hands each library its services when it loads it
-// (pipeline.cpp, compile_host); the layout here and there must agree (cujit::HostServices).
+// (pipeline.cpp, compile_host); the table is cj::HostServices (src/abi/cujit_abi.h).
 namespace cj {
-struct HostServices {
-  void* (*random_state)(int which);  // this thread's generator: 0 = random, 1 = np.random
-  void* (*alloc)(int64_t bytes);      // memory owned by the current call (64-byte aligned)
-  void* (*arena_get)();               // the current call's allocations, to hand to worker threads
-  void (*arena_set)(void* arena);     // (prange), which allocate into the same call
-  int (*num_threads)();               // threads for a parallel loop (cujit.set_num_threads)
-  void* (*arena_open)();              // a new arena for this thread; returns the previous one
-  void (*arena_close)(void* prev);    // frees this thread's arena, makes `prev` current again
-  void (*arena_reset)();              // frees what this thread's arena holds (NumPy loops, per element)
-  int* sim_flags;                     // the simulator's stop/poll word (runtime/simulator.h)
-  int (*sim_poll)();                  // called when it is nonzero; 1: stop (Ctrl-C)
-};
 inline HostServices host_services = {};
 
 /// Makes `arena` this thread's for the scope (a prange worker allocates into its caller's call),
@@ -177,15 +165,8 @@ inline int64_t thread_id() {
 }
 // ---- Cooperative groups: the grid's barrier -------------------------------------------------------
 // A kernel that calls cuda.cg.this_grid() is launched cooperatively: every block on a CPU thread
-// of its own, all at once (runtime/launch.cpp), sharing one SimGrid (same layout there). grid.sync()
+// of its own, all at once (runtime/launch.cpp), sharing one SimGrid (src/abi/cujit_abi.h). grid.sync()
 // is a block barrier, then the block's first thread waits for every block's, then a block barrier.
-struct SimGrid {
-  int64_t blocks;      // of the launch
-  int64_t arrived;     // blocks at the current grid barrier
-  int64_t finished;    // blocks that have returned (or stopped)
-  int64_t generation;  // grid barriers passed
-  int32_t stop;        // a block failed: the others stop at their next wait
-};
 inline thread_local SimGrid* sim_grid = nullptr;
 struct GridGroup {};
 CJ_FN GridGroup this_grid() { return {}; }
@@ -228,4 +209,4 @@ CJ_FN void grid_sync(GridGroup) {
 
 }  // namespace cj
 
-extern "C" CJ_EXPORT void cj_host_bind(const cj::HostServices* s) { cj::host_services = *s; }
+extern "C" CJ_EXPORT void CJ_ABI_HOST_BIND(const cj::HostServices* s) { cj::host_services = *s; }

@@ -245,8 +245,8 @@ DeviceArray transpose(const DeviceArray& a, const std::vector<int64_t>& axes) {
   return with_layout(a, a.data, std::move(shape), std::move(strides));
 }
 
-DeviceArray view_as(const DeviceArray& a, Scalar dtype) {
-  const int64_t old_item = a.itemsize(), new_item = scalar_size(dtype);
+DeviceArray view_as(const DeviceArray& a, const Dtype& dtype) {
+  const int64_t old_item = a.itemsize(), new_item = dtype.itemsize();
   DeviceArray v = with_layout(a, a.data, a.shape, a.strides);
   v.dtype = dtype;
   if (old_item == new_item) return v;

@@ -47,7 +47,7 @@ DeviceArray transpose(const DeviceArray& a, const std::vector<int64_t>& axes);
 
 /// a.view(dtype): the same bytes as another dtype. Sizes that differ need a C-contiguous array
 /// whose last dimension's bytes divide into the new itemsize (Numba's rule).
-DeviceArray view_as(const DeviceArray& a, Scalar dtype);
+DeviceArray view_as(const DeviceArray& a, const Dtype& dtype);
 
 /// a.split(section): consecutive views of `section` elements (the last may be shorter) of a 1-d
 /// array with unit stride.

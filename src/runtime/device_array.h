@@ -1,13 +1,8 @@
 // DeviceArray: an n-dimensional view (dtype, shape, byte strides) of device memory on one backend
-// — what Python sees as cujit.cuda.DeviceNDArray — and its conversions to and from NumPy arrays
-// and __cuda_array_interface__ objects. The bindings (bindings/runtime.cpp) and the kernel and
-// ufunc dispatchers use these; the copies themselves are memory.h's.
-//
-// Functions taking py:: objects need the GIL; they release it around the copies.
+// — what Python sees as cujit.cuda.DeviceNDArray — and its allocation. Its conversions to and from
+// NumPy arrays and __cuda_array_interface__ objects are the bindings' (bindings/numpy_arrays.h):
+// no Python here. The copies themselves are memory.h's.
 #pragma once
-#include <pybind11/numpy.h>
-#include <pybind11/pybind11.h>
-
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -18,10 +13,34 @@
 
 namespace cujit::rt {
 
+/// A device array's element type: a scalar of the type table, or a record (a structured NumPy
+/// dtype, read once by bindings/records.cpp into the compiler's Record, the layout kernels use).
+/// There is no conversion to Scalar: code that handles scalars only asks is_record() first.
+struct Dtype {
+  Scalar scalar = Scalar::Float64;  // when !record
+  RecordPtr record;                 // a record's layout, else null
+  Dtype() = default;
+  Dtype(Scalar s) : scalar(s) {}  // NOLINT(google-explicit-constructor): every scalar is a dtype
+  explicit Dtype(RecordPtr r) : record(std::move(r)) {}
+  bool is_record() const { return record != nullptr; }
+  int64_t itemsize() const { return record ? record->size : scalar_size(scalar); }
+  /// Numba's name: "float32", or the Record's spelling.
+  std::string name() const { return record ? record->spelling : std::string(scalar_name(scalar)); }
+  /// The type of an array of this dtype, as kernels are typed for it.
+  Type array_type(int ndim, char layout) const {
+    return record ? Type::record_array(record, ndim, layout) : Type::array(scalar, ndim, layout);
+  }
+  bool operator==(const Dtype& o) const {
+    if (record || o.record) return record && o.record && record->spelling == o.record->spelling;
+    return scalar == o.scalar;
+  }
+  bool operator!=(const Dtype& o) const { return !(*this == o); }
+};
+
 struct DeviceArray {
   std::shared_ptr<Buffer> buf;  // keeps the memory alive; may be shared by several views
   char* data = nullptr;         // element [0, 0, ...] (within buf; may be past its start when a stride is negative)
-  Scalar dtype = Scalar::Float64;
+  Dtype dtype;
   std::vector<int64_t> shape;
   std::vector<int64_t> strides;  // bytes, one per dimension
   bool readonly = false;         // from a read-only __cuda_array_interface__
@@ -45,53 +64,20 @@ struct DeviceArray {
 /// NumPy's spelling of a shape or strides tuple, for messages: "(2, 3)", "(5,)", "()".
 std::string shape_str(const std::vector<int64_t>& s);
 
-/// A NumPy array viewing a simulator array's memory in place (it keeps the Buffer alive). Only
-/// for Backend::Sim, whose device memory is host memory.
-pybind11::array sim_view(const DeviceArray& a);
-
-/// The cujit scalar of a NumPy dtype (by kind and size, so np.intc and np.int32 agree), or false
-/// for dtypes cujit has no scalar for (complex, object, structured, non-native byte order, ...).
-bool scalar_from_numpy_dtype(pybind11::dtype dt, Scalar* out);
-/// The NumPy dtype of a cujit scalar (np.dtype('float32') for Float32).
-pybind11::dtype numpy_dtype(Scalar s);
+/// Whether elements with these shape/strides fit in [lo, hi) bytes around element 0 without
+/// overflowing int64. Sets *lo, *hi (both 0 for an empty array).
+bool checked_extent(const std::vector<int64_t>& shape, const std::vector<int64_t>& strides, int64_t itemsize,
+                    int64_t* lo, int64_t* hi);
+/// Throws std::invalid_argument ("WHAT: negative dimensions are not allowed, ...") for a negative one.
+void check_shape(const std::vector<int64_t>& shape, const char* what);
 
 /// A new, uninitialised array on `backend`, C ('C') or Fortran ('F') ordered. Throws
 /// std::invalid_argument for a negative dimension, another order, or a size past the address space.
-std::shared_ptr<DeviceArray> new_device_array(Backend backend, Scalar dtype, std::vector<int64_t> shape,
+std::shared_ptr<DeviceArray> new_device_array(Backend backend, const Dtype& dtype, std::vector<int64_t> shape,
                                               char order, void* stream = nullptr);
 /// A new array with the given byte strides (any sign, multiples of the itemsize); the allocation
 /// covers exactly the bytes they reach.
-std::shared_ptr<DeviceArray> new_device_array_strided(Backend backend, Scalar dtype, std::vector<int64_t> shape,
+std::shared_ptr<DeviceArray> new_device_array_strided(Backend backend, const Dtype& dtype, std::vector<int64_t> shape,
                                                       std::vector<int64_t> strides, void* stream = nullptr);
-
-/// A device copy of the host array `arr` on `backend` (the current backend when not given): a C
-/// array stays C, an F array stays F, anything else becomes C. `copy` false allocates without
-/// copying the data. Throws pybind11::type_error for a dtype cujit does not support.
-std::shared_ptr<DeviceArray> device_array_from_numpy(pybind11::array arr, bool copy);
-std::shared_ptr<DeviceArray> device_array_from_numpy(pybind11::array arr, bool copy, Backend backend,
-                                                     void* stream = nullptr);
-
-/// Copies `a` to the host: into `out` (a NumPy array of the same shape and dtype, any layout) or,
-/// when `out` is None, into a new array (Fortran order if `a` is F- and not C-contiguous, else C).
-/// Returns the array written. Non-contiguous device views are copied correctly.
-/// Throws pybind11::type_error / value_error when `out` does not fit.
-pybind11::array device_array_to_numpy(const DeviceArray& a, pybind11::object out, void* stream = nullptr);
-
-/// Copies the host array `src` (same shape; its dtype must equal dst's, a non-native byte order of
-/// it is converted) into `dst`, whatever the two layouts.
-void copy_numpy_to_device_array(DeviceArray& dst, pybind11::array src, void* stream = nullptr);
-/// Copies device array `src` into `dst` (same shape and dtype). Throws std::invalid_argument when
-/// they are on different backends.
-void copy_device_array(DeviceArray& dst, const DeviceArray& src, void* stream = nullptr);
-
-/// A GPU DeviceArray viewing the memory another library exports through __cuda_array_interface__
-/// (versions 0 to 3); it keeps `obj` alive. When the interface names a stream, that stream is
-/// synchronised first, as the protocol asks. Throws pybind11::type_error / value_error when the
-/// interface is malformed or its dtype unsupported.
-std::shared_ptr<DeviceArray> device_array_from_cai(pybind11::handle obj);
-
-/// The __cuda_array_interface__ dict (version 3) of a GPU array. Throws std::invalid_argument for
-/// a simulator array, which has no GPU memory to export.
-pybind11::dict cuda_array_interface(const DeviceArray& a);
 
 }  // namespace cujit::rt

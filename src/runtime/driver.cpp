@@ -56,7 +56,7 @@ std::atomic<uint64_t> g_attr_cache[kAttrCache];
 // that nothing can work without.
 void bind_all(void* handle, CudaApi& api, std::string& missing) {
 #define CUDA_API(name) api.name = reinterpret_cast<decltype(&::name)>(dlsym(handle, CUJIT_STR(name)));
-#include "toolchain/cuda_api.def"
+#include "runtime/cuda_api.def"
 #undef CUDA_API
   const std::pair<const void*, const char*> required[] = {
       {(const void*)api.cuGetErrorName, "cuGetErrorName"},

@@ -1,8 +1,8 @@
 // The CUDA driver, reached through dlopen: libcuda.so.1 is opened on first use and every function
-// of toolchain/cuda_api.def is resolved into one table, so cujit imports and runs the simulator on
+// of runtime/cuda_api.def is resolved into one table, so cujit imports and runs the simulator on
 // machines without a GPU. Above the table: the primary context of the device (made current on any
 // thread that needs it), device queries, modules and launches. Every driver call is checked; a
-// failure throws rt::CudaAPIError, a missing driver or GPU rt::CudaSupportError (runtime/errors.h).
+// failure throws rt::CudaAPIError, a missing driver or GPU rt::CudaSupportError (abi/errors.h).
 //
 // All functions are thread-safe. After shutdown() (memory.h; Python's atexit) the driver is never
 // called again: cleanup functions (unload_module, Buffer's destructor) become no-ops and the rest
@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/errors.h"
+#include "abi/errors.h"
 
 namespace cujit::rt {
 
@@ -24,7 +24,7 @@ namespace cujit::rt {
 /// null when the loaded libcuda lacks that function (an old driver); CUJIT_CU reports it.
 struct CudaApi {
 #define CUDA_API(name) decltype(&::name) name = nullptr;
-#include "toolchain/cuda_api.def"
+#include "runtime/cuda_api.def"
 #undef CUDA_API
 };
 

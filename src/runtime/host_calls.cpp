@@ -14,7 +14,7 @@ thread_local CallArena* t_arena = nullptr;
 
 // Zeroed memory is a generator the prelude seeds on first use (prelude/host_random.h).
 void* random_state(int which) {
-  alignas(64) static thread_local unsigned char states[2][4096];
+  alignas(64) static thread_local unsigned char states[2][cj::kRandomStateBytes];
   return states[which & 1];
 }
 

@@ -1,5 +1,5 @@
 // What compiled CPU code (@jit functions, CPU ufuncs, the simulator) gets from the extension at
-// run time (src/prelude/host_services.h declares the same table): the per-thread random
+// run time (cj::HostServices, src/abi/cujit_abi.h): the per-thread random
 // generator states, and the arena that owns the arrays a call allocates. The CPU dispatcher
 // opens an arena around each call, hands the returned arrays' blocks to NumPy and frees the rest.
 #pragma once
@@ -7,21 +7,12 @@
 #include <mutex>
 #include <vector>
 
+#include "abi/cujit_abi.h"
+
 namespace cujit::rt {
 
-/// The function table a compiled library receives (layout of cj::HostServices in the prelude).
-struct HostServices {
-  void* (*random_state)(int which);
-  void* (*alloc)(int64_t bytes);
-  void* (*arena_get)();
-  void (*arena_set)(void* arena);
-  int (*num_threads)();
-  void* (*arena_open)();
-  void (*arena_close)(void* prev);
-  void (*arena_reset)();
-  int* sim_flags;       // simulator.h: nonzero asks simulated code to call sim_poll
-  int (*sim_poll)();    // 1: stop (Ctrl-C)
-};
+/// The function table a compiled library receives (src/abi/cujit_abi.h).
+using HostServices = cj::HostServices;
 const HostServices* host_services();
 
 /// Threads a parallel loop may use: at most max_threads() (NUMBA_NUM_THREADS or

@@ -10,28 +10,17 @@
 #include <thread>
 #include <vector>
 
+#include "abi/cujit_abi.h"
 #include "runtime/driver.h"
 #include "runtime/simulator.h"
 
 namespace cujit::rt {
 
-namespace {
-// The simulator's entry points (src/prelude/host.h).
-using HostUfuncFn = int (*)(const void* params, int64_t begin, int64_t end, char* err, size_t errlen);
-struct SimLaunch {  // cj::SimLaunch
-  int32_t grid[3];
-  int32_t block[3];
-  int64_t block_begin, block_end;
-  int64_t shared_bytes;
-  char error[512];
-  void* coop;  // cooperative launches: the SimGrid below
-};
-struct SimGrid {  // cj::SimGrid (prelude/host_services.h)
-  int64_t blocks, arrived, finished, generation;
-  int32_t stop;
-};
-using HostKernelFn = void (*)(void** params, const SimLaunch* launch);
-}  // namespace
+// The simulator's entry points and records, and the GPU's fault record: src/abi/cujit_abi.h.
+using cj::HostKernelFn;
+using cj::HostUfuncFn;
+using cj::SimGrid;
+using cj::SimLaunch;
 
 std::shared_ptr<LoadedModule> LoadedModule::load_gpu(const std::string& image) {
   std::shared_ptr<LoadedModule> m(new LoadedModule());
@@ -57,16 +46,6 @@ bool LoadedModule::stale() const noexcept {
   return backend_ == Backend::GPU && generation_ != context_generation();
 }
 
-// The device side's record (cj::FaultRecord in prelude/cuda.h, debug builds only): same layout.
-namespace {
-struct FaultRecord {
-  uint32_t flag;
-  int32_t site, axis, pad;
-  int64_t index, size;
-  uint32_t thread[3], block[3];
-};
-}  // namespace
-
 bool LoadedModule::take_index_fault(void* stream, IndexFault* out) {
   if (backend_ != Backend::GPU) return false;
   if (stale()) throw_stale("this kernel's module", generation_);
@@ -74,9 +53,9 @@ bool LoadedModule::take_index_fault(void* stream, IndexFault* out) {
   stream_synchronize((CUstream)stream);
   CUdeviceptr p = 0;
   size_t bytes = 0;
-  CUJIT_CU(cuModuleGetGlobal, &p, &bytes, (CUmodule)module_, "cj_fault_record");
-  if (bytes != sizeof(FaultRecord)) throw std::logic_error("cj_fault_record has an unexpected size");
-  FaultRecord r{};
+  CUJIT_CU(cuModuleGetGlobal, &p, &bytes, (CUmodule)module_, CJ_ABI_STR(CJ_ABI_FAULT_RECORD));
+  if (bytes != sizeof(cj::FaultRecord)) throw std::logic_error("the fault record has an unexpected size");
+  cj::FaultRecord r{};
   CUJIT_CU(cuMemcpyDtoH, &r, p, sizeof r);
   if (r.flag == 0) return false;
   CUJIT_CU(cuMemsetD8, p, 0, sizeof r);  // ready for the next launch
@@ -127,8 +106,9 @@ int sim_max_cooperative_blocks(int threads) {
   return std::max(1, std::min(kSimMaxCooperativeBlocks, cores * std::max(1, 2048 / std::max(1, threads))));
 }
 
+// The Python name of the kernel whose entry is `symbol`.
 std::string kernel_name(const std::string& symbol) {
-  const std::string kPrefix = "cj_kernel_";  // codegen's entry symbol for kernel <name>
+  const std::string kPrefix = cj::kKernelPrefix;
   return symbol.rfind(kPrefix, 0) == 0 ? symbol.substr(kPrefix.size()) : symbol;
 }
 
@@ -195,8 +175,7 @@ void LoadedModule::launch_kernel(void* f, const std::string& symbol, Dim3 grid, 
     } catch (const CudaAPIError& e) {
       // Too many registers for the block: say which kernel, how many, and what would fit.
       if (e.code != CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES) throw;
-      const std::string kPrefix = "cj_kernel_";
-      const std::string name = symbol.rfind(kPrefix, 0) == 0 ? symbol.substr(kPrefix.size()) : symbol;
+      const std::string name = kernel_name(symbol);
       throw CudaAPIError(e.call, e.code, e.name, "too many resources requested for launch",
                          launch_resources_message(name, function_attribute((CUfunction)f, CU_FUNC_ATTRIBUTE_NUM_REGS),
                                                   (long long)block.x * block.y * block.z,
@@ -222,11 +201,7 @@ void LoadedModule::launch_kernel(void* f, const std::string& symbol, Dim3 grid, 
     SimLaunch l{{(int32_t)grid.x, (int32_t)grid.y, (int32_t)grid.z},
                 {(int32_t)block.x, (int32_t)block.y, (int32_t)block.z}, b, e, (int64_t)shared_bytes, {0}, nullptr};
     fn(params, &l);
-    if (l.error[0]) {
-      const std::string kPrefix = "cj_kernel_";  // codegen's entry symbol for kernel <name>
-      throw_simulator_error("simulated kernel " + (symbol.rfind(kPrefix, 0) == 0 ? symbol.substr(kPrefix.size()) : symbol),
-                            l.error);
-    }
+    if (l.error[0]) throw_simulator_error("simulated kernel " + kernel_name(symbol), l.error);
   });
 }
 

@@ -4,7 +4,7 @@
 // a child made by fork() starts a pool of its own, since it inherits no threads.
 #include "runtime/simulator.h"
 
-#include "runtime/errors.h"
+#include "abi/errors.h"
 
 #include <pthread.h>
 #include <unistd.h>

@@ -65,14 +65,14 @@ std::vector<int64_t> pack_ufunc_args(const std::vector<int64_t>& shape, const st
   if (dims.size() > (size_t)kUfuncMaxDims)
     throw std::invalid_argument("CUDA ufuncs support up to " + std::to_string(kUfuncMaxDims) +
                                 " dimensions after broadcasting; got " + std::to_string(dims.size()));
-  // Layout: n, ndim, shape[8], ptr[N], strides[N][8].
-  std::vector<int64_t> buf(2 + kUfuncMaxDims + nops + nops * kUfuncMaxDims, 0);
+  // cj::UfuncArgs<nops>, word by word.
+  std::vector<int64_t> buf(cj::ufunc_args_words((int)nops), 0);
   buf[0] = *n;
   buf[1] = (int64_t)dims.size();
-  for (size_t d = 0; d < dims.size(); ++d) buf[2 + d] = dims[d];
+  for (size_t d = 0; d < dims.size(); ++d) buf[cj::ufunc_shape_word((int)d)] = dims[d];
   for (size_t k = 0; k < nops; ++k) {
-    buf[2 + kUfuncMaxDims + k] = (int64_t)(intptr_t)ops[k].data;
-    for (size_t d = 0; d < dims.size(); ++d) buf[2 + kUfuncMaxDims + nops + k * kUfuncMaxDims + d] = st[k][d];
+    buf[cj::ufunc_ptr_word((int)k)] = (int64_t)(intptr_t)ops[k].data;
+    for (size_t d = 0; d < dims.size(); ++d) buf[cj::ufunc_stride_word((int)nops, (int)k, (int)d)] = st[k][d];
   }
   return buf;
 }

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "abi/cujit_abi.h"
+
 namespace cujit::rt {
 
 /// One operand as the loop will read or write it: base pointer, shape and byte strides.
@@ -21,12 +23,12 @@ struct Operand {
 std::vector<int64_t> broadcast_shapes(const std::vector<std::vector<int64_t>>& shapes);
 
 /// The UfuncArgs<N> block for `ops` (inputs, then the output, whose shape is `shape`), as 64-bit
-/// words in the prelude's layout, with broadcast dimensions given stride 0 and dimensions merged
+/// words in cj::UfuncArgs's layout (src/abi/cujit_abi.h), with broadcast dimensions given stride 0 and dimensions merged
 /// where every operand allows it (a C-contiguous launch becomes one dimension). Sets `*n` to the
 /// element count. Throws std::invalid_argument past kMaxDims dimensions.
 std::vector<int64_t> pack_ufunc_args(const std::vector<int64_t>& shape, const std::vector<Operand>& ops,
                                      int64_t* n);
 
-constexpr int kUfuncMaxDims = 8;  // cj::kMaxDims in the prelude
+constexpr int kUfuncMaxDims = cj::kMaxDims;
 
 }  // namespace cujit::rt

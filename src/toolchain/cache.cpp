@@ -19,7 +19,7 @@
 #include <set>
 #include <thread>
 
-#include "runtime/errors.h"
+#include "abi/errors.h"
 
 namespace cujit::toolchain {
 namespace {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/errors.h"
+#include "abi/errors.h"
 
 namespace cujit::rt {
 

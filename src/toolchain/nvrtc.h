@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/errors.h"
+#include "abi/errors.h"
 
 namespace cujit::rt {
 

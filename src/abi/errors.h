@@ -1,4 +1,6 @@
-// Runtime errors: what a CUDA driver or NVRTC call, or a missing GPU, becomes. bindings/errors.cpp
+// The error types every layer above throws: what a CUDA driver or NVRTC call, a missing GPU, the
+// toolchain or the simulator's generated code reports. They live in this bottom folder so that
+// the toolchain and the runtime both throw them without including each other; bindings/errors.cpp
 // turns them into cujit.cuda.CudaAPIError / CudaSupportError / cujit.errors.NvrtcError.
 #pragma once
 #include <cstddef>
