@@ -335,7 +335,7 @@ Build build_device_function(const std::shared_ptr<FunctionSource>& src, const st
 }
 
 CpuBuild build_cpu_function(const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args,
-                            const CpuOptions& options) {
+                            const CpuOptions& options, const Type& ret) {
   CpuBuild b;
   b.arg_types = args;
   b.symbol = cj::kCpuPrefix + src->name;
@@ -347,7 +347,7 @@ CpuBuild build_cpu_function(const std::shared_ptr<FunctionSource>& src, const st
 #endif
   if (options.parallel) b.host_flags.push_back("-fopenmp");
   if (options.fastmath) b.host_flags.push_back("-ffast-math");
-  b.ret = build_single(b, src, args, Type::unknown(), Role::Device, EntryPoint::Kind::Cpu, b.symbol, &b.annotated,
+  b.ret = build_single(b, src, args, ret, Role::Device, EntryPoint::Kind::Cpu, b.symbol, &b.annotated,
                        options.parallel, options.python_errors, false, false, options.boundscheck);
   return b;
 }

@@ -78,9 +78,10 @@ struct CpuOptions {
   bool boundscheck = false;   // boundscheck=True (or the environment's): IndexError out of bounds
 };
 
-/// Types and generates an @jit function for the argument types of a call.
+/// Types and generates an @jit function for the argument types of a call; `ret`, a declared
+/// signature's return type, converts the result to it (Unknown: inferred).
 CpuBuild build_cpu_function(const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args,
-                            const CpuOptions& options = {});
+                            const CpuOptions& options = {}, const Type& ret = Type::unknown());
 
 /// A CPU @vectorize / @guvectorize: NumPy inner loops, one per signature, in one host library.
 /// For a vectorize, `output` is the declared or (with no return type given) inferred result.

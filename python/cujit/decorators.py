@@ -510,6 +510,23 @@ def exc_key(cls):
     return key
 
 
+# Named tuple classes compiled code has seen, by key: a named tuple a @jit function returns is
+# made from its class here (bindings/cpu.cpp), as Numba returns an instance of the user's class.
+NAMEDTUPLE_CLASSES = {}
+
+
+def namedtuple_key(cls):
+    key = "%s@%x" % (cls.__qualname__, id(cls))
+    NAMEDTUPLE_CLASSES[key] = cls
+    return key
+
+
+def _is_namedtuple_class(value):
+    # Numba's test (typeof of a tuple subclass with _fields): collections.namedtuple and
+    # typing.NamedTuple classes alike.
+    return isinstance(value, type) and issubclass(value, tuple) and isinstance(getattr(value, "_fields", None), tuple)
+
+
 def _classify(value, seen):
     """The (kind, payload...) tuple the core's FunctionSource.set_globals understands."""
     from .cuda.dispatcher import DeviceFunction, Dispatcher
@@ -546,6 +563,18 @@ def _classify(value, seen):
         if value.dtype.kind in "Mm":  # datetime64/timedelta64: its count of units (NaT: INT64_MIN)
             return ("scalar", name, int(value.view(np.int64)))
         return ("scalar", name, value.item())
+    if _is_namedtuple_class(value):
+        # A named tuple class: called in compiled code to make one. Its field defaults are
+        # constants (a default the compiler has no type for is an error only where it is used).
+        defaults = getattr(value, "_field_defaults", {})
+        return ("ntclass", namedtuple_key(value), value.__name__, list(value._fields),
+                [(f, _classify(defaults[f], seen)) for f in value._fields if f in defaults], repr(value))
+    if isinstance(value, tuple) and _is_namedtuple_class(type(value)):
+        items = [_classify(v, seen) for v in value]
+        if all(i[0] in ("int", "float", "bool", "scalar", "tuple", "array") for i in items):
+            cls = type(value)
+            return ("tuple", items, namedtuple_key(cls), cls.__name__, list(cls._fields))
+        return ("opaque", "%r (only named tuples of numbers and arrays can be globals)" % type(value))
     if isinstance(value, tuple):
         # A tuple of numbers (or of such tuples) is a constant, as in Numba (SHAPE = (16, 16)).
         # A tuple of arrays (and numbers) is one too: its arrays are constant arrays, as a global

@@ -10,7 +10,7 @@ import numpy as np
 # records, literals, ...): each exists as a name, and using it raises NotImplementedError naming
 # it, instead of an import error (or, worse, some other type in its place).
 _UNSUPPORTED_NAMES = (
-    "NamedTuple", "NamedUniTuple", "Optional",
+    "Optional",
     "Omitted", "CPointer", "voidptr", "NestedArray",
     "IntegerLiteral", "BooleanLiteral", "StringLiteral", "Literal", "literal", "List", "ListType",
     "Set", "DictType", "Dummy", "Opaque", "IntEnumMember", "EnumMember", "Function",
@@ -21,7 +21,8 @@ _UNSUPPORTED_NAMES = (
 )
 
 __all__ = [
-    "Type", "ScalarType", "ArrayType", "Record", "Signature", "void", "BaseTuple", "Tuple", "UniTuple", "boolean", "bool_",
+    "Type", "ScalarType", "ArrayType", "Record", "Signature", "void", "BaseTuple", "Tuple", "UniTuple",
+    "BaseNamedTuple", "NamedTuple", "NamedUniTuple", "boolean", "bool_",
     "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float32", "float64", "intp", "uintp", "float_", "double", "byte", "int_",
     "from_dtype", "signature_string", "typeof", "NPDatetime", "NPTimedelta",
@@ -177,6 +178,63 @@ class UniTuple(BaseTuple):
         self.name = "UniTuple(%s x %d)" % (dtype, count)
 
 
+class BaseNamedTuple(BaseTuple):
+    """A named tuple of class ``instance_class`` (collections.namedtuple or typing.NamedTuple)."""
+
+    def _setup(self, types, pyclass):
+        self.types = tuple(types)
+        self.instance_class = pyclass
+        self.fields = tuple(pyclass._fields)
+
+    def __eq__(self, other):  # two classes of one name and fields are different types
+        return isinstance(other, BaseNamedTuple) and other.instance_class is self.instance_class and other.types == self.types
+
+    def __hash__(self):
+        return hash((self.name, id(self.instance_class)))
+
+    def _spelling(self):
+        # What the core parses (compiler/types.cpp): the class by its key, which also registers
+        # it for results (decorators.NAMEDTUPLE_CLASSES).
+        from .decorators import namedtuple_key
+        items = "Tuple((%s))" % "".join("%s, " % _spelling(t) for t in self.types)
+        return "NamedTuple('%s', '%s', (%s), %s)" % (namedtuple_key(self.instance_class), self.instance_class.__name__,
+                                                     "".join("'%s', " % f for f in self.fields), items)
+
+
+class NamedTuple(BaseNamedTuple):
+    """``NamedTuple([int64, float64], P)``, printed as Numba prints it, ``P(int64, float64)``;
+    items of one type make a NamedUniTuple."""
+
+    def __new__(cls, types, pyclass):
+        types = tuple(types)
+        if types and all(t == types[0] for t in types):
+            return NamedUniTuple(types[0], len(types), pyclass)
+        return super().__new__(cls)
+
+    def __init__(self, types, pyclass):
+        self._setup(types, pyclass)
+        self.name = "%s(%s)" % (pyclass.__name__, ", ".join(str(t) for t in self.types))
+
+
+class NamedUniTuple(BaseNamedTuple):
+    """``NamedUniTuple(int64, 2, P)``, printed ``P(int64 x 2)``."""
+
+    def __init__(self, dtype, count, pyclass):
+        self._setup((dtype,) * count, pyclass)
+        self.dtype = dtype
+        self.count = count
+        self.name = "%s(%s x %d)" % (pyclass.__name__, dtype, count)
+
+
+def _spelling(t):
+    """A type object as the core's signature parser reads it (str(t) but for named tuples)."""
+    if isinstance(t, BaseNamedTuple):
+        return t._spelling()
+    if isinstance(t, BaseTuple):
+        return "Tuple((%s))" % "".join("%s, " % _spelling(x) for x in t.types)
+    return str(t)
+
+
 class VoidType(Type):
     name = "void"
 
@@ -316,6 +374,12 @@ def typeof(value):
         return complex128
     if isinstance(value, np.generic):
         return from_dtype(value.dtype)
+    if isinstance(value, tuple):  # Numba's: UniTuple / Tuple, NamedUniTuple / NamedTuple
+        items = [typeof(v) for v in value]
+        fields = getattr(type(value), "_fields", None)
+        if type(value) is not tuple and isinstance(fields, tuple):
+            return NamedTuple(items, type(value))
+        return Tuple(items)
     dtype = getattr(value, "dtype", None)
     shape = getattr(value, "shape", None)
     from . import _core  # simulator device arrays have no __cuda_array_interface__
@@ -336,10 +400,10 @@ def signature_string(sig):
     if isinstance(sig, str):
         return sig
     if isinstance(sig, Signature):
-        return str(sig)
+        return "%s(%s)" % (_spelling(sig.return_type), ", ".join(_spelling(a) for a in sig.args))
     if isinstance(sig, tuple):
-        return "(%s)" % ", ".join(str(a) for a in sig)
+        return "(%s)" % ", ".join(_spelling(a) for a in sig)
     if isinstance(sig, Type):
-        return str(sig)
+        return _spelling(sig)
     raise TypeError("a signature is a string like 'float32(float32)' or a type expression like "
                     "float32(float32); got %r" % (sig,))

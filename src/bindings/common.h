@@ -90,7 +90,7 @@ class SpecCache {
  public:
   Spec& get(const std::vector<Type>& types, const std::function<std::unique_ptr<Spec>()>& build) {
     std::string key;
-    for (const auto& t : types) key += t.str() + ";";
+    for (const auto& t : types) key += t.key() + ";";  // key(): named tuple classes apart
     {
       std::lock_guard<std::mutex> g(mu_);
       auto it = specs_.find(key);

@@ -68,9 +68,28 @@ GlobalValue to_global(const std::string& name, const py::tuple& t) {
       throw std::invalid_argument("global '" + name + "': unsupported array dtype " + t[1].cast<std::string>());
     g.shape = t[2].cast<std::vector<int64_t>>();
     g.bytes = t[3].cast<std::string>();
-  } else if (kind == "tuple") {
-    g.kind = K::Tuple;
-    for (auto item : t[1].cast<py::list>()) g.elems.push_back(to_global(name, item.cast<py::tuple>()));
+  } else if (kind == "tuple" || kind == "ntclass") {
+    // ("tuple", items[, key, name, fields]): a tuple, or a named tuple of that class;
+    // ("ntclass", key, name, fields, [(field, default)]): a named tuple class.
+    const bool cls = kind == "ntclass";
+    g.kind = cls ? K::NamedTupleClass : K::Tuple;
+    if (!cls)
+      for (auto item : t[1].cast<py::list>()) g.elems.push_back(to_global(name, item.cast<py::tuple>()));
+    const size_t at = cls ? 1 : 2;
+    if (t.size() > at) {
+      auto c = std::make_shared<TupleClass>();
+      c->key = g.type_name = t[at].cast<std::string>();
+      c->name = t[at + 1].cast<std::string>();
+      c->fields = t[at + 2].cast<std::vector<std::string>>();
+      g.tclass = std::move(c);
+    }
+    if (cls) g.module = t[5].cast<std::string>();  // repr(cls), for messages
+    if (cls)
+      for (auto item : t[4].cast<py::list>()) {
+        auto it = item.cast<py::tuple>();
+        g.elems.push_back(to_global(name, it[1].cast<py::tuple>()));
+        g.elems.back().attr = it[0].cast<std::string>();
+      }
   } else if (kind == "enum" || kind == "enumclass") {  // (kind, key, is IntEnum, value | [(name, member)])
     g.kind = kind == "enum" ? K::EnumMember : K::EnumClass;
     g.type_name = t[1].cast<std::string>();

@@ -103,6 +103,11 @@ py::object result_value(const Type& t, const char* p, ResultOwners& owners) {
     py::tuple out(t.elems.size());
     const Layout l = value_layout(t);
     for (size_t i = 0; i < t.elems.size(); ++i) out[i] = result_value(t.elems[i], p + l.offsets[i], owners);
+    if (t.tclass) {  // an instance of the user's class, as Numba returns it
+      static PyObject* classes =  // kept for the process's life, as a static py::object is not
+          py::object(py::module_::import("cujit.decorators").attr("NAMEDTUPLE_CLASSES")).release().ptr();
+      return py::handle(classes)[py::str(t.tclass->key)](*out);
+    }
     return std::move(out);
   }
   if (t.is_array()) return array_result(t, p, owners);
@@ -166,8 +171,9 @@ class CpuFunction {
         folds_(folds) {
     for (const auto& s : sigs) {
       Signature sig = parse_signature_or_raise(s);
-      specialize(sig.args);
+      specialize(sig.args, sig.ret);
       declared_.push_back(sig.args);
+      declared_ret_.push_back(sig.ret);
     }
   }
 
@@ -192,8 +198,13 @@ class CpuFunction {
       }
       types.push_back(karg.back().type);
     }
-    if (!declared_.empty()) types = bind_declared(declared_, karg, types, src_->name);
-    CpuSpec& sp = specialize(types);
+    Type declared_ret = Type::unknown();  // a declared signature's return type: the result converts to it
+    if (!declared_.empty()) {
+      types = bind_declared(declared_, karg, types, src_->name);
+      for (size_t k = 0; k < declared_.size(); ++k)
+        if (declared_[k] == types) { declared_ret = declared_ret_[k]; break; }
+    }
+    CpuSpec& sp = specialize(types, declared_ret);
     if (sp.build.arg_types.size() != args.size())
       throw py::type_error(src_->name + "() takes " + std::to_string(sp.build.arg_types.size()) + " arguments, got " +
                            std::to_string(args.size()));
@@ -256,11 +267,12 @@ class CpuFunction {
   SpecCache<CpuSpec> specs_;
   std::vector<std::vector<Type>> declared_;
   bool folds_ = false;
+  std::vector<Type> declared_ret_;  // each declared signature's return type (Unknown: none named)
 
-  CpuSpec& specialize(const std::vector<Type>& types) {
+  CpuSpec& specialize(const std::vector<Type>& types, const Type& ret = Type::unknown()) {
     return specs_.get(types, [&] {
       auto sp = std::make_unique<CpuSpec>();
-      sp->build = build_cpu_function(source_for_compile(src_, snapshot_), types, options_);
+      sp->build = build_cpu_function(source_for_compile(src_, snapshot_), types, options_, ret);
       const Type& r = sp->build.ret;
       if (!returnable(r))
         throw py::type_error(src_->name + "() returns " + r.str() +

@@ -189,6 +189,31 @@ void convert_scalar_word(int64_t* word, Scalar from, Scalar to) {
   });
 }
 
+TupleClassPtr named_tuple_class(const py::handle& cls) {
+  // Looked up once per class, and kept for the process's life, as classes of enums are.
+  static std::unordered_map<PyObject*, TupleClassPtr> known;
+  static std::mutex mu;
+  {
+    std::lock_guard<std::mutex> g(mu);
+    auto it = known.find(cls.ptr());
+    if (it != known.end()) return it->second;
+  }
+  TupleClassPtr c;
+  py::object fields = py::getattr(cls, "_fields", py::none());
+  if (py::isinstance<py::tuple>(fields)) {  // Numba's test: a tuple subclass with _fields
+    static PyObject* key_of = py::object(py::module_::import("cujit.decorators").attr("namedtuple_key")).release().ptr();
+    auto t = std::make_shared<TupleClass>();
+    t->key = py::handle(key_of)(cls).cast<std::string>();
+    t->name = py::str(cls.attr("__name__")).cast<std::string>();
+    for (auto f : fields) t->fields.push_back(py::str(f).cast<std::string>());
+    c = std::move(t);
+    cls.inc_ref();  // the key names this class: it must outlive every specialisation typed with it
+  }
+  std::lock_guard<std::mutex> g(mu);
+  known.emplace(cls.ptr(), c);
+  return c;
+}
+
 namespace {
 // Numba's typeof of a tuple: the tuple of its items' types (UniTuple when they are all one type),
 // its bytes the struct of theirs, each at its offset in value_layout.
@@ -204,6 +229,7 @@ KArg marshal_tuple(const py::handle& h, rt::Backend backend, int index) {
     a.from_host = a.from_host || a.items.back().from_host;
   }
   a.type = Type::tuple(std::move(types));
+  if (!PyTuple_CheckExact(h.ptr())) a.type.tclass = named_tuple_class(py::type::of(h));  // null: a plain tuple subclass
   const Layout l = value_layout(a.type);
   a.bytes.assign((l.size + 7) / 8, 0);
   char* out = reinterpret_cast<char*>(a.bytes.data());
@@ -351,6 +377,26 @@ KArg marshal(const py::handle& h, rt::Backend backend, int index) {
   return a;
 }
 
+namespace {
+// The bytes of a value of type `from` at `src` re-encoded as type `to` at `dst`: scalars by
+// C++'s conversions (Numba's casts), tuples item by item at each layout's offsets (a declared
+// UniTuple(int64, 2) called with (1, 2.5)), anything else (arrays, which fit only exactly) copied.
+void convert_value(const char* src, const Type& from, char* dst, const Type& to) {
+  if (to.is_scalar() && from.is_scalar()) {
+    int64_t w[2] = {0, 0};
+    std::memcpy(w, src, scalar_size(from.scalar));
+    convert_scalar_word(w, from.scalar, to.scalar);
+    std::memcpy(dst, w, scalar_size(to.scalar));
+  } else if (to.is_tuple() && from.is_tuple()) {
+    const Layout lf = value_layout(from), lt = value_layout(to);
+    for (size_t i = 0; i < to.elems.size(); ++i)
+      convert_value(src + lf.offsets[i], from.elems[i], dst + lt.offsets[i], to.elems[i]);
+  } else {
+    std::memcpy(dst, src, value_layout(to).size);
+  }
+}
+}  // namespace
+
 std::vector<Type> bind_declared(const std::vector<std::vector<Type>>& declared, std::vector<KArg>& karg,
                                 const std::vector<Type>& actual, const std::string& name) {
   // Numba's overload resolution (compiler/overloads.h). Taking the first that fits called
@@ -365,6 +411,11 @@ std::vector<Type> bind_declared(const std::vector<std::vector<Type>>& declared, 
         karg[i].bytes.resize(std::max(scalar_words(actual[i].scalar), scalar_words((*best)[i].scalar)));
         convert_scalar_word(&karg[i].bytes[0], actual[i].scalar, (*best)[i].scalar);
         karg[i].bytes.resize(scalar_words((*best)[i].scalar));
+      } else if ((*best)[i].is_tuple() && (*best)[i] != actual[i]) {
+        std::vector<int64_t> bytes((value_layout((*best)[i]).size + 7) / 8, 0);
+        convert_value(reinterpret_cast<const char*>(karg[i].bytes.data()), actual[i], reinterpret_cast<char*>(bytes.data()),
+                      (*best)[i]);
+        karg[i].bytes = std::move(bytes);
       }
     return *best;
   }

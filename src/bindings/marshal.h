@@ -47,6 +47,10 @@ void numpy_scalar_bytes(const pybind11::handle& h, Scalar s, int64_t* word);
 /// Re-encodes a marshalled scalar of type `from` as type `to` (C++'s conversions, as Numba's).
 void convert_scalar_word(int64_t* word, Scalar from, Scalar to);
 
+/// The named tuple class `cls` (a tuple subclass with `_fields`: collections.namedtuple and
+/// typing.NamedTuple), registered with decorators.namedtuple_key; null for any other class.
+TupleClassPtr named_tuple_class(const pybind11::handle& cls);
+
 /// Types and marshals argument `index` for `backend`: device arrays as they are, host arrays in
 /// place on the simulator (and for CPU code) or copied to the GPU, scalars by value, tuples as
 /// the struct of their items (compiler/layout.h). Throws

@@ -211,6 +211,7 @@ std::string Emitter::attribute(const ast::Node& e) {
   if (v.is_scalar() && is_complex(v.scalar) && (e.name == "real" || e.name == "imag"))
     return "(" + expr(*e.a) + ")." + (e.name == "real" ? "re" : "im");
   if (v.is_record()) return record_field_read(*v.record, *v.record->find(e.name), expr(*e.a));  // r.x
+  if (v.is_named_tuple()) return "(" + expr(*e.a) + ").f" + std::to_string(v.tclass->field(e.name));  // p.x
   if (v.is_scalar() && e.name == "real") return expr(*e.a);
   if (v.is_scalar() && e.name == "imag") return "((" + std::string(scalar_cpp(v.scalar)) + ")0)";
   throw InternalError("codegen: attribute " + e.name);

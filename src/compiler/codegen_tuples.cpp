@@ -1,5 +1,6 @@
 // Tuples as values in generated code (codegen_values.h): comparisons (==, !=, and Python's
-// lexicographic <, <=, >, >=), `x in t`, constant slices and print(). Tuples are the structs
+// lexicographic <, <=, >, >=), `x in t`, constant slices, calls of named tuple classes and
+// print(). Tuples are the structs
 // codegen.cpp defines (fields f0, f1, ...); each operand is evaluated once, into a temporary.
 #include <algorithm>
 #include <vector>
@@ -71,14 +72,38 @@ std::string emit_tuple_slice(const std::string& code, const Type& from, const Ty
   return s + "}; }())";
 }
 
+std::string emit_named_tuple_call(const ast::Node& e, const std::vector<std::string>& from, const ValueContext& cx) {
+  // Positional arguments, then keywords, each into a temporary in that order; then the struct.
+  std::string s = "([&]() { ";
+  std::vector<std::string> pos, kw;
+  for (const auto& a : e.list) {
+    pos.push_back(temp(cx, "cj_na"));
+    s += "auto " + pos.back() + " = " + cx.expr(*a) + "; ";
+  }
+  for (const auto& k : e.keywords) {
+    kw.push_back(temp(cx, "cj_nk"));
+    s += "auto " + kw.back() + " = " + cx.expr(*k.value) + "; ";
+  }
+  s += "return " + cx.type(e.type) + "{";
+  for (size_t i = 0; i < from.size(); ++i) {
+    const std::string& f = from[i];
+    s += i ? ", " : "";
+    if (!f.empty() && f[0] == '@') s += pos[std::stoul(f.substr(1))];
+    else if (!f.empty() && f[0] == '=') s += kw[std::stoul(f.substr(1))];
+    else s += f;  // a default's literal
+  }
+  return s + "}; }())";
+}
+
 void print_piece(const std::string& code, const Type& t, std::string* fmt, std::string* args) {
-  if (t.is_tuple()) {  // Python's repr: (a, b), and (a,) for one item
-    *fmt += "(";
+  if (t.is_tuple()) {  // Python's repr: (a, b), and (a,) for one item; a named tuple's P(x=a, y=b)
+    *fmt += t.tclass ? t.tclass->name + "(" : "(";
     for (size_t i = 0; i < t.elems.size(); ++i) {
       if (i) *fmt += ", ";
+      if (t.tclass) *fmt += t.tclass->fields[i] + "=";
       print_piece(field(code, i), t.elems[i], fmt, args);
     }
-    *fmt += t.elems.size() == 1 ? ",)" : ")";
+    *fmt += t.elems.size() == 1 && !t.tclass ? ",)" : ")";
     return;
   }
   if (t.tag == Type::Tag::None) { *fmt += "None"; return; }

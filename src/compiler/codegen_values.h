@@ -34,6 +34,9 @@ std::string emit_tuple_compare(const std::string& l, const Type& lt, ast::Op op,
 /// The tuple `to` of the items `picks` of `code` (a constant slice).
 std::string emit_tuple_slice(const std::string& code, const Type& from, const Type& to, const std::vector<int64_t>& picks,
                              const ValueContext& cx);
+/// A call of a named tuple class: the struct of its fields, each from where `from` says (see
+/// type_named_tuple_call), the arguments evaluated once each, in the order Python evaluates them.
+std::string emit_named_tuple_call(const ast::Node& e, const std::vector<std::string>& from, const ValueContext& cx);
 /// datetime64/timedelta64 (codegen_datetime.cpp): `a op b` (+ - * / //) where either is one, and
 /// the comparison `l op r` of two, as typeinfer_datetime.cpp typed them.
 std::string emit_time_binop(ast::Op op, const std::string& a, const Type& ta, const std::string& b, const Type& tb,

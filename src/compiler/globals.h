@@ -30,7 +30,9 @@ struct GlobalValue {
     Function,    // another cujit function (cuda.jit(device=True))
     Array,       // a NumPy array: a read-only constant (cuda.const.array_like), its bytes copied
     Tuple,       // a tuple of numbers (Int, Float, Bool, Scalar) and arrays (Array): a constant
-                 // (SHAPE = (16, 16))
+                 // (SHAPE = (16, 16)); a named tuple's also tclass (type_name = its key)
+    NamedTupleClass,  // a named tuple class (called to make one): tclass, type_name = its key,
+                      // elems = its field defaults (attr = the field's name), module = repr(cls)
     EnumMember,  // an enum member: type_name = its class's key ("Color@<id>"), i = 1 for an
                  // IntEnum, elems[0] = its value (a number)
     EnumClass,   // an enum class: type_name and i as EnumMember's, elems = its members (attr =
@@ -61,6 +63,7 @@ struct GlobalValue {
   std::string bytes;                   // Array: the elements, C order
   RecordPtr record;                    // Array: its dtype when a structured one (scalar unused)
   std::vector<GlobalValue> elems;      // Tuple: its items
+  TupleClassPtr tclass;                // Tuple (a named tuple), NamedTupleClass
   /// Foreign, Link: code to link, as numba-cuda's link= names it. kind: "cu" (CUDA C++, put into
   /// the program itself), "ptx", "cubin", "fatbin", "object", "archive", "ltoir".
   struct LinkItem {

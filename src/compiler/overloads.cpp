@@ -7,8 +7,7 @@
 namespace cujit {
 
 namespace {
-bool fits(const Type& declared, const Type& actual) {
-  if (declared.is_scalar()) return actual.is_scalar();
+bool array_fits(const Type& declared, const Type& actual) {
   if (!declared.is_array() || !actual.is_array()) return false;
   if (declared.scalar != actual.scalar || declared.ndim != actual.ndim) return false;
   // Numba: a read-only array fits no signature declared with a writeable one (the only kind a
@@ -17,7 +16,6 @@ bool fits(const Type& declared, const Type& actual) {
   return declared.layout == 'A' || declared.layout == actual.layout;
 }
 }  // namespace
-
 
 namespace {
 
@@ -74,8 +72,34 @@ Conversion scalar_conversion(Scalar from, Scalar to) {
 
 }  // namespace
 
+namespace {
+struct Rating { int unsafe = 0, safe = 0, promote = 0; };
+
+// Whether `actual` converts to `declared`, adding the conversions it takes to `r`: scalars by
+// the casting rules, arrays exactly (above), a plain tuple item by item from a tuple of its
+// size (Numba: (1, 2.5) fits UniTuple(int64, 2), unsafely). A named tuple fits only its own
+// type, and a named tuple no plain tuple signature (Numba: "No matching definition").
+bool rate(const Type& declared, const Type& actual, Rating& r) {
+  if (declared.is_scalar()) {
+    if (!actual.is_scalar()) return false;
+    Conversion c = scalar_conversion(actual.scalar, declared.scalar);
+    r.unsafe += c == kUnsafe;
+    r.safe += c == kSafe;
+    r.promote += c == kPromote;
+    return c != kNone;
+  }
+  if (declared.is_tuple()) {
+    if (declared.is_named_tuple() || actual.is_named_tuple()) return declared == actual;
+    if (!actual.is_tuple() || actual.elems.size() != declared.elems.size()) return false;
+    for (size_t i = 0; i < declared.elems.size(); ++i)
+      if (!rate(declared.elems[i], actual.elems[i], r)) return false;
+    return true;
+  }
+  return array_fits(declared, actual);
+}
+}  // namespace
+
 OverloadChoice choose_overload(const std::vector<std::vector<Type>>& declared, const std::vector<Type>& actual) {
-  struct Rating { int unsafe = 0, safe = 0, promote = 0; };
   auto better = [](const Rating& a, const Rating& b) {
     return std::tie(a.unsafe, a.safe, a.promote) < std::tie(b.unsafe, b.safe, b.promote);
   };
@@ -86,16 +110,7 @@ OverloadChoice choose_overload(const std::vector<std::vector<Type>>& declared, c
     if (sig.size() != actual.size()) continue;
     bool ok = true;
     Rating r;
-    for (size_t i = 0; ok && i < sig.size(); ++i) {
-      ok = fits(sig[i], actual[i]);
-      if (ok && sig[i].is_scalar()) {
-        Conversion c = scalar_conversion(actual[i].scalar, sig[i].scalar);
-        ok = c != kNone;
-        r.unsafe += c == kUnsafe;
-        r.safe += c == kSafe;
-        r.promote += c == kPromote;
-      }
-    }
+    for (size_t i = 0; ok && i < sig.size(); ++i) ok = rate(sig[i], actual[i], r);
     if (!ok) continue;
     if (out.best < 0 || better(r, best_rating)) {
       out.best = (int)k;

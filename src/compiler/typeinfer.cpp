@@ -40,7 +40,7 @@ Type type_of_global(const GlobalValue& g) {
     case GlobalValue::Kind::Tuple: {
       std::vector<Type> items;
       for (const auto& x : g.elems) items.push_back(type_of_global(x));
-      return Type::tuple(items);
+      return Type::named_tuple(g.tclass, items);  // a plain tuple where tclass is null
     }
     case GlobalValue::Kind::Array: {  // a constant: read-only
       Type t = Type::array(g.scalar, (int)g.shape.size(), 'C');

@@ -424,4 +424,14 @@ Type list_binop_type(FunctionInstance& fn, const ast::Node& at, ast::Op op, cons
 /// `x in l`, and == < ... between lists of numbers.
 bool list_comparison_ok(const Type& l, ast::Op op, const Type& r);
 
+// Named tuples (typeinfer_namedtuples.cpp): the type of field `name` of the named tuple `v`
+// (Numba's "Unknown attribute" where it has none); a call of the named tuple class `cls` (its
+// arguments typed: `args` positional, the keywords' values on their nodes) bound to the fields as
+// Python binds it, with the class's defaults: the named tuple it makes. The call's Resolved
+// items say where each field comes from (codegen_tuples.cpp, emit_named_tuple_call).
+Type named_tuple_field(const FunctionInstance& fn, const ast::Node& at, const Type& v, const std::string& name);
+Type type_named_tuple_call(FunctionInstance& fn, ast::Node& call, const GlobalValue& cls, const std::vector<Type>& args);
+/// The C++ literal of a constant global (a number, an enum member's value, a tuple's aggregate).
+std::string constant_literal(const GlobalValue& g);
+
 }  // namespace cujit

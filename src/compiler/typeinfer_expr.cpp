@@ -17,8 +17,6 @@
 #include "compiler/parser.h"
 
 namespace cujit {
-namespace {
-
 std::string constant_literal(const GlobalValue& g) {
   switch (g.kind) {
     case GlobalValue::Kind::Int: return int_literal(Scalar::Int64, g.i, 0);
@@ -41,8 +39,6 @@ std::string constant_literal(const GlobalValue& g) {
     default: throw InternalError("constant_literal of a non-constant");
   }
 }
-
-}  // namespace
 
 namespace detail {
 
@@ -223,6 +219,7 @@ Type Typer::global(ast::Node& e, const GlobalValue& g) {
   using GK = GlobalValue::Kind;
   switch (g.kind) {
     case GK::EnumClass: return Type::module("enum:" + e.name);  // Color.red, Color["red"]: enum_member_of
+    case GK::NamedTupleClass: return Type::module("ntclass:" + e.name);  // called: type_named_tuple_call
     case GK::Int: case GK::Float: case GK::Bool: case GK::Scalar: case GK::EnumMember: {
       Resolved r{Resolved::Kind::Constant};
       r.literal = constant_literal(g);
@@ -273,7 +270,7 @@ Type Typer::global(ast::Node& e, const GlobalValue& g) {
         items.push_back(type_of_global(x));
       }
       f.resolved[&e] = r;
-      return Type::tuple(items);
+      return Type::named_tuple(g.tclass, items);  // a plain tuple where tclass is null
     }
     case GK::Foreign: {  // a call types it (type_foreign_call); it is no value of its own
       record_foreign(prog_, f, e, g);
@@ -387,6 +384,8 @@ Type Typer::attribute(ast::Node& e) {
   Type v = expr(*e.a);
   if (!v.known()) return Type::unknown();
   if (v.tag == Type::Tag::Module && v.name.rfind("enum:", 0) == 0) return enum_member_of(e, v.name.substr(5), e.name);
+  if (v.tag == Type::Tag::Module && v.name.rfind("ntclass:", 0) == 0)  // Numba: no attributes of the class
+    error(e, "Unknown attribute '" + e.name + "' of type class(" + fn().src->globals.at(v.name.substr(8)).module + ")");
   if (v.is_enum()) {  // Numba: .value, and no .name
     if (e.name != "value") error(e, "Unknown attribute '" + e.name + "' of type " + v.str());
     return v.tag == Type::Tag::EnumMember ? v.elems[0] : Type::scalar_of(v.scalar);
@@ -417,6 +416,7 @@ Type Typer::attribute(ast::Node& e) {
     error(e, "Unknown attribute '" + e.name + "' of type " + v.str());
   }
   if (v.is_record()) return record_field_type(record_field(fn(), e, v, e.name), v.readonly);  // r.x
+  if (v.is_named_tuple()) return named_tuple_field(fn(), e, v, e.name);  // p.x
   if (v.is_scalar()) {  // z.real and z.imag are floats; a real number's are itself and 0
     if (e.name == "real" || e.name == "imag") return Type::scalar_of(complex_part(v.scalar));
   }

@@ -60,6 +60,9 @@ Type Typer::binop_type(const ast::Node& at, ast::Op op, const Type& a, const Typ
   };
   if (a.is_list() || b.is_list()) return list_binop_type(fn(), at, op, a, b);  // typeinfer_lists.cpp
   if (a.is_tuple() && b.is_tuple() && op == O::Add) {
+    if (a.is_named_tuple() || b.is_named_tuple())  // Numba has no + with a named tuple
+      error(at, "No implementation of function Function(<built-in function add>) found for signature: add(" + a.str() +
+                    ", " + b.str() + ")");
     std::vector<Type> e = a.elems;
     e.insert(e.end(), b.elems.begin(), b.elems.end());
     return Type::tuple(e);
@@ -269,6 +272,8 @@ Type Typer::call(ast::Node& e) {
     if (!args[0].is_scalar()) error(*e.list[0], std::string("cannot convert a ") + args[0].str() + " to " + scalar_name(callee.scalar));
     return Type::scalar_of(callee.scalar);
   }
+  if (callee.tag == Type::Tag::Module && callee.name.rfind("ntclass:", 0) == 0)  // P(1, y=2.5)
+    return type_named_tuple_call(fn(), e, fn().src->globals.at(callee.name.substr(8)), args);
   if (callee.tag != Type::Tag::Function) error(e, "'" + callee.str() + "' object is not callable");
   if (callee.user_fn >= 0) return call_user(e, callee, args);
   if (!keywords_bound && !e.keywords.empty() && callee.name != "print" && callee.name != "cuda.local.array" &&

@@ -296,8 +296,9 @@ void Typer::finish_return(const ast::Node& def) {
     if (!t.known()) error(*at, "could not infer the type of the returned value");
     has_value = true;
     if (f.declared_ret.known()) {
-      if (f.declared_ret.is_scalar() && !t.is_scalar())
-        error(*at, "cannot return a " + t.str() + " from a function declared to return " + f.declared_ret.str());
+      if (!value_converts(t, f.declared_ret))  // Numba: "No conversion from int64 to UniTuple(float64 x 2)"
+        error(*at, "cannot return a " + t.str() + " from a function declared to return " +
+                       (f.declared_ret.tag == Type::Tag::Void ? std::string("none") : f.declared_ret.str()));
       continue;
     }
     Type u = unify(ret, t);

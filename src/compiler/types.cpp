@@ -109,7 +109,10 @@ bool Type::operator==(const Type& o) const {
       if ((record == nullptr) != (o.record == nullptr) || (record && record->spelling != o.record->spelling)) return false;
       return scalar == o.scalar && ndim == o.ndim && layout == o.layout && readonly == o.readonly && unaligned == o.unaligned;
     case Tag::Record: return record->spelling == o.record->spelling;
-    case Tag::Tuple: case Tag::Optional: case Tag::List: return elems == o.elems;
+    case Tag::Tuple:  // a named tuple's class is part of its type
+      if ((tclass == nullptr) != (o.tclass == nullptr) || (tclass && tclass->key != o.tclass->key)) return false;
+      return elems == o.elems;
+    case Tag::Optional: case Tag::List: return elems == o.elems;
     case Tag::Iterator: return name == o.name && elems == o.elems;
     case Tag::Module: return name == o.name;
     case Tag::Function: return name == o.name && user_fn == o.user_fn;
@@ -117,48 +120,60 @@ bool Type::operator==(const Type& o) const {
   }
 }
 
-std::string Type::str() const {
-  switch (tag) {
+namespace {
+// Type::str() and Type::key(): `keyed` spells a named tuple by its class's key.
+std::string spell(const Type& t, bool keyed) {
+  using Tag = Type::Tag;
+  auto sub = [keyed](const Type& e) { return spell(e, keyed); };
+  switch (t.tag) {
     case Tag::Unknown: return "unknown";
     case Tag::Scalar: case Tag::EnumMember:
-      if (name.empty()) return scalar_name(scalar);
-      return std::string(tag == Tag::Scalar ? "IntEnum<" + std::string(scalar_name(scalar)) : "Enum<" + elems[0].str()) + ">(" +
-             name.substr(0, name.find('@')) + ")";
+      if (t.name.empty()) return scalar_name(t.scalar);
+      return std::string(t.tag == Tag::Scalar ? "IntEnum<" + std::string(scalar_name(t.scalar)) : "Enum<" + sub(t.elems[0])) + ">(" +
+             t.name.substr(0, t.name.find('@')) + ")";
     case Tag::Array: {
       std::string s = "array(";
-      s += record ? record->spelling : std::string(scalar_name(scalar));
-      s += ", " + std::to_string(ndim) + "d, " + std::string(1, layout) + ")";
-      if (unaligned) s = "unaligned " + s;
-      if (readonly) s = "readonly " + s;
+      s += t.record ? t.record->spelling : std::string(scalar_name(t.scalar));
+      s += ", " + std::to_string(t.ndim) + "d, " + std::string(1, t.layout) + ")";
+      if (t.unaligned) s = "unaligned " + s;
+      if (t.readonly) s = "readonly " + s;
       return s;
     }
     case Tag::Tuple: {
-      bool uni = !elems.empty();
-      for (const auto& e : elems) uni = uni && e == elems[0];
-      if (uni) return "UniTuple(" + elems[0].str() + " x " + std::to_string(elems.size()) + ")";
-      std::string s = "Tuple(";
-      for (size_t i = 0; i < elems.size(); ++i) s += (i ? ", " : "") + elems[i].str();
+      bool uni = !t.elems.empty();
+      for (const auto& e : t.elems) uni = uni && e == t.elems[0];
+      // A named tuple: Numba's NamedUniTuple "P(int64 x 2)" and NamedTuple "P(int64, float64)".
+      const std::string head = t.tclass ? (keyed ? t.tclass->key : t.tclass->name) : uni ? "UniTuple" : "Tuple";
+      if (uni) return head + "(" + sub(t.elems[0]) + " x " + std::to_string(t.elems.size()) + ")";
+      std::string s = head + "(";
+      for (size_t i = 0; i < t.elems.size(); ++i) s += (i ? ", " : "") + sub(t.elems[i]);
       return s + ")";
     }
     case Tag::None: return "none";
     case Tag::Void: return "void";
-    case Tag::Module: return "Module(" + name + ")";
-    case Tag::Function: return "Function(" + name + ")";
-    case Tag::DType: return std::string("class(") + scalar_name(scalar) + ")";
+    case Tag::Module: return "Module(" + t.name + ")";
+    case Tag::Function: return "Function(" + t.name + ")";
+    case Tag::DType: return std::string("class(") + scalar_name(t.scalar) + ")";
     case Tag::Range: return "range_state64";
     case Tag::String: return "unicode_type";
     case Tag::GridGroup: return "GridGroup";
-    case Tag::Record: return record->spelling;
-    case Tag::Optional: return "OptionalType(" + elems[0].str() + ")";
-    case Tag::List: return std::string(reflected ? "reflected " : "") + "list(" + (elems[0].known() ? elems[0].str() : "undefined") + ")";
+    case Tag::Record: return t.record->spelling;
+    case Tag::Optional: return "OptionalType(" + sub(t.elems[0]) + ")";
+    case Tag::List:
+      return std::string(t.reflected ? "reflected " : "") + "list(" + (t.elems[0].known() ? sub(t.elems[0]) : "undefined") + ")";
     case Tag::Iterator: {
-      std::string s = name + "(";
-      for (size_t i = 0; i < elems.size(); ++i) s += (i ? ", " : "") + elems[i].str();
+      std::string s = t.name + "(";
+      for (size_t i = 0; i < t.elems.size(); ++i) s += (i ? ", " : "") + sub(t.elems[i]);
       return s + ")";
     }
   }
   return "?";
 }
+
+}  // namespace
+
+std::string Type::str() const { return spell(*this, false); }
+std::string Type::key() const { return spell(*this, true); }
 
 std::string RecordField::type_str() const {
   std::string t = !unsupported.empty() ? unsupported : type.str();
@@ -186,6 +201,20 @@ Type element_type(const Type& array) {
   Type r = Type::record_of(array.record);
   r.readonly = array.readonly;  // an element of a read-only array: its fields are read-only too
   return r;
+}
+
+bool value_converts(const Type& from, const Type& to) {
+  if (from.is_scalar() && to.is_scalar()) return true;
+  if (from.is_named_tuple() || to.is_named_tuple()) return from == to;
+  if (from.is_tuple() && to.is_tuple()) {
+    if (from.elems.size() != to.elems.size()) return false;
+    for (size_t i = 0; i < from.elems.size(); ++i)
+      if (!value_converts(from.elems[i], to.elems[i])) return false;
+    return true;
+  }
+  if (from.is_array() && to.is_array())  // codegen's conversion: a layout or read-only flag may differ
+    return from.ndim == to.ndim && element_type(from) == element_type(to);
+  return from == to;
 }
 
 Type iteration_item(const Type& it) {
@@ -305,6 +334,9 @@ Type unify(const Type& a, const Type& b) {
     if (is_time(a.scalar) || is_time(b.scalar)) return Type::unknown();  // Numba: no unification across units
     return Type::scalar_of(promote(a.scalar, b.scalar));
   }
+  // Named tuples unify only with their very type (Numba: "Cannot unify P(int64 x 2) and
+  // P(float64, int64)"), and never with a plain tuple.
+  if (a.is_named_tuple() || b.is_named_tuple()) return Type::unknown();
   if (a.is_tuple() && b.is_tuple() && a.elems.size() == b.elems.size()) {
     std::vector<Type> e;
     for (size_t i = 0; i < a.elems.size(); ++i) {
@@ -334,8 +366,14 @@ Type unify(const Type& a, const Type& b) {
 
 // ---- Signature parser -------------------------------------------------------------------------
 // sig   := [type] '(' [type (',' type)*] ')'
-// type  := name ['[' dim (',' dim)* ']'] | '(' ... ')' (not supported)
+// type  := name ['[' dim (',' dim)* ']']
+//        | 'UniTuple' '(' type (',' | 'x') int ')'            Numba's spelling; cujit's str()
+//        | 'Tuple' '(' '(' [type (',' type)* [',']] ')' ')'    Numba's spelling
+//        | 'Tuple' '(' type (',' type)* ')'                    cujit's str() (Numba's print)
 // dim   := ':' | '::1' | ':' ':' '1'
+//        | 'NamedTuple' '(' str ',' str ',' '(' str* ')' ',' type ')'   a named tuple: its
+//          class's key and name, its fields, and the tuple of its items (what types.NamedTuple
+//          objects write: no string a user writes can name a class)
 namespace {
 struct SigParser {
   const std::string& s;
@@ -357,6 +395,8 @@ struct SigParser {
     auto dot = n.rfind('.');
     if (dot != std::string::npos) n = n.substr(dot + 1);  // "types.float32", "np.float32"
     if (n == "void" || n == "none") return Type::void_();
+    if (n == "UniTuple" || n == "Tuple") return tuple(n == "UniTuple");
+    if (n == "NamedTuple") return named_tuple();
     Scalar sc;
     if (!scalar_from_name(n, &sc)) fail("unknown type '" + n + "'");
     if (is_time(sc)) {  // datetime64[D], timedelta64[ns]: the unit, then maybe array dimensions
@@ -390,6 +430,65 @@ struct SigParser {
     else if (contig_at == 0) layout = 'F';
     else if (contig_at >= 0) fail("'::1' must be on the first or last dimension");
     return Type::array(sc, ndim, layout);
+  }
+  std::string quoted() {
+    ws();
+    if (p >= s.size() || s[p] != '\'') fail("expected a quoted name at column " + std::to_string(p));
+    size_t e = s.find('\'', p + 1);
+    if (e == std::string::npos) fail("unterminated quoted name");
+    std::string q = s.substr(p + 1, e - p - 1);
+    p = e + 1;
+    return q;
+  }
+  // After the name NamedTuple.
+  Type named_tuple() {
+    auto c = std::make_shared<TupleClass>();
+    if (!eat('(')) fail("expected '(' after NamedTuple");
+    c->key = quoted();
+    if (!eat(',')) fail("expected ',' after the class key of NamedTuple");
+    c->name = quoted();
+    if (!eat(',') || !eat('(')) fail("expected the fields of NamedTuple");
+    while (!eat(')')) {
+      c->fields.push_back(quoted());
+      eat(',');
+    }
+    if (!eat(',')) fail("expected the item types of NamedTuple");
+    Type items = type();
+    if (!eat(')')) fail("expected ')' to close NamedTuple");
+    if (!items.is_tuple() || items.elems.size() != c->fields.size()) fail("a NamedTuple needs one item type per field");
+    items.tclass = std::move(c);
+    return items;
+  }
+  // After the name UniTuple or Tuple.
+  Type tuple(bool uni) {
+    if (!eat('(')) fail("expected '(' after " + std::string(uni ? "UniTuple" : "Tuple"));
+    std::vector<Type> items;
+    if (uni) {
+      Type item = type();
+      ws();
+      if (!eat(',') && !(p < s.size() && s[p] == 'x' && (++p, true))) fail("expected ', count' in UniTuple(type, count)");
+      ws();
+      size_t b = p;
+      while (p < s.size() && std::isdigit((unsigned char)s[p])) ++p;
+      if (b == p) fail("expected the count of UniTuple(type, count)");
+      items.assign(std::stoul(s.substr(b, p - b)), item);
+    } else if (eat('(')) {  // Tuple((a, b)): the items as a Python tuple
+      while (!eat(')')) {
+        items.push_back(type());
+        if (!eat(',') && !(ws(), p < s.size() && s[p] == ')')) fail("expected ',' or ')' between the items of Tuple((...))");
+      }
+    } else {
+      for (;;) {
+        items.push_back(type());
+        ws();
+        if (p < s.size() && s[p] == ')') break;
+        if (!eat(',')) fail("expected ',' or ')' between the items of Tuple(...)");
+      }
+    }
+    if (!eat(')')) fail("expected ')' to close the tuple type");
+    for (const auto& t : items)
+      if (t.tag == Type::Tag::Void) fail("a tuple item cannot be void");
+    return Type::tuple(std::move(items));
   }
 };
 }  // namespace

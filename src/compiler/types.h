@@ -73,12 +73,28 @@ using TypePtr = std::shared_ptr<const Type>;
 struct Record;  // a structured NumPy dtype's layout (below)
 using RecordPtr = std::shared_ptr<const Record>;
 
+/// The class of a named tuple (collections.namedtuple or typing.NamedTuple), as Numba's
+/// NamedTuple/NamedUniTuple types keep it: two classes with the same fields are different types.
+/// `key` tells classes of one name apart ("P@<id>", decorators.namedtuple_key, which keeps the
+/// class for results); `name` is Python's __name__ ("P"), the spelling Numba prints.
+struct TupleClass {
+  std::string key;
+  std::string name;
+  std::vector<std::string> fields;
+  int field(const std::string& f) const {
+    for (size_t i = 0; i < fields.size(); ++i) if (fields[i] == f) return (int)i;
+    return -1;
+  }
+};
+using TupleClassPtr = std::shared_ptr<const TupleClass>;
+
 struct Type {
   enum class Tag {
     Unknown,   // not inferred yet
     Scalar,
     Array,     // dtype = scalar, ndim, layout 'C' 'F' or 'A'
-    Tuple,     // elems
+    Tuple,     // elems; a named tuple's also `tclass` (same C++ struct and layout as the plain
+               // tuple of its items)
     None,
     Void,      // a function that returns nothing
     Module,    // name = "math", "cmath", "numpy", "cuda", "random"
@@ -113,6 +129,7 @@ struct Type {
   RecordPtr record;          // Record; an Array whose dtype is a record (then `scalar` is unused)
   bool unaligned = false;    // Array: NumPy's flags.aligned is false (Numba: "unaligned array(...)")
   bool reflected = false;    // List: an argument's (spelling only: the same C++ type either way)
+  TupleClassPtr tclass;      // Tuple: a named tuple's class, or null for a plain tuple
 
   static Type unknown() { return Type{}; }
   static Type scalar_of(Scalar s) { Type t; t.tag = Tag::Scalar; t.scalar = s; return t; }
@@ -122,6 +139,10 @@ struct Type {
   static Type tuple(std::vector<Type> elems) {
     Type t; t.tag = Tag::Tuple; t.elems = std::move(elems); return t;
   }
+  static Type named_tuple(TupleClassPtr c, std::vector<Type> elems) {
+    Type t = tuple(std::move(elems)); t.tclass = std::move(c); return t;
+  }
+  bool is_named_tuple() const { return tag == Tag::Tuple && tclass != nullptr; }
   static Type none() { Type t; t.tag = Tag::None; return t; }
   static Type void_() { Type t; t.tag = Tag::Void; return t; }
   static Type module(std::string n) { Type t; t.tag = Tag::Module; t.name = std::move(n); return t; }
@@ -167,8 +188,12 @@ struct Type {
   bool operator==(const Type& o) const;
   bool operator!=(const Type& o) const { return !(*this == o); }
 
-  /// Numba's spelling: "float32", "array(float32, 1d, C)", "UniTuple(float64 x 2)", "none".
+  /// Numba's spelling: "float32", "array(float32, 1d, C)", "UniTuple(float64 x 2)", "none",
+  /// "P(int64 x 2)" / "P(int64, float64)" for named tuples.
   std::string str() const;
+  /// str(), with each named tuple's class key in place of its name: what tells two types apart
+  /// where str() would not (the dispatchers' caches of specialisations).
+  std::string key() const;
 };
 
 /// A structured dtype's layout, as Numba's Record type describes it: fields (name, byte offset,
@@ -203,6 +228,11 @@ Type element_type(const Type& array);
 /// int8, int64 and uint64 give float64), tuples element by element.
 /// Returns an Unknown type when there is none.
 Type unify(const Type& a, const Type& b);
+
+/// Whether a value of type `from` converts to `to` where Numba converts it (a return to a declared
+/// type, an argument to a declared signature): numbers to numbers, tuples item by item (a named
+/// tuple only to its own type), anything else only to itself.
+bool value_converts(const Type& from, const Type& to);
 
 /// The type `for x in it` gives x: a Range's integer, an array's first-axis item, a uniform
 /// tuple's item, enumerate's (int64, item) and zip's tuple of items. Unknown for anything else
