@@ -195,7 +195,18 @@ def _part_ok(g, w, f32, ulps):
     return abs(g - w) <= ulps * spacing
 
 
-def check(got, want, dtype, what, ulps=4):
+def _near_in_norm(g, w, f32, ulps):
+    # Each part within `ulps` of the larger part's spacing: the error bound of complex arithmetic
+    # whose products are fused (a*b + c*d as one fma), as NVRTC contracts them on the GPU (NVVM
+    # does the same for numba-cuda): z / z is then 1 + 2e-17j, not 1 + 0j.
+    if not all(math.isfinite(v) for v in (g.real, g.imag, w.real, w.imag)):
+        return False
+    m = max(abs(w.real), abs(w.imag))
+    spacing = float(np.spacing(np.float32(m))) if f32 else math.ulp(m)
+    return abs(g.real - w.real) <= ulps * spacing and abs(g.imag - w.imag) <= ulps * spacing
+
+
+def check(got, want, dtype, what, ulps=4, fused=False):
     f32 = dtype in (np.complex64, np.float32)
     bad = []
     for g, (w, label) in zip(got, want):
@@ -203,6 +214,8 @@ def check(got, want, dtype, what, ulps=4):
         if f32:
             with np.errstate(over="ignore"):  # a double past float32's range rounds to inf
                 w = complex(np.complex64(w))
+        if fused and _near_in_norm(g, w, f32, ulps):
+            continue
         if not (_part_ok(g.real, w.real, f32, ulps) and _part_ok(g.imag, w.imag, f32, ulps)):
             bad.append("%s%s: got %r, want %r" % (what, label, g, w))
     assert not bad, "\n".join(bad[:20]) + "\n(%d wrong)" % len(bad)
@@ -437,7 +450,7 @@ def _pow_ok(g, w, dtype):
     return abs(g - w) <= tol
 
 
-def _check_binary(dtype, a, b, out, bo):
+def _check_binary(dtype, a, b, out, bo, fused=False):
     zs = [complex(x, y) for x, y in itertools.product(BINARY, BINARY)]
     pairs = list(itertools.product(zs, zs))
     quot, bad = [], []
@@ -451,7 +464,7 @@ def _check_binary(dtype, a, b, out, bo):
         if not _pow_ok(complex(out[1, i]), w, dtype):
             bad.append("(%r) ** (%r): got %r, want %r" % (x, y, complex(out[1, i]), w))
         assert bo[0, i] == (x == y) and bo[1, i] == (x != y), (x, y)
-    check([g for g, _, _ in quot], [(w, s) for _, w, s in quot], dtype, "")
+    check([g for g, _, _ in quot], [(w, s) for _, w, s in quot], dtype, "", fused=fused)
     assert not bad, "\n".join(bad[:20]) + "\n(%d wrong)" % len(bad)
 
 
@@ -467,7 +480,7 @@ def _binary_arrays(dtype):
 def test_division_power_comparison_kernel(target, dtype):
     a, b, out, bo = _binary_arrays(dtype)
     _binary_kernel[(len(a) + 127) // 128, 128](a, b, out, bo)
-    _check_binary(dtype, a, b, out, bo)
+    _check_binary(dtype, a, b, out, bo, fused=target == "gpu")
 
 
 @pytest.mark.parametrize("dtype", [np.complex128, np.complex64])

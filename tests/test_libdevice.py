@@ -348,10 +348,12 @@ def test_numba_alias_imports_libdevice(tmp_path):
     assert out.stdout.split()[-1] == "12.0"
 
 
-def test_tuple_types_in_signatures_are_refused_by_name():
-    # types.Tuple and types.UniTuple exist for libdevice's results; a signature cannot use them yet.
-    def k(a):
-        pass
+def test_tuple_types_in_signatures(target):
+    # types.Tuple and types.UniTuple (libdevice's result types) also declare kernel arguments.
+    def k(t, a):
+        a[0] = t[0] + t[1]
 
-    with pytest.raises(ValueError, match="unknown type 'UniTuple'"):
-        cuda.jit(types.void(types.UniTuple(types.int32, 2)))(k)
+    kernel = cuda.jit(types.void(types.UniTuple(types.int32, 2), types.int32[:]))(k)
+    a = np.zeros(1, np.int32)
+    kernel[1, 1]((3, 4), a)
+    assert a[0] == 7

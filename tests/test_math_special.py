@@ -164,7 +164,7 @@ def _loop(x, u, a, b, w):
         _ops_cpu_j(a[i], b[i], w, i)
 
 
-def _run(dtype, kernel):
+def _run(dtype, kernel, gpu=False):
     with np.errstate(over="ignore", under="ignore"):  # float32: 1e300 is inf, 5e-324 is 0
         x = np.array(VALUES, dtype)
     pairs = list(itertools.product(x, x))
@@ -182,7 +182,10 @@ def _run(dtype, kernel):
         for v, g in zip(x, u[k]):
             want = expected_unary(name, float(v))
             # CPython's lgamma is its own (Lanczos); C's (Numba's, cujit's) differs in the last digits.
-            near = name == "lgamma" and math.isfinite(want) and abs(float(g) - want) <= 1e-14 * max(1.0, abs(want))
+            # CUDA's lgammaf (libdevice, numba-cuda's too) documents 6 ulp outside (-10.001, -2.264)
+            # and no bound inside it, where lgamma has a root: lgammaf(-2.5) is 8 ulp off there.
+            close = 1e-5 if (gpu and f32) else 1e-14
+            near = name == "lgamma" and math.isfinite(want) and abs(float(g) - want) <= close * max(1.0, abs(want))
             if not (near or _ok(float(g), want, f32)):
                 bad.append("math.%s(%r): got %r, want %r" % (name, float(v), float(g), want))
     for k, name in enumerate(BINARY + OPS):
@@ -195,7 +198,7 @@ def _run(dtype, kernel):
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_math_grid_kernel(target, dtype):
-    _run(dtype, kernel=True)
+    _run(dtype, kernel=True, gpu=target == "gpu")
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])

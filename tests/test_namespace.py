@@ -127,7 +127,6 @@ def test_typeof_arrays_and_scalars():
 
 
 @pytest.mark.parametrize("call, feature", [
-    (lambda: types.NamedUniTuple(types.int32, 2, None), "types.NamedUniTuple"),
     (lambda: types.CPointer(types.int32), "types.CPointer"),
     (lambda: cujit.carray(0, 3), "carray"),
     (lambda: cuda.cudadrv.driver.driver.cuMemAlloc, "driver.cuMemAlloc"),
