@@ -84,3 +84,38 @@ def test_unknown_flag_is_left_out(tmp_path):
     r = run_child(tmp_path, CXX=str(wrapper))
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["3", "1000.0", "100.0", "8.0", "150000.0"]
+
+
+FASTMATH = textwrap.dedent("""
+    import math, sys
+    import numpy as np
+    from cujit import cuda, njit
+
+    tiny = np.array([5e-324, 1e-310])
+    before = (list(tiny * 1.0), math.log(5e-324))
+
+    @njit(fastmath=True)
+    def scaled(a):
+        return a * 2.0
+
+    @cuda.jit(fastmath=True)
+    def k(a):
+        a[0] = a[0] * 2.0
+
+    scaled(1.0)
+    k[1, 1](np.ones(1))
+    after = (list(tiny * 1.0), math.log(5e-324))
+    print(before == after, after)
+""")
+
+
+def test_fastmath_code_leaves_the_process_float_environment_alone(tmp_path):
+    # GCC links crtfastmath.o into -ffast-math modules; loading one turned on flush-to-zero for the
+    # whole process (NumPy's subnormals became 0, math.log(5e-324) raised). Numba's fastmath does not.
+    script = tmp_path / "prog.py"
+    script.write_text(FASTMATH)
+    env = dict(os.environ, CUJIT_ENABLE_CUDASIM="1", CUJIT_CACHE_DIR=str(tmp_path / "cache"),
+               PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    r = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("True"), r.stdout

@@ -144,15 +144,15 @@ def test_typing_error_of_a_cuda_ufunc(shell, capsys, sim):
 def test_error_at_first_call_names_the_defining_cell(shell, capsys, sim):
     _, defining, _ = run_cell(shell, capsys, """
         @jit
-        def uses_a_list(n):
-            return [n]
+        def uses_a_dict(n):
+            return {n: 1}
     """)
-    result, calling, out = run_cell(shell, capsys, "uses_a_list(3)\n")
+    result, calling, out = run_cell(shell, capsys, "uses_a_dict(3)\n")
     assert isinstance(result.error_in_exec, cujit.errors.UnsupportedError)
     _no_cujit_frames(out)
     assert "%s, line 1" % calling in out           # IPython's frame: where it was called
     assert "%s, line 3:" % defining in out         # cujit's location: the line that fails
-    assert "return [n]" in out
+    assert "return {n: 1}" in out
 
 
 def test_render_traceback_without_ipython_running(monkeypatch):

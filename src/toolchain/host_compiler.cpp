@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <dlfcn.h>
+#include <fenv.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -21,6 +22,10 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#endif
 
 #include "toolchain/cache.h"
 
@@ -357,7 +362,31 @@ void run_compiler(const std::vector<std::string>& cmd, const std::vector<std::st
                          r.output, shown);
 }
 
+namespace {
+// Puts the floating-point environment back as it was when the scope ends. Why: a module compiled
+// with -ffast-math (fastmath=True) carries GCC's crtfastmath.o, whose constructor turns on
+// flush-to-zero and denormals-are-zero for the whole process when the module is loaded, so
+// Python's and NumPy's own arithmetic on subnormal numbers changed after the first fastmath
+// function (math.log(5e-324) raised "math domain error", float64 5e-324 * 1 gave 0). Numba's
+// fastmath flags do not flush subnormals either: the code keeps its fast-math optimisations and
+// runs in the process's environment.
+struct KeepFloatEnvironment {
+  fenv_t env;
+#if defined(__x86_64__) || defined(__i386__)
+  unsigned int mxcsr = _mm_getcsr();  // FTZ and DAZ live here, beside what fenv_t restores
+#endif
+  KeepFloatEnvironment() { fegetenv(&env); }
+  ~KeepFloatEnvironment() {
+    fesetenv(&env);
+#if defined(__x86_64__) || defined(__i386__)
+    _mm_setcsr(mxcsr);
+#endif
+  }
+};
+}  // namespace
+
 std::shared_ptr<HostLibrary> load_library(const std::string& path, bool openmp) {
+  KeepFloatEnvironment keep;
   // RTLD_NOW: unresolved symbols fail here, with a message, not at the first call.
   // RTLD_LOCAL: modules stay independent; two may define the same extern "C" names.
   // RTLD_NODELETE for OpenMP code (-fopenmp): libgomp's idle worker threads outlive the call, and
