@@ -205,6 +205,15 @@ def test_cuda_vectorize_and_guvectorize_target_the_gpu(target):
         cuda.vectorize(["float32(float32)"], target="cpu")
 
 
+def test_cuda_vectorize_takes_one_signature_string(target):
+    # numba-cuda's test_enums: cuda.vectorize("int64(int64)") (each character was a signature).
+    @cuda.vectorize("int64(int64)")
+    def twice(x):
+        return 2 * x
+
+    assert twice(np.arange(3, dtype=np.int64)).tolist() == [0, 2, 4]
+
+
 def _core_cuda_ufunc():
     from cujit.ufunc import CUDAUFunc
     return CUDAUFunc

@@ -105,7 +105,11 @@ def vectorize(ftylist_or_function=(), target="cuda", **kws):
     if callable(ftylist_or_function):
         raise TypeError("cuda.vectorize needs explicit signatures, as in "
                         "@cuda.vectorize(['float32(float32, float32)'])")
-    return _vectorize(list(ftylist_or_function) or None, target="cuda", **kws)
+    sigs = ftylist_or_function
+    # One signature (a string or a type object) is a list of one: list() of a string made each
+    # character a signature ("bad type signature 'i'").
+    sigs = [sigs] if isinstance(sigs, str) or not isinstance(sigs, (list, tuple)) else list(sigs)
+    return _vectorize(sigs or None, target="cuda", **kws)
 
 
 def guvectorize(*args, **kwargs):
