@@ -425,3 +425,20 @@ def test_exception_in_prange_loop():
     with pytest.raises(ValueError) as e:
         pr(10)
     assert e.value.args == ("at", 7)
+
+
+def test_debug_tuple_index_out_of_range(target):
+    # numba-cuda's test_exception::test_exception: a run-time index past a tuple's end raises
+    # IndexError("tuple index out of range") in debug kernels (on the GPU: a raise site; the
+    # simulator always); the threads with good indices write.
+    def foo(ary, out):
+        x = cuda.threadIdx.x
+        out[x] = ary.shape[-x]
+
+    safe = cuda.jit(debug=True, opt=False)(foo)
+    out = np.zeros(3, np.int64)
+    with pytest.raises(IndexError, match="tuple index out of range"):
+        safe[1, 3](np.array([0, 1]), out)
+    ok = np.zeros(2, np.int64)
+    safe[1, 2](np.zeros((4, 5)), ok)
+    assert ok.tolist() == [4, 5]

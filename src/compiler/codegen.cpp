@@ -128,6 +128,12 @@ void Emitter::tuple_struct(const Type& t) {
              << t.elems.size() << "; switch (i) {";
     for (size_t i = 0; i < t.elems.size(); ++i) structs_ << " case " << i << ": return f" << i << ";";
     structs_ << " default: cj::" << (prog_.host_only ? "py_" : "") << "tuple_index_error(); return f0; } }\n";
+    if (target_ == Target::CUDA && prog_.debug_checks) {  // debug=True: the raise named by `site`
+      structs_ << "  __device__ " << cpp_type(t.elems[0]) << " at_or_raise(int64_t i, int32_t site) const { if (i < 0) i += "
+               << t.elems.size() << "; switch (i) {";
+      for (size_t i = 0; i < t.elems.size(); ++i) structs_ << " case " << i << ": return f" << i << ";";
+      structs_ << " default: cj::gpu_raise(site); return f0; } }\n";
+    }
   }
   structs_ << " };\n";
   // The runtime's reading of it (layout.h), checked here; NVRTC has no offsetof, and the host

@@ -73,6 +73,12 @@ std::string raise_code(const Program& prog, const FunctionInstance& fn, const as
 std::string zero_division_code(const Program& prog, const FunctionInstance& fn, ast::Op op, const Type& t, int line,
                                bool sim, const std::string& a, const std::string& b);
 
+/// `tuple[index]` of a UniTuple in GPU code built with debug=True (codegen_exc.cpp): an index
+/// past its end raises IndexError("tuple index out of range") as numba-cuda's debug mode does
+/// (without debug the thread ends, as numba-cuda's unchecked code does not raise).
+std::string checked_tuple_item(const Program& prog, const FunctionInstance& fn, int line, const std::string& tuple,
+                               const std::string& index);
+
 /// "cj::Rec<16, 8>".
 std::string record_cpp(const Record& r);
 /// A global array of records (`sym`, its bytes in `g`): its definition written to `defs` (null

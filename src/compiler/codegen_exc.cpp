@@ -83,6 +83,41 @@ std::string raise_code(const Program& prog, const FunctionInstance& fn, const as
   return "cj::gpu_raise(" + std::to_string(site) + ");";
 }
 
+// The raise site (Program::raise_sites) of a check codegen adds at `line` of `fn`, one per `key`:
+// builtin class `cls` with message `msg`, reported by the dispatcher as a user's raise is.
+int named_raise_site(const Program& prog, const FunctionInstance& fn, const std::string& key, const std::string& cls,
+                     const std::string& msg, int line) {
+  auto it = prog.raise_site_named.find(key);
+  if (it != prog.raise_site_named.end()) return it->second;
+  int ci = -1;
+  for (size_t i = 0; i < prog.exc_classes.size(); ++i)
+    if (prog.exc_classes[i].key == "builtins." + cls) ci = (int)i;
+  if (ci < 0) {  // the table is typing's; codegen adds the classes these checks raise
+    prog.exc_classes.push_back(ExcClass{"builtins." + cls, cls, true});
+    ci = (int)prog.exc_classes.size() - 1;
+  }
+  RaiseSite r;
+  r.cls = ci;
+  ExcArg m;
+  m.tag = ExcArg::Tag::Str;
+  m.s = msg;
+  r.args.push_back(m);
+  r.function = fn.src->name;
+  r.file = fn.mod.source.filename;
+  r.line = line;
+  prog.raise_sites.push_back(std::move(r));
+  const int site = (int)prog.raise_sites.size() - 1;
+  prog.raise_site_named[key] = site;
+  return site;
+}
+
+std::string checked_tuple_item(const Program& prog, const FunctionInstance& fn, int line, const std::string& tuple,
+                               const std::string& index) {
+  const int site = named_raise_site(prog, fn, "gpu:" + fn.mod.source.filename + ":" + std::to_string(line) + ":tuple",
+                                    "IndexError", "tuple index out of range", line);
+  return "(" + tuple + ").at_or_raise((int64_t)(" + index + "), " + std::to_string(site) + ")";
+}
+
 std::string zero_division_code(const Program& prog, const FunctionInstance& fn, ast::Op op, const Type& t, int line,
                                bool sim, const std::string& a, const std::string& b) {
   const bool integer = is_integer(t.scalar);
@@ -97,32 +132,8 @@ std::string zero_division_code(const Program& prog, const FunctionInstance& fn, 
   if (sim && op == ast::Op::Mod && !integer) return "cj::pymod(" + a + ", " + b + ")";
   const std::string key = std::string(sim ? "sim:" : "gpu:") + fn.mod.source.filename + ":" + std::to_string(line) +
                           ":" + kind + (integer ? ":int" : ":float");
-  int site;
-  auto it = prog.raise_site_named.find(key);
-  if (it != prog.raise_site_named.end()) {
-    site = it->second;
-  } else {
-    const std::string cls = sim ? "FloatingPointError" : "ZeroDivisionError";
-    int ci = -1;
-    for (size_t i = 0; i < prog.exc_classes.size(); ++i)
-      if (prog.exc_classes[i].key == "builtins." + cls) ci = (int)i;
-    if (ci < 0) {  // the table is typing's; codegen adds the classes these checks raise
-      prog.exc_classes.push_back(ExcClass{"builtins." + cls, cls, true});
-      ci = (int)prog.exc_classes.size() - 1;
-    }
-    RaiseSite r;
-    r.cls = ci;
-    ExcArg m;
-    m.tag = ExcArg::Tag::Str;
-    m.s = sim ? std::string("divide by zero encountered in scalar ") + ufunc : msg;
-    r.args.push_back(m);
-    r.function = fn.src->name;
-    r.file = fn.mod.source.filename;
-    r.line = line;
-    prog.raise_sites.push_back(std::move(r));
-    site = (int)prog.raise_sites.size() - 1;
-    prog.raise_site_named[key] = site;
-  }
+  const int site = named_raise_site(prog, fn, key, sim ? "FloatingPointError" : "ZeroDivisionError",
+                                    sim ? std::string("divide by zero encountered in scalar ") + ufunc : msg, line);
   // Integers always raise on a zero divisor (both targets); floats on the simulator only when
   // the numerator is finite and nonzero.
   const std::string when = integer || !sim ? "1" : "0";

@@ -352,6 +352,8 @@ std::string Emitter::subscript(const ast::Node& e) {
       if (k < 0) k += (int64_t)base.elems.size();
       return "(" + expr(*e.a) + ").f" + std::to_string(k);
     }
+    if (target_ == Target::CUDA && prog_.debug_checks && !fn_->host_only)
+      return checked_tuple_item(prog_, *fn_, line_, expr(*e.a), expr(ix));
     return "(" + expr(*e.a) + ").at((int64_t)(" + expr(ix) + "))";
   }
   if (base.is_record()) return record_field_read(*base.record, record_field_of(e), expr(*e.a));  // r['x'], r[0]
