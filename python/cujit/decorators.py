@@ -489,36 +489,32 @@ def _module_name(value):
     return None
 
 
-# Enum classes compiled code has seen, by key: a member a @jit function returns is made from its
-# class here (bindings/cpu.cpp reads this dict). The key tells apart classes of one name.
+def _class_key(registry, cls):
+    # The key compiled code names a user's class by ("Name@<id>": it tells apart classes of one
+    # name), kept in `registry` so that the bindings can find the class again.
+    key = "%s@%x" % (cls.__qualname__, id(cls))
+    registry[key] = cls
+    return key
+
+
+# Classes compiled code has seen, by key, one registry per kind: an enum member a @jit function
+# returns is made from its class (bindings/cpu.cpp reads ENUM_CLASSES), so is a named tuple (as
+# Numba returns an instance of the user's class), and the dispatcher raises a user's exception.
 ENUM_CLASSES = {}
-
-
-def enum_key(cls):
-    key = "%s@%x" % (cls.__qualname__, id(cls))
-    ENUM_CLASSES[key] = cls
-    return key
-
-
 EXC_CLASSES = {}
-
-
-def exc_key(cls):
-    """The key compiled code names a user's exception class by (the dispatcher raises it)."""
-    key = "%s@%x" % (cls.__qualname__, id(cls))
-    EXC_CLASSES[key] = cls
-    return key
-
-
-# Named tuple classes compiled code has seen, by key: a named tuple a @jit function returns is
-# made from its class here (bindings/cpu.cpp), as Numba returns an instance of the user's class.
 NAMEDTUPLE_CLASSES = {}
 
 
+def enum_key(cls):
+    return _class_key(ENUM_CLASSES, cls)
+
+
+def exc_key(cls):
+    return _class_key(EXC_CLASSES, cls)
+
+
 def namedtuple_key(cls):
-    key = "%s@%x" % (cls.__qualname__, id(cls))
-    NAMEDTUPLE_CLASSES[key] = cls
-    return key
+    return _class_key(NAMEDTUPLE_CLASSES, cls)
 
 
 def _is_namedtuple_class(value):

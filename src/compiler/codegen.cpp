@@ -123,17 +123,16 @@ void Emitter::tuple_struct(const Type& t) {
   for (size_t i = 0; i < t.elems.size(); ++i) structs_ << " " << cpp_type(t.elems[i]) << " f" << i << ";";
   bool uni = !t.elems.empty();  // items of one type, numbers or not (a tuple of arrays too)
   for (auto& e : t.elems) uni = uni && e == t.elems[0];
-  if (uni) {  // a run-time index into a UniTuple
-    structs_ << "\n  CJ_METHOD " << cpp_type(t.elems[0]) << " at(int64_t i) const { if (i < 0) i += "
-             << t.elems.size() << "; switch (i) {";
-    for (size_t i = 0; i < t.elems.size(); ++i) structs_ << " case " << i << ": return f" << i << ";";
-    structs_ << " default: cj::" << (prog_.host_only ? "py_" : "") << "tuple_index_error(); return f0; } }\n";
-    if (target_ == Target::CUDA && prog_.debug_checks) {  // debug=True: the raise named by `site`
-      structs_ << "  __device__ " << cpp_type(t.elems[0]) << " at_or_raise(int64_t i, int32_t site) const { if (i < 0) i += "
-               << t.elems.size() << "; switch (i) {";
+  if (uni) {  // a run-time index into a UniTuple; `fail` past its end
+    auto at = [&](const char* head, const char* signature, const std::string& fail) {
+      structs_ << head << cpp_type(t.elems[0]) << " " << signature << " const { if (i < 0) i += " << t.elems.size()
+               << "; switch (i) {";
       for (size_t i = 0; i < t.elems.size(); ++i) structs_ << " case " << i << ": return f" << i << ";";
-      structs_ << " default: cj::gpu_raise(site); return f0; } }\n";
-    }
+      structs_ << " default: " << fail << "; return f0; } }\n";
+    };
+    at("\n  CJ_METHOD ", "at(int64_t i)", std::string("cj::") + (prog_.host_only ? "py_" : "") + "tuple_index_error()");
+    if (target_ == Target::CUDA && prog_.debug_checks)  // debug=True: the raise named by `site`
+      at("  __device__ ", "at_or_raise(int64_t i, int32_t site)", "cj::gpu_raise(site)");
   }
   structs_ << " };\n";
   // The runtime's reading of it (layout.h), checked here; NVRTC has no offsetof, and the host

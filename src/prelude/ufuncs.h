@@ -325,34 +325,24 @@ template <bool Max, class E, class R, class T, int N> CJ_FN R red_nanextreme(con
 template <class E, class R, class T, int N> CJ_FN R red_nanmin(const Array<T, N>& a) { return red_nanextreme<false, E, R>(a); }
 template <class E, class R, class T, int N> CJ_FN R red_nanmax(const Array<T, N>& a) { return red_nanextreme<true, E, R>(a); }
 // argmin/argmax: the flat (C-order) index of the first extreme, or of the first NaN.
-template <class E, class R, class T, int N> CJ_FN R red_argmin(const Array<T, N>& a) {
-  if (size(a) == 0) E::fail("ValueError: attempt to get argmin of an empty sequence");
+template <bool Max, class E, class R, class T, int N> CJ_FN R red_arg_extreme(const Array<T, N>& a) {
+  if (size(a) == 0)
+    E::fail(Max ? "ValueError: attempt to get argmax of an empty sequence"
+                : "ValueError: attempt to get argmin of an empty sequence");
   int64_t i = 0, at = -1;
   bool nan = false;
   T m = 0;
   red_each(a, [&](T x) {
     if (!nan) {
       if (red_nan(x)) { nan = true; at = i; }
-      else if (at < 0 || x < m) { m = x; at = i; }
+      else if (at < 0 || red_beats<Max>(x, m)) { m = x; at = i; }
     }
     ++i;
   });
   return (R)at;
 }
-template <class E, class R, class T, int N> CJ_FN R red_argmax(const Array<T, N>& a) {
-  if (size(a) == 0) E::fail("ValueError: attempt to get argmax of an empty sequence");
-  int64_t i = 0, at = -1;
-  bool nan = false;
-  T m = 0;
-  red_each(a, [&](T x) {
-    if (!nan) {
-      if (red_nan(x)) { nan = true; at = i; }
-      else if (at < 0 || x > m) { m = x; at = i; }
-    }
-    ++i;
-  });
-  return (R)at;
-}
+template <class E, class R, class T, int N> CJ_FN R red_argmin(const Array<T, N>& a) { return red_arg_extreme<false, E, R>(a); }
+template <class E, class R, class T, int N> CJ_FN R red_argmax(const Array<T, N>& a) { return red_arg_extreme<true, E, R>(a); }
 template <class E, class R, class T, int N> CJ_FN R red_all(const Array<T, N>& a) {
   bool r = true;
   red_each(a, [&](T x) { r = r && (bool)x; });
