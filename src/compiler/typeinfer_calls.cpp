@@ -44,7 +44,7 @@ using K = ast::Kind;
 /// tuple of these): its value does not depend on where it is written, so a caller may copy it.
 bool literal_default(const Node& n) {
   if (n.is(K::Constant)) return n.cval.tag != ast::ConstValue::Tag::Str;
-  if (n.is(K::UnaryOp) && (n.op == ast::Op::USub || n.op == ast::Op::UAdd)) return literal_default(*n.a);
+  if (n.is(K::UnaryOp) && (n.op == ast::Op::USub || n.op == ast::Op::UAdd)) return literal_default(*n.operand());
   if (n.is(K::Tuple)) {
     for (const auto& e : n.list)
       if (!literal_default(*e)) return false;
@@ -105,7 +105,7 @@ bool expand_starred(FunctionInstance& fn, Node& call, const std::function<Type(N
       out.push_back(std::move(a));
       continue;
     }
-    Node& value = *a->a;
+    Node& value = *a->value();
     if (value.is(K::Tuple)) {  // f(*(x, y)): the items themselves
       for (auto& item : value.list) out.push_back(std::move(item));
       continue;
@@ -124,12 +124,12 @@ bool expand_starred(FunctionInstance& fn, Node& call, const std::function<Type(N
     forget_nodes(fn, value);
     for (size_t i = 0; i < t.elems.size(); ++i) {
       NodePtr item = ast::make(K::Subscript, value.loc);
-      item->a = ast::clone(value);
-      item->a->type = Type::unknown();
+      item->value() = ast::clone(value);
+      item->value()->type = Type::unknown();
       ast::ConstValue c;
       c.tag = ast::ConstValue::Tag::Int;
       c.i = (int64_t)i;
-      item->b = constant_node(value.loc, c);
+      item->index() = constant_node(value.loc, c);
       out.push_back(std::move(item));
     }
   }
