@@ -36,6 +36,10 @@ std::string Emitter::expr(const ast::Node& e) {
   return value(e);
 }
 
+// Every node kind has a case here and there is no `default:`: a new kind fails to compile until
+// it is handled (ast_cases.inc names the other category's kinds).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic error "-Wswitch"
 std::string Emitter::value(const ast::Node& e) {
   using K = ast::Kind;
   switch (e.kind) {
@@ -72,9 +76,14 @@ std::string Emitter::value(const ast::Node& e) {
     case K::List:  // codegen_lists.cpp
       return list_literal_code(*fn_, e, [this](const ast::Node& n) { return expr(n); },
                                [this](const std::string& c, const Type& f, const Type& t) { return convert(c, f, t); });
-    default: throw InternalError(std::string("codegen: expression ") + ast::kind_name(e.kind));
+    case K::Slice: case K::Starred: case K::ListComp: case K::Comprehension: case K::Dict:
+#define CUJIT_AST_CASES_OF Stmt
+#include "compiler/ast_cases.inc"
+      throw InternalError(std::string("codegen: expression ") + ast::kind_name(e.kind));
   }
+  throw InternalError("codegen: not a node kind");
 }
+#pragma GCC diagnostic pop
 
 // A global array: emitted once at file scope (constant memory on the GPU), used through a view.
 std::string Emitter::const_array(const std::string& sym, const Type& t) {

@@ -24,6 +24,10 @@ void Emitter::block(const std::vector<ast::NodePtr>& stmts) {
   }
 }
 
+// Every node kind has a case here and there is no `default:`: a new kind fails to compile until
+// it is handled (ast_cases.inc names the other category's kinds).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic error "-Wswitch"
 void Emitter::stmt(const ast::Node& s) {
   using K = ast::Kind;
   body_ << line(s);
@@ -117,9 +121,13 @@ void Emitter::stmt(const ast::Node& s) {
       out("break;");
       return;
     case K::Continue: copies(s, Edge::Jump); out("continue;"); return;
-    default: throw InternalError(std::string("codegen: statement ") + ast::kind_name(s.kind));
+    case K::FunctionDef:
+#define CUJIT_AST_CASES_OF Expr
+#include "compiler/ast_cases.inc"
+      throw InternalError(std::string("codegen: statement ") + ast::kind_name(s.kind));
   }
 }
+#pragma GCC diagnostic pop
 
 // A name has a C++ variable per type its versions take (FunctionInstance::cpp_locals): where
 // an int64 version of x meets a float64 one, the edge (`at`, `e`) copies it into the join's.

@@ -47,6 +47,10 @@ Type Typer::set(ast::Node& e, Type t) {
   return t;
 }
 
+// Every node kind has a case here and there is no `default:`: a new kind fails to compile until
+// it is handled (ast_cases.inc names the other category's kinds).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic error "-Wswitch"
 Type Typer::expr(ast::Node& e) {
   using K = ast::Kind;
   switch (e.kind) {
@@ -146,9 +150,14 @@ Type Typer::expr(ast::Node& e) {
     }
     case K::Dict: unsupported(e, "dict literals are not supported in " + fn().compiled_as + (fn().host_only ? " yet" : ""));
     case K::Slice: error(e, "a slice is only allowed inside []");
-    default: unsupported(e, std::string("'") + ast::kind_name(e.kind) + "' expressions are not supported");
+    case K::Starred: case K::ListComp: case K::Comprehension:
+#define CUJIT_AST_CASES_OF Stmt
+#include "compiler/ast_cases.inc"
+      unsupported(e, std::string("'") + ast::kind_name(e.kind) + "' expressions are not supported");
   }
+  throw InternalError("typing: not a node kind");
 }
+#pragma GCC diagnostic pop
 
 Type Typer::constant(ast::Node& e) {
   using T = ast::ConstValue::Tag;
