@@ -68,12 +68,12 @@ NodePtr default_argument(FunctionInstance& fn, const Node& call, const FunctionS
   auto g = callee.globals.find(" default " + p.name);
   if (g != callee.globals.end()) {
     const GlobalValue& v = g->second;
-    ast::ConstValue c;
+    ast::ConstValue cv;
     switch (v.kind) {
-      case GK::Int: c.tag = ast::ConstValue::Tag::Int, c.i = v.i; return constant_node(call.loc, c);
-      case GK::Float: c.tag = ast::ConstValue::Tag::Float, c.f = v.f; return constant_node(call.loc, c);
-      case GK::Bool: c.tag = ast::ConstValue::Tag::Bool, c.b = v.i != 0; return constant_node(call.loc, c);
-      case GK::NoneValue: return constant_node(call.loc, c);
+      case GK::Int: cv.tag = ast::ConstValue::Tag::Int, cv.i = v.i; return constant_node(call.loc, cv);
+      case GK::Float: cv.tag = ast::ConstValue::Tag::Float, cv.f = v.f; return constant_node(call.loc, cv);
+      case GK::Bool: cv.tag = ast::ConstValue::Tag::Bool, cv.b = v.i != 0; return constant_node(call.loc, cv);
+      case GK::NoneValue: return constant_node(call.loc, cv);
       default: break;
     }
     // A NumPy scalar, a tuple, an array, an enum member...: typed as such a global is.
