@@ -11,7 +11,7 @@ BUILD_DIR ?= build/local
 JOBS ?= $(shell nproc)
 PYTEST_ARGS ?=
 
-.PHONY: all setup build build-asan test test-asan test-cpp test-install demo bench bench-sim gpu-check conformance conformance-numba clean
+.PHONY: all setup build build-asan test test-asan test-cpp wheel test-install demo bench bench-sim gpu-check conformance conformance-numba clean
 
 all: build
 
@@ -56,11 +56,17 @@ test-asan: build-asan
 	[ -z "$$(ls -A $(ASAN_REPORTS))" ] || { echo "sanitizer warnings:"; cat $(ASAN_REPORTS)/* | grep WARNING | sed 's/^==[0-9]*==//' | sort | uniq -c; }; \
 	if [ -n "$$bad" ]; then cat $$bad; echo "sanitizer errors: $$bad"; exit 1; fi; exit $$rc
 
-# A wheel built offline (pip wheel --no-build-isolation) from this checkout, installed into a fresh
-# venv and run from outside the source tree (tests/test_pip_install.py). Not part of `test`: it
-# compiles the extension again, in build/<wheel tag> (about 3 CPU-minutes the first time).
-test-install: build
-	@PY=$$(cat .python-path); CUJIT_TEST_PIP_INSTALL=1 CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) \
+# A manylinux wheel of this checkout in dist/ (tools/make_wheel.sh: pip wheel offline, then
+# auditwheel repair). It compiles the extension again, in build/<wheel tag> (about 3 CPU-minutes
+# the first time; kept, so a rebuild only compiles what changed).
+wheel: setup
+	@CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) tools/make_wheel.sh
+
+# make wheel's wheel installed offline into a fresh venv and run from outside the source tree:
+# make demo's program, a kernel on the simulator, a @jit function (tests/test_pip_install.py).
+# CI runs it after make test.
+test-install: wheel
+	@PY=$$(cat .python-path); CUJIT_TEST_PIP_INSTALL=1 \
 	  PYTHONPATH=$(CURDIR)/python $$PY -m pytest -q $(PYTEST_ARGS) tests/test_pip_install.py
 
 demo: build

