@@ -229,6 +229,10 @@ std::string Emitter::binop(ast::Op op, const std::string& a, const Type& ta, con
     for (size_t i = 0; i < tb.elems.size(); ++i) s += (k++ ? ", " : "") + y + ".f" + std::to_string(i);
     return s + "}; }())";
   }
+  if (op == O::MatMult && ta.is_array() && tb.is_array()) {  // np.dot's (prelude/host_linalg.h)
+    allocates_ = true;
+    return "cj::np_dot(" + a + ", " + b + ")";
+  }
   if ((ta.is_scalar() && is_time(ta.scalar)) || (tb.is_scalar() && is_time(tb.scalar)))
     return emit_time_binop(op, a, ta, b, tb, result);  // codegen_datetime.cpp: units and NaT
   std::string T = type(result);

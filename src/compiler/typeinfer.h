@@ -349,6 +349,10 @@ bool bind_builtin_keywords(FunctionInstance& fn, ast::Node& call, const BuiltinR
 /// Numba) picks for the argument types, recorded in fn.ufunc_loops; the result's type.
 bool bind_ufunc_keywords(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b);
 Type type_ufunc_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args);
+/// np.sort, np.dot, np.linalg.* and the other Rule::NpLib calls (typeinfer_nplib.cpp): Numba's
+/// result type; `x @ y` of two arrays is np.dot's rule.
+Type type_nplib_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args);
+Type type_matmul(FunctionInstance& fn, const ast::Node& at, const Type& x, const Type& y);
 /// np.sum(a) and the other whole-array reductions (Rule::ArrayReduce): Numba's result type.
 Type type_reduce_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args);
 /// The constant an argument expression of `fn` is, for a callee's constant parameter: an int

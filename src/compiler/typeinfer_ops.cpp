@@ -69,6 +69,7 @@ Type Typer::binop_type(const ast::Node& at, ast::Op op, const Type& a, const Typ
   }
   if (a.tag == Type::Tag::String || b.tag == Type::Tag::String)
     unsupported(at, "string operations are not supported in compiled code");
+  if (op == O::MatMult && a.is_array() && b.is_array()) return type_matmul(fn(), at, a, b);  // typeinfer_nplib.cpp
   if (!a.is_scalar() || !b.is_scalar()) {
     if (a.is_array() || b.is_array())
       unsupported(at, std::string("whole-array arithmetic ('") + ast::op_spelling(op) +
@@ -203,7 +204,7 @@ void Typer::array_method(ast::Node& e) {
       {"sum", "numpy.sum"}, {"mean", "numpy.mean"}, {"min", "numpy.min"}, {"max", "numpy.max"},
       {"prod", "numpy.prod"}, {"var", "numpy.var"}, {"std", "numpy.std"}, {"argmin", "numpy.argmin"},
       {"argmax", "numpy.argmax"}, {"all", "numpy.all"}, {"any", "numpy.any"},
-      {"copy", "numpy.copy"}, {"view", "array.view"}};
+      {"copy", "numpy.copy"}, {"view", "array.view"}, {"sort", "array.sort"}, {"argsort", "numpy.argsort"}};
   if (e.a->name == "sync" && expr(*e.a->a).tag == Type::Tag::GridGroup) {  // g.sync() of cuda.cg.this_grid()
     ast::NodePtr self = std::move(e.a->a);
     ast::NodePtr callee = ast::make(ast::Kind::Name, e.a->loc);
