@@ -77,7 +77,7 @@ bool uses_nplib(const std::string& code) {
 #undef UFUNC
 #undef CONSTANT
     };
-    std::vector<std::string> v{"cj::np_dot(", "cj::np_bincount_w("};
+    std::vector<std::string> v{"cj::np_dot(", "cj::np_bincount_w(", "cj::fancy_"};
     for (const Row& r : rows)  // called as f(...) or f<R>(...)
       if (r.rule == Rule::NpLib) v.push_back(r.spelling);
     return v;

@@ -344,6 +344,10 @@ std::string Emitter::subscript(const ast::Node& e) {
   const Type& base = e.a->type;
   if (const Resolved* r = resolved(e); r && r->kind == Resolved::Kind::Constant) return constant(*r, e.type);  // Color["red"]
   if (base.is_list()) return list_subscript_code(e, [this](const ast::Node& n) { return expr(n); });  // codegen_lists.cpp
+  if (base.is_array() && e.b->type.is_array()) {  // a[idx], a[mask]: a new array (prelude/host_nplib.h)
+    allocates_ = true;
+    return "cj::fancy_get(" + expr(*e.a) + ", " + expr(*e.b) + ")";
+  }
   if (base.is_tuple()) {
     const ast::Node& ix = *e.b;
     std::vector<int64_t> picks;

@@ -201,6 +201,36 @@ Type type_nplib_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b,
   return NpLibTyper{fn, call, b, args}.sorting();
 }
 
+/// a[i] with an integer array i (result: i's dimensions, then a's after the first) or a[m] with a
+/// boolean mask m of a's shape (the selected elements, 1-d) or of its first axis (the selected
+/// rows): a new array, as NumPy and Numba give. Unknown where no index is an array.
+Type type_fancy_index(FunctionInstance& fn, const ast::Node& e, const Type& base, const std::vector<Type>& it) {
+  bool any = false;
+  for (const auto& t : it) any = any || t.is_array();
+  if (!any) return Type::unknown();
+  auto fail = [&](ErrorKind k, const std::string& msg) { user_error(fn.mod.source, e.loc, k, msg); };
+  if (!fn.host_only)
+    fail(ErrorKind::Unsupported, "indexing an array with an array is only supported in CPU code (@jit)");
+  if (it.size() != 1)
+    fail(ErrorKind::Unsupported, "an array index mixed with other indices is not supported (index with the array alone, "
+                                 "or loop over it)");
+  if (base.is_record_array()) fail(ErrorKind::Unsupported, "indexing a record array with an array is not supported");
+  const Type& ix = it[0];
+  if (ix.is_record_array() || !(is_integer(ix.scalar) || is_bool(ix.scalar)))
+    fail(ErrorKind::Typing, "array indices must be integers or booleans, not " + ix.str());
+  Type r = Type::array(base.scalar, base.ndim, 'C');
+  r.record = base.record;
+  if (is_bool(ix.scalar)) {
+    if (ix.ndim == base.ndim) r.ndim = 1;
+    else if (ix.ndim != 1)
+      fail(ErrorKind::Typing, "a boolean index must have the array's dimensions or one, got " + ix.str() + " for " + base.str());
+    return r;
+  }
+  if (ix.ndim + base.ndim - 1 > 8) fail(ErrorKind::Unsupported, "the result would have more than 8 dimensions");
+  r.ndim = ix.ndim + base.ndim - 1;
+  return r;
+}
+
 /// `x @ y` of two arrays: np.dot's typing (Numba's matmul shares it), under the operator's name.
 Type type_matmul(FunctionInstance& fn, const ast::Node& at, const Type& x, const Type& y) {
   static const BuiltinRow& row = builtin_row(Builtin::NpDot);

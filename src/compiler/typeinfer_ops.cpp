@@ -174,6 +174,7 @@ Type Typer::subscript(ast::Node& e) {
     return u;
   }
   if (!base.is_array()) error(e, "'" + base.str() + "' object is not subscriptable");
+  if (Type t = type_fancy_index(fn(), e, base, it); t.known()) return t;  // a[idx], a[mask]: typeinfer_nplib.cpp
   if (idx.size() == 1 && it[0].is_tuple() && !e.b->is(ast::Kind::Tuple)) {  // a[t]: a[t[0], t[1], ...]
     if (it[0].elems.empty()) unsupported(e, "indexing an array with an empty tuple is not supported");
     it = it[0].elems;

@@ -241,6 +241,113 @@ CJ_FN Array<R, 2> np_outer(const Array<T, N>& a, const Array<U, M>& b) {
   return r;
 }
 
+// ---- Indexing with an array: a[idx] and a[mask] read into a new array; a[idx] = v, a[mask] = v
+// write through. Indices are checked (Numba reads past the end without boundscheck=True: cujit
+// raises its boundscheck error instead), a mask must match the shape it selects (NumPy's error).
+template <class T, int N>
+CJ_FN char* row_ptr(const Array<T, N>& a, int64_t i) {
+  const int64_t n = a.shape[0];
+  if (i < -n || i >= n) raise("IndexError", "index is out of bounds");
+  return (char*)a.data + (i < 0 ? i + n : i) * a.strides[0];
+}
+template <class T, int N>
+CJ_FN Array<T, (N > 1 ? N - 1 : 1)> sub_row(const Array<T, N>& a, char* p) {
+  Array<T, (N > 1 ? N - 1 : 1)> r;
+  r.data = (T*)p;
+  for (int k = 1; k < N; ++k) r.shape[k - 1] = a.shape[k], r.strides[k - 1] = a.strides[k];
+  if constexpr (N == 1) r.shape[0] = 1, r.strides[0] = (int64_t)sizeof(T);
+  return r;
+}
+template <class I, int M, class T, int N>
+CJ_FN void check_mask(const Array<I, M>& m, const Array<T, N>& a) {
+  for (int k = 0; k < M; ++k)
+    if (m.shape[k] != a.shape[k])
+      raise("IndexError", "boolean index did not match indexed array");
+}
+// Calls f(pointer to the selected element or row) for each selection, in order.
+template <class T, int N, class I, int M, class F>
+CJ_FN void for_each_selected(const Array<T, N>& a, const Array<I, M>& ix, F&& f) {
+  using J = std::remove_cv_t<I>;
+  if constexpr (std::is_same_v<J, bool>) {
+    check_mask(ix, a);
+    if constexpr (M == N) {  // elements where the mask is true, in C order
+      int64_t n = size(a);
+      int64_t idx[N] = {};
+      for (int64_t e = 0; e < n; ++e) {
+        char* pm = (char*)ix.data;
+        char* pa = (char*)a.data;
+        for (int k = 0; k < N; ++k) pm += idx[k] * ix.strides[k], pa += idx[k] * a.strides[k];
+        if (*(const bool*)pm) f(pa);
+        for (int k = N - 1; k >= 0; --k) {
+          if (++idx[k] < a.shape[k]) break;
+          idx[k] = 0;
+        }
+      }
+    } else {  // a 1-d mask picks rows
+      for (int64_t i = 0; i < a.shape[0]; ++i)
+        if (at_stride(ix.data, i, ix.strides[0])) f((char*)a.data + i * a.strides[0]);
+    }
+  } else {
+    for_each(ix, [&](const I& i) { f(row_ptr(a, (int64_t)i)); });
+  }
+}
+template <class T, int N, class I, int M>
+CJ_FN int64_t selected_count(const Array<T, N>& a, const Array<I, M>& ix) {
+  int64_t c = 0;
+  for_each_selected(a, ix, [&](char*) { ++c; });
+  return c;
+}
+template <class T, int N, class I, int M>
+CJ_FN auto fancy_get(const Array<T, N>& a, const Array<I, M>& ix) {
+  using V = std::remove_cv_t<T>;
+  constexpr bool mask = std::is_same_v<std::remove_cv_t<I>, bool>;
+  constexpr int R = mask ? (M == N ? 1 : N) : M + N - 1;
+  int64_t d[R];
+  if constexpr (mask && M == N) {
+    d[0] = selected_count(a, ix);
+  } else if constexpr (mask) {
+    d[0] = selected_count(a, ix);
+    for (int k = 1; k < N; ++k) d[k] = a.shape[k];
+  } else {
+    for (int k = 0; k < M; ++k) d[k] = ix.shape[k];
+    for (int k = 1; k < N; ++k) d[M + k - 1] = a.shape[k];
+  }
+  Array<V, R> r = new_c_array<V, R>(d);
+  V* out = r.data;
+  for_each_selected(a, ix, [&](char* p) {
+    if constexpr (N == 1 || (mask && M == N)) *out++ = *(T*)p;
+    else for_each(sub_row(a, p), [&](const T& x) { *out++ = x; });
+  });
+  return r;
+}
+// a[ix] = v: a number goes to every selected element; an array is read in order, as many
+// values as elements are selected (NumPy's rule for a 1-d value; Numba's message).
+template <class T, int N, class I, int M, class U>
+CJ_FN void fancy_set(const Array<T, N>& a, const Array<I, M>& ix, const U& v) {
+  for_each_selected(a, ix, [&](char* p) {
+    if constexpr (N == 1 || (std::is_same_v<std::remove_cv_t<I>, bool> && M == N)) *(T*)p = (T)v;
+    else for_each(sub_row(a, p), [&](T& x) { x = (T)v; });
+  });
+}
+template <class T, int N, class I, int M, class U, int K>
+CJ_FN void fancy_set(const Array<T, N>& a, const Array<I, M>& ix, const Array<U, K>& v) {
+  constexpr bool elems = N == 1 || (std::is_same_v<std::remove_cv_t<I>, bool> && M == N);
+  const int64_t per = elems ? 1 : size(sub_row(a, (char*)a.data));
+  const int64_t want = selected_count(a, ix) * per, have = size(v);
+  if (have != want && have != 1 && !(have == per && !elems))
+    raise("ValueError", "cannot assign slice from input of different size");
+  auto vals = c_copy(v);  // read before writing: v may alias a
+  int64_t k = 0;
+  for_each_selected(a, ix, [&](char* p) {
+    if constexpr (elems) {
+      *(T*)p = (T)vals.data[have == 1 ? 0 : k++];
+    } else {
+      int64_t j = 0;
+      for_each(sub_row(a, p), [&](T& x) { x = (T)vals.data[have == 1 ? 0 : have == per ? j++ : k++]; });
+    }
+  });
+}
+
 // np.random.shuffle / permutation: NumPy's legacy RandomState algorithm (Fisher-Yates from the
 // end, each swap index drawn by mt_bounded), so a seed gives NumPy's (and Numba's) order.
 // Multi-dimensional arrays are shuffled along their first axis.
