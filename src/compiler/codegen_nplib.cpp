@@ -11,16 +11,16 @@ namespace cujit {
 namespace {
 // A string literal argument's text, or `dflt` where it was left out (or given as None).
 std::string literal(const ast::Node& e, size_t i, const char* dflt) {
-  if (i >= e.list.size() || e.list[i]->type.tag == Type::Tag::None) return dflt;
-  return e.list[i]->cval.s;
+  if (i >= e.args().size() || e.args()[i]->type.tag == Type::Tag::None) return dflt;
+  return e.args()[i]->cval.s;
 }
-bool given(const ast::Node& e, size_t i) { return i < e.list.size() && e.list[i]->type.tag != Type::Tag::None; }
+bool given(const ast::Node& e, size_t i) { return i < e.args().size() && e.args()[i]->type.tag != Type::Tag::None; }
 }  // namespace
 
 std::string nplib_call_code(const ast::Node& e, Builtin b, const ExprCode& expr) {
   using B = Builtin;
   const std::string sp = builtin_row(b).spelling;
-  auto arg = [&](size_t i) { return expr(*e.list[i]); };
+  auto arg = [&](size_t i) { return expr(*e.args()[i]); };
   switch (b) {
     case B::NpSort: case B::ArraySortM: case B::NpUnique: case B::NpFlip: case B::NpFliplr: case B::NpFlipud:
     case B::NpTrace: case B::NpLinalgInv: case B::NpLinalgDet: case B::NpLinalgCholesky: case B::NpShuffle:

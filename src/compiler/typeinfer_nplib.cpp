@@ -21,7 +21,8 @@ struct NpLibTyper {
   [[noreturn]] void error(const ast::Node& at, const std::string& msg) const {
     user_error(fn.mod.source, at.loc, ErrorKind::Typing, msg);
   }
-  const ast::Node& at(size_t i) const { return i < e.list.size() ? *e.list[i] : e; }
+  // Argument i's node, for its caret (the call itself for `x @ y`, a BinOp).
+  const ast::Node& at(size_t i) const { return e.is(ast::Kind::Call) && i < e.args().size() ? *e.args()[i] : e; }
   bool given(size_t i) const { return i < args.size() && args[i].tag != Type::Tag::None; }
   std::string name() const { return b.name; }
   void arity(size_t lo, size_t hi) const {
