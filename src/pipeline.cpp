@@ -10,6 +10,7 @@
 
 #include "abi/cujit_abi.h"
 #include "compiler/annotate.h"
+#include "compiler/builtins.h"
 #include "compiler/codegen_foreign.h"
 #include "compiler/parser.h"
 #include "compiler/typeinfer.h"
@@ -60,6 +61,32 @@ struct StageTimer {
   }
 };
 
+// Whether generated code calls a Rule::NpLib builtin (builtins.def) or np.dot (`@`).
+bool uses_nplib(const std::string& code) {
+  static const std::vector<std::string> spellings = [] {
+    struct Row {
+      Rule rule;
+      const char* spelling;
+    };
+    static const Row rows[] = {
+#define BUILTIN(id, name, rule, spelling) {Rule::rule, spelling},
+#define UFUNC(id, name, loops, spelling)
+#define CONSTANT(name, literal)
+#include "compiler/builtins.def"
+#undef BUILTIN
+#undef UFUNC
+#undef CONSTANT
+    };
+    std::vector<std::string> v{"cj::np_dot(", "cj::np_bincount_w(", "cj::fancy_"};
+    for (const Row& r : rows)  // called as f(...) or f<R>(...)
+      if (r.rule == Rule::NpLib) v.push_back(r.spelling);
+    return v;
+  }();
+  for (const auto& sp : spellings)
+    if (code.find(sp) != std::string::npos) return true;
+  return false;
+}
+
 // The prelude in front of generated code: the ABI shared with the runtime (src/abi/cujit_abi.h),
 // the target's header, the shared one, and for the host the extension's services; CPU-only
 // programs also get NumPy's loop helpers (numpy_loop.h).
@@ -86,6 +113,12 @@ std::string with_prelude(Target t, const std::string& code, bool host_only = fal
     if (code.find("cj::List<") != std::string::npos || code.find("cj::list_") != std::string::npos)
       s += prelude::get("host_list.h");
     if (host_only) s += prelude::get("numpy_loop.h");
+    // NumPy's sorting and linear algebra (@jit code only; Rule::NpLib calls, `@`): only where the
+    // code calls them, so other programs compile as before.
+    if (host_only && uses_nplib(code)) {
+      s += prelude::get("host_nplib.h");
+      s += prelude::get("host_linalg.h");
+    }
   }
   s += code;
   return s;

@@ -14,6 +14,9 @@ from . import config
 from . import types as _t
 from .decorators import snapshot, source
 from .types import signature_string
+from . import _lapack
+
+_lapack.register(_core)
 
 
 class _TypeName(_t.Type):

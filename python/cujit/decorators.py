@@ -466,7 +466,7 @@ def _segment(node_lines, node):
 
 
 # operator: its functions are the operators they name (operator.add(a, b) is a + b), as in Numba.
-_MODULES = {math: "math", cmath: "cmath", np: "numpy", np.random: "numpy.random", random: "random",
+_MODULES = {math: "math", cmath: "cmath", np: "numpy", np.random: "numpy.random", np.linalg: "numpy.linalg", random: "random",
             operator: "operator"}
 
 

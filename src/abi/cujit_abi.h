@@ -139,6 +139,20 @@ struct HostServices {
   void (*arena_reset)();              // frees what this thread's arena holds (NumPy loops, per element)
   int* sim_flags;                     // the simulator's stop/poll word (runtime/simulator.h)
   int (*sim_poll)();                  // called when it is nonzero; 1: stop (Ctrl-C)
+  void* (*lapack)(int routine);       // a CJ_LAPACK_ROUTINES entry (by its LapackFn), or null: no library
+};
+/// The BLAS and LAPACK routines compiled CPU code calls (np.dot, np.linalg), each listed once:
+/// the runtime looks each up, with 64-bit integers (ILP64: `scipy_dgemm_64_` in NumPy's bundled
+/// OpenBLAS, `dgemm_64_` elsewhere), in the library Python names (cujit/_lapack.py); the prelude
+/// (host_linalg.h) calls it through HostServices::lapack(LapackFn::dgemm).
+#define CJ_LAPACK_ROUTINES(X)                                                                       \
+  X(sgemm) X(dgemm) X(cgemm) X(zgemm) X(sgetrf) X(dgetrf) X(cgetrf) X(zgetrf) X(sgetri) X(dgetri) \
+  X(cgetri) X(zgetri) X(sgesv) X(dgesv) X(cgesv) X(zgesv) X(spotrf) X(dpotrf) X(cpotrf) X(zpotrf)
+enum class LapackFn : int {
+#define CJ_LAPACK_ENUM(name) name,
+  CJ_LAPACK_ROUTINES(CJ_LAPACK_ENUM)
+#undef CJ_LAPACK_ENUM
+  count
 };
 using HostBindFn = void (*)(const HostServices*);
 /// A state of the extension's per-thread generators (HostServices::random_state) holds this many

@@ -318,6 +318,7 @@ void define_cpu(py::module_& m) {
   m.def("max_threads", &rt::max_threads, "NUMBA_NUM_THREADS / CUJIT_NUM_THREADS, else the hardware threads.");
   m.def("get_num_threads", &rt::num_threads);
   m.def("set_num_threads", &rt::set_num_threads, py::arg("n"));
+  m.def("set_lapack_library", &rt::set_lapack_library, py::arg("path"));
 }
 
 }  // namespace cujit

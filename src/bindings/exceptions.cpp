@@ -60,7 +60,12 @@ py::object arg_value(const ExcArg& a) {
 
 void raise_cpu_exception(const Build& b, const ExcRecord& r) {
   if (r.type) {  // a run-time check's builtin class and message
-    raise_instance(py::module_::import("builtins").attr(r.type), py::make_tuple(py::str(r.msg)));
+    // A builtin class's name, or a module's class ("numpy.linalg.LinAlgError", host_linalg.h).
+    const std::string type = r.type;
+    const size_t dot = type.rfind('.');
+    py::object cls = dot == std::string::npos ? py::module_::import("builtins").attr(r.type)
+                                              : py::module_::import(type.substr(0, dot).c_str()).attr(type.substr(dot + 1).c_str());
+    raise_instance(cls, py::make_tuple(py::str(r.msg)));
   }
   if (r.cls < 0 || (size_t)r.cls >= b.exc_classes.size()) throw std::logic_error("compiled code raised an unknown class");
   py::tuple args(r.nargs);

@@ -70,6 +70,10 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
     return s;
   }
   if (rule == Rule::ArrayReduce) return reduce_code(e, b, expr(*e.list[0]), prog_.host_only);
+  if (rule == Rule::NpLib) {  // codegen_nplib.cpp
+    allocates_ = true;
+    return nplib_call_code(e, b, [this](const ast::Node& n) { return expr(n); });
+  }
   if (rule == Rule::ListOp)  // codegen_lists.cpp
     return list_call_code(*fn_, e, b, [this](const ast::Node& n) { return expr(n); },
                           [this](const std::string& c, const Type& f, const Type& t) { return convert(c, f, t); });
@@ -201,6 +205,9 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
     case Builtin::PyRandint: case Builtin::PyRandrange: case Builtin::PySeed: case Builtin::NpRandom:
     case Builtin::NpRandomSample: case Builtin::NpRand: case Builtin::NpRandn: case Builtin::NpStdNormal:
     case Builtin::NpNormal: case Builtin::NpUniform: case Builtin::NpRandint: case Builtin::NpSeed:
+    case Builtin::NpExponential: case Builtin::NpStdExponential: case Builtin::NpLaplace: case Builtin::NpLogistic:
+    case Builtin::NpGumbel: case Builtin::NpLognormal: case Builtin::NpGeometric: case Builtin::NpPoisson:
+    case Builtin::NpTriangular:
       return random_call(e, b, sp);
     case Builtin::NpEmpty: case Builtin::NpZeros: case Builtin::NpOnes: case Builtin::NpFull:
     case Builtin::NpEmptyLike: case Builtin::NpZerosLike: case Builtin::NpOnesLike: case Builtin::NpFullLike:
@@ -322,6 +329,15 @@ std::string Emitter::random_call(const ast::Node& e, Builtin b, const std::strin
       a = {"0.0", "1.0"};
       size_arg = b == B::NpRandn ? -2 : 0;
       break;
+    case B::NpExponential: a = {num(0, "1.0")}; size_arg = 1; break;
+    case B::NpStdExponential: a = {"1.0"}; size_arg = 0; break;
+    case B::NpLaplace: case B::NpLogistic: case B::NpGumbel: case B::NpLognormal:
+      a = {num(0, "0.0"), num(1, "1.0")};
+      size_arg = 2;
+      break;
+    case B::NpGeometric: a = {num(0, "0.5")}; size_arg = 1; break;
+    case B::NpPoisson: a = {num(0, "1.0")}; size_arg = 1; break;
+    case B::NpTriangular: a = {num(0, "0.0"), num(1, "0.0"), num(2, "0.0")}; size_arg = 3; break;
     case B::PyRandint: a = {arg(e, 0, i64), arg(e, 1, i64)}; break;
     case B::PyRandrange: case B::NpRandint:  // one argument: [0, n)
       a = given(1) ? std::vector<std::string>{arg(e, 0, i64), arg(e, 1, i64)}

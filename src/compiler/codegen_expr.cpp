@@ -238,6 +238,10 @@ std::string Emitter::binop(ast::Op op, const std::string& a, const Type& ta, con
     for (size_t i = 0; i < tb.elems.size(); ++i) s += (k++ ? ", " : "") + y + ".f" + std::to_string(i);
     return s + "}; }())";
   }
+  if (op == O::MatMult && ta.is_array() && tb.is_array()) {  // np.dot's (prelude/host_linalg.h)
+    allocates_ = true;
+    return "cj::np_dot(" + a + ", " + b + ")";
+  }
   if ((ta.is_scalar() && is_time(ta.scalar)) || (tb.is_scalar() && is_time(tb.scalar)))
     return emit_time_binop(op, a, ta, b, tb, result);  // codegen_datetime.cpp: units and NaT
   std::string T = type(result);
@@ -349,6 +353,10 @@ std::string Emitter::subscript(const ast::Node& e) {
   const Type& base = e.value()->type;
   if (const Resolved* r = resolved(e); r && r->kind == Resolved::Kind::Constant) return constant(*r, e.type);  // Color["red"]
   if (base.is_list()) return list_subscript_code(e, [this](const ast::Node& n) { return expr(n); });  // codegen_lists.cpp
+  if (base.is_array() && e.index()->type.is_array()) {  // a[idx], a[mask]: a new array (prelude/host_nplib.h)
+    allocates_ = true;
+    return "cj::fancy_get(" + expr(*e.value()) + ", " + expr(*e.index()) + ")";
+  }
   if (base.is_tuple()) {
     const ast::Node& ix = *e.index();
     std::vector<int64_t> picks;

@@ -276,6 +276,12 @@ void Emitter::store(const ast::Node& target, const std::string& code, const Type
     out(list_store_code(target, v, [this](const ast::Node& n) { return expr(n); }));
     return;
   }
+  if (target.is(K::Subscript) && target.value()->type.is_array() && target.index()->type.is_array()) {  // a[idx] = v, a[mask] = v
+    const Type elem = Type::scalar_of(target.type.scalar);
+    out("cj::fancy_set(" + expr(*target.value()) + ", " + expr(*target.index()) + ", " +
+        (from.is_array() ? code : convert(code, from, elem)) + ");");
+    return;
+  }
   if (target.is(K::Subscript) && target.type.is_array()) {  // a slice: fill it or copy into it
     const Type elem = Type::scalar_of(target.type.scalar);
     if (from.is_array()) out("cj::copy_into(" + expr(target) + ", " + code + ");");

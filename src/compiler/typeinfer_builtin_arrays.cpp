@@ -62,6 +62,21 @@ Type BuiltinTyper::random_call(ast::Node& e, const BuiltinRow& b, const std::vec
     case B::NpRandint:
       arity(e, b, args, 1, 3); integer(0); integer(1);
       return sized(2, Scalar::Int64);
+    case B::NpExponential: arity(e, b, args, 0, 2); number(0); return sized(1, Scalar::Float64);
+    case B::NpStdExponential: arity(e, b, args, 0, 1); return sized(0, Scalar::Float64);
+    case B::NpLaplace: case B::NpLogistic: case B::NpGumbel: case B::NpLognormal:
+      arity(e, b, args, 0, 3); number(0); number(1);
+      return sized(2, Scalar::Float64);
+    case B::NpGeometric:
+      arity(e, b, args, 1, 2); number(0);
+      if (!given(0)) error(e, "numpy.random.geometric() missing a required argument: 'p'");
+      return sized(1, Scalar::Int64);
+    case B::NpPoisson: arity(e, b, args, 0, 2); number(0); return sized(1, Scalar::Int64);
+    case B::NpTriangular:
+      arity(e, b, args, 3, 4); number(0); number(1); number(2);
+      for (size_t i = 0; i < 3; ++i)
+        if (!given(i)) error(e, "numpy.random.triangular() needs left, mode and right");
+      return sized(3, Scalar::Float64);
     default: break;
   }
   throw InternalError(std::string("no typing rule for ") + b.name);

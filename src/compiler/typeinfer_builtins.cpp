@@ -336,6 +336,7 @@ Type BuiltinTyper::builtin_call(ast::Node& e, const BuiltinRow& b, const std::ve
     case Rule::ArrayView: return array_view(e, b, args);
     case Rule::Ufunc: return type_ufunc_call(fn_, e, b, args);
     case Rule::ArrayReduce: return type_reduce_call(fn_, e, b, args);
+    case Rule::NpLib: return type_nplib_call(fn_, e, b, args);
     case Rule::Atomic: case Rule::AtomicInt: case Rule::AtomicUnsigned: case Rule::AtomicCas: {
       const bool cas0 = b.id == Builtin::AtomicCas0;  // compare_and_swap(ary, old, val): ary[0]
       const size_t nargs = b.rule == Rule::AtomicCas && !cas0 ? 4 : 3;
@@ -415,6 +416,20 @@ const std::vector<KwSpec>& keyword_specs() {
       {Builtin::NpOnesLike, {{"a", T::None, 0}, {"dtype", T::None, 0}}},
       {Builtin::NpFullLike, {{"a", T::None, 0}, {"fill_value", T::None, 0}, {"dtype", T::None, 0}}},
       {Builtin::NpArange, {{"start", T::None, 0}, {"stop", T::None, 0}, {"step", T::None, 0}, {"dtype", T::None, 0}}},
+      {Builtin::NpExponential, {{"scale", T::Float, 1.0}, {"size", T::None, 0}}},
+      {Builtin::NpStdExponential, {{"size", T::None, 0}}},
+      {Builtin::NpLaplace, {{"loc", T::Float, 0.0}, {"scale", T::Float, 1.0}, {"size", T::None, 0}}},
+      {Builtin::NpLogistic, {{"loc", T::Float, 0.0}, {"scale", T::Float, 1.0}, {"size", T::None, 0}}},
+      {Builtin::NpGumbel, {{"loc", T::Float, 0.0}, {"scale", T::Float, 1.0}, {"size", T::None, 0}}},
+      {Builtin::NpLognormal, {{"mean", T::Float, 0.0}, {"sigma", T::Float, 1.0}, {"size", T::None, 0}}},
+      {Builtin::NpGeometric, {{"p", T::None, 0}, {"size", T::None, 0}}},
+      {Builtin::NpPoisson, {{"lam", T::Float, 1.0}, {"size", T::None, 0}}},
+      {Builtin::NpTriangular, {{"left", T::None, 0}, {"mode", T::None, 0}, {"right", T::None, 0}, {"size", T::None, 0}}},
+      {Builtin::NpSort, {{"a", T::None, 0}}},
+      {Builtin::NpArgsort, {{"a", T::None, 0}, {"kind", T::None, 0}}},
+      {Builtin::NpSearchsorted, {{"a", T::None, 0}, {"v", T::None, 0}, {"side", T::None, 0}}},
+      {Builtin::NpDiff, {{"a", T::None, 0}, {"n", T::None, 0}}},
+      {Builtin::NpBincount, {{"a", T::None, 0}, {"weights", T::None, 0}, {"minlength", T::None, 0}}},
   };
   return specs;
 }

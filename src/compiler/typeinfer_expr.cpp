@@ -334,11 +334,11 @@ Type Typer::module_attr(ast::Node& e, const std::string& module, const std::stri
     f.resolved[&e] = Resolved{Resolved::Kind::DType};
     return Type::dtype(sc);
   }
-  if (module == "numpy" && attr == "random") {
+  if (module == "numpy" && (attr == "random" || attr == "linalg")) {
     Resolved r{Resolved::Kind::Module};
-    r.name = "numpy.random";
+    r.name = "numpy." + attr;
     f.resolved[&e] = r;
-    return Type::module("numpy.random");
+    return Type::module("numpy." + attr);
   }
   if (module == "cuda.libdevice") {  // libdevice.sinf, or `from numba.cuda.libdevice import sinf`
     if (!find_libdevice(attr)) error(e, "Unknown attribute '" + attr + "' of module 'numba.cuda.libdevice'");

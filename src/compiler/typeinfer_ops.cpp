@@ -69,6 +69,7 @@ Type Typer::binop_type(const ast::Node& at, ast::Op op, const Type& a, const Typ
   }
   if (a.tag == Type::Tag::String || b.tag == Type::Tag::String)
     unsupported(at, "string operations are not supported in compiled code");
+  if (op == O::MatMult && a.is_array() && b.is_array()) return type_matmul(fn(), at, a, b);  // typeinfer_nplib.cpp
   if (!a.is_scalar() || !b.is_scalar()) {
     if (a.is_array() || b.is_array())
       unsupported(at, std::string("whole-array arithmetic ('") + ast::op_spelling(op) +
@@ -173,6 +174,7 @@ Type Typer::subscript(ast::Node& e) {
     return u;
   }
   if (!base.is_array()) error(e, "'" + base.str() + "' object is not subscriptable");
+  if (Type t = type_fancy_index(fn(), e, base, it); t.known()) return t;  // a[idx], a[mask]: typeinfer_nplib.cpp
   if (idx.size() == 1 && it[0].is_tuple() && !e.index()->is(ast::Kind::Tuple)) {  // a[t]: a[t[0], t[1], ...]
     if (it[0].elems.empty()) unsupported(e, "indexing an array with an empty tuple is not supported");
     it = it[0].elems;
@@ -203,7 +205,7 @@ void Typer::array_method(ast::Node& e) {
       {"sum", "numpy.sum"}, {"mean", "numpy.mean"}, {"min", "numpy.min"}, {"max", "numpy.max"},
       {"prod", "numpy.prod"}, {"var", "numpy.var"}, {"std", "numpy.std"}, {"argmin", "numpy.argmin"},
       {"argmax", "numpy.argmax"}, {"all", "numpy.all"}, {"any", "numpy.any"},
-      {"copy", "numpy.copy"}, {"view", "array.view"}};
+      {"copy", "numpy.copy"}, {"view", "array.view"}, {"sort", "array.sort"}, {"argsort", "numpy.argsort"}};
   if (e.func()->name == "sync" && expr(*e.func()->value()).tag == Type::Tag::GridGroup) {  // g.sync() of cuda.cg.this_grid()
     ast::NodePtr self = std::move(e.func()->value());
     ast::NodePtr callee = ast::make(ast::Kind::Name, e.func()->loc);

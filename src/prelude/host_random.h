@@ -137,13 +137,112 @@ CJ_FN void seed(int which, int64_t v) { mt_seed(rng(which), (uint32_t)v); }
 CJ_FN double rand_double(int which) { return mt_double(rng(which)); }
 CJ_FN double rand_uniform(int which, double lo, double hi) { return lo + (hi - lo) * mt_double(rng(which)); }
 CJ_FN double rand_normal(int which, double mu, double sigma) { return mu + sigma * mt_gauss(rng(which)); }
+// An empty range raises Numba's ValueError (np.random.randint(5, 5) and random.randint(5, 4) too).
 CJ_FN int64_t np_randint(int64_t lo, int64_t hi) {
-  if (hi <= lo) hi = lo + 1;  // the typer rejects constant empty ranges; NumPy raises ValueError
+  if (hi <= lo) raise("ValueError", "empty range for randrange()");
   return lo + (int64_t)mt_bounded(rng(1), (uint64_t)(hi - lo - 1));
 }
 CJ_FN int64_t py_randrange(int64_t lo, int64_t hi) {
-  if (hi <= lo) hi = lo + 1;
+  if (hi <= lo) raise("ValueError", "empty range for randrange()");
   return lo + (int64_t)mt_below(rng(0), (uint64_t)(hi - lo));
 }
 CJ_FN int64_t py_randint(int64_t lo, int64_t hi) { return py_randrange(lo, hi + 1); }
+
+// More of np.random's distributions, each as Numba computes it (numba/np/random/legacy.py, its
+// _random.c for poisson with lam >= 10: NumPy's PTRS), from the same np.random stream.
+CJ_FN double rand_exponential(int which, double scale) { return -std::log(1.0 - mt_double(rng(which))) * scale; }
+CJ_FN double rand_laplace(int which, double loc, double scale) {
+  const double u = mt_double(rng(which));
+  return u < 0.5 ? loc + scale * std::log(u + u) : loc - scale * std::log(2.0 - u - u);
+}
+CJ_FN double rand_logistic(int which, double loc, double scale) {
+  const double u = mt_double(rng(which));
+  return loc + scale * std::log(u / (1.0 - u));
+}
+CJ_FN double rand_gumbel(int which, double loc, double scale) {
+  const double u = 1.0 - mt_double(rng(which));
+  return loc - scale * std::log(-std::log(u));
+}
+CJ_FN double rand_lognormal(int which, double mean, double sigma) { return std::exp(mean + sigma * mt_gauss(rng(which))); }
+CJ_FN double rand_triangular(int which, double left, double mode, double right) {
+  if (right == left) return left;
+  double u = mt_double(rng(which));
+  double c = (mode - left) / (right - left);
+  if (u > c) {
+    u = 1.0 - u;
+    c = 1.0 - c;
+    const double t = left;
+    left = right;
+    right = t;
+  }
+  return left + (right - left) * std::sqrt(u * c);
+}
+CJ_FN int64_t rand_geometric(int which, double p) {
+  if (p <= 0.0 || p > 1.0) raise("ValueError", "geometric(): p outside of (0, 1]");
+  MtState& s = rng(which);
+  const double q = 1.0 - p;
+  if (p >= 0.333333333333333333333333) {
+    int64_t x = 1;
+    double sum = p, prod = p;
+    const double u = mt_double(s);
+    while (u > sum) {
+      prod *= q;
+      sum += prod;
+      x += 1;
+    }
+    return x;
+  }
+  return (int64_t)std::ceil(std::log(1.0 - mt_double(s)) / std::log(q));
+}
+// log(gamma(x)) as NumPy's random_loggam computes it (the PTRS acceptance test uses it).
+CJ_FN double rand_loggam(double x) {
+  static const double a[10] = {8.333333333333333e-02, -2.777777777777778e-03, 7.936507936507937e-04,
+                               -5.952380952380952e-04, 8.417508417508418e-04, -1.917526917526918e-03,
+                               6.410256410256410e-03, -2.955065359477124e-02, 1.796443723688307e-01,
+                               -1.39243221690590e+00};
+  if (x == 1.0 || x == 2.0) return 0.0;
+  double x0 = x;
+  int64_t n = 0;
+  if (x <= 7.0) {
+    n = (int64_t)(7 - x);
+    x0 = x + (double)n;
+  }
+  const double x2 = 1.0 / (x0 * x0);
+  double gl0 = a[9];
+  for (int k = 8; k >= 0; --k) gl0 = gl0 * x2 + a[k];
+  double gl = gl0 / x0 + 0.5 * std::log(2 * 3.141592653589793) + (x0 - 0.5) * std::log(x0) - x0;
+  if (x <= 7.0)
+    for (int64_t k = 1; k <= n; ++k) {
+      gl -= std::log(x0 - 1.0);
+      x0 -= 1.0;
+    }
+  return gl;
+}
+CJ_FN int64_t rand_poisson(int which, double lam) {
+  MtState& s = rng(which);
+  if (lam >= 10.0) {  // PTRS (Hormann)
+    const double slam = std::sqrt(lam), loglam = std::log(lam);
+    const double b = 0.931 + 2.53 * slam, a = -0.059 + 0.02483 * b;
+    const double invalpha = 1.1239 + 1.1328 / (b - 3.4), vr = 0.9277 - 3.6224 / (b - 2);
+    for (;;) {
+      const double u = mt_double(s) - 0.5, v = mt_double(s);
+      const double us = 0.5 - std::fabs(u);
+      const int64_t k = (int64_t)std::floor((2 * a / us + b) * u + lam + 0.43);
+      if (us >= 0.07 && v <= vr) return k;
+      if (k < 0 || (us < 0.013 && v > us)) continue;
+      if (std::log(v) + std::log(invalpha) - std::log(a / (us * us) + b) <= -lam + (double)k * loglam - rand_loggam((double)k + 1))
+        return k;
+    }
+  }
+  if (lam < 0.0) raise("ValueError", "poisson(): lambda < 0");
+  if (lam == 0.0) return 0;
+  const double enlam = std::exp(-lam);
+  int64_t x = 0;
+  double prod = 1.0;
+  for (;;) {
+    prod *= mt_double(s);
+    if (prod <= enlam) return x;
+    x += 1;
+  }
+}
 }  // namespace cj

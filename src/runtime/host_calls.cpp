@@ -58,7 +58,7 @@ void arena_reset() {
 
 const HostServices kServices = {&random_state,    &alloc,      &arena_get,   &arena_set,
                                 &threads_service, &arena_open, &arena_close, &arena_reset,
-                                sim_flags(),      &sim_poll};
+                                sim_flags(),      &sim_poll,   &lapack_routine};
 
 }  // namespace
 

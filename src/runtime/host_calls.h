@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "abi/cujit_abi.h"
@@ -14,6 +15,10 @@ namespace cujit::rt {
 /// The function table a compiled library receives (src/abi/cujit_abi.h).
 using HostServices = cj::HostServices;
 const HostServices* host_services();
+/// The BLAS/LAPACK library compiled code calls (runtime/lapack.cpp): its path, from Python; the
+/// routine `routine` (a cj::LapackFn) found in it, or null.
+void set_lapack_library(const std::string& path);
+void* lapack_routine(int routine);
 
 /// Threads a parallel loop may use: at most max_threads() (NUMBA_NUM_THREADS or
 /// CUJIT_NUM_THREADS, else the machine's hardware threads), as Numba's set_num_threads.

@@ -1,0 +1,85 @@
+"""Indexing NumPy arrays with arrays in @jit code (issue 20): a[idx] with an integer array and
+a[mask] with a boolean one read into a new array; a[idx] = v and a[mask] = v write through, v a
+number or an array. Results are Numba 0.68's for the same code, except where Numba reads or
+writes past the array (no boundscheck) or ignores a short mask: cujit raises there."""
+import numpy as np
+import pytest
+
+from cujit import njit
+from cujit.errors import TypingError, UnsupportedError
+
+
+@njit
+def get(a, i):
+    return a[i]
+
+
+@njit
+def put(a, i, v):
+    a[i] = v
+    return a
+
+
+def same(got, want):
+    assert got.dtype == want.dtype and got.shape == want.shape, (got, want)
+    np.testing.assert_array_equal(got, want)
+
+
+def test_integer_array_index():
+    a = np.arange(6.)
+    same(get(a, np.array([3, 0, 5])), np.array([3., 0., 5.]))
+    same(get(a, np.array([-1, -6])), np.array([5., 0.]))
+    same(get(np.arange(6.).reshape(3, 2), np.array([2, 0])), np.array([[4., 5.], [0., 1.]]))
+    same(get(a, np.array([[1, 2], [3, 4]])), np.array([[1., 2.], [3., 4.]]))
+    same(get(a[::-1], np.array([0, 1], dtype=np.int32)), np.array([5., 4.]))
+    r = get(a, np.array([1]))
+    r[0] = 99.0
+    assert a[1] == 1.0  # a copy
+
+
+def test_boolean_mask():
+    a = np.arange(6.)
+    same(get(a, np.array([True, False] * 3)), np.array([0., 2., 4.]))
+    same(get(np.arange(6.).reshape(3, 2), np.array([True, False, True])), np.array([[0., 1.], [4., 5.]]))
+    same(get(np.arange(6.).reshape(2, 3), np.array([[True, False, True]] * 2)), np.array([0., 2., 3., 5.]))
+
+
+def test_out_of_bounds_and_short_masks_raise():
+    # Numba returns memory past the array (no boundscheck) and ignores the rest of a short mask.
+    with pytest.raises(IndexError, match="index is out of bounds"):
+        get(np.arange(6.), np.array([3, 7]))
+    with pytest.raises(IndexError, match="boolean index did not match indexed array"):
+        get(np.arange(6.), np.array([True, False]))
+    with pytest.raises(IndexError, match="index is out of bounds"):
+        put(np.arange(6.), np.array([0, 9]), 1.0)
+
+
+def test_setitem_with_arrays():
+    same(put(np.arange(6.), np.array([0, 2]), 9.), np.array([9., 1., 9., 3., 4., 5.]))
+    same(put(np.arange(6.), np.array([0, 2]), np.array([7., 8.])), np.array([7., 1., 8., 3., 4., 5.]))
+    same(put(np.arange(6.), np.array([True, False] * 3), 1.), np.array([1., 1., 1., 3., 1., 5.]))
+    same(put(np.arange(6.), np.array([True, False] * 3), np.array([1., 2., 3.])), np.array([1., 1., 2., 3., 3., 5.]))
+    same(put(np.arange(6.).reshape(3, 2), np.array([2, 0]), np.array([7., 8.])),
+         np.array([[7., 8.], [2., 3.], [7., 8.]]))
+    same(put(np.arange(6), np.array([0, 2]), 2.7), np.array([2, 1, 2, 3, 4, 5]))
+    with pytest.raises(ValueError, match="cannot assign slice"):
+        put(np.arange(6.), np.array([0, 2]), np.array([7., 8., 9.]))
+    with pytest.raises(ValueError, match="cannot assign slice"):
+        put(np.arange(6.), np.array([True, False] * 3), np.array([1., 2.]))
+
+
+def test_refusals():
+    with pytest.raises(TypingError, match="array indices must be integers or booleans"):
+        get(np.arange(6.), np.array([1., 2.]))
+
+    @njit
+    def mixed(a, i):
+        return a[i, 0]
+    with pytest.raises(UnsupportedError, match="an array index mixed with other indices"):
+        mixed(np.zeros((3, 2)), np.array([0, 1]))
+
+    @njit
+    def aug(a, i):
+        a[i] += 1
+    with pytest.raises(UnsupportedError):
+        aug(np.zeros(3), np.array([0, 1]))
