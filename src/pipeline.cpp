@@ -158,12 +158,20 @@ void emit_stage(Build& b, const Program& prog, const std::vector<EntryPoint>& en
   throw rt::ToolchainError(fallback);
 }
 
-void parse_reachable(Program& prog, const FunctionSource& src, std::set<const FunctionSource*>& seen) {
+// `src` (the entry when `entry`) and the user functions its globals name, recursively. A named
+// function whose text the parser refuses is left out: typing may never call it, and where it
+// does, prog.parser reports the error there, as it always has.
+void parse_reachable(Program& prog, const FunctionSource& src, std::set<const FunctionSource*>& seen, bool entry) {
   if (!seen.insert(&src).second) return;
-  if (!src.tree && !prog.trees.count(&src))  // a nested def's tree is its lifted one (typeinfer_nested.cpp)
-    prog.trees.emplace(&src, std::make_shared<const ast::Module>(parse(src.source)));
+  if (!src.tree && !prog.trees.count(&src)) {  // a nested def's tree is its lifted one (typeinfer_nested.cpp)
+    try {
+      prog.trees.emplace(&src, std::make_shared<const ast::Module>(parse(src.source)));
+    } catch (const CompileError&) {
+      if (entry) throw;
+    }
+  }
   for (const auto& [name, g] : src.globals)
-    if (g.fn) parse_reachable(prog, *g.fn, seen);
+    if (g.fn) parse_reachable(prog, *g.fn, seen, false);
 }
 
 }  // namespace
@@ -173,7 +181,7 @@ void parse_stage(Program& prog, const std::shared_ptr<FunctionSource>& src) {
   // A function typing meets that no global names (one passed as an argument) is parsed when met.
   prog.parser = [](const SourceFile& text) { return parse(text); };
   std::set<const FunctionSource*> seen;
-  parse_reachable(prog, *src, seen);
+  parse_reachable(prog, *src, seen, true);
 }
 
 UfuncBuild build_ufunc(const std::shared_ptr<FunctionSource>& src, const std::vector<Signature>& sigs) {
