@@ -1,11 +1,18 @@
 // The compile recipe (Halide's Lower.cpp is the model): each stage in order, a debug dump after
-// each, and the mapping of toolchain errors back to the user's Python line.
+// each, and the mapping of toolchain errors back to the user's Python line. The stages, named
+// once, in order (every build_* function below runs them so):
+//   parse    parse_stage: the source text of each user function to its tree (compiler/parser.h)
+//   type     type_stage: names resolved and types inferred (Program::instantiate); typing reads
+//            the parse stage's trees and never parses
+//   emit     emit_stage: typed instances to C++ for each target, with its prelude
+//   compile  compile_cuda / compile_host: the toolchains, through the disk cache
 #include "pipeline.h"
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <set>
 #include <sstream>
 
 #include "abi/cujit_abi.h"
@@ -133,8 +140,9 @@ void dump_program(const Program& prog) {
   }
 }
 
-// A host-only program (@jit, CPU @vectorize/@guvectorize) generates nothing for NVRTC.
-void finish(Build& b, const Program& prog, const std::vector<EntryPoint>& entries) {
+// emit: a host-only program (@jit, CPU @vectorize/@guvectorize) generates nothing for NVRTC.
+void emit_stage(Build& b, const Program& prog, const std::vector<EntryPoint>& entries) {
+  dump_program(prog);
   std::string cuda_code, host_code;
   {
     StageTimer t{"codegen", b.name};
@@ -183,15 +191,40 @@ void finish(Build& b, const Program& prog, const std::vector<EntryPoint>& entrie
   throw rt::ToolchainError(fallback);
 }
 
+// `src` (the entry when `entry`) and the user functions its globals name, recursively. A named
+// function whose text the parser refuses is left out: typing may never call it, and where it
+// does, prog.parser reports the error there, as it always has.
+void parse_reachable(Program& prog, const FunctionSource& src, std::set<const FunctionSource*>& seen, bool entry) {
+  if (!seen.insert(&src).second) return;
+  if (!src.tree && !prog.trees.count(&src)) {  // a nested def's tree is its lifted one (typeinfer_nested.cpp)
+    try {
+      prog.trees.emplace(&src, std::make_shared<const ast::Module>(parse(src.source)));
+    } catch (const CompileError&) {
+      if (entry) throw;
+    }
+  }
+  for (const auto& [name, g] : src.globals)
+    if (g.fn) parse_reachable(prog, *g.fn, seen, false);
+}
+
 }  // namespace
+
+void parse_stage(Program& prog, const std::shared_ptr<FunctionSource>& src) {
+  StageTimer t{"parse", src->name};
+  // A function typing meets that no global names (one passed as an argument) is parsed when met.
+  prog.parser = [](const SourceFile& text) { return parse(text); };
+  std::set<const FunctionSource*> seen;
+  parse_reachable(prog, *src, seen, true);
+}
 
 UfuncBuild build_ufunc(const std::shared_ptr<FunctionSource>& src, const std::vector<Signature>& sigs) {
   UfuncBuild b;
   b.name = src->name;
   Program prog;
   std::vector<EntryPoint> entries;
+  parse_stage(prog, src);
   {
-    StageTimer t{"parse+type", src->name};
+    StageTimer t{"type", src->name};
     for (size_t i = 0; i < sigs.size(); ++i) {
       const Signature& s = sigs[i];
       UfuncVariant v;
@@ -214,8 +247,7 @@ UfuncBuild build_ufunc(const std::shared_ptr<FunctionSource>& src, const std::ve
       b.variants.push_back(v);
     }
   }
-  dump_program(prog);
-  finish(b, prog, entries);
+  emit_stage(b, prog, entries);
   return b;
 }
 
@@ -234,6 +266,7 @@ std::vector<bool> stored_operands(const std::shared_ptr<FunctionSource>& src, co
     Program probe;
     probe.host_only = true;
     try {
+      parse_stage(probe, src);
       probe.instantiate(src, probe_args, declared, Role::Device);
     } catch (const CompileError& e) {
       written[k] = e.message.find(kReadonlyStore) != std::string::npos;
@@ -258,8 +291,9 @@ NumpyUfuncBuild build_numpy_loops(const std::shared_ptr<FunctionSource>& src, co
   prog.host_only = true;
   prog.gufunc = gufunc;
   std::vector<EntryPoint> entries;
+  parse_stage(prog, src);
   {
-    StageTimer t{"parse+type", src->name};
+    StageTimer t{"type", src->name};
     for (size_t i = 0; i < sigs.size(); ++i) {
       const Signature& s = sigs[i];
       for (const auto& a : s.args) {
@@ -288,8 +322,7 @@ NumpyUfuncBuild build_numpy_loops(const std::shared_ptr<FunctionSource>& src, co
       b.variants.push_back(v);
     }
   }
-  dump_program(prog);
-  finish(b, prog, entries);
+  emit_stage(b, prog, entries);
   return b;
 }
 }  // namespace
@@ -305,37 +338,51 @@ NumpyUfuncBuild build_numpy_gufunc(const std::shared_ptr<FunctionSource>& src, c
 }
 
 namespace {
-// One entry point for one set of argument types (a kernel or an @jit function): types it, fills
-// `b` and returns the instance's inferred return type.
+// What build_single builds: one entry point (a kernel or an @jit function) and the options that
+// change its typing or its code.
+struct SingleOptions {
+  Role role = Role::Device;
+  EntryPoint::Kind kind = EntryPoint::Kind::Cpu;
+  std::string symbol;
+  Type declared_ret = Type::unknown();
+  std::string* annotated = nullptr;  // where inspect_types()'s text goes (null: not wanted)
+  bool parallel = false;             // @jit(parallel=True)
+  bool python_errors = false;        // @jit's error_model='python'
+  bool boundscheck = false;          // @jit(boundscheck=True)
+  bool race_check = false;           // CUJIT_SIM_RACECHECK (kernels)
+  bool debug_checks = false;         // @cuda.jit(debug=True)
+};
+
+// One entry point for one set of argument types: types it, fills `b` and returns the instance's
+// inferred return type.
 Type build_single(Build& b, const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args,
-                  const Type& declared_ret, Role role, EntryPoint::Kind kind, const std::string& symbol,
-                  std::string* annotated = nullptr, bool parallel = false, bool python_errors = false,
-                  bool race_check = false, bool debug_checks = false, bool boundscheck = false) {
+                  const SingleOptions& o) {
   b.name = src->name;
+  const bool cpu = o.kind == EntryPoint::Kind::Cpu;
   Program prog;
-  prog.debug_checks = debug_checks;
-  prog.host_only = kind == EntryPoint::Kind::Cpu;
-  prog.parallel = parallel;
-  prog.python_errors = kind == EntryPoint::Kind::Cpu && python_errors;
-  prog.boundscheck = kind == EntryPoint::Kind::Cpu && boundscheck;
-  prog.optionals = kind == EntryPoint::Kind::Cpu;
+  prog.debug_checks = o.debug_checks;
+  prog.host_only = cpu;
+  prog.parallel = o.parallel;
+  prog.python_errors = cpu && o.python_errors;
+  prog.boundscheck = cpu && o.boundscheck;
+  prog.optionals = cpu;
+  parse_stage(prog, src);
   int idx;
   {
-    StageTimer t{"parse+type", src->name};
-    idx = prog.instantiate(src, args, declared_ret, role);
-    if (kind == EntryPoint::Kind::Kernel) check_static_shared_memory(prog, idx, src->name);
+    StageTimer t{"type", src->name};
+    idx = prog.instantiate(src, args, o.declared_ret, o.role);
+    if (o.kind == EntryPoint::Kind::Kernel) check_static_shared_memory(prog, idx, src->name);
   }
   // Without shared memory there is nothing to race on: the kernel stays the unchecked build (and
   // so its speed, and its cache entry).
-  prog.race_check = race_check && uses_shared_memory(prog);
-  b.cooperative = kind == EntryPoint::Kind::Kernel && (uses_grid_group(prog) || uses_cooperative_foreign(prog));
+  prog.race_check = o.race_check && uses_shared_memory(prog);
+  b.cooperative = o.kind == EntryPoint::Kind::Kernel && (uses_grid_group(prog) || uses_cooperative_foreign(prog));
   for (const auto* l : program_links(prog))
     if (l->kind != "cu") b.device_links.push_back(*l);
     else b.cuda_links.push_back(l->name);
   if (!b.device_links.empty()) b.nvrtc_options = {"-rdc=true"};  // calls to be resolved by the linker
-  dump_program(prog);
-  finish(b, prog, {{kind, idx, symbol}});
-  if (annotated) *annotated = annotate_types(*prog.fns[idx]);
+  emit_stage(b, prog, {{o.kind, idx, o.symbol}});
+  if (o.annotated) *o.annotated = annotate_types(*prog.fns[idx]);
   return prog.fns[idx]->ret;
 }
 }  // namespace
@@ -344,8 +391,15 @@ KernelBuild build_kernel(const std::shared_ptr<FunctionSource>& src, const std::
   KernelBuild b;
   b.arg_types = args;
   b.symbol = cj::kKernelPrefix + src->name;
-  build_single(b, src, args, Type::void_(), Role::Kernel, EntryPoint::Kind::Kernel, b.symbol, &b.annotated, false,
-               false, sim_racecheck_enabled(), debug);
+  SingleOptions o;
+  o.role = Role::Kernel;
+  o.kind = EntryPoint::Kind::Kernel;
+  o.symbol = b.symbol;
+  o.declared_ret = Type::void_();
+  o.annotated = &b.annotated;
+  o.race_check = sim_racecheck_enabled();
+  o.debug_checks = debug;
+  build_single(b, src, args, o);
   return b;
 }
 
@@ -354,15 +408,15 @@ Build build_device_function(const std::shared_ptr<FunctionSource>& src, const st
   Build b;
   b.name = src->name;
   Program prog;
+  parse_stage(prog, src);
   int idx;
   {
-    StageTimer t{"parse+type", src->name};
+    StageTimer t{"type", src->name};
     idx = prog.instantiate(src, args, declared_ret, Role::Device);
   }
-  dump_program(prog);
   EntryPoint e{EntryPoint::Kind::DeviceAbi, idx, symbol};
   e.c_abi = c_abi;
-  finish(b, prog, {e});
+  emit_stage(b, prog, {e});
   if (ret) *ret = prog.fns[idx]->ret;
   return b;
 }
@@ -380,8 +434,16 @@ CpuBuild build_cpu_function(const std::shared_ptr<FunctionSource>& src, const st
 #endif
   if (options.parallel) b.host_flags.push_back("-fopenmp");
   if (options.fastmath) b.host_flags.push_back("-ffast-math");
-  b.ret = build_single(b, src, args, ret, Role::Device, EntryPoint::Kind::Cpu, b.symbol, &b.annotated,
-                       options.parallel, options.python_errors, false, false, options.boundscheck);
+  SingleOptions o;
+  o.role = Role::Device;
+  o.kind = EntryPoint::Kind::Cpu;
+  o.symbol = b.symbol;
+  o.declared_ret = ret;
+  o.annotated = &b.annotated;
+  o.parallel = options.parallel;
+  o.python_errors = options.python_errors;
+  o.boundscheck = options.boundscheck;
+  b.ret = build_single(b, src, args, o);
   return b;
 }
 

@@ -1,6 +1,7 @@
-// The recipe run on a dispatch miss: parse -> type -> codegen -> toolchain. Each stage reads the
-// previous stage's output; with CUJIT_DEBUG=1..3 each prints what it did (1: stages and times,
-// 2: the typed trees, 3: the generated code). The runtime loads what this hands it.
+// The recipe run on a dispatch miss: parse -> type -> emit -> compile (src/pipeline.cpp names
+// each stage once, in order). Each stage reads the previous stage's output; with CUJIT_DEBUG=1..3
+// each prints what it did (1: stages and times, 2: the typed trees, 3: the generated code). The
+// runtime loads what this hands it.
 #pragma once
 #include <map>
 #include <memory>
@@ -35,6 +36,11 @@ struct Build {
   std::vector<std::string> nvrtc_options;  // "-rdc=true" when device_links are linked to the kernel
   std::vector<std::string> nvrtc_flags;     // @cuda.jit's lineinfo, max_registers, opt, fastmath (kernels)
 };
+
+/// The parse stage: `src` and every user function its globals name (recursively) parsed into
+/// prog.trees, which typing reads, and the parser installed (prog.parser) for a function typing
+/// meets that no global names. Every Program is handed to this before Program::instantiate.
+void parse_stage(Program& prog, const std::shared_ptr<FunctionSource>& src);
 
 /// CUJIT_SIM_RACECHECK is on: kernels compiled now get the simulator's shared-memory race check.
 bool sim_racecheck_enabled();

@@ -59,6 +59,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (size_t i = 0; i < mod.func->params.size(); ++i) args.push_back(arg_type(selector + (int)i * 3));
     const bool cpu = selector & 0x80;  // an @jit function (CPU-only intrinsics) or a kernel
     Program prog;
+    prog.parser = [](const SourceFile& text) { return parse(text); };  // the parse stage (pipeline.cpp's)
     prog.host_only = cpu;
     prog.parallel = cpu && (selector & 0x40);
     prog.python_errors = cpu;

@@ -221,6 +221,7 @@ void define_compiler(py::module_& m) {
     Program prog;
     prog.optionals = true;  // typed as @jit types it: a result may be OptionalType, as in Numba
     prog.host_only = true;  // and with its CPU rules (math.floor returns an int, as in Numba's @njit)
+    parse_stage(prog, src);
     int idx = prog.instantiate(src, args, Type::unknown(), Role::Device);
     const FunctionInstance& f = *prog.fns[idx];
     py::dict locals;
@@ -235,6 +236,7 @@ void define_compiler(py::module_& m) {
     for (auto& a : arg_types) args.push_back(parse_type(a));
     Program prog;
     prog.host_only = true;
+    parse_stage(prog, src);
     return annotate_types(*prog.fns[prog.instantiate(src, args, Type::unknown(), Role::Device)]);
   }, "The inspect_types() listing of a function typed as a CPU function for argument types given "
      "as strings, without compiling it (for tests of the front end's own speed).");

@@ -22,7 +22,6 @@
 #include "compiler/overloads.h"
 #include "compiler/fnval.h"
 #include "compiler/parallel.h"
-#include "compiler/parser.h"
 
 namespace cujit {
 
@@ -148,7 +147,7 @@ int Program::instantiate(const std::shared_ptr<FunctionSource>& src, const std::
   if (same >= kMaxRecursiveInstances) return -1;
   auto inst = std::make_unique<FunctionInstance>();
   inst->src = src;
-  inst->mod = parse_function(*src);
+  inst->mod = parse_function(*this, *src);
   inst->arg_types = args;
   inst->const_params = const_params;
   inst->declared_ret = declared_ret;

@@ -146,8 +146,11 @@ struct RestartTyping {};
 /// loop over range(count) whose body is an if/elif chain with one copy of the body per item.
 /// `id` names the new variables (FunctionInstance::unrolled).
 void rewrite_literal_unroll(std::vector<ast::NodePtr>& stmts, size_t at, size_t count, int id);
-/// The tree of a function: its lifted definition for a nested one, else its source parsed.
-ast::Module parse_function(const FunctionSource& src);
+/// The tree of a function for one instance to type: a copy of its lifted definition for a nested
+/// one, else of the parse stage's tree (prog.trees; prog.parser for a function no global named),
+/// with comprehensions desugared. Typing never parses (src/pipeline.cpp, parse_stage).
+class Program;
+ast::Module parse_function(Program& prog, const FunctionSource& src);
 /// Forgets what typing wrote into `f` (before it is typed again after RestartTyping).
 void reset_typing(FunctionInstance& f);
 /// Whether a for loop's target is the index of a loop rewrite_literal_unroll made.
@@ -243,6 +246,11 @@ class Program {
   // The nested functions' sources, by enclosing source and def (typeinfer_nested.cpp): made once,
   // so every instance of the enclosing function names the same ones.
   std::map<std::pair<const FunctionSource*, std::string>, std::shared_ptr<FunctionSource>> nested;
+  // The parse stage's product (src/pipeline.cpp, parse_stage): each user function's tree as
+  // parsed, by source, which parse_function copies for each instance. `parser` is the stage
+  // itself, for a function first met while typing (passed as an argument, not named by a global).
+  std::map<const FunctionSource*, std::shared_ptr<const ast::Module>> trees;
+  std::function<ast::Module(const SourceFile&)> parser;
   // The exception classes raise statements name (typeinfer_exc.cpp); a Raise node's cval.i is
   // its class's index. GPU code's raises are numbered when generated (codegen_exc.cpp), the same
   // in both targets' text: by node, so the CUDA and the host program agree.

@@ -22,7 +22,6 @@
 
 #include "compiler/fnval.h"
 #include "compiler/overloads.h"
-#include "compiler/parser.h"
 
 #include <set>
 #include <string>
@@ -208,7 +207,7 @@ namespace detail {
 
 Type Typer::call_user(ast::Node& e, const Type& callee, const std::vector<Type>&) {
   auto src = prog_.sources[callee.user_fn];
-  const ast::Module callee_mod = parse_function(*src);
+  const ast::Module callee_mod = parse_function(prog_, *src);
   const std::vector<ast::Param>& params = callee_mod.func->params;
   // Keywords, defaults and *args: one argument per parameter from here on.
   bind_user_call(fn(), e, *src, *callee_mod.func);

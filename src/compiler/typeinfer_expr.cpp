@@ -14,7 +14,6 @@
 #include "compiler/overloads.h"
 #include "compiler/fnval.h"
 #include "compiler/parallel.h"
-#include "compiler/parser.h"
 
 namespace cujit {
 std::string constant_literal(const GlobalValue& g) {

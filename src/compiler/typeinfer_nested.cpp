@@ -17,7 +17,6 @@
 // The nested FunctionSources are made once per program and enclosing source (Program::nested),
 // so every instance of the enclosing function names the same ones.
 #include "compiler/typeinfer.h"
-#include "compiler/parser.h"
 
 #include <algorithm>
 #include <set>
@@ -249,9 +248,14 @@ bool has_nested_def(const std::vector<NodePtr>& stmts) {
 
 }  // namespace
 
-ast::Module parse_function(const FunctionSource& src) {
+ast::Module parse_function(Program& prog, const FunctionSource& src) {
   if (src.tree) return ast::Module{src.source, ast::clone(*src.tree)};
-  ast::Module m = parse(src.source);
+  auto it = prog.trees.find(&src);
+  if (it == prog.trees.end()) {
+    if (!prog.parser) throw InternalError("typing " + src.name + "(): the parse stage handed over no tree (pipeline.cpp)");
+    it = prog.trees.emplace(&src, std::make_shared<const ast::Module>(prog.parser(src.source))).first;
+  }
+  ast::Module m{it->second->source, ast::clone(*it->second->func)};
   desugar_comprehensions(m);  // list comprehensions into loops (typeinfer_lists.cpp)
   return m;
 }
