@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "compiler/record_views.h"
 #include "compiler/codegen_emitter.h"
 #include "compiler/codegen_foreign.h"
 #include "compiler/codegen_iter.h"

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <utility>
 
+#include "compiler/record_views.h"
 #include "compiler/typeinfer_typer.h"
 #include "compiler/builtins.h"
 #include "compiler/libdevice.h"
@@ -122,6 +123,13 @@ Type Typer::binop_type(const ast::Node& at, ast::Op op, const Type& a, const Typ
 Type Typer::subscript(ast::Node& e) {
   Type base = expr(*e.a);
   if (base.is_record()) return expr(*e.b), record_field_type(record_field_at(fn(), *e.b, base), base.readonly);  // r['x'], r[0]
+  if (base.is_record_array() && e.b->is(ast::Kind::Constant) && e.b->cval.tag == ast::ConstValue::Tag::Str) {
+    Type field;  // a['x'] of an array of records: the field's view (typeinfer_records.cpp)
+    expr(*e.b);
+    if (!record_array_field(fn(), *e.b, base, e.b->cval.s, &field))
+      record_field(fn(), *e.b, Type::record_of(base.record), e.b->cval.s);  // "Record has no field ..."
+    return field;
+  }
   std::vector<ast::Node*> idx;
   if (e.b->is(ast::Kind::Tuple)) for (auto& x : e.b->list) idx.push_back(x.get());
   else idx.push_back(e.b.get());
