@@ -205,6 +205,7 @@ std::string Emitter::attribute(const ast::Node& e) {
     if (e.name == "ndim") return "((int64_t)" + std::to_string(v.ndim) + ")";
     if (e.name == "dtype") return "cj::Unit{}";  // a type: compile-time only
     if (e.name == "real" || e.name == "imag") return emit_complex_array_attr(v, e.name, a);  // views
+    if (v.record && v.record->find(e.name)) return record_array_field_view(v, *v.record->find(e.name), a, e.type);  // a.x
     const std::string item = v.record ? record_cpp(*v.record) : std::string(scalar_cpp(v.scalar));
     if (e.name == "itemsize") return "((int64_t)sizeof(" + item + "))";
     if (e.name == "nbytes") return "(cj::size(" + a + ") * (int64_t)sizeof(" + item + "))";
@@ -358,6 +359,8 @@ std::string Emitter::subscript(const ast::Node& e) {
     return "(" + expr(*e.a) + ").at((int64_t)(" + expr(ix) + "))";
   }
   if (base.is_record()) return record_field_read(*base.record, record_field_of(e), expr(*e.a));  // r['x'], r[0]
+  if (base.is_record_array() && e.b->is(ast::Kind::Constant) && e.b->cval.tag == ast::ConstValue::Tag::Str)
+    return record_array_field_view(base, *base.record->find(e.b->cval.s), expr(*e.a), e.type);  // a['x']
   if (e.type.is_record()) return "(&" + index_expr(e) + ")";  // a[i]: a reference to the element
   return index_expr(e);
 }

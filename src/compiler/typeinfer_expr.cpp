@@ -237,7 +237,7 @@ Type Typer::global(ast::Node& e, const GlobalValue& g) {
     case GK::DType: {
       Resolved r{Resolved::Kind::DType};
       f.resolved[&e] = r;
-      return Type::dtype(g.scalar);
+      return type_of_global(g);  // a record's too
     }
     case GK::Function: {
       Resolved r{Resolved::Kind::UserFunction};

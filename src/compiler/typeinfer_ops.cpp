@@ -275,6 +275,7 @@ Type Typer::call(ast::Node& e) {
     if (!e.keywords.empty()) unsupported(*e.keywords[0].value, "keyword arguments are not supported in calls to foreign functions");
     return type_foreign_call(prog_, fn(), e, *prog_.foreign.at(callee.name.substr(std::string(kForeignPrefix).size())).decl, args);
   }
+  if (callee.tag == Type::Tag::DType && callee.record) error(e, "a record type (" + callee.record->spelling + ") cannot be called");
   if (callee.tag == Type::Tag::DType) {
     if (args.size() != 1 || !e.keywords.empty()) error(e, std::string(scalar_name(callee.scalar)) + "() takes exactly one argument");
     if (!args[0].is_scalar()) error(*e.list[0], std::string("cannot convert a ") + args[0].str() + " to " + scalar_name(callee.scalar));

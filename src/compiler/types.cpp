@@ -106,7 +106,7 @@ bool Type::operator==(const Type& o) const {
   switch (tag) {
     case Tag::Scalar: return scalar == o.scalar && name == o.name;  // name: an IntEnum's key
     case Tag::EnumMember: return elems == o.elems && name == o.name;
-    case Tag::DType: return scalar == o.scalar;
+    case Tag::DType: return scalar == o.scalar && (record ? o.record && record->spelling == o.record->spelling : !o.record);
     case Tag::Array:
       if ((record == nullptr) != (o.record == nullptr) || (record && record->spelling != o.record->spelling)) return false;
       return scalar == o.scalar && ndim == o.ndim && layout == o.layout && readonly == o.readonly && unaligned == o.unaligned;
@@ -155,7 +155,7 @@ std::string spell(const Type& t, bool keyed) {
     case Tag::Void: return "void";
     case Tag::Module: return "Module(" + t.name + ")";
     case Tag::Function: return "Function(" + t.name + ")";
-    case Tag::DType: return std::string("class(") + scalar_name(t.scalar) + ")";
+    case Tag::DType: return std::string("class(") + (t.record ? t.record->spelling : scalar_name(t.scalar)) + ")";
     case Tag::Range: return "range_state64";
     case Tag::String: return "unicode_type";
     case Tag::GridGroup: return "GridGroup";
@@ -396,6 +396,7 @@ Type unify(const Type& a, const Type& b) {
 //          'readonly' and 'unaligned'
 //        | 'Record' '(' ... ')'        Numba's str() of a Record made from a dtype (record_by_spelling)
 //        | ('IntEnum' | 'Enum') '<' type '>' '(' key ')'   an enum member type (key: its class's)
+//        | ('NPDatetime' | 'NPTimedelta') '(' str ')'        Numba's spelling of a unit's type
 namespace {
 struct SigParser {
   const std::string& s;
@@ -421,6 +422,14 @@ struct SigParser {
     if (n == "NamedTuple") return named_tuple();
     if (n == "Record") return Type::record_of(record());
     if (n == "IntEnum" || n == "Enum") return enum_member(n == "IntEnum");
+    if (n == "NPDatetime" || n == "NPTimedelta") {  // Numba's NPDatetime('s') / NPTimedelta('') spelling
+      if (!eat('(')) fail("expected '(' after " + n);
+      const std::string u = quoted();
+      const int unit = time_unit_from_name(u);
+      if (unit < 0) fail("unknown " + n + " unit '" + u + "'");
+      if (!eat(')')) fail("expected ')' after the unit of " + n);
+      return Type::scalar_of(time_scalar(n == "NPDatetime", unit));
+    }
     if (n == "array" || n == "readonly" || n == "unaligned") return array(n);
     Scalar sc;
     if (!scalar_from_name(n, &sc)) fail("unknown type '" + n + "'");
