@@ -397,3 +397,26 @@ def test_record_dtype_refused_outside_allocations():
 
     with pytest.raises(cujit.errors.TypingError, match="cannot be called"):
         call()
+
+
+def test_device_ndarray_constructor(target):
+    # numba-cuda's DeviceNDArray(shape, strides, dtype): test_cuda_ndarray's relaxed strides and
+    # issue 8477 (a zero-length array whose strides differ from its copy's).
+    from cujit.cuda.cudadrv.devicearray import DeviceNDArray
+    arr = DeviceNDArray((1, 10), (800, 8), np.float64)
+    assert isinstance(arr, DeviceNDArray) and arr.shape == (1, 10) and arr.strides == (800, 8)
+    assert arr.flags["C_CONTIGUOUS"] and arr.flags["F_CONTIGUOUS"]
+    arr.copy_to_device(np.arange(10.0).reshape(1, 10))
+    assert arr.copy_to_host().tolist() == [list(range(10))]
+    dev = DeviceNDArray(shape=(0,), strides=(8,), dtype=np.int8)
+    host = np.ndarray(shape=(0,), strides=(0,), dtype=np.int8)
+    dev.copy_to_host(host)
+    dev.copy_to_device(host)
+    from_host = cuda.to_device(host)
+    assert from_host.shape == (0,) and from_host.strides == (0,)
+    dev.copy_to_device(from_host)
+    from_host.copy_to_device(dev)
+    with pytest.raises(ValueError, match="strides not match ndim"):
+        DeviceNDArray((2, 2), (8,), np.float64)
+    with pytest.raises(TypeError):
+        DeviceNDArray.__new__(DeviceNDArray)  # no array without a shape

@@ -8,6 +8,22 @@ from ..host_memory import MappedNDArray, ManagedNDArray  # noqa: E402,F401
 from .driver import MemoryPointer  # noqa: E402
 
 
+def _construct(shape, strides, dtype, stream=0, gpu_data=None):
+    """numba-cuda's ``DeviceNDArray(shape, strides, dtype, stream=0, gpu_data=None)`` (the class's
+    constructor, bindings/module.cpp): a new, uninitialised array of that shape, dtype and byte
+    strides."""
+    import numpy as np
+    if gpu_data is not None:
+        raise NotImplementedError("cujit does not support DeviceNDArray(..., gpu_data=...): device arrays "
+                                  "own their memory; use cuda.from_cuda_array_interface to view other memory")
+    from .. import device_array
+    shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
+    strides = tuple(strides) if isinstance(strides, (tuple, list)) else (strides,)
+    if len(shape) != len(strides):
+        raise ValueError("strides not match ndim")  # numba-cuda's message
+    return device_array(shape, np.dtype(dtype), strides=strides, stream=stream)
+
+
 def _is_record(ary):
     """A 0-d device array of a structured dtype: numba-cuda's DeviceRecord (``d[i]`` of a record
     array is one), which kernels take as a record."""
