@@ -413,7 +413,7 @@ def test_device_ndarray_constructor(target):
     dev.copy_to_host(host)
     dev.copy_to_device(host)
     from_host = cuda.to_device(host)
-    assert from_host.shape == (0,)  # numba-cuda keeps the host's strides (0,); cujit's are (1,)
+    assert from_host.shape == (0,) and from_host.strides == (0,)  # numba-cuda keeps an empty array's strides
     dev.copy_to_device(from_host)
     from_host.copy_to_device(dev)
     with pytest.raises(ValueError, match="strides not match ndim"):
