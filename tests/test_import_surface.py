@@ -104,7 +104,7 @@ def test_extension_api_names_exist_and_refuse_when_used():
     assert extending.is_jitted(cuda.jit(device=True)(clamp.py_func)) and not extending.is_jitted(get_42)
 
 
-def test_vector_types_table_and_record_placeholder():
+def test_vector_types_table():
     from cujit.cuda.vector_types import vector_types
     assert len(vector_types) == 40
     f4 = vector_types["float32x4"]
@@ -113,9 +113,7 @@ def test_vector_types_table_and_record_placeholder():
     assert f4.user_facing_object is f4
     with pytest.raises(NotImplementedError, match="vector types"):
         f4(1.0, 2.0, 3.0, 4.0)
-    from cujit.cuda.cudadrv.devicearray import from_record_like
-    with pytest.raises(NotImplementedError, match="from_record_like"):
-        from_record_like(np.zeros(1, dtype=[("a", np.int32)])[0])
+    # (from_record_like and DeviceRecord: tests/test_device_records.py)
 
 
 def test_launchconfig_has_no_current_config():

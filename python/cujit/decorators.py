@@ -591,6 +591,10 @@ def _classify(value, seen):
         if name is not None:
             return ("module", name)
         return ("opaque", "<class 'module'> (%s)" % value.__name__)
+    if isinstance(value, _t.Record):  # a record type (numba.from_dtype): cuda.local/shared.array's dtype
+        return ("dtype", "record", value.dtype)
+    if isinstance(value, np.dtype) and value.fields is not None:
+        return ("dtype", "record", value)
     if isinstance(value, _t.ScalarType):
         return ("dtype", value.name)
     if isinstance(value, type) and issubclass(value, np.generic):

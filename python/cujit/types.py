@@ -13,7 +13,7 @@ _UNSUPPORTED_NAMES = (
     "Optional",
     "Omitted", "CPointer", "voidptr", "NestedArray",
     "IntegerLiteral", "BooleanLiteral", "StringLiteral", "Literal", "literal", "List", "ListType",
-    "Set", "DictType", "Dummy", "Opaque", "IntEnumMember", "EnumMember", "Function",
+    "Set", "DictType", "Dummy", "Opaque", "Function",
     "FunctionType", "Dispatcher", "Buffer", "Bytes", "UnicodeType", "unicode_type", "string",
     "slice2_type", "slice3_type", "range_state32_type", "range_state64_type", "undefined",
     "pyobject", "ffi_forced_object", "deferred_type", "optional", "Number", "Integer", "Float",
@@ -22,7 +22,7 @@ _UNSUPPORTED_NAMES = (
 
 __all__ = [
     "Type", "ScalarType", "ArrayType", "Record", "Signature", "void", "BaseTuple", "Tuple", "UniTuple",
-    "BaseNamedTuple", "NamedTuple", "NamedUniTuple", "boolean", "bool_",
+    "BaseNamedTuple", "NamedTuple", "NamedUniTuple", "IntEnumMember", "EnumMember", "boolean", "bool_",
     "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float32", "float64", "intp", "uintp", "float_", "double", "byte", "int_",
     "from_dtype", "signature_string", "typeof", "NPDatetime", "NPTimedelta",
@@ -137,7 +137,9 @@ class ArrayType(Type):
             dims[0] = "::1"
         self.name = "%s[%s]" % (dtype.name, ", ".join(dims))
         if isinstance(dtype, Record):  # Numba's spelling (a Record's name is not a signature word)
-            self.name = "array(%s, %dd, %s)" % (dtype.name, ndim, layout)
+            # Numba's array of a packed record is an unaligned array.
+            self.name = "%sarray(%s, %dd, %s)" % ("" if dtype.dtype.isalignedstruct else "unaligned ", dtype.name,
+                                                  ndim, layout)
 
 
 class BaseTuple(Type):
@@ -226,9 +228,38 @@ class NamedUniTuple(BaseNamedTuple):
         self.name = "%s(%s x %d)" % (pyclass.__name__, dtype, count)
 
 
+class EnumMember(Type):
+    """Numba's type of the members of an Enum class: ``types.EnumMember(Color, types.int64)``
+    (the class, and the type of its members' values), printed ``Enum<int64>(Color)``."""
+
+    _word = "Enum"
+
+    def __init__(self, cls, dtype):
+        self.instance_class = cls
+        self.dtype = dtype
+        self.name = "%s<%s>(%s)" % (self._word, dtype, cls.__name__)
+
+    def __eq__(self, other):  # two classes of one name are different types
+        return type(other) is type(self) and other.instance_class is self.instance_class and other.dtype == self.dtype
+
+    def __hash__(self):
+        return hash((self.name, id(self.instance_class)))
+
+    def _spelling(self):
+        # The class by its key (compiler/types.cpp), which registers it for results.
+        from .decorators import enum_key
+        return "%s<%s>(%s)" % (self._word, _spelling(self.dtype), enum_key(self.instance_class))
+
+
+class IntEnumMember(EnumMember):
+    """``types.IntEnumMember(Shape, types.int64)``, printed ``IntEnum<int64>(Shape)``."""
+
+    _word = "IntEnum"
+
+
 def _spelling(t):
     """A type object as the core's signature parser reads it (str(t) but for named tuples)."""
-    if isinstance(t, BaseNamedTuple):
+    if isinstance(t, (BaseNamedTuple, EnumMember)):
         return t._spelling()
     if isinstance(t, BaseTuple):
         return "Tuple((%s))" % "".join("%s, " % _spelling(x) for x in t.types)

@@ -155,6 +155,18 @@ enum class LapackFn : int {
   count
 };
 using HostBindFn = void (*)(const HostServices*);
+
+// ---- Lists of @jit code -----------------------------------------------------------------------
+/// The shared, reference-counted header a list handle (prelude/host_list.h's cj::List<T>, one
+/// pointer) points at: `size` of `cap` items in `data`, each laid out as the generated code lays
+/// out its item type. bindings/lists.cpp makes one for a Python list argument, reads it back to
+/// reflect the changes, and reads a returned one.
+struct ListHead {
+  int64_t refs;                // handles holding it (atomic: prange threads share lists)
+  int64_t size, cap;
+  void* data;                  // cap items, std::malloc'ed
+  void (*destroy)(ListHead*);  // destroys the items, frees data and the header
+};
 /// A state of the extension's per-thread generators (HostServices::random_state) holds this many
 /// bytes; the prelude's generator must fit (host_random.h).
 constexpr int kRandomStateBytes = 4096;

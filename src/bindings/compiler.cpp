@@ -59,7 +59,8 @@ GlobalValue to_global(const std::string& name, const py::tuple& t) {
     g.attr = t[2].cast<std::string>();
   } else if (kind == "dtype") {
     g.kind = K::DType;
-    if (!scalar_from_name(t[1].cast<std::string>(), &g.scalar))
+    if (t[1].cast<std::string>() == "record") g.record = record_from_dtype(py::dtype::from_args(t[2]));
+    else if (!scalar_from_name(t[1].cast<std::string>(), &g.scalar))
       throw std::invalid_argument("global '" + name + "': unsupported type " + t[1].cast<std::string>());
   } else if (kind == "array") {
     g.kind = K::Array;

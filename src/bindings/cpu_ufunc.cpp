@@ -87,12 +87,11 @@ class NumpyLoops {
     std::set<std::string> seen;
     for (const auto& t : sig_text) {
       Signature s = parse_signature_or_raise(t);
-      // NumPy selects a datetime64/timedelta64 loop by unit through a type resolver of the
-      // ufunc's own, which a loop made with PyUFunc_FromFuncAndData lacks: refused, not wrong.
-      for (const Type* a : [&] { std::vector<const Type*> v{&s.ret}; for (auto& x : s.args) v.push_back(&x); return v; }())
-        if ((a->is_scalar() || a->is_array()) && is_time(a->scalar))
-          throw py::type_error("CPU ufuncs of datetime64/timedelta64 are not supported by cujit ('" + t +
-                               "'); use target='cuda', or a @jit loop");
+      // A datetime64/timedelta64 loop is registered by its type number (NumPy keeps no unit in
+      // a ufunc's loop types), as Numba's is: NumPy's default type resolver then takes operands
+      // of the generic unit only (np.timedelta64(2)), whose counts the loop reads in its
+      // signature's unit, and gives results of the generic unit; operands with a unit are
+      // NumPy's TypeError ("not supported for the input types"). Numba 0.68 does the same.
       std::string key = arg_key(s.args);
       if (have_.count(key) || !seen.insert(key).second) continue;
       sigs.push_back(s);

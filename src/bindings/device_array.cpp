@@ -12,6 +12,7 @@
 #include "bindings/common.h"
 #include "runtime/array_views.h"
 #include "bindings/numpy_arrays.h"
+#include "bindings/records.h"
 #include "runtime/memory.h"
 #include "runtime/stream.h"
 
@@ -234,8 +235,16 @@ void copy_to_device(DeviceArray& self, const py::object& ary, const py::object& 
 // differ in dimensions of length 1). Unlike numba-cuda, any layout of `ary` is filled correctly.
 // A device array with a negative stride is copied too (numba-cuda's GPU raises NotImplementedError
 // for it; its simulator copies it, as cujit does on both).
-py::array copy_to_host(const DeviceArray& a, const py::object& ary, const py::object& stream) {
+py::object copy_to_host(const DeviceArray& a, const py::object& ary, const py::object& stream) {
   void* s = stream_for(a, stream);
+  if (!ary.is_none() && a.ndim() == 0 && is_record_scalar(ary)) {
+    // numba-cuda's DeviceRecord.copy_to_host(np.void): the bytes land in the record scalar's own
+    // storage (numba-cuda forces its buffer writable), through a 0-d array viewing it.
+    py::array view(py::dtype::from_args(ary.attr("dtype")), std::vector<py::ssize_t>{}, std::vector<py::ssize_t>{},
+                   record_scalar_data(ary), ary);
+    device_array_to_numpy(a, view, s);
+    return ary;
+  }
   if (ary.is_none() || !py::isinstance<py::array>(ary)) return device_array_to_numpy(a, ary, s);
   py::array h = py::reinterpret_borrow<py::array>(ary);
   check_compatible(dtype_name(numpy_dtype(a.dtype)), dtype_name(h.dtype()), a.shape, a.strides, host_shape(h),
@@ -383,9 +392,19 @@ DeviceArray field_view(const DeviceArray& a, const std::string& name) {
 
 // A view is bound to the stream given, else to this array's (numba-cuda's getitem). A str key is
 // a field of a record array.
+// A field of a type cujit's compiled code lacks (a string field 'U5', 'S3') of one record (a 0-d
+// record array, numba-cuda's DeviceRecord): NumPy reads or writes it in a host copy of the
+// record's bytes, as numba-cuda copies the field through the host. Null when `a` is no such case.
+const RecordField* host_only_field(const DeviceArray& a, const py::handle& key) {
+  if (a.ndim() != 0 || !a.dtype.record || !py::isinstance<py::str>(key)) return nullptr;
+  const RecordField* f = a.dtype.record->find(key.cast<std::string>());
+  return f && !f->unsupported.empty() ? f : nullptr;
+}
+
 py::object getitem(const DeviceArray& a, const py::handle& key, const py::object& stream) {
   bool element = false;
   std::shared_ptr<DeviceArray> v;
+  if (host_only_field(a, key)) return device_array_to_numpy(a, py::none(), stream_for(a, stream))[key];
   if (py::isinstance<py::str>(key)) {
     v = std::make_shared<DeviceArray>(field_view(a, key.cast<std::string>()));
     element = v->ndim() == 0;
@@ -403,6 +422,14 @@ py::object getitem(const DeviceArray& a, const py::handle& key, const py::object
 
 void setitem(DeviceArray& a, const py::handle& key, const py::handle& value, const py::object& stream) {
   bool element = false;
+  if (host_only_field(a, key)) {
+    if (a.readonly) throw py::value_error("assignment destination is read-only");
+    void* s = stream_for(a, stream);
+    py::array host = device_array_to_numpy(a, py::none(), s);
+    host[key] = value;
+    copy_numpy_to_device_array(a, host, s);
+    return;
+  }
   DeviceArray v = py::isinstance<py::str>(key) ? field_view(a, key.cast<std::string>())
                                                : rt::index(a, index_key(key), &element);
   assign(v, value, stream_for(a, stream));

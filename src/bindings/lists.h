@@ -1,4 +1,4 @@
-// Python lists and the lists of @jit code (prelude/host_list.h's ListHead): a Python list
+// Python lists and the lists of @jit code (cj::ListHead, src/abi/cujit_abi.h): a Python list
 // argument becomes a reflected list (its changes written back after the call, as Numba's
 // reflection), and a returned list a new Python list.
 #pragma once
@@ -8,17 +8,13 @@
 #include <map>
 #include <vector>
 
+#include "abi/cujit_abi.h"
 #include "bindings/marshal.h"
 
 namespace cujit {
 
-/// The header every list shares with the generated code (prelude/host_list.h's cj::ListHead).
-struct ListHead {
-  int64_t refs;
-  int64_t size, cap;
-  void* data;
-  void (*destroy)(ListHead*);
-};
+/// The header every list shares with the generated code (src/abi/cujit_abi.h).
+using ListHead = cj::ListHead;
 
 /// A Python list argument of a @jit function: Numba's typeof (reflected list of one item type;
 /// ValueError for an empty list, TypeError for one of mixed types) and a new ListHead holding

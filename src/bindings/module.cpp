@@ -26,6 +26,21 @@ PyObject* refuse_new(PyTypeObject* type, PyObject*, PyObject*) {
   PyErr_Format(PyExc_TypeError, "cannot create '%s' instances directly: cujit's functions make them", type->tp_name);
   return nullptr;
 }
+// numba-cuda's DeviceNDArray(shape, strides, dtype, stream=0, gpu_data=None): a new array made
+// by cujit's functions (devicearray._construct), so the object is a whole one; its tp_init then
+// has nothing left to do.
+PyObject* device_array_new(PyTypeObject*, PyObject* args, PyObject* kwargs) {
+  try {
+    py::object make = py::module_::import("cujit.cuda.cudadrv.devicearray").attr("_construct");
+    py::object r = make(*py::reinterpret_borrow<py::tuple>(args),
+                        **(kwargs ? py::reinterpret_borrow<py::dict>(kwargs) : py::dict()));
+    return r.release().ptr();
+  } catch (py::error_already_set& e) {
+    e.restore();
+    return nullptr;
+  }
+}
+int device_array_init(PyObject*, PyObject*, PyObject*) { return 0; }
 }  // namespace
 }  // namespace cujit
 
@@ -44,5 +59,8 @@ PYBIND11_MODULE(_core, m) {
   cujit::define_records(m);
   for (const char* name : {"DeviceNDArray", "Stream", "Event", "HostAllocation", "_StreamAutoSynchronize"})
     reinterpret_cast<PyTypeObject*>(m.attr(name).ptr())->tp_new = cujit::refuse_new;
+  auto* darr = reinterpret_cast<PyTypeObject*>(m.attr("DeviceNDArray").ptr());
+  darr->tp_new = cujit::device_array_new;
+  darr->tp_init = cujit::device_array_init;
   m.def("set_check_ptx", &cujit::set_check_ptx, "Also compile simulator programs to PTX (CUJIT_CHECK_PTX).");
 }

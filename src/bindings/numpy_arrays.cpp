@@ -127,6 +127,9 @@ std::shared_ptr<DeviceArray> device_array_from_numpy(py::array arr, bool copy, B
     arr = py::array(py::module_::import("numpy").attr("array")(arr, "order"_a = "C"));
   }
   auto d = new_device_array(backend, dt, shape_of(arr), order, stream);
+  // An empty array keeps the host's strides, as numba-cuda's to_device (from_array_like) does:
+  // they reach no memory (numba-cuda's test_issue_8477 copies between such arrays).
+  if (d->size() == 0) d->strides.assign(arr.strides(), arr.strides() + arr.ndim());
   const int64_t n = d->nbytes();
   if (copy && n > 0) {
     if (arr.nbytes() != n) throw std::logic_error("to_device: host and device sizes differ");

@@ -133,7 +133,7 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
       const std::vector<int64_t>& dims = fn_->array_shapes.at(&e);
       int64_t n = 1;
       for (auto d : dims) n *= d;
-      std::string T = scalar_cpp(r.scalar), name = "cj_mem" + std::to_string(tmp_++);
+      std::string T = r.record ? record_cpp(*r.record) : scalar_cpp(r.scalar), name = "cj_mem" + std::to_string(tmp_++);
       if (n == 0)  // dynamic shared memory: every such array starts at the same bytes, as in Numba
         return "cj::c_array<" + T + ", 1>((" + T + "*)cj::dyn_shared_ptr(), (int64_t)(cj::dyn_shared_bytes() / sizeof(" + T + ")))";
       // Shared memory: __shared__ on the GPU; in the simulator, one buffer per CPU thread,

@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "compiler/record_views.h"
 #include "compiler/codegen_emitter.h"
 #include "compiler/codegen_foreign.h"
 #include "compiler/codegen_iter.h"
@@ -213,6 +214,7 @@ std::string Emitter::attribute(const ast::Node& e) {
     if (e.name == "ndim") return "((int64_t)" + std::to_string(v.ndim) + ")";
     if (e.name == "dtype") return "cj::Unit{}";  // a type: compile-time only
     if (e.name == "real" || e.name == "imag") return emit_complex_array_attr(v, e.name, a);  // views
+    if (v.record && v.record->find(e.name)) return record_array_field_view(v, *v.record->find(e.name), a, e.type);  // a.x
     const std::string item = v.record ? record_cpp(*v.record) : std::string(scalar_cpp(v.scalar));
     if (e.name == "itemsize") return "((int64_t)sizeof(" + item + "))";
     if (e.name == "nbytes") return "(cj::size(" + a + ") * (int64_t)sizeof(" + item + "))";
@@ -374,6 +376,8 @@ std::string Emitter::subscript(const ast::Node& e) {
     return "(" + expr(*e.value()) + ").at((int64_t)(" + expr(ix) + "))";
   }
   if (base.is_record()) return record_field_read(*base.record, record_field_of(e), expr(*e.value()));  // r['x'], r[0]
+  if (base.is_record_array() && e.index()->is(ast::Kind::Constant) && e.index()->cval.tag == ast::ConstValue::Tag::Str)
+    return record_array_field_view(base, *base.record->find(e.index()->cval.s), expr(*e.value()), e.type);  // a['x']
   if (e.type.is_record()) return "(&" + index_expr(e) + ")";  // a[i]: a reference to the element
   return index_expr(e);
 }

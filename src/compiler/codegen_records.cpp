@@ -5,6 +5,7 @@
 #include <string>
 
 #include "compiler/codegen.h"
+#include "compiler/record_views.h"
 
 namespace cujit {
 
@@ -66,6 +67,15 @@ std::string record_field_read(const Record& r, const RecordField& f, const std::
   }
   if (f.type.is_record()) return "((" + elem + "*)" + at(rec, f.offset) + ")";
   return "cj::rec_get<" + elem + ", " + (aligned_field(r, f) ? "true" : "false") + ">(" + at(rec, f.offset) + ")";
+}
+
+std::string record_array_field_view(const Type& arr, const RecordField& f, const std::string& a, const Type& view) {
+  const std::string elem = f.type.is_record() ? record_cpp(*f.type.record) : std::string(scalar_cpp(f.type.scalar));
+  std::string s = "cj::field_view<" + elem + ", " + std::to_string(view.ndim) + ">(" + a + ", (int64_t)" +
+                  std::to_string(f.offset);
+  for (int64_t d : f.shape) s += ", (int64_t)" + std::to_string(d);
+  (void)arr;
+  return s + ")";
 }
 
 std::string record_field_store(const Record& r, const RecordField& f, const std::string& rec, const std::string& value,

@@ -10,6 +10,10 @@ namespace {
 bool array_fits(const Type& declared, const Type& actual) {
   if (!declared.is_array() || !actual.is_array()) return false;
   if (declared.scalar != actual.scalar || declared.ndim != actual.ndim) return false;
+  // A record array's scalar is uint8 (its bytes): the records must be the same too.
+  if ((declared.record == nullptr) != (actual.record == nullptr) ||
+      (declared.record && declared.record->spelling != actual.record->spelling))
+    return false;
   // Numba: a read-only array fits no signature declared with a writeable one (the only kind a
   // signature string can name), so a declared function cannot store into it.
   if (actual.readonly && !declared.readonly) return false;
@@ -80,6 +84,9 @@ struct Rating { int unsafe = 0, safe = 0, promote = 0; };
 // size (Numba: (1, 2.5) fits UniTuple(int64, 2), unsafely). A named tuple fits only its own
 // type, and a named tuple no plain tuple signature (Numba: "No matching definition").
 bool rate(const Type& declared, const Type& actual, Rating& r) {
+  // A record, or a member of an enum class, fits only its own type (Numba: an int is no
+  // IntEnumMember, though an IntEnum member converts to an integer type).
+  if (declared.is_record() || declared.is_enum()) return declared == actual;
   if (declared.is_scalar()) {
     if (!actual.is_scalar()) return false;
     Conversion c = scalar_conversion(actual.scalar, declared.scalar);

@@ -33,7 +33,11 @@ Type type_of_global(const GlobalValue& g) {
     case GlobalValue::Kind::Bool: return Type::scalar_of(Scalar::Bool);
     case GlobalValue::Kind::Scalar: return Type::scalar_of(g.scalar);
     case GlobalValue::Kind::Module: return Type::module(g.module);
-    case GlobalValue::Kind::DType: return Type::dtype(g.scalar);
+    case GlobalValue::Kind::DType: {
+      Type t = Type::dtype(g.scalar);
+      t.record = g.record;  // a record type: only an array allocation's dtype (BuiltinTyper::array_alloc)
+      return t;
+    }
     case GlobalValue::Kind::EnumMember:
       return Type::enum_member(g.type_name, type_of_global(g.elems[0]), g.i != 0);
     case GlobalValue::Kind::Tuple: {

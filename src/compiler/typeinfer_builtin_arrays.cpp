@@ -92,6 +92,9 @@ void BuiltinTyper::host_only(const ast::Node& e, const BuiltinRow& b, const char
 // The dtype argument of an array constructor: np.float32, cujit.float32, float, int, bool, or
 // a NumPy dtype name ('float32', as Numba takes it).
 Scalar BuiltinTyper::dtype_arg(const ast::Node& at, const BuiltinRow& b, const Type& t) {
+  if (t.tag == Type::Tag::DType && t.record)
+    unsupported(at, std::string(b.name) + "() of a record dtype is not supported (records are supported in "
+                                          "cuda.local.array and cuda.shared.array, and as arguments)");
   if (t.tag == Type::Tag::DType) return t.scalar;
   Scalar sc;
   if (at.is(ast::Kind::Constant) && at.cval.tag == ast::ConstValue::Tag::Str) {
@@ -207,7 +210,11 @@ Type BuiltinTyper::array_alloc(ast::Node& e, const BuiltinRow& b) {
     else error(*kw.value, std::string(b.name) + "() got an unexpected keyword argument '" + kw.name + "'");
   }
   if (!shape || !dtype || e.list.size() > 3) error(e, std::string(b.name) + "() takes a shape, a dtype and an optional alignment");
-  const Scalar scalar = alloc_dtype(*dtype, b);
+  // A record type (a global made by numba.from_dtype, or a structured np.dtype) gives an array
+  // of records; any other dtype a scalar one.
+  const RecordPtr record = dtype->type.tag == Type::Tag::DType ? dtype->type.record : nullptr;
+  const Scalar scalar = record ? Scalar::UInt8 : alloc_dtype(*dtype, b);
+  auto alloc_type = [&](int ndim) { return record ? Type::record_array(record, ndim, 'C') : Type::array(scalar, ndim, 'C'); };
   if (align && !(align->is(ast::Kind::Constant) && align->cval.tag == ast::ConstValue::Tag::None)) {
     // numba-cuda's rules: a constant integer, positive, a power of 2 and a multiple of the
     // pointer size (8); None is the dtype's own alignment.
@@ -262,10 +269,10 @@ Type BuiltinTyper::array_alloc(ast::Node& e, const BuiltinRow& b) {
   fn().array_shapes[&e] = dims;
   if (dims[0] == 0 && fn().array_alignment.count(&e))  // its storage is the launch's, not this array's
     unsupported(*align, "alignment= is not supported for dynamic shared memory (a shape of 0)");
-  if (dims[0] == 0) return Type::array(scalar, 1, 'C');
+  if (dims[0] == 0) return alloc_type(1);
   // The array's bytes. Past int64 or a device's limit, the toolchain would fail on the
   // generated code (or the simulator's stack overflow): refused here, at the user's line.
-  int64_t bytes = scalar_size(scalar);
+  int64_t bytes = record ? record->size : scalar_size(scalar);
   for (auto d : dims)
     if (__builtin_mul_overflow(bytes, d, &bytes))
       error(*shape, std::string(b.name) + "() is too large: its size in bytes does not fit in 64 bits");
@@ -283,7 +290,7 @@ Type BuiltinTyper::array_alloc(ast::Node& e, const BuiltinRow& b) {
                         ", more than the " + std::to_string(kMaxLocalBytes) +
                         " bytes (512 KiB) of local memory a GPU thread may have; use cuda.shared.array or a global array");
   }
-  return Type::array(scalar, (int)dims.size(), 'C');
+  return alloc_type((int)dims.size());
 }
 
 }  // namespace detail

@@ -147,7 +147,10 @@ Type BuiltinTyper::builtin_call(ast::Node& e, const BuiltinRow& b, const std::ve
       return Type::scalar_of(Scalar::Int64);
     case Rule::CastFloat:
       arity(e, b, args, 1, 1); need_numbers(e, b, args);
-      // numba-cuda: float() of a float16 stays float16 in GPU code.
+      // Numba's float(): of a bool there is no implementation ("only support for numbers"); a
+      // float32 stays float32 (and in numba-cuda's GPU code a float16 float16); others float64.
+      if (args[0].is_scalar(Scalar::Bool)) error(e, no_implementation(b, args));
+      if (args[0].is_scalar(Scalar::Float32)) return args[0];
       if (!fn().host_only && args[0].is_scalar(Scalar::Float16)) return args[0];
       return Type::scalar_of(Scalar::Float64);
     case Rule::Fp16: case Rule::Fp16Compare: return type_fp16_call(fn(), e, b, args);

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <utility>
 
+#include "compiler/record_views.h"
 #include "compiler/typeinfer_typer.h"
 #include "compiler/builtins.h"
 #include "compiler/libdevice.h"
@@ -244,7 +245,7 @@ Type Typer::global(ast::Node& e, const GlobalValue& g) {
     case GK::DType: {
       Resolved r{Resolved::Kind::DType};
       f.resolved[&e] = r;
-      return Type::dtype(g.scalar);
+      return type_of_global(g);  // a record's too
     }
     case GK::Function: {
       Resolved r{Resolved::Kind::UserFunction};
@@ -421,6 +422,7 @@ Type Typer::attribute(ast::Node& e) {
       return Type::scalar_of(Scalar::Int64);
     if (e.name == "dtype" && !v.record) return Type::dtype(v.scalar);  // a type value: cuda.local.array(n, a.dtype)
     if (Type parts; complex_array_attr(v, e.name, &parts)) return parts;  // a.real / a.imag (typeinfer_complex.cpp)
+    if (Type field; record_array_field(fn(), e, v, e.name, &field)) return field;  // a.x of records (typeinfer_records.cpp)
     error(e, "Unknown attribute '" + e.name + "' of type " + v.str());
   }
   if (v.is_record()) return record_field_type(record_field(fn(), e, v, e.name), v.readonly);  // r.x

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <utility>
 
+#include "compiler/record_views.h"
 #include "compiler/typeinfer_typer.h"
 #include "compiler/builtins.h"
 #include "compiler/libdevice.h"
@@ -122,6 +123,13 @@ Type Typer::binop_type(const ast::Node& at, ast::Op op, const Type& a, const Typ
 Type Typer::subscript(ast::Node& e) {
   Type base = expr(*e.value());
   if (base.is_record()) return expr(*e.index()), record_field_type(record_field_at(fn(), *e.index(), base), base.readonly);  // r['x'], r[0]
+  if (base.is_record_array() && e.index()->is(ast::Kind::Constant) && e.index()->cval.tag == ast::ConstValue::Tag::Str) {
+    Type field;  // a['x'] of an array of records: the field's view (typeinfer_records.cpp)
+    expr(*e.index());
+    if (!record_array_field(fn(), *e.index(), base, e.index()->cval.s, &field))
+      record_field(fn(), *e.index(), Type::record_of(base.record), e.index()->cval.s);  // "Record has no field ..."
+    return field;
+  }
   std::vector<ast::Node*> idx;
   if (e.index()->is(ast::Kind::Tuple)) for (auto& x : e.index()->elts()) idx.push_back(x.get());
   else idx.push_back(e.index().get());
@@ -268,6 +276,7 @@ Type Typer::call(ast::Node& e) {
     if (!e.keywords.empty()) unsupported(*e.keywords[0].value, "keyword arguments are not supported in calls to foreign functions");
     return type_foreign_call(prog_, fn(), e, *prog_.foreign.at(callee.name.substr(std::string(kForeignPrefix).size())).decl, args);
   }
+  if (callee.tag == Type::Tag::DType && callee.record) error(e, "a record type (" + callee.record->spelling + ") cannot be called");
   if (callee.tag == Type::Tag::DType) {
     if (args.size() != 1 || !e.keywords.empty()) error(e, std::string(scalar_name(callee.scalar)) + "() takes exactly one argument");
     if (!args[0].is_scalar()) error(*e.list[0], std::string("cannot convert a ") + args[0].str() + " to " + scalar_name(callee.scalar));

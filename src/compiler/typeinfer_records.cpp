@@ -3,6 +3,7 @@
 #include <string>
 
 #include "compiler/diagnostics.h"
+#include "compiler/record_views.h"
 #include "compiler/typeinfer.h"
 
 namespace cujit {
@@ -50,6 +51,29 @@ const RecordField& record_field_at(const FunctionInstance& fn, const ast::Node& 
     return record_field(fn, ix, rec, rec.record->fields[k < 0 ? k + n : k].name);
   }
   typing_error(fn, ix, "a record is indexed by a constant field name or field number");
+}
+
+bool record_array_field(const FunctionInstance& fn, const ast::Node& at, const Type& arr, const std::string& name,
+                        Type* out) {
+  if (!arr.is_record_array() || !arr.record->find(name)) return false;
+  const RecordField& f = record_field(fn, at, Type::record_of(arr.record), name);
+  // Items at offset + i * itemsize: aligned only where the record's size and the offset keep
+  // them so. Such a view is read in place, which faults on the GPU (the nested array check in
+  // record_field says why), so GPU code (and the simulator, which predicts it) refuses it.
+  const bool aligned = !f.type.is_scalar() || (f.offset % scalar_align(f.type.scalar) == 0 &&
+                                                arr.record->size % scalar_align(f.type.scalar) == 0);
+  if (!aligned && !fn.host_only)
+    user_error(fn.mod.source, at.loc, ErrorKind::Unsupported,
+               "field '" + name + "' of type " + scalar_name(f.type.scalar) + " at offset " + std::to_string(f.offset) +
+                   " of a packed record of " + std::to_string(arr.record->size) +
+                   " bytes cannot be viewed as an array in GPU code (its items are misaligned); use an aligned "
+                   "dtype (align=True)");
+  const int ndim = arr.ndim + (int)f.shape.size();
+  Type t = f.type.is_record() ? Type::record_array(f.type.record, ndim, 'A') : Type::array(f.type.scalar, ndim, 'A');
+  t.readonly = arr.readonly;
+  t.unaligned = arr.unaligned || !aligned;  // Numba's: the view of a packed record array is unaligned
+  *out = t;
+  return true;
 }
 
 Type record_field_type(const RecordField& f, bool readonly) {

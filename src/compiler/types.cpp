@@ -4,6 +4,8 @@
 #include <cctype>
 
 #include "compiler/diagnostics.h"
+#include <map>
+#include <mutex>
 #include <stdexcept>
 
 namespace cujit {
@@ -104,7 +106,7 @@ bool Type::operator==(const Type& o) const {
   switch (tag) {
     case Tag::Scalar: return scalar == o.scalar && name == o.name;  // name: an IntEnum's key
     case Tag::EnumMember: return elems == o.elems && name == o.name;
-    case Tag::DType: return scalar == o.scalar;
+    case Tag::DType: return scalar == o.scalar && (record ? o.record && record->spelling == o.record->spelling : !o.record);
     case Tag::Array:
       if ((record == nullptr) != (o.record == nullptr) || (record && record->spelling != o.record->spelling)) return false;
       return scalar == o.scalar && ndim == o.ndim && layout == o.layout && readonly == o.readonly && unaligned == o.unaligned;
@@ -153,7 +155,7 @@ std::string spell(const Type& t, bool keyed) {
     case Tag::Void: return "void";
     case Tag::Module: return "Module(" + t.name + ")";
     case Tag::Function: return "Function(" + t.name + ")";
-    case Tag::DType: return std::string("class(") + scalar_name(t.scalar) + ")";
+    case Tag::DType: return std::string("class(") + (t.record ? t.record->spelling : scalar_name(t.scalar)) + ")";
     case Tag::Range: return "range_state64";
     case Tag::String: return "unicode_type";
     case Tag::GridGroup: return "GridGroup";
@@ -188,12 +190,28 @@ const RecordField* Record::find(const std::string& name) const {
   return nullptr;
 }
 
+namespace {
+std::mutex& records_mu() { static std::mutex mu; return mu; }
+std::map<std::string, RecordPtr>& records_by_spelling() { static auto* m = new std::map<std::string, RecordPtr>(); return *m; }
+
+// The record made (by make_record) with this spelling, else null.
+RecordPtr record_by_spelling(const std::string& spelling) {
+  std::lock_guard<std::mutex> g(records_mu());
+  auto it = records_by_spelling().find(spelling);
+  return it == records_by_spelling().end() ? nullptr : it->second;
+}
+}  // namespace
+
 RecordPtr make_record(Record r) {
   std::string s = "Record(";
   for (size_t i = 0; i < r.fields.size(); ++i)
     s += (i ? "," : "") + r.fields[i].name + "[type=" + r.fields[i].type_str() + ";offset=" + std::to_string(r.fields[i].offset) + "]";
   r.spelling = s + ";" + std::to_string(r.size) + ";" + (r.aligned ? "True" : "False") + ")";
-  return std::make_shared<const Record>(std::move(r));
+  auto rec = std::make_shared<const Record>(std::move(r));
+  // Known by its spelling to the signature parser: a types.Record object writes its spelling
+  // into signature strings (its dtype, which the spelling cannot rebuild, made it here first).
+  std::lock_guard<std::mutex> g(records_mu());
+  return records_by_spelling().emplace(rec->spelling, rec).first->second;
 }
 
 Type element_type(const Type& array) {
@@ -374,6 +392,11 @@ Type unify(const Type& a, const Type& b) {
 //        | 'NamedTuple' '(' str ',' str ',' '(' str* ')' ',' type ')'   a named tuple: its
 //          class's key and name, its fields, and the tuple of its items (what types.NamedTuple
 //          objects write: no string a user writes can name a class)
+//        | 'array' '(' type ',' int 'd' ',' ('C'|'F'|'A') ')'   Numba's str(); maybe after
+//          'readonly' and 'unaligned'
+//        | 'Record' '(' ... ')'        Numba's str() of a Record made from a dtype (record_by_spelling)
+//        | ('IntEnum' | 'Enum') '<' type '>' '(' key ')'   an enum member type (key: its class's)
+//        | ('NPDatetime' | 'NPTimedelta') '(' str ')'        Numba's spelling of a unit's type
 namespace {
 struct SigParser {
   const std::string& s;
@@ -397,6 +420,17 @@ struct SigParser {
     if (n == "void" || n == "none") return Type::void_();
     if (n == "UniTuple" || n == "Tuple") return tuple(n == "UniTuple");
     if (n == "NamedTuple") return named_tuple();
+    if (n == "Record") return Type::record_of(record());
+    if (n == "IntEnum" || n == "Enum") return enum_member(n == "IntEnum");
+    if (n == "NPDatetime" || n == "NPTimedelta") {  // Numba's NPDatetime('s') / NPTimedelta('') spelling
+      if (!eat('(')) fail("expected '(' after " + n);
+      const std::string u = quoted();
+      const int unit = time_unit_from_name(u);
+      if (unit < 0) fail("unknown " + n + " unit '" + u + "'");
+      if (!eat(')')) fail("expected ')' after the unit of " + n);
+      return Type::scalar_of(time_scalar(n == "NPDatetime", unit));
+    }
+    if (n == "array" || n == "readonly" || n == "unaligned") return array(n);
     Scalar sc;
     if (!scalar_from_name(n, &sc)) fail("unknown type '" + n + "'");
     if (is_time(sc)) {  // datetime64[D], timedelta64[ns]: the unit, then maybe array dimensions
@@ -430,6 +464,63 @@ struct SigParser {
     else if (contig_at == 0) layout = 'F';
     else if (contig_at >= 0) fail("'::1' must be on the first or last dimension");
     return Type::array(sc, ndim, layout);
+  }
+  // After the name Record: Numba's spelling of a structured dtype (what types.Record objects
+  // write), found among the records made so far; no string a user writes can describe a dtype.
+  RecordPtr record() {
+    const size_t b = p - 6;
+    if (!eat('(')) fail("expected '(' after Record");
+    for (int depth = 1; depth > 0; ++p) {
+      if (p >= s.size()) fail("unterminated Record(...)");
+      depth += s[p] == '(' ? 1 : s[p] == ')' ? -1 : 0;
+    }
+    RecordPtr r = record_by_spelling(s.substr(b, p - b));
+    if (!r) fail("unknown record type '" + s.substr(b, p - b) + "' (a record type is made from its NumPy dtype: "
+                 "numba.from_dtype(dtype))");
+    return r;
+  }
+  // After the name IntEnum or Enum: "IntEnum<int64>(KEY)", Numba's spelling of
+  // types.IntEnumMember(cls, int64) with the class's key (what cujit's type objects write, which
+  // also registers the class for results) in place of its name.
+  Type enum_member(bool int_enum) {
+    if (!eat('<')) fail("expected '<' after " + std::string(int_enum ? "IntEnum" : "Enum"));
+    Type value = type();
+    if (!eat('>') || !eat('(')) fail("expected '>(class)' after the value type of an enum member");
+    size_t e = s.find(')', p);
+    if (e == std::string::npos || e == p) fail("expected the enum class in an enum member type");
+    std::string key = s.substr(p, e - p);
+    p = e + 1;
+    if (int_enum && !value.is_scalar()) fail("an IntEnum member's value type must be an integer type");
+    return Type::enum_member(std::move(key), value, int_enum);
+  }
+  // Numba's spelling of an array type, str(types.float32[:, ::1]) = "array(float32, 2d, C)",
+  // maybe after "readonly " and "unaligned " (after `word`, the first of them).
+  Type array(std::string word) {
+    bool readonly = false, unaligned = false;
+    while (word != "array") {
+      if (word == "readonly") readonly = true;
+      else if (word == "unaligned") unaligned = true;
+      else fail("expected 'array' after 'readonly' or 'unaligned'");
+      word = ident();
+    }
+    if (!eat('(')) fail("expected '(' after array");
+    Type elem = type();
+    if (!eat(',')) fail("expected ', Nd' after the dtype of array(...)");
+    ws();
+    size_t b = p;
+    while (p < s.size() && std::isdigit((unsigned char)s[p])) ++p;
+    if (b == p || !eat('d')) fail("expected the dimensions of array(dtype, Nd, layout) as '1d', '2d', ...");
+    const int ndim = std::stoi(s.substr(b, p - 1 - b));
+    std::string layout = (eat(',') ? ident() : "");
+    if (layout != "C" && layout != "F" && layout != "A") fail("expected the layout C, F or A in array(dtype, Nd, layout)");
+    if (!eat(')')) fail("expected ')' to close array(...)");
+    Type t;
+    if (elem.tag == Type::Tag::Record) t = Type::record_array(elem.record, ndim, layout[0]);
+    else if (elem.tag == Type::Tag::Scalar) t = Type::array(elem.scalar, ndim, layout[0]);
+    else fail("an array's dtype must be a scalar or a record type");
+    t.readonly = readonly;
+    t.unaligned = unaligned;
+    return t;
   }
   std::string quoted() {
     ws();

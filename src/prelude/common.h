@@ -48,6 +48,24 @@ CJ_FN void rec_set(char* p, T v) {
   for (int i = 0; i < (int)sizeof(T); ++i) p[i] = (char)((const unsigned char*)&v)[i];
 }
 
+/// a.x of an array of records (compiler/codegen_records.cpp): field F at byte `offset` of each
+/// element, with the array's shape and strides, then a nested array field's sizes `dims`
+/// (C-ordered within the record): M = N + their count.
+template <class F, int M, class T, int N, class... D>
+CJ_FN Array<F, M> field_view(const Array<T, N>& a, int64_t offset, D... dims) {
+  const int64_t d[] = {(int64_t)dims..., 0};  // the 0: no zero-length array without dims
+  Array<F, M> r;
+  r.data = (F*)((char*)a.data + offset);
+  for (int k = 0; k < N; ++k) { r.shape[k] = a.shape[k]; r.strides[k] = a.strides[k]; }
+  int64_t stride = (int64_t)sizeof(F);
+  for (int k = M - 1; k >= N; --k) {
+    r.shape[k] = d[k - N];
+    r.strides[k] = stride;
+    stride *= d[k - N];
+  }
+  return r;
+}
+
 /// A C-ordered array over `data` with sizes d[0..N) (also np.empty's, prelude/host_arrays.h).
 template <class T, int N>
 CJ_FN Array<T, N> c_array_of(T* data, const int64_t* d) {

@@ -1,22 +1,14 @@
 // Lists of @jit code (CPU target only; Numba's list and reflected list). A list is a handle
 // (cj::List<T>, one pointer) to a shared, reference-counted ListHead: copies alias as Python's
 // names do, and the last handle frees it, so lists made in compiled code do not outlive their
-// last use. The header is the layout the extension shares (bindings/lists.cpp makes one for a
-// Python list argument, reads it back to reflect the changes, and reads a returned one): items
-// lie in `data`, `size` of `cap`, each as the generated code lays out its item type.
+// last use. The header's layout, which the extension shares, is the ABI header's (cj::ListHead,
+// src/abi/cujit_abi.h).
 // Included only in programs that use lists (pipeline.cpp), so others compile as before.
 #include <initializer_list>
 #include <new>
 #include <utility>
 
 namespace cj {
-
-struct ListHead {
-  int64_t refs;                 // handles holding it (atomic: prange threads share lists)
-  int64_t size, cap;
-  void* data;                   // cap items, std::malloc'ed
-  void (*destroy)(ListHead*);   // destroys the items, frees data and the header
-};
 
 template <class T>
 struct List {

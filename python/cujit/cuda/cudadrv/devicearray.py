@@ -5,13 +5,39 @@ DeviceNDArray = _core.DeviceNDArray
 # numba-cuda's base class of device arrays: cujit has one class.
 DeviceNDArrayBase = DeviceNDArray
 from ..host_memory import MappedNDArray, ManagedNDArray  # noqa: E402,F401
+from .driver import MemoryPointer  # noqa: E402
+
+
+def _construct(shape, strides, dtype, stream=0, gpu_data=None):
+    """numba-cuda's ``DeviceNDArray(shape, strides, dtype, stream=0, gpu_data=None)`` (the class's
+    constructor, bindings/module.cpp): a new, uninitialised array of that shape, dtype and byte
+    strides."""
+    import numpy as np
+    if gpu_data is not None:
+        raise NotImplementedError("cujit does not support DeviceNDArray(..., gpu_data=...): device arrays "
+                                  "own their memory; use cuda.from_cuda_array_interface to view other memory")
+    from .. import device_array
+    shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
+    strides = tuple(strides) if isinstance(strides, (tuple, list)) else (strides,)
+    if len(shape) != len(strides):
+        raise ValueError("strides not match ndim")  # numba-cuda's message
+    return device_array(shape, np.dtype(dtype), strides=strides, stream=stream)
+
+
+def _is_record(ary):
+    """A 0-d device array of a structured dtype: numba-cuda's DeviceRecord (``d[i]`` of a record
+    array is one), which kernels take as a record."""
+    return ary.ndim == 0 and ary.dtype.fields is not None
 
 
 def _numba_type_(ary):
     """numba-cuda's DeviceNDArray._numba_type_: the array type a kernel sees, types.Array(dtype,
     ndim, layout), layout 'C' when C-contiguous (also when F-contiguous too), else 'F' when
-    F-contiguous, else 'A'; a broadcast array (a 0 stride, not empty) is 'A'."""
+    F-contiguous, else 'A'; a broadcast array (a 0 stride, not empty) is 'A'. A DeviceRecord's is
+    its Record type."""
     from ...types import ArrayType, from_dtype
+    if _is_record(ary):
+        return from_dtype(ary.dtype)
     broadcast = 0 in ary.strides and ary.size != 0
     if ary.is_c_contiguous() and not broadcast:
         layout = "C"
@@ -22,16 +48,59 @@ def _numba_type_(ary):
     return ArrayType(from_dtype(ary.dtype), ary.ndim, layout)
 
 
-# A read-only property of the C++ class (kept here rather than in darr's C++ binding: it builds a
-# Python type object).
+class _ArrayMemory(MemoryPointer):
+    """What ``gpu_data`` of a device array gives (numba-cuda: the MemoryPointer of its memory,
+    which a view of another dtype shares): a handle of the bytes the elements span. Two are equal
+    when they are the same bytes of device memory (numba-cuda's views of one dtype share one
+    object; separate allocations never compare equal)."""
+
+    def __eq__(self, other):
+        return self is other or (isinstance(other, MemoryPointer) and self._ptr != 0 and self._ptr == other._ptr
+                                 and self.size == other.size)
+
+    def __hash__(self):
+        return hash((self._ptr, self.size))
+
+
+def _gpu_data(ary):
+    return _ArrayMemory._of(None, ary._bytes(), owner=ary)
+
+
 DeviceNDArray._numba_type_ = property(_numba_type_)
+DeviceNDArray.gpu_data = property(_gpu_data, doc=_ArrayMemory.__doc__)
 
 
-class DeviceRecord:
-    """numba-cuda's device-side record scalar: cujit has no records yet."""
+class _DeviceRecordType(type):
+    """``isinstance(x, DeviceRecord)`` is true for a 0-d device array of a structured dtype, which
+    is what cujit's device records are (one class of device array, as the kernels see them)."""
 
-    def __init__(self, *args, **kwargs):
-        raise NotImplementedError("cujit does not support device records (DeviceRecord) yet")
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, DeviceNDArray) and _is_record(obj)
+
+    def __call__(cls, dtype, stream=0, gpu_data=None):
+        import numpy as np
+        dtype = np.dtype(dtype)
+        if dtype.fields is None:
+            raise TypeError("DeviceRecord: %s is not a structured (record) dtype" % dtype)
+        if gpu_data is None:
+            from .. import device_array
+            return device_array((), dtype, stream=stream)
+        # A record in existing device memory (numba-cuda's DeviceRecord(dtype, gpu_data=...)).
+        from .driver import _device_bytes
+        data = _device_bytes(gpu_data)
+        if data.size < dtype.itemsize:
+            raise ValueError("DeviceRecord: gpu_data holds %d bytes, fewer than the %d of a %s"
+                             % (data.size, dtype.itemsize, dtype))
+        rec = data[:dtype.itemsize].view(dtype)[0]
+        return rec.bind(stream) if stream else rec
+
+
+class DeviceRecord(metaclass=_DeviceRecordType):
+    """numba-cuda's device-side record scalar: ``DeviceRecord(dtype, stream=0, gpu_data=None)``
+    is a 0-d device array of the structured dtype ``dtype`` (new memory, or the record at the
+    start of ``gpu_data``), with the device arrays' ``copy_to_device``, ``copy_to_host`` (into an
+    np.void / np.record too), field access ``r['x']`` and ``gpu_data``; kernels take it as a record
+    (by reference: their writes land in it)."""
 
 
 def is_cuda_ndarray(obj):
@@ -124,8 +193,9 @@ def auto_device(obj, stream=0, copy=True, user_explicit=False):
 
 
 def from_record_like(rec, stream=0, gpu_data=None):
-    """numba-cuda's device record like a NumPy record: cujit has no records yet."""
-    raise NotImplementedError("cujit does not support device records (from_record_like) yet")
+    """A new device record (numba-cuda's DeviceRecord) of the dtype of ``rec``, a NumPy record
+    scalar or a device record; uninitialised."""
+    return DeviceRecord(rec.dtype, stream=stream, gpu_data=gpu_data)
 
 
 def _reduce_device_array(ary):
