@@ -11,6 +11,7 @@
 #include "abi/cujit_abi.h"
 #include "compiler/annotate.h"
 #include "compiler/codegen_foreign.h"
+#include "compiler/fnargs.h"
 #include "compiler/parser.h"
 #include "compiler/typeinfer.h"
 #include "abi/errors.h"
@@ -289,7 +290,7 @@ Type build_single(Build& b, const std::shared_ptr<FunctionSource>& src, const st
   int idx;
   {
     StageTimer t{"parse+type", src->name};
-    idx = prog.instantiate(src, args, declared_ret, role);
+    idx = prog.instantiate(src, resolve_function_args(prog, *src, args), declared_ret, role);
     if (kind == EntryPoint::Kind::Kernel) check_static_shared_memory(prog, idx, src->name);
   }
   // Without shared memory there is nothing to race on: the kernel stays the unchecked build (and

@@ -3,7 +3,9 @@
 // calls these from its statement walk; codegen_exc.cpp writes the code.
 #include <algorithm>
 #include <cstring>
+#include <map>
 
+#include "compiler/fnval.h"
 #include "compiler/typeinfer.h"
 
 namespace cujit {
@@ -191,6 +193,83 @@ std::set<std::string> try_unsettled_names(const FunctionInstance& fn, const ast:
     }
   }
   return out;
+}
+
+namespace {
+// What the function does with the name `v`: its assignments, its `raise v` statements and every
+// other read of it.
+struct NameUses {
+  std::string v;
+  int assigned = 0;
+  std::vector<ast::Node*> raises;
+  const ast::Node* other = nullptr;
+  std::map<std::string, int> assigns;  // every name the function assigns, with its count
+};
+void count_targets(const ast::Node& t, NameUses& u) {
+  if (t.is(ast::Kind::Name)) u.assigns[t.name]++;
+  if (t.is(ast::Kind::Tuple) || t.is(ast::Kind::List))
+    for (const auto& e : t.list) count_targets(*e, u);
+  if (t.is(ast::Kind::Starred) && t.a) count_targets(*t.a, u);
+}
+void walk_uses(ast::Node& n, NameUses& u) {
+  if (n.is(ast::Kind::Raise) && n.a && n.a->is(ast::Kind::Name) && n.a->name == u.v) {
+    u.raises.push_back(&n);
+    return;
+  }
+  const bool assign = n.is(ast::Kind::Assign);
+  if (assign)
+    for (const auto& t : n.list) count_targets(*t, u);
+  // A target is no read (a plain name's; `a[i] = ...` reads a and i, walked below).
+  const bool target_a = n.is(ast::Kind::AugAssign) || n.is(ast::Kind::For) || n.is(ast::Kind::Comprehension);
+  if (target_a) count_targets(*n.a, u);
+  if (n.is(ast::Kind::Name) && n.name == u.v && !u.other) u.other = &n;
+  for (ast::Node* c : {n.a.get(), n.b.get(), n.c.get()})
+    if (c && !(c == n.a.get() && target_a && c->is(ast::Kind::Name))) walk_uses(*c, u);
+  for (auto& c : n.list)
+    if (!(assign && c->is(ast::Kind::Name))) walk_uses(*c, u);
+  for (auto& k : n.keywords)
+    if (k.value) walk_uses(*k.value, u);
+  for (auto& c : n.body) walk_uses(*c, u);
+  for (auto& c : n.orelse) walk_uses(*c, u);
+}
+}  // namespace
+
+bool rewrite_exception_variable(FunctionInstance& fn, ast::Node& s, const std::function<bool(const std::string&)>& is_local) {
+  if (s.list.size() != 1 || !s.list[0]->is(ast::Kind::Name)) return false;
+  ast::Node& value = *s.b;
+  const ast::Node& cls = value.is(ast::Kind::Call) ? *value.a : value;
+  ExcClass c;
+  if (!cls.is(ast::Kind::Name) || is_local(cls.name) || !resolve_class(fn, cls.name, &c)) return false;
+  NameUses u;
+  u.v = s.list[0]->name;
+  for (auto& st : fn.mod.func->body) walk_uses(*st, u);
+  u.assigned = u.assigns[u.v];
+  // Numba finds the exception of `raise e` through e's one definition ("Unsupported constraint
+  // encountered: raise e" otherwise); cujit makes it where it is raised, so e may be nothing else.
+  if (u.assigned != 1 || u.other)
+    unsupported(fn, u.other ? *u.other : !u.raises.empty() ? *u.raises[0] : s,
+                "an exception held in a variable ('" + u.v +
+                    "') is supported when it is assigned once and only raised (`" + u.v + " = " + cls.name +
+                    "(...)` then `raise " + u.v + "`): Unsupported constraint encountered: raise " + u.v);
+  // The arguments are evaluated at the raise: only values that cannot have changed by then.
+  if (value.is(ast::Kind::Call))
+    for (const auto& a : value.list) {
+      const bool fixed = constant_arg(*a) || (a->is(ast::Kind::Name) && u.assigns[a->name] == 0);
+      if (!fixed)
+        unsupported(fn, *a,
+                    "an argument of an exception held in a variable must be a literal or a name the function never "
+                    "assigns (cujit makes the exception where it is raised): make the exception in the raise");
+    }
+  for (ast::Node* r : u.raises) {
+    ast::NodePtr made = ast::clone(value);
+    made->loc = r->a->loc;
+    r->a = std::move(made);
+  }
+  forget_nodes(fn, s);
+  s.kind = ast::Kind::Pass;
+  s.list.clear();
+  s.b.reset();
+  return true;
 }
 
 }  // namespace cujit

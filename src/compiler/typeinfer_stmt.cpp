@@ -67,6 +67,8 @@ void Typer::stmt(ast::Node& s) {
       return;
     }
     case K::Assign: {
+      if (((s.b->is(K::Call) && s.b->a->is(K::Name)) || s.b->is(K::Name)) && rewrite_exception_variable(fn(), s, [&](const std::string& n) { return fn().locals.count(n) > 0; }))
+        throw RestartTyping{};
       Type v = expr(*s.b);
       // A variable may hold an optional value; an array element holds the value (unwrapped).
       for (auto& t : s.list)
