@@ -77,6 +77,9 @@ void Typer::run() {
     returns_changed = partial_return() && (fn.recursed || pending_ >= 0);
     if (!ssa_.changed() && !returns_changed) break;
   }
+  // A recursive call through other functions of a function whose type is still unknown: the
+  // caller waited on types this instance again once it knows more.
+  if (pending_ >= 0 && pending_ != self_) throw PendingRecursion{pending_};
   // Still changing after every pass: a type that grows with each (`return (n, f(n - 1))`).
   if (returns_changed && fn.recursed) {
     const ast::Node* at = &def;
@@ -85,9 +88,6 @@ void Typer::run() {
     error(*at, "Return type of recursive function does not converge: " + fn.src->name +
                    "() returns a type that grows with each level of its recursion");
   }
-  // A recursive call through other functions of a function whose type is still unknown: the
-  // caller waited on types this instance again once it knows more.
-  if (pending_ >= 0 && pending_ != self_) throw PendingRecursion{pending_};
   final_ = true;
   walk(def);
   finish_return(def);

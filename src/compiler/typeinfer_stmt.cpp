@@ -216,6 +216,23 @@ Type Typer::unwrapped(ast::Node& e, Type t) {
 
 void Typer::truth(ast::Node& e) {
   Type t = expr(e);
+  if (t.is_list()) {  // `if l:` is `if len(l) != 0:`, as in Python
+    forget_nodes(fn(), e);
+    ast::NodePtr l = std::make_unique<ast::Node>(std::move(e));
+    ast::NodePtr len = ast::make(ast::Kind::Call, l->loc), callee = ast::make(ast::Kind::Name, l->loc),
+                 zero = ast::make(ast::Kind::Constant, l->loc);
+    callee->name = "len";
+    len->a = std::move(callee);
+    len->list.push_back(std::move(l));
+    zero->cval.tag = ast::ConstValue::Tag::Int;
+    zero->cval.i = 0;
+    ast::Node cmp(ast::Kind::Compare, e.loc);
+    cmp.a = std::move(len);
+    cmp.ops = {ast::Op::NotEq};
+    cmp.list.push_back(std::move(zero));
+    e = std::move(cmp);
+    t = expr(e);
+  }
   if (t.is_optional())  // Numba has no truth() of an optional either
     error(e, "the truth value of a value that may be None (" + t.str() + ") is not supported; compare it with None (`is None`)");
   if (t.known() && ((!t.is_scalar() && t.tag != Type::Tag::None) || (t.is_scalar() && is_time(t.scalar))))
