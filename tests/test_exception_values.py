@@ -30,6 +30,12 @@ def class_in_variable(x):
 
 
 @njit
+def class_in_variable_called(x):
+    e = ValueError
+    raise e("cls var", x)
+
+
+@njit
 def user_class(x):
     e = MyErr("m", x)
     raise e
@@ -49,6 +55,9 @@ def test_exception_in_a_variable():
     with pytest.raises(ValueError) as info:
         class_in_variable(3)
     assert info.value.args == ()
+    with pytest.raises(ValueError) as info:
+        class_in_variable_called(3)
+    assert info.value.args == ("cls var", 3)
     with pytest.raises(MyErr) as info:
         user_class(3)
     assert info.value.args == ("m", 3)

@@ -202,6 +202,7 @@ struct NameUses {
   std::string v;
   int assigned = 0;
   std::vector<ast::Node*> raises;
+  std::vector<ast::Node*> class_calls;  // `raise v(...)`: v holds a class
   const ast::Node* other = nullptr;
   std::map<std::string, int> assigns;  // every name the function assigns, with its count
 };
@@ -214,6 +215,13 @@ void count_targets(const ast::Node& t, NameUses& u) {
 void walk_uses(ast::Node& n, NameUses& u) {
   if (n.is(ast::Kind::Raise) && n.a && n.a->is(ast::Kind::Name) && n.a->name == u.v) {
     u.raises.push_back(&n);
+    return;
+  }
+  if (n.is(ast::Kind::Raise) && n.a && n.a->is(ast::Kind::Call) && n.a->a->is(ast::Kind::Name) && n.a->a->name == u.v) {
+    u.class_calls.push_back(&n);
+    for (auto& c : n.a->list) walk_uses(*c, u);
+    for (auto& k : n.a->keywords)
+      if (k.value) walk_uses(*k.value, u);
     return;
   }
   const bool assign = n.is(ast::Kind::Assign);
@@ -246,8 +254,11 @@ bool rewrite_exception_variable(FunctionInstance& fn, ast::Node& s, const std::f
   u.assigned = u.assigns[u.v];
   // Numba finds the exception of `raise e` through e's one definition ("Unsupported constraint
   // encountered: raise e" otherwise); cujit makes it where it is raised, so e may be nothing else.
-  if (u.assigned != 1 || u.other)
-    unsupported(fn, u.other ? *u.other : !u.raises.empty() ? *u.raises[0] : s,
+  if (u.assigned != 1 || u.other || (value.is(ast::Kind::Call) && !u.class_calls.empty()))
+    unsupported(fn, u.other                  ? *u.other
+                    : !u.raises.empty()      ? *u.raises[0]
+                    : !u.class_calls.empty() ? *u.class_calls[0]
+                                             : s,
                 "an exception held in a variable ('" + u.v +
                     "') is supported when it is assigned once and only raised (`" + u.v + " = " + cls.name +
                     "(...)` then `raise " + u.v + "`): Unsupported constraint encountered: raise " + u.v);
@@ -264,6 +275,11 @@ bool rewrite_exception_variable(FunctionInstance& fn, ast::Node& s, const std::f
     ast::NodePtr made = ast::clone(value);
     made->loc = r->a->loc;
     r->a = std::move(made);
+  }
+  for (ast::Node* r : u.class_calls) {  // `e = ValueError` ... `raise e("msg", x)`
+    ast::NodePtr cls_name = ast::clone(value);
+    cls_name->loc = r->a->a->loc;
+    r->a->a = std::move(cls_name);
   }
   forget_nodes(fn, s);
   s.kind = ast::Kind::Pass;
