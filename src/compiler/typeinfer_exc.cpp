@@ -70,20 +70,20 @@ bool passable(const ast::Node& arg, const Type& t) {
 // A GPU raise's argument is reported from a table made when compiling: a literal, or - a literal.
 bool constant_arg(const ast::Node& a) {
   if (a.is(ast::Kind::Constant)) return true;
-  return a.is(ast::Kind::UnaryOp) && (a.op == ast::Op::USub || a.op == ast::Op::UAdd) && a.a->is(ast::Kind::Constant) &&
-         a.a->cval.tag != ast::ConstValue::Tag::Str;
+  return a.is(ast::Kind::UnaryOp) && (a.op == ast::Op::USub || a.op == ast::Op::UAdd) && a.operand()->is(ast::Kind::Constant) &&
+         a.operand()->cval.tag != ast::ConstValue::Tag::Str;
 }
 }  // namespace
 
 void type_raise(Program& prog, FunctionInstance& fn, ast::Node& s, const std::function<Type(ast::Node&)>& type_expr,
                 const std::function<bool(const std::string&)>& is_local) {
-  if (s.b) unsupported(fn, *s.b, "Multiple argument raise is not supported.");
-  if (!s.a) unsupported(fn, s, "The re-raising of an exception is not yet supported.");
-  ast::Node* cls = s.a.get();
+  if (s.cause()) unsupported(fn, *s.cause(), "Multiple argument raise is not supported.");
+  if (!s.exc()) unsupported(fn, s, "The re-raising of an exception is not yet supported.");
+  ast::Node* cls = s.exc().get();
   ast::Node* call = nullptr;
   if (cls->is(ast::Kind::Call)) {
     call = cls;
-    cls = call->a.get();
+    cls = call->func().get();
   }
   ExcClass c;
   if (s.name == "assert") {
@@ -159,7 +159,7 @@ void assigned_types(const std::vector<ast::NodePtr>& stmts,
   for (const auto& s : stmts) {
     if (s->is(ast::Kind::Assign))
       for (const auto& t : s->list) target_types(*t, *s, out);
-    if (s->is(ast::Kind::AugAssign) || s->is(ast::Kind::For)) target_types(*s->a, *s, out);
+    if (s->is(ast::Kind::AugAssign) || s->is(ast::Kind::For)) target_types(*s->target(), *s, out);
     assigned_types(s->body, out);
     assigned_types(s->orelse, out);
   }
@@ -209,47 +209,44 @@ struct NameUses {
 void count_targets(const ast::Node& t, NameUses& u) {
   if (t.is(ast::Kind::Name)) u.assigns[t.name]++;
   if (t.is(ast::Kind::Tuple) || t.is(ast::Kind::List))
-    for (const auto& e : t.list) count_targets(*e, u);
-  if (t.is(ast::Kind::Starred) && t.a) count_targets(*t.a, u);
+    for (const auto& e : t.elts()) count_targets(*e, u);
+  if (t.is(ast::Kind::Starred) && t.value()) count_targets(*t.value(), u);
 }
 void walk_uses(ast::Node& n, NameUses& u) {
-  if (n.is(ast::Kind::Raise) && n.a && n.a->is(ast::Kind::Name) && n.a->name == u.v) {
+  if (n.is(ast::Kind::Raise) && n.exc() && n.exc()->is(ast::Kind::Name) && n.exc()->name == u.v) {
     u.raises.push_back(&n);
     return;
   }
-  if (n.is(ast::Kind::Raise) && n.a && n.a->is(ast::Kind::Call) && n.a->a->is(ast::Kind::Name) && n.a->a->name == u.v) {
+  if (n.is(ast::Kind::Raise) && n.exc() && n.exc()->is(ast::Kind::Call) && n.exc()->func()->is(ast::Kind::Name) &&
+      n.exc()->func()->name == u.v) {
     u.class_calls.push_back(&n);
-    for (auto& c : n.a->list) walk_uses(*c, u);
-    for (auto& k : n.a->keywords)
+    for (auto& c : n.exc()->args()) walk_uses(*c, u);
+    for (auto& k : n.exc()->keywords)
       if (k.value) walk_uses(*k.value, u);
     return;
   }
-  const bool assign = n.is(ast::Kind::Assign);
-  if (assign)
-    for (const auto& t : n.list) count_targets(*t, u);
-  // A target is no read (a plain name's; `a[i] = ...` reads a and i, walked below).
-  const bool target_a = n.is(ast::Kind::AugAssign) || n.is(ast::Kind::For) || n.is(ast::Kind::Comprehension);
-  if (target_a) count_targets(*n.a, u);
+  // A plain name assigned is no read (`a[i] = ...` reads a and i: walked).
+  std::vector<const ast::Node*> targets;
+  if (n.is(ast::Kind::Assign))
+    for (const auto& t : n.targets()) targets.push_back(t.get());
+  if (n.is(ast::Kind::AugAssign) || n.is(ast::Kind::For) || n.is(ast::Kind::Comprehension)) targets.push_back(n.target().get());
+  for (const ast::Node* t : targets) count_targets(*t, u);
   if (n.is(ast::Kind::Name) && n.name == u.v && !u.other) u.other = &n;
-  for (ast::Node* c : {n.a.get(), n.b.get(), n.c.get()})
-    if (c && !(c == n.a.get() && target_a && c->is(ast::Kind::Name))) walk_uses(*c, u);
-  for (auto& c : n.list)
-    if (!(assign && c->is(ast::Kind::Name))) walk_uses(*c, u);
-  for (auto& k : n.keywords)
-    if (k.value) walk_uses(*k.value, u);
-  for (auto& c : n.body) walk_uses(*c, u);
-  for (auto& c : n.orelse) walk_uses(*c, u);
+  ast::for_each_child(n, [&](ast::Node& c) {
+    if (c.is(ast::Kind::Name) && std::find(targets.begin(), targets.end(), &c) != targets.end()) return;
+    walk_uses(c, u);
+  });
 }
 }  // namespace
 
 bool rewrite_exception_variable(FunctionInstance& fn, ast::Node& s, const std::function<bool(const std::string&)>& is_local) {
-  if (s.list.size() != 1 || !s.list[0]->is(ast::Kind::Name)) return false;
-  ast::Node& value = *s.b;
-  const ast::Node& cls = value.is(ast::Kind::Call) ? *value.a : value;
+  if (s.targets().size() != 1 || !s.targets()[0]->is(ast::Kind::Name)) return false;
+  ast::Node& value = *s.rhs();
+  const ast::Node& cls = value.is(ast::Kind::Call) ? *value.func() : value;
   ExcClass c;
   if (!cls.is(ast::Kind::Name) || is_local(cls.name) || !resolve_class(fn, cls.name, &c)) return false;
   NameUses u;
-  u.v = s.list[0]->name;
+  u.v = s.targets()[0]->name;
   for (auto& st : fn.mod.func->body) walk_uses(*st, u);
   u.assigned = u.assigns[u.v];
   // Numba finds the exception of `raise e` through e's one definition ("Unsupported constraint
@@ -264,7 +261,7 @@ bool rewrite_exception_variable(FunctionInstance& fn, ast::Node& s, const std::f
                     "(...)` then `raise " + u.v + "`): Unsupported constraint encountered: raise " + u.v);
   // The arguments are evaluated at the raise: only values that cannot have changed by then.
   if (value.is(ast::Kind::Call))
-    for (const auto& a : value.list) {
+    for (const auto& a : value.args()) {
       const bool fixed = constant_arg(*a) || (a->is(ast::Kind::Name) && u.assigns[a->name] == 0);
       if (!fixed)
         unsupported(fn, *a,
@@ -273,18 +270,18 @@ bool rewrite_exception_variable(FunctionInstance& fn, ast::Node& s, const std::f
     }
   for (ast::Node* r : u.raises) {
     ast::NodePtr made = ast::clone(value);
-    made->loc = r->a->loc;
-    r->a = std::move(made);
+    made->loc = r->exc()->loc;
+    r->exc() = std::move(made);
   }
   for (ast::Node* r : u.class_calls) {  // `e = ValueError` ... `raise e("msg", x)`
     ast::NodePtr cls_name = ast::clone(value);
-    cls_name->loc = r->a->a->loc;
-    r->a->a = std::move(cls_name);
+    cls_name->loc = r->exc()->func()->loc;
+    r->exc()->func() = std::move(cls_name);
   }
   forget_nodes(fn, s);
+  s.targets().clear();
+  s.rhs().reset();
   s.kind = ast::Kind::Pass;
-  s.list.clear();
-  s.b.reset();
   return true;
 }
 
