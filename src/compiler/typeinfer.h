@@ -288,12 +288,6 @@ void type_raise(Program& prog, FunctionInstance& fn, ast::Node& s, const std::fu
 /// A try statement (typeinfer_exc.cpp): refused in GPU code; its handlers' classes must be what
 /// Numba's nopython mode catches (a bare except or Exception).
 void check_try(const Program& prog, FunctionInstance& fn, const ast::Node& s);
-/// `e = ValueError("msg", x)` (or `e = ValueError`) and a later `raise e`, as Numba allows an
-/// exception held in a variable: where `s` is such an assignment, each `raise e` becomes a raise
-/// of the value, `s` a pass, and typing starts again (RestartTyping). Refused (the user's line)
-/// where the value could differ at the raise, or `e` is used otherwise. False: `s` is another
-/// assignment.
-bool rewrite_exception_variable(FunctionInstance& fn, ast::Node& s, const std::function<bool(const std::string&)>& is_local);
 /// The names a try body assigns whose versions (there and before the statement) do not all have
 /// one type (typeinfer_exc.cpp): the handler cannot know which C++ variable holds the value, so
 /// the `final` pass refuses them. `before` gives the type of a name's version before the try

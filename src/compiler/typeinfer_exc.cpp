@@ -7,6 +7,7 @@
 
 #include "compiler/fnval.h"
 #include "compiler/typeinfer.h"
+#include "compiler/typeinfer_excvar.h"
 
 namespace cujit {
 

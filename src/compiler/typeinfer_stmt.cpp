@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "compiler/typeinfer_typer.h"
+#include "compiler/typeinfer_excvar.h"
 #include "compiler/builtins.h"
 #include "compiler/libdevice.h"
 #include "compiler/overloads.h"
