@@ -19,6 +19,7 @@
 #include "compiler/annotate.h"
 #include "compiler/builtins.h"
 #include "compiler/codegen_foreign.h"
+#include "compiler/fnargs.h"
 #include "compiler/parser.h"
 #include "compiler/typeinfer.h"
 #include "abi/errors.h"
@@ -370,7 +371,7 @@ Type build_single(Build& b, const std::shared_ptr<FunctionSource>& src, const st
   int idx;
   {
     StageTimer t{"type", src->name};
-    idx = prog.instantiate(src, args, o.declared_ret, o.role);
+    idx = prog.instantiate(src, resolve_function_args(prog, *src, args), o.declared_ret, o.role);
     if (o.kind == EntryPoint::Kind::Kernel) check_static_shared_memory(prog, idx, src->name);
   }
   // Without shared memory there is nothing to race on: the kernel stays the unchecked build (and

@@ -517,6 +517,33 @@ def namedtuple_key(cls):
     return _class_key(NAMEDTUPLE_CLASSES, cls)
 
 
+# Functions passed from Python as arguments (a @jit function to a @jit function, a device
+# function to a kernel), by key: the argument's type names this key, so a call with another
+# function is another specialisation (its code called, never the first one's), and a compile
+# finds the function here (add_function_args). Kept for the process's life, as the type is.
+FUNCTION_ARGS = {}
+
+
+def function_arg_key(value):
+    """The key of a compiled function passed as an argument ("name@<id>"), or None for any
+    other value (bindings/marshal.cpp asks only about values it has no other type for)."""
+    from .cuda.dispatcher import DeviceFunction, Dispatcher
+    from .cpu import CPUDispatcher
+    if not isinstance(value, (DeviceFunction, CPUDispatcher, Dispatcher)):
+        return None
+    key = "%s@%x" % (value.py_func.__name__, id(value))
+    FUNCTION_ARGS[key] = value
+    return key
+
+
+def add_function_args(fs, keys):
+    """Adds to `fs` (a copy of the snapshot a compile uses) the functions its arguments name, as
+    the globals " fnarg <key>" (no Python name has a space), read now as any callee is."""
+    seen = {}
+    for key in keys:
+        fs.add_global(" fnarg " + key, _classify(FUNCTION_ARGS[key], seen))
+
+
 def _is_namedtuple_class(value):
     # Numba's test (typeof of a tuple subclass with _fields): collections.namedtuple and
     # typing.NamedTuple classes alike.

@@ -186,6 +186,9 @@ void define_compiler(py::module_& m) {
                f.globals[n] = to_global(n, item.second.cast<py::tuple>());
              }
            })
+      .def("add_global", [](py::handle self, const std::string& n, const py::tuple& t) {
+             initialized<FunctionSource>(self, "FunctionSource").globals[n] = to_global(n, t);
+           })
       .def_property_readonly("name", [](py::handle f) { return initialized<FunctionSource>(f, "FunctionSource").name; })
       .def_property_readonly("filename", [](py::handle f) { return initialized<FunctionSource>(f, "FunctionSource").source.filename; })
       .def_property_readonly("first_line", [](py::handle f) { return initialized<FunctionSource>(f, "FunctionSource").source.first_line; })

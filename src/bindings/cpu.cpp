@@ -272,7 +272,7 @@ class CpuFunction {
   CpuSpec& specialize(const std::vector<Type>& types, const Type& ret = Type::unknown()) {
     return specs_.get(types, [&] {
       auto sp = std::make_unique<CpuSpec>();
-      sp->build = build_cpu_function(source_for_compile(src_, snapshot_), types, options_, ret);
+      sp->build = build_cpu_function(with_function_args(source_for_compile(src_, snapshot_), types), types, options_, ret);
       const Type& r = sp->build.ret;
       if (!returnable(r))
         throw py::type_error(src_->name + "() returns " + r.str() +

@@ -436,7 +436,7 @@ class Kernel {
   Specialization& specialize(const std::vector<Type>& types) {
     return specs_.get(types, [&] {
       auto sp = std::make_unique<Specialization>();
-      sp->build = build_kernel(source_for_compile(src_, snapshot_), types, debug_);
+      sp->build = build_kernel(with_function_args(source_for_compile(src_, snapshot_), types), types, debug_);
       sp->build.nvrtc_flags = nvrtc_flags_;
       return sp;
     });

@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "bindings/common.h"
+#include "compiler/fnargs.h"
 #include "compiler/overloads.h"
 #include "compiler/layout.h"
 #include "compiler/scalar_visit.h"
@@ -225,6 +226,8 @@ KArg marshal_tuple(const py::handle& h, rt::Backend backend, int index) {
     if (PyTuple_GET_ITEM(h.ptr(), i) == Py_None)  // a None item has no bytes in the tuple's struct
       throw UnknownArgumentType(index, "Cannot determine Numba type of a tuple holding None");
     a.items.push_back(marshal(PyTuple_GET_ITEM(h.ptr(), i), backend, index));
+    if (is_function_arg(a.items.back().type))  // resolved as arguments only (resolve_function_args)
+      throw UnknownArgumentType(index, "Cannot determine Numba type of a tuple holding a function");
     types.push_back(a.items.back().type);
     a.from_host = a.from_host || a.items.back().from_host;
   }
@@ -238,6 +241,29 @@ KArg marshal_tuple(const py::handle& h, rt::Backend backend, int index) {
   return a;
 }
 
+// A @jit function, a device function or a kernel: its key (decorators.function_arg_key). Asked
+// only about values no other type fits, so other arguments never reach Python here.
+bool function_arg_key(const py::handle& h, std::string* key) {
+  static PyObject* key_of = py::object(py::module_::import("cujit.decorators").attr("function_arg_key")).release().ptr();
+  py::object k = py::handle(key_of)(h);
+  if (k.is_none()) return false;
+  *key = k.cast<std::string>();
+  return true;
+}
+
+}  // namespace
+
+std::shared_ptr<FunctionSource> with_function_args(std::shared_ptr<FunctionSource> fs, const std::vector<Type>& args) {
+  py::list keys;
+  for (const Type& t : args)
+    if (is_function_arg(t)) keys.append(t.name);
+  if (keys.empty()) return fs;
+  auto copy = std::make_shared<FunctionSource>(*fs);  // a dispatcher's own text is never changed
+  py::module_::import("cujit.decorators").attr("add_function_args")(py::cast(copy), keys);
+  return copy;
+}
+
+namespace {
 bool is_enum_member(const py::handle& h) {
   static PyObject* base = py::object(py::module_::import("enum").attr("Enum")).release().ptr();
   return PyObject_IsInstance(h.ptr(), base) == 1;
@@ -369,6 +395,12 @@ KArg marshal(const py::handle& h, rt::Backend backend, int index) {
     return a;
   } else if (is_record_scalar(h)) {
     return marshal_record_scalar(h, backend);
+  } else if (std::string key; function_arg_key(h, &key)) {
+    // A compiled function (Numba's Dispatcher type): its identity is its type, so each function
+    // passed is its own specialisation; no value (a cj::Unit), as None.
+    a.type = Type::function(key);
+    a.bytes.assign(1, 0);
+    return a;
   } else {
     throw UnknownArgumentType(index, "Cannot determine Numba type of " + py::repr(py::type::of(h)).cast<std::string>());
   }

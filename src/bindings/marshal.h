@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "abi/cujit_abi.h"
+#include "compiler/globals.h"
 #include "compiler/types.h"
 #include "bindings/numpy_arrays.h"
 
@@ -64,6 +65,10 @@ KArg marshal(const pybind11::handle& h, rt::Backend backend, int index);
 /// tie at the best and "No matching definition ..." when none fits.
 std::vector<Type> bind_declared(const std::vector<std::vector<Type>>& declared, std::vector<KArg>& karg,
                                 const std::vector<Type>& actual, const std::string& name);
+
+/// `fs` (a compile's snapshot), or a copy of it holding the functions that `args` name
+/// (is_function_arg) as their globals (decorators.add_function_args).
+std::shared_ptr<FunctionSource> with_function_args(std::shared_ptr<FunctionSource> fs, const std::vector<Type>& args);
 
 /// A Python value with no cujit type (a dict, a string, ...); what() is Numba's wording,
 /// "Cannot determine Numba type of <class 'dict'>".

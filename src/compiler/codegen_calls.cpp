@@ -86,6 +86,8 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
     case Builtin::Abs: return sp + "(" + arg(e, 0, r) + ")";
     case Builtin::Min: case Builtin::Max: {
       std::vector<std::string> items;
+      if (e.list.size() == 1 && e.list[0]->type.is_list())  // prelude/host_list.h
+        return std::string(b == Builtin::Min ? "cj::list_min(" : "cj::list_max(") + expr(*e.list[0]) + ")";
       if (e.list.size() == 1) {
         const Type& t = e.list[0]->type;
         const std::string tup = "cj_mt" + std::to_string(tmp_++);  // the tuple evaluated once

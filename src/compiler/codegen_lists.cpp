@@ -59,6 +59,13 @@ std::string list_literal_code(const FunctionInstance& fn, const ast::Node& e, co
   return s + "})";
 }
 
+namespace {
+// The reverse= of a sorted() or list.sort() call (its third argument once keywords are bound).
+std::string sort_reverse(const ast::Node& e, const ExprCode& expr) {
+  return e.list.size() > 2 ? "(bool)(" + expr(*e.list[2]) + ")" : "false";
+}
+}  // namespace
+
 std::string list_call_code(const FunctionInstance& fn, const ast::Node& e, Builtin b, const ExprCode& expr,
                            const ConvertCode& conv) {
   const std::string sp = builtin_spelling(b);
@@ -67,7 +74,7 @@ std::string list_call_code(const FunctionInstance& fn, const ast::Node& e, Built
     const std::string L = list_cpp(e.type);
     std::string s = "([&]() { " + L + " cj_r = " + L + "::make(0); ";
     if (!e.list.empty()) s += fill_from("cj_r", e.type, *e.list[0], expr) + " ";
-    if (b == Builtin::Sorted) s += "cj::list_sort(cj_r, false); ";
+    if (b == Builtin::Sorted) s += "cj::list_sort(cj_r, " + sort_reverse(e, expr) + "); ";
     return s + "return cj_r; }())";
   }
   for (auto& x : e.list) a.push_back(expr(*x));
@@ -75,7 +82,7 @@ std::string list_call_code(const FunctionInstance& fn, const ast::Node& e, Built
   check_list_known(fn, *e.list[0]);
   switch (b) {
     case Builtin::ListPop: return a.size() == 2 ? "cj::list_pop_at(" + a[0] + ", " + a[1] + ")" : "cj::list_pop(" + a[0] + ")";
-    case Builtin::ListSort: return "cj::list_sort(" + a[0] + ", false)";
+    case Builtin::ListSort: return "cj::list_sort(" + a[0] + ", " + (a.size() > 2 ? "(bool)(" + a[2] + ")" : "false") + ")";
     case Builtin::ListAppend: case Builtin::ListInsert: {
       // The stored value in the item type (the list may be wider: [1] then append(2.5)).
       std::string v = conv(a.back(), e.list.back()->type, l.elems[0]);

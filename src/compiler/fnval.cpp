@@ -3,6 +3,7 @@
 
 #include <map>
 
+#include "compiler/fnargs.h"
 #include "compiler/typeinfer.h"
 
 namespace cujit {
@@ -167,6 +168,17 @@ bool rewrite_setitem_statement(ast::Node& stmt, const std::string& qualified) {
   stmt.targets().push_back(std::move(target));
   stmt.rhs() = std::move(value);
   return true;
+}
+
+std::vector<Type> resolve_function_args(Program& prog, const FunctionSource& src, std::vector<Type> args) {
+  for (Type& t : args) {
+    if (!is_function_arg(t) || t.user_fn >= 0) continue;
+    auto g = src.globals.find(function_arg_global(t));
+    if (g == src.globals.end() || g->second.kind != GlobalValue::Kind::Function || !g->second.fn)
+      throw InternalError("no function was captured for the argument " + t.str());
+    t.user_fn = prog.source_index(g->second.fn, g->second.sigs);
+  }
+  return args;
 }
 
 }  // namespace cujit

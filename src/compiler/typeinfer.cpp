@@ -70,18 +70,27 @@ void Typer::run() {
   for (const auto& p : def.params) names.insert(p.name);
   assigned_names(def.body, names);
   for (const auto& n : names) fn.locals[n] = Type::unknown();
+  bool returns_changed = false;
   for (int pass = 0; pass < 32; ++pass) {
     final_ = false;
     pending_ = -1;
     walk(def);
     // The return type so far, which a recursive call reads (typeinfer_calls.cpp): a pass that
     // changes it needs another.
-    const bool returns_changed = partial_return() && (fn.recursed || pending_ >= 0);
+    returns_changed = partial_return() && (fn.recursed || pending_ >= 0);
     if (!ssa_.changed() && !returns_changed) break;
   }
   // A recursive call through other functions of a function whose type is still unknown: the
   // caller waited on types this instance again once it knows more.
   if (pending_ >= 0 && pending_ != self_) throw PendingRecursion{pending_};
+  // Still changing after every pass: a type that grows with each (`return (n, f(n - 1))`).
+  if (returns_changed && fn.recursed) {
+    const ast::Node* at = &def;
+    for (const auto& [t, r] : returns_)
+      if (t.tag != Type::Tag::None) at = r;
+    error(*at, "Return type of recursive function does not converge: " + fn.src->name +
+                   "() returns a type that grows with each level of its recursion");
+  }
   final_ = true;
   walk(def);
   finish_return(def);

@@ -126,6 +126,12 @@ Type BuiltinTyper::builtin_call(ast::Node& e, const BuiltinRow& b, const std::ve
       return args[0].scalar == Scalar::Bool ? Type::scalar_of(Scalar::Int8) : args[0];  // Numba: abs(True) is int8
     case Rule::MinMax: {
       std::vector<Type> items = args;
+      if (args.size() == 1 && args[0].is_list()) {  // min(l): its items, compared at run time
+        const Type& item = args[0].elems[0];
+        if (!item.known()) return Type::unknown();
+        if (!item.is_scalar() || is_complex(item.scalar)) error(e, no_implementation(b, args));
+        return item;
+      }
       if (args.size() == 1 && args[0].is_tuple()) items = args[0].elems;
       else if (args.size() < 2) error(e, std::string(b.name) + "() needs two or more numbers, or one tuple");
       Type u = Type::unknown();
@@ -398,6 +404,9 @@ const std::vector<KwSpec>& keyword_specs() {
   using T = ast::ConstValue::Tag;
   static const std::vector<KwSpec> specs = {
       {Builtin::PyGauss, {{"mu", T::Float, 0.0}, {"sigma", T::Float, 1.0}}},
+      // l.sort(...): the list is the first argument (typeinfer_ops.cpp's method rewrite).
+      {Builtin::ListSort, {{"self", T::None, 0}, {"key", T::None, 0}, {"reverse", T::Bool, 0}}},
+      {Builtin::Sorted, {{"iterable", T::None, 0}, {"key", T::None, 0}, {"reverse", T::Bool, 0}}},
       {Builtin::PyNormalvariate, {{"mu", T::Float, 0.0}, {"sigma", T::Float, 1.0}}},
       {Builtin::PyUniform, {{"a", T::None, 0}, {"b", T::None, 0}}},
       {Builtin::PyRandint, {{"a", T::None, 0}, {"b", T::None, 0}}},

@@ -3,8 +3,11 @@
 // calls these from its statement walk; codegen_exc.cpp writes the code.
 #include <algorithm>
 #include <cstring>
+#include <map>
 
+#include "compiler/fnval.h"
 #include "compiler/typeinfer.h"
+#include "compiler/typeinfer_excvar.h"
 
 namespace cujit {
 
@@ -191,6 +194,96 @@ std::set<std::string> try_unsettled_names(const FunctionInstance& fn, const ast:
     }
   }
   return out;
+}
+
+namespace {
+// What the function does with the name `v`: its assignments, its `raise v` statements and every
+// other read of it.
+struct NameUses {
+  std::string v;
+  int assigned = 0;
+  std::vector<ast::Node*> raises;
+  std::vector<ast::Node*> class_calls;  // `raise v(...)`: v holds a class
+  const ast::Node* other = nullptr;
+  std::map<std::string, int> assigns;  // every name the function assigns, with its count
+};
+void count_targets(const ast::Node& t, NameUses& u) {
+  if (t.is(ast::Kind::Name)) u.assigns[t.name]++;
+  if (t.is(ast::Kind::Tuple) || t.is(ast::Kind::List))
+    for (const auto& e : t.elts()) count_targets(*e, u);
+  if (t.is(ast::Kind::Starred) && t.value()) count_targets(*t.value(), u);
+}
+void walk_uses(ast::Node& n, NameUses& u) {
+  if (n.is(ast::Kind::Raise) && n.exc() && n.exc()->is(ast::Kind::Name) && n.exc()->name == u.v) {
+    u.raises.push_back(&n);
+    return;
+  }
+  if (n.is(ast::Kind::Raise) && n.exc() && n.exc()->is(ast::Kind::Call) && n.exc()->func()->is(ast::Kind::Name) &&
+      n.exc()->func()->name == u.v) {
+    u.class_calls.push_back(&n);
+    for (auto& c : n.exc()->args()) walk_uses(*c, u);
+    for (auto& k : n.exc()->keywords)
+      if (k.value) walk_uses(*k.value, u);
+    return;
+  }
+  // A plain name assigned is no read (`a[i] = ...` reads a and i: walked).
+  std::vector<const ast::Node*> targets;
+  if (n.is(ast::Kind::Assign))
+    for (const auto& t : n.targets()) targets.push_back(t.get());
+  if (n.is(ast::Kind::AugAssign) || n.is(ast::Kind::For) || n.is(ast::Kind::Comprehension)) targets.push_back(n.target().get());
+  for (const ast::Node* t : targets) count_targets(*t, u);
+  if (n.is(ast::Kind::Name) && n.name == u.v && !u.other) u.other = &n;
+  ast::for_each_child(n, [&](ast::Node& c) {
+    if (c.is(ast::Kind::Name) && std::find(targets.begin(), targets.end(), &c) != targets.end()) return;
+    walk_uses(c, u);
+  });
+}
+}  // namespace
+
+bool rewrite_exception_variable(FunctionInstance& fn, ast::Node& s, const std::function<bool(const std::string&)>& is_local) {
+  if (s.targets().size() != 1 || !s.targets()[0]->is(ast::Kind::Name)) return false;
+  ast::Node& value = *s.rhs();
+  const ast::Node& cls = value.is(ast::Kind::Call) ? *value.func() : value;
+  ExcClass c;
+  if (!cls.is(ast::Kind::Name) || is_local(cls.name) || !resolve_class(fn, cls.name, &c)) return false;
+  NameUses u;
+  u.v = s.targets()[0]->name;
+  for (auto& st : fn.mod.func->body) walk_uses(*st, u);
+  u.assigned = u.assigns[u.v];
+  // Numba finds the exception of `raise e` through e's one definition ("Unsupported constraint
+  // encountered: raise e" otherwise); cujit makes it where it is raised, so e may be nothing else.
+  if (u.assigned != 1 || u.other || (value.is(ast::Kind::Call) && !u.class_calls.empty()))
+    unsupported(fn, u.other                  ? *u.other
+                    : !u.raises.empty()      ? *u.raises[0]
+                    : !u.class_calls.empty() ? *u.class_calls[0]
+                                             : s,
+                "an exception held in a variable ('" + u.v +
+                    "') is supported when it is assigned once and only raised (`" + u.v + " = " + cls.name +
+                    "(...)` then `raise " + u.v + "`): Unsupported constraint encountered: raise " + u.v);
+  // The arguments are evaluated at the raise: only values that cannot have changed by then.
+  if (value.is(ast::Kind::Call))
+    for (const auto& a : value.args()) {
+      const bool fixed = constant_arg(*a) || (a->is(ast::Kind::Name) && u.assigns[a->name] == 0);
+      if (!fixed)
+        unsupported(fn, *a,
+                    "an argument of an exception held in a variable must be a literal or a name the function never "
+                    "assigns (cujit makes the exception where it is raised): make the exception in the raise");
+    }
+  for (ast::Node* r : u.raises) {
+    ast::NodePtr made = ast::clone(value);
+    made->loc = r->exc()->loc;
+    r->exc() = std::move(made);
+  }
+  for (ast::Node* r : u.class_calls) {  // `e = ValueError` ... `raise e("msg", x)`
+    ast::NodePtr cls_name = ast::clone(value);
+    cls_name->loc = r->exc()->func()->loc;
+    r->exc()->func() = std::move(cls_name);
+  }
+  forget_nodes(fn, s);
+  s.targets().clear();
+  s.rhs().reset();
+  s.kind = ast::Kind::Pass;
+  return true;
 }
 
 }  // namespace cujit

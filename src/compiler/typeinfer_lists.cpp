@@ -260,9 +260,16 @@ Type type_list_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
       typing(src, at, "No implementation of function " + name + "() for a " + t.str() + " (it takes an iterable: a list, range, array or tuple of one type)");
     return it;
   };
+  // sorted's and list.sort's key= and reverse= (bound to positions 1 and 2 by their keyword spec).
+  auto sort_options = [&](size_t first) {
+    if (args.size() > first && args[first].tag != Type::Tag::None)
+      refuse(src, *call.list[first], name + "() with a key function is not supported yet; sort the keys (or tuples of key and value) instead");
+    if (args.size() > first + 1 && !(args[first + 1].is_scalar() && !is_complex(args[first + 1].scalar)))
+      typing(src, *call.list[first + 1], name + "() takes a boolean reverse=, not " + args[first + 1].str());
+  };
   if (name == "list" || name == "sorted") {
     if (name == "list") arity(0, 1);
-    else arity(1, 1);
+    else arity(1, 3), sort_options(1);
     if (args.empty()) typing(src, call, "cannot infer the type of list(): give it an iterable");
     Type item = iterable_item(*call.list[0], args[0]);
     if (!list_item_ok(item)) refuse(src, call, "a list cannot hold a " + item.str() + " in compiled code");
@@ -311,7 +318,8 @@ Type type_list_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
     return item;
   }
   if (m == "sort") {
-    arity(1, 1);
+    arity(1, 3);
+    sort_options(1);
     if (!item.is_scalar()) refuse(src, call, "list.sort() is supported on lists of numbers only (here " + l.str() + ")");
     if (is_complex(item.scalar)) typing(src, call, "list.sort() of complex numbers: they have no order");
     return Type::none();

@@ -188,6 +188,12 @@ struct Lifter {
       }
       std::vector<std::string> captured;
       for (const auto& n : free_names(s)) if (locals.count(n)) captured.push_back(n);
+      // It calls itself: its own name is a cell of the enclosing function, which Numba refuses
+      // (cujit would pass the function to itself as a captured value at each call).
+      if (std::find(captured.begin(), captured.end(), s.name) != captured.end())
+        user_error(src, s.loc, ErrorKind::Unsupported,
+                   "Unsupported use of cell variable encountered: the nested function '" + s.name +
+                       "' calls itself; a recursive function must be defined at module level");
       std::map<std::string, GlobalValue> consts;
       bool escaping = false;
       for (const auto& st : def.body) escaping = escaping || escapes(*st, s.name);

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "compiler/typeinfer_typer.h"
+#include "compiler/typeinfer_excvar.h"
 #include "compiler/builtins.h"
 #include "compiler/libdevice.h"
 #include "compiler/overloads.h"
@@ -70,6 +71,9 @@ void Typer::stmt(ast::Node& s) {
       return;
     }
     case K::Assign: {
+      if (((s.rhs()->is(K::Call) && s.rhs()->func()->is(K::Name)) || s.rhs()->is(K::Name)) &&
+          rewrite_exception_variable(fn(), s, [&](const std::string& n) { return fn().locals.count(n) > 0; }))
+        throw RestartTyping{};
       Type v = expr(*s.rhs());
       // A variable may hold an optional value; an array element holds the value (unwrapped).
       for (auto& t : s.list)
@@ -221,6 +225,23 @@ Type Typer::unwrapped(ast::Node& e, Type t) {
 
 void Typer::truth(ast::Node& e) {
   Type t = expr(e);
+  if (t.is_list()) {  // `if l:` is `if len(l) != 0:`, as in Python
+    forget_nodes(fn(), e);
+    ast::NodePtr l = std::make_unique<ast::Node>(std::move(e));
+    ast::NodePtr len = ast::make(ast::Kind::Call, l->loc), callee = ast::make(ast::Kind::Name, l->loc),
+                 zero = ast::make(ast::Kind::Constant, l->loc);
+    callee->name = "len";
+    len->func() = std::move(callee);
+    len->args().push_back(std::move(l));
+    zero->cval.tag = ast::ConstValue::Tag::Int;
+    zero->cval.i = 0;
+    ast::Node cmp(ast::Kind::Compare, len->loc);
+    cmp.lhs() = std::move(len);
+    cmp.ops = {ast::Op::NotEq};
+    cmp.comparators().push_back(std::move(zero));
+    e = std::move(cmp);
+    t = expr(e);
+  }
   if (t.is_optional())  // Numba has no truth() of an optional either
     error(e, "the truth value of a value that may be None (" + t.str() + ") is not supported; compare it with None (`is None`)");
   if (t.known() && ((!t.is_scalar() && t.tag != Type::Tag::None) || (t.is_scalar() && is_time(t.scalar))))

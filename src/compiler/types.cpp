@@ -154,7 +154,8 @@ std::string spell(const Type& t, bool keyed) {
     case Tag::None: return "none";
     case Tag::Void: return "void";
     case Tag::Module: return "Module(" + t.name + ")";
-    case Tag::Function: return "Function(" + t.name + ")";
+    case Tag::Function:  // a function argument's key ("g@<id>") in keys only: two functions of one name differ
+      return "Function(" + (keyed ? t.name : t.name.substr(0, t.name.find('@'))) + ")";
     case Tag::DType: return std::string("class(") + (t.record ? t.record->spelling : scalar_name(t.scalar)) + ")";
     case Tag::Range: return "range_state64";
     case Tag::String: return "unicode_type";

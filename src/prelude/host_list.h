@@ -204,6 +204,24 @@ inline void list_sort(const List<T>& l, bool reverse) {
     l.at(lo) = std::move(v);
   }
 }
+/// min(l) and max(l): the first of the least (greatest) items, as Python compares them (a NaN
+/// is kept only where it comes first); an empty list raises StopIteration, as Numba's does.
+template <class T>
+inline T list_min(const List<T>& l) {
+  if (l.size() == 0) raise("StopIteration", "");
+  T m = l.at(0);
+  for (int64_t i = 1; i < l.size(); ++i)
+    if (l.at(i) < m) m = l.at(i);
+  return m;
+}
+template <class T>
+inline T list_max(const List<T>& l) {
+  if (l.size() == 0) raise("StopIteration", "");
+  T m = l.at(0);
+  for (int64_t i = 1; i < l.size(); ++i)
+    if (m < l.at(i)) m = l.at(i);
+  return m;
+}
 template <class T>
 inline List<T> list_sorted(const List<T>& l, bool reverse) {
   List<T> r = list_copy(l);

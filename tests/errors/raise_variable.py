@@ -3,8 +3,10 @@ from cujit import njit
 
 @njit
 def f(x):
-    e = ValueError
-    raise e  # error: UnsupportedError: raising an exception held in a variable ('e') is not supported
+    e = KeyError("k")
+    if x:
+        e = ValueError("v")
+    raise e  # error: UnsupportedError: Unsupported constraint encountered: raise e
 
 
 f(1)
