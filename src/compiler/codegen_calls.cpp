@@ -70,6 +70,7 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
     return s;
   }
   if (rule == Rule::ArrayReduce) return reduce_code(e, b, expr(*e.list[0]), prog_.host_only);
+  if (rule == Rule::StrOp) return str_call_code(e, b, [this](const ast::Node& n) { return expr(n); });  // codegen_strings.cpp
   if (rule == Rule::ListOp)  // codegen_lists.cpp
     return list_call_code(*fn_, e, b, [this](const ast::Node& n) { return expr(n); },
                           [this](const std::string& c, const Type& f, const Type& t) { return convert(c, f, t); });
@@ -111,7 +112,7 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
     case Builtin::Len: {
       const Type& t = e.list[0]->type;
       if (t.is_tuple()) return "((void)(" + expr(*e.list[0]) + "), (int64_t)" + std::to_string(t.elems.size()) + ")";
-      if (t.is_list()) return "(" + expr(*e.list[0]) + ").size()";
+      if (t.is_list() || t.tag == Type::Tag::String) return "(" + expr(*e.list[0]) + ").size()";
       return "(" + expr(*e.list[0]) + ").shape[0]";
     }
     case Builtin::Print: return print(e);
@@ -361,6 +362,11 @@ std::string Emitter::print(const ast::Node& e) {
     const ast::Node& a = *e.list[i];
     if (i) fmt += " ";
     if (a.type.tag == Type::Tag::None) { fmt += "%s"; args += ", ((void)(" + expr(a) + "), \"None\")"; continue; }
+    if (a.type.tag == Type::Tag::String && !a.is(ast::Kind::Constant)) {  // a str value (@jit code): its UTF-8
+      fmt += "%s";
+      args += ", cj::str_utf8(" + expr(a) + ").c_str()";
+      continue;
+    }
     if (a.type.tag == Type::Tag::String) {
       for (char c : a.cval.s) {
         if (c == '%') fmt += "%%";
