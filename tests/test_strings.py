@@ -320,3 +320,12 @@ def test_lists_of_strings():
 
 def test_str_in_tuple():
     assert njit(lambda s: s in ("a", "b"), )("b") is True
+
+
+def test_tuples_of_strings_compare():
+    @njit
+    def f(a, b):
+        return (a, 1) == (b, 1), (a, 1) < (b, 0), (1, a) != (1, b)
+
+    assert f("x", "x") == (True, False, False)
+    assert f("a", "b") == (False, True, True)
