@@ -329,3 +329,12 @@ def test_tuples_of_strings_compare():
 
     assert f("x", "x") == (True, False, False)
     assert f("a", "b") == (False, True, True)
+
+
+def test_more_methods():
+    # Numba 0.68: (('a', ',', 'b,c'), ('a,b', ',', 'c')), 'a   bc  d', (True, True), (True, False)
+    assert njit(lambda s: (s.partition(","), s.rpartition(",")))("a,b,c") == (("a", ",", "b,c"), ("a,b", ",", "c"))
+    assert njit(lambda s: (s.partition(";"), s.rpartition(";")))("abc") == (("abc", "", ""), ("", "", "abc"))
+    assert njit(lambda s: s.expandtabs(4))("a\tbc\td") == "a   bc  d"
+    assert njit(lambda s: (s.isidentifier(), s.isprintable()))("a_1") == (True, True)
+    assert njit(lambda s: (bool(s), bool(s[:0])))("ab") == (True, False)

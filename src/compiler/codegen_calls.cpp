@@ -108,7 +108,10 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
                ", (int64_t)(" + expr(*e.list[1]) + "))";
       if (is_integral(e.list[0]->type.scalar)) return arg(e, 0, r);
       return "cj::round_even(" + expr(*e.list[0]) + ")";
-    case Builtin::Int: case Builtin::Float: case Builtin::BoolFn: return arg(e, 0, r);
+    case Builtin::BoolFn:
+      if (e.list[0]->type.tag == Type::Tag::String) return "cj::str_truth(" + expr(*e.list[0]) + ")";
+      return arg(e, 0, r);
+    case Builtin::Int: case Builtin::Float: return arg(e, 0, r);
     case Builtin::Len: {
       const Type& t = e.list[0]->type;
       if (t.is_tuple()) return "((void)(" + expr(*e.list[0]) + "), (int64_t)" + std::to_string(t.elems.size()) + ")";

@@ -74,6 +74,11 @@ std::string str_call_code(const ast::Node& e, Builtin b, const ExprCode& expr) {
     case Builtin::StrZfill: case Builtin::StrCenter: case Builtin::StrLjust: case Builtin::StrRjust:
       return std::string(builtin_spelling(b)) + "(" + s + ", (int64_t)(" + str_arg(e, 1, expr) + ")" +
              (e.list.size() > 2 ? ", " + expr(*e.list[2]) : "") + ")";
+    case Builtin::StrPartition: case Builtin::StrRpartition:  // the three parts into the tuple's struct
+      return "([&]() { cj::Str cj_p[3]; " + std::string(builtin_spelling(b)) + "(" + s + ", " + str_arg(e, 1, expr) +
+             ", cj_p); return " + cpp_type(e.type) + "{cj_p[0], cj_p[1], cj_p[2]}; }())";
+    case Builtin::StrExpandtabs:
+      return "cj::str_expandtabs(" + s + ", " + (e.list.size() > 1 ? "(int64_t)(" + expr(*e.list[1]) + ")" : "(int64_t)8") + ")";
     case Builtin::StrSplitlines:
       return "cj::str_splitlines(" + s + ", " + (e.list.size() > 1 ? "(bool)(" + expr(*e.list[1]) + ")" : "false") + ")";
     default: {  // the str alone, or with one str: upper(), isdigit(), join(list)

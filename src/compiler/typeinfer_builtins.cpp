@@ -152,7 +152,12 @@ Type BuiltinTyper::builtin_call(ast::Node& e, const BuiltinRow& b, const std::ve
       return Type::scalar_of(Scalar::Float64);
     case Rule::Fp16: case Rule::Fp16Compare: return type_fp16_call(fn(), e, b, args);
     case Rule::CastBool:
-      arity(e, b, args, 1, 1); need_numbers(e, b, args, true);
+      arity(e, b, args, 1, 1);
+      if (args[0].tag == Type::Tag::String) {  // bool(s): not empty (typeinfer_strings.cpp)
+        refuse_gpu_string(fn_, e);
+        return Type::scalar_of(Scalar::Bool);
+      }
+      need_numbers(e, b, args, true);
       return Type::scalar_of(Scalar::Bool);
     case Rule::Range: {
       arity(e, b, args, 1, 3);

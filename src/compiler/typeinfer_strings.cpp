@@ -28,7 +28,7 @@ bool is_int(const Type& t) { return t.is_scalar() && (is_integer(t.scalar) || t.
 struct StrMethod {
   const char* args;
   size_t min;
-  char result;  // S str, I int64, B bool, L list of str
+  char result;  // S str, I int64, B bool, L list of str, T a tuple of 3 str
 };
 const std::map<std::string, StrMethod>& str_methods() {
   static const std::map<std::string, StrMethod> m = {
@@ -43,7 +43,9 @@ const std::map<std::string, StrMethod>& str_methods() {
       {"isspace", {"", 0, 'B'}},       {"isupper", {"", 0, 'B'}},     {"islower", {"", 0, 'B'}},
       {"istitle", {"", 0, 'B'}},       {"isascii", {"", 0, 'B'}},     {"replace", {"SSI", 2, 'S'}},
       {"zfill", {"I", 1, 'S'}},        {"center", {"IS", 1, 'S'}},    {"ljust", {"IS", 1, 'S'}},
-      {"rjust", {"IS", 1, 'S'}},       {"splitlines", {"B", 0, 'L'}}};
+      {"rjust", {"IS", 1, 'S'}},       {"splitlines", {"B", 0, 'L'}}, {"partition", {"S", 1, 'T'}},
+      {"rpartition", {"S", 1, 'T'}},   {"expandtabs", {"I", 0, 'S'}}, {"isidentifier", {"", 0, 'B'}},
+      {"isprintable", {"", 0, 'B'}}};
   return m;
 }
 }  // namespace
@@ -120,6 +122,7 @@ Type type_str_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, c
     case 'S': return str;
     case 'I': return Type::scalar_of(Scalar::Int64);
     case 'B': return Type::scalar_of(Scalar::Bool);
+    case 'T': return Type::tuple({str, str, str});
     default: return Type::list(str);
   }
 }

@@ -478,6 +478,55 @@ inline Str str_zfill(const Str& s, int64_t w) {
   return o;
 }
 
+/// s.partition(sep) / s.rpartition(sep) into out[3].
+inline void str_partition_impl(const Str& s, const Str& sep, Str* out, bool last) {
+  if (sep.size() == 0) raise("ValueError", "empty separator");
+  const int64_t j = str_find_in(s, sep, 0, s.size(), last);
+  if (j < 0) {
+    out[last ? 2 : 0] = s;
+    return;
+  }
+  out[0] = str_part(s, 0, j);
+  out[1] = sep;
+  out[2] = str_part(s, j + sep.size(), s.size());
+}
+inline void str_partition(const Str& s, const Str& sep, Str* out) { str_partition_impl(s, sep, out, false); }
+inline void str_rpartition(const Str& s, const Str& sep, Str* out) { str_partition_impl(s, sep, out, true); }
+/// s.expandtabs(tabsize): columns restart after \n and \r, as Python's.
+inline Str str_expandtabs(const Str& s, int64_t tabsize) {
+  List<Str> pieces = List<Str>::make(0);
+  int64_t col = 0, from = 0;
+  for (int64_t i = 0; i < s.size(); ++i) {
+    const uint32_t c = s.at(i);
+    if (c == '\t') {
+      pieces.push(str_part(s, from, i));
+      const int64_t n = tabsize > 0 ? tabsize - col % tabsize : 0;
+      pieces.push(str_pad(Str(), n, 0, ' '));
+      col += n;
+      from = i + 1;
+    } else {
+      ++col;
+      if (c == '\n' || c == '\r') col = 0;
+    }
+  }
+  pieces.push(str_part(s, from, s.size()));
+  return str_join(Str(), pieces);
+}
+inline bool str_isidentifier(const Str& s) {
+  str_ascii_only(s, "str.isidentifier() of a string with non-ASCII characters is not supported by cujit yet");
+  for (int64_t i = 0; i < s.size(); ++i) {
+    const uint32_t c = s.at(i);
+    if (!(cp_alpha(c) || c == '_' || (i > 0 && cp_digit(c)))) return false;
+  }
+  return s.size() > 0;
+}
+inline bool str_isprintable(const Str& s) {
+  str_ascii_only(s, "str.isprintable() of a string with non-ASCII characters is not supported by cujit yet");
+  for (int64_t i = 0; i < s.size(); ++i)
+    if (s.at(i) < 0x20 || s.at(i) == 0x7F) return false;
+  return true;
+}
+
 // ---- conversions --------------------------------------------------------------------------------
 inline Str str_ascii(const char* p, int64_t n) {
   Str o = Str::make(n);
