@@ -90,11 +90,11 @@ std::string str_call_code(const ast::Node& e, Builtin b, const ExprCode& expr) {
 }
 
 std::string str_subscript_code(const ast::Node& e, const ExprCode& expr) {
-  const std::string s = expr(*e.a);
-  if (e.b->is(ast::Kind::Slice))
-    return "([&]() { auto cj_s = " + s + "; return cj::str_slice(cj_s, cj::slice_range(cj_s.size()" + slice_args(*e.b, expr) +
-           ")); }())";
-  return "cj::str_getitem(" + s + ", (int64_t)(" + expr(*e.b) + "))";
+  const std::string s = expr(*e.value());
+  if (e.index()->is(ast::Kind::Slice))
+    return "([&]() { auto cj_s = " + s + "; return cj::str_slice(cj_s, cj::slice_range(cj_s.size()" +
+           slice_args(*e.index(), expr) + ")); }())";
+  return "cj::str_getitem(" + s + ", (int64_t)(" + expr(*e.index()) + "))";
 }
 
 std::string str_binop_code(ast::Op op, const std::string& a, const Type& ta, const std::string& b) {

@@ -129,8 +129,8 @@ Type type_str_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, c
 
 Type type_str_subscript(FunctionInstance& fn, ast::Node& e, const Type& index) {
   refuse_gpu_string(fn, e);
-  if (e.b->is(Kind::Slice)) return Type::string();
-  if (!is_int(index)) typing(fn.mod.source, *e.b, "string indices must be integers or slices, not " + index.str());
+  if (e.index()->is(Kind::Slice)) return Type::string();
+  if (!is_int(index)) typing(fn.mod.source, *e.index(), "string indices must be integers or slices, not " + index.str());
   return Type::string();
 }
 
