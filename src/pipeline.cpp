@@ -118,8 +118,10 @@ std::string with_prelude(Target t, const std::string& code, bool host_only = fal
     s += prelude::get("host_arrays.h");
     // Lists (@jit code only): their header only where the code names them, so programs
     // without lists compile as before.
-    if (code.find("cj::List<") != std::string::npos || code.find("cj::list_") != std::string::npos)
+    const bool strs = code.find("cj::Str") != std::string::npos || code.find("cj::str_") != std::string::npos;
+    if (strs || code.find("cj::List<") != std::string::npos || code.find("cj::list_") != std::string::npos)
       s += prelude::get("host_list.h");
+    if (strs) s += prelude::get("host_str.h");  // after host_list.h: split() makes lists
     if (host_only) s += prelude::get("numpy_loop.h");
     // NumPy's sorting and linear algebra (@jit code only; Rule::NpLib calls, `@`): only where the
     // code calls them, so other programs compile as before.

@@ -167,6 +167,21 @@ struct ListHead {
   void* data;                  // cap items, std::malloc'ed
   void (*destroy)(ListHead*);  // destroys the items, frees data and the header
 };
+
+// ---- Strings of @jit code ---------------------------------------------------------------------
+/// A str (Numba's unicode_type; prelude/host_str.h's cj::Str is one pointer to this header, null
+/// for ""): `length` code points follow the header as uint32_t (UCS-4, so indexing and slicing are
+/// by code point as in Python), then a 0. Made with std::malloc, freed with std::free by whoever
+/// drops the last reference (the generated code, or bindings/strings.cpp for arguments and
+/// results). `hash` is CPython's hash of the str once computed, else -1 (CPython never gives -1).
+struct StrHead {
+  int64_t refs;    // handles holding it (atomic: prange threads share strings)
+  int64_t length;  // code points
+  int64_t hash;
+};
+static_assert(sizeof(StrHead) == 24, "StrHead's layout");
+inline uint32_t* str_data(StrHead* h) { return reinterpret_cast<uint32_t*>(h + 1); }
+
 /// A state of the extension's per-thread generators (HostServices::random_state) holds this many
 /// bytes; the prelude's generator must fit (host_random.h).
 constexpr int kRandomStateBytes = 4096;

@@ -17,6 +17,7 @@
 #include "compiler/layout.h"
 #include "compiler/scalar_visit.h"
 #include "bindings/records.h"
+#include "bindings/strings.h"
 #include "pipeline.h"
 #include "runtime/host_calls.h"
 
@@ -111,6 +112,13 @@ py::object result_value(const Type& t, const char* p, ResultOwners& owners) {
     return std::move(out);
   }
   if (t.is_array()) return array_result(t, p, owners);
+  if (t.tag == Type::Tag::String) {  // a str: the returned reference is ours (not one inside a list)
+    cj::StrHead* head;
+    std::memcpy(&head, p, sizeof head);
+    py::object r = str_value(head);
+    if (owners.list_depth == 0) release_str(head);
+    return r;
+  }
   if (t.is_list()) {  // the returned handle's reference is ours: the items read, it is dropped
     ListHead* head;
     std::memcpy(&head, p, sizeof head);
@@ -153,7 +161,9 @@ py::object result_value(const Type& t, const char* p, ResultOwners& owners) {
 
 // Whether the dispatcher can hand a result of this type back to Python.
 bool returnable(const Type& t) {
-  if (t.is_scalar() || t.is_array() || t.is_record() || t.is_enum() || t.tag == Type::Tag::Void || t.tag == Type::Tag::None) return true;
+  if (t.is_scalar() || t.is_array() || t.is_record() || t.is_enum() || t.tag == Type::Tag::Void || t.tag == Type::Tag::None ||
+      t.tag == Type::Tag::String)
+    return true;
   if (t.is_optional() || t.is_list()) return returnable(t.elems[0]);
   if (t.is_tuple()) {
     for (const auto& e : t.elems)
@@ -186,12 +196,14 @@ class CpuFunction {
       ~ListRefs() {
         for (KArg& a : k)
           if (a.type.is_list()) release_list((ListHead*)(intptr_t)a.bytes[0]);
+          else if (a.type.tag == Type::Tag::String) release_str((cj::StrHead*)(intptr_t)a.bytes[0]);
       }
     } list_refs{karg};
     std::vector<Type> types;
     for (size_t i = 0; i < args.size(); ++i) {
       try {
         if (PyList_Check(args[i].ptr())) karg.push_back(marshal_list(args[i], (int)i));  // a reflected list
+        else if (PyUnicode_Check(args[i].ptr())) karg.push_back(marshal_str(args[i]));  // bindings/strings.h
         else karg.push_back(marshal(args[i], rt::Backend::Sim, (int)i));
       } catch (const UnknownArgumentType& e) {
         argument_type_error(src_, e.index, e.what());

@@ -73,6 +73,7 @@ std::string cpp_type(const Type& t) {
     case Type::Tag::Function: case Type::Tag::DType: return "cj::Unit";  // is_compile_time_value
     case Type::Tag::GridGroup: return "cj::GridGroup";
     case Type::Tag::List: return list_cpp(t);  // codegen_lists.cpp
+    case Type::Tag::String: return "cj::Str";  // prelude/host_str.h
     default: throw InternalError("no C++ type for " + t.str());
   }
 }

@@ -119,5 +119,19 @@ std::string list_binop_code(ast::Op op, const std::string& a, const Type& ta, co
                             const Type& result);
 /// x in l, x not in l, l == m, l < m, ...
 std::string list_compare_code(const std::string& l, const Type& lt, ast::Op op, const std::string& r, const Type& rt);
+/// Python's slice parts of a Slice node as cj::slice_range's arguments after the length.
+std::string slice_args(const ast::Node& slice, const ExprCode& expr);
+
+// Strings (codegen_strings.cpp; CPU code only): a cj::Str (prelude/host_str.h).
+/// A str constant of this UTF-8 text: made once per program, on first use.
+std::string str_literal_code(const std::string& utf8);
+/// A call of a Rule::StrOp builtin: str(x), ord, chr, hash, s.upper() (rewritten as str.upper(s)), ...
+std::string str_call_code(const ast::Node& e, Builtin b, const ExprCode& expr);
+/// s[i], s[a:b:c].
+std::string str_subscript_code(const ast::Node& e, const ExprCode& expr);
+/// a + b, s * n, n * s.
+std::string str_binop_code(ast::Op op, const std::string& a, const Type& ta, const std::string& b);
+/// == != < <= > >= in, not in between strs.
+std::string str_compare_code(const std::string& l, ast::Op op, const std::string& r);
 
 }  // namespace cujit

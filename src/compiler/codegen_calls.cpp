@@ -74,6 +74,7 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
     allocates_ = true;
     return nplib_call_code(e, b, [this](const ast::Node& n) { return expr(n); });
   }
+  if (rule == Rule::StrOp) return str_call_code(e, b, [this](const ast::Node& n) { return expr(n); });  // codegen_strings.cpp
   if (rule == Rule::ListOp)  // codegen_lists.cpp
     return list_call_code(*fn_, e, b, [this](const ast::Node& n) { return expr(n); },
                           [this](const std::string& c, const Type& f, const Type& t) { return convert(c, f, t); });
@@ -113,11 +114,14 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
                ", (int64_t)(" + expr(*e.list[1]) + "))";
       if (is_integral(e.list[0]->type.scalar)) return arg(e, 0, r);
       return "cj::round_even(" + expr(*e.list[0]) + ")";
-    case Builtin::Int: case Builtin::Float: case Builtin::BoolFn: return arg(e, 0, r);
+    case Builtin::BoolFn:
+      if (e.list[0]->type.tag == Type::Tag::String) return "cj::str_truth(" + expr(*e.list[0]) + ")";
+      return arg(e, 0, r);
+    case Builtin::Int: case Builtin::Float: return arg(e, 0, r);
     case Builtin::Len: {
       const Type& t = e.list[0]->type;
       if (t.is_tuple()) return "((void)(" + expr(*e.list[0]) + "), (int64_t)" + std::to_string(t.elems.size()) + ")";
-      if (t.is_list()) return "(" + expr(*e.list[0]) + ").size()";
+      if (t.is_list() || t.tag == Type::Tag::String) return "(" + expr(*e.list[0]) + ").size()";
       return "(" + expr(*e.list[0]) + ").shape[0]";
     }
     case Builtin::Print: return print(e);
@@ -379,6 +383,11 @@ std::string Emitter::print(const ast::Node& e) {
     const ast::Node& a = *e.list[i];
     if (i) fmt += " ";
     if (a.type.tag == Type::Tag::None) { fmt += "%s"; args += ", ((void)(" + expr(a) + "), \"None\")"; continue; }
+    if (a.type.tag == Type::Tag::String && !a.is(ast::Kind::Constant)) {  // a str value (@jit code): its UTF-8
+      fmt += "%s";
+      args += ", cj::str_utf8(" + expr(a) + ").c_str()";
+      continue;
+    }
     if (a.type.tag == Type::Tag::String) {
       for (char c : a.cval.s) {
         if (c == '%') fmt += "%%";

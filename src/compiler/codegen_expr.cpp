@@ -23,6 +23,7 @@ std::string Emitter::truth(const ast::Node& e) {
   std::string c = expr(e);
   if (e.type.is_scalar(Scalar::Bool)) return c;
   if (e.type.tag == Type::Tag::None) return "false";
+  if (e.type.tag == Type::Tag::String) return "cj::str_truth(" + c + ")";
   return "((" + c + ") != 0)";
 }
 
@@ -187,7 +188,7 @@ std::string Emitter::constant(const ast::Node& e) {
     case T::Imag: return "cj::complex128(0.0, " + float64_literal(e.cval.f) + ")";
     case T::Bool: return e.cval.b ? "true" : "false";
     case T::None: return "0";
-    case T::Str: throw InternalError("codegen: string constant as a value");
+    case T::Str: return str_literal_code(e.cval.s);  // @jit code only (typing refuses it elsewhere)
   }
   return "0";
 }
@@ -232,6 +233,7 @@ std::string Emitter::binop(ast::Op op, const std::string& a, const Type& ta, con
                   const Type& tb, const Type& result) {
   using O = ast::Op;
   if (ta.is_list() || tb.is_list()) return list_binop_code(op, a, ta, b, tb, result);  // codegen_lists.cpp
+  if (ta.tag == Type::Tag::String || tb.tag == Type::Tag::String) return str_binop_code(op, a, ta, b);  // codegen_strings.cpp
   if (ta.is_tuple()) {  // tuple concatenation: each operand evaluated once (it may be a call)
     const std::string x = "cj_ca" + std::to_string(tmp_++), y = "cj_cb" + std::to_string(tmp_++);
     std::string s = "([&]() { auto " + x + " = " + a + "; auto " + y + " = " + b + "; return " + type(result) + "{";
@@ -348,6 +350,7 @@ int Emitter::file_number(const std::string& filename) {
 
 // A constant's literal; an enum member's tuple value is an aggregate initialiser of its struct.
 std::string Emitter::constant(const Resolved& r, const Type& t) {
+  if (t.tag == Type::Tag::String) return str_literal_code(r.literal);  // a str global: its text
   return r.literal.rfind("{", 0) == 0 ? type(t) + r.literal : r.literal;
 }
 
@@ -359,6 +362,7 @@ std::string Emitter::subscript(const ast::Node& e) {
     allocates_ = true;
     return "cj::fancy_get(" + expr(*e.value()) + ", " + expr(*e.index()) + ")";
   }
+  if (base.tag == Type::Tag::String) return str_subscript_code(e, [this](const ast::Node& n) { return expr(n); });  // codegen_strings.cpp
   if (base.is_tuple()) {
     const ast::Node& ix = *e.index();
     std::vector<int64_t> picks;

@@ -34,8 +34,12 @@ std::string fill_from(const std::string& r, const Type& l, const ast::Node& it, 
     for (size_t i = 0; i < t.elems.size(); ++i) s += " " + r + ".push(" + T + "(cj_t.f" + std::to_string(i) + "));";
     return s + " }";
   }
+  if (t.tag == Type::Tag::String)  // list(s): its characters
+    return "{ auto cj_s = " + expr(it) + "; for (int64_t cj_k = 0; cj_k < cj_s.size(); ++cj_k) " + r + ".push(cj::str_char(cj_s.at(cj_k))); }";
   throw InternalError("codegen: a list from " + t.str());
 }
+
+}  // namespace
 
 // Python's slice parts as cj::slice_range's arguments: (has, value) for start, stop, step.
 std::string slice_args(const ast::Node& slice, const ExprCode& expr) {
@@ -46,7 +50,6 @@ std::string slice_args(const ast::Node& slice, const ExprCode& expr) {
   }
   return s;
 }
-}  // namespace
 
 std::string list_cpp(const Type& l) { return "cj::List<" + item_cpp(l) + ">"; }
 

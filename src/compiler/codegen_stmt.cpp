@@ -226,6 +226,11 @@ void Emitter::for_stmt(const ast::Node& s) {
     out("{ " + p.setup);
     out("for (int64_t " + i + " = 0; " + i + " < " + p.count + "; ++" + i + ") {");
     i = p.item;
+  } else if (it.tag == Type::Tag::String) {  // each character (prelude/host_str.h)
+    std::string l = "cj_s" + std::to_string(tmp_++);
+    out("{ auto " + l + " = " + expr(*s.iter()) + ";");
+    out("for (int64_t " + i + " = 0; " + i + " < " + l + ".size(); ++" + i + ") {");
+    i = "cj::str_char(" + l + ".at(" + i + "))";
   } else if (it.is_list()) {  // Python's: while the index is below the length, which the body may change
     std::string l = "cj_l" + std::to_string(tmp_++);
     out("{ auto " + l + " = " + expr(*s.iter()) + ";");
@@ -241,7 +246,7 @@ void Emitter::for_stmt(const ast::Node& s) {
   }
   ++indent_;
   if (it.tag == Type::Tag::Range || it.tag == Type::Tag::Iterator) poll();
-  Type elem = it.tag == Type::Tag::Range || it.tag == Type::Tag::Iterator ? iteration_item(it)
+  Type elem = it.tag == Type::Tag::Range || it.tag == Type::Tag::Iterator || it.tag == Type::Tag::String ? iteration_item(it)
             : it.is_array() ? (it.ndim == 1 ? element_type(it) : s.target()->type)
             : it.elems.empty() ? Type::unknown() : it.elems[0];
   store(*s.target(), i, elem);

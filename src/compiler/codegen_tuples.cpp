@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "compiler/codegen.h"
 #include "compiler/codegen_values.h"
 #include "compiler/diagnostics.h"
 
@@ -24,6 +25,7 @@ std::string equal(const std::string& x, const Type& xt, const std::string& y, co
       s = "(" + s + " && " + equal(field(x, i), xt.elems[i], field(y, i), yt.elems[i], cx) + ")";
     return s;
   }
+  if (xt.tag == Type::Tag::String && yt.tag == Type::Tag::String) return str_compare_code(x, ast::Op::Eq, y);
   if (!xt.is_scalar() || !yt.is_scalar()) return "false";  // typing allows only these pairs
   Type ct = Type::scalar_of(promote(xt.scalar, yt.scalar));  // as emit_compare: NumPy's common type
   return "(" + cx.convert(x, xt, ct) + " == " + cx.convert(y, yt, ct) + ")";
@@ -32,6 +34,7 @@ std::string equal(const std::string& x, const Type& xt, const std::string& y, co
 // x op y for an ordering op, Python's rule: the first items that differ decide, else the lengths.
 std::string order(const std::string& x, const Type& xt, ast::Op op, const std::string& y, const Type& yt,
                   const ValueContext& cx) {
+  if (xt.tag == Type::Tag::String && yt.tag == Type::Tag::String) return str_compare_code(x, op, y);
   if (xt.is_scalar() && yt.is_scalar()) {
     Type ct = Type::scalar_of(promote(xt.scalar, yt.scalar));
     return "(" + cx.convert(x, xt, ct) + " " + ast::op_spelling(op) + " " + cx.convert(y, yt, ct) + ")";

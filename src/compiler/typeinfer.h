@@ -439,6 +439,20 @@ Type list_binop_type(FunctionInstance& fn, const ast::Node& at, ast::Op op, cons
 /// `x in l`, and == < ... between lists of numbers.
 bool list_comparison_ok(const Type& l, ast::Op op, const Type& r);
 
+// Strings (typeinfer_strings.cpp; CPU code only, refused in GPU code at the line).
+/// The refusal of a str value in GPU code ("strings are not supported in GPU code"); nothing in CPU code.
+void refuse_gpu_string(const FunctionInstance& fn, const ast::Node& at);
+/// The builtin ("str.upper") a method of a str names, or null.
+const char* str_method_builtin(const std::string& method);
+/// str(x), ord, chr, hash and the str methods (Rule::StrOp; a method's str is args[0]).
+Type type_str_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args);
+/// s[i] and s[a:b:c].
+Type type_str_subscript(FunctionInstance& fn, ast::Node& e, const Type& index);
+/// a + b, s * n and n * s with a str.
+Type str_binop_type(FunctionInstance& fn, const ast::Node& at, ast::Op op, const Type& a, const Type& b);
+/// == != < <= > >= `in` between two strs.
+bool str_comparison_ok(const Type& l, ast::Op op, const Type& r);
+
 // Named tuples (typeinfer_namedtuples.cpp): the type of field `name` of the named tuple `v`
 // (Numba's "Unknown attribute" where it has none); a call of the named tuple class `cls` (its
 // arguments typed: `args` positional, the keywords' values on their nodes) bound to the fields as

@@ -161,7 +161,12 @@ Type BuiltinTyper::builtin_call(ast::Node& e, const BuiltinRow& b, const std::ve
       return Type::scalar_of(Scalar::Float64);
     case Rule::Fp16: case Rule::Fp16Compare: return type_fp16_call(fn(), e, b, args);
     case Rule::CastBool:
-      arity(e, b, args, 1, 1); need_numbers(e, b, args, true);
+      arity(e, b, args, 1, 1);
+      if (args[0].tag == Type::Tag::String) {  // bool(s): not empty (typeinfer_strings.cpp)
+        refuse_gpu_string(fn_, e);
+        return Type::scalar_of(Scalar::Bool);
+      }
+      need_numbers(e, b, args, true);
       return Type::scalar_of(Scalar::Bool);
     case Rule::Range: {
       arity(e, b, args, 1, 3);
@@ -185,7 +190,9 @@ Type BuiltinTyper::builtin_call(ast::Node& e, const BuiltinRow& b, const std::ve
       const size_t n = en ? 1 : args.size();
       for (size_t i = 0; i < n; ++i) {
         const Type& t = args[i];
-        if (t.tag != Type::Tag::Range && !t.is_array() && !t.is_tuple() && !t.is_list() && t.tag != Type::Tag::Iterator)
+        if (t.tag == Type::Tag::String) refuse_gpu_string(fn_, *e.list[i]);
+        if (t.tag != Type::Tag::Range && !t.is_array() && !t.is_tuple() && !t.is_list() && t.tag != Type::Tag::Iterator &&
+            t.tag != Type::Tag::String)
           error(*e.list[i], std::string(b.name) + "() needs an iterable (a range, an array, a tuple, enumerate or zip), not " + t.str());
         if (t.is_array() && t.ndim == 0) error(*e.list[i], "iteration over a 0-d array");
         if (!iteration_item(t).known())
@@ -198,9 +205,11 @@ Type BuiltinTyper::builtin_call(ast::Node& e, const BuiltinRow& b, const std::ve
     case Rule::Operator: throw InternalError("typeinfer: operator-module call not rewritten");
     case Rule::Len:
       arity(e, b, args, 1, 1);
-      if (!args[0].is_array() && !args[0].is_tuple() && !args[0].is_list()) error(e, "len() of a " + args[0].str() + " is not supported");
+      if (args[0].tag == Type::Tag::String) refuse_gpu_string(fn_, e);  // typeinfer_strings.cpp
+      else if (!args[0].is_array() && !args[0].is_tuple() && !args[0].is_list()) error(e, "len() of a " + args[0].str() + " is not supported");
       return Type::scalar_of(Scalar::Int64);
     case Rule::ListOp: return type_list_call(fn_, e, b, args);  // typeinfer_lists.cpp
+    case Rule::StrOp: return type_str_call(fn_, e, b, args);  // typeinfer_strings.cpp
     case Rule::TupleOf:
       arity(e, b, args, 0, 1);
       if (args.empty()) return Type::tuple({});

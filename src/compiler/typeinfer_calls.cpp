@@ -220,7 +220,8 @@ Type Typer::call_user(ast::Node& e, const Type& callee, const std::vector<Type>&
     args.push_back(t);
   }
   for (size_t i = 0; i < args.size(); ++i)
-    if (args[i].tag == Type::Tag::Module || args[i].tag == Type::Tag::String || args[i].tag == Type::Tag::Iterator)
+    if (args[i].tag == Type::Tag::String) refuse_gpu_string(fn(), *e.list[i]);  // a str: @jit code only
+    else if (args[i].tag == Type::Tag::Module || args[i].tag == Type::Tag::Iterator)
       unsupported(*e.list[i], "passing a " + args[i].str() + " to a function is not supported");
   // A constant passed for a parameter that sizes an array is known to the callee (fnval.h).
   std::map<std::string, GlobalValue> consts;

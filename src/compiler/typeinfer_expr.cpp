@@ -90,6 +90,15 @@ Type Typer::expr(ast::Node& e) {
           r = unwrapped(*e.list[i], r);
         }
         ln = e.list[i].get();
+        if ((l.tag == Type::Tag::String || r.tag == Type::Tag::String) && op != ast::Op::Is && op != ast::Op::IsNot &&
+            !l.is_list() && !r.is_list() && !l.is_tuple() && !r.is_tuple()) {
+          refuse_gpu_string(fn(), e);  // typeinfer_strings.cpp
+          if (l.known() && r.known() && !str_comparison_ok(l, op, r))
+            error(e, std::string("'") + ast::op_spelling(op) + "' is not supported between " + l.str() + " and " + r.str());
+          ok = ok && r.known();
+          l = r;
+          continue;
+        }
         if ((op == ast::Op::In || op == ast::Op::NotIn) && l.known() && r.known() && !tuple_comparison_ok(l, op, r))
           error(e, "No implementation of function contains found for signature: contains(" + r.str() + ", " + l.str() +
                        "): 'in' takes a tuple of items of one type that compare with " + l.str());
@@ -133,7 +142,8 @@ Type Typer::expr(ast::Node& e) {
         Type t = expr(*x);
         ok = ok && t.known();
         // Tuples hold values: numbers, arrays, tuples (a string or a module has no run-time form).
-        if (t.tag == Type::Tag::String || t.tag == Type::Tag::Module || t.tag == Type::Tag::Function ||
+        if (t.tag == Type::Tag::String) refuse_gpu_string(fn(), *x);
+        if (t.tag == Type::Tag::Module || t.tag == Type::Tag::Function ||
             t.tag == Type::Tag::DType || t.tag == Type::Tag::Range || t.tag == Type::Tag::Void ||
             t.tag == Type::Tag::Iterator)
           unsupported(*x, "a tuple cannot hold a " + t.str() + " in compiled code");
@@ -291,6 +301,13 @@ Type Typer::global(ast::Node& e, const GlobalValue& g) {
     case GK::NoneValue: return Type::none();  // `X is None` is then known (constant_branch)
     case GK::Link:  // " link" is no Python name
     case GK::Opaque:
+      if (g.attr.rfind("str:", 0) == 0) {  // a str global: a constant (its text; codegen_strings.cpp)
+        refuse_gpu_string(f, e);
+        Resolved r{Resolved::Kind::Constant};
+        r.literal = g.attr.substr(4);
+        f.resolved[&e] = r;
+        return Type::string();
+      }
       error(e, "Untyped global name '" + e.name + "': cannot determine Numba type of " + g.type_name);
   }
   return Type::unknown();

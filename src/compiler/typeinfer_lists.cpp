@@ -168,7 +168,7 @@ struct Desugar {
 };
 
 bool list_item_ok(const Type& t) {
-  return t.is_scalar() || t.is_tuple() || t.is_array() || t.is_list() || t.is_record();
+  return t.is_scalar() || t.is_tuple() || t.is_array() || t.is_list() || t.is_record() || t.tag == Type::Tag::String;
 }
 
 Type unify_items(const SourceFile& src, const Node& at, const Type& a, const Type& b) {
@@ -273,7 +273,8 @@ Type type_list_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
     if (args.empty()) typing(src, call, "cannot infer the type of list(): give it an iterable");
     Type item = iterable_item(*call.list[0], args[0]);
     if (!list_item_ok(item)) refuse(src, call, "a list cannot hold a " + item.str() + " in compiled code");
-    if (name == "sorted" && !item.is_scalar()) refuse(src, call, "sorted() is supported on numbers only");
+    if (name == "sorted" && !item.is_scalar() && item.tag != Type::Tag::String)
+      refuse(src, call, "sorted() is supported on numbers and strings only");
     return Type::list(item);
   }
   // Methods: args[0] is the list.
@@ -281,13 +282,14 @@ Type type_list_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
   const Type item = l.elems[0];
   const std::string m = name.substr(5);
   auto value_arg = [&](size_t i) {
-    if (!args[i].is_scalar() && !args[i].is_tuple() && !args[i].is_array() && !args[i].is_list())
+    if (!list_item_ok(args[i]))
       typing(src, *call.list[i], "cannot store a " + args[i].str() + " in a " + l.str());
-    if (item.known() && item.is_scalar() && !args[i].is_scalar())
+    if (item.known() && (item.is_scalar() || item.tag == Type::Tag::String) && item.is_scalar() != args[i].is_scalar())
       typing(src, *call.list[i], "cannot store a " + args[i].str() + " in a " + l.str());
   };
   auto comparable_arg = [&](size_t i) {
-    if (!(item.is_scalar() && args[i].is_scalar()))
+    const bool strs = item.tag == Type::Tag::String && args[i].tag == Type::Tag::String;  // prelude/host_str.h's ==
+    if (!(item.is_scalar() && args[i].is_scalar()) && !strs)
       refuse(src, call, "list." + m + "() is supported on lists of numbers only (here " + l.str() + ")");
   };
   if (m == "append") {
@@ -320,7 +322,8 @@ Type type_list_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
   if (m == "sort") {
     arity(1, 3);
     sort_options(1);
-    if (!item.is_scalar()) refuse(src, call, "list.sort() is supported on lists of numbers only (here " + l.str() + ")");
+    if (!item.is_scalar() && item.tag != Type::Tag::String)
+      refuse(src, call, "list.sort() is supported on lists of numbers and strings only (here " + l.str() + ")");
     if (is_complex(item.scalar)) typing(src, call, "list.sort() of complex numbers: they have no order");
     return Type::none();
   }
@@ -374,8 +377,10 @@ Type list_binop_type(FunctionInstance& fn, const ast::Node& at, ast::Op op, cons
 }
 
 bool list_comparison_ok(const Type& l, ast::Op op, const Type& r) {
-  if (op == ast::Op::In || op == ast::Op::NotIn) return r.is_list() && l.is_scalar() && r.elems[0].is_scalar();
-  return l.is_list() && r.is_list() && l.elems[0].is_scalar() && r.elems[0].is_scalar();
+  auto strs = [](const Type& a, const Type& b) { return a.tag == Type::Tag::String && b.tag == Type::Tag::String; };
+  if (op == ast::Op::In || op == ast::Op::NotIn)
+    return r.is_list() && ((l.is_scalar() && r.elems[0].is_scalar()) || strs(l, r.elems[0]));
+  return l.is_list() && r.is_list() && ((l.elems[0].is_scalar() && r.elems[0].is_scalar()) || strs(l.elems[0], r.elems[0]));
 }
 
 }  // namespace cujit

@@ -31,6 +31,10 @@ Type Typer::unary(ast::Node& e) {
   Type a = e.op == ast::Op::Not ? expr(*e.operand()) : operand(*e.operand());
   if (!a.known()) return a;
   if (e.op == ast::Op::Not) {
+    if (a.tag == Type::Tag::String) {  // not s: s is empty
+      refuse_gpu_string(fn(), e);
+      return Type::scalar_of(Scalar::Bool);
+    }
     if (a.is_optional()) error(e, "'not' of a value that may be None (" + a.str() + ") is not supported; compare it with None (`is None`)");
     if ((!a.is_scalar() && a.tag != Type::Tag::None) || (a.is_scalar() && is_time(a.scalar)))  // Numba: no truth of a time
       error(e, "'not' is not supported on a " + a.str());
@@ -67,8 +71,7 @@ Type Typer::binop_type(const ast::Node& at, ast::Op op, const Type& a, const Typ
     e.insert(e.end(), b.elems.begin(), b.elems.end());
     return Type::tuple(e);
   }
-  if (a.tag == Type::Tag::String || b.tag == Type::Tag::String)
-    unsupported(at, "string operations are not supported in compiled code");
+  if (a.tag == Type::Tag::String || b.tag == Type::Tag::String) return str_binop_type(fn(), at, op, a, b);  // typeinfer_strings.cpp
   if (op == O::MatMult && a.is_array() && b.is_array()) return type_matmul(fn(), at, a, b);  // typeinfer_nplib.cpp
   if (!a.is_scalar() || !b.is_scalar()) {
     if (a.is_array() || b.is_array())
@@ -156,6 +159,10 @@ Type Typer::subscript(ast::Node& e) {
       error(e, "an enum class is indexed by a member's name, a constant string");
     return enum_member_of(e, base.name.substr(5), idx[0]->cval.s);
   }
+  if (base.tag == Type::Tag::String) {  // typeinfer_strings.cpp
+    if (idx.size() != 1) error(e, "string indices must be integers or slices, not tuple");
+    return type_str_subscript(fn(), e, it[0]);
+  }
   if (base.is_list()) {  // typeinfer_lists.cpp
     if (idx.size() != 1) error(e, "list indices must be integers or slices, not tuple");
     return type_list_subscript(fn(), e, base, it[0]);
@@ -226,6 +233,15 @@ void Typer::array_method(ast::Node& e) {
     ast::NodePtr self = std::move(e.func()->value());
     ast::NodePtr callee = ast::make(ast::Kind::Name, e.func()->loc);
     callee->name = lm;
+    e.func() = std::move(callee);
+    e.args().insert(e.args().begin(), std::move(self));
+    return;
+  }
+  // s.upper() and the other str methods: str.upper(s) (typeinfer_strings.cpp).
+  if (const char* sm = str_method_builtin(e.func()->name); sm && expr(*e.func()->value()).tag == Type::Tag::String) {
+    ast::NodePtr self = std::move(e.func()->value());
+    ast::NodePtr callee = ast::make(ast::Kind::Name, e.func()->loc);
+    callee->name = sm;
     e.func() = std::move(callee);
     e.args().insert(e.args().begin(), std::move(self));
     return;

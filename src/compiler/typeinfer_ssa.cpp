@@ -135,7 +135,11 @@ int Versions::define(const void* site, const std::string& name, const Type& t, i
 int Versions::assign(const ast::Node& target, const Type& t) {
   const std::string& name = target.name;
   // A function or a type object may be held (`f = cuda.atomic.add`): it is known at compile time.
-  if (t.known() && (t.tag == Type::Tag::Module || t.tag == Type::Tag::Range || t.tag == Type::Tag::String ||
+  // A str is a value in @jit code (the program that has optionals: prelude/host_str.h).
+  if (t.tag == Type::Tag::String && !optionals_)
+    user_error(src_, target.loc, ErrorKind::Unsupported,
+               "strings are not supported in GPU code (as in numba-cuda, str values exist in @jit code only): '" + name + "'");
+  if (t.known() && (t.tag == Type::Tag::Module || t.tag == Type::Tag::Range ||
                     t.tag == Type::Tag::Void || t.tag == Type::Tag::Iterator)) {
     if (t.tag == Type::Tag::Void)
       user_error(src_, target.loc, ErrorKind::Typing, "cannot assign the result of a function that returns nothing to '" + name + "'");

@@ -151,6 +151,9 @@ void Typer::stmt(ast::Node& s) {
         else { elem = it; elem.ndim -= 1; elem.layout = it.layout == 'C' ? 'C' : 'A'; }
       } else if (it.is_list()) {
         elem = it.elems[0];
+      } else if (it.tag == Type::Tag::String) {  // each character, a str of one code point
+        refuse_gpu_string(fn(), *s.iter());
+        elem = it;
       } else if (it.is_tuple()) {
         for (const auto& e : it.elems) elem = unify(elem, e);
         if (!elem.known() && !it.elems.empty()) unsupported(*s.iter(), "iterating over a heterogeneous tuple is not supported");
@@ -244,6 +247,7 @@ void Typer::truth(ast::Node& e) {
   }
   if (t.is_optional())  // Numba has no truth() of an optional either
     error(e, "the truth value of a value that may be None (" + t.str() + ") is not supported; compare it with None (`is None`)");
+  if (t.tag == Type::Tag::String && fn().host_only) return;  // a str is true when not empty
   if (t.known() && ((!t.is_scalar() && t.tag != Type::Tag::None) || (t.is_scalar() && is_time(t.scalar))))
     error(e, "the truth value of a " + t.str() + " is not defined here; compare it with something");
 }

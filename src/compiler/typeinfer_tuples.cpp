@@ -15,6 +15,7 @@ bool comparable(const Type& a, const Type& b) {
   // datetime64/timedelta64 items are not compared inside tuples (codegen_tuples.cpp compares in
   // NumPy's common number type, which they have none of): refused, not compared wrongly.
   if (a.is_scalar() && b.is_scalar()) return !is_time(a.scalar) && !is_time(b.scalar);
+  if (a.tag == Type::Tag::String && b.tag == Type::Tag::String) return true;  // strs (CPU code)
   if (!a.is_tuple() || !b.is_tuple()) return false;
   for (size_t i = 0; i < std::min(a.elems.size(), b.elems.size()); ++i)
     if (!comparable(a.elems[i], b.elems[i])) return false;

@@ -5,7 +5,7 @@ from cujit import cuda
 
 @cuda.jit
 def kernel(a):
-    pair = ("x", 1)  # error: UnsupportedError: a tuple cannot hold a unicode_type in compiled code
+    pair = ("x", 1)  # error: UnsupportedError: strings are not supported in GPU code (here a CUDA kernel
     a[0] = pair[1]
 
 
