@@ -83,8 +83,13 @@ std::string with_prelude(Target t, const std::string& code, bool host_only = fal
     s += prelude::get("host_arrays.h");
     // Lists (@jit code only): their header only where the code names them, so programs
     // without lists compile as before.
-    if (code.find("cj::List<") != std::string::npos || code.find("cj::list_") != std::string::npos)
+    // Dicts and sets likewise (host_dict.h needs host_list.h: keys() is a list).
+    const bool dicts = code.find("cj::Dict<") != std::string::npos || code.find("cj::dict_") != std::string::npos ||
+                       code.find("cj::Set<") != std::string::npos || code.find("cj::set_") != std::string::npos ||
+                       code.find("cj::py_hash") != std::string::npos;
+    if (dicts || code.find("cj::List<") != std::string::npos || code.find("cj::list_") != std::string::npos)
       s += prelude::get("host_list.h");
+    if (dicts) s += prelude::get("host_dict.h");
     if (host_only) s += prelude::get("numpy_loop.h");
   }
   s += code;

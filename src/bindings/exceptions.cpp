@@ -59,8 +59,11 @@ py::object arg_value(const ExcArg& a) {
 }  // namespace
 
 void raise_cpu_exception(const Build& b, const ExcRecord& r) {
-  if (r.type) {  // a run-time check's builtin class and message
-    raise_instance(py::module_::import("builtins").attr(r.type), py::make_tuple(py::str(r.msg)));
+  if (r.type) {  // a run-time check's builtin class and message (or its arguments: KeyError(key))
+    py::tuple args(r.msg ? 1 : r.nargs);
+    if (r.msg) args[0] = py::str(r.msg);
+    for (int k = 0; !r.msg && k < r.nargs; ++k) args[k] = arg_value(r.args[k]);
+    raise_instance(py::module_::import("builtins").attr(r.type), args);
   }
   if (r.cls < 0 || (size_t)r.cls >= b.exc_classes.size()) throw std::logic_error("compiled code raised an unknown class");
   py::tuple args(r.nargs);

@@ -73,6 +73,7 @@ std::string cpp_type(const Type& t) {
     case Type::Tag::Function: case Type::Tag::DType: return "cj::Unit";  // is_compile_time_value
     case Type::Tag::GridGroup: return "cj::GridGroup";
     case Type::Tag::List: return list_cpp(t);  // codegen_lists.cpp
+    case Type::Tag::Dict: case Type::Tag::Set: return dict_cpp(t);  // codegen_dicts.cpp
     default: throw InternalError("no C++ type for " + t.str());
   }
 }
@@ -111,6 +112,9 @@ std::string Emitter::run(const std::vector<EntryPoint>& entries) {
 std::string Emitter::type(const Type& t) {
   if (t.is_tuple()) tuple_struct(t);
   if (t.is_optional() || t.tag == Type::Tag::EnumMember) type(t.elems[0]);
+  if (t.is_list() || t.is_dict() || t.is_set())  // their items' tuple structs
+    for (const auto& e : t.elems)
+      if (e.known()) type(e);
   return cpp_type(t);
 }
 
@@ -133,6 +137,13 @@ void Emitter::tuple_struct(const Type& t) {
     at("\n  CJ_METHOD ", "at(int64_t i)", std::string("cj::") + (prog_.host_only ? "py_" : "") + "tuple_index_error()");
     if (target_ == Target::CUDA && prog_.debug_checks)  // debug=True: the raise named by `site`
       at("  __device__ ", "at_or_raise(int64_t i, int32_t site)", "cj::gpu_raise(site)");
+  }
+  if (target_ == Target::Host) {  // hashing and comparing a tuple key (prelude/host_dict.h)
+    structs_ << "\n  static constexpr int cj_arity = " << t.elems.size() << ";\n  template <class F> void cj_visit(F&& f) const {";
+    for (size_t i = 0; i < t.elems.size(); ++i) structs_ << " f(f" << i << ");";
+    structs_ << " }\n  template <class F> bool cj_zip(const " << name << "& o, F&& f) const { return true";
+    for (size_t i = 0; i < t.elems.size(); ++i) structs_ << " && f(f" << i << ", o.f" << i << ")";
+    structs_ << "; }\n";
   }
   structs_ << " };\n";
   // The runtime's reading of it (layout.h), checked here; NVRTC has no offsetof, and the host

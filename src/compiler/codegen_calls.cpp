@@ -70,6 +70,9 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
     return s;
   }
   if (rule == Rule::ArrayReduce) return reduce_code(e, b, expr(*e.list[0]), prog_.host_only);
+  if (rule == Rule::DictOp)  // codegen_dicts.cpp
+    return dict_call_code(*fn_, e, b, [this](const ast::Node& n) { return expr(n); },
+                          [this](const std::string& c, const Type& f, const Type& t) { return convert(c, f, t); });
   if (rule == Rule::ListOp)  // codegen_lists.cpp
     return list_call_code(*fn_, e, b, [this](const ast::Node& n) { return expr(n); },
                           [this](const std::string& c, const Type& f, const Type& t) { return convert(c, f, t); });
@@ -111,7 +114,7 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
     case Builtin::Len: {
       const Type& t = e.list[0]->type;
       if (t.is_tuple()) return "((void)(" + expr(*e.list[0]) + "), (int64_t)" + std::to_string(t.elems.size()) + ")";
-      if (t.is_list()) return "(" + expr(*e.list[0]) + ").size()";
+      if (t.is_list() || t.is_dict() || t.is_set()) return "(" + expr(*e.list[0]) + ").size()";
       return "(" + expr(*e.list[0]) + ").shape[0]";
     }
     case Builtin::Print: return print(e);

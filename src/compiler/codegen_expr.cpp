@@ -69,6 +69,9 @@ std::string Emitter::value(const ast::Node& e) {
     }
     case K::Subscript: return subscript(e);
     case K::Call: return call(e);
+    case K::Dict: case K::Set:  // codegen_dicts.cpp
+      return dict_literal_code(*fn_, e, [this](const ast::Node& n) { return expr(n); },
+                               [this](const std::string& c, const Type& f, const Type& t) { return convert(c, f, t); });
     case K::List:  // codegen_lists.cpp
       return list_literal_code(*fn_, e, [this](const ast::Node& n) { return expr(n); },
                                [this](const std::string& c, const Type& f, const Type& t) { return convert(c, f, t); });
@@ -221,6 +224,7 @@ std::string Emitter::binop(ast::Op op, const std::string& a, const Type& ta, con
                   const Type& tb, const Type& result) {
   using O = ast::Op;
   if (ta.is_list() || tb.is_list()) return list_binop_code(op, a, ta, b, tb, result);  // codegen_lists.cpp
+  if (ta.is_set()) return set_binop_code(op, a, b);  // codegen_dicts.cpp
   if (ta.is_tuple()) {  // tuple concatenation: each operand evaluated once (it may be a call)
     const std::string x = "cj_ca" + std::to_string(tmp_++), y = "cj_cb" + std::to_string(tmp_++);
     std::string s = "([&]() { auto " + x + " = " + a + "; auto " + y + " = " + b + "; return " + type(result) + "{";
@@ -340,6 +344,9 @@ std::string Emitter::subscript(const ast::Node& e) {
   const Type& base = e.a->type;
   if (const Resolved* r = resolved(e); r && r->kind == Resolved::Kind::Constant) return constant(*r, e.type);  // Color["red"]
   if (base.is_list()) return list_subscript_code(e, [this](const ast::Node& n) { return expr(n); });  // codegen_lists.cpp
+  if (base.is_dict())  // codegen_dicts.cpp
+    return dict_subscript_code(e, [this](const ast::Node& n) { return expr(n); },
+                               [this](const std::string& c, const Type& f, const Type& t) { return convert(c, f, t); });
   if (base.is_tuple()) {
     const ast::Node& ix = *e.b;
     std::vector<int64_t> picks;

@@ -144,7 +144,11 @@ Type Typer::expr(ast::Node& e) {
       for (auto& x : e.list) items.push_back(fn().host_only ? operand(*x) : Type::unknown());
       return set(e, type_list_literal(fn(), e, items));
     }
-    case K::Dict: unsupported(e, "dict literals are not supported in " + fn().compiled_as + (fn().host_only ? " yet" : ""));
+    case K::Dict: case K::Set: {  // typeinfer_dicts.cpp (refused in GPU code)
+      std::vector<Type> items;
+      for (auto& x : e.list) items.push_back(fn().host_only ? operand(*x) : Type::unknown());
+      return set(e, type_dict_literal(fn(), e, items));
+    }
     case K::Slice: error(e, "a slice is only allowed inside []");
     default: unsupported(e, std::string("'") + ast::kind_name(e.kind) + "' expressions are not supported");
   }

@@ -70,14 +70,18 @@ struct Desugar {
   }
 
   // `x = [...]`: the literal types its items together with what is appended to x.
+  // Dicts and sets likewise (`d = {}`, `d = dict()`, `s = set()`; typeinfer_dicts.cpp).
   static void name_literal(Node& s) {
-    if (s.is(Kind::Assign) && s.list.size() == 1 && s.list[0]->is(Kind::Name) && s.b->is(Kind::List) && s.b->name.empty())
-      s.b->name = s.list[0]->name;
+    if (!s.is(Kind::Assign) || s.list.size() != 1 || !s.list[0]->is(Kind::Name) || !s.b->name.empty()) return;
+    const bool empty_call = s.b->is(Kind::Call) && s.b->list.empty() && s.b->a->is(Kind::Name) &&
+                            (s.b->a->name == "dict" || s.b->a->name == "set");
+    if (s.b->is(Kind::List) || s.b->is(Kind::Dict) || s.b->is(Kind::Set) || empty_call) s.b->name = s.list[0]->name;
   }
 
   void hoist_in_stmt(Node& s, std::vector<NodePtr>* before) {
     switch (s.kind) {
       case Kind::Expr: case Kind::Return: case Kind::If: hoist(s.a, before, true); break;
+      case Kind::Delete: for (auto& t : s.list) hoist(t, before, true); break;
       case Kind::Assign: case Kind::AugAssign: case Kind::For: hoist(s.b, before, true); break;
       case Kind::While: hoist(s.a, before, false); break;
       default: break;
