@@ -152,12 +152,14 @@ def test_array_values():
     def f(a):
         d = {}
         d[1] = a
-        d[2] = a * 2
-        return d[2].sum(), d
+        d[2] = np.zeros(3)
+        d[2][1] = 5.0
+        return d[1].sum() + d[2].sum(), d
 
     s, d = f(np.arange(3.0))
-    assert s == 6.0
-    np.testing.assert_array_equal(d[2], [0.0, 2.0, 4.0])
+    assert s == 8.0
+    np.testing.assert_array_equal(d[2], [0.0, 5.0, 0.0])
+    assert repr(d).startswith("DictType[int64,array(float64, 1d, C)]<iv=None>(")
 
 
 def test_augmented_assignment_to_an_item():
@@ -204,3 +206,39 @@ def test_many_items_and_growth():
         return t, len(d)
 
     assert f(5000) == (sum(range(5000)), 5000)
+
+
+def test_nested_dicts():
+    @njit
+    def f():
+        d = {1: {2: 3.0}}
+        d[1][5] = 1.0
+        return d
+
+    assert repr(f()) == "DictType[int64,DictType[int64,float64]<iv=None>]<iv=None>({1: {2: 3.0, 5: 1.0}})"  # Numba's
+
+
+def test_passed_to_another_function_and_aliased():
+    @njit
+    def g(d, k):
+        return d[k]
+
+    @njit
+    def f():
+        d = {1: 2.5}
+        e = d
+        e[3] = 1.0  # e is d
+        return g(d, 1), len(d)
+
+    assert f() == (2.5, 2)
+
+
+def test_key_type_mismatch_refused():
+    @njit
+    def f():
+        d = {1: 2}
+        d[1.0] = 3  # Numba refuses a float key into an int64 dict
+        return d
+
+    with pytest.raises(TypingError, match=r"DictType\[int64,int64\]<iv=None>, float64"):
+        f()

@@ -69,3 +69,65 @@ def test_numba_alias():
     install_numba_alias()
     mod = importlib.import_module("numba.typed")
     assert mod.Dict is typed.Dict
+
+
+def test_typed_list_python_side():
+    l = typed.List([1, 2, 3])
+    assert repr(l) == "ListType[int64]([1, 2, 3])" and str(l) == "[1, 2, 3]"  # Numba's
+    assert isinstance(l[0], int) and len(l) == 3 and list(l) == [1, 2, 3]
+    e = typed.List.empty_list(types.float64)
+    e.append(1)
+    assert repr(e) == "ListType[float64]([1.0])"
+    f = typed.List()
+    f.append(2.5)
+    assert repr(f) == "ListType[float64]([2.5])"
+    with pytest.raises(TypeError):
+        e.append(1j)
+
+
+def test_typed_list_passed_both_ways():
+    @njit
+    def g(l):
+        l.append(10)
+        return l
+
+    l = typed.List([1, 2, 3])
+    r = g(l)
+    assert list(r) == [1, 2, 3, 10]
+    assert repr(l) == "ListType[int64]([1, 2, 3, 10])"  # the caller's list changed
+
+
+def test_empty_typed_list_argument():
+    @njit
+    def k(l):
+        l.append(1.5)
+        return len(l)
+
+    e = typed.List.empty_list(types.float64)
+    assert k(e) == 1
+    assert list(e) == [1.5]
+
+
+def test_reflected_list_results_stay_python_lists():
+    @njit
+    def h():
+        return [1, 2]
+
+    assert type(h()) is list  # Numba's
+
+
+def test_tuples_holding_containers():
+    # A tuple's struct names its items' structs: a list of tuples inside a tuple, and two tuples
+    # whose lists differ in item type (they were one C++ struct name: the host compiler refused).
+    @njit
+    def f():
+        a = [(1, 2)]
+        return 1.0, a
+
+    @njit
+    def g():
+        return ([1], 2), ([1.5], 2), ({1: 2}, 3)
+
+    assert f() == (1.0, [(1, 2)])
+    r = g()
+    assert r[0] == ([1], 2) and r[1] == ([1.5], 2) and dict(r[2][0]) == {1: 2}

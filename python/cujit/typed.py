@@ -1,4 +1,4 @@
-"""numba.typed: Dict (a dict of one key type and one value type, as Numba's typed dict).
+"""numba.typed: Dict and List (one key and value type, or one item type, as Numba's typed containers).
 
 A typed.Dict keeps its items in a Python dict, each key and value converted to the dict's types
 when stored (as Numba casts them). Passed to a @jit function it becomes the compiled code's dict
@@ -7,10 +7,11 @@ after the call, so changes made there are seen here; a dict a @jit function retu
 typed.Dict (or the argument itself, where the function returns its argument).
 """
 from collections.abc import MutableMapping as _MutableMapping
+from collections.abc import MutableSequence as _MutableSequence
 
 import numpy as _np
 
-__all__ = ["Dict"]
+__all__ = ["Dict", "List"]
 
 
 def _type_str(t):
@@ -134,11 +135,11 @@ class Dict(_MutableMapping):
             return self._d == other._d
         return self._d == other
 
-    def __str__(self):
-        return str(self._d)
+    def __str__(self):  # Numba's: each key and value by str()
+        return "{" + ", ".join(f"{k}: {v}" for k, v in self._d.items()) + "}"
 
     def __repr__(self):
-        return f"{self._numba_type()}({self._d!r})"
+        return f"{self._numba_type()}({self})"
 
     def copy(self):
         d = Dict.empty(self._key_type, self._value_type)
@@ -148,3 +149,67 @@ class Dict(_MutableMapping):
     @property
     def _numba_type_(self):
         return self._numba_type()
+
+
+class List(_MutableSequence):
+    """numba.typed.List: List() (typed by its first item), List(iterable) or
+    List.empty_list(item_type). Passed to a @jit function it is the compiled code's list, whose
+    changes are written back into this object after the call (bindings/dicts.cpp)."""
+
+    _cj_typed_list = True
+
+    def __init__(self, iterable=None):
+        self._l = []
+        self._item_type = None
+        if iterable is not None:
+            for v in iterable:
+                self.append(v)
+
+    @classmethod
+    def empty_list(cls, item_type, allocated=0):
+        l = cls()
+        l._item_type = _type_str(item_type)
+        return l
+
+    def _item(self, v):
+        if self._item_type is None:
+            self._item_type = _typeof_str(v)
+        return _coerce(v, self._item_type, "list item")
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            r = List.empty_list(self._item_type)
+            r._l = self._l[i]
+            return r
+        return self._l[i]
+
+    def __setitem__(self, i, v):
+        if isinstance(i, slice):
+            self._l[i] = [self._item(x) for x in v]
+        else:
+            self._l[i] = self._item(v)
+
+    def __delitem__(self, i):
+        del self._l[i]
+
+    def __len__(self):
+        return len(self._l)
+
+    def insert(self, i, v):
+        self._l.insert(i, self._item(v))
+
+    def __eq__(self, other):
+        if isinstance(other, List):
+            return self._l == other._l
+        return self._l == other
+
+    def __str__(self):  # Numba's: each item by str()
+        return "[" + ", ".join(str(v) for v in self._l) + "]"
+
+    def __repr__(self):
+        return f"ListType[{self._item_type or 'undefined'}]({self})"
+
+    def copy(self):
+        r = List.empty_list(self._item_type)
+        r._l = list(self._l)
+        return r

@@ -212,6 +212,7 @@ class CpuFunction {
         if (PyList_Check(args[i].ptr())) karg.push_back(marshal_list(args[i], (int)i));  // a reflected list
         else if (PySet_Check(args[i].ptr())) karg.push_back(marshal_set(args[i], (int)i));  // a reflected set
         else if (is_typed_dict(args[i])) karg.push_back(marshal_dict(args[i], (int)i));    // a typed.Dict (bindings/dicts.cpp)
+        else if (is_typed_list(args[i])) karg.push_back(marshal_typed_list(args[i], (int)i));  // a typed.List
         else if (PyDict_Check(args[i].ptr()))  // Numba: reflected dicts are not supported
           throw UnknownArgumentType((int)i, "non-precise type pyobject: a Python dict (reflected dicts are not supported; "
                                             "pass a numba.typed.Dict)");

@@ -71,6 +71,33 @@ Type parse_or_unknown(const py::handle& t) {
 }  // namespace
 
 bool is_typed_dict(const py::handle& h) { return py::hasattr(h, "_cj_typed_dict"); }
+bool is_typed_list(const py::handle& h) { return py::hasattr(h, "_cj_typed_list"); }
+
+KArg marshal_typed_list(const py::handle& h, int index) {
+  const Type it = parse_or_unknown(h.attr("_item_type"));
+  if (!it.known())
+    throw py::type_error("argument " + std::to_string(index) +
+                         ": a typed.List whose item type is not known yet (append to it first, or make it with "
+                         "List.empty_list(item_type))");
+  if (!plain(it))
+    throw py::type_error("argument " + std::to_string(index) + ": a typed.List of " + it.str() +
+                         " is not supported as an argument of a @jit function yet (numbers and tuples of them are)");
+  py::list items = h.attr("_l");
+  const size_t n = items.size(), size = value_layout(it).size;
+  auto* head = static_cast<ListHead*>(std::malloc(sizeof(ListHead)));
+  char* data = static_cast<char*>(std::calloc(n ? n : 1, size));
+  if (!head || !data) throw std::bad_alloc();
+  for (size_t i = 0; i < n; ++i) std::memcpy(data + size * i, item_as(items[i], it, index).bytes.data(), size);
+  *head = ListHead{1, (int64_t)n, (int64_t)(n ? n : 1), data, [](ListHead* p) {
+                     std::free(p->data);
+                     std::free(p);
+                   }};
+  KArg a;
+  a.type = Type::list(it, true);
+  a.bytes.push_back((int64_t)(intptr_t)head);
+  a.list_source = py::reinterpret_borrow<py::object>(h);
+  return a;
+}
 
 KArg marshal_dict(const py::handle& h, int index) {
   Type kt = parse_or_unknown(h.attr("_key_type")), vt = parse_or_unknown(h.attr("_value_type"));

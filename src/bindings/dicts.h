@@ -20,6 +20,11 @@ bool is_typed_dict(const pybind11::handle& h);
 KArg marshal_dict(const pybind11::handle& h, int index);
 KArg marshal_set(const pybind11::handle& h, int index);
 
+/// Whether `h` is a cujit.typed.List; one as a list (reflected: its changes written back into its
+/// items after the call, bindings/lists.h), typed by its item type even where it is empty.
+bool is_typed_list(const pybind11::handle& h);
+KArg marshal_typed_list(const pybind11::handle& h, int index);
+
 /// The dict or set at `head` as a Python object: `key` and `value` read one key or value.
 pybind11::object dict_value(const DictHead* head, const Type& t, const ItemReader& key, const ItemReader& value);
 /// After the call: the argument's typed.Dict or set is given what the compiled code left in it.

@@ -45,6 +45,12 @@ std::string mangle(const Type& t) {
       if (t.record) return "AR" + std::to_string(t.record->size) + "_" + std::to_string(t.record->align) + "_" + std::to_string(t.ndim);
       return std::string("A") + scalar_ident(t.scalar) + "_" + std::to_string(t.ndim);
     case Type::Tag::Record: return "R" + std::to_string(t.record->size) + "_" + std::to_string(t.record->align);
+    // Containers by their items: a tuple of list(int64) and one of list(float64) are two structs.
+    case Type::Tag::List: case Type::Tag::Set: case Type::Tag::Dict: case Type::Tag::Optional: {
+      std::string s = t.is_list() ? "L" : t.is_set() ? "S" : t.is_dict() ? "D" : "O";
+      for (const auto& e : t.elems) s += "_" + mangle(e);
+      return s + "_E";
+    }
     default: return "x";
   }
 }
@@ -121,7 +127,8 @@ std::string Emitter::type(const Type& t) {
 void Emitter::tuple_struct(const Type& t) {
   std::string name = cpp_type(t);
   if (emitted_structs_.count(name)) return;
-  for (auto& e : t.elems) if (e.is_tuple()) tuple_struct(e);
+  for (auto& e : t.elems)  // the structs its items name first (a tuple's, a list's tuples, ...)
+    if (e.is_tuple() || e.is_list() || e.is_dict() || e.is_set() || e.is_optional()) type(e);
   emitted_structs_.insert(name);
   structs_ << "struct " << name << " {";
   for (size_t i = 0; i < t.elems.size(); ++i) structs_ << " " << cpp_type(t.elems[i]) << " f" << i << ";";

@@ -70,9 +70,11 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
     return s;
   }
   if (rule == Rule::ArrayReduce) return reduce_code(e, b, expr(*e.list[0]), prog_.host_only);
-  if (rule == Rule::DictOp)  // codegen_dicts.cpp
+  if (rule == Rule::DictOp) {  // codegen_dicts.cpp (type(): the result's tuple structs, items() or popitem())
+    type(e.type);
     return dict_call_code(*fn_, e, b, [this](const ast::Node& n) { return expr(n); },
                           [this](const std::string& c, const Type& f, const Type& t) { return convert(c, f, t); });
+  }
   if (rule == Rule::ListOp)  // codegen_lists.cpp
     return list_call_code(*fn_, e, b, [this](const ast::Node& n) { return expr(n); },
                           [this](const std::string& c, const Type& f, const Type& t) { return convert(c, f, t); });

@@ -284,6 +284,7 @@ Type type_dict_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
   }
   // Set algebra: another set of the same item type.
   arity(2, 2);
+  if (args[1].is_set() && !args[1].elems[0].known()) return Type::unknown();  // `set()` not typed yet
   if (!args[1].is_set() || !args[1].elems[0].known()) typing(src, *call.list[1], sig(name, args) + " (it takes a set)");
   if (args[1].elems[0] != K) typing(src, call, sig(name, args) + " (sets of different item types)");
   if (m == "issubset" || m == "issuperset" || m == "isdisjoint") return Type::scalar_of(Scalar::Bool);
@@ -293,6 +294,7 @@ Type type_dict_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
 
 Type type_dict_subscript(FunctionInstance& fn, ast::Node& e, const Type& d, const Type& key) {
   const SourceFile& src = fn.mod.source;
+  if (e.b->is(Kind::Tuple)) e.b->type = key;  // d[i, j]: the key is the tuple (subscript() typed its items)
   if (d.is_set()) typing(src, e, "'set' object is not subscriptable");
   if (e.b->is(Kind::Slice)) typing(src, e, sig("getitem", {d, Type::none()}));
   if (!d.elems[0].known()) return d.elems[1];
@@ -333,6 +335,9 @@ Type set_binop_type(FunctionInstance& fn, const ast::Node& at, ast::Op op, const
 }
 
 bool dict_comparison_ok(const Type& l, ast::Op op, const Type& r) {
+  // A `{}` or `set()` not typed yet: a later pass decides.
+  for (const Type* t : {&l, &r})
+    if ((t->is_dict() || t->is_set()) && !t->elems[0].known()) return true;
   if (op == ast::Op::In || op == ast::Op::NotIn)
     return (r.is_dict() || r.is_set()) && (!r.elems[0].known() || stores_into(l, r.elems[0]));
   if (l.is_dict() && r.is_dict()) return (op == ast::Op::Eq || op == ast::Op::NotEq) && l == r;

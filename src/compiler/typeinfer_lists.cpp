@@ -226,6 +226,8 @@ void check_list_known(const FunctionInstance& fn, const ast::Node& e) {
 void check_lists_known(const FunctionInstance& fn) {
   std::function<void(const Node&)> walk = [&](const Node& n) {
     if (n.is(Kind::List)) check_list_known(fn, n);
+    // And a `{}`, dict() or set() nothing typed (typeinfer_dicts.cpp).
+    if (n.is(Kind::Dict) || n.is(Kind::Set) || (n.is(Kind::Call) && (n.type.is_dict() || n.type.is_set()))) check_dicts_known(fn, n);
     for (const NodePtr* c : {&n.a, &n.b, &n.c})
       if (*c) walk(**c);
     for (const auto& x : n.list) walk(*x);

@@ -222,7 +222,8 @@ struct Dict {
   }
   void set(const K& k, const V& v) const {
     V copy(v);  // v may be a value of this dict, which entry() moves
-    vals()[entry(k)] = std::move(copy);
+    const int64_t e = entry(k);  // first: it may move the values
+    vals()[e] = std::move(copy);
   }
   // Removes entry e found at slot s.
   void erase_at(int64_t s) const {
