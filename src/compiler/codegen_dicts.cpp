@@ -19,11 +19,11 @@ std::string dict_literal_code(const FunctionInstance& fn, const ast::Node& e, co
   const std::string C = dict_cpp(t);
   std::string s = "([&]() { " + C + " cj_d = " + C + "::make(); ";
   if (t.is_set()) {
-    for (const auto& x : e.list) s += "cj_d.entry(" + conv(expr(*x), x->type, t.elems[0]) + "); ";
+    for (const auto& x : e.elts()) s += "cj_d.entry(" + conv(expr(*x), x->type, t.elems[0]) + "); ";
   } else {
-    for (size_t i = 0; i + 1 < e.list.size(); i += 2)
-      s += "cj_d.set(" + conv(expr(*e.list[i]), e.list[i]->type, t.elems[0]) + ", " +
-           conv(expr(*e.list[i + 1]), e.list[i + 1]->type, t.elems[1]) + "); ";
+    const auto& kv = e.keys_values();
+    for (size_t i = 0; i + 1 < kv.size(); i += 2)
+      s += "cj_d.set(" + conv(expr(*kv[i]), kv[i]->type, t.elems[0]) + ", " + conv(expr(*kv[i + 1]), kv[i + 1]->type, t.elems[1]) + "); ";
   }
   return s + "return cj_d; }())";
 }
@@ -31,22 +31,22 @@ std::string dict_literal_code(const FunctionInstance& fn, const ast::Node& e, co
 std::string dict_call_code(const FunctionInstance& fn, const ast::Node& e, Builtin b, const ExprCode& expr,
                            const ConvertCode& conv) {
   const std::string sp = builtin_spelling(b);
-  if (b == Builtin::Hash) return "cj::py_hash(" + expr(*e.list[0]) + ")";
+  if (b == Builtin::Hash) return "cj::py_hash(" + expr(*e.args()[0]) + ")";
   if (b == Builtin::DictOf || b == Builtin::SetOf) {
     check_dicts_known(fn, e);
     const std::string C = dict_cpp(e.type);
-    if (e.list.empty()) return C + "::make()";
-    const Type& it = e.list[0]->type;
-    if (b == Builtin::DictOf) return "cj::dict_copy(" + expr(*e.list[0]) + ")";
-    if (it.is_set()) return "cj::set_copy(" + expr(*e.list[0]) + ")";
+    if (e.args().empty()) return C + "::make()";
+    const Type& it = e.args()[0]->type;
+    if (b == Builtin::DictOf) return "cj::dict_copy(" + expr(*e.args()[0]) + ")";
+    if (it.is_set()) return "cj::set_copy(" + expr(*e.args()[0]) + ")";
     // set(iterable): its items through a list (list(x)'s filling, codegen_lists.cpp).
     const std::string K = cpp_type(e.type.elems[0]);
     if (it.is_list())
-      return "([&]() { " + C + " cj_d = " + C + "::make(); auto cj_l = " + expr(*e.list[0]) +
+      return "([&]() { " + C + " cj_d = " + C + "::make(); auto cj_l = " + expr(*e.args()[0]) +
              "; for (int64_t cj_k = 0; cj_k < cj_l.size(); ++cj_k) cj_d.entry(" + K + "(cj_l.at(cj_k))); return cj_d; }())";
     if (it.tag == Type::Tag::Range) {
       std::vector<std::string> a;
-      for (auto& x : e.list[0]->list) a.push_back("(int64_t)(" + expr(*x) + ")");
+      for (auto& x : e.args()[0]->args()) a.push_back("(int64_t)(" + expr(*x) + ")");
       const std::string start = a.size() >= 2 ? a[0] : "0", stop = a.size() >= 2 ? a[1] : a[0],
                         step = a.size() == 3 ? "cj::py_range_step(" + a[2] + ")" : "1";
       return "([&]() { " + C + " cj_d = " + C + "::make(); const int64_t cj_st = " + step + ", cj_e = " + stop +
@@ -54,24 +54,24 @@ std::string dict_call_code(const FunctionInstance& fn, const ast::Node& e, Built
              "(cj_k)); return cj_d; }())";
     }
     if (it.is_tuple()) {
-      std::string s = "([&]() { " + C + " cj_d = " + C + "::make(); auto cj_t = " + expr(*e.list[0]) + ";";
+      std::string s = "([&]() { " + C + " cj_d = " + C + "::make(); auto cj_t = " + expr(*e.args()[0]) + ";";
       for (size_t i = 0; i < it.elems.size(); ++i) s += " cj_d.entry(" + K + "(cj_t.f" + std::to_string(i) + "));";
       return s + " return cj_d; }())";
     }
     throw InternalError("codegen: set() of " + it.str());
   }
-  const Type& c = e.list[0]->type;
-  check_dicts_known(fn, *e.list[0]);
+  const Type& c = e.args()[0]->type;
+  check_dicts_known(fn, *e.args()[0]);
   const Type K = c.elems[0];
   const Type V = c.is_dict() ? c.elems[1] : Type::unknown();
-  const std::string d = expr(*e.list[0]);
-  auto key = [&](size_t i) { return conv(expr(*e.list[i]), e.list[i]->type, K); };
+  const std::string d = expr(*e.args()[0]);
+  auto key = [&](size_t i) { return conv(expr(*e.args()[i]), e.args()[i]->type, K); };
   switch (b) {
     case Builtin::DictGet: case Builtin::DictPop: {
       const bool get = b == Builtin::DictGet;
-      if (e.list.size() == 2) return get ? conv("cj::dict_get_opt(" + d + ", " + key(1) + ")", Type::optional(V), e.type)
+      if (e.args().size() == 2) return get ? conv("cj::dict_get_opt(" + d + ", " + key(1) + ")", Type::optional(V), e.type)
                                          : "cj::dict_pop(" + d + ", " + key(1) + ")";
-      const Type& dt = e.list[2]->type;
+      const Type& dt = e.args()[2]->type;
       if (dt.tag == Type::Tag::None)  // an optional value: None where the key is missing
         return "([&]() { auto cj_d = " + d + "; auto cj_k = " + key(1) + "; cj::Optional<" + cpp_type(V) +
                "> cj_r = cj::dict_get_opt(cj_d, cj_k);" + (get ? "" : " if (cj_r.valid) cj::dict_del(cj_d, cj_k);") +
@@ -79,40 +79,40 @@ std::string dict_call_code(const FunctionInstance& fn, const ast::Node& e, Built
       // The default in the result's type, the value converted to it.
       const std::string R = cpp_type(e.type);
       return "([&]() { auto cj_d = " + d + "; auto cj_k = " + key(1) + "; cj::Optional<" + cpp_type(V) +
-             "> cj_r = cj::dict_get_opt(cj_d, cj_k); if (!cj_r.valid) return (" + R + ")(" + conv(expr(*e.list[2]), dt, e.type) +
+             "> cj_r = cj::dict_get_opt(cj_d, cj_k); if (!cj_r.valid) return (" + R + ")(" + conv(expr(*e.args()[2]), dt, e.type) +
              ");" + (get ? "" : " cj::dict_del(cj_d, cj_k);") + " return (" + R + ")(" + conv("cj_r.value", V, e.type) + "); }())";
     }
     case Builtin::DictPopitem: return "cj::dict_popitem<" + cpp_type(e.type) + ">(" + d + ")";
     case Builtin::DictSetdefault:
-      return "cj::dict_setdefault(" + d + ", " + key(1) + ", " + cpp_type(V) + "(" + conv(expr(*e.list[2]), e.list[2]->type, V) + "))";
+      return "cj::dict_setdefault(" + d + ", " + key(1) + ", " + cpp_type(V) + "(" + conv(expr(*e.args()[2]), e.args()[2]->type, V) + "))";
     case Builtin::DictItems: return "cj::dict_items<" + cpp_type(e.type.elems[0]) + ">(" + d + ")";
     case Builtin::SetAdd: case Builtin::SetRemove: case Builtin::SetDiscard:
       return std::string(sp) + "(" + d + ", " + key(1) + ")";
     case Builtin::SetInterUpdate: case Builtin::SetDiffUpdate: case Builtin::SetSymDiffUpdate:
-      return "([&]() { auto cj_d = " + d + "; cj::set_assign(cj_d, " + sp + "(cj_d, " + expr(*e.list[1]) + ")); }())";
+      return "([&]() { auto cj_d = " + d + "; cj::set_assign(cj_d, " + sp + "(cj_d, " + expr(*e.args()[1]) + ")); }())";
     default: {
       std::string s = std::string(sp) + "(" + d;
-      for (size_t i = 1; i < e.list.size(); ++i) s += ", " + expr(*e.list[i]);
+      for (size_t i = 1; i < e.args().size(); ++i) s += ", " + expr(*e.args()[i]);
       return s + ")";
     }
   }
 }
 
 std::string dict_subscript_code(const ast::Node& e, const ExprCode& expr, const ConvertCode& conv) {
-  const Type& d = e.a->type;
-  return "cj::dict_get(" + expr(*e.a) + ", " + cpp_type(d.elems[0]) + "(" + conv(expr(*e.b), e.b->type, d.elems[0]) + "))";
+  const Type& d = e.value()->type;
+  return "cj::dict_get(" + expr(*e.value()) + ", " + cpp_type(d.elems[0]) + "(" + conv(expr(*e.index()), e.index()->type, d.elems[0]) + "))";
 }
 
 std::string dict_store_code(const ast::Node& target, const std::string& value, const ExprCode& expr, const ConvertCode& conv) {
-  const Type& d = target.a->type;
-  return "cj::dict_set(" + expr(*target.a) + ", " + cpp_type(d.elems[0]) + "(" + conv(expr(*target.b), target.b->type, d.elems[0]) +
+  const Type& d = target.value()->type;
+  return "cj::dict_set(" + expr(*target.value()) + ", " + cpp_type(d.elems[0]) + "(" + conv(expr(*target.index()), target.index()->type, d.elems[0]) +
          "), " + cpp_type(d.elems[1]) + "(" + value + "));";
 }
 
 std::string dict_delete_code(const ast::Node& target, const ExprCode& expr, const ConvertCode& conv) {
-  const Type& d = target.a->type;
-  if (d.is_list()) return "{ auto cj_l = " + expr(*target.a) + "; cj::list_pop_at(cj_l, (int64_t)(" + expr(*target.b) + ")); }";
-  return "cj::dict_del(" + expr(*target.a) + ", " + cpp_type(d.elems[0]) + "(" + conv(expr(*target.b), target.b->type, d.elems[0]) +
+  const Type& d = target.value()->type;
+  if (d.is_list()) return "{ auto cj_l = " + expr(*target.value()) + "; cj::list_pop_at(cj_l, (int64_t)(" + expr(*target.index()) + ")); }";
+  return "cj::dict_del(" + expr(*target.value()) + ", " + cpp_type(d.elems[0]) + "(" + conv(expr(*target.index()), target.index()->type, d.elems[0]) +
          "));";
 }
 

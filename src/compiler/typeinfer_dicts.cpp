@@ -121,15 +121,16 @@ Type type_dict_literal(FunctionInstance& fn, ast::Node& e, const std::vector<Typ
   const SourceFile& src = fn.mod.source;
   not_in_gpu_code(fn, e, e.is(Kind::Dict) ? "dict literals are" : "set literals are");
   const bool is_set = e.is(Kind::Set);
+  const auto& nodes = is_set ? e.elts() : e.keys_values();
   Type k = Type::unknown(), v = Type::unknown();
   const size_t step = is_set ? 1 : 2;
   for (size_t i = 0; i < items.size(); i += step) {
     if (!items[i].known() || (!is_set && !items[i + 1].known())) return Type::unknown();
-    check_key(src, *e.list[i], items[i]);
-    k = unify_or(src, *e.list[i], k, items[i], is_set ? "items of a set" : "keys of a dict");
+    check_key(src, *nodes[i], items[i]);
+    k = unify_or(src, *nodes[i], k, items[i], is_set ? "items of a set" : "keys of a dict");
     if (!is_set) {
-      check_value(src, *e.list[i + 1], items[i + 1]);
-      v = unify_or(src, *e.list[i + 1], v, items[i + 1], "values of a dict");
+      check_value(src, *nodes[i + 1], items[i + 1]);
+      v = unify_or(src, *nodes[i + 1], v, items[i + 1], "values of a dict");
     }
   }
   return hinted(fn, e, is_set ? Type::set(k) : Type::dict(k, v));
@@ -175,7 +176,7 @@ Type type_dict_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
   };
   if (name == "hash") {
     arity(1, 1);
-    check_key(src, *call.list[0], args[0]);
+    check_key(src, *call.args()[0], args[0]);
     return Type::scalar_of(Scalar::Int64);
   }
   if (name == "dict") {
@@ -191,7 +192,7 @@ Type type_dict_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
     Type item = args[0].tag == Type::Tag::Iterator ? Type::unknown() : iteration_item(args[0]);
     if (args[0].is_dict() || !item.known() || args[0].is_array())
       typing(src, call, "No implementation of function set() for a " + args[0].str() + " (it takes a list, a set, a tuple of one type or a range)");
-    check_key(src, *call.list[0], item);
+    check_key(src, *call.args()[0], item);
     return Type::set(item);
   }
   // Methods: args[0] is the container.
@@ -200,23 +201,23 @@ Type type_dict_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
   const Type K = c.elems[0];
   const Type V = c.is_dict() ? c.elems[1] : Type::unknown();
   auto key_arg = [&](size_t i) {
-    if (K.known() && !stores_into(args[i], K)) typing(src, *call.list[i], sig(name, args));
+    if (K.known() && !stores_into(args[i], K)) typing(src, *call.args()[i], sig(name, args));
   };
   if (c.is_dict()) {
     if (m == "setdefault") {
       arity(3, 3);
-      check_key(src, *call.list[1], args[1]);
-      check_value(src, *call.list[2], args[2]);
-      widen(fn, *call.list[0], args[1], args[2]);
+      check_key(src, *call.args()[1], args[1]);
+      check_value(src, *call.args()[2], args[2]);
+      widen(fn, *call.args()[0], args[1], args[2]);
       if (!K.known() || !V.known()) return Type::unknown();
       key_arg(1);
-      if (!stores_into(args[2], V)) typing(src, *call.list[2], sig(name, args));
+      if (!stores_into(args[2], V)) typing(src, *call.args()[2], sig(name, args));
       return V;
     }
     if (m == "update") {
       arity(2, 2);
-      if (!args[1].is_dict()) typing(src, *call.list[1], sig(name, args) + " (update() takes a dict)");
-      widen(fn, *call.list[0], args[1].elems[0], args[1].elems[1]);
+      if (!args[1].is_dict()) typing(src, *call.args()[1], sig(name, args) + " (update() takes a dict)");
+      widen(fn, *call.args()[0], args[1].elems[0], args[1].elems[1]);
       if (K.known() && V.known() && args[1].elems[0].known() &&
           !(stores_into(args[1].elems[0], K) && stores_into(args[1].elems[1], V)))
         typing(src, call, sig(name, args));
@@ -234,7 +235,7 @@ Type type_dict_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
       if (args[2].tag == Type::Tag::None) return Type::optional(V);
       if (stores_into(args[2], V)) return V;
       Type u = unify(V, args[2]);
-      if (!u.known() || u.is_optional() || !args[2].is_scalar()) typing(src, *call.list[2], sig(name, args));
+      if (!u.known() || u.is_optional() || !args[2].is_scalar()) typing(src, *call.args()[2], sig(name, args));
       return u;
     }
     if (m == "popitem") {
@@ -254,16 +255,16 @@ Type type_dict_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
   // Sets.
   if (m == "add") {
     arity(2, 2);
-    check_key(src, *call.list[1], args[1]);
-    widen(fn, *call.list[0], args[1], Type::unknown());
+    check_key(src, *call.args()[1], args[1]);
+    widen(fn, *call.args()[0], args[1], Type::unknown());
     if (K.known()) key_arg(1);
     return Type::none();
   }
   if (m == "update") {
     arity(2, 2);
     Type item = args[1].tag == Type::Tag::Iterator ? Type::unknown() : iteration_item(args[1]);
-    if (!args[1].is_set()) typing(src, *call.list[1], sig(name, args) + " (update() takes a set here)");
-    widen(fn, *call.list[0], item, Type::unknown());
+    if (!args[1].is_set()) typing(src, *call.args()[1], sig(name, args) + " (update() takes a set here)");
+    widen(fn, *call.args()[0], item, Type::unknown());
     if (K.known() && item.known() && !stores_into(item, K)) typing(src, call, sig(name, args));
     return Type::none();
   }
@@ -285,7 +286,7 @@ Type type_dict_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
   // Set algebra: another set of the same item type.
   arity(2, 2);
   if (args[1].is_set() && !args[1].elems[0].known()) return Type::unknown();  // `set()` not typed yet
-  if (!args[1].is_set() || !args[1].elems[0].known()) typing(src, *call.list[1], sig(name, args) + " (it takes a set)");
+  if (!args[1].is_set() || !args[1].elems[0].known()) typing(src, *call.args()[1], sig(name, args) + " (it takes a set)");
   if (args[1].elems[0] != K) typing(src, call, sig(name, args) + " (sets of different item types)");
   if (m == "issubset" || m == "issuperset" || m == "isdisjoint") return Type::scalar_of(Scalar::Bool);
   if (m.size() > 7 && m.substr(m.size() - 7) == "_update") return Type::none();
@@ -294,9 +295,9 @@ Type type_dict_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
 
 Type type_dict_subscript(FunctionInstance& fn, ast::Node& e, const Type& d, const Type& key) {
   const SourceFile& src = fn.mod.source;
-  if (e.b->is(Kind::Tuple)) e.b->type = key;  // d[i, j]: the key is the tuple (subscript() typed its items)
+  if (e.index()->is(Kind::Tuple)) e.index()->type = key;  // d[i, j]: the key is the tuple (subscript() typed its items)
   if (d.is_set()) typing(src, e, "'set' object is not subscriptable");
-  if (e.b->is(Kind::Slice)) typing(src, e, sig("getitem", {d, Type::none()}));
+  if (e.index()->is(Kind::Slice)) typing(src, e, sig("getitem", {d, Type::none()}));
   if (!d.elems[0].known()) return d.elems[1];
   if (!stores_into(key, d.elems[0])) typing(src, e, sig("getitem", {d, key}));
   return d.elems[1];
@@ -304,23 +305,23 @@ Type type_dict_subscript(FunctionInstance& fn, ast::Node& e, const Type& d, cons
 
 void check_dict_store(FunctionInstance& fn, const ast::Node& stmt, ast::Node& target, const Type& value) {
   const SourceFile& src = fn.mod.source;
-  const Type& d = target.a->type;
+  const Type& d = target.value()->type;
   if (d.is_set()) typing(src, stmt, "'set' object does not support item assignment");
   if (stmt.is(Kind::AugAssign) && !d.elems[0].known()) return;
-  const Type key = target.b->type;
+  const Type key = target.index()->type;
   if (!key.known() || !value.known()) return;
-  check_key(src, *target.b, key);
+  check_key(src, *target.index(), key);
   check_value(src, stmt, value);
-  widen(fn, *target.a, key, value);
+  widen(fn, *target.value(), key, value);
   if (d.elems[0].known() && d.elems[1].known() && !(stores_into(key, d.elems[0]) && stores_into(value, d.elems[1])))
     typing(src, stmt, sig("setitem", {d, key, value}));
 }
 
 void check_dict_delete(FunctionInstance& fn, const ast::Node& target) {
   const SourceFile& src = fn.mod.source;
-  const Type& d = target.a->type;
+  const Type& d = target.value()->type;
   if (d.is_set()) typing(src, target, "'set' object doesn't support item deletion");
-  if (d.elems[0].known() && !stores_into(target.b->type, d.elems[0])) typing(src, target, sig("delitem", {d, target.b->type}));
+  if (d.elems[0].known() && !stores_into(target.index()->type, d.elems[0])) typing(src, target, sig("delitem", {d, target.index()->type}));
 }
 
 Type set_binop_type(FunctionInstance& fn, const ast::Node& at, ast::Op op, const Type& a, const Type& b) {
