@@ -118,10 +118,16 @@ std::string with_prelude(Target t, const std::string& code, bool host_only = fal
     s += prelude::get("host_arrays.h");
     // Lists (@jit code only): their header only where the code names them, so programs
     // without lists compile as before.
+    // Strings, dicts and sets likewise (host_str.h and host_dict.h need host_list.h: split() and
+    // keys() make lists; host_dict.h after host_str.h: a str key's hash).
     const bool strs = code.find("cj::Str") != std::string::npos || code.find("cj::str_") != std::string::npos;
-    if (strs || code.find("cj::List<") != std::string::npos || code.find("cj::list_") != std::string::npos)
+    const bool dicts = code.find("cj::Dict<") != std::string::npos || code.find("cj::dict_") != std::string::npos ||
+                       code.find("cj::Set<") != std::string::npos || code.find("cj::set_") != std::string::npos ||
+                       code.find("cj::py_hash") != std::string::npos;
+    if (strs || dicts || code.find("cj::List<") != std::string::npos || code.find("cj::list_") != std::string::npos)
       s += prelude::get("host_list.h");
-    if (strs) s += prelude::get("host_str.h");  // after host_list.h: split() makes lists
+    if (strs) s += prelude::get("host_str.h");
+    if (dicts) s += prelude::get("host_dict.h");
     if (host_only) s += prelude::get("numpy_loop.h");
     // NumPy's sorting and linear algebra (@jit code only; Rule::NpLib calls, `@`): only where the
     // code calls them, so other programs compile as before.

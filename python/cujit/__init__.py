@@ -29,6 +29,7 @@ from . import types
 from .numpy_support import carray, farray
 from .ufunc import vectorize
 from .cpu import jit, njit, prange, get_num_threads, set_num_threads, get_thread_id
+from . import typed
 from .gufunc import guvectorize
 from . import cuda
 from .cuda.compat import literal_unroll

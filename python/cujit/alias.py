@@ -15,6 +15,7 @@ _ALIASES = {
     "numba.cuda": "cujit.cuda",
     "numba.cuda.random": "cujit.cuda.random",
     "numba.types": "cujit.types",
+    "numba.typed": "cujit.typed",
     "numba.core": "cujit.cuda.core",
     "numba.core.types": "cujit.types",
     "numba.core.errors": "cujit.errors",

@@ -118,6 +118,25 @@ struct SimGrid {
   int32_t stop;        // a block failed: the others stop at their next wait
 };
 
+// ---- Dicts and sets of @jit code ------------------------------------------------------------
+/// The shared header of a dict (or a set: no values) of @jit code (prelude/host_dict.h's
+/// cj::Dict<K, V> handles; bindings/dicts.cpp makes one for a typed.Dict or set argument and reads
+/// a returned one). Entries lie in insertion order: entry i is live[i] ? (keys[i], vals[i]) : a
+/// deleted one; `used` entries were written, `size` of them live. `index` (nslots slots, an entry
+/// or -1 empty, -2 deleted) may be null: the generated code rebuilds it (and the hashes) on first
+/// use, so the extension fills only the entries. Keys and values lie as layout.h lays them out.
+struct DictHead {
+  int64_t refs;                  // handles holding it (atomic)
+  int64_t size, used, cap;       // live entries, entries written, entries allocated
+  void* keys;                    // cap keys
+  void* vals;                    // cap values (a set: cap bytes, unused)
+  uint8_t* live;                 // cap flags
+  int64_t* hashes;               // cap hashes, or null with index
+  int64_t* index;                // nslots slots, or null
+  int64_t nslots;
+  void (*destroy)(DictHead*);    // destroys the entries, frees the arrays and the header
+};
+
 #ifndef __CUDACC_RTC__
 /// A kernel's host entry: params[i] points at argument i's bytes (as cuLaunchKernel's).
 using HostKernelFn = void (*)(void** params, SimLaunch* launch);

@@ -12,6 +12,7 @@
 
 #include "bindings/common.h"
 #include "bindings/exceptions.h"
+#include "bindings/dicts.h"
 #include "bindings/lists.h"
 #include "bindings/marshal.h"
 #include "compiler/layout.h"
@@ -132,6 +133,20 @@ py::object result_value(const Type& t, const char* p, ResultOwners& owners) {
     if (owners.list_depth == 0) release_list(head);
     return r;
   }
+  if (t.is_dict() || t.is_set()) {  // as a list: the returned handle's reference is ours (bindings/dicts.cpp)
+    DictHead* head;
+    std::memcpy(&head, p, sizeof head);
+    py::object r;
+    for (const KArg& a : *owners.kargs)
+      if ((a.type.is_dict() || a.type.is_set()) && (DictHead*)(intptr_t)a.bytes[0] == head) r = a.list_source;  // the same object
+    ++owners.list_depth;
+    if (!r)
+      r = dict_value(head, t, [&](const char* q) { return result_value(t.elems[0], q, owners); },
+                     [&](const char* q) { return result_value(t.elems[1], q, owners); });
+    --owners.list_depth;
+    if (owners.list_depth == 0) release_dict(head);
+    return r;
+  }
   if (t.is_record()) {  // a copy of the record, as Numba returns one (numpy.record)
     const char* data;
     std::memcpy(&data, p, sizeof data);
@@ -164,7 +179,8 @@ bool returnable(const Type& t) {
   if (t.is_scalar() || t.is_array() || t.is_record() || t.is_enum() || t.tag == Type::Tag::Void || t.tag == Type::Tag::None ||
       t.tag == Type::Tag::String)
     return true;
-  if (t.is_optional() || t.is_list()) return returnable(t.elems[0]);
+  if (t.is_optional() || t.is_list() || t.is_set()) return returnable(t.elems[0]);
+  if (t.is_dict()) return returnable(t.elems[0]) && returnable(t.elems[1]);
   if (t.is_tuple()) {
     for (const auto& e : t.elems)
       if (!returnable(e)) return false;
@@ -194,9 +210,11 @@ class CpuFunction {
     struct ListRefs {
       std::vector<KArg>& k;
       ~ListRefs() {
-        for (KArg& a : k)
+        for (KArg& a : k) {
           if (a.type.is_list()) release_list((ListHead*)(intptr_t)a.bytes[0]);
           else if (a.type.tag == Type::Tag::String) release_str((cj::StrHead*)(intptr_t)a.bytes[0]);
+          else if (a.type.is_dict() || a.type.is_set()) release_dict((DictHead*)(intptr_t)a.bytes[0]);  // bindings/dicts.cpp
+        }
       }
     } list_refs{karg};
     std::vector<Type> types;
@@ -204,6 +222,12 @@ class CpuFunction {
       try {
         if (PyList_Check(args[i].ptr())) karg.push_back(marshal_list(args[i], (int)i));  // a reflected list
         else if (PyUnicode_Check(args[i].ptr())) karg.push_back(marshal_str(args[i]));  // bindings/strings.h
+        else if (PySet_Check(args[i].ptr())) karg.push_back(marshal_set(args[i], (int)i));  // a reflected set
+        else if (is_typed_dict(args[i])) karg.push_back(marshal_dict(args[i], (int)i));    // a typed.Dict (bindings/dicts.cpp)
+        else if (is_typed_list(args[i])) karg.push_back(marshal_typed_list(args[i], (int)i));  // a typed.List
+        else if (PyDict_Check(args[i].ptr()))  // Numba: reflected dicts are not supported
+          throw UnknownArgumentType((int)i, "non-precise type pyobject: a Python dict (reflected dicts are not supported; "
+                                            "pass a numba.typed.Dict)");
         else karg.push_back(marshal(args[i], rt::Backend::Sim, (int)i));
       } catch (const UnknownArgumentType& e) {
         argument_type_error(src_, e.index, e.what());
@@ -234,6 +258,9 @@ class CpuFunction {
     ResultOwners owners{&arena, &args, &karg, 0, {}};
     for (const KArg& a : karg)  // Numba's reflection: the caller's lists get the new items
       if (a.type.is_list()) reflect_list(a, [&](const char* q) { return result_value(a.type.elems[0], q, owners); });
+      else if (a.type.is_dict() || a.type.is_set())
+        reflect_dict(a, [&](const char* q) { return result_value(a.type.elems[0], q, owners); },
+                     [&](const char* q) { return result_value(a.type.elems[1], q, owners); });
     return result_value(sp.build.ret, reinterpret_cast<const char*>(ret.data()), owners);
   }
 

@@ -59,13 +59,16 @@ py::object arg_value(const ExcArg& a) {
 }  // namespace
 
 void raise_cpu_exception(const Build& b, const ExcRecord& r) {
-  if (r.type) {  // a run-time check's builtin class and message
+  if (r.type) {  // a run-time check's builtin class and message (or its arguments: KeyError(key))
     // A builtin class's name, or a module's class ("numpy.linalg.LinAlgError", host_linalg.h).
     const std::string type = r.type;
     const size_t dot = type.rfind('.');
     py::object cls = dot == std::string::npos ? py::module_::import("builtins").attr(r.type)
                                               : py::module_::import(type.substr(0, dot).c_str()).attr(type.substr(dot + 1).c_str());
-    raise_instance(cls, py::make_tuple(py::str(r.msg)));
+    py::tuple args(r.msg ? 1 : r.nargs);
+    if (r.msg) args[0] = py::str(r.msg);
+    for (int k = 0; !r.msg && k < r.nargs; ++k) args[k] = arg_value(r.args[k]);
+    raise_instance(cls, args);
   }
   if (r.cls < 0 || (size_t)r.cls >= b.exc_classes.size()) throw std::logic_error("compiled code raised an unknown class");
   py::tuple args(r.nargs);

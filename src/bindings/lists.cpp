@@ -65,7 +65,9 @@ py::list list_items(const ListHead* head, const Type& list, const ItemReader& re
 void reflect_list(const KArg& a, const ItemReader& read) {
   const auto* head = reinterpret_cast<const ListHead*>((intptr_t)a.bytes[0]);
   py::list now = list_items(head, a.type, read);
-  py::list old = py::reinterpret_borrow<py::list>(a.list_source);
+  // A typed.List's items are its list `_l` (python/cujit/typed.py).
+  py::list old = py::hasattr(a.list_source, "_cj_typed_list") ? py::list(a.list_source.attr("_l"))
+                                                              : py::reinterpret_borrow<py::list>(a.list_source);
   bool same = py::len(now) == py::len(old);
   for (size_t i = 0; same && i < py::len(now); ++i) {
     const int eq = PyObject_RichCompareBool(now[i].ptr(), old[i].ptr(), Py_EQ);

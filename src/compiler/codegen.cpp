@@ -45,6 +45,12 @@ std::string mangle(const Type& t) {
       if (t.record) return "AR" + std::to_string(t.record->size) + "_" + std::to_string(t.record->align) + "_" + std::to_string(t.ndim);
       return std::string("A") + scalar_ident(t.scalar) + "_" + std::to_string(t.ndim);
     case Type::Tag::Record: return "R" + std::to_string(t.record->size) + "_" + std::to_string(t.record->align);
+    // Containers by their items: a tuple of list(int64) and one of list(float64) are two structs.
+    case Type::Tag::List: case Type::Tag::Set: case Type::Tag::Dict: case Type::Tag::Optional: {
+      std::string s = t.is_list() ? "L" : t.is_set() ? "S" : t.is_dict() ? "D" : "O";
+      for (const auto& e : t.elems) s += "_" + mangle(e);
+      return s + "_E";
+    }
     default: return "x";
   }
 }
@@ -74,6 +80,7 @@ std::string cpp_type(const Type& t) {
     case Type::Tag::GridGroup: return "cj::GridGroup";
     case Type::Tag::List: return list_cpp(t);  // codegen_lists.cpp
     case Type::Tag::String: return "cj::Str";  // prelude/host_str.h
+    case Type::Tag::Dict: case Type::Tag::Set: return dict_cpp(t);  // codegen_dicts.cpp
     default: throw InternalError("no C++ type for " + t.str());
   }
 }
@@ -112,13 +119,17 @@ std::string Emitter::run(const std::vector<EntryPoint>& entries) {
 std::string Emitter::type(const Type& t) {
   if (t.is_tuple()) tuple_struct(t);
   if (t.is_optional() || t.tag == Type::Tag::EnumMember) type(t.elems[0]);
+  if (t.is_list() || t.is_dict() || t.is_set())  // their items' tuple structs
+    for (const auto& e : t.elems)
+      if (e.known()) type(e);
   return cpp_type(t);
 }
 
 void Emitter::tuple_struct(const Type& t) {
   std::string name = cpp_type(t);
   if (emitted_structs_.count(name)) return;
-  for (auto& e : t.elems) if (e.is_tuple()) tuple_struct(e);
+  for (auto& e : t.elems)  // the structs its items name first (a tuple's, a list's tuples, ...)
+    if (e.is_tuple() || e.is_list() || e.is_dict() || e.is_set() || e.is_optional()) type(e);
   emitted_structs_.insert(name);
   structs_ << "struct " << name << " {";
   for (size_t i = 0; i < t.elems.size(); ++i) structs_ << " " << cpp_type(t.elems[i]) << " f" << i << ";";
@@ -134,6 +145,13 @@ void Emitter::tuple_struct(const Type& t) {
     at("\n  CJ_METHOD ", "at(int64_t i)", std::string("cj::") + (prog_.host_only ? "py_" : "") + "tuple_index_error()");
     if (target_ == Target::CUDA && prog_.debug_checks)  // debug=True: the raise named by `site`
       at("  __device__ ", "at_or_raise(int64_t i, int32_t site)", "cj::gpu_raise(site)");
+  }
+  if (target_ == Target::Host) {  // hashing and comparing a tuple key (prelude/host_dict.h)
+    structs_ << "\n  static constexpr int cj_arity = " << t.elems.size() << ";\n  template <class F> void cj_visit(F&& f) const {";
+    for (size_t i = 0; i < t.elems.size(); ++i) structs_ << " f(f" << i << ");";
+    structs_ << " }\n  template <class F> bool cj_zip(const " << name << "& o, F&& f) const { return true";
+    for (size_t i = 0; i < t.elems.size(); ++i) structs_ << " && f(f" << i << ", o.f" << i << ")";
+    structs_ << "; }\n";
   }
   structs_ << " };\n";
   // The runtime's reading of it (layout.h), checked here; NVRTC has no offsetof, and the host

@@ -134,4 +134,23 @@ std::string str_binop_code(ast::Op op, const std::string& a, const Type& ta, con
 /// == != < <= > >= in, not in between strs.
 std::string str_compare_code(const std::string& l, ast::Op op, const std::string& r);
 
+// Dicts and sets (codegen_dicts.cpp; CPU code only).
+/// "cj::Dict<int64_t, double>", "cj::Set<int64_t>".
+std::string dict_cpp(const Type& t);
+/// A dict or set literal.
+std::string dict_literal_code(const FunctionInstance& fn, const ast::Node& e, const ExprCode& expr, const ConvertCode& conv);
+/// A call of a Rule::DictOp builtin: dict(), set(), hash(), d.get(k) (rewritten as dict.get(d, k)), ...
+std::string dict_call_code(const FunctionInstance& fn, const ast::Node& e, Builtin b, const ExprCode& expr,
+                           const ConvertCode& conv);
+/// d[k].
+std::string dict_subscript_code(const ast::Node& e, const ExprCode& expr, const ConvertCode& conv);
+/// The statement d[k] = value (value in the value type).
+std::string dict_store_code(const ast::Node& target, const std::string& value, const ExprCode& expr, const ConvertCode& conv);
+/// The statement del d[k] (or del l[i]).
+std::string dict_delete_code(const ast::Node& target, const ExprCode& expr, const ConvertCode& conv);
+/// a | b, a & b, a - b, a ^ b of sets.
+std::string set_binop_code(ast::Op op, const std::string& a, const std::string& b);
+/// k in d, x in s, d == e, s <= t, ...
+std::string dict_compare_code(const std::string& l, const Type& lt, ast::Op op, const std::string& r, const Type& rt);
+
 }  // namespace cujit

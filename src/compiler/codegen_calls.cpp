@@ -75,6 +75,11 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
     return nplib_call_code(e, b, [this](const ast::Node& n) { return expr(n); });
   }
   if (rule == Rule::StrOp) return str_call_code(e, b, [this](const ast::Node& n) { return expr(n); });  // codegen_strings.cpp
+  if (rule == Rule::DictOp) {  // codegen_dicts.cpp (type(): the result's tuple structs, items() or popitem())
+    type(e.type);
+    return dict_call_code(*fn_, e, b, [this](const ast::Node& n) { return expr(n); },
+                          [this](const std::string& c, const Type& f, const Type& t) { return convert(c, f, t); });
+  }
   if (rule == Rule::ListOp)  // codegen_lists.cpp
     return list_call_code(*fn_, e, b, [this](const ast::Node& n) { return expr(n); },
                           [this](const std::string& c, const Type& f, const Type& t) { return convert(c, f, t); });
@@ -121,7 +126,7 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
     case Builtin::Len: {
       const Type& t = e.list[0]->type;
       if (t.is_tuple()) return "((void)(" + expr(*e.list[0]) + "), (int64_t)" + std::to_string(t.elems.size()) + ")";
-      if (t.is_list() || t.tag == Type::Tag::String) return "(" + expr(*e.list[0]) + ").size()";
+      if (t.is_list() || t.is_dict() || t.is_set() || t.tag == Type::Tag::String) return "(" + expr(*e.list[0]) + ").size()";
       return "(" + expr(*e.list[0]) + ").shape[0]";
     }
     case Builtin::Print: return print(e);

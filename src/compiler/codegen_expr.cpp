@@ -75,10 +75,13 @@ std::string Emitter::value(const ast::Node& e) {
     }
     case K::Subscript: return subscript(e);
     case K::Call: return call(e);
+    case K::Dict: case K::Set:  // codegen_dicts.cpp
+      return dict_literal_code(*fn_, e, [this](const ast::Node& n) { return expr(n); },
+                               [this](const std::string& c, const Type& f, const Type& t) { return convert(c, f, t); });
     case K::List:  // codegen_lists.cpp
       return list_literal_code(*fn_, e, [this](const ast::Node& n) { return expr(n); },
                                [this](const std::string& c, const Type& f, const Type& t) { return convert(c, f, t); });
-    case K::Slice: case K::Starred: case K::ListComp: case K::Comprehension: case K::Dict:
+    case K::Slice: case K::Starred: case K::ListComp: case K::Comprehension:
 #define CUJIT_AST_CASES_OF Stmt
 #include "compiler/ast_cases.inc"
       throw InternalError(std::string("codegen: expression ") + ast::kind_name(e.kind));
@@ -234,6 +237,7 @@ std::string Emitter::binop(ast::Op op, const std::string& a, const Type& ta, con
   using O = ast::Op;
   if (ta.is_list() || tb.is_list()) return list_binop_code(op, a, ta, b, tb, result);  // codegen_lists.cpp
   if (ta.tag == Type::Tag::String || tb.tag == Type::Tag::String) return str_binop_code(op, a, ta, b);  // codegen_strings.cpp
+  if (ta.is_set()) return set_binop_code(op, a, b);  // codegen_dicts.cpp
   if (ta.is_tuple()) {  // tuple concatenation: each operand evaluated once (it may be a call)
     const std::string x = "cj_ca" + std::to_string(tmp_++), y = "cj_cb" + std::to_string(tmp_++);
     std::string s = "([&]() { auto " + x + " = " + a + "; auto " + y + " = " + b + "; return " + type(result) + "{";
@@ -363,6 +367,9 @@ std::string Emitter::subscript(const ast::Node& e) {
     return "cj::fancy_get(" + expr(*e.value()) + ", " + expr(*e.index()) + ")";
   }
   if (base.tag == Type::Tag::String) return str_subscript_code(e, [this](const ast::Node& n) { return expr(n); });  // codegen_strings.cpp
+  if (base.is_dict())  // codegen_dicts.cpp
+    return dict_subscript_code(e, [this](const ast::Node& n) { return expr(n); },
+                               [this](const std::string& c, const Type& f, const Type& t) { return convert(c, f, t); });
   if (base.is_tuple()) {
     const ast::Node& ix = *e.index();
     std::vector<int64_t> picks;

@@ -22,12 +22,13 @@ void plan(const ast::Node& it, const std::string& i, const ValueContext& cx, boo
     p.item = "(" + c + ")(" + v + "_start + (" + c + ")" + i + " * " + v + "_step)";
     return;
   }
-  if (t.is_array() || t.is_tuple() || t.is_list() || t.tag == Type::Tag::String) {
-    p.setup += "auto " + v + " = " + cx.expr(it) + "; ";
+  if (t.is_array() || t.is_tuple() || t.is_list() || t.is_dict() || t.is_set() || t.tag == Type::Tag::String) {
+    // A dict or set: its keys when the loop starts (host_dict.h).
+    p.setup += "auto " + v + " = " + (t.is_dict() || t.is_set() ? "cj::dict_keys(" + cx.expr(it) + ")" : cx.expr(it)) + "; ";
     if (t.tag == Type::Tag::String) {  // a str (CPU code): each character
       p.count = v + ".size()";
       p.item = "cj::str_char(" + v + ".at(" + i + "))";
-    } else if (t.is_list()) {  // a list (CPU code): its length when the loop starts
+    } else if (t.is_list() || t.is_dict() || t.is_set()) {  // a list (CPU code): its length when the loop starts
       p.count = v + ".size()";
       p.item = v + ".at(" + i + ")";
     } else if (t.is_tuple()) {

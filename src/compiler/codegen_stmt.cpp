@@ -53,10 +53,19 @@ void Emitter::stmt(const ast::Node& s) {
       return;
     }
     case K::AugAssign: {
+      if (s.target()->type.is_set()) {  // s |= t changes the set in place (its aliases see it)
+        const std::string l = expr(*s.target());
+        out("cj::set_assign(" + l + ", " + set_binop_code(s.op, l, expr(*s.rhs())) + ");");
+        return;
+      }
       if (s.target()->type.is_list()) {  // l += x, l *= n change the list in place (its aliases see it)
         const std::string l = expr(*s.target());
         out(std::string(s.op == ast::Op::Add ? "cj::list_extend(" : "cj::list_irepeat(") + l + ", " + expr(*s.rhs()) + ");");
         store(*s.target(), l, s.target()->type);
+        return;
+      }
+      if (s.target()->is(K::Subscript) && s.target()->value()->type.is_dict()) {  // d[k] += v: read, then stored
+        store(*s.target(), binop(s.op, expr(*s.target()), s.target()->type, expr(*s.rhs()), s.rhs()->type, s.type), s.type);
         return;
       }
       if (s.target()->is(K::Subscript) && !s.target()->value()->type.is_record() && !s.target()->value()->type.is_list()) {
@@ -104,6 +113,11 @@ void Emitter::stmt(const ast::Node& s) {
     }
     case K::For: for_stmt(s); return;
     case K::Pass: out(";"); return;
+    case K::Delete:  // codegen_dicts.cpp
+      for (const auto& t : s.targets())
+        out(dict_delete_code(*t, [this](const ast::Node& n) { return expr(n); },
+                             [this](const std::string& c, const Type& f, const Type& to) { return convert(c, f, to); }));
+      return;
     case K::Raise: out(raise_code(prog_, *fn_, s, [&](const ast::Node& a) { return expr(a); })); return;
     case K::Try:  // @jit only (typeinfer_exc.cpp); `except Exception` lets BaseException-only classes pass
       out("try {");
@@ -231,9 +245,10 @@ void Emitter::for_stmt(const ast::Node& s) {
     out("{ auto " + l + " = " + expr(*s.iter()) + ";");
     out("for (int64_t " + i + " = 0; " + i + " < " + l + ".size(); ++" + i + ") {");
     i = "cj::str_char(" + l + ".at(" + i + "))";
-  } else if (it.is_list()) {  // Python's: while the index is below the length, which the body may change
+  } else if (it.is_list() || it.is_dict() || it.is_set()) {  // Python's: while the index is below the length, which the body may change
     std::string l = "cj_l" + std::to_string(tmp_++);
-    out("{ auto " + l + " = " + expr(*s.iter()) + ";");
+    // A dict or set: its keys when the loop starts (host_dict.h).
+    out("{ auto " + l + " = " + (it.is_list() ? expr(*s.iter()) : "cj::dict_keys(" + expr(*s.iter()) + ")") + ";");
     out("for (int64_t " + i + " = 0; " + i + " < " + l + ".size(); ++" + i + ") {");
     i = l + ".at(" + i + ")";
   } else if (it.is_tuple()) {
@@ -274,6 +289,11 @@ void Emitter::store(const ast::Node& target, const std::string& code, const Type
   }
   if (target.is(K::Subscript) && target.type.is_record()) {  // a[i] = r: the record's bytes
     out(index_expr(target, kWrite) + " = *(" + code + ");");
+    return;
+  }
+  if (target.is(K::Subscript) && target.value()->type.is_dict()) {  // codegen_dicts.cpp
+    out(dict_store_code(target, convert(code, from, target.value()->type.elems[1]), [this](const ast::Node& n) { return expr(n); },
+                        [this](const std::string& c, const Type& f, const Type& t) { return convert(c, f, t); }));
     return;
   }
   if (target.is(K::Subscript) && target.value()->type.is_list()) {  // codegen_lists.cpp

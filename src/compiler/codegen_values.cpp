@@ -81,6 +81,8 @@ std::string emit_compare(const ast::Node& e, const ValueContext& cx) {
       parts.push_back(emit_tuple_compare(l, lt.elems[0], op, r, rt.elems[0], cx));
     } else if (lt.tag == Type::Tag::String && rt.tag == Type::Tag::String) {  // codegen_strings.cpp
       parts.push_back(str_compare_code(l, op, r));
+    } else if (lt.is_dict() || rt.is_dict() || lt.is_set() || rt.is_set()) {  // typeinfer_dicts.cpp
+      parts.push_back(dict_compare_code(l, lt, op, r, rt));
     } else if (lt.is_list() || rt.is_list()) {  // typing: `x in l`, or lists compared (typeinfer_lists.cpp)
       parts.push_back(list_compare_code(l, lt, op, r, rt));
     } else if (lt.is_tuple() || rt.is_tuple()) {

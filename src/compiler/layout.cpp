@@ -24,7 +24,7 @@ Layout value_layout(const Type& t) {
       l.align = std::max(l.align, el.align);
     }
     l.size = std::max<size_t>((off + l.align - 1) / l.align * l.align, 1);  // C++: an empty struct has one byte
-  } else if (t.is_record() || t.is_list() || t.tag == Type::Tag::String) {  // a pointer to the record's bytes, a list's or str's header
+  } else if (t.is_record() || t.is_list() || t.is_dict() || t.is_set() || t.tag == Type::Tag::String) {  // a pointer to the record's bytes, a list's, dict's or str's header
     l.size = l.align = 8;
   } else if (t.is_array()) {
     l.size = 8 + 16 * (size_t)t.ndim;

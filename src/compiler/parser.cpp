@@ -329,7 +329,6 @@ class Parser {
       case T::With: msg = "'with' statements are not supported"; break;
       case T::Global: msg = "'global' statements are not supported"; break;
       case T::Nonlocal: msg = "'nonlocal' statements are not supported"; break;
-      case T::Del: msg = "'del' statements are not supported"; break;
       case T::Import: msg = "'import' statements are not supported"; break;
       case T::From: msg = "'from ... import' statements are not supported"; break;
       case T::Async: msg = "'async' statements are not supported"; break;
@@ -366,6 +365,16 @@ class Parser {
         return n;
       }
       case T::Assert: return assert_stmt();
+      case T::Del: {  // del_stmt = "del" target ("," target)*: items of a dict (typed in typeinfer)
+        next();
+        NodePtr n = ast::make(Kind::Delete, t.loc);
+        do {
+          NodePtr target = primary();
+          if (!target->is(Kind::Subscript)) unsupported(t, "'del' statements are not supported (but `del d[key]` of a dict is)");
+          n->list.push_back(std::move(target));
+        } while (accept(T::Comma) && !at(T::Newline));
+        return n;
+      }
       case T::Break:
       case T::Continue:
         if (loops_ == 0) syntax(t, "'" + t.text + "' outside loop");
@@ -945,17 +954,22 @@ class Parser {
     return seal(std::move(n));
   }
 
-  // dict = "{" (test ":" test ("," test ":" test)* ","?)? "}"        (a set is refused)
+  // dict = "{" (test ":" test ("," test ":" test)* ","?)? "}"
+  // set  = "{" test ("," test)* ","? "}"
   NodePtr dict_display() {
     size_t start = pos_;
     const Token& lb = next();
     NodePtr n = ast::make(Kind::Dict, lb.loc);
     while (!at(T::RBrace)) {
       if (at(T::DoubleStar)) unsupported(tok(), "'**' unpacking is not supported");
+      if (at(T::Star)) unsupported(tok(), "'*' unpacking is not supported");
       n->list.push_back(test());
-      if (n->list.size() == 1 && (at(T::Comma) || at(T::RBrace) || at(T::For)))
-        unsupported(at(T::For) ? tok() : lb, at(T::For) ? "set comprehensions are not supported"
-                                                        : "set literals are not supported");
+      if (n->list.size() == 1 && at(T::For)) unsupported(tok(), "set comprehensions are not supported");
+      if (n->list.size() == 1 && (at(T::Comma) || at(T::RBrace))) {  // a set display
+        n->kind = Kind::Set;
+        while (accept(T::Comma) && !at(T::RBrace)) n->list.push_back(test());
+        break;
+      }
       expect(T::Colon, "expected ':' after the dictionary key");
       n->list.push_back(test());
       if (n->list.size() == 2 && at(T::For))

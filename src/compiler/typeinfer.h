@@ -111,6 +111,9 @@ struct FunctionInstance {
   // Lists made by a literal assigned to a name (typeinfer_lists.cpp): the item type that name's
   // literals and everything appended or inserted into it unify to, as Numba's list type variable.
   std::map<std::string, Type> list_items;
+  // Dicts and sets made by `{}`, a literal, dict() or set() assigned to a name
+  // (typeinfer_dicts.cpp): the type that name's literals and its first insertions give.
+  std::map<std::string, Type> dict_types;
   int unrolled = 0;  // literal_unroll loops rewritten so far (typeinfer_unroll.cpp): names their variables
   // Recursion (typeinfer_calls.cpp). While this instance is being typed, the type its returns
   // give so far (its declared type if it has one): a call of it from inside (directly or through
@@ -452,6 +455,28 @@ Type type_str_subscript(FunctionInstance& fn, ast::Node& e, const Type& index);
 Type str_binop_type(FunctionInstance& fn, const ast::Node& at, ast::Op op, const Type& a, const Type& b);
 /// == != < <= > >= `in` between two strs.
 bool str_comparison_ok(const Type& l, ast::Op op, const Type& r);
+
+// Dicts and sets (typeinfer_dicts.cpp; CPU code only, refused in GPU code at the line).
+/// A dict literal (keys and values alternating in `items`) or a set literal.
+Type type_dict_literal(FunctionInstance& fn, ast::Node& e, const std::vector<Type>& items);
+/// A typing error where the key or value type of `{}`/`set()` (node `e`) stayed unknown.
+void check_dicts_known(const FunctionInstance& fn, const ast::Node& e);
+/// The builtin ("dict.get") a method of a dict or set of type `self` names, or null.
+const char* dict_method_builtin(const Type& self, const std::string& method);
+/// dict(), set(), hash() and the methods (Rule::DictOp; a method's container is args[0]).
+Type type_dict_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args);
+/// d[k].
+Type type_dict_subscript(FunctionInstance& fn, ast::Node& e, const Type& d, const Type& key);
+/// d[k] = v (target typed already): the first insertion into `{}` types it.
+void check_dict_store(FunctionInstance& fn, const ast::Node& stmt, ast::Node& target, const Type& value);
+/// del d[k] (target typed already).
+void check_dict_delete(FunctionInstance& fn, const ast::Node& target);
+/// a | b, a & b, a - b, a ^ b with a set.
+Type set_binop_type(FunctionInstance& fn, const ast::Node& at, ast::Op op, const Type& a, const Type& b);
+/// The refusal of `what` (iteration, pop) where a set's item order would show.
+std::string set_order_refusal(const std::string& what);
+/// `k in d`, `x in s`, d == e, and the set comparisons.
+bool dict_comparison_ok(const Type& l, ast::Op op, const Type& r);
 
 // Named tuples (typeinfer_namedtuples.cpp): the type of field `name` of the named tuple `v`
 // (Numba's "Unknown attribute" where it has none); a call of the named tuple class `cls` (its

@@ -206,10 +206,12 @@ Type BuiltinTyper::builtin_call(ast::Node& e, const BuiltinRow& b, const std::ve
     case Rule::Len:
       arity(e, b, args, 1, 1);
       if (args[0].tag == Type::Tag::String) refuse_gpu_string(fn_, e);  // typeinfer_strings.cpp
-      else if (!args[0].is_array() && !args[0].is_tuple() && !args[0].is_list()) error(e, "len() of a " + args[0].str() + " is not supported");
+      else if (!args[0].is_array() && !args[0].is_tuple() && !args[0].is_list() && !args[0].is_dict() && !args[0].is_set())
+        error(e, "len() of a " + args[0].str() + " is not supported");
       return Type::scalar_of(Scalar::Int64);
     case Rule::ListOp: return type_list_call(fn_, e, b, args);  // typeinfer_lists.cpp
     case Rule::StrOp: return type_str_call(fn_, e, b, args);  // typeinfer_strings.cpp
+    case Rule::DictOp: return type_dict_call(fn_, e, b, args);  // typeinfer_dicts.cpp
     case Rule::TupleOf:
       arity(e, b, args, 0, 1);
       if (args.empty()) return Type::tuple({});

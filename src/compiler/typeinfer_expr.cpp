@@ -158,7 +158,11 @@ Type Typer::expr(ast::Node& e) {
       for (auto& x : e.list) items.push_back(fn().host_only ? operand(*x) : Type::unknown());
       return set(e, type_list_literal(fn(), e, items));
     }
-    case K::Dict: unsupported(e, "dict literals are not supported in " + fn().compiled_as + (fn().host_only ? " yet" : ""));
+    case K::Dict: case K::Set: {  // typeinfer_dicts.cpp (refused in GPU code)
+      std::vector<Type> items;
+      for (auto& x : e.is(K::Set) ? e.elts() : e.keys_values()) items.push_back(fn().host_only ? operand(*x) : Type::unknown());
+      return set(e, type_dict_literal(fn(), e, items));
+    }
     case K::Slice: error(e, "a slice is only allowed inside []");
     case K::Starred: case K::ListComp: case K::Comprehension:
 #define CUJIT_AST_CASES_OF Stmt

@@ -67,10 +67,13 @@ struct Desugar {
   }
 
   // `x = [...]`: the literal types its items together with what is appended to x.
+  // Dicts and sets likewise (`d = {}`, `d = dict()`, `s = set()`; typeinfer_dicts.cpp).
   static void name_literal(Node& s) {
-    if (s.is(Kind::Assign) && s.targets().size() == 1 && s.targets()[0]->is(Kind::Name) && s.rhs()->is(Kind::List) &&
-        s.rhs()->name.empty())
-      s.rhs()->name = s.targets()[0]->name;
+    if (!s.is(Kind::Assign) || s.targets().size() != 1 || !s.targets()[0]->is(Kind::Name) || !s.rhs()->name.empty()) return;
+    Node& v = *s.rhs();
+    const bool empty_call = v.is(Kind::Call) && v.args().empty() && v.func()->is(Kind::Name) &&
+                            (v.func()->name == "dict" || v.func()->name == "set");
+    if (v.is(Kind::List) || v.is(Kind::Dict) || v.is(Kind::Set) || empty_call) v.name = s.targets()[0]->name;
   }
 
   void hoist_in_stmt(Node& s, std::vector<NodePtr>* before) {
@@ -80,6 +83,7 @@ struct Desugar {
       case Kind::Assign: case Kind::AugAssign: hoist(s.rhs(), before, true); break;
       case Kind::For: hoist(s.iter(), before, true); break;
       case Kind::While: hoist(s.test(), before, false); break;
+      case Kind::Delete: for (auto& t : s.targets()) hoist(t, before, true); break;
       default: break;  // no expression of its own (the blocks are walked by block())
     }
     if (s.is(Kind::Assign))
@@ -230,6 +234,8 @@ void check_list_known(const FunctionInstance& fn, const ast::Node& e) {
 void check_lists_known(const FunctionInstance& fn) {
   std::function<void(const Node&)> walk = [&](const Node& n) {
     if (n.is(Kind::List)) check_list_known(fn, n);
+    // And a `{}`, dict() or set() nothing typed (typeinfer_dicts.cpp).
+    if (n.is(Kind::Dict) || n.is(Kind::Set) || (n.is(Kind::Call) && (n.type.is_dict() || n.type.is_set()))) check_dicts_known(fn, n);
     ast::for_each_child(n, walk);
   };
   walk(*fn.mod.func);

@@ -63,6 +63,7 @@ Type Typer::binop_type(const ast::Node& at, ast::Op op, const Type& a, const Typ
                   a.str() + "' and '" + b.str() + "'");
   };
   if (a.is_list() || b.is_list()) return list_binop_type(fn(), at, op, a, b);  // typeinfer_lists.cpp
+  if (a.is_set() || b.is_set() || a.is_dict() || b.is_dict()) return set_binop_type(fn(), at, op, a, b);  // typeinfer_dicts.cpp
   if (a.is_tuple() && b.is_tuple() && op == O::Add) {
     if (a.is_named_tuple() || b.is_named_tuple())  // Numba has no + with a named tuple
       error(at, "No implementation of function Function(<built-in function add>) found for signature: add(" + a.str() +
@@ -163,6 +164,10 @@ Type Typer::subscript(ast::Node& e) {
     if (idx.size() != 1) error(e, "string indices must be integers or slices, not tuple");
     return type_str_subscript(fn(), e, it[0]);
   }
+  if (base.is_dict() || base.is_set()) {  // typeinfer_dicts.cpp
+    if (idx.size() != 1) return type_dict_subscript(fn(), e, base, Type::tuple(it));
+    return type_dict_subscript(fn(), e, base, it[0]);
+  }
   if (base.is_list()) {  // typeinfer_lists.cpp
     if (idx.size() != 1) error(e, "list indices must be integers or slices, not tuple");
     return type_list_subscript(fn(), e, base, it[0]);
@@ -242,6 +247,15 @@ void Typer::array_method(ast::Node& e) {
     ast::NodePtr self = std::move(e.func()->value());
     ast::NodePtr callee = ast::make(ast::Kind::Name, e.func()->loc);
     callee->name = sm;
+    e.func() = std::move(callee);
+    e.args().insert(e.args().begin(), std::move(self));
+    return;
+  }
+  // d.get(k) and the other dict and set methods: dict.get(d, k) (typeinfer_dicts.cpp).
+  if (const char* dm = dict_method_builtin(expr(*e.func()->value()), e.func()->name)) {
+    ast::NodePtr self = std::move(e.func()->value());
+    ast::NodePtr callee = ast::make(ast::Kind::Name, e.func()->loc);
+    callee->name = dm;
     e.func() = std::move(callee);
     e.args().insert(e.args().begin(), std::move(self));
     return;

@@ -92,7 +92,7 @@ void Typer::stmt(ast::Node& s) {
         unsupported(*s.target(), "augmented assignment to a variable that may be None (" + cur.str() + ") is not supported; assign it a value first");
       Type v = operand(*s.rhs());
       Type r = (cur.known() && v.known()) ? binop_type(s, s.op, cur, v) : Type::unknown();
-      if (r.is_list() && cur.is_list()) r = cur;  // l += m extends l itself: it keeps its type
+      if ((r.is_list() && cur.is_list()) || (r.is_set() && cur.is_set())) r = cur;  // l += m extends l itself: it keeps its type
       s.type = r;
       assign(*s.target(), r, s);
       return;
@@ -149,11 +149,13 @@ void Typer::stmt(ast::Node& s) {
       else if (it.is_array()) {
         if (it.ndim == 1) elem = element_type(it);
         else { elem = it; elem.ndim -= 1; elem.layout = it.layout == 'C' ? 'C' : 'A'; }
-      } else if (it.is_list()) {
+      } else if (it.is_list() || it.is_dict()) {  // a dict: its keys, in insertion order
         elem = it.elems[0];
       } else if (it.tag == Type::Tag::String) {  // each character, a str of one code point
         refuse_gpu_string(fn(), *s.iter());
         elem = it;
+      } else if (it.is_set()) {
+        unsupported(*s.iter(), set_order_refusal("iterating over a set"));
       } else if (it.is_tuple()) {
         for (const auto& e : it.elems) elem = unify(elem, e);
         if (!elem.known() && !it.elems.empty()) unsupported(*s.iter(), "iterating over a heterogeneous tuple is not supported");
@@ -179,6 +181,15 @@ void Typer::stmt(ast::Node& s) {
       return;
     }
     case K::Pass: return;
+    case K::Delete:  // del d[k] (typeinfer_dicts.cpp), del l[i]
+      for (auto& t : s.targets()) {
+        expr(*t);
+        const Type& base = t->value()->type;
+        if (base.is_dict() || base.is_set()) check_dict_delete(fn(), *t);
+        else if (base.is_list() && !t->index()->is(K::Slice)) continue;
+        else if (base.known()) unsupported(*t, "'del' of an item of a " + base.str() + " is not supported (of a dict's or a list's is)");
+      }
+      return;
     case K::Raise:  // typeinfer_exc.cpp; like a return, the path ends here
       type_raise(prog_, fn(), s, [&](ast::Node& e) { return expr(e); },
                  [&](const std::string& n) { return fn().locals.count(n) > 0; });
@@ -281,6 +292,7 @@ void Typer::assign(ast::Node& target, const Type& v, const ast::Node& stmt) {
       Type base = target.value()->type;
       if (base.is_record() || t.is_record()) return check_record_store(fn(), stmt, base, t, v);  // r['x'] = v, a[i] = r
       if (base.is_list()) return check_list_store(fn(), stmt, target, v);  // typeinfer_lists.cpp
+      if (base.is_dict() || base.is_set()) return check_dict_store(fn(), stmt, target, v);  // typeinfer_dicts.cpp
       if (base.known() && !base.is_array())
         error(target, "'" + base.str() + "' does not support item assignment");
       if (base.is_array() && base.readonly)

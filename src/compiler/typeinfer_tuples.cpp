@@ -24,6 +24,7 @@ bool comparable(const Type& a, const Type& b) {
 }  // namespace
 
 bool tuple_comparison_ok(const Type& l, ast::Op op, const Type& r) {
+  if (r.is_dict() || r.is_set() || l.is_dict() || l.is_set()) return dict_comparison_ok(l, op, r);  // typeinfer_dicts.cpp
   if (l.is_list() || r.is_list()) return list_comparison_ok(l, op, r);  // typeinfer_lists.cpp
   if (op == ast::Op::In || op == ast::Op::NotIn) {
     if (!r.is_tuple()) return false;

@@ -114,7 +114,7 @@ bool Type::operator==(const Type& o) const {
     case Tag::Tuple:  // a named tuple's class is part of its type
       if ((tclass == nullptr) != (o.tclass == nullptr) || (tclass && tclass->key != o.tclass->key)) return false;
       return elems == o.elems;
-    case Tag::Optional: case Tag::List: return elems == o.elems;
+    case Tag::Optional: case Tag::List: case Tag::Dict: case Tag::Set: return elems == o.elems;
     case Tag::Iterator: return name == o.name && elems == o.elems;
     case Tag::Module: return name == o.name;
     case Tag::Function: return name == o.name && user_fn == o.user_fn;
@@ -164,6 +164,12 @@ std::string spell(const Type& t, bool keyed) {
     case Tag::Optional: return "OptionalType(" + sub(t.elems[0]) + ")";
     case Tag::List:
       return std::string(t.reflected ? "reflected " : "") + "list(" + (t.elems[0].known() ? sub(t.elems[0]) : "undefined") + ")";
+    case Tag::Dict: {
+      auto part = [&](const Type& e) { return e.known() ? sub(e) : std::string("undefined"); };
+      return "DictType[" + part(t.elems[0]) + "," + part(t.elems[1]) + "]<iv=None>";
+    }
+    case Tag::Set:
+      return std::string(t.reflected ? "reflected " : "") + "set(" + (t.elems[0].known() ? sub(t.elems[0]) : "undefined") + ")";
     case Tag::Iterator: {
       std::string s = t.name + "(";
       for (size_t i = 0; i < t.elems.size(); ++i) s += (i ? ", " : "") + sub(t.elems[i]);
@@ -368,7 +374,12 @@ Type unify(const Type& a, const Type& b) {
   }
   // A list whose item type is not known yet (an empty literal) takes the other's; lists of
   // different item types do not unify (Numba neither).
-  if (a.is_list() && b.is_list()) {
+  if ((a.is_list() && b.is_list()) || (a.is_set() && b.is_set())) {
+    if (!a.elems[0].known()) return b;
+    if (!b.elems[0].known()) return a;
+    return Type::unknown();
+  }
+  if (a.is_dict() && b.is_dict()) {  // likewise a dict of unknown key and value (`{}`)
     if (!a.elems[0].known()) return b;
     if (!b.elems[0].known()) return a;
     return Type::unknown();

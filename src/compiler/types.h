@@ -117,6 +117,11 @@ struct Type {
     List,      // a list (CPU code only; Numba's List): elems[0] = the item type (Unknown while only an
                // empty literal types it: appends then give it, typeinfer_lists.cpp); `reflected`: a
                // Python list passed in, whose changes the caller sees. A cj::List<T> handle in C++.
+    Dict,      // a dict (CPU code only; Numba's DictType, a typed dict): elems = {key, value} (Unknown
+               // while only `{}` types it: the first insertion gives them, typeinfer_dicts.cpp). A
+               // cj::Dict<K, V> handle in C++.
+    Set,       // a set (CPU code only; Numba's Set): elems[0] = the item type; `reflected`: a Python
+               // set passed in. A cj::Set<T> handle in C++.
   };
   Tag tag = Tag::Unknown;
   Scalar scalar = Scalar::Int64;
@@ -177,6 +182,14 @@ struct Type {
     Type t; t.tag = Tag::List; t.elems = {std::move(item)}; t.reflected = reflected; return t;
   }
   bool is_list() const { return tag == Tag::List; }
+  static Type dict(Type key, Type value) {
+    Type t; t.tag = Tag::Dict; t.elems = {std::move(key), std::move(value)}; return t;
+  }
+  bool is_dict() const { return tag == Tag::Dict; }
+  static Type set(Type item, bool reflected = false) {
+    Type t; t.tag = Tag::Set; t.elems = {std::move(item)}; t.reflected = reflected; return t;
+  }
+  bool is_set() const { return tag == Tag::Set; }
 
   bool known() const { return tag != Tag::Unknown; }
   bool is_scalar() const { return tag == Tag::Scalar; }

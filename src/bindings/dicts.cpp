@@ -1,0 +1,178 @@
+// See dicts.h.
+#include "bindings/dicts.h"
+
+#include <cstdlib>
+#include <cstring>
+
+#include "compiler/layout.h"
+
+namespace py = pybind11;
+
+namespace cujit {
+
+namespace {
+// Keys and values made here are plain bytes (numbers, tuples of them): freeing is enough.
+void free_plain(DictHead* h) {
+  std::free(h->keys);
+  std::free(h->vals);
+  std::free(h->live);
+  std::free(h->hashes);
+  std::free(h->index);
+  std::free(h);
+}
+
+bool plain(const Type& t) {
+  if (t.is_scalar()) return true;
+  if (!t.is_tuple()) return false;
+  for (const auto& e : t.elems)
+    if (!plain(e)) return false;
+  return true;
+}
+
+// One item marshalled as type `want` (a Python float for a float32 key: its float32 bytes).
+KArg item_as(const py::handle& v, const Type& want, int index) {
+  KArg k = marshal(v, rt::Backend::Sim, index);
+  if (k.type == want || !want.known()) return k;
+  if (want.is_scalar() && k.type.is_scalar()) {  // the typed.Dict coerced it; the bytes in want's type
+    py::object np = py::module_::import("numpy");
+    return marshal(np.attr(scalar_name(want.scalar))(v), rt::Backend::Sim, index);
+  }
+  throw py::type_error("argument " + std::to_string(index) + ": a " + k.type.str() + " where the container holds " + want.str());
+}
+
+// A new header holding `keys` (and `vals`, or none for a set), their types `kt` and `vt`.
+DictHead* make_head(const std::vector<KArg>& keys, const std::vector<KArg>& vals, const Type& kt, const Type& vt) {
+  const size_t n = keys.size(), cap = n ? n : 1;
+  const size_t ks = value_layout(kt).size, vs = vt.known() ? value_layout(vt).size : 1;
+  auto* h = static_cast<DictHead*>(std::malloc(sizeof(DictHead)));
+  char* kd = static_cast<char*>(std::calloc(cap, ks));
+  char* vd = static_cast<char*>(std::calloc(cap, vs));
+  auto* live = static_cast<uint8_t*>(std::malloc(cap));
+  if (!h || !kd || !vd || !live) throw std::bad_alloc();
+  for (size_t i = 0; i < n; ++i) {
+    std::memcpy(kd + ks * i, keys[i].bytes.data(), ks);
+    if (!vals.empty()) std::memcpy(vd + vs * i, vals[i].bytes.data(), vs);
+    live[i] = 1;
+  }
+  // No index: the generated code builds it (and the hashes) on first use (cujit_abi.h).
+  *h = DictHead{1, (int64_t)n, (int64_t)n, (int64_t)cap, kd, vd, live, nullptr, nullptr, 0, &free_plain};
+  return h;
+}
+
+Type parse_or_unknown(const py::handle& t) {
+  if (t.is_none()) return Type::unknown();
+  try {
+    return parse_type(py::str(t).cast<std::string>());
+  } catch (const std::invalid_argument&) {  // an array's type, say: not an argument's yet
+    throw py::type_error("a typed.Dict of " + py::str(t).cast<std::string>() +
+                         " is not supported as an argument of a @jit function yet (numbers and tuples of them are)");
+  }
+}
+}  // namespace
+
+bool is_typed_dict(const py::handle& h) { return py::hasattr(h, "_cj_typed_dict"); }
+bool is_typed_list(const py::handle& h) { return py::hasattr(h, "_cj_typed_list"); }
+
+KArg marshal_typed_list(const py::handle& h, int index) {
+  const Type it = parse_or_unknown(h.attr("_item_type"));
+  if (!it.known())
+    throw py::type_error("argument " + std::to_string(index) +
+                         ": a typed.List whose item type is not known yet (append to it first, or make it with "
+                         "List.empty_list(item_type))");
+  if (!plain(it))
+    throw py::type_error("argument " + std::to_string(index) + ": a typed.List of " + it.str() +
+                         " is not supported as an argument of a @jit function yet (numbers and tuples of them are)");
+  py::list items = h.attr("_l");
+  const size_t n = items.size(), size = value_layout(it).size;
+  auto* head = static_cast<ListHead*>(std::malloc(sizeof(ListHead)));
+  char* data = static_cast<char*>(std::calloc(n ? n : 1, size));
+  if (!head || !data) throw std::bad_alloc();
+  for (size_t i = 0; i < n; ++i) std::memcpy(data + size * i, item_as(items[i], it, index).bytes.data(), size);
+  *head = ListHead{1, (int64_t)n, (int64_t)(n ? n : 1), data, [](ListHead* p) {
+                     std::free(p->data);
+                     std::free(p);
+                   }};
+  KArg a;
+  a.type = Type::list(it, true);
+  a.bytes.push_back((int64_t)(intptr_t)head);
+  a.list_source = py::reinterpret_borrow<py::object>(h);
+  return a;
+}
+
+KArg marshal_dict(const py::handle& h, int index) {
+  Type kt = parse_or_unknown(h.attr("_key_type")), vt = parse_or_unknown(h.attr("_value_type"));
+  if (!kt.known() || !vt.known())
+    throw py::type_error("argument " + std::to_string(index) +
+                         ": a typed.Dict whose key and value types are not known yet (insert into it first, or make it "
+                         "with Dict.empty(key_type, value_type))");
+  if (!plain(kt) || !plain(vt))
+    throw py::type_error("argument " + std::to_string(index) + ": a typed.Dict of " + kt.str() + " to " + vt.str() +
+                         " is not supported as an argument of a @jit function yet (numbers and tuples of them are)");
+  py::dict d = h.attr("_d");
+  std::vector<KArg> keys, vals;
+  for (auto kv : d) {
+    keys.push_back(item_as(kv.first, kt, index));
+    vals.push_back(item_as(kv.second, vt, index));
+  }
+  KArg a;
+  a.type = Type::dict(kt, vt);
+  a.bytes.push_back((int64_t)(intptr_t)make_head(keys, vals, kt, vt));
+  a.list_source = py::reinterpret_borrow<py::object>(h);
+  return a;
+}
+
+KArg marshal_set(const py::handle& h, int index) {
+  if (PySet_GET_SIZE(h.ptr()) == 0) throw py::value_error("cannot compute fingerprint of empty set");  // Numba's words
+  std::vector<KArg> keys;
+  for (auto v : py::reinterpret_borrow<py::set>(h)) {
+    keys.push_back(marshal(v, rt::Backend::Sim, index));
+    if (keys.back().type != keys[0].type)
+      throw py::type_error("can't unbox heterogeneous set: " + keys[0].type.str() + " != " + keys.back().type.str());
+  }
+  const Type kt = keys[0].type;
+  if (!plain(kt) || (kt.is_scalar() && is_complex(kt.scalar)))
+    throw py::type_error("argument " + std::to_string(index) + ": a set of " + kt.str() + " is not supported in compiled code");
+  KArg a;
+  a.type = Type::set(kt, true);
+  a.bytes.push_back((int64_t)(intptr_t)make_head(keys, {}, kt, Type::unknown()));
+  a.list_source = py::reinterpret_borrow<py::object>(h);
+  return a;
+}
+
+py::object dict_value(const DictHead* head, const Type& t, const ItemReader& key, const ItemReader& value) {
+  const size_t ks = value_layout(t.elems[0]).size;
+  if (t.is_set()) {
+    py::set out;
+    for (int64_t i = 0; head && i < head->used; ++i)
+      if (head->live[i]) out.add(key(static_cast<const char*>(head->keys) + ks * (size_t)i));
+    return std::move(out);
+  }
+  const size_t vs = value_layout(t.elems[1]).size;
+  py::dict items;
+  for (int64_t i = 0; head && i < head->used; ++i)
+    if (head->live[i])
+      items[key(static_cast<const char*>(head->keys) + ks * (size_t)i)] = value(static_cast<const char*>(head->vals) + vs * (size_t)i);
+  return py::module_::import("cujit.typed").attr("Dict").attr("_from_compiled")(items, py::str(t.elems[0].str()), py::str(t.elems[1].str()));
+}
+
+void reflect_dict(const KArg& a, const ItemReader& key, const ItemReader& value) {
+  const auto* head = reinterpret_cast<const DictHead*>((intptr_t)a.bytes[0]);
+  py::object now = dict_value(head, a.type, key, value);
+  py::object target = a.list_source;
+  if (a.type.is_set()) {
+    if (!now.equal(target)) {
+      target.attr("clear")();
+      target.attr("update")(now);
+    }
+    return;
+  }
+  py::dict d = target.attr("_d");
+  d.attr("clear")();
+  d.attr("update")(now.attr("_d"));
+}
+
+void release_dict(DictHead* head) {
+  if (head && __atomic_sub_fetch(&head->refs, 1, __ATOMIC_ACQ_REL) == 0) head->destroy(head);
+}
+
+}  // namespace cujit
