@@ -12,6 +12,7 @@
 #include "compiler/annotate.h"
 #include "compiler/codegen_foreign.h"
 #include "compiler/parser.h"
+#include "compiler/lower.h"
 #include "compiler/typeinfer.h"
 #include "abi/errors.h"
 #include "runtime/host_calls.h"
@@ -181,6 +182,7 @@ UfuncBuild build_ufunc(const std::shared_ptr<FunctionSource>& src, const std::ve
       b.variants.push_back(v);
     }
   }
+  lower(prog, LowerOptions{debug_level() >= 2});  // compiler/lower.h
   dump_program(prog);
   finish(b, prog, entries);
   return b;
@@ -255,6 +257,7 @@ NumpyUfuncBuild build_numpy_loops(const std::shared_ptr<FunctionSource>& src, co
       b.variants.push_back(v);
     }
   }
+  lower(prog, LowerOptions{debug_level() >= 2});  // compiler/lower.h
   dump_program(prog);
   finish(b, prog, entries);
   return b;
@@ -300,6 +303,7 @@ Type build_single(Build& b, const std::shared_ptr<FunctionSource>& src, const st
     if (l->kind != "cu") b.device_links.push_back(*l);
     else b.cuda_links.push_back(l->name);
   if (!b.device_links.empty()) b.nvrtc_options = {"-rdc=true"};  // calls to be resolved by the linker
+  lower(prog, LowerOptions{debug_level() >= 2});  // compiler/lower.h
   dump_program(prog);
   finish(b, prog, {{kind, idx, symbol}});
   if (annotated) *annotated = annotate_types(*prog.fns[idx]);
@@ -326,6 +330,7 @@ Build build_device_function(const std::shared_ptr<FunctionSource>& src, const st
     StageTimer t{"parse+type", src->name};
     idx = prog.instantiate(src, args, declared_ret, Role::Device);
   }
+  lower(prog, LowerOptions{debug_level() >= 2});  // compiler/lower.h
   dump_program(prog);
   EntryPoint e{EntryPoint::Kind::DeviceAbi, idx, symbol};
   e.c_abi = c_abi;

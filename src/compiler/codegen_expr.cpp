@@ -69,6 +69,7 @@ std::string Emitter::value(const ast::Node& e) {
     }
     case K::Subscript: return subscript(e);
     case K::Call: return call(e);
+    case K::ArrayExpr: return array_expr(e, "");  // codegen_arrayexpr.cpp
     case K::List:  // codegen_lists.cpp
       return list_literal_code(*fn_, e, [this](const ast::Node& n) { return expr(n); },
                                [this](const std::string& c, const Type& f, const Type& t) { return convert(c, f, t); });

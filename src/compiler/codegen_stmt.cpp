@@ -49,6 +49,12 @@ void Emitter::stmt(const ast::Node& s) {
       return;
     }
     case K::AugAssign: {
+      if (s.b->is(K::ArrayExpr) && s.b->cval.b) {  // a += v on an array: one loop into a (lower.cpp)
+        const std::string a = expr(*s.a);
+        if (s.a->is(K::Name)) store(*s.a, array_expr(*s.b, a), s.a->type);
+        else out(array_expr(*s.b, a) + ";");  // a[i] += v writes through the view
+        return;
+      }
       if (s.a->type.is_list()) {  // l += x, l *= n change the list in place (its aliases see it)
         const std::string l = expr(*s.a);
         out(std::string(s.op == ast::Op::Add ? "cj::list_extend(" : "cj::list_irepeat(") + l + ", " + expr(*s.b) + ");");

@@ -86,6 +86,12 @@ Type Typer::expr(ast::Node& e) {
           r = unwrapped(*e.list[i], r);
         }
         ln = e.list[i].get();
+        if (l.known() && r.known() && (l.is_array() || r.is_array()) && op != ast::Op::Is && op != ast::Op::IsNot &&
+            op != ast::Op::In && op != ast::Op::NotIn) {  // a < b on arrays is np.less (typeinfer_arrayexpr.cpp)
+          if (e.list.size() != 1)  // a < b < c needs the truth of an array, which has none
+            error(e, "the truth value of an array is ambiguous: chained comparisons of arrays are not supported");
+          return set(e, type_array_operator(fn(), e, op, false, {l, r}, false));
+        }
         if ((op == ast::Op::In || op == ast::Op::NotIn) && l.known() && r.known() && !tuple_comparison_ok(l, op, r))
           error(e, "No implementation of function contains found for signature: contains(" + r.str() + ", " + l.str() +
                        "): 'in' takes a tuple of items of one type that compare with " + l.str());

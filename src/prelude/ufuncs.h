@@ -33,6 +33,15 @@ template <class T> CJ_FN T uf_fmin(T a, T b) { return (a <= b || b != b) ? a : b
 template <class T> CJ_FN T uf_bitwise_and(T a, T b) { return (T)(a & b); }
 template <class T> CJ_FN T uf_bitwise_or(T a, T b) { return (T)(a | b); }
 template <class T> CJ_FN T uf_bitwise_xor(T a, T b) { return (T)(a ^ b); }
+// Shifts as NumPy's loops: a count past the width (or negative) shifts everything out, giving 0
+// (-1 for a negative number shifted right) instead of C's undefined behaviour.
+template <class T> CJ_FN T uf_left_shift(T a, T b) {
+  return (uint64_t)b < sizeof(T) * 8 ? (T)((uint64_t)a << b) : (T)0;
+}
+template <class T> CJ_FN T uf_right_shift(T a, T b) {
+  if ((uint64_t)b < sizeof(T) * 8) return (T)(a >> b);
+  return (T)-1 < 0 && a < 0 ? (T)-1 : (T)0;
+}
 template <class T> CJ_FN T uf_invert(T a) { return (T)~a; }
 CJ_FN bool uf_invert(bool a) { return !a; }
 

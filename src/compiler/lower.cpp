@@ -1,0 +1,225 @@
+// The lowering stage (lower.h): named passes over the typed trees, between typing and code
+// generation.
+#include "compiler/lower.h"
+
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "compiler/builtins.h"
+
+namespace cujit {
+
+namespace {
+
+using ast::Kind;
+using ast::Node;
+using ast::NodePtr;
+
+// ---- fuse_array_expressions ------------------------------------------------------------------
+
+// Fuses the whole-array expressions of one instance. An expression is element-wise where it
+// makes an array from the elements of its operands alone: an operator typing gave a ufunc loop
+// (typeinfer_arrayexpr.cpp), a ufunc call, np.where, np.clip. A maximal tree of them is one
+// ArrayExpr; whatever else it reads (an array variable, a call that makes an array, a number)
+// is one of its inputs, evaluated once before the loop, as Numba's array expressions do.
+class Fuser {
+ public:
+  explicit Fuser(FunctionInstance& fn) : fn_(fn) {}
+
+  void stmts(std::vector<NodePtr>& list) {
+    for (auto& s : list) stmt(s);
+  }
+
+ private:
+  FunctionInstance& fn_;
+  int next_ = 0;  // numbers this instance's ArrayExprs, which name their element variables
+
+  const BuiltinRow* builtin_of(const Node& call) const {
+    if (!call.is(Kind::Call) || call.a->type.tag != Type::Tag::Function) return nullptr;
+    return find_builtin(call.a->type.name);
+  }
+
+  bool elementwise(const Node& n) const {
+    if (!n.type.is_array()) return false;
+    switch (n.kind) {
+      case Kind::BinOp: case Kind::UnaryOp: case Kind::Compare: return fn_.ufunc_loops.count(&n) > 0;
+      case Kind::Call: {
+        const BuiltinRow* b = builtin_of(n);
+        if (!b) return false;
+        if (b->rule == Rule::Elementwise) return true;
+        return b->rule == Rule::Ufunc && fn_.ufunc_loops.count(&n) > 0;
+      }
+      default: return false;
+    }
+  }
+
+  bool has_out(const Node& n) const {
+    const BuiltinRow* b = builtin_of(n);
+    return b && b->rule == Rule::Ufunc && n.list.size() > fn_.ufunc_loops.at(&n).in.size();
+  }
+
+  void stmt(NodePtr& s) {
+    if (s->is(Kind::AugAssign) && s->a->type.is_array() && fn_.ufunc_loops.count(s.get())) {
+      // a += v: the loop writes a itself; a's element is the input cj_e<id>_t.
+      NodePtr x = ast::make(Kind::ArrayExpr, s->loc);
+      x->cval.i = next_++;
+      x->cval.b = true;
+      x->type = s->a->type;
+      const std::string prefix = "cj_e" + std::to_string(x->cval.i) + "_";
+      NodePtr target = name(prefix + "t", s->a->type.scalar, s->loc);
+      std::vector<NodePtr> args;
+      args.push_back(std::move(target));
+      args.push_back(element(s->b, *x, prefix));
+      x->a = ufunc_node(operator_builtin(*s), fn_.ufunc_loops.at(s.get()), std::move(args), s->loc);
+      s->b = std::move(x);
+      for (auto& in : s->b->list) expr(in);
+      if (s->a->is(Kind::Subscript)) expr(s->a);
+      return;
+    }
+    visit_children(*s);
+  }
+
+  void visit_children(Node& n) {
+    for (NodePtr* p : {&n.a, &n.b, &n.c})
+      if (*p) expr(*p);
+    for (auto& x : n.list) expr(x);
+    for (auto& k : n.keywords)
+      if (k.value) expr(k.value);
+    stmts(n.body);
+    stmts(n.orelse);
+  }
+
+  void expr(NodePtr& e) {
+    if (!e) return;
+    if (!elementwise(*e)) return visit_children(*e);
+    NodePtr x = ast::make(Kind::ArrayExpr, e->loc);
+    x->cval.i = next_++;
+    x->type = e->type;
+    const std::string prefix = "cj_e" + std::to_string(x->cval.i) + "_";
+    if (e->is(Kind::Call) && builtin_of(*e)->rule == Rule::Ufunc) {  // np.add(a, b, out): the loop writes out
+      const size_t nin = fn_.ufunc_loops.at(e.get()).in.size();
+      if (e->list.size() > nin) {
+        x->b = std::move(e->list[nin]);
+        e->list.resize(nin);
+      }
+    }
+    x->a = element(e, *x, prefix);
+    e = std::move(x);
+    for (auto& in : e->list) expr(in);  // an input may hold array expressions of its own
+    if (e->b) expr(e->b);
+  }
+
+  // The element expression of `e`, which it takes over: operators become the calls of their
+  // ufuncs, typed as the element; an input becomes a variable of its element's type.
+  NodePtr element(NodePtr& e, Node& x, const std::string& prefix) {
+    if (e->is(Kind::Constant) && e->type.is_scalar()) return std::move(e);  // stays a literal in the loop
+    if (e->is(Kind::Constant) && e->type.tag == Type::Tag::None) return std::move(e);  // np.clip(a, None, hi)
+    if (!elementwise(*e) || has_out(*e)) {  // np.sin(a, out=c) inside: its own loop, c its value
+      const std::string n = prefix + std::to_string(x.list.size());
+      NodePtr v = name(n, e->type.scalar, e->loc);
+      x.list.push_back(std::move(e));
+      return v;
+    }
+    const Scalar s = e->type.scalar;
+    std::vector<NodePtr> args;
+    switch (e->kind) {
+      case Kind::BinOp:
+        args.push_back(element(e->a, x, prefix));
+        args.push_back(element(e->b, x, prefix));
+        return ufunc_node(operator_builtin(*e), fn_.ufunc_loops.at(e.get()), std::move(args), e->loc);
+      case Kind::UnaryOp:
+        args.push_back(element(e->a, x, prefix));
+        return ufunc_node(operator_builtin(*e), fn_.ufunc_loops.at(e.get()), std::move(args), e->loc);
+      case Kind::Compare:
+        args.push_back(element(e->a, x, prefix));
+        args.push_back(element(e->list[0], x, prefix));
+        return ufunc_node(operator_builtin(*e), fn_.ufunc_loops.at(e.get()), std::move(args), e->loc);
+      default: {  // a call: it stays, on elements
+        for (auto& a : e->list) a = element(a, x, prefix);
+        e->type = Type::scalar_of(s);
+        return std::move(e);
+      }
+    }
+  }
+
+  NodePtr name(const std::string& n, Scalar s, SourceLoc loc) {
+    NodePtr v = ast::make(Kind::Name, loc);
+    v->name = n;
+    v->type = Type::scalar_of(s);
+    Resolved r{Resolved::Kind::Local};
+    r.name = n;
+    fn_.resolved[v.get()] = r;
+    return v;
+  }
+
+  // A call of ufunc `b` with loop `loop`, typed as the loop's result.
+  NodePtr ufunc_node(Builtin b, const UfuncLoop& loop, std::vector<NodePtr> args, SourceLoc loc) {
+    NodePtr callee = ast::make(Kind::Name, loc);
+    callee->name = builtin_row(b).name;
+    callee->type = Type::function(builtin_row(b).name);
+    NodePtr c = ast::make(Kind::Call, loc);
+    c->a = std::move(callee);
+    c->list = std::move(args);
+    c->type = Type::scalar_of(loop.out[0]);
+    fn_.ufunc_loops[c.get()] = loop;
+    return c;
+  }
+
+  // The ufunc of an operator node (the loop typing recorded names it only by its types).
+  static Builtin operator_builtin(const Node& n) {
+    using O = ast::Op;
+    using B = Builtin;
+    const O op = n.is(Kind::Compare) ? n.ops[0] : n.op;
+    if (n.is(Kind::UnaryOp)) return op == O::USub ? B::NpNegative : op == O::UAdd ? B::NpPositive : B::NpInvert;
+    switch (op) {
+      case O::Add: return B::NpAdd;
+      case O::Sub: return B::NpSubtract;
+      case O::Mult: return B::NpMultiply;
+      case O::Div: return B::NpTrueDivide;
+      case O::FloorDiv: return B::NpFloorDivide;
+      case O::Mod: return B::NpRemainder;
+      case O::Pow: return B::NpPower;
+      case O::BitAnd: return B::NpBitwiseAnd;
+      case O::BitOr: return B::NpBitwiseOr;
+      case O::BitXor: return B::NpBitwiseXor;
+      case O::LShift: return B::NpLeftShift;
+      case O::RShift: return B::NpRightShift;
+      case O::Lt: return B::NpLess;
+      case O::LtE: return B::NpLessEqual;
+      case O::Gt: return B::NpGreater;
+      case O::GtE: return B::NpGreaterEqual;
+      case O::Eq: return B::NpEqual;
+      case O::NotEq: return B::NpNotEqual;
+      default: throw InternalError("lower: an array operator without a ufunc");
+    }
+  }
+};
+
+void fuse_array_expressions(Program&, FunctionInstance& fn) {
+  if (fn.ufunc_loops.empty()) return;  // no operator or ufunc: nothing to fuse
+  Fuser(fn).stmts(fn.mod.func->body);
+}
+
+struct Pass {
+  const char* name;
+  void (*run)(Program&, FunctionInstance&);
+};
+
+// The passes, in order.
+const Pass kPasses[] = {
+    {"fuse_array_expressions", fuse_array_expressions},
+};
+
+}  // namespace
+
+void lower(Program& prog, const LowerOptions& options) {
+  for (const Pass& p : kPasses) {
+    for (auto& f : prog.fns) p.run(prog, *f);
+    if (!options.dump) continue;
+    for (const auto& f : prog.fns)
+      std::cerr << "cujit: after lowering pass " << p.name << ", " << f->cpp_name << ":\n" << ast::dump(*f->mod.func, 2);
+  }
+}
+
+}  // namespace cujit
