@@ -197,7 +197,7 @@ class Fuser {
 };
 
 void fuse_array_expressions(Program&, FunctionInstance& fn) {
-  if (fn.ufunc_loops.empty()) return;  // no operator or ufunc: nothing to fuse
+  if (!fn.host_only) return;  // GPU code has no array expressions; its ufunc calls with out= stay calls
   Fuser(fn).stmts(fn.mod.func->body);
 }
 

@@ -145,13 +145,13 @@ template <int N, class T, int M> CJ_FN Array<T, N> ex_view(const Array<T, M>& a,
   return v;
 }
 // Folds input number `arg`'s shape into the broadcast shape d[0..N); Numba's ValueError where it
-// does not fit. `fixed`: d is the output's shape (out=, in place), which never grows.
-template <class T> CJ_FN void ex_fold(const T&, int64_t*, int, int, bool) {}
-template <class T, int M> CJ_FN void ex_fold(const Array<T, M>& a, int64_t* d, int n, int arg, bool fixed) {
+// does not fit.
+template <class T> CJ_FN void ex_fold(const T&, int64_t*, int, int) {}
+template <class T, int M> CJ_FN void ex_fold(const Array<T, M>& a, int64_t* d, int n, int arg) {
   bool ok = M <= n;
   for (int k = 0; k < M && ok; ++k) {
     int64_t& s = d[n - M + k];
-    if (s == 1 && !fixed) s = a.shape[k];
+    if (s == 1) s = a.shape[k];
     else if (a.shape[k] != 1 && a.shape[k] != s) ok = false;
   }
   if (!ok) {
@@ -163,18 +163,18 @@ template <class T, int M> CJ_FN void ex_fold(const Array<T, M>& a, int64_t* d, i
 // One row of an input along the output's last axis.
 template <class T> struct ExConst {
   T v;
-  CJ_FN T at(int64_t) const { return v; }
-  CJ_FN T dense(int64_t) const { return v; }
-  CJ_FN bool contiguous() const { return true; }
-  CJ_FN ExConst from(int64_t) const { return *this; }
+  CJ_METHOD T at(int64_t) const { return v; }
+  CJ_METHOD T dense(int64_t) const { return v; }
+  CJ_METHOD bool contiguous() const { return true; }
+  CJ_METHOD ExConst from(int64_t) const { return *this; }
 };
 template <class T> struct ExRow {
   const char* p;
   int64_t step;
-  CJ_FN T at(int64_t i) const { return *(const T*)(p + i * step); }
-  CJ_FN T dense(int64_t i) const { return ((const T*)p)[i]; }
-  CJ_FN bool contiguous() const { return step == (int64_t)sizeof(T); }
-  CJ_FN ExRow from(int64_t i) const { return {p + i * step, step}; }
+  CJ_METHOD T at(int64_t i) const { return *(const T*)(p + i * step); }
+  CJ_METHOD T dense(int64_t i) const { return ((const T*)p)[i]; }
+  CJ_METHOD bool contiguous() const { return step == (int64_t)sizeof(T); }
+  CJ_METHOD ExRow from(int64_t i) const { return {p + i * step, step}; }
 };
 template <int N, class T> CJ_FN ExConst<T> ex_row(const T& v, const int64_t*, int) { return {v}; }
 template <int N, class T> CJ_FN ExRow<T> ex_row(const Array<T, N>& a, const int64_t* idx, int last) {
@@ -247,10 +247,17 @@ CJ_FN void ex_run(const Array<R, N>& out, F& f, const V&... v) {
 }
 template <bool P, class R, int N, class F, class... In>
 CJ_FN Array<R, N> array_expr_out(const Array<R, N>& out, F f, const In&... in) {
+  // NumPy's checks and messages (Numba checks nothing here and writes past the output): the
+  // inputs broadcast together, and their shape fits the output's without growing it.
   int64_t d[N > 0 ? N : 1];
+  for (int k = 0; k < N; ++k) d[k] = 1;
+  bool ok = true;
+  ((ok = uf_broadcast(in, d, N) && ok), ...);
+  if (!ok) raise("ValueError", "operands could not be broadcast together");
+  for (int k = 0; k < N; ++k)
+    if (d[k] != out.shape[k] && d[k] != 1)
+      raise("ValueError", "non-broadcastable output operand: its shape does not match the inputs' broadcast shape");
   for (int k = 0; k < N; ++k) d[k] = out.shape[k];
-  int arg = 0;
-  (ex_fold(in, d, N, arg++, true), ...);
   ex_run<P>(out, f, ex_view<N>(in, d)...);
   return out;
 }
@@ -263,7 +270,7 @@ CJ_FN Array<R, N> array_expr_new(F f, const In&... in) {
   int64_t d[N > 0 ? N : 1];
   for (int k = 0; k < N; ++k) d[k] = 1;
   int arg = 0;
-  (ex_fold(in, d, N, arg++, false), ...);
+  (ex_fold(in, d, N, arg++), ...);
   Array<R, N> out = new_c_array<R, N>(d);
   ex_run<P>(out, f, ex_view<N>(in, d)...);
   return out;

@@ -49,6 +49,7 @@ CJ_FN bool uf_invert(bool a) { return !a; }
 template <class T> struct UfWide { typedef uint64_t type; };
 template <> struct UfWide<float> { typedef float type; };
 template <> struct UfWide<double> { typedef double type; };
+template <class F> struct UfWide<Complex<F>> { typedef Complex<F> type; };  // complex loops: their own arithmetic
 template <class T> CJ_FN T uf_add(T a, T b) { typedef typename UfWide<T>::type W; return (T)((W)a + (W)b); }
 CJ_FN bool uf_add(bool a, bool b) { return a || b; }
 template <class T> CJ_FN T uf_subtract(T a, T b) { typedef typename UfWide<T>::type W; return (T)((W)a - (W)b); }
@@ -56,6 +57,7 @@ template <class T> CJ_FN T uf_multiply(T a, T b) { typedef typename UfWide<T>::t
 CJ_FN bool uf_multiply(bool a, bool b) { return a && b; }
 template <class T> CJ_FN T uf_square(T a) { return uf_multiply(a, a); }
 template <class T> CJ_FN T uf_negative(T a) { typedef typename UfWide<T>::type W; return (T)((W)0 - (W)a); }
+template <class F> CJ_FN Complex<F> uf_negative(Complex<F> a) { return -a; }
 CJ_FN float uf_negative(float a) { return -a; }
 CJ_FN double uf_negative(double a) { return -a; }
 template <class T> CJ_FN T uf_positive(T a) { return a; }
@@ -139,6 +141,7 @@ template <class T> CJ_FN T uf_power(T a, T b) {
   }
   return (T)r;
 }
+template <class F> CJ_FN Complex<F> uf_power(Complex<F> a, Complex<F> b) { return pow(a, b); }
 CJ_FN float uf_power(float a, float b) { return CJ_LIBM_F(pow)(a, b); }
 CJ_FN double uf_power(double a, double b) { return CJ_LIBM_D(pow)(a, b); }
 CJ_FN float uf_ldexp(float x, int64_t i) { return ldexp(x, i); }
