@@ -88,7 +88,8 @@ def run_one(tool, case, mode):
     py = os.environ.get("NUMBA_PYTHON", "/work/refvenv/bin/python") if tool == "numba" else sys.executable
     p = subprocess.run([py, os.path.abspath(__file__), "_run", tool, case, mode], capture_output=True, text=True)
     if p.returncode != 0:
-        return {"s": None, "ok": False, "error": (p.stderr.strip().splitlines() or ["?"])[-1][:120]}
+        errors = [l for l in p.stderr.splitlines() if "Error" in l] or p.stderr.strip().splitlines() or ["?"]
+        return {"s": None, "ok": False, "error": errors[-1].strip()[:120]}
     return json.loads(p.stdout.strip().splitlines()[-1])
 
 

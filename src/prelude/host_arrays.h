@@ -106,17 +106,6 @@ struct UfErrPy {
   }
 };
 
-/// np.sin(a) and friends on arrays without out=: a new C-ordered array of the inputs' broadcast
-/// shape, filled by ufunc_apply.
-template <class E, class R, int N, class F, class... In>
-CJ_FN Array<R, N> ufunc_new(F f, const In&... in) {
-  int64_t d[N];
-  for (int k = 0; k < N; ++k) d[k] = 1;
-  bool ok = true;
-  ((ok = uf_broadcast(in, d, N) && ok), ...);
-  if (!ok) E::fail("ValueError: operands could not be broadcast together");
-  return ufunc_apply<E>(new_c_array<R, N>(d), f, in...);
-}
 
 
 #ifdef _OPENMP
@@ -193,11 +182,28 @@ template <class T, int N> CJ_FN bool ex_flat(const Array<T, N>& a, const int64_t
   }
   return true;
 }
+// The dense loop is vectorised: GCC's -O2 cost model leaves loops of unknown length scalar, so
+// this one function asks for -O3's; a new output (Fresh) aliases no input, which __restrict
+// tells the compiler (an in-place or out= output may be an input, read before written at each
+// index, or overlap one: a[1:] += a[:-1] must run in order as Numba's loop does).
+#if defined(__GNUC__) && !defined(__clang__)
+#define CJ_VECTORIZE __attribute__((optimize("O3")))
+#else
+#define CJ_VECTORIZE
+#endif
 template <class R, class F, class... C>
+CJ_VECTORIZE CJ_FN void ex_dense_fresh(R* __restrict o, int64_t n, F& f, const C&... c) {
+  for (int64_t i = 0; i < n; ++i) o[i] = (R)f(c.dense(i)...);
+}
+template <bool Fresh, class R, class F, class... C>
+CJ_VECTORIZE CJ_FN void ex_dense(R* o, int64_t n, F& f, const C&... c) {
+  if constexpr (Fresh) return ex_dense_fresh(o, n, f, c...);
+  for (int64_t i = 0; i < n; ++i) o[i] = (R)f(c.dense(i)...);
+}
+template <class R, bool Fresh = false, class F, class... C>
 CJ_FN void ex_line(char* po, int64_t so, int64_t n, F& f, const C&... c) {
   if (so == (int64_t)sizeof(R) && (c.contiguous() && ...)) {
-    R* o = (R*)po;
-    for (int64_t i = 0; i < n; ++i) o[i] = (R)f(c.dense(i)...);
+    ex_dense<Fresh>((R*)po, n, f, c...);
   } else {
     for (int64_t i = 0; i < n; ++i) *(R*)(po + i * so) = (R)f(c.at(i)...);
   }
@@ -205,7 +211,7 @@ CJ_FN void ex_line(char* po, int64_t so, int64_t n, F& f, const C&... c) {
 // One C-contiguous line of n elements; with P (@jit(parallel=True)) split in contiguous pieces
 // over the OpenMP threads when it is long enough to pay for waking them (as numpy_loop.h's
 // kParallelMinElements), as Numba's parfors run an array expression.
-template <bool P, class R, class F, class... C>
+template <bool P, bool Fresh, class R, class F, class... C>
 CJ_FN void ex_flat_line(char* po, int64_t n, F& f, const C&... c) {
 #ifdef _OPENMP
   if (P && n >= (int64_t(1) << 14)) {
@@ -213,16 +219,16 @@ CJ_FN void ex_flat_line(char* po, int64_t n, F& f, const C&... c) {
     {
       const int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
       const int64_t begin = n * t / nt, end = n * (t + 1) / nt;
-      if (begin < end) ex_line<R>(po + begin * (int64_t)sizeof(R), (int64_t)sizeof(R), end - begin, f, c.from(begin)...);
+      if (begin < end) ex_line<R, Fresh>(po + begin * (int64_t)sizeof(R), (int64_t)sizeof(R), end - begin, f, c.from(begin)...);
     }
     return;
   }
 #endif
-  ex_line<R>(po, (int64_t)sizeof(R), n, f, c...);
+  ex_line<R, Fresh>(po, (int64_t)sizeof(R), n, f, c...);
 }
 // out[...] = f(views...), the views of out's shape (ex_view): rows along the last axis, or one
 // line when everything is C-contiguous.
-template <bool P, class R, int N, class F, class... V>
+template <bool P, bool Fresh, class R, int N, class F, class... V>
 CJ_FN void ex_run(const Array<R, N>& out, F& f, const V&... v) {
   if constexpr (N == 0) {
     ex_line<R>((char*)out.data, (int64_t)sizeof(R), 1, f, ex_row_flat(v)...);  // one element
@@ -230,14 +236,14 @@ CJ_FN void ex_run(const Array<R, N>& out, F& f, const V&... v) {
     const int64_t n = size(out);
     if (n == 0) return;
     if (ex_flat(out, out.shape) && (ex_flat(v, out.shape) && ...)) {
-      return ex_flat_line<P, R>((char*)out.data, n, f, ex_row_flat(v)...);
+      return ex_flat_line<P, Fresh, R>((char*)out.data, n, f, ex_row_flat(v)...);
     }
     const int64_t inner = out.shape[N - 1], outer = n / inner;
     int64_t idx[N] = {};
     for (int64_t o = 0; o < outer; ++o) {
       char* po = (char*)out.data;
       for (int k = 0; k < N - 1; ++k) po += idx[k] * out.strides[k];
-      ex_line<R>(po, out.strides[N - 1], inner, f, ex_row<N>(v, idx, N - 1)...);
+      ex_line<R, Fresh>(po, out.strides[N - 1], inner, f, ex_row<N>(v, idx, N - 1)...);
       for (int k = N - 2; k >= 0; --k) {
         if (++idx[k] < out.shape[k]) break;
         idx[k] = 0;
@@ -258,7 +264,7 @@ CJ_FN Array<R, N> array_expr_out(const Array<R, N>& out, F f, const In&... in) {
     if (d[k] != out.shape[k] && d[k] != 1)
       raise("ValueError", "non-broadcastable output operand: its shape does not match the inputs' broadcast shape");
   for (int k = 0; k < N; ++k) d[k] = out.shape[k];
-  ex_run<P>(out, f, ex_view<N>(in, d)...);
+  ex_run<P, false>(out, f, ex_view<N>(in, d)...);
   return out;
 }
 template <bool P, class R, int N, class F, class... In>
@@ -272,7 +278,7 @@ CJ_FN Array<R, N> array_expr_new(F f, const In&... in) {
   int arg = 0;
   (ex_fold(in, d, N, arg++), ...);
   Array<R, N> out = new_c_array<R, N>(d);
-  ex_run<P>(out, f, ex_view<N>(in, d)...);
+  ex_run<P, true>(out, f, ex_view<N>(in, d)...);
   return out;
 }
 
