@@ -143,3 +143,23 @@ CUDA_PER_THREAD_DEFAULT_STREAM = 0
 CUDA_LOG_LEVEL = ""
 BOUNDSCHECK = None
 DEVELOPER_MODE = FULL_TRACEBACKS = SHOW_HELP = 0
+
+
+class _Settings(type(sys)):
+    """This module's type: a change of a setting tells the C++ core, whose launch path keeps the
+    performance-warning settings it read (a module getattr at every small-grid launch cost a third
+    of numba-cuda's low-occupancy check). cujit/__init__.py adds the core's listener."""
+
+    def __setattr__(self, name, value):
+        super().__setattr__(name, value)
+        for listener in _listeners:
+            listener()
+
+    def __delattr__(self, name):
+        super().__delattr__(name)
+        for listener in _listeners:
+            listener()
+
+
+_listeners = []
+sys.modules[__name__].__class__ = _Settings
