@@ -22,17 +22,17 @@ std::string Emitter::array_expr(const ast::Node& e, const std::string& target) {
     param(e.type, prefix + "t");
     args += ", " + target;
   }
-  for (size_t i = 0; i < e.list.size(); ++i) {
-    param(e.list[i]->type, prefix + std::to_string(i));
-    args += ", " + expr(*e.list[i]);
+  for (size_t i = 0; i < e.inputs().size(); ++i) {
+    param(e.inputs()[i]->type, prefix + std::to_string(i));
+    args += ", " + expr(*e.inputs()[i]);
   }
   // The element's value in the result's dtype (an out= array's takes the loop's result
   // same_kind, as NumPy casts it).
-  const std::string f = "[&](" + params + ") { return (" + R + ")(" + expr(*e.a) + "); }";
+  const std::string f = "[&](" + params + ") { return (" + R + ")(" + expr(*e.element()) + "); }";
   // @jit(parallel=True): the loop runs on OpenMP threads, as Numba's parfors run it.
   const std::string par = prog_.parallel ? "true" : "false";
   if (e.cval.b) return "cj::array_expr_inplace<" + par + ">(" + f + args + ")";
-  if (e.b) return "cj::array_expr_out<" + par + ">(" + expr(*e.b) + ", " + f + args + ")";
+  if (e.out()) return "cj::array_expr_out<" + par + ">(" + expr(*e.out()) + ", " + f + args + ")";
   allocates_ = true;
   return "cj::array_expr_new<" + par + ", " + R + ", " + std::to_string(e.type.ndim) + ">(" + f + args + ")";
 }
@@ -42,12 +42,12 @@ std::string Emitter::elementwise_call(const ast::Node& e, Builtin b) {
   if (!e.type.is_scalar()) throw InternalError("codegen: np.where/np.clip left unfused");
   const Type& r = e.type;
   if (b == Builtin::NpWhere)
-    return "(" + truth(*e.list[0]) + " ? " + arg(e, 1, r) + " : " + arg(e, 2, r) + ")";
+    return "(" + truth(*e.args()[0]) + " ? " + arg(e, 1, r) + " : " + arg(e, 2, r) + ")";
   // np.clip(x, lo, hi): NumPy's minimum(maximum(x, lo), hi), NaN propagating; a None bound is
   // no bound.
   std::string v = arg(e, 0, r);
-  if (e.list[1]->type.tag != Type::Tag::None) v = "cj::uf_maximum(" + v + ", " + arg(e, 1, r) + ")";
-  if (e.list[2]->type.tag != Type::Tag::None) v = "cj::uf_minimum(" + v + ", " + arg(e, 2, r) + ")";
+  if (e.args()[1]->type.tag != Type::Tag::None) v = "cj::uf_maximum(" + v + ", " + arg(e, 1, r) + ")";
+  if (e.args()[2]->type.tag != Type::Tag::None) v = "cj::uf_minimum(" + v + ", " + arg(e, 2, r) + ")";
   return v;
 }
 

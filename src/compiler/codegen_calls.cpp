@@ -19,7 +19,7 @@ namespace cujit {
 namespace detail {
 
 std::string Emitter::call(const ast::Node& e) {
-  const Type& callee = e.a->type;
+  const Type& callee = e.func()->type;
   if (callee.tag == Type::Tag::DType) return convert(expr(*e.list[0]), e.list[0]->type, e.type);
   if (e.type.is_named_tuple() && callee.tag == Type::Tag::Module) return emit_named_tuple_call(e, resolved(e)->items, values());
   if (callee.user_fn >= 0) {

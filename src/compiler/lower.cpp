@@ -27,8 +27,12 @@ class Fuser {
  public:
   explicit Fuser(FunctionInstance& fn) : fn_(fn) {}
 
-  void stmts(std::vector<NodePtr>& list) {
-    for (auto& s : list) stmt(s);
+  // Walks a statement or expression: the default traversal (ast::for_each_child), fusing where
+  // an element-wise expression starts.
+  void visit(Node& n) {
+    if (n.is(Kind::AugAssign) && n.target()->type.is_array() && fn_.ufunc_loops.count(&n)) return in_place(n);
+    if (elementwise(n)) return fuse(n);
+    ast::for_each_child(n, [this](Node& c) { visit(c); });
   }
 
  private:
@@ -36,8 +40,8 @@ class Fuser {
   int next_ = 0;  // numbers this instance's ArrayExprs, which name their element variables
 
   const BuiltinRow* builtin_of(const Node& call) const {
-    if (!call.is(Kind::Call) || call.a->type.tag != Type::Tag::Function) return nullptr;
-    return find_builtin(call.a->type.name);
+    if (!call.is(Kind::Call) || call.func()->type.tag != Type::Tag::Function) return nullptr;
+    return find_builtin(call.func()->type.name);
   }
 
   bool elementwise(const Node& n) const {
@@ -56,58 +60,47 @@ class Fuser {
 
   bool has_out(const Node& n) const {
     const BuiltinRow* b = builtin_of(n);
-    return b && b->rule == Rule::Ufunc && n.list.size() > fn_.ufunc_loops.at(&n).in.size();
+    return b && b->rule == Rule::Ufunc && n.args().size() > fn_.ufunc_loops.at(&n).in.size();
   }
 
-  void stmt(NodePtr& s) {
-    if (s->is(Kind::AugAssign) && s->a->type.is_array() && fn_.ufunc_loops.count(s.get())) {
-      // a += v: the loop writes a itself; a's element is the input cj_e<id>_t.
-      NodePtr x = ast::make(Kind::ArrayExpr, s->loc);
-      x->cval.i = next_++;
-      x->cval.b = true;
-      x->type = s->a->type;
-      const std::string prefix = "cj_e" + std::to_string(x->cval.i) + "_";
-      NodePtr target = name(prefix + "t", s->a->type.scalar, s->loc);
-      std::vector<NodePtr> args;
-      args.push_back(std::move(target));
-      args.push_back(element(s->b, *x, prefix));
-      x->a = ufunc_node(operator_builtin(*s), fn_.ufunc_loops.at(s.get()), std::move(args), s->loc);
-      s->b = std::move(x);
-      for (auto& in : s->b->list) expr(in);
-      if (s->a->is(Kind::Subscript)) expr(s->a);
-      return;
-    }
-    visit_children(*s);
-  }
-
-  void visit_children(Node& n) {
-    for (NodePtr* p : {&n.a, &n.b, &n.c})
-      if (*p) expr(*p);
-    for (auto& x : n.list) expr(x);
-    for (auto& k : n.keywords)
-      if (k.value) expr(k.value);
-    stmts(n.body);
-    stmts(n.orelse);
-  }
-
-  void expr(NodePtr& e) {
-    if (!e) return;
-    if (!elementwise(*e)) return visit_children(*e);
-    NodePtr x = ast::make(Kind::ArrayExpr, e->loc);
+  // a += v (a[i] += v): the loop writes the target itself; its element is input cj_e<id>_t.
+  void in_place(Node& s) {
+    NodePtr x = ast::make(Kind::ArrayExpr, s.loc);
     x->cval.i = next_++;
-    x->type = e->type;
+    x->cval.b = true;
+    x->type = s.target()->type;
     const std::string prefix = "cj_e" + std::to_string(x->cval.i) + "_";
-    if (e->is(Kind::Call) && builtin_of(*e)->rule == Rule::Ufunc) {  // np.add(a, b, out): the loop writes out
-      const size_t nin = fn_.ufunc_loops.at(e.get()).in.size();
-      if (e->list.size() > nin) {
-        x->b = std::move(e->list[nin]);
-        e->list.resize(nin);
-      }
+    std::vector<NodePtr> args;
+    args.push_back(name(prefix + "t", s.target()->type.scalar, s.loc));
+    args.push_back(element(s.rhs(), *x, prefix));
+    x->element() = ufunc_node(operator_builtin(s), fn_.ufunc_loops.at(&s), std::move(args), s.loc);
+    for (auto& in : x->inputs()) visit(*in);
+    s.rhs() = std::move(x);
+    if (s.target()->is(Kind::Subscript)) visit(*s.target());  // its index may hold array expressions
+  }
+
+  // Turns element-wise expression `e` into an ArrayExpr in place (the node keeps its address,
+  // which its parent and the typing tables may hold).
+  void fuse(Node& e) {
+    NodePtr orig = std::make_unique<Node>(std::move(e));
+    e = Node(Kind::ArrayExpr, orig->loc);
+    e.cval.i = next_++;
+    e.type = orig->type;
+    e.conv = orig->conv;  // a conversion where the value is used stays with the value
+    const std::string prefix = "cj_e" + std::to_string(e.cval.i) + "_";
+    if (has_out(*orig)) {  // np.add(a, b, out): the loop writes out
+      const size_t nin = fn_.ufunc_loops.at(orig.get()).in.size();
+      e.out() = std::move(orig->args()[nin]);
+      orig->args().resize(nin);
     }
-    x->a = element(e, *x, prefix);
-    e = std::move(x);
-    for (auto& in : e->list) expr(in);  // an input may hold array expressions of its own
-    if (e->b) expr(e->b);
+    // The typing tables are keyed by node: the ufunc loop moves with the expression's root.
+    if (auto it = fn_.ufunc_loops.find(&e); it != fn_.ufunc_loops.end()) {
+      fn_.ufunc_loops[orig.get()] = it->second;
+      fn_.ufunc_loops.erase(it);
+    }
+    e.element() = element(orig, e, prefix);
+    for (auto& in : e.inputs()) visit(*in);  // an input may hold array expressions of its own
+    if (e.out()) visit(*e.out());
   }
 
   // The element expression of `e`, which it takes over: operators become the calls of their
@@ -116,27 +109,27 @@ class Fuser {
     if (e->is(Kind::Constant) && e->type.is_scalar()) return std::move(e);  // stays a literal in the loop
     if (e->is(Kind::Constant) && e->type.tag == Type::Tag::None) return std::move(e);  // np.clip(a, None, hi)
     if (!elementwise(*e) || has_out(*e)) {  // np.sin(a, out=c) inside: its own loop, c its value
-      const std::string n = prefix + std::to_string(x.list.size());
+      const std::string n = prefix + std::to_string(x.inputs().size());
       NodePtr v = name(n, e->type.scalar, e->loc);
-      x.list.push_back(std::move(e));
+      x.inputs().push_back(std::move(e));
       return v;
     }
     const Scalar s = e->type.scalar;
     std::vector<NodePtr> args;
     switch (e->kind) {
       case Kind::BinOp:
-        args.push_back(element(e->a, x, prefix));
-        args.push_back(element(e->b, x, prefix));
+        args.push_back(element(e->lhs(), x, prefix));
+        args.push_back(element(e->rhs(), x, prefix));
         return ufunc_node(operator_builtin(*e), fn_.ufunc_loops.at(e.get()), std::move(args), e->loc);
       case Kind::UnaryOp:
-        args.push_back(element(e->a, x, prefix));
+        args.push_back(element(e->operand(), x, prefix));
         return ufunc_node(operator_builtin(*e), fn_.ufunc_loops.at(e.get()), std::move(args), e->loc);
       case Kind::Compare:
-        args.push_back(element(e->a, x, prefix));
-        args.push_back(element(e->list[0], x, prefix));
+        args.push_back(element(e->lhs(), x, prefix));
+        args.push_back(element(e->comparators()[0], x, prefix));
         return ufunc_node(operator_builtin(*e), fn_.ufunc_loops.at(e.get()), std::move(args), e->loc);
       default: {  // a call: it stays, on elements
-        for (auto& a : e->list) a = element(a, x, prefix);
+        for (auto& a : e->args()) a = element(a, x, prefix);
         e->type = Type::scalar_of(s);
         return std::move(e);
       }
@@ -159,8 +152,8 @@ class Fuser {
     callee->name = builtin_row(b).name;
     callee->type = Type::function(builtin_row(b).name);
     NodePtr c = ast::make(Kind::Call, loc);
-    c->a = std::move(callee);
-    c->list = std::move(args);
+    c->func() = std::move(callee);
+    c->args() = std::move(args);
     c->type = Type::scalar_of(loop.out[0]);
     fn_.ufunc_loops[c.get()] = loop;
     return c;
@@ -198,7 +191,7 @@ class Fuser {
 
 void fuse_array_expressions(Program&, FunctionInstance& fn) {
   if (!fn.host_only) return;  // GPU code has no array expressions; its ufunc calls with out= stay calls
-  Fuser(fn).stmts(fn.mod.func->body);
+  Fuser(fn).visit(*fn.mod.func);
 }
 
 struct Pass {

@@ -131,9 +131,9 @@ Type type_elementwise_call(FunctionInstance& fn, ast::Node& e, const BuiltinRow&
     const Type& t = args[i];
     const bool none_ok = b.id == Builtin::NpClip && i > 0 && t.tag == Type::Tag::None;  // np.clip(a, None, hi)
     if (none_ok) continue;
-    if (!t.is_array() && !t.is_scalar()) fail(*e.list[i], ErrorKind::Typing, name + "() needs numbers or arrays, got " + t.str());
+    if (!t.is_array() && !t.is_scalar()) fail(*e.args()[i], ErrorKind::Typing, name + "() needs numbers or arrays, got " + t.str());
     if (is_time(t.scalar) || t.scalar == Scalar::Float16)
-      fail(*e.list[i], ErrorKind::Unsupported, name + "() of " + t.str() + " is not supported yet");
+      fail(*e.args()[i], ErrorKind::Unsupported, name + "() of " + t.str() + " is not supported yet");
     if (t.is_array()) ndim = std::max(ndim, t.ndim), any_array = true;
   }
   Scalar r;
@@ -146,8 +146,8 @@ Type type_elementwise_call(FunctionInstance& fn, ast::Node& e, const BuiltinRow&
     if (args[1].tag == Type::Tag::None && args[2].tag == Type::Tag::None)
       fail(e, ErrorKind::Typing, "np.clip(): array_min and array_max cannot both be None");
     if (!args[0].is_array())
-      fail(*e.list[0], ErrorKind::Unsupported, "np.clip() of a number is not supported; use min() and max()");
-    if (is_complex(args[0].scalar)) fail(*e.list[0], ErrorKind::Unsupported, "np.clip() of a complex array is not supported");
+      fail(*e.args()[0], ErrorKind::Unsupported, "np.clip() of a number is not supported; use min() and max()");
+    if (is_complex(args[0].scalar)) fail(*e.args()[0], ErrorKind::Unsupported, "np.clip() of a complex array is not supported");
     // Numba's np.clip keeps the array's dtype when the bounds are numbers, and takes NumPy's
     // promotion when a bound is an array.
     r = args[0].scalar;
