@@ -284,3 +284,17 @@ def test_complex_ufuncs_on_numbers():
     got = f(1 + 2j, 3 - 1j)
     assert got[:3] == ((4 + 1j), (5 + 5j), (-1 - 2j))
     assert abs(got[3] - (1 + 2j) ** (3 - 1j)) < 1e-12
+
+
+def test_parallel_array_expression():
+    # @jit(parallel=True): a long loop is split over the OpenMP threads (Numba's parfors); the
+    # result is the serial one.
+    @njit(parallel=True)
+    def f(a, b):
+        c = np.sqrt(a) * 2 + b
+        c += 1
+        return c
+
+    a = np.arange(100000.0)
+    b = np.ones(100000)
+    np.testing.assert_array_equal(f(a, b), np.sqrt(a) * 2 + b + 1)

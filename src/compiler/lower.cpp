@@ -83,6 +83,11 @@ class Fuser {
   // which its parent and the typing tables may hold).
   void fuse(Node& e) {
     NodePtr orig = std::make_unique<Node>(std::move(e));
+    // The typing tables are keyed by node: the ufunc loop moves with the expression's root.
+    if (auto it = fn_.ufunc_loops.find(&e); it != fn_.ufunc_loops.end()) {
+      fn_.ufunc_loops[orig.get()] = it->second;
+      fn_.ufunc_loops.erase(it);
+    }
     e = Node(Kind::ArrayExpr, orig->loc);
     e.cval.i = next_++;
     e.type = orig->type;
@@ -92,11 +97,6 @@ class Fuser {
       const size_t nin = fn_.ufunc_loops.at(orig.get()).in.size();
       e.out() = std::move(orig->args()[nin]);
       orig->args().resize(nin);
-    }
-    // The typing tables are keyed by node: the ufunc loop moves with the expression's root.
-    if (auto it = fn_.ufunc_loops.find(&e); it != fn_.ufunc_loops.end()) {
-      fn_.ufunc_loops[orig.get()] = it->second;
-      fn_.ufunc_loops.erase(it);
     }
     e.element() = element(orig, e, prefix);
     for (auto& in : e.inputs()) visit(*in);  // an input may hold array expressions of its own
