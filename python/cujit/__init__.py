@@ -37,6 +37,7 @@ from .alias import install_numba_alias
 __version__ = "0.1.0"
 
 _core.set_library_search_paths(config.nvrtc_wheel_dirs())
+_core.set_compiler_fallbacks(config.compiler_fallbacks())
 _core.set_simulator(config.ENABLE_CUDASIM)
 _core.set_check_ptx(config.CHECK_PTX)
 config._listeners.append(_core._config_changed)
