@@ -21,6 +21,7 @@
 #include "compiler/codegen_foreign.h"
 #include "compiler/fnargs.h"
 #include "compiler/parser.h"
+#include "compiler/lower.h"
 #include "compiler/typeinfer.h"
 #include "abi/errors.h"
 #include "runtime/host_calls.h"
@@ -256,6 +257,7 @@ UfuncBuild build_ufunc(const std::shared_ptr<FunctionSource>& src, const std::ve
       b.variants.push_back(v);
     }
   }
+  lower(prog, LowerOptions{debug_level() >= 2});  // the lower stage (compiler/lower.h)
   emit_stage(b, prog, entries);
   return b;
 }
@@ -331,6 +333,7 @@ NumpyUfuncBuild build_numpy_loops(const std::shared_ptr<FunctionSource>& src, co
       b.variants.push_back(v);
     }
   }
+  lower(prog, LowerOptions{debug_level() >= 2});  // the lower stage (compiler/lower.h)
   emit_stage(b, prog, entries);
   return b;
 }
@@ -390,6 +393,7 @@ Type build_single(Build& b, const std::shared_ptr<FunctionSource>& src, const st
     if (l->kind != "cu") b.device_links.push_back(*l);
     else b.cuda_links.push_back(l->name);
   if (!b.device_links.empty()) b.nvrtc_options = {"-rdc=true"};  // calls to be resolved by the linker
+  lower(prog, LowerOptions{debug_level() >= 2});  // the lower stage (compiler/lower.h)
   emit_stage(b, prog, {{o.kind, idx, o.symbol}});
   if (o.annotated) *o.annotated = annotate_types(*prog.fns[idx]);
   return prog.fns[idx]->ret;
@@ -423,6 +427,7 @@ Build build_device_function(const std::shared_ptr<FunctionSource>& src, const st
     StageTimer t{"type", src->name};
     idx = prog.instantiate(src, args, declared_ret, Role::Device);
   }
+  lower(prog, LowerOptions{debug_level() >= 2});  // the lower stage (compiler/lower.h)
   EntryPoint e{EntryPoint::Kind::DeviceAbi, idx, symbol};
   e.c_abi = c_abi;
   emit_stage(b, prog, {e});

@@ -208,6 +208,7 @@ class Dumper {
       case Kind::BinOp: case Kind::UnaryOp: case Kind::BoolOp:
         return h + " " + op_spelling(n.op);
       case Kind::AugAssign: return h + " " + op_spelling(n.op) + "=";
+      case Kind::ArrayExpr: return h + " #" + std::to_string(n.cval.i) + (n.cval.b ? " in place" : "");
       case Kind::Compare:
         for (Op op : n.ops) h += std::string(" ") + op_spelling(op);
         return h;

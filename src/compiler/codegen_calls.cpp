@@ -69,6 +69,7 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
     allocates_ = allocates_ || alloc;
     return s;
   }
+  if (rule == Rule::Elementwise) return elementwise_call(e, b);  // codegen_arrayexpr.cpp
   if (rule == Rule::ArrayReduce) return reduce_code(e, b, expr(*e.list[0]), prog_.host_only);
   if (rule == Rule::NpLib) {  // codegen_nplib.cpp
     allocates_ = true;

@@ -103,6 +103,8 @@ class Emitter {
   std::string array_new(const ast::Node& e, Builtin b, const std::string& sp);
   std::string random_call(const ast::Node& e, Builtin b, const std::string& sp);
   std::string print(const ast::Node& e);
+  std::string array_expr(const ast::Node& e, const std::string& target);
+  std::string elementwise_call(const ast::Node& e, Builtin b);
 };
 
 }  // namespace detail

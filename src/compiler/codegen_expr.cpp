@@ -78,6 +78,7 @@ std::string Emitter::value(const ast::Node& e) {
     case K::Dict: case K::Set:  // codegen_dicts.cpp
       return dict_literal_code(*fn_, e, [this](const ast::Node& n) { return expr(n); },
                                [this](const std::string& c, const Type& f, const Type& t) { return convert(c, f, t); });
+    case K::ArrayExpr: return array_expr(e, "");  // codegen_arrayexpr.cpp
     case K::List:  // codegen_lists.cpp
       return list_literal_code(*fn_, e, [this](const ast::Node& n) { return expr(n); },
                                [this](const std::string& c, const Type& f, const Type& t) { return convert(c, f, t); });

@@ -53,6 +53,12 @@ void Emitter::stmt(const ast::Node& s) {
       return;
     }
     case K::AugAssign: {
+      if (s.rhs()->is(K::ArrayExpr) && s.rhs()->cval.b) {  // a += v on an array: one loop into a (lower.cpp)
+        const std::string a = expr(*s.target());
+        if (s.target()->is(K::Name)) store(*s.target(), array_expr(*s.rhs(), a), s.target()->type);
+        else out(array_expr(*s.rhs(), a) + ";");  // a[i] += v writes through the view
+        return;
+      }
       if (s.target()->type.is_set()) {  // s |= t changes the set in place (its aliases see it)
         const std::string l = expr(*s.target());
         out("cj::set_assign(" + l + ", " + set_binop_code(s.op, l, expr(*s.rhs())) + ");");

@@ -1,6 +1,7 @@
 // Code for NumPy ufunc calls (typeinfer_ufunc.cpp chose each call's loop): on numbers, the
-// scalar implementation called with the loop's input types; on arrays, prelude/ufuncs.h's
-// broadcasting loop over that implementation, into out= or (CPU code) a new array.
+// scalar implementation called with the loop's input types; on arrays in GPU code, prelude/ufuncs.h's
+// broadcasting loop over that implementation into out= (@jit code's are array expressions:
+// lower.cpp fuses them, codegen_arrayexpr.cpp writes them).
 #include <string>
 #include <vector>
 
@@ -34,8 +35,8 @@ std::string ufunc_code(const FunctionInstance& fn, const ast::Node& e, Builtin b
   std::string inputs;
   for (size_t i = 0; i < nin; ++i) inputs += ", " + args[i];
   if (args.size() > nin) return "cj::ufunc_apply<" + err + ">(" + args[nin] + ", " + f + inputs + ")";
-  *allocates = true;
-  return "cj::ufunc_new<" + err + ", " + R + ", " + std::to_string(e.type.ndim) + ">(" + f + inputs + ")";
+  (void)allocates;  // a new array: @jit code's are array expressions (lower.cpp, codegen_arrayexpr.cpp)
+  throw InternalError("codegen: a ufunc call that makes an array outside an array expression");
 }
 
 std::string reduce_code(const ast::Node& e, Builtin b, const std::string& array, bool host_only) {

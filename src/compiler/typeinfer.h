@@ -367,6 +367,20 @@ Type type_matmul(FunctionInstance& fn, const ast::Node& at, const Type& x, const
 /// a[i] / a[m] with an integer or boolean array index (typeinfer_nplib.cpp): the new array's
 /// type, or Unknown where no index in `it` is an array.
 Type type_fancy_index(FunctionInstance& fn, const ast::Node& e, const Type& base, const std::vector<Type>& it);
+/// The first of a ufunc's `loops` that inputs of types `in` take (Numba's
+/// ufunc_find_matching_loop) and whose results cast same_kind to `outs` (out= arrays' dtypes,
+/// may be fewer than the loop's outputs); null where none does.
+const UfuncLoop* match_ufunc_loop(const std::vector<UfuncLoop>& loops, const std::vector<Scalar>& in,
+                                  const std::vector<Scalar>& outs);
+/// An operator with an array operand (typeinfer_arrayexpr.cpp): typed as the ufunc NumPy applies
+/// (a + b is np.add(a, b), a < b np.less, -a np.negative), its loop recorded for `at` in
+/// fn.ufunc_loops. `inplace` (a += b): the result is written into the first operand, whose type
+/// it keeps. The lowering stage (lower.cpp) fuses such operators into one loop.
+Type type_array_operator(FunctionInstance& fn, const ast::Node& at, ast::Op op, bool unary, const std::vector<Type>& in,
+                         bool inplace);
+/// np.where(cond, x, y) and np.clip(a, lo, hi) (typeinfer_arrayexpr.cpp): element-wise, with
+/// NumPy's broadcasting; fused by the lowering stage as the operators are.
+Type type_elementwise_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args);
 /// np.sum(a) and the other whole-array reductions (Rule::ArrayReduce): Numba's result type.
 Type type_reduce_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args);
 /// The constant an argument expression of `fn` is, for a callee's constant parameter: an int

@@ -355,6 +355,7 @@ Type BuiltinTyper::builtin_call(ast::Node& e, const BuiltinRow& b, const std::ve
     case Rule::ArrayNew: return array_new(e, b, args);
     case Rule::ArrayView: return array_view(e, b, args);
     case Rule::Ufunc: return type_ufunc_call(fn_, e, b, args);
+    case Rule::Elementwise: return type_elementwise_call(fn_, e, b, args);
     case Rule::ArrayReduce: return type_reduce_call(fn_, e, b, args);
     case Rule::NpLib: return type_nplib_call(fn_, e, b, args);
     case Rule::Atomic: case Rule::AtomicInt: case Rule::AtomicUnsigned: case Rule::AtomicCas: {

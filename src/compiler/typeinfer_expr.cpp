@@ -90,6 +90,12 @@ Type Typer::expr(ast::Node& e) {
           r = unwrapped(*e.list[i], r);
         }
         ln = e.list[i].get();
+        if (l.known() && r.known() && (l.is_array() || r.is_array()) && op != ast::Op::Is && op != ast::Op::IsNot &&
+            op != ast::Op::In && op != ast::Op::NotIn) {  // a < b on arrays is np.less (typeinfer_arrayexpr.cpp)
+          if (e.list.size() != 1)  // a < b < c needs the truth of an array, which has none
+            error(e, "the truth value of an array is ambiguous: chained comparisons of arrays are not supported");
+          return set(e, type_array_operator(fn(), e, op, false, {l, r}, false));
+        }
         if ((l.tag == Type::Tag::String || r.tag == Type::Tag::String) && op != ast::Op::Is && op != ast::Op::IsNot &&
             !l.is_list() && !r.is_list() && !l.is_tuple() && !r.is_tuple()) {
           refuse_gpu_string(fn(), e);  // typeinfer_strings.cpp
@@ -164,7 +170,7 @@ Type Typer::expr(ast::Node& e) {
       return set(e, type_dict_literal(fn(), e, items));
     }
     case K::Slice: error(e, "a slice is only allowed inside []");
-    case K::Starred: case K::ListComp: case K::Comprehension:
+    case K::Starred: case K::ListComp: case K::Comprehension: case K::ArrayExpr:  // ArrayExpr: made after typing
 #define CUJIT_AST_CASES_OF Stmt
 #include "compiler/ast_cases.inc"
       unsupported(e, std::string("'") + ast::kind_name(e.kind) + "' expressions are not supported");

@@ -40,6 +40,7 @@ Type Typer::unary(ast::Node& e) {
       error(e, "'not' is not supported on a " + a.str());
     return Type::scalar_of(Scalar::Bool);
   }
+  if (a.is_array()) return type_array_operator(fn(), e, e.op, true, {a}, false);  // -a is np.negative(a)
   if (!a.is_scalar())
     error(e, std::string("bad operand type for unary ") + ast::op_spelling(e.op) + ": '" + a.str() + "'");
   Scalar s = a.scalar;
@@ -75,11 +76,8 @@ Type Typer::binop_type(const ast::Node& at, ast::Op op, const Type& a, const Typ
   if (a.tag == Type::Tag::String || b.tag == Type::Tag::String) return str_binop_type(fn(), at, op, a, b);  // typeinfer_strings.cpp
   if (op == O::MatMult && a.is_array() && b.is_array()) return type_matmul(fn(), at, a, b);  // typeinfer_nplib.cpp
   if (!a.is_scalar() || !b.is_scalar()) {
-    if (a.is_array() || b.is_array())
-      unsupported(at, std::string("whole-array arithmetic ('") + ast::op_spelling(op) +
-                          "' on " + (a.is_array() ? a.str() : b.str()) +
-                          ") is not supported in " + fn().compiled_as + (fn().host_only ? " yet" : "") +
-                          "; index the array element by element");
+    if (a.is_array() || b.is_array())  // NumPy's ufunc for the operator (typeinfer_arrayexpr.cpp)
+      return type_array_operator(fn(), at, op, false, {a, b}, at.is(ast::Kind::AugAssign));
     return bad();
   }
   Scalar x = a.scalar, y = b.scalar;

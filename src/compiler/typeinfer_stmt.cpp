@@ -301,7 +301,7 @@ void Typer::assign(ast::Node& target, const Type& v, const ast::Node& stmt) {
         if (t.is_record_array()) unsupported(stmt, "assigning to a slice of a record array is not supported; assign its records one by one");
         if (t.is_array()) {
           // a[i, :] = x fills the view; a[1:n] = b copies b into it, broadcast as NumPy does.
-          if (stmt.is(ast::Kind::AugAssign))
+          if (stmt.is(ast::Kind::AugAssign) && !fn().ufunc_loops.count(&stmt))  // a[i] += v: in place (lower.cpp)
             unsupported(stmt, "augmented assignment to a slice (" + t.str() + ") is not supported; use a loop");
           if (v.is_array() && v.ndim > t.ndim)
             error(stmt, "cannot assign a " + v.str() + " to a slice with fewer dimensions (" + t.str() + ")");

@@ -29,6 +29,32 @@ std::string loops_text(const std::vector<UfuncLoop>& loops) {
 
 }  // namespace
 
+const UfuncLoop* match_ufunc_loop(const std::vector<UfuncLoop>& loops, const std::vector<Scalar>& in,
+                                  const std::vector<Scalar>& outs) {
+  bool ints = false, floats = false;
+  for (Scalar s : in) {
+    const char k = scalar_kind(s);
+    ints = ints || k == 'i' || k == 'u';
+    floats = floats || k == 'f' || k == 'c';
+  }
+  // Numba: with mixed integer and float inputs, any integer may take a float loop (np.power of
+  // float32 and int32 computes in float32).
+  const bool mixed = ints && floats;
+  auto input_fits = [&](Scalar from, Scalar to) {
+    const char fk = scalar_kind(from), tk = scalar_kind(to);
+    if (mixed && (fk == 'i' || fk == 'u') && (tk == 'f' || tk == 'c')) return true;
+    return can_cast_safe(from, to);
+  };
+  for (const auto& l : loops) {
+    if (l.in.size() != in.size()) continue;
+    bool ok = true;
+    for (size_t i = 0; i < in.size() && ok; ++i) ok = input_fits(in[i], l.in[i]);
+    for (size_t i = 0; i < outs.size() && ok; ++i) ok = can_cast_same_kind(l.out[i], outs[i]);
+    if (ok) return &l;
+  }
+  return nullptr;
+}
+
 bool bind_ufunc_keywords(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b) {
   const size_t nin = ufunc_loops(b.id).empty() ? 1 : ufunc_loops(b.id)[0].in.size();
   for (auto& kw : call.keywords) {
@@ -58,16 +84,12 @@ Type type_ufunc_call(FunctionInstance& fn, ast::Node& e, const BuiltinRow& b, co
              std::to_string(nout) + " optional output array, got " + std::to_string(args.size()) + " arguments");
   int ndim = 0;
   std::vector<Scalar> in;
-  bool ints = false, floats = false;
   for (size_t i = 0; i < nin; ++i) {
     const Type& t = args[i];
     if (!t.is_scalar() && !t.is_array())
       fail(*e.list[i], ErrorKind::Typing, std::string(b.name) + "() needs numbers or arrays, got " + t.str());
     if (t.is_array() && t.ndim > ndim) ndim = t.ndim;
     in.push_back(t.scalar);
-    const char k = scalar_kind(t.scalar);
-    ints = ints || k == 'i' || k == 'u';
-    floats = floats || k == 'f' || k == 'c';
   }
   std::vector<Type> outs(args.begin() + nin, args.end());
   for (size_t i = 0; i < outs.size(); ++i) {
@@ -81,21 +103,9 @@ Type type_ufunc_call(FunctionInstance& fn, ast::Node& e, const BuiltinRow& b, co
            std::string(b.name) + "(): the output array has " + std::to_string(outs[i].ndim) +
                " dimension(s), fewer than the inputs' " + std::to_string(ndim) + " (NumPy does not broadcast the output)");
   }
-  // Numba: with mixed integer and float inputs, any integer may take a float loop (np.power of
-  // float32 and int32 computes in float32).
-  const bool mixed = ints && floats;
-  auto input_fits = [&](Scalar from, Scalar to) {
-    const char fk = scalar_kind(from), tk = scalar_kind(to);
-    if (mixed && (fk == 'i' || fk == 'u') && (tk == 'f' || tk == 'c')) return true;
-    return can_cast_safe(from, to);
-  };
-  const UfuncLoop* loop = nullptr;
-  for (const auto& l : loops) {
-    bool ok = true;
-    for (size_t i = 0; i < nin && ok; ++i) ok = input_fits(in[i], l.in[i]);
-    for (size_t i = 0; i < outs.size() && ok; ++i) ok = can_cast_same_kind(l.out[i], outs[i].scalar);
-    if (ok) { loop = &l; break; }
-  }
+  std::vector<Scalar> out_scalars;
+  for (const auto& o : outs) out_scalars.push_back(o.scalar);
+  const UfuncLoop* loop = match_ufunc_loop(loops, in, out_scalars);
   if (!loop) {
     std::string got;
     for (const auto& t : args) got += (got.empty() ? "" : ", ") + t.str();

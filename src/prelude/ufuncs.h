@@ -33,6 +33,15 @@ template <class T> CJ_FN T uf_fmin(T a, T b) { return (a <= b || b != b) ? a : b
 template <class T> CJ_FN T uf_bitwise_and(T a, T b) { return (T)(a & b); }
 template <class T> CJ_FN T uf_bitwise_or(T a, T b) { return (T)(a | b); }
 template <class T> CJ_FN T uf_bitwise_xor(T a, T b) { return (T)(a ^ b); }
+// Shifts as NumPy's loops: a count past the width (or negative) shifts everything out, giving 0
+// (-1 for a negative number shifted right) instead of C's undefined behaviour.
+template <class T> CJ_FN T uf_left_shift(T a, T b) {
+  return (uint64_t)b < sizeof(T) * 8 ? (T)((uint64_t)a << b) : (T)0;
+}
+template <class T> CJ_FN T uf_right_shift(T a, T b) {
+  if ((uint64_t)b < sizeof(T) * 8) return (T)(a >> b);
+  return (T)-1 < 0 && a < 0 ? (T)-1 : (T)0;
+}
 template <class T> CJ_FN T uf_invert(T a) { return (T)~a; }
 CJ_FN bool uf_invert(bool a) { return !a; }
 
@@ -40,6 +49,7 @@ CJ_FN bool uf_invert(bool a) { return !a; }
 template <class T> struct UfWide { typedef uint64_t type; };
 template <> struct UfWide<float> { typedef float type; };
 template <> struct UfWide<double> { typedef double type; };
+template <class F> struct UfWide<Complex<F>> { typedef Complex<F> type; };  // complex loops: their own arithmetic
 template <class T> CJ_FN T uf_add(T a, T b) { typedef typename UfWide<T>::type W; return (T)((W)a + (W)b); }
 CJ_FN bool uf_add(bool a, bool b) { return a || b; }
 template <class T> CJ_FN T uf_subtract(T a, T b) { typedef typename UfWide<T>::type W; return (T)((W)a - (W)b); }
@@ -47,6 +57,7 @@ template <class T> CJ_FN T uf_multiply(T a, T b) { typedef typename UfWide<T>::t
 CJ_FN bool uf_multiply(bool a, bool b) { return a && b; }
 template <class T> CJ_FN T uf_square(T a) { return uf_multiply(a, a); }
 template <class T> CJ_FN T uf_negative(T a) { typedef typename UfWide<T>::type W; return (T)((W)0 - (W)a); }
+template <class F> CJ_FN Complex<F> uf_negative(Complex<F> a) { return -a; }
 CJ_FN float uf_negative(float a) { return -a; }
 CJ_FN double uf_negative(double a) { return -a; }
 template <class T> CJ_FN T uf_positive(T a) { return a; }
@@ -130,6 +141,7 @@ template <class T> CJ_FN T uf_power(T a, T b) {
   }
   return (T)r;
 }
+template <class F> CJ_FN Complex<F> uf_power(Complex<F> a, Complex<F> b) { return pow(a, b); }
 CJ_FN float uf_power(float a, float b) { return CJ_LIBM_F(pow)(a, b); }
 CJ_FN double uf_power(double a, double b) { return CJ_LIBM_D(pow)(a, b); }
 CJ_FN float uf_ldexp(float x, int64_t i) { return ldexp(x, i); }
