@@ -86,6 +86,7 @@ std::string with_prelude(Target t, const std::string& code, bool host_only = fal
     if (code.find("cj::List<") != std::string::npos || code.find("cj::list_") != std::string::npos)
       s += prelude::get("host_list.h");
     if (host_only) s += prelude::get("numpy_loop.h");
+    if (code.find("cj::npa_") != std::string::npos) s += prelude::get("host_numpy.h");
   }
   s += code;
   return s;

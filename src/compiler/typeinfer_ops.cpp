@@ -203,7 +203,9 @@ void Typer::array_method(ast::Node& e) {
       {"sum", "numpy.sum"}, {"mean", "numpy.mean"}, {"min", "numpy.min"}, {"max", "numpy.max"},
       {"prod", "numpy.prod"}, {"var", "numpy.var"}, {"std", "numpy.std"}, {"argmin", "numpy.argmin"},
       {"argmax", "numpy.argmax"}, {"all", "numpy.all"}, {"any", "numpy.any"},
-      {"copy", "numpy.copy"}, {"view", "array.view"}};
+      {"copy", "numpy.copy"}, {"view", "array.view"}, {"cumsum", "numpy.cumsum"}, {"cumprod", "numpy.cumprod"},
+      {"reshape", "numpy.reshape"}, {"ravel", "numpy.ravel"}, {"flatten", "array.flatten"},
+      {"transpose", "numpy.transpose"}, {"astype", "array.astype"}, {"fill", "array.fill"}, {"item", "array.item"}};
   if (e.a->name == "sync" && expr(*e.a->a).tag == Type::Tag::GridGroup) {  // g.sync() of cuda.cg.this_grid()
     ast::NodePtr self = std::move(e.a->a);
     ast::NodePtr callee = ast::make(ast::Kind::Name, e.a->loc);
