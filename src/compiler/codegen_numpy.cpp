@@ -87,6 +87,15 @@ std::string Emitter::numpy_call(const ast::Node& e, Builtin b) {
     case B::ArrAstype: return sp + "<" + R + ">(" + a0() + ")";
     case B::ArrFill: return sp + "(" + a0() + ", " + expr(*e.list[1]) + ")";
     case B::ArrItem: return sp + "(" + a0() + ")";
+    case B::NpArray: case B::NpAsarray: {
+      const Type& x = e.list[0]->type;
+      if (x.is_array()) {
+        if (b == B::NpAsarray && r == x) return a0();  // the argument itself
+        return "cj::npa_astype<" + R + ">(" + a0() + ")";
+      }
+      if (x.is_tuple()) return spread("cj::npa_from_values<" + R + ">", "", expr(*e.list[0]), x);
+      return std::string(r.ndim == 2 ? "cj::npa_from_seq2<" : "cj::npa_from_seq<") + R + ">(" + a0() + ")";
+    }
     case B::NpLinspace: return sp + "(" + arg(e, 0, f64) + ", " + arg(e, 1, f64) + ", " + int_or(2, "(int64_t)50") + ")";
     case B::NpEye: case B::NpTri: {
       // M defaults to N: N evaluated once.

@@ -428,6 +428,8 @@ const std::vector<KwSpec>& keyword_specs() {
       {Builtin::NpQuantile, {{"a", T::None, 0}, {"q", T::None, 0}}},
       {Builtin::NpNanquantile, {{"a", T::None, 0}, {"q", T::None, 0}}},
       {Builtin::NpAverage, {{"a", T::None, 0}, {"axis", T::None, 0}, {"weights", T::None, 0}}},
+      {Builtin::NpArray, {{"object", T::None, 0}, {"dtype", T::None, 0}}},
+      {Builtin::NpAsarray, {{"a", T::None, 0}, {"dtype", T::None, 0}}},
       {Builtin::ArrAstype, {{"a", T::None, 0}, {"dtype", T::None, 0}}},
       {Builtin::NpLinspace, {{"start", T::None, 0}, {"stop", T::None, 0}, {"num", T::Int, 50}}},
       {Builtin::NpEye, {{"N", T::None, 0}, {"M", T::None, 0}, {"k", T::Int, 0}, {"dtype", T::None, 0}}},

@@ -160,6 +160,35 @@ Type BuiltinTyper::numpy_call(ast::Node& e, const BuiltinRow& b, const std::vect
     case B::ArrItem:
       if (args.size() > 1) unsupported(*e.list[1], "item() with arguments is not supported (as in Numba)");
       return Type::scalar_of(need_array(0).scalar);
+    case B::NpArray: case B::NpAsarray: {
+      // Of an array (np.array copies it; np.asarray returns it where the dtype is its own), of a
+      // list of numbers or of lists of numbers, of a tuple of numbers.
+      arity(e, b, args, 1, 2);
+      const Type& x = args[0];
+      auto number = [&](const Type& t) { return t.is_scalar() && scalar_kind(t.scalar) != 'M' && scalar_kind(t.scalar) != 'm'; };
+      Scalar item = Scalar::Float64;
+      int ndim = 1;
+      if (x.is_array() && !x.record) {
+        item = x.scalar;
+        ndim = x.ndim;
+      } else if (x.is_list() && number(x.elems[0])) {
+        item = x.elems[0].scalar;
+      } else if (x.is_list() && x.elems[0].is_list() && number(x.elems[0].elems[0])) {
+        item = x.elems[0].elems[0].scalar;
+        ndim = 2;
+      } else if (x.is_tuple() && !x.elems.empty()) {
+        item = x.elems[0].is_scalar() ? x.elems[0].scalar : item;
+        for (const auto& t : x.elems) {
+          if (!number(t)) unsupported(*e.list[0], name + "() of " + x.str() + " is not supported (a tuple of numbers is)");
+          item = promote(item, t.scalar);
+        }
+      } else {
+        unsupported(*e.list[0], name + "() of " + x.str() + " is not supported (an array, a list or a tuple of numbers is)");
+      }
+      const Scalar d = given(args, 1) ? dtype_arg(*e.list[1], b, args[1]) : item;
+      if (b.id == B::NpAsarray && x.is_array() && d == x.scalar) return x;
+      return Type::array(d, ndim, 'C');
+    }
     case B::NpLinspace: {
       arity(e, b, args, 2, 3);
       for (size_t i = 0; i < 2; ++i)

@@ -361,6 +361,32 @@ CJ_FN T npa_item(const Array<T, N>& a) {
   return *a.data;
 }
 
+// np.array / np.asarray of a list of numbers (any sequence with size() and at(i)), of a list
+// of such lists (all of one length), of numbers (a tuple's items).
+template <class R, class L>
+CJ_FN Array<R, 1> npa_from_seq(const L& l) {
+  Array<R, 1> r = np_empty<R, 1>(l.size());
+  for (int64_t i = 0; i < l.size(); ++i) r.data[i] = (R)l.at(i);
+  return r;
+}
+template <class R, class L>
+CJ_FN Array<R, 2> npa_from_seq2(const L& l) {
+  const int64_t n = l.size(), m = n ? l.at(0).size() : 0;
+  for (int64_t i = 0; i < n; ++i)
+    if (l.at(i).size() != m) raise("ValueError", "setting an array element with a sequence.");
+  Array<R, 2> r = np_empty<R, 2>(n, m);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < m; ++j) r.data[i * m + j] = (R)l.at(i).at(j);
+  return r;
+}
+template <class R, class... V>
+CJ_FN Array<R, 1> npa_from_values(V... v) {
+  Array<R, 1> r = np_empty<R, 1>((int64_t)sizeof...(V));
+  int64_t i = 0;
+  ((r.data[i++] = (R)v), ...);
+  return r;
+}
+
 // np.linspace(start, stop, num): num float64 values, the last exactly stop (as Numba computes).
 CJ_FN Array<double, 1> npa_linspace(double start, double stop, int64_t num) {
   if (num < 0) raise("ValueError", "Number of samples, -1, must be non-negative.");
@@ -436,7 +462,14 @@ CJ_FN Array<R, N> npa_concatenate(int64_t axis, const A&... in) {
   auto shape_of = [&](const auto& x) {
     if (first) { for (int k = 0; k < N; ++k) d[k] = x.shape[k]; first = false; return; }
     for (int k = 0; k < N; ++k)
-      if (k != axis && x.shape[k] != d[k]) raise("ValueError", "np.concatenate(): input sizes over dimension 1 do not match");
+      if (k != axis && x.shape[k] != d[k]) {
+        static const char* const msg[] = {
+            "np.concatenate(): input sizes over dimension 0 do not match", "np.concatenate(): input sizes over dimension 1 do not match",
+            "np.concatenate(): input sizes over dimension 2 do not match", "np.concatenate(): input sizes over dimension 3 do not match",
+            "np.concatenate(): input sizes over dimension 4 do not match", "np.concatenate(): input sizes over dimension 5 do not match",
+            "np.concatenate(): input sizes over dimension 6 do not match", "np.concatenate(): input sizes over dimension 7 do not match"};
+        raise("ValueError", msg[k]);
+      }
     d[axis] += x.shape[axis];
   };
   (shape_of(in), ...);
