@@ -49,3 +49,14 @@ def test_a_new_folder_must_be_placed(tmp_path):
     write(str(tmp_path / "lowering" / "x.cpp"), "\n")
     r = run(str(tmp_path))
     assert r.returncode == 1 and "src/lowering is not in tools/check_layers.py's LAYERS" in r.stdout
+
+
+def test_the_cuda_toolkits_headers_are_refused(tmp_path):
+    # The extension builds without the CUDA Toolkit (issue 21): its own declarations stand in.
+    write(str(tmp_path / "runtime" / "driver.h"), "#include <cuda.h>\n")
+    write(str(tmp_path / "toolchain" / "nvrtc.cpp"), "// <nvrtc.h> is described here\n#include <nvrtc.h>\n")
+    r = run(str(tmp_path))
+    assert r.returncode == 1
+    lines = r.stdout.splitlines()
+    assert len(lines) == 2 and lines[0].startswith("runtime/driver.h:1: the CUDA Toolkit's headers are not needed")
+    assert lines[1].startswith("toolchain/nvrtc.cpp:2: ")

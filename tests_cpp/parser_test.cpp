@@ -468,10 +468,10 @@ void test_expressions() {
                                   "    Constant 2\n");
 
   ast::Module m = parse(source("def f():\n    x = 2**63\n"));
-  const ast::Node& c = *first_stmt(m).b->a;
+  const ast::Node& c = *first_stmt(m).rhs()->lhs();
   CHECK(c.cval.tag == ast::ConstValue::Tag::Int && c.cval.i == 2 && !c.cval.big_int);
   ast::Module big = parse(source("def f():\n    x = 9223372036854775808\n"));
-  CHECK(first_stmt(big).b->cval.big_int && (uint64_t)first_stmt(big).b->cval.i == (1ull << 63));
+  CHECK(first_stmt(big).rhs()->cval.big_int && (uint64_t)first_stmt(big).rhs()->cval.i == (1ull << 63));
 
   expect_body_error("f(a=1, b)", ErrorKind::Syntax,
                     "positional argument follows keyword argument", 7);
@@ -497,31 +497,31 @@ void test_locations() {
   const ast::Node& assign = *body[0];
   CHECK(assign.is(ast::Kind::Assign) && assign.loc.line == 21 && assign.loc.col == 6);
   CHECK(assign.list[0]->loc.col == 4);
-  const ast::Node& add = *assign.b;
+  const ast::Node& add = *assign.rhs();
   CHECK(add.op == ast::Op::Add && add.loc.col == 10);
-  CHECK(add.a->loc.col == 8 && add.b->loc.col == 14 && add.b->b->loc.col == 16);
-  const ast::Node& cmp = *body[1]->b;
+  CHECK(add.lhs()->loc.col == 8 && add.rhs()->loc.col == 14 && add.rhs()->rhs()->loc.col == 16);
+  const ast::Node& cmp = *body[1]->rhs();
   CHECK(cmp.is(ast::Kind::Compare) && cmp.loc.line == 22 && cmp.loc.col == 21);
-  const ast::Node& call = *cmp.a;
+  const ast::Node& call = *cmp.lhs();
   CHECK(call.is(ast::Kind::Call) && call.loc.col == 8 && call.loc.len == 12);
-  CHECK(call.a->is(ast::Kind::Attribute) && call.a->loc.col == 13 && call.a->loc.len == 4);
+  CHECK(call.func()->is(ast::Kind::Attribute) && call.func()->loc.col == 13 && call.func()->loc.len == 4);
   CHECK(cmp.list[0]->is(ast::Kind::Subscript) && cmp.list[0]->loc.col == 24);
-  const ast::Node& zeros = *body[2]->b;  // a call over two lines: the callee as far as it goes
+  const ast::Node& zeros = *body[2]->rhs();  // a call over two lines: the callee as far as it goes
   CHECK(zeros.is(ast::Kind::Call) && zeros.loc.line == 23 && zeros.loc.col == 8 &&
         zeros.loc.len == 8);
   const ast::Node& expr = *body[3];
   CHECK(expr.is(ast::Kind::Expr) && expr.loc.line == 25 && expr.loc.col == 4);
-  CHECK(expr.a->is(ast::Kind::UnaryOp) && expr.a->loc.col == 4);
+  CHECK(expr.value()->is(ast::Kind::UnaryOp) && expr.value()->loc.col == 4);
   const ast::Node& aug = *body[4];
   CHECK(aug.is(ast::Kind::AugAssign) && aug.loc.col == 6 && aug.loc.len == 2);
-  CHECK(aug.b->is(ast::Kind::UnaryOp) && aug.b->loc.col == 9 && aug.b->loc.len == 3);
+  CHECK(aug.rhs()->is(ast::Kind::UnaryOp) && aug.rhs()->loc.col == 9 && aug.rhs()->loc.len == 3);
   CHECK(body[5]->is(ast::Kind::Return) && body[5]->loc.line == 27 && body[5]->loc.col == 4);
   std::string d = ast::dump(*m.func);
   CHECK(d.find("BinOp + @21:10") != std::string::npos);
 
   ast::Module t = parse(source("def f():\n    a, b = c, d\n    x = (a, b)\n"));
   CHECK(t.func->body[0]->list[0]->loc.col == 4 && t.func->body[0]->list[0]->loc.len == 4);
-  CHECK(t.func->body[1]->b->loc.col == 8 && t.func->body[1]->b->loc.len == 6);
+  CHECK(t.func->body[1]->rhs()->loc.col == 8 && t.func->body[1]->rhs()->loc.len == 6);
 }
 
 void test_dedented_source() {
@@ -539,8 +539,8 @@ void test_dedented_source() {
     CHECK(std::string(e.what()).find("test.py:13:") != std::string::npos);
   }
   ast::Module m = parse(source("def k(a):\n\n    # comment\n    x = \\\n        a  # c\n", 10));
-  CHECK(m.func->body[0]->loc.line == 13 && m.func->body[0]->b->loc.line == 14 &&
-        m.func->body[0]->b->loc.col == 8);
+  CHECK(m.func->body[0]->loc.line == 13 && m.func->body[0]->rhs()->loc.line == 14 &&
+        m.func->body[0]->rhs()->loc.col == 8);
 }
 
 void test_syntax_errors() {

@@ -2,7 +2,8 @@
 """Checks that src/'s folders depend one way, in the pipeline's order (docs/ARCHITECTURE.md,
 "Layout"): a file may include its own folder's headers and those of folders below it, never one
 above, so no two folders include each other. Python (pybind11, Python.h, NumPy's C API) is only
-for src/bindings. Run from anywhere: `python3 tools/check_layers.py [SRC]`; prints each include
+for src/bindings. No file includes the CUDA Toolkit's headers: the extension builds without the
+toolkit (runtime/cuda_types.h and toolchain/nvrtc_types.h declare what cujit uses). Run from anywhere: `python3 tools/check_layers.py [SRC]`; prints each include
 that breaks the order and exits 1, or exits 0. tests/test_layers.py runs it.
 """
 import os
@@ -16,6 +17,9 @@ LAYERS = ["abi", "compiler", "toolchain", "runtime", "", "bindings"]
 ISOLATED = {"prelude"}
 PYTHON_ONLY_IN = "bindings"
 PYTHON_HEADERS = re.compile(r"#\s*include\s*[<\"](pybind11/|Python\.h|numpy/|structmember\.h)")
+# The toolkit's headers the extension must build without (the prelude's GPU side is compiled by
+# NVRTC, which needs none of them either).
+CUDA_HEADERS = re.compile(r"#\s*include\s*[<\"](cuda\.h|cudaProfiler\.h|nvrtc\.h|cuda_runtime[a-z_]*\.h|cuda_fp16\.h|cuda_bf16\.h)[>\"]")
 INCLUDE = re.compile(r"#\s*include\s*\"([^\"]+)\"")
 SOURCES = (".h", ".cpp", ".def")
 
@@ -44,6 +48,9 @@ def check(src):
                 for lineno, line in enumerate(f, 1):
                     if PYTHON_HEADERS.search(line) and mine != PYTHON_ONLY_IN:
                         problems.append(f"{rel}:{lineno}: Python headers belong in src/{PYTHON_ONLY_IN} only: {line.strip()}")
+                    if CUDA_HEADERS.search(line):
+                        problems.append(f"{rel}:{lineno}: the CUDA Toolkit's headers are not needed to build cujit; "
+                                        f"declare what is used in runtime/cuda_types.h or toolchain/nvrtc_types.h: {line.strip()}")
                     m = INCLUDE.search(line)
                     if not m:
                         continue

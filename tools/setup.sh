@@ -48,4 +48,9 @@ if ! has_notebook_reqs .venv/bin/python; then
   log "installing ${NOTEBOOK_REQS[*]} for the notebook test"
   .venv/bin/python -m pip install -q "${NOTEBOOK_REQS[@]}" >&2
 fi
+# tests/test_hidden_compiler.py: cujit with no system C++ compiler uses ziglang's `zig c++`.
+if ! .venv/bin/python -c "import ziglang" >/dev/null 2>&1; then
+  log "installing ziglang for the hidden-compiler test"
+  .venv/bin/python -m pip install -q ziglang >&2 || log "could not install ziglang"
+fi
 echo "$PWD/.venv/bin/python"

@@ -37,8 +37,10 @@ from .alias import install_numba_alias
 __version__ = "0.1.0"
 
 _core.set_library_search_paths(config.nvrtc_wheel_dirs())
+_core.set_compiler_fallbacks(config.compiler_fallbacks())
 _core.set_simulator(config.ENABLE_CUDASIM)
 _core.set_check_ptx(config.CHECK_PTX)
+config._listeners.append(_core._config_changed)
 # Device memory is freed through the driver; after interpreter teardown starts the driver may be
 # gone, so frees are skipped from then on.
 _atexit.register(_core._shutdown)

@@ -1,6 +1,11 @@
-"""python -m cujit --info: what cujit finds on this machine, for bug reports and for "why does it
-not use my GPU?": the versions of cujit, Python and NumPy, the GPUs, NVRTC, the host C++ compiler,
-the disk cache, and the environment variables that change what cujit does.
+"""The `cujit` command (also `python -m cujit`).
+
+cujit --info (or -s, as `numba -s`): what cujit finds on this machine, for bug reports and for
+"why does it not use my GPU?": the versions of cujit, Python and NumPy, the GPUs, NVRTC, the host
+C++ compiler, the disk cache, and the environment variables that change what cujit does.
+
+cujit PROGRAM.py [ARGS...]: runs a program written for Numba with cujit in Numba's place (`import
+numba` imports cujit: the numba alias), as `python PROGRAM.py ARGS...` would run it.
 """
 
 import argparse
@@ -12,6 +17,13 @@ import sys
 
 def _first_line(text):
     return str(text).strip().splitlines()[0] if str(text).strip() else ""
+
+
+def _problem(rows, label, prefix, text):
+    """A toolchain problem, every line of it (the places tried and the fix come after the first)."""
+    lines = [ln.rstrip() for ln in str(text).strip().splitlines() if ln.strip()] or ["(no detail)"]
+    rows.append((label, prefix + lines[0]))
+    rows.extend(("", "  " + ln.strip()) for ln in lines[1:])
 
 
 def _size(nbytes):
@@ -69,14 +81,14 @@ def info_lines():
     if "nvrtc_path" in tc:
         rows.append(("NVRTC", "%s (%s)" % (tc["nvrtc_version"], tc["nvrtc_path"])))
     else:
-        rows.append(("NVRTC", "not found: " + _first_line(tc.get("nvrtc_error", ""))))
+        _problem(rows, "NVRTC", "not found: ", tc.get("nvrtc_error", ""))
 
     if "host_compiler" in tc:
         words = list(tc["host_compiler"])
         words[0] = shutil.which(words[0]) or words[0]
         rows.append(("C++ compiler", "%s (%s)" % (" ".join(words), tc["host_compiler_version"])))
     else:
-        rows.append(("C++ compiler", "not found: " + _first_line(tc.get("host_compiler_error", ""))))
+        _problem(rows, "C++ compiler", "not found: ", tc.get("host_compiler_error", ""))
 
     if "cache_dir" in tc:
         folder = tc["cache_dir"]
@@ -89,25 +101,56 @@ def info_lines():
             state += "; disabled by CUJIT_DISABLE_CACHE"
         rows.append(("Disk cache", "%s: %s" % (folder, state)))
     else:
-        rows.append(("Disk cache", "none: " + _first_line(tc.get("cache_error", ""))))
+        _problem(rows, "Disk cache", "none: ", tc.get("cache_error", ""))
 
-    env = ["%s=%s" % (n, os.environ[n]) for n in config.ENVIRONMENT if n in os.environ]
+    env = ["%s=%s (%s)" % (n, os.environ[n], what) for n, what in config.ENVIRONMENT.items()
+           if n in os.environ]
     env += ["%s=%s (not used by cujit)" % (n, v) for n, v in sorted(os.environ.items())
             if n.startswith("NUMBA_") and n not in config.ENVIRONMENT]
     rows.append(("Environment", env[0] if env else "none of cujit's variables is set"))
     rows.extend(("", e) for e in env[1:])
+    honoured = sorted(n for n in config.ENVIRONMENT if n.startswith("NUMBA_"))
+    rows.append(("Numba's variables", "honoured with Numba's meaning: " + ", ".join(honoured[:3])))
+    rows.extend(("", ", ".join(honoured[i:i + 3])) for i in range(3, len(honoured), 3))
+    rows.append(("", "any other NUMBA_* variable is not used by cujit"))
     return rows
 
 
+def run_program(path, args):
+    """Runs the program at `path` as `python path args...` would, with `import numba` giving cujit."""
+    import runpy
+    import cujit
+    cujit.install_numba_alias()
+    sys.argv = [path] + list(args)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
+    runpy.run_path(path, run_name="__main__")
+    return 0
+
+
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m cujit", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--info", action="store_true",
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = argparse.ArgumentParser(
+        prog="cujit", formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="cujit: Numba's programming model (CUDA kernels and ufuncs, @jit) compiled by a "
+                    "C++ core.",
+        epilog="examples:\n  cujit --info          what cujit finds here (GPU, NVRTC, compiler, cache)\n"
+               "  cujit prog.py 1 2     run a Numba program with cujit as numba\n"
+               "  %load_ext cujit       in a notebook: the numba alias for the cells that follow")
+    parser.add_argument("-s", "--info", action="store_true",
                         help="print the versions, the GPU, NVRTC, the C++ compiler, the disk cache "
-                             "and the environment variables cujit uses")
-    args = parser.parse_args(argv)
+                             "and the environment variables cujit uses (as `numba -s`)")
+    parser.add_argument("program", nargs="?", help="a Python program to run with cujit as numba")
+    parser.add_argument("args", nargs=argparse.REMAINDER, help="the program's arguments")
+    # The program's own options are its own: only options before the program are cujit's.
+    split = next((i for i, a in enumerate(argv) if not a.startswith("-")), len(argv))
+    args = parser.parse_args(argv[:split + 1])
+    if args.program is not None:
+        if args.info:
+            parser.error("--info takes no program")
+        return run_program(args.program, argv[split + 1:])
     if not args.info:
         parser.print_help()
-        return 2
+        return 0
     rows = info_lines()
     width = max(len(label) for label, _ in rows) + 2
     for label, value in rows:

@@ -61,15 +61,39 @@ CHECK_PTX = _flag("CUJIT_CHECK_PTX")
 BOUNDSCHECK = _tristate("CUJIT_BOUNDSCHECK", "NUMBA_BOUNDSCHECK")
 COMPILE_PROGRESS_AFTER = _seconds("CUJIT_COMPILE_PROGRESS", 1.0)
 
-# Every environment variable cujit (or the C++ core) reads, for `python -m cujit --info`.
-ENVIRONMENT = (
-    "CUJIT_ENABLE_CUDASIM", "NUMBA_ENABLE_CUDASIM", "CUJIT_DISABLE_JIT", "NUMBA_DISABLE_JIT",
-    "CUJIT_DEBUG", "CUJIT_CACHE_DIR", "CUJIT_DISABLE_CACHE", "XDG_CACHE_HOME", "CUJIT_CHECK_PTX", "CUJIT_SIM_RACECHECK",
-    "CUJIT_BOUNDSCHECK", "NUMBA_BOUNDSCHECK",
-    "CUJIT_COMPILE_PROGRESS", "CXX", "CUDA_HOME", "CUDA_PATH", "CUDA_VISIBLE_DEVICES",
-    "LD_LIBRARY_PATH", "NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS", "NUMBA_CUDA_WARN_ON_IMPLICIT_COPY",
-    "NUMBA_DISABLE_PERFORMANCE_WARNINGS",
-)
+# Every environment variable cujit (or the C++ core) reads, with what it does, for
+# `python -m cujit --info`. Numba's own variables are here where cujit gives them Numba's meaning;
+# --info names every other NUMBA_* variable that is set as not used.
+ENVIRONMENT = {
+    "CUJIT_ENABLE_CUDASIM": "kernels and ufuncs run on the CPU simulator",
+    "NUMBA_ENABLE_CUDASIM": "as Numba: kernels and ufuncs run on the CPU simulator",
+    "CUJIT_DISABLE_JIT": "@jit returns the Python function",
+    "NUMBA_DISABLE_JIT": "as Numba: @jit returns the Python function",
+    "CUJIT_DEBUG": "print the compiler's stages (1), typed trees (2), generated code (3)",
+    "CUJIT_CACHE_DIR": "the disk cache's folder",
+    "NUMBA_CACHE_DIR": "as Numba: the disk cache goes in its cujit/ subfolder (CUJIT_CACHE_DIR first)",
+    "CUJIT_DISABLE_CACHE": "no disk cache",
+    "CUJIT_DEBUG_CACHE": "print each disk cache hit, miss and save on stderr",
+    "NUMBA_DEBUG_CACHE": "as Numba: print each disk cache hit, miss and save on stderr",
+    "XDG_CACHE_HOME": "the disk cache's parent folder",
+    "CUJIT_CHECK_PTX": "simulated kernels are also compiled to PTX",
+    "CUJIT_SIM_RACECHECK": "the simulator reports shared-memory races",
+    "CUJIT_BOUNDSCHECK": "0/1: @jit index checks off/on, whatever the option says",
+    "NUMBA_BOUNDSCHECK": "as Numba: 0/1: @jit index checks off/on, whatever the option says",
+    "NUMBA_OPT": "as Numba: the optimisation level, 0-3 or max (cuda.jit's opt= default: opt=False at 0)",
+    "NUMBA_CUDA_DEBUGINFO": "as numba-cuda: cuda.jit's debug= default",
+    "CUJIT_NUM_THREADS": "threads of parallel CPU code (prange, parallel ufuncs)",
+    "NUMBA_NUM_THREADS": "as Numba: threads of parallel CPU code (prange, parallel ufuncs)",
+    "CUJIT_COMPILE_PROGRESS": "seconds before a compile says it is running",
+    "CXX": "the host C++ compiler",
+    "CUDA_HOME": "where to find libnvrtc",
+    "CUDA_PATH": "where to find libnvrtc",
+    "CUDA_VISIBLE_DEVICES": "the GPUs the driver shows",
+    "LD_LIBRARY_PATH": "where the system loader finds libcuda and libnvrtc",
+    "NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS": "as numba-cuda: warn of grids under 128 blocks",
+    "NUMBA_CUDA_WARN_ON_IMPLICIT_COPY": "as numba-cuda: warn of host arrays given to kernels",
+    "NUMBA_DISABLE_PERFORMANCE_WARNINGS": "as Numba: no NumbaPerformanceWarning",
+}
 
 
 def nvrtc_wheel_dirs():
@@ -81,6 +105,16 @@ def nvrtc_wheel_dirs():
             if os.path.isdir(d):
                 dirs.append(d)
     return dirs
+
+
+def compiler_fallbacks():
+    """C++ compilers pip can install, for machines without a system one: the `zig` of the ziglang
+    package (`pip install ziglang`, or cujit[compiler]) as `zig c++`. Found by path, not imported."""
+    for base in sys.path:
+        zig = os.path.join(base or ".", "ziglang", "zig")
+        if os.path.isfile(zig) and os.access(zig, os.X_OK):
+            return [[os.path.abspath(zig), "c++"]]
+    return []
 
 
 def _int(name, default):
@@ -124,7 +158,18 @@ class _OptLevel(int):
         return "_OptLevel(%r)" % (self._raw_value,)
 
 
-OPT = _OptLevel(3)
+def _opt_level():
+    """NUMBA_OPT as Numba reads it: 0-3 or "max"; anything else is Numba's default, 3."""
+    v = os.environ.get("NUMBA_OPT", "").strip()
+    if v == "max":
+        return _OptLevel("max")
+    try:
+        return _OptLevel(min(max(int(v), 0), 3)) if v else _OptLevel(3)
+    except ValueError:
+        return _OptLevel(3)
+
+
+OPT = _opt_level()
 DEBUG = 0
 DUMP_ASSEMBLY = DUMP_LLVM = DUMP_IR = DUMP_CFG = DUMP_BYTECODE = 0
 HTML = None
@@ -135,7 +180,8 @@ CUDA_DEBUG_POLY_USE_TYPED_CONST = False
 CUDA_NVRTC_EXTRA_SEARCH_PATHS = ""
 ALWAYS_WARN_UNINIT_VAR = 0
 CUDA_ARRAY_INTERFACE_SYNC = 1
-CUDA_DEBUGINFO_DEFAULT = DEBUGINFO_DEFAULT = 0
+CUDA_DEBUGINFO_DEFAULT = _int("NUMBA_CUDA_DEBUGINFO", 0)
+DEBUGINFO_DEFAULT = 0
 FORCE_CUDA_CC = None
 CUDA_MEMORY_MANAGER = "default"
 CUDA_DEFAULT_PTX_CC = (7, 5)
@@ -143,3 +189,23 @@ CUDA_PER_THREAD_DEFAULT_STREAM = 0
 CUDA_LOG_LEVEL = ""
 BOUNDSCHECK = None
 DEVELOPER_MODE = FULL_TRACEBACKS = SHOW_HELP = 0
+
+
+class _Settings(type(sys)):
+    """This module's type: a change of a setting tells the C++ core, whose launch path keeps the
+    performance-warning settings it read (a module getattr at every small-grid launch cost a third
+    of numba-cuda's low-occupancy check). cujit/__init__.py adds the core's listener."""
+
+    def __setattr__(self, name, value):
+        super().__setattr__(name, value)
+        for listener in _listeners:
+            listener()
+
+    def __delattr__(self, name):
+        super().__delattr__(name)
+        for listener in _listeners:
+            listener()
+
+
+_listeners = []
+sys.modules[__name__].__class__ = _Settings

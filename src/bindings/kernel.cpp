@@ -653,6 +653,7 @@ void define_kernel(py::module_& m) {
   g_launch_type = make_launch_type();
   if (!g_launch_type) throw py::error_already_set();
   m.add_object("KernelLaunch", py::reinterpret_borrow<py::object>((PyObject*)g_launch_type));
+  m.def("_config_changed", &config_changed, "cujit.config changed: the launch checks read it again");
   // The subscript slot is set before PyType_Ready, which then gives the type a `__getitem__`
   // slot wrapper: a Python subclass (cuda.jit's Dispatcher) inherits the C function itself
   // rather than a lookup of a Python-level method on every `kernel[config]`.

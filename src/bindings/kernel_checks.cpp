@@ -59,16 +59,32 @@ PyObject* interned(const char* name) {
   return s;  // kept for the process's life
 }
 
-// cujit.config's setting `name` is true (read at each use: numba-cuda's override_config and user
-// code set these module attributes at run time). The module objects are kept for the process's
-// life, never released (their destructors must not run after the interpreter is gone).
-bool config_on(PyObject* name) {
+// Bumped by cujit.config's module type at every setattr/delattr (config_changed below): the
+// launch path keeps the settings it reads, and reads them again only after a change.
+uint64_t config_generation = 1;
+
+// cujit.config's setting `name` is true (numba-cuda's override_config and user code set these
+// module attributes at run time). Read again only after the module changed: a module getattr at
+// each small-grid launch was a third of the low-occupancy check's cost. The module object is kept
+// for the process's life, never released (its destructor must not run after the interpreter).
+struct ConfigFlag {
+  const char* name;
+  PyObject* key = nullptr;
+  uint64_t generation = 0;
+  bool on = false;
+};
+
+bool config_on(ConfigFlag& flag) {
+  if (flag.generation == config_generation) return flag.on;
   static PyObject* config = py::module_::import("cujit.config").release().ptr();
-  py::object v = py::reinterpret_steal<py::object>(PyObject_GetAttr(config, name));
+  if (!flag.key) flag.key = interned(flag.name);
+  py::object v = py::reinterpret_steal<py::object>(PyObject_GetAttr(config, flag.key));
   if (!v) throw py::error_already_set();
   int on = PyObject_IsTrue(v.ptr());
   if (on < 0) throw py::error_already_set();
-  return on != 0;
+  flag.on = on != 0;
+  flag.generation = config_generation;
+  return flag.on;
 }
 
 // The last warning PyErr_WarnEx recorded as shown in its caller's __warningregistry__ (the
@@ -85,7 +101,7 @@ struct LastWarning {
   PyObject* globals = nullptr;
   PyObject* filters = nullptr;
   Py_ssize_t nfilters = -1;
-  std::string text;
+  uint64_t what = 0;  // which text (performance_warning's `what`)
   PyObject* key = nullptr;  // owned: CPython's registry key (text, category, line)
   long version = -1;
 };
@@ -102,8 +118,11 @@ long registry_version(PyObject* registry) {
   return v && PyLong_CheckExact(v) ? PyLong_AsLong(v) : -2;
 }
 
-void performance_warning(const std::string& msg) {
-  static PyObject* disabled = interned("DISABLE_PERFORMANCE_WARNINGS");
+// `what` names the text (a kind and a number): the repeated case compares it instead of building
+// and comparing the text, which `text()` makes only when CPython is called.
+template <typename Text>
+void performance_warning(uint64_t what, Text text) {
+  static ConfigFlag disabled{"DISABLE_PERFORMANCE_WARNINGS"};
   if (config_on(disabled)) return;
   static PyObject* cls = py::object(py::module_::import("cujit.errors").attr("NumbaPerformanceWarning")).release().ptr();
   static PyObject* warnings = py::module_::import("warnings").release().ptr();
@@ -117,7 +136,7 @@ void performance_warning(const std::string& msg) {
   py::object code = frame ? py::reinterpret_steal<py::object>((PyObject*)PyFrame_GetCode(frame)) : py::object();
   const int lasti = frame ? PyFrame_GetLasti(frame) : -1;
   if (last.key && frame && code.ptr() == last.code && lasti == last.lasti && globals == last.globals &&
-      filters.ptr() == last.filters && nfilters == last.nfilters && msg == last.text) {
+      filters.ptr() == last.filters && nfilters == last.nfilters && what == last.what) {
     PyObject* registry = warning_registry(globals);
     if (registry && registry_version(registry) == last.version) {
       PyObject* shown = PyDict_GetItemWithError(registry, last.key);
@@ -125,30 +144,44 @@ void performance_warning(const std::string& msg) {
       if (PyErr_Occurred()) throw py::error_already_set();
     }
   }
+  const std::string msg = text();
   if (PyErr_WarnEx(cls, msg.c_str(), 1) < 0) throw py::error_already_set();
   Py_CLEAR(last.key);
   PyObject* registry = frame ? warning_registry(globals) : nullptr;
   if (!registry || nfilters < 0) return;
   py::object key = py::make_tuple(py::str(msg), py::handle(cls), PyFrame_GetLineNumber(frame));
-  PyObject* shown = PyDict_GetItemWithError(registry, key.ptr());
-  if (!shown) { PyErr_Clear(); return; }  // "always", or a filter that did not record it
-  last = LastWarning{code.ptr(), lasti, globals, filters.ptr(), nfilters, msg, key.release().ptr(), registry_version(registry)};
+  // The registry's own key object, kept: a later lookup with it matches by identity, where an
+  // equal tuple would compare the text character by character at every launch.
+  PyObject *k, *v;
+  Py_ssize_t pos = 0;
+  PyObject* own = nullptr;
+  while (!own && PyDict_Next(registry, &pos, &k, &v)) {
+    int eq = PyObject_RichCompareBool(k, key.ptr(), Py_EQ);
+    if (eq < 0) throw py::error_already_set();
+    if (eq && PyObject_IsTrue(v) == 1) own = k;
+  }
+  if (!own) return;  // "always", or a filter that did not record it
+  Py_INCREF(own);
+  last = LastWarning{code.ptr(), lasti, globals, filters.ptr(), nfilters, what, own, registry_version(registry)};
 }
 }  // namespace
+
+void config_changed() { ++config_generation; }
 
 void warn_low_occupancy(const rt::Dim3& grid) {
   // numba-cuda's heuristic bound: about twice the multiprocessors of a large GPU.
   const uint64_t blocks = (uint64_t)grid.x * grid.y * grid.z;
-  static PyObject* setting = interned("CUDA_LOW_OCCUPANCY_WARNINGS");
+  static ConfigFlag setting{"CUDA_LOW_OCCUPANCY_WARNINGS"};
   if (blocks >= 128 || !config_on(setting)) return;
-  performance_warning("Grid size " + std::to_string(blocks) +
-                      " will likely result in GPU under-utilization due to low occupancy.");
+  performance_warning(blocks + 1, [blocks] {  // 0 is the implicit copy's text
+    return "Grid size " + std::to_string(blocks) + " will likely result in GPU under-utilization due to low occupancy.";
+  });
 }
 
 void warn_implicit_copy() {
-  static PyObject* setting = interned("CUDA_WARN_ON_IMPLICIT_COPY");
+  static ConfigFlag setting{"CUDA_WARN_ON_IMPLICIT_COPY"};
   if (!config_on(setting)) return;
-  performance_warning("Host array used in CUDA kernel will incur copy overhead to/from device.");
+  performance_warning(0, [] { return std::string("Host array used in CUDA kernel will incur copy overhead to/from device."); });
 }
 
 }  // namespace cujit

@@ -35,4 +35,8 @@ void warn_low_occupancy(const rt::Dim3& grid);
 /// config.CUDA_WARN_ON_IMPLICIT_COPY is on and DISABLE_PERFORMANCE_WARNINGS is not.
 void warn_implicit_copy();
 
+/// Called by cujit.config's module type after each change of a setting (config.py): the checks
+/// above keep the settings they read until then.
+void config_changed();
+
 }  // namespace cujit

@@ -245,6 +245,8 @@ void define_runtime(py::module_& m) {
           rt::set_library_search_paths(dirs);
         },
         "dirs"_a, "Folders searched for libnvrtc and libcuda, before the first use of either.");
+  m.def("set_compiler_fallbacks", &toolchain::set_compiler_fallbacks, "commands"_a,
+        "C++ compilers (argv words) used when $CXX is unset and no c++/g++/clang++ is on $PATH.");
   m.def("xoroshiro128p_states",
         [](int64_t n, py::int_ seed, py::int_ subsequence) {
           if (n < 0) throw py::value_error("the number of states must not be negative, got " + std::to_string(n));

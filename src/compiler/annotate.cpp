@@ -52,7 +52,7 @@ class Annotator {
 
   std::string callee_name(const ast::Node& c) {
     if (c.is(ast::Kind::Name)) return c.name;
-    if (c.is(ast::Kind::Attribute)) return callee_name(*c.a) + "." + c.name;
+    if (c.is(ast::Kind::Attribute)) return callee_name(*c.value()) + "." + c.name;
     return "<callee>";
   }
 
@@ -75,34 +75,34 @@ class Annotator {
     using K = ast::Kind;
     switch (s.kind) {
       case K::Assign:
-        expr(*s.b);
-        for (const auto& t : s.list) target(*t);
+        expr(*s.rhs());
+        for (const auto& t : s.targets()) target(*t);
         break;
       case K::AugAssign:
-        expr(*s.b);
-        target(*s.a);
+        expr(*s.rhs());
+        target(*s.target());
         break;
       case K::For:
-        expr(*s.b);
-        target(*s.a);
+        expr(*s.iter());
+        target(*s.target());
         stmts(s.body);
         stmts(s.orelse);
         break;
       case K::While: case K::If:
-        expr(*s.a);
+        expr(*s.test());
         stmts(s.body);
         stmts(s.orelse);
         break;
       case K::Return:
-        if (s.a) expr(*s.a);
-        note(s.loc.line, "$return  :: " + (s.a ? s.a->type.str() : std::string("none")));
+        if (s.value()) expr(*s.value());
+        note(s.loc.line, "$return  :: " + (s.value() ? s.value()->type.str() : std::string("none")));
         break;
       case K::Expr:
-        expr(*s.a);
+        expr(*s.value());
         break;
       case K::Raise:
-        if (s.a && s.a->is(K::Call))
-          for (const auto& a : s.a->list) expr(*a);
+        if (s.exc() && s.exc()->is(K::Call))
+          for (const auto& a : s.exc()->args()) expr(*a);
         break;
       case K::Try:
         stmts(s.body);
@@ -114,17 +114,13 @@ class Annotator {
 
   void expr(const ast::Node& e) {
     using K = ast::Kind;
-    if (e.a) expr(*e.a);
-    if (e.b) expr(*e.b);
-    if (e.c) expr(*e.c);
-    for (const auto& x : e.list) expr(*x);
-    for (const auto& k : e.keywords) expr(*k.value);
+    ast::for_each_child(e, [&](const ast::Node& c) { expr(c); });
     if (e.is(K::Call)) {
-      std::string s = callee_name(*e.a) + "(";
-      for (size_t i = 0; i < e.list.size(); ++i) s += (i ? ", " : "") + e.list[i]->type.str();
+      std::string s = callee_name(*e.func()) + "(";
+      for (size_t i = 0; i < e.args().size(); ++i) s += (i ? ", " : "") + e.args()[i]->type.str();
       note(e.loc.line, s + ")  :: " + e.type.str());
     } else if (e.is(K::BinOp)) {
-      note(e.loc.line, e.a->type.str() + " " + ast::op_spelling(e.op) + " " + e.b->type.str() + "  :: " + e.type.str());
+      note(e.loc.line, e.lhs()->type.str() + " " + ast::op_spelling(e.op) + " " + e.rhs()->type.str() + "  :: " + e.type.str());
     } else if (e.is(K::Name)) {  // a local: the version read here
       auto r = f_.resolved.find(&e);
       if (r != f_.resolved.end() && r->second.kind == Resolved::Kind::Local) note(e.loc.line, e.name + "  :: " + e.type.str());

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <cstdlib>
 #include <sstream>
+#include <type_traits>
 
 namespace cujit::ast {
 
@@ -25,11 +26,62 @@ const char* op_spelling(Op op) {
 
 const char* kind_name(Kind k) {
   switch (k) {
-#define NODE(name, fields) case Kind::name: return #name;
+#define NODE(name, category, children, doc) case Kind::name: return #name;
 #include "compiler/ast_nodes.def"
 #undef NODE
   }
   return "?";
+}
+
+namespace {
+const char* role_name(Role r) {
+  switch (r) {
+#define ROLE(role, slot, doc) case Role::role: return #role;
+#include "compiler/ast_nodes.def"
+#undef ROLE
+    case Role::Count_: break;
+  }
+  return "?";
+}
+
+// Two roles of one kind must live in different slots (a row naming lhs and operand, both slot a,
+// would make them one child). Checked at compile time from ast_nodes.def.
+enum class Slot { a, b, c, list };
+constexpr Slot role_slot(Role r) {
+  switch (r) {
+#define ROLE(role, slot, doc) case Role::role: return Slot::slot;
+#include "compiler/ast_nodes.def"
+#undef ROLE
+    case Role::Count_: break;
+  }
+  return Slot::a;
+}
+constexpr bool slots_distinct(std::initializer_list<Role> roles) {
+  unsigned seen = 0;
+  for (Role r : roles) {
+    unsigned bit = 1u << (int)role_slot(r);
+    if (seen & bit) return false;
+    seen |= bit;
+  }
+  return true;
+}
+#define C(role) Role::role,
+#define BODY
+#define ORELSE
+#define KEYWORDS
+#define NODE(name, category, children, doc) \
+  static_assert(slots_distinct({children}), #name ": two roles in one slot (ast_nodes.def)");
+#include "compiler/ast_nodes.def"
+#undef NODE
+#undef C
+#undef BODY
+#undef ORELSE
+#undef KEYWORDS
+}  // namespace
+
+void role_error(Kind k, Role r) {
+  throw InternalError(std::string("a ") + kind_name(k) + " node has no " + role_name(r) +
+                      " (ast_nodes.def)");
 }
 
 NodePtr clone(const Node& n) {
@@ -126,35 +178,22 @@ class Dumper {
     int in = indent + 2;
     switch (n.kind) {
       case Kind::Slice:
-        for (const NodePtr* p : {&n.a, &n.b, &n.c}) child(*p, in);
+        for (const NodePtr* p : {&n.lower(), &n.upper(), &n.step()}) child(*p, in);
         break;
       case Kind::Call:
-        child(n.a, in);
-        for (const NodePtr& e : n.list) child(e, in);
+        child(n.func(), in);
+        for (const NodePtr& e : n.args()) child(e, in);
         for (const Keyword& k : n.keywords) {
           os << std::string(in, ' ') << "keyword " << k.name << " @" << k.loc.line << ":"
              << k.loc.col << "\n";
           child(k.value, in + 2);
         }
         break;
-      case Kind::Assign:
-        for (const NodePtr& e : n.list) child(e, in);
-        child(n.b, in);
-        break;
-      case Kind::Compare:
-        child(n.a, in);
-        for (const NodePtr& e : n.list) child(e, in);
-        break;
       case Kind::FunctionDef:
         for (const NodePtr& s : n.body) node(*s, in);
         break;
-      default:
-        if (n.a) child(n.a, in);
-        if (n.b) child(n.b, in);
-        if (n.c) child(n.c, in);
-        for (const NodePtr& e : n.list) child(e, in);
-        block("body:", n.body, in);
-        block("orelse:", n.orelse, in);
+      default:  // every other kind: its children in row order (ast_nodes.def), present ones only
+        children(n, in);
         break;
     }
   }
@@ -186,6 +225,29 @@ class Dumper {
     if (n.type.known()) os << " : " << n.type.str();
     if (n.conv.known()) os << " -> " << n.conv.str();
     os << "\n";
+  }
+
+  void children(const Node& n, int in) {
+    auto visit = [&](const auto& x) {
+      if constexpr (std::is_same_v<std::decay_t<decltype(x)>, NodePtr>) {
+        if (x) child(x, in);
+      } else {
+        for (const NodePtr& e : x) child(e, in);
+      }
+    };
+    switch (n.kind) {
+#define C(role) visit(n.role());
+#define BODY block("body:", n.body, in);
+#define ORELSE block("orelse:", n.orelse, in);
+#define KEYWORDS
+#define NODE(name, category, children, doc) case Kind::name: { children } return;
+#include "compiler/ast_nodes.def"
+#undef NODE
+#undef C
+#undef BODY
+#undef ORELSE
+#undef KEYWORDS
+    }
   }
 
   void child(const NodePtr& p, int indent) {

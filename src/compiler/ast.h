@@ -1,10 +1,14 @@
 // The syntax tree of one Python function. Node kinds are listed once in ast_nodes.def and
 // operators in operators.def; a Node is one small struct whose fields each kind uses as its row
-// in ast_nodes.def says. Type inference fills `type` (and `conv`, an implicit conversion) in place.
+// in ast_nodes.def says. Passes read a node's children through the accessors named by role
+// (`n.lhs()`, `n.test()`, `n.args()`: ast_nodes.def's ROLE rows), never the storage slots a/b/c/
+// list, and walk a tree with for_each_child (the per-kind child list, generated from the same
+// rows). Type inference fills `type` (and `conv`, an implicit conversion) in place.
 #pragma once
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "compiler/diagnostics.h"
@@ -13,10 +17,40 @@
 namespace cujit::ast {
 
 enum class Kind {
-#define NODE(name, fields) name,
+#define NODE(name, category, children, doc) name,
 #include "compiler/ast_nodes.def"
 #undef NODE
 };
+
+/// The named child roles (ast_nodes.def's ROLE rows).
+enum class Role {
+#define ROLE(role, slot, doc) role,
+#include "compiler/ast_nodes.def"
+#undef ROLE
+  Count_
+};
+static_assert((int)Role::Count_ <= 64, "a kind's roles are a 64-bit mask");
+
+/// The roles kind `k` has (bit i: Role i), from its row in ast_nodes.def.
+constexpr uint64_t role_mask(Kind k) {
+  switch (k) {
+#define C(role) | (uint64_t{1} << (int)Role::role)
+#define BODY
+#define ORELSE
+#define KEYWORDS
+#define NODE(name, category, children, doc) case Kind::name: return uint64_t{0} children;
+#include "compiler/ast_nodes.def"
+#undef NODE
+#undef C
+#undef BODY
+#undef ORELSE
+#undef KEYWORDS
+  }
+  return 0;
+}
+
+/// Throws InternalError: node of kind `k` read through a role it does not have (a pass bug).
+[[noreturn]] void role_error(Kind k, Role r);
 
 enum class Op {
   None,
@@ -79,7 +113,52 @@ struct Node {
 
   explicit Node(Kind k, SourceLoc l) : kind(k), loc(l) {}
   bool is(Kind k) const { return kind == k; }
+  /// Whether this kind has child role `r` (its row in ast_nodes.def).
+  bool has(Role r) const { return (role_mask(kind) >> (int)r) & 1; }
+
+  // One accessor per role (ast_nodes.def), e.g. `NodePtr& lhs()`. Each checks the kind: a mask
+  // test, kept in release builds, so a pass reading the wrong role fails loudly (InternalError)
+  // instead of reading another role's child in silence.
+#define ROLE(role, slot, doc)                                     \
+  auto& role() { return checked(Role::role, slot); }              \
+  const auto& role() const { return checked(Role::role, slot); }
+#include "compiler/ast_nodes.def"
+#undef ROLE
+
+ private:
+  template <class T>
+  T& checked(Role r, T& slot) const {
+    if (!has(r)) role_error(kind, r);
+    return slot;
+  }
 };
+
+/// Calls fn(Node&) for each child of `n` that is there, in the order of its row in ast_nodes.def
+/// (role children, list elements, keyword values, then body and orelse statements). The default
+/// traversal of every pass that cares about a few kinds only: a new kind is walked with no change.
+template <class N, class F>
+void for_each_child(N& n, F&& fn) {
+  using Elem = std::conditional_t<std::is_const_v<N>, const Node, Node>;
+  auto one = [&](auto& p) { if (p) fn(static_cast<Elem&>(*p)); };
+  auto many = [&](auto& v) { for (auto& p : v) one(p); };
+  auto visit = [&](auto& x) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(x)>, NodePtr>) one(x);
+    else many(x);
+  };
+  switch (n.kind) {
+#define C(role) visit(n.role());
+#define BODY many(n.body);
+#define ORELSE many(n.orelse);
+#define KEYWORDS for (auto& k : n.keywords) one(k.value);
+#define NODE(name, category, children, doc) case Kind::name: { children } return;
+#include "compiler/ast_nodes.def"
+#undef NODE
+#undef C
+#undef BODY
+#undef ORELSE
+#undef KEYWORDS
+  }
+}
 
 /// Makes a node of kind `k` at `loc`.
 inline NodePtr make(Kind k, SourceLoc loc) { return std::make_unique<Node>(k, loc); }

@@ -19,7 +19,7 @@ namespace cujit {
 namespace detail {
 
 std::string Emitter::call(const ast::Node& e) {
-  const Type& callee = e.a->type;
+  const Type& callee = e.func()->type;
   if (callee.tag == Type::Tag::DType) return convert(expr(*e.list[0]), e.list[0]->type, e.type);
   if (e.type.is_named_tuple() && callee.tag == Type::Tag::Module) return emit_named_tuple_call(e, resolved(e)->items, values());
   if (callee.user_fn >= 0) {
@@ -70,7 +70,7 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
     return s;
   }
   if (rule == Rule::ArrayReduce) {
-    if (e.list.size() > 1) return numpy_reduce(e, b);  // axis= / dtype= (codegen_numpy.cpp)
+    if (e.args().size() > 1) return numpy_reduce(e, b);  // axis= / dtype= (codegen_numpy.cpp)
     return reduce_code(e, b, expr(*e.list[0]), prog_.host_only);
   }
   if (rule == Rule::ListOp)  // codegen_lists.cpp

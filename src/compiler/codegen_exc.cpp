@@ -30,7 +30,7 @@ std::string c_string(const std::string& s) {
 
 ExcArg constant_arg(const ast::Node& a) {
   const bool neg = a.is(ast::Kind::UnaryOp) && a.op == ast::Op::USub;
-  const ast::Node& c = a.is(ast::Kind::UnaryOp) ? *a.a : a;
+  const ast::Node& c = a.is(ast::Kind::UnaryOp) ? *a.operand() : a;
   ExcArg r;
   using T = ast::ConstValue::Tag;
   switch (c.cval.tag) {
@@ -50,7 +50,7 @@ ExcArg constant_arg(const ast::Node& a) {
 
 std::string raise_code(const Program& prog, const FunctionInstance& fn, const ast::Node& s,
                        const std::function<std::string(const ast::Node&)>& value) {
-  const ast::Node* call = s.a && s.a->is(ast::Kind::Call) ? s.a.get() : nullptr;
+  const ast::Node* call = s.exc() && s.exc()->is(ast::Kind::Call) ? s.exc().get() : nullptr;
   const int cls = (int)s.cval.i;
   if (fn.host_only) {
     std::string args;

@@ -36,6 +36,10 @@ std::string Emitter::expr(const ast::Node& e) {
   return value(e);
 }
 
+// Every node kind has a case here and there is no `default:`: a new kind fails to compile until
+// it is handled (ast_cases.inc names the other category's kinds).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic error "-Wswitch"
 std::string Emitter::value(const ast::Node& e) {
   using K = ast::Kind;
   switch (e.kind) {
@@ -55,13 +59,13 @@ std::string Emitter::value(const ast::Node& e) {
       throw InternalError("codegen: name '" + e.name + "' used as a value");
     }
     case K::Attribute: return attribute(e);
-    case K::BinOp: return binop(e.op, expr(*e.a), e.a->type, expr(*e.b), e.b->type, e.type);
+    case K::BinOp: return binop(e.op, expr(*e.lhs()), e.lhs()->type, expr(*e.rhs()), e.rhs()->type, e.type);
     case K::UnaryOp: return unary(e);
     case K::BoolOp: return boolop(e);
     case K::Compare: return compare(e);
     case K::IfExp:
-      return "(" + truth(*e.a) + " ? " + convert(expr(*e.b), e.b->type, e.type) + " : " +
-             convert(expr(*e.c), e.c->type, e.type) + ")";
+      return "(" + truth(*e.test()) + " ? " + convert(expr(*e.if_true()), e.if_true()->type, e.type) + " : " +
+             convert(expr(*e.if_false()), e.if_false()->type, e.type) + ")";
     case K::Tuple: {
       std::string s = type(e.type) + "{";
       for (size_t i = 0; i < e.list.size(); ++i) s += (i ? ", " : "") + expr(*e.list[i]);
@@ -72,9 +76,14 @@ std::string Emitter::value(const ast::Node& e) {
     case K::List:  // codegen_lists.cpp
       return list_literal_code(*fn_, e, [this](const ast::Node& n) { return expr(n); },
                                [this](const std::string& c, const Type& f, const Type& t) { return convert(c, f, t); });
-    default: throw InternalError(std::string("codegen: expression ") + ast::kind_name(e.kind));
+    case K::Slice: case K::Starred: case K::ListComp: case K::Comprehension: case K::Dict:
+#define CUJIT_AST_CASES_OF Stmt
+#include "compiler/ast_cases.inc"
+      throw InternalError(std::string("codegen: expression ") + ast::kind_name(e.kind));
   }
+  throw InternalError("codegen: not a node kind");
 }
+#pragma GCC diagnostic pop
 
 // A global array: emitted once at file scope (constant memory on the GPU), used through a view.
 std::string Emitter::const_array(const std::string& sym, const Type& t) {
@@ -191,10 +200,10 @@ std::string Emitter::attribute(const ast::Node& e) {
     for (auto& c : n) if (c == '.') c = '_';
     return "CJ_" + n;
   }
-  if (e.a->type.is_enum()) return expr(*e.a);  // .value (typing allows no other): the member is its value
-  const Type& v = e.a->type;
+  if (e.value()->type.is_enum()) return expr(*e.value());  // .value (typing allows no other): the member is its value
+  const Type& v = e.value()->type;
   if (v.is_array()) {
-    std::string a = expr(*e.a);
+    std::string a = expr(*e.value());
     if (e.name == "shape" || e.name == "strides") {
       std::string s = type(e.type) + "{";
       for (int i = 0; i < v.ndim; ++i) s += (i ? ", " : "") + a + "." + e.name + "[" + std::to_string(i) + "]";
@@ -210,10 +219,10 @@ std::string Emitter::attribute(const ast::Node& e) {
     if (e.name == "nbytes") return "(cj::size(" + a + ") * (int64_t)sizeof(" + item + "))";
   }
   if (v.is_scalar() && is_complex(v.scalar) && (e.name == "real" || e.name == "imag"))
-    return "(" + expr(*e.a) + ")." + (e.name == "real" ? "re" : "im");
-  if (v.is_record()) return record_field_read(*v.record, *v.record->find(e.name), expr(*e.a));  // r.x
-  if (v.is_named_tuple()) return "(" + expr(*e.a) + ").f" + std::to_string(v.tclass->field(e.name));  // p.x
-  if (v.is_scalar() && e.name == "real") return expr(*e.a);
+    return "(" + expr(*e.value()) + ")." + (e.name == "real" ? "re" : "im");
+  if (v.is_record()) return record_field_read(*v.record, *v.record->find(e.name), expr(*e.value()));  // r.x
+  if (v.is_named_tuple()) return "(" + expr(*e.value()) + ").f" + std::to_string(v.tclass->field(e.name));  // p.x
+  if (v.is_scalar() && e.name == "real") return expr(*e.value());
   if (v.is_scalar() && e.name == "imag") return "((" + std::string(scalar_cpp(v.scalar)) + ")0)";
   throw InternalError("codegen: attribute " + e.name);
 }
@@ -281,8 +290,8 @@ std::string Emitter::site(const ast::Node& array, const ast::Node& at) {
 
 std::string Emitter::index_expr(const ast::Node& e, Access access) {
   std::vector<const ast::Node*> idx;
-  if (e.b->is(ast::Kind::Tuple)) for (auto& x : e.b->list) idx.push_back(x.get());
-  else idx.push_back(e.b.get());
+  if (e.index()->is(ast::Kind::Tuple)) for (auto& x : e.index()->elts()) idx.push_back(x.get());
+  else idx.push_back(e.index().get());
   bool any_slice = false;
   for (auto* x : idx) any_slice = any_slice || x->is(ast::Kind::Slice);
   // The simulator checks every index (host target, GPU code): the array's name and the user's
@@ -294,11 +303,11 @@ std::string Emitter::index_expr(const ast::Node& e, Access access) {
   const bool gpu_checked = target_ == Target::CUDA && prog_.debug_checks, bc = fn_->host_only && prog_.boundscheck;
   std::string s = any_slice ? "cj::view" : e.type.is_array() ? "cj::subarray" : "cj::elem";
   s += race ? "_race" : checked || gpu_checked ? "_checked" : bc ? "_bc" : "";
-  s += (any_slice ? "<" + std::to_string(e.type.ndim) + ">(" : "(") + expr(*e.a);
-  if (checked) s += ", " + site(*e.a, e);
+  s += (any_slice ? "<" + std::to_string(e.type.ndim) + ">(" : "(") + expr(*e.value());
+  if (checked) s += ", " + site(*e.value(), e);
   if (race) s += ", " + std::to_string(access);
   if (gpu_checked) {
-    const std::string name = e.a->is(ast::Kind::Name) ? e.a->name : "array";
+    const std::string name = e.value()->is(ast::Kind::Name) ? e.value()->name : "array";
     const std::string where = "{file" + std::to_string(file_number(fn_->mod.source.filename)) + "}:" + std::to_string(e.loc.line);
     s += ", " + std::to_string(sites_.size());
     sites_.push_back({name, where});
@@ -314,8 +323,8 @@ std::string Emitter::index_expr(const ast::Node& e, Access access) {
     auto part = [&](const ast::NodePtr& p, const char* dflt) {
       return p && p->type.tag != Type::Tag::None ? "(int64_t)(" + expr(*p) + ")" : std::string(dflt);
     };
-    int has = (x->a && x->a->type.tag != Type::Tag::None ? 1 : 0) | (x->b && x->b->type.tag != Type::Tag::None ? 2 : 0);
-    s += ", cj::ix_slice(" + part(x->a, "0") + ", " + part(x->b, "0") + ", " + part(x->c, "1") + ", " + std::to_string(has) + ")";
+    int has = (x->lower() && x->lower()->type.tag != Type::Tag::None ? 1 : 0) | (x->upper() && x->upper()->type.tag != Type::Tag::None ? 2 : 0);
+    s += ", cj::ix_slice(" + part(x->lower(), "0") + ", " + part(x->upper(), "0") + ", " + part(x->step(), "1") + ", " + std::to_string(has) + ")";
   }
   return s + ")";
 }
@@ -338,26 +347,26 @@ std::string Emitter::constant(const Resolved& r, const Type& t) {
 }
 
 std::string Emitter::subscript(const ast::Node& e) {
-  const Type& base = e.a->type;
+  const Type& base = e.value()->type;
   if (const Resolved* r = resolved(e); r && r->kind == Resolved::Kind::Constant) return constant(*r, e.type);  // Color["red"]
   if (base.is_list()) return list_subscript_code(e, [this](const ast::Node& n) { return expr(n); });  // codegen_lists.cpp
   if (base.is_tuple()) {
-    const ast::Node& ix = *e.b;
+    const ast::Node& ix = *e.index();
     std::vector<int64_t> picks;
     if (ix.is(ast::Kind::Slice) && tuple_slice_picks(ix, base.elems.size(), &picks))
-      return emit_tuple_slice(expr(*e.a), base, e.type, picks, values());
+      return emit_tuple_slice(expr(*e.value()), base, e.type, picks, values());
     int64_t k;
-    bool neg = ix.is(ast::Kind::UnaryOp) && ix.op == ast::Op::USub && ix.a->is(ast::Kind::Constant);
+    bool neg = ix.is(ast::Kind::UnaryOp) && ix.op == ast::Op::USub && ix.operand()->is(ast::Kind::Constant);
     if (ix.is(ast::Kind::Constant) || neg) {
-      k = neg ? -ix.a->cval.i : ix.cval.i;
+      k = neg ? -ix.operand()->cval.i : ix.cval.i;
       if (k < 0) k += (int64_t)base.elems.size();
-      return "(" + expr(*e.a) + ").f" + std::to_string(k);
+      return "(" + expr(*e.value()) + ").f" + std::to_string(k);
     }
     if (target_ == Target::CUDA && prog_.debug_checks && !fn_->host_only)
-      return checked_tuple_item(prog_, *fn_, line_, expr(*e.a), expr(ix));
-    return "(" + expr(*e.a) + ").at((int64_t)(" + expr(ix) + "))";
+      return checked_tuple_item(prog_, *fn_, line_, expr(*e.value()), expr(ix));
+    return "(" + expr(*e.value()) + ").at((int64_t)(" + expr(ix) + "))";
   }
-  if (base.is_record()) return record_field_read(*base.record, record_field_of(e), expr(*e.a));  // r['x'], r[0]
+  if (base.is_record()) return record_field_read(*base.record, record_field_of(e), expr(*e.value()));  // r['x'], r[0]
   if (e.type.is_record()) return "(&" + index_expr(e) + ")";  // a[i]: a reference to the element
   return index_expr(e);
 }

@@ -40,7 +40,7 @@ std::string fill_from(const std::string& r, const Type& l, const ast::Node& it, 
 // Python's slice parts as cj::slice_range's arguments: (has, value) for start, stop, step.
 std::string slice_args(const ast::Node& slice, const ExprCode& expr) {
   std::string s;
-  for (const ast::Node* p : {slice.a.get(), slice.b.get(), slice.c.get()}) {
+  for (const ast::Node* p : {slice.lower().get(), slice.upper().get(), slice.step().get()}) {
     const bool given = p && p->type.tag != Type::Tag::None;
     s += given ? ", true, (int64_t)(" + expr(*p) + ")" : ", false, (int64_t)0";
   }
@@ -90,19 +90,19 @@ std::string list_call_code(const FunctionInstance& fn, const ast::Node& e, Built
 }
 
 std::string list_subscript_code(const ast::Node& e, const ExprCode& expr) {
-  const std::string l = expr(*e.a);
-  if (e.b->is(ast::Kind::Slice))
-    return "([&]() { auto cj_l = " + l + "; return cj::list_slice(cj_l, cj::slice_range(cj_l.size()" + slice_args(*e.b, expr) +
+  const std::string l = expr(*e.value());
+  if (e.index()->is(ast::Kind::Slice))
+    return "([&]() { auto cj_l = " + l + "; return cj::list_slice(cj_l, cj::slice_range(cj_l.size()" + slice_args(*e.index(), expr) +
            ")); }())";
-  return "cj::list_get(" + l + ", (int64_t)(" + expr(*e.b) + "))";
+  return "cj::list_get(" + l + ", (int64_t)(" + expr(*e.index()) + "))";
 }
 
 std::string list_store_code(const ast::Node& target, const std::string& value, const ExprCode& expr) {
-  const std::string l = expr(*target.a);
-  if (target.b->is(ast::Kind::Slice))
-    return "{ auto cj_l = " + l + "; cj::list_set_slice(cj_l, cj::slice_range(cj_l.size()" + slice_args(*target.b, expr) + "), " +
+  const std::string l = expr(*target.value());
+  if (target.index()->is(ast::Kind::Slice))
+    return "{ auto cj_l = " + l + "; cj::list_set_slice(cj_l, cj::slice_range(cj_l.size()" + slice_args(*target.index(), expr) + "), " +
            value + "); }";
-  return "cj::list_set(" + l + ", (int64_t)(" + expr(*target.b) + "), " + item_cpp(target.a->type) + "(" + value + "));";
+  return "cj::list_set(" + l + ", (int64_t)(" + expr(*target.index()) + "), " + item_cpp(target.value()->type) + "(" + value + "));";
 }
 
 std::string list_binop_code(ast::Op op, const std::string& a, const Type& ta, const std::string& b, const Type& tb,

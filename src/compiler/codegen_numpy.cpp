@@ -12,7 +12,7 @@ namespace cujit {
 namespace detail {
 
 namespace {
-bool given(const ast::Node& e, size_t i) { return i < e.list.size() && e.list[i]->type.tag != Type::Tag::None; }
+bool given(const ast::Node& e, size_t i) { return i < e.args().size() && e.args()[i]->type.tag != Type::Tag::None; }
 }  // namespace
 
 // `f(prefix, t.f0, t.f1, ...)` over the tuple `tup` (code) of type tt, evaluated once.
@@ -27,10 +27,10 @@ static std::string spread(const std::string& f, const std::string& prefix, const
 std::string Emitter::numpy_reduce(const ast::Node& e, Builtin b) {
   const std::string R = scalar_cpp(e.type.is_array() ? e.type.scalar : e.type.scalar);
   const std::string whole = std::string(builtin_spelling(b)) + "<cj::UfErrPy, " + R + ">";
-  const std::string a = expr(*e.list[0]);
+  const std::string a = expr(*e.args()[0]);
   if (!given(e, 1)) return whole + "(" + a + ")";  // dtype= only
-  const std::string axis = "(int64_t)(" + expr(*e.list[1]) + ")";
-  const int n = e.list[0]->type.ndim;
+  const std::string axis = "(int64_t)(" + expr(*e.args()[1]) + ")";
+  const int n = e.args()[0]->type.ndim;
   if (n == 1) return "(cj::npa_axis<1>(" + axis + "), " + whole + "(" + a + "))";
   return "cj::npa_reduce_axis<" + R + ">(" + a + ", " + axis + ", [](const auto& cj_v) { return " + whole + "(cj_v); })";
 }
@@ -41,8 +41,8 @@ std::string Emitter::numpy_call(const ast::Node& e, Builtin b) {
   const Type& r = e.type;
   const std::string R = r.is_array() || r.is_scalar() ? scalar_cpp(r.scalar) : "";
   const Type i64 = Type::scalar_of(Scalar::Int64), f64 = Type::scalar_of(Scalar::Float64);
-  auto a0 = [&] { return expr(*e.list[0]); };
-  auto T0 = [&] { return std::string(scalar_cpp(e.list[0]->type.scalar)); };
+  auto a0 = [&] { return expr(*e.args()[0]); };
+  auto T0 = [&] { return std::string(scalar_cpp(e.args()[0]->type.scalar)); };
   auto int_or = [&](size_t i, const char* dflt) { return given(e, i) ? arg(e, i, i64) : std::string(dflt); };
   switch (b) {
     case B::NpCumsum: case B::NpCumprod: case B::NpNancumsum: case B::NpNancumprod: {
@@ -56,7 +56,7 @@ std::string Emitter::numpy_call(const ast::Node& e, Builtin b) {
       const bool nan = b == B::NpNanpercentile || b == B::NpNanquantile;
       const std::string scale = b == B::NpPercentile || b == B::NpNanpercentile ? "100.0" : "1.0";
       const std::string N = nan ? "true" : "false";
-      if (e.list[1]->type.is_array()) return "cj::npa_percentiles<" + N + ">(" + a0() + ", " + expr(*e.list[1]) + ", " + scale + ")";
+      if (e.args()[1]->type.is_array()) return "cj::npa_percentiles<" + N + ">(" + a0() + ", " + expr(*e.args()[1]) + ", " + scale + ")";
       return "cj::npa_percentile<" + N + ">(" + a0() + ", " + arg(e, 1, f64) + ", " + scale + ")";
     }
     case B::NpNanvar: return sp + "<double>(" + a0() + ")";
@@ -65,35 +65,35 @@ std::string Emitter::numpy_call(const ast::Node& e, Builtin b) {
     case B::NpNanargmin: return sp + "<false>(" + a0() + ")";
     case B::NpNanargmax: return sp + "<true>(" + a0() + ")";
     case B::NpAverage:
-      if (given(e, 2)) return sp + "(" + a0() + ", " + expr(*e.list[2]) + ")";
+      if (given(e, 2)) return sp + "(" + a0() + ", " + expr(*e.args()[2]) + ")";
       return "cj::red_mean<cj::UfErrPy, " + R + ">(" + a0() + ")";
     case B::NpReshape: {
       const std::string M = std::to_string(r.ndim);
-      if (e.list.size() == 2 && e.list[1]->type.is_tuple())
-        return spread(sp + "<" + M + ">", a0(), expr(*e.list[1]), e.list[1]->type, "(int64_t)");
+      if (e.args().size() == 2 && e.args()[1]->type.is_tuple())
+        return spread(sp + "<" + M + ">", a0(), expr(*e.args()[1]), e.args()[1]->type, "(int64_t)");
       std::string s = sp + "<" + M + ">(" + a0();
-      for (size_t i = 1; i < e.list.size(); ++i) s += ", " + arg(e, i, i64);
+      for (size_t i = 1; i < e.args().size(); ++i) s += ", " + arg(e, i, i64);
       return s + ")";
     }
     case B::NpRavel: case B::ArrFlatten: return sp + "(" + a0() + ")";
     case B::NpTranspose: {
-      if (e.list.size() == 1 || !given(e, 1)) return sp + "(" + a0() + ")";
-      if (e.list[1]->type.is_tuple())
-        return spread("cj::npa_transpose_axes", a0(), expr(*e.list[1]), e.list[1]->type, "(int64_t)");
+      if (e.args().size() == 1 || !given(e, 1)) return sp + "(" + a0() + ")";
+      if (e.args()[1]->type.is_tuple())
+        return spread("cj::npa_transpose_axes", a0(), expr(*e.args()[1]), e.args()[1]->type, "(int64_t)");
       std::string s = "cj::npa_transpose_axes(" + a0();
-      for (size_t i = 1; i < e.list.size(); ++i) s += ", " + arg(e, i, i64);
+      for (size_t i = 1; i < e.args().size(); ++i) s += ", " + arg(e, i, i64);
       return s + ")";
     }
     case B::ArrAstype: return sp + "<" + R + ">(" + a0() + ")";
-    case B::ArrFill: return sp + "(" + a0() + ", " + expr(*e.list[1]) + ")";
+    case B::ArrFill: return sp + "(" + a0() + ", " + expr(*e.args()[1]) + ")";
     case B::ArrItem: return sp + "(" + a0() + ")";
     case B::NpArray: case B::NpAsarray: {
-      const Type& x = e.list[0]->type;
+      const Type& x = e.args()[0]->type;
       if (x.is_array()) {
         if (b == B::NpAsarray && r == x) return a0();  // the argument itself
         return "cj::npa_astype<" + R + ">(" + a0() + ")";
       }
-      if (x.is_tuple()) return spread("cj::npa_from_values<" + R + ">", "", expr(*e.list[0]), x);
+      if (x.is_tuple()) return spread("cj::npa_from_values<" + R + ">", "", expr(*e.args()[0]), x);
       return std::string(r.ndim == 2 ? "cj::npa_from_seq2<" : "cj::npa_from_seq<") + R + ">(" + a0() + ")";
     }
     case B::NpLinspace: return sp + "(" + arg(e, 0, f64) + ", " + arg(e, 1, f64) + ", " + int_or(2, "(int64_t)50") + ")";
@@ -108,7 +108,7 @@ std::string Emitter::numpy_call(const ast::Node& e, Builtin b) {
     case B::NpTriu: return sp + "<true>(" + a0() + ", " + int_or(1, "(int64_t)0") + ")";
     case B::NpDiag: return sp + "(" + a0() + ", " + int_or(1, "(int64_t)0") + ")";
     case B::NpConcatenate: case B::NpStack: case B::NpHstack: case B::NpVstack: case B::NpColumnStack: case B::NpDstack: {
-      const Type& tt = e.list[0]->type;
+      const Type& tt = e.args()[0]->type;
       const int in = tt.elems[0].ndim;
       bool stack = b == B::NpStack;
       std::string axis = int_or(1, "(int64_t)0");
@@ -117,7 +117,7 @@ std::string Emitter::numpy_call(const ast::Node& e, Builtin b) {
       if (b == B::NpColumnStack) { stack = in == 1; axis = "1"; }
       if (b == B::NpDstack) { stack = true; axis = "2"; }
       const std::string f = std::string(stack ? "cj::npa_stack<" : "cj::npa_concatenate<") + R + ", " + std::to_string(in) + ">";
-      return spread(f, "(int64_t)(" + axis + ")", expr(*e.list[0]), tt);
+      return spread(f, "(int64_t)(" + axis + ")", expr(*e.args()[0]), tt);
     }
     default: break;
   }

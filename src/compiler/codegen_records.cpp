@@ -22,13 +22,13 @@ std::string at(const std::string& rec, int64_t offset) {
 }  // namespace
 
 const Type* record_target(const ast::Node& target) {
-  if ((target.is(ast::Kind::Attribute) || target.is(ast::Kind::Subscript)) && target.a->type.is_record()) return &target.a->type;
+  if ((target.is(ast::Kind::Attribute) || target.is(ast::Kind::Subscript)) && target.value()->type.is_record()) return &target.value()->type;
   return nullptr;
 }
 
 const RecordField& record_field_of(const ast::Node& e) {
-  const Record& r = *e.a->type.record;
-  const ast::Node& ix = *e.b;
+  const Record& r = *e.value()->type.record;
+  const ast::Node& ix = *e.index();
   if (ix.is(ast::Kind::Constant) && ix.cval.tag == ast::ConstValue::Tag::Str) return *r.find(ix.cval.s);
   int64_t k = 0;
   const_int_literal(ix, &k);

@@ -24,65 +24,69 @@ void Emitter::block(const std::vector<ast::NodePtr>& stmts) {
   }
 }
 
+// Every node kind has a case here and there is no `default:`: a new kind fails to compile until
+// it is handled (ast_cases.inc names the other category's kinds).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic error "-Wswitch"
 void Emitter::stmt(const ast::Node& s) {
   using K = ast::Kind;
   body_ << line(s);
   line_ = s.loc.line;
   switch (s.kind) {
     case K::Expr: {
-      if (s.a->is(K::Constant)) return;  // docstrings and bare literals do nothing
+      if (s.value()->is(K::Constant)) return;  // docstrings and bare literals do nothing
       // A bare module, function or type (`cuda.atomic`, `math.sqrt`) names something and does
       // nothing, in Python and here.
-      const Type::Tag t = s.a->type.tag;
+      const Type::Tag t = s.value()->type.tag;
       if (t == Type::Tag::Module || t == Type::Tag::Function || t == Type::Tag::DType) return;
-      out("(void)(" + expr(*s.a) + ");");
+      out("(void)(" + expr(*s.value()) + ");");
       return;
     }
     case K::Assign: {
-      if (s.list.size() == 1) { store(*s.list[0], expr(*s.b), s.b->type); return; }
+      if (s.list.size() == 1) { store(*s.list[0], expr(*s.rhs()), s.rhs()->type); return; }
       std::string t = "cj_t" + std::to_string(tmp_++);
-      out("{ auto " + t + " = " + expr(*s.b) + ";");
+      out("{ auto " + t + " = " + expr(*s.rhs()) + ";");
       ++indent_;
-      for (const auto& tg : s.list) store(*tg, t, s.b->type);
+      for (const auto& tg : s.list) store(*tg, t, s.rhs()->type);
       --indent_;
       out("}");
       return;
     }
     case K::AugAssign: {
-      if (s.a->type.is_list()) {  // l += x, l *= n change the list in place (its aliases see it)
-        const std::string l = expr(*s.a);
-        out(std::string(s.op == ast::Op::Add ? "cj::list_extend(" : "cj::list_irepeat(") + l + ", " + expr(*s.b) + ");");
-        store(*s.a, l, s.a->type);
+      if (s.target()->type.is_list()) {  // l += x, l *= n change the list in place (its aliases see it)
+        const std::string l = expr(*s.target());
+        out(std::string(s.op == ast::Op::Add ? "cj::list_extend(" : "cj::list_irepeat(") + l + ", " + expr(*s.rhs()) + ");");
+        store(*s.target(), l, s.target()->type);
         return;
       }
-      if (s.a->is(K::Subscript) && !s.a->a->type.is_record() && !s.a->a->type.is_list()) {
+      if (s.target()->is(K::Subscript) && !s.target()->value()->type.is_record() && !s.target()->value()->type.is_list()) {
         // Evaluate the element's address once: arr[f(i)] += v.
         std::string ref = "cj_r" + std::to_string(tmp_++);
-        out("{ auto& " + ref + " = " + index_expr(*s.a, kReadWrite) + ";");
-        std::string v = binop(s.op, ref, s.a->type, expr(*s.b), s.b->type, s.type);
-        out("  " + ref + " = " + convert(v, s.type, s.a->type) + "; }");
+        out("{ auto& " + ref + " = " + index_expr(*s.target(), kReadWrite) + ";");
+        std::string v = binop(s.op, ref, s.target()->type, expr(*s.rhs()), s.rhs()->type, s.type);
+        out("  " + ref + " = " + convert(v, s.type, s.target()->type) + "; }");
         return;
       }
-      std::string cur = expr(*s.a);
-      std::string v = binop(s.op, cur, s.a->type, expr(*s.b), s.b->type, s.type);
-      store(*s.a, v, s.type);
+      std::string cur = expr(*s.target());
+      std::string v = binop(s.op, cur, s.target()->type, expr(*s.rhs()), s.rhs()->type, s.type);
+      store(*s.target(), v, s.type);
       return;
     }
     case K::Return:
       if (fn_->dead_returns.count(&s)) {  // never runs; its value may not convert to the result
         out(fn_->ret.tag == Type::Tag::Void || fn_->ret.tag == Type::Tag::None ? "return;" : "return " + type(fn_->ret) + "{};");
-      } else if (fn_->ret.is_optional() && (!s.a || s.a->type.tag == Type::Tag::None)) {
+      } else if (fn_->ret.is_optional() && (!s.value() || s.value()->type.tag == Type::Tag::None)) {
         out("return " + type(fn_->ret) + "{};");  // None
-      } else if (!s.a || fn_->ret.tag == Type::Tag::Void) {
-        if (s.a && s.a->type.tag != Type::Tag::None) out("(void)(" + expr(*s.a) + ");");
+      } else if (!s.value() || fn_->ret.tag == Type::Tag::Void) {
+        if (s.value() && s.value()->type.tag != Type::Tag::None) out("(void)(" + expr(*s.value()) + ");");
         out("return;");
       } else {
-        out("return " + convert(expr(*s.a), s.a->type, fn_->ret) + ";");
+        out("return " + convert(expr(*s.value()), s.value()->type, fn_->ret) + ";");
       }
       return;
     case K::If:
-      if (int live = constant_branch(*fn_, *s.a); live >= 0) return block(live ? s.body : s.orelse);
-      out("if (" + truth(*s.a) + ") {");
+      if (int live = constant_branch(*fn_, *s.test()); live >= 0) return block(live ? s.body : s.orelse);
+      out("if (" + truth(*s.test()) + ") {");
       ++indent_; block(s.body); copies(s, Edge::BodyEnd); --indent_;
       if (!s.orelse.empty() || fn_->join_copies.count({&s, Edge::OrelseEnd})) {
         out("} else {");
@@ -92,7 +96,7 @@ void Emitter::stmt(const ast::Node& s) {
       return;
     case K::While: {
       std::string flag = loop_begin(s);
-      out("while (" + truth(*s.a) + ") {");
+      out("while (" + truth(*s.test()) + ") {");
       ++indent_; poll(); block(s.body); copies(s, Edge::BodyEnd); --indent_;
       out("}");
       loop_end(s, flag);
@@ -106,7 +110,7 @@ void Emitter::stmt(const ast::Node& s) {
       ++indent_; block(s.body); copies(s, Edge::BodyEnd); --indent_;
       out("} catch (const cj::PyError& cj_exc) {");
       ++indent_;
-      if (s.a) out("if (cj_exc.base_only) throw;");
+      if (s.handler_class()) out("if (cj_exc.base_only) throw;");
       block(s.orelse); copies(s, Edge::OrelseEnd);
       --indent_;
       out("}");
@@ -117,9 +121,13 @@ void Emitter::stmt(const ast::Node& s) {
       out("break;");
       return;
     case K::Continue: copies(s, Edge::Jump); out("continue;"); return;
-    default: throw InternalError(std::string("codegen: statement ") + ast::kind_name(s.kind));
+    case K::FunctionDef:
+#define CUJIT_AST_CASES_OF Expr
+#include "compiler/ast_cases.inc"
+      throw InternalError(std::string("codegen: statement ") + ast::kind_name(s.kind));
   }
 }
+#pragma GCC diagnostic pop
 
 // A name has a C++ variable per type its versions take (FunctionInstance::cpp_locals): where
 // an int64 version of x meets a float64 one, the edge (`at`, `e`) copies it into the join's.
@@ -161,10 +169,10 @@ std::vector<std::string> Emitter::range_bounds(const ast::Node& call) {
 // counted first, since OpenMP wants a loop of known length, and shared out in equal blocks;
 // every thread allocates into the calling function's arena.
 void Emitter::parallel_for(const ast::Node& s, const ParallelLoop& plan) {
-  const Type& it = s.b->type;
+  const Type& it = s.iter()->type;
   copies(s, Edge::LoopEntry);
   const std::string T = scalar_cpp(it.scalar), p = "cj_p" + std::to_string(tmp_++);
-  std::vector<std::string> b = range_bounds(*s.b);
+  std::vector<std::string> b = range_bounds(*s.iter());
   out("{ const " + T + " " + p + "_start = " + b[0] + ", " + p + "_stop = " + b[1] + ", " + p + "_step = " + b[2] + ";");
   out("  const int64_t " + p + "_n = cj::range_len(" + p + "_start, " + p + "_stop, " + p + "_step);");
   out("  void* const " + p + "_arena = cj::host_services.arena_get();");
@@ -180,7 +188,7 @@ void Emitter::parallel_for(const ast::Node& s, const ParallelLoop& plan) {
   out("#pragma omp for schedule(static)");
   out("for (int64_t " + p + "_k = 0; " + p + "_k < " + p + "_n; ++" + p + "_k) try {");
   ++indent_;
-  store(*s.a, "(" + T + ")(" + p + "_start + (" + T + ")" + p + "_k * " + p + "_step)", Type::scalar_of(it.scalar));
+  store(*s.target(), "(" + T + ")(" + p + "_start + (" + T + ")" + p + "_k * " + p + "_step)", Type::scalar_of(it.scalar));
   block(s.body);
   copies(s, Edge::BodyEnd);
   --indent_;
@@ -192,14 +200,14 @@ void Emitter::parallel_for(const ast::Node& s, const ParallelLoop& plan) {
 void Emitter::for_stmt(const ast::Node& s) {
   auto par = fn_->parallel_loops.find(&s);
   if (par != fn_->parallel_loops.end() && target_ == Target::Host) return parallel_for(s, par->second);
-  const Type& it = s.b->type;
+  const Type& it = s.iter()->type;
   std::string flag = loop_begin(s);
   std::string i = "cj_i" + std::to_string(tmp_++);
   if (it.tag == Type::Tag::Range) {
     std::string T = scalar_cpp(it.scalar);
-    std::vector<std::string> bounds = range_bounds(*s.b);
+    std::vector<std::string> bounds = range_bounds(*s.iter());
     const std::string &start = bounds[0], &stop = bounds[1], &step = bounds[2];
-    const size_t nargs = s.b->list.size();
+    const size_t nargs = s.iter()->args().size();
     std::string stop_v = i + "_stop", step_v = i + "_step";
     const std::string checked = nargs < 3 ? step : (prog_.host_only ? "cj::py_range_step(" : "cj::range_step(") + step + ")";
     out("{ const " + T + " " + stop_v + " = " + stop + "; const " + T + " " + step_v + " = " + checked + ";");
@@ -208,24 +216,24 @@ void Emitter::for_stmt(const ast::Node& s) {
     out("for (" + T + " " + i + " = " + start + "; " + cond + "; " + i + " += " + step_v + ") {");
   } else if (it.is_array()) {
     std::string arr = "cj_a" + std::to_string(tmp_++);
-    out("{ auto " + arr + " = " + expr(*s.b) + ";");
+    out("{ auto " + arr + " = " + expr(*s.iter()) + ";");
     out("for (int64_t " + i + " = 0; " + i + " < " + arr + ".shape[0]; ++" + i + ") {");
-    if (it.ndim == 1 && race_checked()) i = "cj::elem_race(" + arr + ", " + site(*s.b, s) + ", " + std::to_string(kRead) + ", " + i + ")";
+    if (it.ndim == 1 && race_checked()) i = "cj::elem_race(" + arr + ", " + site(*s.iter(), s) + ", " + std::to_string(kRead) + ", " + i + ")";
     else i = it.ndim == 1 ? "cj::elem(" + arr + ", " + i + ")" : "cj::subarray(" + arr + ", " + i + ")";
     if (it.ndim == 1 && it.record) i = "(&" + i + ")";  // a record is held by reference
   } else if (it.tag == Type::Tag::Iterator) {  // enumerate, zip
-    IterationPlan p = plan_iteration(*s.b, i, values(), prog_.host_only);
+    IterationPlan p = plan_iteration(*s.iter(), i, values(), prog_.host_only);
     out("{ " + p.setup);
     out("for (int64_t " + i + " = 0; " + i + " < " + p.count + "; ++" + i + ") {");
     i = p.item;
   } else if (it.is_list()) {  // Python's: while the index is below the length, which the body may change
     std::string l = "cj_l" + std::to_string(tmp_++);
-    out("{ auto " + l + " = " + expr(*s.b) + ";");
+    out("{ auto " + l + " = " + expr(*s.iter()) + ";");
     out("for (int64_t " + i + " = 0; " + i + " < " + l + ".size(); ++" + i + ") {");
     i = l + ".at(" + i + ")";
   } else if (it.is_tuple()) {
     std::string tup = "cj_tu" + std::to_string(tmp_++);
-    out("{ auto " + tup + " = " + expr(*s.b) + ";");
+    out("{ auto " + tup + " = " + expr(*s.iter()) + ";");
     out("for (int64_t " + i + " = 0; " + i + " < " + std::to_string(it.elems.size()) + "; ++" + i + ") {");
     i = tup + ".at(" + i + ")";
   } else {
@@ -234,9 +242,9 @@ void Emitter::for_stmt(const ast::Node& s) {
   ++indent_;
   if (it.tag == Type::Tag::Range || it.tag == Type::Tag::Iterator) poll();
   Type elem = it.tag == Type::Tag::Range || it.tag == Type::Tag::Iterator ? iteration_item(it)
-            : it.is_array() ? (it.ndim == 1 ? element_type(it) : s.a->type)
+            : it.is_array() ? (it.ndim == 1 ? element_type(it) : s.target()->type)
             : it.elems.empty() ? Type::unknown() : it.elems[0];
-  store(*s.a, i, elem);
+  store(*s.target(), i, elem);
   block(s.body);
   copies(s, Edge::BodyEnd);
   --indent_;
@@ -256,15 +264,15 @@ void Emitter::store(const ast::Node& target, const std::string& code, const Type
   if (const Type* rec = record_target(target)) {  // r.x = v, r['x'] = v
     const RecordField& f = target.is(K::Attribute) ? *rec->record->find(target.name) : record_field_of(target);
     const Type to = f.shape.empty() || !from.is_scalar() ? record_field_type(f) : f.type;
-    out(record_field_store(*rec->record, f, expr(*target.a), to.is_array() ? code : convert(code, from, to), from));
+    out(record_field_store(*rec->record, f, expr(*target.value()), to.is_array() ? code : convert(code, from, to), from));
     return;
   }
   if (target.is(K::Subscript) && target.type.is_record()) {  // a[i] = r: the record's bytes
     out(index_expr(target, kWrite) + " = *(" + code + ");");
     return;
   }
-  if (target.is(K::Subscript) && target.a->type.is_list()) {  // codegen_lists.cpp
-    const std::string v = target.b->is(K::Slice) ? code : convert(code, from, target.a->type.elems[0]);
+  if (target.is(K::Subscript) && target.value()->type.is_list()) {  // codegen_lists.cpp
+    const std::string v = target.index()->is(K::Slice) ? code : convert(code, from, target.value()->type.elems[0]);
     out(list_store_code(target, v, [this](const ast::Node& n) { return expr(n); }));
     return;
   }

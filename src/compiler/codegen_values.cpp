@@ -12,26 +12,26 @@
 namespace cujit {
 
 std::string emit_unary(const ast::Node& e, const ValueContext& cx) {
-  std::string a = cx.expr(*e.a);
+  std::string a = cx.expr(*e.operand());
   switch (e.op) {
     case ast::Op::Not:
-      if (e.a->type.tag == Type::Tag::None) return "true";
-      return "(!" + cx.truth(*e.a) + ")";
+      if (e.operand()->type.tag == Type::Tag::None) return "true";
+      return "(!" + cx.truth(*e.operand()) + ")";
     case ast::Op::USub:
-      if (e.a->is(ast::Kind::Constant) && e.a->cval.big_int) return int_literal(Scalar::Int64, INT64_MIN, 0);
-      if (e.a->type.is_scalar() && is_integer(e.a->type.scalar)) {
+      if (e.operand()->is(ast::Kind::Constant) && e.operand()->cval.big_int) return int_literal(Scalar::Int64, INT64_MIN, 0);
+      if (e.operand()->type.is_scalar() && is_integer(e.operand()->type.scalar)) {
         // Numba negates in the operand's own width, then widens: -uint8(200) is 56 (as uint64),
         // -int8(-128) is -128. Unsigned arithmetic: negating INT64_MIN is no UB here.
-        std::string T = scalar_cpp(e.a->type.scalar);
+        std::string T = scalar_cpp(e.operand()->type.scalar);
         return "((" + cx.type(e.type) + ")((" + T + ")(0ULL - (uint64_t)(" + a + "))))";
       }
-      if (e.a->type.is_scalar() && is_timedelta(e.a->type.scalar)) return "cj::time_neg(" + a + ")";  // NaT stays
-      return "(-" + cx.convert(a, e.a->type, e.type) + ")";
-    case ast::Op::UAdd: return cx.convert(a, e.a->type, e.type);
+      if (e.operand()->type.is_scalar() && is_timedelta(e.operand()->type.scalar)) return "cj::time_neg(" + a + ")";  // NaT stays
+      return "(-" + cx.convert(a, e.operand()->type, e.type) + ")";
+    case ast::Op::UAdd: return cx.convert(a, e.operand()->type, e.type);
     case ast::Op::Invert:
       if (e.type.is_scalar(Scalar::Bool)) return "(!" + a + ")";
       // In the operand's own width too: ~uint8(0) is 255.
-      return "((" + cx.type(e.type) + ")((" + std::string(scalar_cpp(e.a->type.scalar)) + ")(~(" + a + "))))";
+      return "((" + cx.type(e.type) + ")((" + std::string(scalar_cpp(e.operand()->type.scalar)) + ")(~(" + a + "))))";
     default: throw InternalError("codegen: unary operator");
   }
 }
@@ -57,11 +57,11 @@ std::string emit_boolop(const ast::Node& e, const ValueContext& cx) {
 
 std::string emit_compare(const ast::Node& e, const ValueContext& cx) {
   std::vector<std::string> parts;
-  std::string l = cx.expr(*e.a);
-  Type lt = e.a->type;
-  for (size_t i = 0; i < e.list.size(); ++i) {
-    std::string r = cx.expr(*e.list[i]);
-    Type rt = e.list[i]->type;
+  std::string l = cx.expr(*e.lhs());
+  Type lt = e.lhs()->type;
+  for (size_t i = 0; i < e.comparators().size(); ++i) {
+    std::string r = cx.expr(*e.comparators()[i]);
+    Type rt = e.comparators()[i]->type;
     ast::Op op = e.ops[i];
     if (op == ast::Op::Is || op == ast::Op::IsNot) {
       if (lt.is_enum() && rt.is_enum()) {  // members are singletons: one class and one value

@@ -54,15 +54,28 @@ std::string rewrite_operator_call(ast::Node& call, const std::string& qualified,
   if (call.list.size() != (size_t)f->arity) return arity_message(qualified, *f, call.list.size());
   if (f->kind == ast::Kind::Assign)
     return statement ? "" : qualified + "() returns None: it is supported as a statement of its own only";
-  std::vector<ast::NodePtr> args = std::move(call.list);
-  call.list.clear();
-  call.a = std::move(args[0]);
+  // The Call's children are taken by role before the node changes kind; the new kind's are set
+  // by its own roles.
+  std::vector<ast::NodePtr> args = std::move(call.args());
+  call.args().clear();
+  call.func().reset();
   call.kind = f->kind;
   switch (f->kind) {
-    case ast::Kind::BinOp: call.op = f->op; call.b = std::move(args[1]); break;
-    case ast::Kind::UnaryOp: call.op = f->op; break;
-    case ast::Kind::Compare: call.ops = {f->op}; call.list.push_back(std::move(args[1])); break;
-    default: call.b = std::move(args[1]); break;  // Subscript: a[i], and a[i, j] for a tuple i
+    case ast::Kind::BinOp:
+      call.op = f->op;
+      call.lhs() = std::move(args[0]);
+      call.rhs() = std::move(args[1]);
+      break;
+    case ast::Kind::UnaryOp: call.op = f->op; call.operand() = std::move(args[0]); break;
+    case ast::Kind::Compare:
+      call.ops = {f->op};
+      call.lhs() = std::move(args[0]);
+      call.comparators().push_back(std::move(args[1]));
+      break;
+    default:  // Subscript: a[i], and a[i, j] for a tuple i
+      call.value() = std::move(args[0]);
+      call.index() = std::move(args[1]);
+      break;
   }
   return "";
 }
@@ -70,32 +83,26 @@ std::string rewrite_operator_call(ast::Node& call, const std::string& qualified,
 namespace {
 void names_in(const ast::Node& n, std::set<std::string>& out) {
   if (n.is(ast::Kind::Name)) out.insert(n.name);
-  for (const ast::Node* c : {n.a.get(), n.b.get(), n.c.get()}) if (c) names_in(*c, out);
-  for (const auto& c : n.list) names_in(*c, out);
-  for (const auto& k : n.keywords) if (k.value) names_in(*k.value, out);
+  ast::for_each_child(n, [&](const ast::Node& c) { names_in(c, out); });
 }
 
 // The names an assignment target binds: a[i] = v binds none (it reads a and i).
 void bound_in(const ast::Node& t, std::set<std::string>& out) {
   if (t.is(ast::Kind::Name)) out.insert(t.name);
-  if (t.is(ast::Kind::Tuple) || t.is(ast::Kind::List)) for (const auto& x : t.list) bound_in(*x, out);
+  if (t.is(ast::Kind::Tuple) || t.is(ast::Kind::List)) for (const auto& x : t.elts()) bound_in(*x, out);
 }
 
 void scan(const ast::Node& n, std::set<std::string>& sizing, std::set<std::string>& assigned,
           std::set<std::string>* tests = nullptr) {
   using K = ast::Kind;
-  if (tests && n.is(K::If) && n.a->is(K::Name)) tests->insert(n.a->name);
-  if (n.is(K::Call) && n.a && n.a->is(K::Attribute) && n.a->name == "array") {
-    if (!n.list.empty()) names_in(*n.list[0], sizing);
+  if (tests && n.is(K::If) && n.test()->is(K::Name)) tests->insert(n.test()->name);
+  if (n.is(K::Call) && n.func() && n.func()->is(K::Attribute) && n.func()->name == "array") {
+    if (!n.args().empty()) names_in(*n.args()[0], sizing);
     for (const auto& k : n.keywords) if (k.name == "shape" && k.value) names_in(*k.value, sizing);
   }
-  if (n.is(K::Assign)) for (const auto& t : n.list) bound_in(*t, assigned);
-  if ((n.is(K::AugAssign) || n.is(K::For)) && n.a) bound_in(*n.a, assigned);
-  for (const ast::Node* c : {n.a.get(), n.b.get(), n.c.get()}) if (c) scan(*c, sizing, assigned, tests);
-  for (const auto& c : n.list) scan(*c, sizing, assigned, tests);
-  for (const auto& k : n.keywords) if (k.value) scan(*k.value, sizing, assigned, tests);
-  for (const auto& c : n.body) scan(*c, sizing, assigned, tests);
-  for (const auto& c : n.orelse) scan(*c, sizing, assigned, tests);
+  if (n.is(K::Assign)) for (const auto& t : n.targets()) bound_in(*t, assigned);
+  if ((n.is(K::AugAssign) || n.is(K::For)) && n.target()) bound_in(*n.target(), assigned);
+  ast::for_each_child(n, [&](const ast::Node& c) { scan(c, sizing, assigned, tests); });
 }
 }  // namespace
 
@@ -118,9 +125,7 @@ std::set<std::string> branch_params(const ast::Node& func) {
 void forget_nodes(FunctionInstance& f, const ast::Node& n) {
   f.resolved.erase(&n);
   f.unwrap.erase(&n);
-  for (const ast::Node* c : {n.a.get(), n.b.get(), n.c.get()}) if (c) forget_nodes(f, *c);
-  for (const auto& c : n.list) forget_nodes(f, *c);
-  for (const auto& k : n.keywords) if (k.value) forget_nodes(f, *k.value);
+  ast::for_each_child(n, [&](const ast::Node& c) { forget_nodes(f, c); });
 }
 
 int constant_branch(const FunctionInstance& f, const ast::Node& test) {
@@ -129,7 +134,7 @@ int constant_branch(const FunctionInstance& f, const ast::Node& test) {
   // taken (a parameter whose default None was left out, or that was passed a number).
   if (test.is(ast::Kind::Compare) && test.ops.size() == 1 && (test.ops[0] == ast::Op::Is || test.ops[0] == ast::Op::IsNot)) {
     auto is_none = [](const ast::Node& n) { return n.is(ast::Kind::Constant) && n.cval.tag == ast::ConstValue::Tag::None; };
-    const ast::Node* other = is_none(*test.list[0]) ? test.a.get() : is_none(*test.a) ? test.list[0].get() : nullptr;
+    const ast::Node* other = is_none(*test.comparators()[0]) ? test.lhs().get() : is_none(*test.lhs()) ? test.comparators()[0].get() : nullptr;
     if (!other || !other->is(ast::Kind::Name) || !other->type.known() || other->type.is_optional()) return -1;
     const bool none = other->type.tag == Type::Tag::None;
     return test.ops[0] == ast::Op::Is ? none : !none;
@@ -144,23 +149,23 @@ int constant_branch(const FunctionInstance& f, const ast::Node& test) {
 
 bool ends_block(const FunctionInstance& f, const ast::Node& s) {
   if (!s.is(ast::Kind::If)) return false;
-  const int live = constant_branch(f, *s.a);
+  const int live = constant_branch(f, *s.test());
   return live >= 0 && !can_fall_through(live ? s.body : s.orelse);
 }
 
 bool rewrite_setitem_statement(ast::Node& stmt, const std::string& qualified) {
-  if (qualified != "operator.setitem" || !stmt.is(ast::Kind::Expr) || !stmt.a->is(ast::Kind::Call)) return false;
-  ast::Node& call = *stmt.a;
-  if (call.list.size() != 3 || !call.keywords.empty()) return false;
+  if (qualified != "operator.setitem" || !stmt.is(ast::Kind::Expr) || !stmt.value()->is(ast::Kind::Call)) return false;
+  ast::Node& call = *stmt.value();
+  if (call.args().size() != 3 || !call.keywords.empty()) return false;
   ast::NodePtr target = ast::make(ast::Kind::Subscript, call.loc);
-  target->a = std::move(call.list[0]);
-  target->b = std::move(call.list[1]);
-  ast::NodePtr value = std::move(call.list[2]);
+  target->value() = std::move(call.args()[0]);
+  target->index() = std::move(call.args()[1]);
+  ast::NodePtr value = std::move(call.args()[2]);
+  ast::NodePtr old_call = std::move(stmt.value());  // taken by role before the kind changes; freed at return
   stmt.kind = ast::Kind::Assign;
-  stmt.list.clear();
-  stmt.list.push_back(std::move(target));
-  stmt.b = std::move(value);
-  stmt.a.reset();
+  stmt.targets().clear();
+  stmt.targets().push_back(std::move(target));
+  stmt.rhs() = std::move(value);
   return true;
 }
 

@@ -35,7 +35,7 @@ class Planner {
     if (!loop.orelse.empty())
       fail(loop, "a prange loop cannot have an else clause: its iterations run in no fixed order");
     std::set<std::string> defined;
-    store_target(*loop.a, defined);
+    store_target(*loop.target(), defined);
     statements(loop.body, defined, 0);
     ParallelLoop p;
     for (const auto& [name, red] : reductions_) {
@@ -46,7 +46,7 @@ class Planner {
       std::set<std::string> vars;
       const LocalVar* written = nullptr;
       for (const ast::Node* u : red.updates) {
-        written = &f_.stores.at(u->is(K::AugAssign) ? u->a.get() : u->list[0].get());
+        written = &f_.stores.at(u->is(K::AugAssign) ? u->target().get() : u->targets()[0].get());
         vars.insert(written->cpp);
       }
       for (const ast::Node* n : reduction_operands_)
@@ -137,14 +137,14 @@ class Planner {
     if (value.is(K::BinOp)) {
       std::string op = update_op(value.op);
       if (op.empty()) return "";
-      if (is_x(value.a)) { *operand = value.a.get(); return op; }
+      if (is_x(value.lhs())) { *operand = value.lhs().get(); return op; }
       const bool commutes = value.op == Op::Add || value.op == Op::Mult || value.op == Op::BitOr ||
                             value.op == Op::BitAnd || value.op == Op::BitXor;
-      if (commutes && is_x(value.b)) { *operand = value.b.get(); return op; }
+      if (commutes && is_x(value.rhs())) { *operand = value.rhs().get(); return op; }
       return "";
     }
     if (value.is(K::Call) && value.keywords.empty() && value.list.size() >= 2) {
-      auto r = f_.resolved.find(value.a.get());
+      auto r = f_.resolved.find(value.func().get());
       if (r == f_.resolved.end() || r->second.kind != Resolved::Kind::Builtin) return "";
       if (r->second.builtin != Builtin::Min && r->second.builtin != Builtin::Max) return "";
       for (const auto& arg : value.list) {
@@ -161,33 +161,33 @@ class Planner {
 
   void statement(const ast::Node& s, std::set<std::string>& defined, int depth) {
     switch (s.kind) {
-      case K::Expr: expr(*s.a, defined); return;
+      case K::Expr: expr(*s.value(), defined); return;
       case K::Assign: {
         const ast::Node* operand = nullptr;
         std::string op;
         if (s.list.size() == 1 && s.list[0]->is(K::Name) && !defined.count(s.list[0]->name))
-          op = reduction_form(s.list[0]->name, *s.b, &operand);
+          op = reduction_form(s.list[0]->name, *s.rhs(), &operand);
         if (!op.empty()) {
           reduction_operands_.insert(operand);
-          expr(*s.b, defined);
+          expr(*s.rhs(), defined);
           add_reduction(s.list[0]->name, op, s);
           return;
         }
-        expr(*s.b, defined);
+        expr(*s.rhs(), defined);
         for (const auto& t : s.list) store_target(*t, defined);
         return;
       }
       case K::AugAssign: {
-        expr(*s.b, defined);
-        if (!s.a->is(K::Name)) { expr(*s.a, defined); return; }  // a[i] += v updates shared memory
-        const std::string& name = s.a->name;
+        expr(*s.rhs(), defined);
+        if (!s.target()->is(K::Name)) { expr(*s.target(), defined); return; }  // a[i] += v updates shared memory
+        const std::string& name = s.target()->name;
         std::string op = update_op(s.op);
         if (defined.count(name) || op.empty()) {
-          read(*s.a, defined);  // x //= 2 reads x: fine only if this iteration assigned it
-          store_target(*s.a, defined);
+          read(*s.target(), defined);  // x //= 2 reads x: fine only if this iteration assigned it
+          store_target(*s.target(), defined);
         } else {
-          read(*s.a, defined);  // the running value: allowed if `name` stays a reduction
-          reduction_operands_.insert(s.a.get());
+          read(*s.target(), defined);  // the running value: allowed if `name` stays a reduction
+          reduction_operands_.insert(s.target().get());
           add_reduction(name, op, s);
         }
         return;
@@ -197,11 +197,11 @@ class Planner {
         if (depth == 0) fail(s, "break out of a prange loop: its iterations run on several threads at once");
         return;
       case K::Raise:  // its arguments are read (the class is no variable)
-        if (s.a && s.a->is(K::Call))
-          for (const auto& a : s.a->list) expr(*a, defined);
+        if (s.exc() && s.exc()->is(K::Call))
+          for (const auto& a : s.exc()->args()) expr(*a, defined);
         return;
       case K::If: case K::Try: {
-        if (s.is(K::If)) expr(*s.a, defined);
+        if (s.is(K::If)) expr(*s.test(), defined);
         std::set<std::string> then_defs = defined, else_defs = defined;
         statements(s.body, then_defs, depth);
         statements(s.orelse, else_defs, depth);
@@ -210,14 +210,14 @@ class Planner {
         return;
       }
       case K::While: case K::For: {
-        if (s.is(K::While)) expr(*s.a, defined); else expr(*s.b, defined);
+        if (s.is(K::While)) expr(*s.test(), defined); else expr(*s.iter(), defined);
         // The body may run zero times: what it assigns is not certain after it, but its own
         // later statements and iterations see its earlier ones.
         std::set<std::string> inner = defined;
-        if (s.is(K::For)) store_target(*s.a, inner);
+        if (s.is(K::For)) store_target(*s.target(), inner);
         statements(s.body, inner, depth + 1);
         statements(s.orelse, inner, depth);
-        if (s.is(K::For)) store_target(*s.a, defined);  // Python keeps the last value
+        if (s.is(K::For)) store_target(*s.target(), defined);  // Python keeps the last value
         return;
       }
       default: return;  // pass, continue
@@ -234,10 +234,7 @@ class Planner {
       if (r != f_.resolved.end() && r->second.kind == Resolved::Kind::Local) read(e, defined);
       return;
     }
-    for (const ast::NodePtr* c : {&e.a, &e.b, &e.c})
-      if (*c) expr(**c, defined);
-    for (const auto& x : e.list) expr(*x, defined);
-    for (const auto& k : e.keywords) expr(*k.value, defined);
+    ast::for_each_child(e, [&](const ast::Node& c) { expr(c, defined); });
   }
 };
 

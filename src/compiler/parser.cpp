@@ -77,12 +77,10 @@ Op find_op(T tok, int where) {
   return Op::None;
 }
 
-// A node with its operator and first two operands, the shape most expressions have.
-NodePtr make(Kind k, SourceLoc loc, Op op = Op::None, NodePtr a = nullptr, NodePtr b = nullptr) {
+// A node with its operator (the caller sets its children by role).
+NodePtr make(Kind k, SourceLoc loc, Op op) {
   NodePtr n = ast::make(k, loc);
   n->op = op;
-  n->a = std::move(a);
-  n->b = std::move(b);
   return n;
 }
 
@@ -185,16 +183,11 @@ class Parser {
   // Records the height of a finished expression node; every node with children passes here.
   NodePtr seal(NodePtr n) {
     int h = 0;
-    auto see = [&](const NodePtr& c) {
-      if (!c) return;
-      auto it = heights_.find(c.get());
+    auto see = [&](const Node& c) {
+      auto it = heights_.find(&c);
       h = std::max(h, it == heights_.end() ? 1 : it->second);
     };
-    see(n->a);
-    see(n->b);
-    see(n->c);
-    for (const NodePtr& e : n->list) see(e);
-    for (const ast::Keyword& k : n->keywords) see(k.value);
+    ast::for_each_child(*n, see);
     if (++h > kMaxHeight) syntax(n->loc, "expression nested too deeply");
     heights_[n.get()] = h;
     return n;
@@ -247,7 +240,7 @@ class Parser {
     }
     expect(T::Colon, "expected ':' after the lambda's parameters");
     NodePtr ret = ast::make(Kind::Return, tok().loc);
-    ret->a = test();
+    ret->value() = test();
     fn->body.push_back(std::move(ret));
     if (at(T::Comma)) unsupported(tok(), "a tuple holding a lambda is not supported");
     return fn;
@@ -368,8 +361,8 @@ class Parser {
       case T::Raise: {
         next();
         NodePtr n = ast::make(Kind::Raise, t.loc);
-        if (!at(T::Newline) && !at(T::Semicolon) && !at(T::End)) n->a = test();
-        if (accept(T::From)) n->b = test();
+        if (!at(T::Newline) && !at(T::Semicolon) && !at(T::End)) n->exc() = test();
+        if (accept(T::From)) n->cause() = test();
         return n;
       }
       case T::Assert: return assert_stmt();
@@ -381,7 +374,7 @@ class Parser {
       case T::Return: {
         next();
         NodePtr n = ast::make(Kind::Return, t.loc);
-        if (!at(T::Newline) && !at(T::Semicolon) && !at(T::End)) n->a = testlist();
+        if (!at(T::Newline) && !at(T::Semicolon) && !at(T::End)) n->value() = testlist();
         return n;
       }
       case T::If: case T::While: case T::For:
@@ -402,7 +395,10 @@ class Parser {
     if (op != Op::None) {
       const Token& t = next();
       check_target(*first, true);
-      return make(Kind::AugAssign, t.loc, op, std::move(first), testlist());
+      NodePtr n = make(Kind::AugAssign, t.loc, op);
+      n->target() = std::move(first);
+      n->rhs() = testlist();
+      return n;
     }
     if (at(T::Colon)) unsupported(tok(), "variable annotations are not supported");
     if (at(T::Assign)) {
@@ -414,11 +410,13 @@ class Parser {
         if (at(T::Lambda) && n->list.size() == 1 && n->list[0]->is(Kind::Name)) return lambda_def(n->list[0]->name);
         value = testlist();
       }
-      n->b = std::move(value);
+      n->rhs() = std::move(value);
       return n;
     }
     SourceLoc loc = first->loc;
-    return make(Kind::Expr, loc, Op::None, std::move(first));
+    NodePtr n = ast::make(Kind::Expr, loc);
+    n->value() = std::move(first);
+    return n;
   }
 
   // Refuses what cannot be assigned to (augmented: a single name, subscript or attribute).
@@ -455,7 +453,7 @@ class Parser {
       if (++clauses > kMaxHeight) syntax(kw, "too many 'elif' clauses");
       bool is_if = kw.is(T::If);
       NodePtr n = ast::make(Kind::If, kw.loc);
-      n->a = test();
+      n->test() = test();
       expect(T::Colon, is_if ? "expected ':' after the if condition"
                              : "expected ':' after the elif condition");
       suite(n->body, is_if ? "'if' statement" : "'elif' statement", kw);
@@ -489,14 +487,15 @@ class Parser {
     cls->name = "AssertionError";
     if (msg) {
       NodePtr call = ast::make(Kind::Call, kw.loc);
-      call->a = std::move(cls);
+      call->func() = std::move(cls);
       call->list.push_back(std::move(msg));
-      raise->a = std::move(call);
+      raise->exc() = std::move(call);
     } else {
-      raise->a = std::move(cls);
+      raise->exc() = std::move(cls);
     }
     NodePtr n = ast::make(Kind::If, kw.loc);
-    n->a = make(Kind::UnaryOp, kw.loc, Op::Not, std::move(cond));
+    n->test() = make(Kind::UnaryOp, kw.loc, Op::Not);
+    n->test()->operand() = std::move(cond);
     n->body.push_back(std::move(raise));
     return n;
   }
@@ -530,7 +529,7 @@ class Parser {
       suite(body, "'except' statement", ex);
       NodePtr c = cls ? std::move(cls) : ast::make(Kind::Pass, ex.loc);  // Pass: a bare except
       if (first) {
-        n->a = c->is(Kind::Pass) ? nullptr : ast::clone(*c);
+        n->handler_class() = c->is(Kind::Pass) ? nullptr : ast::clone(*c);
         n->orelse = std::move(body);
       }
       n->list.push_back(std::move(c));
@@ -556,16 +555,16 @@ class Parser {
     auto set_flag = [&](bool v) {
       NodePtr a = ast::make(Kind::Assign, kw.loc);
       a->list.push_back(flag_name());
-      a->b = ast::make(Kind::Constant, kw.loc);
-      a->b->cval.tag = ast::ConstValue::Tag::Bool;
-      a->b->cval.b = v;
+      a->rhs() = ast::make(Kind::Constant, kw.loc);
+      a->rhs()->cval.tag = ast::ConstValue::Tag::Bool;
+      a->rhs()->cval.b = v;
       return a;
     };
     out.push_back(set_flag(false));
     n->body.push_back(set_flag(true));
     out.push_back(std::move(n));
     NodePtr test_else = ast::make(Kind::If, kw.loc);
-    test_else->a = flag_name();
+    test_else->test() = flag_name();
     test_else->body = std::move(else_body);
     out.push_back(std::move(test_else));
   }
@@ -574,7 +573,7 @@ class Parser {
   NodePtr while_stmt() {
     const Token& kw = next();
     NodePtr n = ast::make(Kind::While, kw.loc);
-    n->a = test();
+    n->test() = test();
     expect(T::Colon, "expected ':' after the while condition");
     ++loops_;
     suite(n->body, "'while' statement", kw);
@@ -591,9 +590,9 @@ class Parser {
     // Items below comparisons, so that `in` ends the target.
     NodePtr target = comma_list([&] { return binary(0); }, [&] { return !at(T::In); });
     check_for_target(*target);
-    n->a = std::move(target);
+    n->target() = std::move(target);
     expect(T::In, "expected 'in' after the for-loop target");
-    n->b = testlist();
+    n->iter() = testlist();
     expect(T::Colon, "expected ':' after the for-loop iterable");
     ++loops_;
     suite(n->body, "'for' statement", kw);
@@ -643,9 +642,11 @@ class Parser {
     if (at(T::ColonEqual)) unsupported(tok(), "assignment expressions (:=) are not supported");
     if (!at(T::If)) return body;
     const Token& kw = next();
-    NodePtr n = make(Kind::IfExp, kw.loc, Op::None, or_test(), std::move(body));
+    NodePtr n = make(Kind::IfExp, kw.loc, Op::None);
+    n->test() = or_test();
+    n->if_true() = std::move(body);
     expect(T::Else, "expected 'else' after the condition of the conditional expression");
-    n->c = test();
+    n->if_false() = test();
     return seal(std::move(n));
   }
 
@@ -668,7 +669,9 @@ class Parser {
     if (!at(T::Not)) return comparison();
     const Token& t = next();
     Nest nest(*this, t);
-    return seal(make(Kind::UnaryOp, t.loc, Op::Not, not_test()));
+    NodePtr n = make(Kind::UnaryOp, t.loc, Op::Not);
+    n->operand() = not_test();
+    return seal(std::move(n));
   }
 
   // comp_op = "<" | ">" | "==" | ">=" | "<=" | "!=" | "in" | "not" "in" | "is" | "is" "not"
@@ -689,7 +692,7 @@ class Parser {
     SourceLoc loc;
     if (!comp_op(&op, &loc)) return left;
     NodePtr n = ast::make(Kind::Compare, loc);
-    n->a = std::move(left);
+    n->lhs() = std::move(left);
     do {
       n->ops.push_back(op);
       n->list.push_back(binary(0));
@@ -709,8 +712,10 @@ class Parser {
     Op op;
     while ((op = find_op(tok().kind, level)) != Op::None) {
       const Token& t = next();
-      left = make(Kind::BinOp, t.loc, op, std::move(left));
-      left->b = operand();
+      NodePtr n = make(Kind::BinOp, t.loc, op);
+      n->lhs() = std::move(left);
+      n->rhs() = operand();
+      left = std::move(n);
       left = seal(std::move(left));
     }
     return left;
@@ -722,7 +727,9 @@ class Parser {
     if (op == Op::None) return power();
     const Token& t = next();
     Nest nest(*this, t);
-    return seal(make(Kind::UnaryOp, t.loc, op, factor()));
+    NodePtr n = make(Kind::UnaryOp, t.loc, op);
+    n->operand() = factor();
+    return seal(std::move(n));
   }
 
   // power = primary ("**" factor)?        (right-associative; -x**2 is -(x**2), 2**-1 is allowed)
@@ -731,7 +738,10 @@ class Parser {
     if (!at(T::DoubleStar)) return base;
     const Token& t = next();
     Nest nest(*this, t);
-    return seal(make(Kind::BinOp, t.loc, Op::Pow, std::move(base), factor()));
+    NodePtr n = make(Kind::BinOp, t.loc, Op::Pow);
+    n->lhs() = std::move(base);
+    n->rhs() = factor();
+    return seal(std::move(n));
   }
 
   // primary = atom ("." NAME | call | "[" subscripts "]")*
@@ -741,16 +751,19 @@ class Parser {
     while (true) {
       if (accept(T::Dot)) {
         const Token& name = expect(T::Name, "expected an attribute name after '.'");
-        e = make(Kind::Attribute, name.loc, Op::None, std::move(e));
-        e->name = name.text;
-        e = seal(std::move(e));
+        NodePtr n = ast::make(Kind::Attribute, name.loc);
+        n->value() = std::move(e);
+        n->name = name.text;
+        e = seal(std::move(n));
       } else if (at(T::LParen)) {
         e = call(std::move(e), start);
       } else if (at(T::LBracket)) {
         const Token& lb = next();
-        e = make(Kind::Subscript, lb.loc, Op::None, std::move(e), subscripts());
+        NodePtr n = ast::make(Kind::Subscript, lb.loc);
+        n->value() = std::move(e);
+        n->index() = subscripts();
         expect(T::RBracket, "expected ']' after the subscript");
-        e = seal(std::move(e));
+        e = seal(std::move(n));
       } else {
         return e;
       }
@@ -762,13 +775,15 @@ class Parser {
   NodePtr call(NodePtr callee, size_t start) {
     size_t lparen = pos_;
     next();
-    NodePtr n = make(Kind::Call, toks_[start].loc, Op::None, std::move(callee));
+    NodePtr n = ast::make(Kind::Call, toks_[start].loc);
+    n->func() = std::move(callee);
     std::unordered_set<std::string> names;  // keyword arguments so far
     while (!at(T::RParen)) {
       if (at(T::Star)) {  // f(*t): the typer puts t's items in its place (typeinfer_calls.cpp)
         if (!n->keywords.empty()) unsupported(tok(), "argument unpacking (*args) after keyword arguments is not supported");
         const Token& star = next();
-        NodePtr s = make(Kind::Starred, star.loc, Op::None, test());
+        NodePtr s = ast::make(Kind::Starred, star.loc);
+        s->value() = test();
         n->list.push_back(seal(std::move(s)));
         if (!accept(T::Comma)) break;
         continue;
@@ -809,10 +824,11 @@ class Parser {
       if (!at(T::Colon)) return lower;
     }
     const Token& colon = next();
-    NodePtr s = make(Kind::Slice, colon.loc, Op::None, std::move(lower));
+    NodePtr s = ast::make(Kind::Slice, colon.loc);
+    s->lower() = std::move(lower);
     auto ends = [&] { return at(T::Colon) || at(T::Comma) || at(T::RBracket); };
-    if (!ends()) s->b = test();
-    if (accept(T::Colon) && !ends()) s->c = test();
+    if (!ends()) s->upper() = test();
+    if (accept(T::Colon) && !ends()) s->step() = test();
     return seal(std::move(s));
   }
 
@@ -912,15 +928,15 @@ class Parser {
   // comp_for = "for" target_list "in" or_test ("if" or_test)*
   NodePtr list_comprehension(NodePtr elt, size_t start) {
     NodePtr n = ast::make(Kind::ListComp, elt->loc);
-    n->a = std::move(elt);
+    n->elt() = std::move(elt);
     while (at(T::For)) {
       const Token& kw = next();
       NodePtr c = ast::make(Kind::Comprehension, kw.loc);
       NodePtr target = comma_list([&] { return binary(0); }, [&] { return !at(T::In); });
       check_for_target(*target);
-      c->a = std::move(target);
+      c->target() = std::move(target);
       expect(T::In, "expected 'in' after the comprehension's target");
-      c->b = or_test();
+      c->iter() = or_test();
       while (accept(T::If)) c->list.push_back(or_test());
       n->list.push_back(seal(std::move(c)));
     }

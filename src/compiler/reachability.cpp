@@ -41,14 +41,14 @@ bool ends(const ast::Node& s) {
     case ast::Kind::Return: case ast::Kind::Raise: return true;
     case ast::Kind::Try: return !can_fall_through(s.body) && !can_fall_through(s.orelse);
     case ast::Kind::If: {
-      int t = literal_truth(*s.a);  // `if True:` is folded by Python (and Numba prunes the branch)
+      int t = literal_truth(*s.test());  // `if True:` is folded by Python (and Numba prunes the branch)
       if (t == 1) return !can_fall_through(s.body);
       if (t == 0) return !can_fall_through(s.orelse);
       return !can_fall_through(s.body) && !can_fall_through(s.orelse);
     }
     case ast::Kind::While:
       if (breaks_out(s.body)) return false;
-      if (literal_truth(*s.a) == 1) return true;  // `while True:` leaves only by break or return
+      if (literal_truth(*s.test()) == 1) return true;  // `while True:` leaves only by break or return
       return !s.orelse.empty() && !can_fall_through(s.orelse);
     case ast::Kind::For:
       return !breaks_out(s.body) && !s.orelse.empty() && !can_fall_through(s.orelse);

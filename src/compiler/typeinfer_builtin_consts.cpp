@@ -36,18 +36,18 @@ BuiltinTyper::Fold BuiltinTyper::fold_int(const ast::Node& n, int64_t* out, cons
     return g->kind == GlobalValue::Kind::Scalar && g->scalar == Scalar::UInt64 ? Fold::Overflow : Fold::NotConstant;
   }
   if (n.is(ast::Kind::Subscript)) {  // SHAPE[0] of a global tuple
-    const GlobalValue* g = global_named(*n.a);
+    const GlobalValue* g = global_named(*n.value());
     int64_t k;
-    if (!g || g->kind != GlobalValue::Kind::Tuple || n.b->is(ast::Kind::Slice)) return Fold::NotConstant;
-    Fold f = fold_int(*n.b, &k, culprit);
+    if (!g || g->kind != GlobalValue::Kind::Tuple || n.index()->is(ast::Kind::Slice)) return Fold::NotConstant;
+    Fold f = fold_int(*n.index(), &k, culprit);
     if (f != Fold::Ok) return f;
     const int64_t len = (int64_t)g->elems.size();
-    if (k < -len || k >= len) { *culprit = n.b.get(); return Fold::NotConstant; }
+    if (k < -len || k >= len) { *culprit = n.index().get(); return Fold::NotConstant; }
     return global_int(g->elems[k < 0 ? k + len : k], out, culprit, n) ? Fold::Ok : Fold::NotConstant;
   }
   if (n.is(ast::Kind::UnaryOp) && (n.op == O::USub || n.op == O::UAdd || n.op == O::Invert)) {
     int64_t a;
-    Fold f = fold_int(*n.a, &a, culprit);
+    Fold f = fold_int(*n.operand(), &a, culprit);
     if (f != Fold::Ok) return f;
     *culprit = &n;
     if (n.op == O::UAdd) { *out = a; return Fold::Ok; }
@@ -56,9 +56,9 @@ BuiltinTyper::Fold BuiltinTyper::fold_int(const ast::Node& n, int64_t* out, cons
   }
   if (!n.is(ast::Kind::BinOp)) return Fold::NotConstant;
   int64_t a, b;
-  Fold f = fold_int(*n.a, &a, culprit);
+  Fold f = fold_int(*n.lhs(), &a, culprit);
   if (f != Fold::Ok) return f;
-  f = fold_int(*n.b, &b, culprit);
+  f = fold_int(*n.rhs(), &b, culprit);
   if (f != Fold::Ok) return f;
   *culprit = &n;
   const Fold over = Fold::Overflow;
@@ -114,17 +114,17 @@ const ast::Node* BuiltinTyper::single_definition(const ast::Node& n) {
   std::function<void(const ast::Node&)> binds = [&](const ast::Node& t) {  // an assignment target
     if (t.is(ast::Kind::Name) && t.name == n.name) ++count;
     if (t.is(ast::Kind::Tuple))
-      for (const auto& x : t.list) binds(*x);
+      for (const auto& x : t.elts()) binds(*x);
   };
   std::function<void(const std::vector<ast::NodePtr>&)> walk = [&](const std::vector<ast::NodePtr>& body) {
     for (const auto& st : body) {
       if (st->is(ast::Kind::Assign)) {
-        for (const auto& t : st->list) {
-          if (t->is(ast::Kind::Name) && t->name == n.name) value = st->b.get();
+        for (const auto& t : st->targets()) {
+          if (t->is(ast::Kind::Name) && t->name == n.name) value = st->rhs().get();
           binds(*t);
         }
       } else if (st->is(ast::Kind::AugAssign) || st->is(ast::Kind::For)) {
-        binds(*st->a);
+        binds(*st->target());
       }
       walk(st->body);
       walk(st->orelse);

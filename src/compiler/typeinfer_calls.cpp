@@ -44,7 +44,7 @@ using K = ast::Kind;
 /// tuple of these): its value does not depend on where it is written, so a caller may copy it.
 bool literal_default(const Node& n) {
   if (n.is(K::Constant)) return n.cval.tag != ast::ConstValue::Tag::Str;
-  if (n.is(K::UnaryOp) && (n.op == ast::Op::USub || n.op == ast::Op::UAdd)) return literal_default(*n.a);
+  if (n.is(K::UnaryOp) && (n.op == ast::Op::USub || n.op == ast::Op::UAdd)) return literal_default(*n.operand());
   if (n.is(K::Tuple)) {
     for (const auto& e : n.list)
       if (!literal_default(*e)) return false;
@@ -68,12 +68,12 @@ NodePtr default_argument(FunctionInstance& fn, const Node& call, const FunctionS
   auto g = callee.globals.find(" default " + p.name);
   if (g != callee.globals.end()) {
     const GlobalValue& v = g->second;
-    ast::ConstValue c;
+    ast::ConstValue cv;
     switch (v.kind) {
-      case GK::Int: c.tag = ast::ConstValue::Tag::Int, c.i = v.i; return constant_node(call.loc, c);
-      case GK::Float: c.tag = ast::ConstValue::Tag::Float, c.f = v.f; return constant_node(call.loc, c);
-      case GK::Bool: c.tag = ast::ConstValue::Tag::Bool, c.b = v.i != 0; return constant_node(call.loc, c);
-      case GK::NoneValue: return constant_node(call.loc, c);
+      case GK::Int: cv.tag = ast::ConstValue::Tag::Int, cv.i = v.i; return constant_node(call.loc, cv);
+      case GK::Float: cv.tag = ast::ConstValue::Tag::Float, cv.f = v.f; return constant_node(call.loc, cv);
+      case GK::Bool: cv.tag = ast::ConstValue::Tag::Bool, cv.b = v.i != 0; return constant_node(call.loc, cv);
+      case GK::NoneValue: return constant_node(call.loc, cv);
       default: break;
     }
     // A NumPy scalar, a tuple, an array, an enum member...: typed as such a global is.
@@ -105,7 +105,7 @@ bool expand_starred(FunctionInstance& fn, Node& call, const std::function<Type(N
       out.push_back(std::move(a));
       continue;
     }
-    Node& value = *a->a;
+    Node& value = *a->value();
     if (value.is(K::Tuple)) {  // f(*(x, y)): the items themselves
       for (auto& item : value.list) out.push_back(std::move(item));
       continue;
@@ -124,12 +124,12 @@ bool expand_starred(FunctionInstance& fn, Node& call, const std::function<Type(N
     forget_nodes(fn, value);
     for (size_t i = 0; i < t.elems.size(); ++i) {
       NodePtr item = ast::make(K::Subscript, value.loc);
-      item->a = ast::clone(value);
-      item->a->type = Type::unknown();
+      item->value() = ast::clone(value);
+      item->value()->type = Type::unknown();
       ast::ConstValue c;
       c.tag = ast::ConstValue::Tag::Int;
       c.i = (int64_t)i;
-      item->b = constant_node(value.loc, c);
+      item->index() = constant_node(value.loc, c);
       out.push_back(std::move(item));
     }
   }

@@ -68,20 +68,20 @@ bool passable(const ast::Node& arg, const Type& t) {
 // A GPU raise's argument is reported from a table made when compiling: a literal, or - a literal.
 bool constant_arg(const ast::Node& a) {
   if (a.is(ast::Kind::Constant)) return true;
-  return a.is(ast::Kind::UnaryOp) && (a.op == ast::Op::USub || a.op == ast::Op::UAdd) && a.a->is(ast::Kind::Constant) &&
-         a.a->cval.tag != ast::ConstValue::Tag::Str;
+  return a.is(ast::Kind::UnaryOp) && (a.op == ast::Op::USub || a.op == ast::Op::UAdd) && a.operand()->is(ast::Kind::Constant) &&
+         a.operand()->cval.tag != ast::ConstValue::Tag::Str;
 }
 }  // namespace
 
 void type_raise(Program& prog, FunctionInstance& fn, ast::Node& s, const std::function<Type(ast::Node&)>& type_expr,
                 const std::function<bool(const std::string&)>& is_local) {
-  if (s.b) unsupported(fn, *s.b, "Multiple argument raise is not supported.");
-  if (!s.a) unsupported(fn, s, "The re-raising of an exception is not yet supported.");
-  ast::Node* cls = s.a.get();
+  if (s.cause()) unsupported(fn, *s.cause(), "Multiple argument raise is not supported.");
+  if (!s.exc()) unsupported(fn, s, "The re-raising of an exception is not yet supported.");
+  ast::Node* cls = s.exc().get();
   ast::Node* call = nullptr;
   if (cls->is(ast::Kind::Call)) {
     call = cls;
-    cls = call->a.get();
+    cls = call->func().get();
   }
   ExcClass c;
   if (s.name == "assert") {
@@ -157,7 +157,7 @@ void assigned_types(const std::vector<ast::NodePtr>& stmts,
   for (const auto& s : stmts) {
     if (s->is(ast::Kind::Assign))
       for (const auto& t : s->list) target_types(*t, *s, out);
-    if (s->is(ast::Kind::AugAssign) || s->is(ast::Kind::For)) target_types(*s->a, *s, out);
+    if (s->is(ast::Kind::AugAssign) || s->is(ast::Kind::For)) target_types(*s->target(), *s, out);
     assigned_types(s->body, out);
     assigned_types(s->orelse, out);
   }

@@ -47,6 +47,10 @@ Type Typer::set(ast::Node& e, Type t) {
   return t;
 }
 
+// Every node kind has a case here and there is no `default:`: a new kind fails to compile until
+// it is handled (ast_cases.inc names the other category's kinds).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic error "-Wswitch"
 Type Typer::expr(ast::Node& e) {
   using K = ast::Kind;
   switch (e.kind) {
@@ -58,7 +62,7 @@ Type Typer::expr(ast::Node& e) {
         if (f < 0) error(e, "integer constant too large for int64 or uint64");
         return set(e, constant(e));
       }
-      Type a = operand(*e.a), b = operand(*e.b);
+      Type a = operand(*e.lhs()), b = operand(*e.rhs());
       if (!a.known() || !b.known()) return set(e, Type::unknown());
       return set(e, binop_type(e, e.op, a, b));
     }
@@ -75,9 +79,9 @@ Type Typer::expr(ast::Node& e) {
       return set(e, all_known ? r : Type::unknown());
     }
     case K::Compare: {
-      Type l = expr(*e.a);
+      Type l = expr(*e.lhs());
       bool ok = l.known();
-      ast::Node* ln = e.a.get();
+      ast::Node* ln = e.lhs().get();
       for (size_t i = 0; i < e.list.size(); ++i) {
         Type r = expr(*e.list[i]);
         ast::Op op = e.ops[i];
@@ -114,8 +118,8 @@ Type Typer::expr(ast::Node& e) {
       return set(e, ok ? Type::scalar_of(Scalar::Bool) : Type::unknown());
     }
     case K::IfExp: {
-      truth(*e.a);
-      Type a = expr(*e.b), b = expr(*e.c);
+      truth(*e.test());
+      Type a = expr(*e.if_true()), b = expr(*e.if_false());
       if (!a.known() || !b.known()) return set(e, a.known() ? a : b);
       Type u = unify(a, b);
       if (u.is_optional() && !prog_.optionals) u = Type::unknown();  // None and a value: @jit code only
@@ -146,9 +150,14 @@ Type Typer::expr(ast::Node& e) {
     }
     case K::Dict: unsupported(e, "dict literals are not supported in " + fn().compiled_as + (fn().host_only ? " yet" : ""));
     case K::Slice: error(e, "a slice is only allowed inside []");
-    default: unsupported(e, std::string("'") + ast::kind_name(e.kind) + "' expressions are not supported");
+    case K::Starred: case K::ListComp: case K::Comprehension:
+#define CUJIT_AST_CASES_OF Stmt
+#include "compiler/ast_cases.inc"
+      unsupported(e, std::string("'") + ast::kind_name(e.kind) + "' expressions are not supported");
   }
+  throw InternalError("typing: not a node kind");
 }
+#pragma GCC diagnostic pop
 
 Type Typer::constant(ast::Node& e) {
   using T = ast::ConstValue::Tag;
@@ -381,7 +390,7 @@ Type Typer::enum_member_of(ast::Node& e, const std::string& var, const std::stri
 }
 
 Type Typer::attribute(ast::Node& e) {
-  Type v = expr(*e.a);
+  Type v = expr(*e.value());
   if (!v.known()) return Type::unknown();
   if (v.tag == Type::Tag::Module && v.name.rfind("enum:", 0) == 0) return enum_member_of(e, v.name.substr(5), e.name);
   if (v.tag == Type::Tag::Module && v.name.rfind("ntclass:", 0) == 0)  // Numba: no attributes of the class

@@ -13,7 +13,7 @@ bool const_int_literal(const ast::Node& n, int64_t* out) {
     *out = n.cval.i;
     return true;
   }
-  if (n.is(ast::Kind::UnaryOp) && n.op == ast::Op::USub && const_int_literal(*n.a, out)) {
+  if (n.is(ast::Kind::UnaryOp) && n.op == ast::Op::USub && const_int_literal(*n.operand(), out)) {
     *out = -*out;
     return true;
   }
@@ -34,15 +34,15 @@ int fold_value(const ast::Node& e, i128* out) {
     return 1;
   }
   if (e.is(ast::Kind::UnaryOp) && (e.op == O::USub || e.op == O::UAdd || e.op == O::Invert)) {
-    int r = fold_value(*e.a, out);
+    int r = fold_value(*e.operand(), out);
     if (r == 1) *out = e.op == O::USub ? -*out : e.op == O::Invert ? ~*out : *out;
     return r;
   }
   if (!e.is(ast::Kind::BinOp)) return 0;
   i128 a, b, r = 0;
-  int ra = fold_value(*e.a, &a);
+  int ra = fold_value(*e.lhs(), &a);
   if (ra != 1) return ra;
-  int rb = fold_value(*e.b, &b);
+  int rb = fold_value(*e.rhs(), &b);
   if (rb != 1) return rb;
   switch (e.op) {
     case O::Add: r = a + b; break;  // |a|, |b| < 2**120: no overflow
@@ -91,13 +91,13 @@ int fold_int_constant(ast::Node& e) {
   int r = fold_value(e, &v);
   if (r != 1) return r;
   if (v < (i128)INT64_MIN || v >= kU64End) return -1;
+  e.lhs().reset();  // a BinOp's operands, read by role before the node becomes a Constant
+  e.rhs().reset();
   e.kind = ast::Kind::Constant;
   e.cval = ast::ConstValue{};
   e.cval.tag = ast::ConstValue::Tag::Int;
   e.cval.big_int = v > (i128)INT64_MAX;
   e.cval.i = (int64_t)(uint64_t)v;
-  e.a.reset();
-  e.b.reset();
   return 1;
 }
 

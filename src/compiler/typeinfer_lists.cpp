@@ -35,16 +35,13 @@ void rename(Node& e, const std::map<std::string, std::string>& names) {
     if (auto it = names.find(e.name); it != names.end()) e.name = it->second;
     return;
   }
-  for (NodePtr* c : {&e.a, &e.b, &e.c})
-    if (*c) rename(**c, names);
-  for (auto& x : e.list) rename(*x, names);
-  for (auto& k : e.keywords)
-    if (k.value) rename(*k.value, names);
+  ast::for_each_child(e, [&](Node& c) { rename(c, names); });
 }
 
 void target_names(const Node& t, std::vector<std::string>* out) {
   if (t.is(Kind::Name)) out->push_back(t.name);
-  for (const auto& x : t.list) target_names(*x, out);
+  if (t.is(Kind::Tuple) || t.is(Kind::List))
+    for (const auto& x : t.elts()) target_names(*x, out);
 }
 
 // Rewrites `[elt for t1 in it1 if c1 for t2 in it2 ...]` where a statement evaluates it: the
@@ -71,91 +68,102 @@ struct Desugar {
 
   // `x = [...]`: the literal types its items together with what is appended to x.
   static void name_literal(Node& s) {
-    if (s.is(Kind::Assign) && s.list.size() == 1 && s.list[0]->is(Kind::Name) && s.b->is(Kind::List) && s.b->name.empty())
-      s.b->name = s.list[0]->name;
+    if (s.is(Kind::Assign) && s.targets().size() == 1 && s.targets()[0]->is(Kind::Name) && s.rhs()->is(Kind::List) &&
+        s.rhs()->name.empty())
+      s.rhs()->name = s.targets()[0]->name;
   }
 
   void hoist_in_stmt(Node& s, std::vector<NodePtr>* before) {
     switch (s.kind) {
-      case Kind::Expr: case Kind::Return: case Kind::If: hoist(s.a, before, true); break;
-      case Kind::Assign: case Kind::AugAssign: case Kind::For: hoist(s.b, before, true); break;
-      case Kind::While: hoist(s.a, before, false); break;
-      default: break;
+      case Kind::Expr: case Kind::Return: hoist(s.value(), before, true); break;
+      case Kind::If: hoist(s.test(), before, true); break;
+      case Kind::Assign: case Kind::AugAssign: hoist(s.rhs(), before, true); break;
+      case Kind::For: hoist(s.iter(), before, true); break;
+      case Kind::While: hoist(s.test(), before, false); break;
+      default: break;  // no expression of its own (the blocks are walked by block())
     }
-    if (s.is(Kind::Assign) || s.is(Kind::AugAssign))
-      for (auto& t : s.list) hoist(t, before, false);
+    if (s.is(Kind::Assign))
+      for (auto& t : s.targets()) hoist(t, before, false);
+  }
+
+  void hoist(NodePtr& e, std::vector<NodePtr>* before, bool ok) {
+    if (e) hoist(*e, before, ok);
   }
 
   // Finds comprehensions in `e`; `ok`: evaluated exactly once where the statement runs.
-  void hoist(NodePtr& e, std::vector<NodePtr>* before, bool ok) {
-    if (!e) return;
-    if (e->is(Kind::ListComp)) {
+  void hoist(Node& e, std::vector<NodePtr>* before, bool ok) {
+    if (e.is(Kind::ListComp)) {
       if (!ok)
-        refuse(src, *e, "a list comprehension here (a while loop's test, a branch of a conditional expression, an "
+        refuse(src, e, "a list comprehension here (a while loop's test, a branch of a conditional expression, an "
                         "operand after 'and'/'or') is not supported; assign it to a variable first");
       expand(e, before);
       return;
     }
-    if (e->is(Kind::IfExp)) {
-      hoist(e->a, before, ok);
-      hoist(e->b, before, false);
-      hoist(e->c, before, false);
+    if (e.is(Kind::IfExp)) {
+      hoist(e.test(), before, ok);
+      hoist(e.if_true(), before, false);
+      hoist(e.if_false(), before, false);
       return;
     }
-    hoist(e->a, before, ok);
-    hoist(e->b, before, ok);
-    hoist(e->c, before, ok);
-    for (size_t i = 0; i < e->list.size(); ++i) hoist(e->list[i], before, ok && !(e->is(Kind::BoolOp) && i > 0));
-    for (auto& k : e->keywords) hoist(k.value, before, ok);
+    if (e.is(Kind::BoolOp)) {  // operands after the first may not run
+      for (size_t i = 0; i < e.values().size(); ++i) hoist(e.values()[i], before, ok && i == 0);
+      return;
+    }
+    ast::for_each_child(e, [&](Node& c) { hoist(c, before, ok); });
   }
 
-  void expand(NodePtr& comp, std::vector<NodePtr>* before) {
+  // The comprehension node itself becomes the Name of its list (in place: its parent keeps it).
+  void expand(Node& comp_node, std::vector<NodePtr>* before) {
+    Node* comp = &comp_node;
     const std::string var = "__cj_lc" + std::to_string(count++);
     const SourceLoc loc = comp->loc;
     // Targets local to the comprehension: renamed in everything after the first iterable.
     std::map<std::string, std::string> names;
-    for (auto& c : comp->list) {
+    for (auto& c : comp->generators()) {
       std::vector<std::string> ns;
-      target_names(*c->a, &ns);
+      target_names(*c->target(), &ns);
       for (auto& n : ns) names[n] = var + "_" + n;
     }
-    for (size_t i = 0; i < comp->list.size(); ++i) {
-      Node& c = *comp->list[i];
-      rename(*c.a, names);
-      if (i > 0) rename(*c.b, names);
-      for (auto& t : c.list) rename(*t, names);
+    for (size_t i = 0; i < comp->generators().size(); ++i) {
+      Node& c = *comp->generators()[i];
+      rename(*c.target(), names);
+      if (i > 0) rename(*c.iter(), names);
+      for (auto& t : c.ifs()) rename(*t, names);
     }
-    rename(*comp->a, names);
+    rename(*comp->elt(), names);
     NodePtr init = ast::make(Kind::Assign, loc);
-    init->list.push_back(name_node(var, loc));
-    init->b = ast::make(Kind::List, loc);
-    init->b->name = var;
-    init->b->cval.s = "comprehension";  // for messages: the refusal in GPU code names it
+    init->targets().push_back(name_node(var, loc));
+    init->rhs() = ast::make(Kind::List, loc);
+    init->rhs()->name = var;
+    init->rhs()->cval.s = "comprehension";  // for messages: the refusal in GPU code names it
     // The innermost statement: var.append(elt).
-    NodePtr call = ast::make(Kind::Call, comp->a->loc);
-    call->a = ast::make(Kind::Attribute, comp->a->loc);
-    call->a->name = "append";
-    call->a->a = name_node(var, loc);
-    call->list.push_back(std::move(comp->a));
+    NodePtr call = ast::make(Kind::Call, comp->elt()->loc);
+    call->func() = ast::make(Kind::Attribute, comp->elt()->loc);
+    call->func()->name = "append";
+    call->func()->value() = name_node(var, loc);
+    call->args().push_back(std::move(comp->elt()));
     NodePtr inner = ast::make(Kind::Expr, call->loc);
-    inner->a = std::move(call);
-    for (size_t i = comp->list.size(); i-- > 0;) {
-      Node& c = *comp->list[i];
-      for (size_t k = c.list.size(); k-- > 0;) {
-        NodePtr test = ast::make(Kind::If, c.list[k]->loc);
-        test->a = std::move(c.list[k]);
+    inner->value() = std::move(call);
+    for (size_t i = comp->generators().size(); i-- > 0;) {
+      Node& c = *comp->generators()[i];
+      for (size_t k = c.ifs().size(); k-- > 0;) {
+        NodePtr test = ast::make(Kind::If, c.ifs()[k]->loc);
+        test->test() = std::move(c.ifs()[k]);
         test->body.push_back(std::move(inner));
         inner = std::move(test);
       }
       NodePtr loop = ast::make(Kind::For, c.loc);
-      loop->a = std::move(c.a);
-      loop->b = std::move(c.b);
+      loop->target() = std::move(c.target());
+      loop->iter() = std::move(c.iter());
       loop->body.push_back(std::move(inner));
       inner = std::move(loop);
     }
     before->push_back(std::move(init));
     before->push_back(std::move(inner));
-    comp = name_node(var, loc);
+    comp->generators().clear();  // its parts moved into the loops; the node is now the list's name
+    comp->kind = Kind::Name;
+    comp->name = var;
+    comp->loc = loc;
   }
 };
 
@@ -222,13 +230,7 @@ void check_list_known(const FunctionInstance& fn, const ast::Node& e) {
 void check_lists_known(const FunctionInstance& fn) {
   std::function<void(const Node&)> walk = [&](const Node& n) {
     if (n.is(Kind::List)) check_list_known(fn, n);
-    for (const NodePtr* c : {&n.a, &n.b, &n.c})
-      if (*c) walk(**c);
-    for (const auto& x : n.list) walk(*x);
-    for (const auto& k : n.keywords)
-      if (k.value) walk(*k.value);
-    for (const auto& x : n.body) walk(*x);
-    for (const auto& x : n.orelse) walk(*x);
+    ast::for_each_child(n, walk);
   };
   walk(*fn.mod.func);
 }
@@ -331,17 +333,17 @@ Type type_list_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
 }
 
 Type type_list_subscript(FunctionInstance& fn, ast::Node& e, const Type& l, const Type& index) {
-  if (e.b->is(Kind::Slice)) return Type::list(l.elems[0]);
-  if (!is_int(index)) typing(fn.mod.source, *e.b, "list indices must be integers or slices, not " + index.str());
+  if (e.index()->is(Kind::Slice)) return Type::list(l.elems[0]);
+  if (!is_int(index)) typing(fn.mod.source, *e.index(), "list indices must be integers or slices, not " + index.str());
   return l.elems[0];
 }
 
 void check_list_store(FunctionInstance& fn, const ast::Node& stmt, ast::Node& target, const Type& value) {
   const SourceFile& src = fn.mod.source;
-  const Type& l = target.a->type;
-  if (stmt.is(Kind::AugAssign) && target.b->is(Kind::Slice))
+  const Type& l = target.value()->type;
+  if (stmt.is(Kind::AugAssign) && target.index()->is(Kind::Slice))
     refuse(src, stmt, "augmented assignment to a list slice is not supported");
-  if (target.b->is(Kind::Slice)) {
+  if (target.index()->is(Kind::Slice)) {
     if (!value.is_list()) typing(src, stmt, "can only assign a list to a list slice, not a " + value.str());
     return;
   }

@@ -42,7 +42,7 @@ void bound(const std::vector<NodePtr>& stmts, std::set<std::string>& out) {
   for (const auto& s : stmts) {
     if (s->is(K::FunctionDef)) { out.insert(s->name); continue; }
     if (s->is(K::Assign)) for (const auto& t : s->list) target_names(*t, out);
-    if (s->is(K::AugAssign) || s->is(K::For)) target_names(*s->a, out);
+    if (s->is(K::AugAssign) || s->is(K::For)) target_names(*s->target(), out);
     bound(s->body, out);
     bound(s->orelse, out);
   }
@@ -64,11 +64,7 @@ void reads(const Node& n, std::set<std::string>& out) {
     return;
   }
   if (n.is(K::Name)) out.insert(n.name);
-  for (const Node* c : {n.a.get(), n.b.get(), n.c.get()}) if (c) reads(*c, out);
-  for (const auto& c : n.list) reads(*c, out);
-  for (const auto& k : n.keywords) if (k.value) reads(*k.value, out);
-  for (const auto& c : n.body) reads(*c, out);
-  for (const auto& c : n.orelse) reads(*c, out);
+  ast::for_each_child(n, [&](const Node& c) { reads(c, out); });
 }
 
 std::set<std::string> free_names(const Node& def) {
@@ -83,17 +79,10 @@ std::set<std::string> free_names(const Node& def) {
 bool escapes(const Node& n, const std::string& name, bool callee = false) {
   if (n.is(K::FunctionDef) && locals_of(n).count(name)) return false;
   if (n.is(K::Name)) return n.name == name && !callee;
-  if (n.is(K::Call)) {
-    if (escapes(*n.a, name, true)) return true;
-  } else if (n.a && escapes(*n.a, name)) {
-    return true;
-  }
-  for (const Node* c : {n.b.get(), n.c.get()}) if (c && escapes(*c, name)) return true;
-  for (const auto& c : n.list) if (escapes(*c, name)) return true;
-  for (const auto& k : n.keywords) if (k.value && escapes(*k.value, name)) return true;
-  for (const auto& c : n.body) if (escapes(*c, name)) return true;
-  for (const auto& c : n.orelse) if (escapes(*c, name)) return true;
-  return false;
+  const Node* func = n.is(K::Call) ? n.func().get() : nullptr;  // a call's callee is no escape
+  bool found = false;
+  ast::for_each_child(n, [&](const Node& c) { found = found || escapes(c, name, &c == func); });
+  return found;
 }
 
 /// The definitions of `name` in `def` (not inside nested defs): how many, and the value of the
@@ -109,14 +98,14 @@ int definitions(const Node& def, const std::string& name, const Node** value) {
       std::set<std::string> t;
       if (s->is(K::FunctionDef)) { n += s->name == name; continue; }
       if (s->is(K::Assign)) {
-        for (const auto& x : s->list) {
+        for (const auto& x : s->targets()) {
           t.clear();
           target_names(*x, t);
-          if (t.count(name)) { ++n; *value = x->is(K::Name) ? s->b.get() : nullptr; }
+          if (t.count(name)) { ++n; *value = x->is(K::Name) ? s->rhs().get() : nullptr; }
         }
       }
       if (s->is(K::AugAssign) || s->is(K::For)) {
-        target_names(*s->a, t);
+        target_names(*s->target(), t);
         if (t.count(name)) { ++n; *value = nullptr; }
       }
       todo.push_back(&s->body);
@@ -130,7 +119,7 @@ int definitions(const Node& def, const std::string& name, const Node** value) {
 bool constant_value(const Node& v, GlobalValue* out) {
   const Node* e = &v;
   bool neg = false;
-  if (e->is(K::UnaryOp) && e->op == ast::Op::USub && e->a) neg = true, e = e->a.get();
+  if (e->is(K::UnaryOp) && e->op == ast::Op::USub && e->operand()) neg = true, e = e->operand().get();
   if (!e->is(K::Constant)) return false;
   switch (e->cval.tag) {
     case ast::ConstValue::Tag::Int:
@@ -164,7 +153,7 @@ struct Lifter {
       if (b.count(name)) return;
       shadow.insert(b.begin(), b.end());
     }
-    if (n.is(K::Call) && n.a->is(K::Name) && n.a->name == name) {
+    if (n.is(K::Call) && n.func()->is(K::Name) && n.func()->name == name) {
       for (const auto& c : captured) {
         if (shadow.count(c))
           user_error(src, n.loc, ErrorKind::Unsupported,
@@ -177,11 +166,7 @@ struct Lifter {
         n.keywords.push_back(ast::Keyword{c, n.loc, std::move(arg)});
       }
     }
-    for (Node* c : {n.a.get(), n.b.get(), n.c.get()}) if (c) pass_captured(*c, name, captured, src, shadow);
-    for (auto& c : n.list) pass_captured(*c, name, captured, src, shadow);
-    for (auto& k : n.keywords) if (k.value) pass_captured(*k.value, name, captured, src, shadow);
-    for (auto& c : n.body) pass_captured(*c, name, captured, src, shadow);
-    for (auto& c : n.orelse) pass_captured(*c, name, captured, src, shadow);
+    ast::for_each_child(n, [&](Node& c) { pass_captured(c, name, captured, src, shadow); });
   }
 
   /// Lifts the nested defs of `def` (whose globals are `globals`), adding a global per def to
@@ -249,8 +234,8 @@ struct Lifter {
       target->name = name;
       NodePtr value = ast::make(K::Name, loc);
       value->name = key;
-      bind->list.push_back(std::move(target));
-      bind->b = std::move(value);
+      bind->targets().push_back(std::move(target));
+      bind->rhs() = std::move(value);
       sp = std::move(bind);
     }
   }

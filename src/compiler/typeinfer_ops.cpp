@@ -20,15 +20,15 @@ namespace cujit {
 namespace detail {
 
 Type Typer::unary(ast::Node& e) {
-  if (e.op == ast::Op::USub && e.a->is(ast::Kind::Constant) && e.a->cval.tag == ast::ConstValue::Tag::Int &&
-      e.a->cval.big_int) {
+  if (e.op == ast::Op::USub && e.operand()->is(ast::Kind::Constant) && e.operand()->cval.tag == ast::ConstValue::Tag::Int &&
+      e.operand()->cval.big_int) {
     // Python folds -9223372036854775808 into one int64 constant before Numba sees it; any
     // other negated literal beyond int64 fits no integer type.
-    expr(*e.a);
-    if ((uint64_t)e.a->cval.i != (uint64_t)1 << 63) error(e, "integer literal too large for int64");
+    expr(*e.operand());
+    if ((uint64_t)e.operand()->cval.i != (uint64_t)1 << 63) error(e, "integer literal too large for int64");
     return Type::scalar_of(Scalar::Int64);
   }
-  Type a = e.op == ast::Op::Not ? expr(*e.a) : operand(*e.a);
+  Type a = e.op == ast::Op::Not ? expr(*e.operand()) : operand(*e.operand());
   if (!a.known()) return a;
   if (e.op == ast::Op::Not) {
     if (a.is_optional()) error(e, "'not' of a value that may be None (" + a.str() + ") is not supported; compare it with None (`is None`)");
@@ -120,16 +120,16 @@ Type Typer::binop_type(const ast::Node& at, ast::Op op, const Type& a, const Typ
 }
 
 Type Typer::subscript(ast::Node& e) {
-  Type base = expr(*e.a);
-  if (base.is_record()) return expr(*e.b), record_field_type(record_field_at(fn(), *e.b, base), base.readonly);  // r['x'], r[0]
+  Type base = expr(*e.value());
+  if (base.is_record()) return expr(*e.index()), record_field_type(record_field_at(fn(), *e.index(), base), base.readonly);  // r['x'], r[0]
   std::vector<ast::Node*> idx;
-  if (e.b->is(ast::Kind::Tuple)) for (auto& x : e.b->list) idx.push_back(x.get());
-  else idx.push_back(e.b.get());
+  if (e.index()->is(ast::Kind::Tuple)) for (auto& x : e.index()->elts()) idx.push_back(x.get());
+  else idx.push_back(e.index().get());
   std::vector<Type> it;
   bool known = base.known();
   for (auto* x : idx) {
     if (x->is(ast::Kind::Slice)) {
-      for (ast::Node* part : {x->a.get(), x->b.get(), x->c.get()}) {
+      for (ast::Node* part : {x->lower().get(), x->upper().get(), x->step().get()}) {
         if (!part) continue;
         Type pt = operand(*part);
         if (pt.known() && !(pt.is_scalar() && is_integer(pt.scalar)) && pt.tag != Type::Tag::None)
@@ -173,7 +173,7 @@ Type Typer::subscript(ast::Node& e) {
     return u;
   }
   if (!base.is_array()) error(e, "'" + base.str() + "' object is not subscriptable");
-  if (idx.size() == 1 && it[0].is_tuple() && !e.b->is(ast::Kind::Tuple)) {  // a[t]: a[t[0], t[1], ...]
+  if (idx.size() == 1 && it[0].is_tuple() && !e.index()->is(ast::Kind::Tuple)) {  // a[t]: a[t[0], t[1], ...]
     if (it[0].elems.empty()) unsupported(e, "indexing an array with an empty tuple is not supported");
     it = it[0].elems;
     idx.assign(it.size(), idx[0]);
@@ -198,7 +198,7 @@ Type Typer::subscript(ast::Node& e) {
 // a.sum(), a.mean(), a.min(), a.max(), a.copy() on an array are np.sum(a) and so on: the call
 // is rewritten in this instance's own tree to that function with the array first.
 void Typer::array_method(ast::Node& e) {
-  if (!e.a->is(ast::Kind::Attribute)) return;
+  if (!e.func()->is(ast::Kind::Attribute)) return;
   static const std::map<std::string, std::string> methods = {
       {"sum", "numpy.sum"}, {"mean", "numpy.mean"}, {"min", "numpy.min"}, {"max", "numpy.max"},
       {"prod", "numpy.prod"}, {"var", "numpy.var"}, {"std", "numpy.std"}, {"argmin", "numpy.argmin"},
@@ -206,46 +206,46 @@ void Typer::array_method(ast::Node& e) {
       {"copy", "numpy.copy"}, {"view", "array.view"}, {"cumsum", "numpy.cumsum"}, {"cumprod", "numpy.cumprod"},
       {"reshape", "numpy.reshape"}, {"ravel", "numpy.ravel"}, {"flatten", "array.flatten"},
       {"transpose", "numpy.transpose"}, {"astype", "array.astype"}, {"fill", "array.fill"}, {"item", "array.item"}};
-  if (e.a->name == "sync" && expr(*e.a->a).tag == Type::Tag::GridGroup) {  // g.sync() of cuda.cg.this_grid()
-    ast::NodePtr self = std::move(e.a->a);
-    ast::NodePtr callee = ast::make(ast::Kind::Name, e.a->loc);
+  if (e.func()->name == "sync" && expr(*e.func()->value()).tag == Type::Tag::GridGroup) {  // g.sync() of cuda.cg.this_grid()
+    ast::NodePtr self = std::move(e.func()->value());
+    ast::NodePtr callee = ast::make(ast::Kind::Name, e.func()->loc);
     callee->name = "cuda.cg.GridGroup.sync";
-    e.a = std::move(callee);
-    e.list.insert(e.list.begin(), std::move(self));
+    e.func() = std::move(callee);
+    e.args().insert(e.args().begin(), std::move(self));
     return;
   }
   // l.append(x) and the other list methods: list.append(l, x) (typeinfer_lists.cpp).
-  if (const char* lm = list_method_builtin(e.a->name); lm && expr(*e.a->a).is_list()) {
-    ast::NodePtr self = std::move(e.a->a);
-    ast::NodePtr callee = ast::make(ast::Kind::Name, e.a->loc);
+  if (const char* lm = list_method_builtin(e.func()->name); lm && expr(*e.func()->value()).is_list()) {
+    ast::NodePtr self = std::move(e.func()->value());
+    ast::NodePtr callee = ast::make(ast::Kind::Name, e.func()->loc);
     callee->name = lm;
-    e.a = std::move(callee);
-    e.list.insert(e.list.begin(), std::move(self));
+    e.func() = std::move(callee);
+    e.args().insert(e.args().begin(), std::move(self));
     return;
   }
   // Methods of numbers: x.bit_count(), x.conjugate() (Numba's; is_integer() it has not).
   static const std::map<std::string, std::string> number_methods = {
       {"bit_count", "int.bit_count"}, {"conjugate", "float.conjugate"}};
-  auto m = methods.find(e.a->name);
-  auto nm = number_methods.find(e.a->name);
+  auto m = methods.find(e.func()->name);
+  auto nm = number_methods.find(e.func()->name);
   if (m == methods.end() && nm == number_methods.end()) return;
-  Type v = expr(*e.a->a);
+  Type v = expr(*e.func()->value());
   if (nm != number_methods.end()) {
     if (!v.is_scalar()) return;
     m = nm;
   } else if (!v.is_array()) {
     return;
   }
-  ast::NodePtr self = std::move(e.a->a);
-  ast::NodePtr callee = ast::make(ast::Kind::Name, e.a->loc);
+  ast::NodePtr self = std::move(e.func()->value());
+  ast::NodePtr callee = ast::make(ast::Kind::Name, e.func()->loc);
   callee->name = m->second;
-  e.a = std::move(callee);
-  e.list.insert(e.list.begin(), std::move(self));
+  e.func() = std::move(callee);
+  e.args().insert(e.args().begin(), std::move(self));
 }
 
 Type Typer::call(ast::Node& e) {
   array_method(e);
-  Type callee = expr(*e.a);
+  Type callee = expr(*e.func());
   // f(*t): t's items become arguments once its type is known (typeinfer_calls.cpp).
   if (!expand_starred(fn(), e, [this](ast::Node& n) { return expr(n); })) return Type::unknown();
   bool keywords_bound = false;
@@ -288,7 +288,7 @@ Type Typer::call(ast::Node& e) {
   if (b->rule == Rule::Operator) {  // operator.add(a, b) is a + b (fnval.h)
     if (callee.name.rfind("operator.i", 0) == 0 && callee.name != "operator.invert" && !args.empty() && !args[0].is_scalar())
       unsupported(e, callee.name + "() is supported on numbers only (on a " + args[0].str() + " it would update it in place)");
-    forget_nodes(fn(), *e.a);
+    forget_nodes(fn(), *e.func());
     std::string why = rewrite_operator_call(e, callee.name, false);
     if (!why.empty()) error(e, why);
     return expr(e);

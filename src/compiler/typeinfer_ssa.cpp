@@ -36,7 +36,7 @@ bool static_number(const ast::Node& e, const FunctionInstance& f, const Versions
       default: return false;
     }
   }
-  if (e.is(ast::Kind::UnaryOp) && e.op == ast::Op::USub && static_number(*e.a, f, vs, out)) {
+  if (e.is(ast::Kind::UnaryOp) && e.op == ast::Op::USub && static_number(*e.operand(), f, vs, out)) {
     *out = -*out;
     return true;
   }
@@ -57,10 +57,10 @@ int static_truth(const ast::Node& e, const FunctionInstance& f, const Versions& 
   if (e.is(ast::Kind::Constant) && e.cval.tag == ast::ConstValue::Tag::None) return 0;
   if (static_number(e, f, vs, &x)) return x != 0;
   if (e.is(ast::Kind::UnaryOp) && e.op == ast::Op::Not) {
-    int t = static_truth(*e.a, f, vs);
+    int t = static_truth(*e.operand(), f, vs);
     return t < 0 ? -1 : !t;
   }
-  if (e.is(ast::Kind::Compare) && e.ops.size() == 1 && static_number(*e.a, f, vs, &x) && static_number(*e.list[0], f, vs, &y)) {
+  if (e.is(ast::Kind::Compare) && e.ops.size() == 1 && static_number(*e.lhs(), f, vs, &x) && static_number(*e.comparators()[0], f, vs, &y)) {
     switch (e.ops[0]) {
       case ast::Op::Eq: return x == y;
       case ast::Op::NotEq: return x != y;
@@ -78,7 +78,7 @@ void assigned_names(const std::vector<ast::NodePtr>& stmts, std::set<std::string
   for (const auto& s : stmts) {
     if (s->is(ast::Kind::Assign))
       for (const auto& t : s->list) target_names(*t, out);
-    if (s->is(ast::Kind::AugAssign) || s->is(ast::Kind::For)) target_names(*s->a, out);
+    if (s->is(ast::Kind::AugAssign) || s->is(ast::Kind::For)) target_names(*s->target(), out);
     assigned_names(s->body, out);
     assigned_names(s->orelse, out);
   }
@@ -194,7 +194,7 @@ void Versions::add_incoming(int j, int v, EdgeKey edge) {
 void Versions::enter_loop(const ast::Node& loop) {
   std::set<std::string> names;
   assigned_names(loop.body, names);
-  if (loop.is(ast::Kind::For)) target_names(*loop.a, names);
+  if (loop.is(ast::Kind::For)) target_names(*loop.target(), names);
   Loop l;
   l.dead = cur.dead;
   for (const auto& n : names) {

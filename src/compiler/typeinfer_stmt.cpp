@@ -29,13 +29,13 @@ void Typer::block(std::vector<ast::NodePtr>& stmts) {
 
 void Typer::unroll_literal(std::vector<ast::NodePtr>& stmts, size_t i) {
   ast::Node& s = *stmts[i];
-  if (!s.b->is(ast::Kind::Call) || s.b->list.size() != 1 || !s.b->keywords.empty()) return;
-  const ast::Node& callee = *s.b->a;
+  if (!s.iter()->is(ast::Kind::Call) || s.iter()->args().size() != 1 || !s.iter()->keywords.empty()) return;
+  const ast::Node& callee = *s.iter()->func();
   if (!callee.is(ast::Kind::Name) && !(callee.is(ast::Kind::Attribute) && callee.name == "literal_unroll")) return;
-  const Type c = expr(*s.b->a);
+  const Type c = expr(*s.iter()->func());
   const BuiltinRow* b = c.tag == Type::Tag::Function ? find_builtin(c.name) : nullptr;
   if (!b || b->rule != Rule::LiteralUnroll) return;
-  ast::Node& arg = *s.b->list[0];
+  ast::Node& arg = *s.iter()->args()[0];
   const Type t = expr(arg);
   if (!t.known()) return;  // a later pass knows it
   if (unroll_depth_) unsupported(s, "Nesting of literal_unroll is unsupported");
@@ -45,34 +45,38 @@ void Typer::unroll_literal(std::vector<ast::NodePtr>& stmts, size_t i) {
     unsupported(arg, "Invalid use of literal_unroll with a function argument, only tuples are supported as function arguments, found " + t.str());
   bool same = true;  // a tuple of one type, or an array or a list, loops as it is (as in Numba)
   for (const auto& e : t.elems) same = same && e == t.elems[0];
-  if (same) s.b = std::move(s.b->list[0]);
+  if (same) s.iter() = std::move(s.iter()->args()[0]);
   else rewrite_literal_unroll(stmts, i, t.elems.size(), fn().unrolled++);
   throw RestartTyping{};
 }
 
+// Every node kind has a case here and there is no `default:`: a new kind fails to compile until
+// it is handled (ast_cases.inc names the other category's kinds).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic error "-Wswitch"
 void Typer::stmt(ast::Node& s) {
   using K = ast::Kind;
   switch (s.kind) {
     case K::Expr: {
-      if (s.a->is(K::Constant) && s.a->cval.tag == ast::ConstValue::Tag::Str) return;  // docstring
-      if (s.a->is(K::Call)) {  // operator.setitem(a, i, v) on a line of its own is a[i] = v
-        array_method(*s.a);  // g.sync(), a.sum(): the method's rewrite first (its callee is no attribute)
-        Type c = expr(*s.a->a);
+      if (s.value()->is(K::Constant) && s.value()->cval.tag == ast::ConstValue::Tag::Str) return;  // docstring
+      if (s.value()->is(K::Call)) {  // operator.setitem(a, i, v) on a line of its own is a[i] = v
+        array_method(*s.value());  // g.sync(), a.sum(): the method's rewrite first (its callee is no attribute)
+        Type c = expr(*s.value()->func());
         if (c.tag == Type::Tag::Function && c.name == "operator.setitem") {
-          forget_nodes(fn(), *s.a);  // the call's nodes go: no resolution may outlive them
+          forget_nodes(fn(), *s.value());  // the call's nodes go: no resolution may outlive them
           if (rewrite_setitem_statement(s, c.name)) return stmt(s);
         }
       }
-      expr(*s.a);
+      expr(*s.value());
       return;
     }
     case K::Assign: {
-      Type v = expr(*s.b);
+      Type v = expr(*s.rhs());
       // A variable may hold an optional value; an array element holds the value (unwrapped).
       for (auto& t : s.list)
-        if (!t->is(K::Name)) v = unwrapped(*s.b, v);
+        if (!t->is(K::Name)) v = unwrapped(*s.rhs(), v);
       long double c;  // `a = 1`: a test of this version of a is known (static_truth)
-      const bool constant = static_number(*s.b, fn(), ssa_, &c);
+      const bool constant = static_number(*s.rhs(), fn(), ssa_, &c);
       for (auto& t : s.list) {
         assign(*t, v, s);
         if (constant && t->is(K::Name)) ssa_.set_constant(t->name, c);
@@ -80,23 +84,23 @@ void Typer::stmt(ast::Node& s) {
       return;
     }
     case K::AugAssign: {
-      Type cur = expr(*s.a);
+      Type cur = expr(*s.target());
       if (cur.is_optional())
-        unsupported(*s.a, "augmented assignment to a variable that may be None (" + cur.str() + ") is not supported; assign it a value first");
-      Type v = operand(*s.b);
+        unsupported(*s.target(), "augmented assignment to a variable that may be None (" + cur.str() + ") is not supported; assign it a value first");
+      Type v = operand(*s.rhs());
       Type r = (cur.known() && v.known()) ? binop_type(s, s.op, cur, v) : Type::unknown();
       if (r.is_list() && cur.is_list()) r = cur;  // l += m extends l itself: it keeps its type
       s.type = r;
-      assign(*s.a, r, s);
+      assign(*s.target(), r, s);
       return;
     }
     case K::Return: {
-      Type v = s.a ? expr(*s.a) : Type::none();
-      if (fn().role == Role::Kernel && s.a && !(v.tag == Type::Tag::None))
+      Type v = s.value() ? expr(*s.value()) : Type::none();
+      if (fn().role == Role::Kernel && s.value() && !(v.tag == Type::Tag::None))
         error(s, "a kernel cannot return a value (it returns " + v.str() +
                      "); write results into an array argument");
       if (v.tag == Type::Tag::Iterator)  // it has no run-time form: iterate it where it is made
-        unsupported(*s.a, "returning " + v.name + "() from a function is not supported; use it in a for loop");
+        unsupported(*s.value(), "returning " + v.name + "() from a function is not supported; use it in a for loop");
       // A return no path reaches (after a return, in a branch a constant test never takes)
       // does not type the result, as in Numba, which never sees it.
       if (ssa_.cur.dead) fn().dead_returns.insert(&s);
@@ -105,14 +109,14 @@ void Typer::stmt(ast::Node& s) {
       return;
     }
     case K::If: {
-      truth(*s.a);
+      truth(*s.test());
       // A constant parameter's test (fnval.h): only the branch taken is typed and generated.
-      if (const int live = constant_branch(fn(), *s.a); live >= 0) {
+      if (const int live = constant_branch(fn(), *s.test()); live >= 0) {
         block(live ? s.body : s.orelse);
         return;
       }
       // A constant test (`if True:`, `if DEBUG:`) takes one branch only: Numba prunes the other.
-      const int known = static_truth(*s.a, fn(), ssa_);
+      const int known = static_truth(*s.test(), fn(), ssa_);
       const Env before = ssa_.cur;
       ssa_.cur.dead = ssa_.cur.dead || known == 0;
       block(s.body);
@@ -124,9 +128,9 @@ void Typer::stmt(ast::Node& s) {
     }
     case K::While: {
       ssa_.enter_loop(s);
-      truth(*s.a);
+      truth(*s.test());
       Env head = ssa_.cur;
-      const int known = static_truth(*s.a, fn(), ssa_);
+      const int known = static_truth(*s.test(), fn(), ssa_);
       ssa_.cur.dead = ssa_.cur.dead || known == 0;  // `while False:` never runs its body
       block(s.body);
       ssa_.end_body(s, std::move(head));
@@ -136,7 +140,7 @@ void Typer::stmt(ast::Node& s) {
       return;
     }
     case K::For: {
-      Type it = expr(*s.b);
+      Type it = expr(*s.iter());
       Type elem = Type::unknown();
       if (it.tag == Type::Tag::Range || it.tag == Type::Tag::Iterator) elem = iteration_item(it);
       else if (it.is_array()) {
@@ -146,18 +150,18 @@ void Typer::stmt(ast::Node& s) {
         elem = it.elems[0];
       } else if (it.is_tuple()) {
         for (const auto& e : it.elems) elem = unify(elem, e);
-        if (!elem.known() && !it.elems.empty()) unsupported(*s.b, "iterating over a heterogeneous tuple is not supported");
+        if (!elem.known() && !it.elems.empty()) unsupported(*s.iter(), "iterating over a heterogeneous tuple is not supported");
       } else if (it.known()) {
-        error(*s.b, "cannot iterate over a value of type " + it.str());
+        error(*s.iter(), "cannot iterate over a value of type " + it.str());
       }
       ssa_.enter_loop(s);
       Env head = ssa_.cur;
-      assign(*s.a, elem, s);  // at the start of each iteration
-      const bool unrolled = is_unroll_index(*s.a);
+      assign(*s.target(), elem, s);  // at the start of each iteration
+      const bool unrolled = is_unroll_index(*s.target());
       unroll_depth_ += unrolled;
       // In parallel code the outermost prange loops run on OpenMP threads; nested ones, and
       // prange elsewhere, are plain ranges (as in Numba).
-      const bool parallel = prog_.parallel && fn().host_only && prange_depth_ == 0 && is_prange(*s.b);
+      const bool parallel = prog_.parallel && fn().host_only && prange_depth_ == 0 && is_prange(*s.iter());
       prange_depth_ += parallel;
       block(s.body);
       prange_depth_ -= parallel;
@@ -195,13 +199,17 @@ void Typer::stmt(ast::Node& s) {
       ssa_.back_edge({&s, Edge::Jump});
       ssa_.cur.dead = true;
       return;
-    default: unsupported(s, std::string("'") + ast::kind_name(s.kind) + "' statements are not supported");
+    case K::FunctionDef:
+#define CUJIT_AST_CASES_OF Expr
+#include "compiler/ast_cases.inc"
+      unsupported(s, std::string("'") + ast::kind_name(s.kind) + "' statements are not supported");
   }
 }
+#pragma GCC diagnostic pop
 
 bool Typer::is_prange(const ast::Node& iter) {
   if (!iter.is(ast::Kind::Call)) return false;
-  auto r = fn().resolved.find(iter.a.get());
+  auto r = fn().resolved.find(iter.func().get());
   return r != fn().resolved.end() && r->second.kind == Resolved::Kind::Builtin && r->second.builtin == Builtin::Prange;
 }
 
@@ -246,7 +254,7 @@ void Typer::assign(ast::Node& target, const Type& v, const ast::Node& stmt) {
     }
     case K::Subscript: {
       Type t = expr(target);
-      Type base = target.a->type;
+      Type base = target.value()->type;
       if (base.is_record() || t.is_record()) return check_record_store(fn(), stmt, base, t, v);  // r['x'] = v, a[i] = r
       if (base.is_list()) return check_list_store(fn(), stmt, target, v);  // typeinfer_lists.cpp
       if (base.known() && !base.is_array())
@@ -280,7 +288,7 @@ void Typer::assign(ast::Node& target, const Type& v, const ast::Node& stmt) {
       return;
     }
     case K::Attribute:
-      if (Type t = expr(target); target.a->type.is_record()) return check_record_store(fn(), stmt, target.a->type, t, v);  // r.x = v
+      if (Type t = expr(target); target.value()->type.is_record()) return check_record_store(fn(), stmt, target.value()->type, t, v);  // r.x = v
       unsupported(target, "assigning to an attribute is not supported");
     default:
       error(target, "cannot assign to this expression");

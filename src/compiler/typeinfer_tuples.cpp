@@ -36,7 +36,7 @@ bool tuple_comparison_ok(const Type& l, ast::Op op, const Type& r) {
 bool tuple_slice_picks(const ast::Node& slice, size_t n, std::vector<int64_t>* picks) {
   int64_t v[3] = {0, 0, 1};
   bool given[3] = {false, false, false};
-  const ast::Node* parts[3] = {slice.a.get(), slice.b.get(), slice.c.get()};
+  const ast::Node* parts[3] = {slice.lower().get(), slice.upper().get(), slice.step().get()};
   for (int k = 0; k < 3; ++k) {
     const ast::Node* p = parts[k];
     if (!p || (p->is(ast::Kind::Constant) && p->type.tag == Type::Tag::None)) continue;
@@ -65,7 +65,7 @@ bool tuple_slice_picks(const ast::Node& slice, size_t n, std::vector<int64_t>* p
 
 Type tuple_slice_type(const SourceFile& src, const ast::Node& slice, const Type& base) {
   std::vector<int64_t> picks;
-  if (slice.c && const_int_literal(*slice.c, &picks.emplace_back()) && picks[0] == 0)
+  if (slice.step() && const_int_literal(*slice.step(), &picks.emplace_back()) && picks[0] == 0)
     user_error(src, slice.loc, ErrorKind::Typing, "slice step cannot be zero");
   if (!tuple_slice_picks(slice, base.elems.size(), &picks))
     user_error(src, slice.loc, ErrorKind::Unsupported, "a tuple can only be sliced by constants (its length and item types are fixed when it is compiled)");

@@ -68,37 +68,37 @@ void reset_typing(FunctionInstance& f) {
 void rewrite_literal_unroll(std::vector<ast::NodePtr>& stmts, size_t at, size_t count, int id) {
   using K = ast::Kind;
   ast::NodePtr loop = std::move(stmts[at]);
-  const SourceLoc loc = loop->loc, iter_loc = loop->b->loc, target_loc = loop->a->loc;
+  const SourceLoc loc = loop->loc, iter_loc = loop->iter()->loc, target_loc = loop->target()->loc;
   const std::string tuple_var = "__cj_unroll_t" + std::to_string(id);
   const std::string index_var = kIndexPrefix + std::to_string(id);
 
   ast::NodePtr hold = ast::make(K::Assign, iter_loc);
-  hold->list.push_back(name_node(tuple_var, iter_loc));
-  hold->b = std::move(loop->b->list[0]);
+  hold->targets().push_back(name_node(tuple_var, iter_loc));
+  hold->rhs() = std::move(loop->iter()->args()[0]);
 
   ast::NodePtr range = ast::make(K::Call, iter_loc);
-  range->a = name_node("range", iter_loc);
-  range->list.push_back(int_node((int64_t)count, iter_loc));
+  range->func() = name_node("range", iter_loc);
+  range->args().push_back(int_node((int64_t)count, iter_loc));
   ast::NodePtr rewritten = ast::make(K::For, loc);
-  rewritten->a = name_node(index_var, target_loc);
-  rewritten->b = std::move(range);
+  rewritten->target() = name_node(index_var, target_loc);
+  rewritten->iter() = std::move(range);
   rewritten->orelse = std::move(loop->orelse);
 
   // The if/elif chain, built from its last branch up.
   std::vector<ast::NodePtr> chain;
   for (size_t k = count; k-- > 0;) {
     ast::NodePtr test = ast::make(K::Compare, iter_loc);
-    test->a = name_node(index_var, iter_loc);
+    test->lhs() = name_node(index_var, iter_loc);
     test->ops.push_back(ast::Op::Eq);
-    test->list.push_back(int_node((int64_t)k, iter_loc));
+    test->comparators().push_back(int_node((int64_t)k, iter_loc));
     ast::NodePtr branch = ast::make(K::If, loc);
-    branch->a = std::move(test);
+    branch->test() = std::move(test);
     ast::NodePtr item = ast::make(K::Subscript, target_loc);
-    item->a = name_node(tuple_var, target_loc);
-    item->b = int_node((int64_t)k, target_loc);
+    item->value() = name_node(tuple_var, target_loc);
+    item->index() = int_node((int64_t)k, target_loc);
     ast::NodePtr bind = ast::make(K::Assign, target_loc);
-    bind->list.push_back(k == 0 ? std::move(loop->a) : ast::clone(*loop->a));
-    bind->b = std::move(item);
+    bind->targets().push_back(k == 0 ? std::move(loop->target()) : ast::clone(*loop->target()));
+    bind->rhs() = std::move(item);
     branch->body.push_back(std::move(bind));
     for (auto& s : loop->body) branch->body.push_back(k == 0 ? std::move(s) : ast::clone(*s));
     branch->orelse = std::move(chain);

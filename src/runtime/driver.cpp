@@ -14,8 +14,6 @@
 namespace cujit::rt {
 namespace {
 
-#define CUJIT_STR2(x) #x
-#define CUJIT_STR(x) CUJIT_STR2(x)  // stringifies after expansion: cuMemAlloc -> "cuMemAlloc_v2"
 
 const char kSimHint[] =
     "Set CUJIT_ENABLE_CUDASIM=1 (or NUMBA_ENABLE_CUDASIM=1) to run on the CPU simulator.";
@@ -55,7 +53,7 @@ std::atomic<uint64_t> g_attr_cache[kAttrCache];
 // lack the pool functions, which then fall back); `missing` names the first missing function
 // that nothing can work without.
 void bind_all(void* handle, CudaApi& api, std::string& missing) {
-#define CUDA_API(name) api.name = reinterpret_cast<decltype(&::name)>(dlsym(handle, CUJIT_STR(name)));
+#define CUDA_API(name, symbol, params) api.name = reinterpret_cast<decltype(api.name)>(dlsym(handle, #symbol));
 #include "runtime/cuda_api.def"
 #undef CUDA_API
   const std::pair<const void*, const char*> required[] = {

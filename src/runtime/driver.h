@@ -8,22 +8,20 @@
 // called again: cleanup functions (unload_module, Buffer's destructor) become no-ops and the rest
 // throw CudaSupportError.
 #pragma once
-#include <cuda.h>
-#include <cudaProfiler.h>
-
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "abi/errors.h"
+#include "runtime/cuda_types.h"
 
 namespace cujit::rt {
 
-/// One pointer per function of cuda_api.def. Member names are the names after cuda.h's macros
-/// (cuMemAlloc_v2), so `api.cuMemAlloc(...)` in code resolves to the right member. A pointer is
-/// null when the loaded libcuda lacks that function (an old driver); CUJIT_CU reports it.
+/// One pointer per function of cuda_api.def, named as code calls it (`api.cuMemAlloc(...)`) and
+/// bound to the versioned symbol the row names (cuMemAlloc_v2). A pointer is null when the
+/// loaded libcuda lacks that function (an old driver); CUJIT_CU reports it.
 struct CudaApi {
-#define CUDA_API(name) decltype(&::name) name = nullptr;
+#define CUDA_API(name, symbol, params) CUresult(*name) params = nullptr;
 #include "runtime/cuda_api.def"
 #undef CUDA_API
 };

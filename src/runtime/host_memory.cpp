@@ -1,7 +1,6 @@
 // See host_memory.h.
 #include "runtime/host_memory.h"
 
-#include <cuda.h>
 #include <sys/mman.h>
 #include <unistd.h>
 

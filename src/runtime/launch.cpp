@@ -2,7 +2,6 @@
 #include <cstdio>
 #include "runtime/launch.h"
 
-#include <cuda.h>
 
 #include <algorithm>
 #include <stdexcept>

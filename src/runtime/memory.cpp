@@ -2,7 +2,6 @@
 // since the calling thread may not have our context current); the simulator paths never do.
 #include "runtime/memory.h"
 
-#include <cuda.h>
 
 #include <unistd.h>
 

@@ -1,7 +1,6 @@
 // See stream.h.
 #include "runtime/stream.h"
 
-#include <cuda.h>
 
 #include <cstdint>
 #include <stdexcept>

@@ -3,7 +3,6 @@
 // chunk goes to which buffer, what is memcpy'd where, the offsets the loop is given) is shared.
 #include "runtime/ufunc_pipeline.h"
 
-#include <cuda.h>
 
 #include <algorithm>
 #include <atomic>

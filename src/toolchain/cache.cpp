@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -273,6 +274,21 @@ std::uint64_t checksum64(std::string_view data) {
   return avalanche(h.a ^ avalanche(h.b ^ h.total));
 }
 
+namespace {
+// CUJIT_DEBUG_CACHE or Numba's NUMBA_DEBUG_CACHE: one line on stderr per lookup and save, as
+// Numba's "[cache] ..." lines, to see why something compiled again. Read at each use (cheap next
+// to a file lookup), so tests and users can turn it on at run time.
+void debug_cache(const char* what, const std::string& path) {
+  for (const char* name : {"CUJIT_DEBUG_CACHE", "NUMBA_DEBUG_CACHE"}) {
+    const char* v = std::getenv(name);
+    if (v && v[0] && std::strcmp(v, "0") != 0) {
+      std::fprintf(stderr, "[cache] %s: %s\n", what, path.c_str());
+      return;
+    }
+  }
+}
+}  // namespace
+
 bool cache_enabled() {
   const char* v = std::getenv("CUJIT_DISABLE_CACHE");
   return v == nullptr || v[0] == '\0' || std::strcmp(v, "0") == 0;
@@ -285,6 +301,10 @@ std::string cache_dir() {
   };
   std::string dir = env("CUJIT_CACHE_DIR");
   if (!dir.empty()) return dir;
+  // Numba's variable, with Numba's meaning (where compiled code is cached), so a user who moved
+  // Numba's cache off a read-only home moves cujit's too; a subfolder keeps the two apart.
+  dir = env("NUMBA_CACHE_DIR");
+  if (!dir.empty()) return dir + "/cujit";
   dir = env("XDG_CACHE_HOME");
   if (!dir.empty() && dir[0] == '/') return dir + "/cujit";  // XDG says relative values are ignored
   std::string home = env("HOME");
@@ -305,7 +325,10 @@ std::optional<std::string> cache_get(const std::string& key, const std::string& 
   if (!cache_enabled()) return std::nullopt;
   std::string path = entry_path(key, ext);
   int fd = open_entry(path);
-  if (fd < 0) return std::nullopt;  // missing, unreadable or not a regular file: a miss either way
+  if (fd < 0) {  // missing, unreadable or not a regular file: a miss either way
+    debug_cache("miss", path);
+    return std::nullopt;
+  }
   std::string bytes;
   bool read_ok = read_entry(fd, bytes);
   bool valid = read_ok && bytes.size() >= kHeaderSize &&
@@ -317,7 +340,11 @@ std::optional<std::string> cache_get(const std::string& key, const std::string& 
   }
   if (read_ok && !valid) remove_if_same(path, fd);  // damaged (a crash, a full disk): drop it
   ::close(fd);
-  if (!valid) return std::nullopt;
+  if (!valid) {
+    debug_cache(read_ok ? "damaged, removed" : "miss", path);
+    return std::nullopt;
+  }
+  debug_cache("hit", path);
   return bytes.substr(kHeaderSize);
 }
 
@@ -336,6 +363,7 @@ void cache_put(const std::string& key, const std::string& ext, const std::string
   } catch (const ToolchainError& e) {
     rethrow_write_failure(cache_dir(), e);
   }
+  debug_cache("saved", path);
 }
 
 void cache_put_text(const std::string& key, const std::string& ext, const std::string& text) {
@@ -348,6 +376,7 @@ void cache_put_text(const std::string& key, const std::string& ext, const std::s
   } catch (const ToolchainError& e) {
     rethrow_write_failure(cache_dir(), e);
   }
+  debug_cache("saved", path);
 }
 
 std::string cache_path(const std::string& key, const std::string& ext) {
@@ -374,6 +403,7 @@ void cache_put_file(const std::string& key, const std::string& ext, const std::s
   } catch (const ToolchainError& e) {
     rethrow_write_failure(cache_dir(), e);
   }
+  debug_cache("saved", path);
 }
 
 std::string cache_adopt_file(const std::string& key, const std::string& ext,
@@ -390,6 +420,7 @@ std::string cache_adopt_file(const std::string& key, const std::string& ext,
     remove_file_quietly(tmp_path);
     rethrow_write_failure(cache_dir(), e);
   }
+  debug_cache("saved", path);
   return path;
 }
 
@@ -397,7 +428,10 @@ bool cache_file_valid(const std::string& key, const std::string& ext) {
   if (!cache_enabled()) return false;
   std::string path = entry_path(key, ext);
   int fd = open_entry(path);
-  if (fd < 0) return false;
+  if (fd < 0) {
+    debug_cache("miss", path);
+    return false;
+  }
   std::string bytes;
   bool read_ok = read_entry(fd, bytes);
   std::optional<std::string> sum = read_entry_file(path + ".sum");
@@ -407,6 +441,7 @@ bool cache_file_valid(const std::string& key, const std::string& ext) {
     remove_file_quietly(path + ".sum");
   }
   ::close(fd);
+  debug_cache(valid ? "hit" : "damaged, removed", path);
   return valid;
 }
 

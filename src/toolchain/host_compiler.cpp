@@ -40,7 +40,12 @@ using rt::ToolchainError;
 constexpr int kCompileTimeoutS = 300;  // a generated module takes seconds; 300 s means it hangs
 constexpr int kVersionTimeoutS = 60;
 constexpr std::size_t kMaxOutput = 8u << 20;  // keep at most 8 MiB of diagnostics
-const char kNoCompiler[] = "no C++ compiler found: set CXX or install g++ (apt-get install g++)";
+const char kNoCompiler[] =
+    "no C++ compiler found: @jit, CPU ufuncs and the simulator compile C++ on this machine.\n"
+    "Fix one of: install g++ (apt-get install g++, dnf install gcc-c++); set CXX to a C++17 compiler;\n"
+    "or `pip install ziglang` (or `pip install cujit[compiler]`): cujit then uses its `zig c++`\n"
+    "(its first use builds zig's C++ library, about a minute; later compiles take well under a second).\n"
+    "Searched $PATH for c++, g++ and clang++, and the Python's site-packages for ziglang.";
 const char kCacheVersion[] = "cujit-host-1";  // bump when the flags or the build change meaning
 
 std::atomic<std::uint64_t> g_compiler_runs{0};
@@ -112,6 +117,10 @@ std::string find_program(const std::string& name) {
   }
 }
 
+// Compilers pip can install, tried after the system's (set_compiler_fallbacks).
+std::mutex g_fallback_mutex;
+std::vector<std::vector<std::string>> g_fallbacks;  // guarded by g_fallback_mutex
+
 // The compiler as argv words, argv[0] resolved to a full path (posix_spawn does not search).
 std::vector<std::string> resolve_compiler() {
   const char* cxx = std::getenv("CXX");
@@ -128,6 +137,9 @@ std::vector<std::string> resolve_compiler() {
     std::string found = find_program(name);
     if (!found.empty()) return {found};
   }
+  std::lock_guard<std::mutex> lock(g_fallback_mutex);
+  for (const std::vector<std::string>& cmd : g_fallbacks)
+    if (!cmd.empty() && is_executable_file(cmd[0])) return cmd;
   throw ToolchainError(kNoCompiler);
 }
 
@@ -479,6 +491,11 @@ bool interrupt_poll_installed() { return g_interrupt_poll.load() != nullptr; }
 bool interrupt_requested() { return interrupted(); }
 
 std::vector<std::string> host_compiler_command() { return resolve_compiler(); }
+
+void set_compiler_fallbacks(const std::vector<std::vector<std::string>>& commands) {
+  std::lock_guard<std::mutex> lock(g_fallback_mutex);
+  g_fallbacks = commands;
+}
 
 std::string host_compiler_version() { return version_of(resolve_compiler()); }
 

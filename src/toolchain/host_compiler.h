@@ -64,6 +64,11 @@ std::string host_compiler_version();
 /// The compiler command that host_compile would run now, as argv words (e.g. {"ccache", "g++"}).
 std::vector<std::string> host_compiler_command();
 
+/// Compilers to use when $CXX is unset and neither c++, g++ nor clang++ is on $PATH, in order, as
+/// argv words with a full path first (the Python layer passes ziglang's {".../zig", "c++"} when
+/// that package is installed: a compiler pip can install, where Numba needs none).
+void set_compiler_fallbacks(const std::vector<std::vector<std::string>>& commands);
+
 /// Ctrl-C: while the compiler runs, `poll` is called every 100 ms (the bindings run Python's
 /// signal handlers on the main thread); when it returns true the compiler is killed and
 /// rt::Interrupted thrown.

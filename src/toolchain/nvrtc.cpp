@@ -1,9 +1,7 @@
 // NVRTC through dlopen: finding and loading libnvrtc once, and the compile / query wrappers.
-// <nvrtc.h> is included for its types only (decltype); no NVRTC symbol is referenced directly.
 #include "toolchain/nvrtc.h"
 
 #include <dlfcn.h>
-#include <nvrtc.h>
 #include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -18,6 +16,7 @@
 #include <mutex>
 #include <thread>
 
+#include "toolchain/nvrtc_types.h"
 #include "toolchain/cache.h"
 #include "toolchain/host_compiler.h"
 #include "toolchain/nvrtc_pch.h"
@@ -27,9 +26,9 @@ namespace {
 
 using rt::ToolchainError;
 
-// One pointer per function in nvrtc_api.def, typed from its declaration in <nvrtc.h>.
+// One pointer per function in nvrtc_api.def.
 struct NvrtcApi {
-#define NVRTC_API(name) decltype(&::name) name = nullptr;
+#define NVRTC_API(name, result, params) result(*name) params = nullptr;
 #include "toolchain/nvrtc_api.def"
 #undef NVRTC_API
   void* handle = nullptr;
@@ -53,14 +52,14 @@ std::string env(const char* name) {
 
 // Tries to resolve every function of the list in `handle`; names the first missing one on failure.
 bool bind_all(void* handle, NvrtcApi& api, std::string& missing) {
-#define NVRTC_API(name)                                                     \
-  api.name = reinterpret_cast<decltype(&::name)>(dlsym(handle, #name));      \
+#define NVRTC_API(name, result, params)                                     \
+  api.name = reinterpret_cast<decltype(api.name)>(dlsym(handle, #name));    \
   if (api.name == nullptr) {                                                \
     missing = #name;                                                        \
     return false;                                                           \
   }
-#define NVRTC_API_OPTIONAL(name) \
-  api.name = reinterpret_cast<decltype(&::name)>(dlsym(handle, #name));
+#define NVRTC_API_OPTIONAL(name, result, params) \
+  api.name = reinterpret_cast<decltype(api.name)>(dlsym(handle, #name));
 #include "toolchain/nvrtc_api.def"
 #undef NVRTC_API_OPTIONAL
 #undef NVRTC_API
