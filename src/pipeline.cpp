@@ -136,6 +136,7 @@ std::string with_prelude(Target t, const std::string& code, bool host_only = fal
       s += prelude::get("host_nplib.h");
       s += prelude::get("host_linalg.h");
     }
+    if (code.find("cj::npa_") != std::string::npos) s += prelude::get("host_numpy.h");
   }
   s += code;
   return s;

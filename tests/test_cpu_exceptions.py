@@ -72,7 +72,7 @@ def test_numpy_error_model_does_not_raise():
 
 
 def test_negative_dimensions():
-    with pytest.raises(ValueError, match="negative dimensions are not allowed"):
+    with pytest.raises(ValueError, match="negative dimensions not allowed"):
         make(-1)
     assert make(0).shape == (0,)
 

@@ -70,7 +70,10 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
     return s;
   }
   if (rule == Rule::Elementwise) return elementwise_call(e, b);  // codegen_arrayexpr.cpp
-  if (rule == Rule::ArrayReduce) return reduce_code(e, b, expr(*e.list[0]), prog_.host_only);
+  if (rule == Rule::ArrayReduce) {
+    if (e.args().size() > 1) return numpy_reduce(e, b);  // axis= / dtype= (codegen_numpy.cpp)
+    return reduce_code(e, b, expr(*e.list[0]), prog_.host_only);
+  }
   if (rule == Rule::NpLib) {  // codegen_nplib.cpp
     allocates_ = true;
     return nplib_call_code(e, b, [this](const ast::Node& n) { return expr(n); });
@@ -87,6 +90,7 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
   if (r.is_array() && rule != Rule::ArrayAlloc && rule != Rule::ConstArray && rule != Rule::ArrayView &&
       !(b == Builtin::NpCopy && !prog_.host_only))  // GPU code's copy() is local storage
     allocates_ = true;
+  if (rule == Rule::NpFunc) return numpy_call(e, b);  // codegen_numpy.cpp
   if (std::string c = emit_complex_builtin(e, b, values()); !c.empty()) return c;
   if (std::string c = emit_time_builtin(e, b, values()); !c.empty()) return c;
   switch (b) {
@@ -236,6 +240,7 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
       }
       return array_new(e, b, sp);
     case Builtin::ArrayViewM:
+      if (prog_.host_only) sp = "cj::npa_view";  // Numba's messages (prelude/host_numpy.h)
       return sp + "<" + std::string(scalar_cpp(r.scalar)) + ">(" + expr(*e.list[0]) + ")";
     case Builtin::NpArange:
       return array_new(e, b, sp);

@@ -218,6 +218,7 @@ std::string Emitter::attribute(const ast::Node& e) {
     if (e.name == "size") return "cj::size(" + a + ")";
     if (e.name == "ndim") return "((int64_t)" + std::to_string(v.ndim) + ")";
     if (e.name == "dtype") return "cj::Unit{}";  // a type: compile-time only
+    if (e.name == "T") return "cj::npa_transpose(" + a + ")";
     if (e.name == "real" || e.name == "imag") return emit_complex_array_attr(v, e.name, a);  // views
     if (v.record && v.record->find(e.name)) return record_array_field_view(v, *v.record->find(e.name), a, e.type);  // a.x
     const std::string item = v.record ? record_cpp(*v.record) : std::string(scalar_cpp(v.scalar));

@@ -189,9 +189,6 @@ Type BuiltinTyper::gpu_copy(ast::Node& e, const BuiltinRow& b, const std::vector
 // a.view(dtype): the same bytes as another dtype (NumPy's rule: the last axis contiguous and
 // its bytes a multiple of the new itemsize, checked at run time).
 Type BuiltinTyper::array_view(ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args) {
-  if (fn().host_only)
-    unsupported(e, "a.view(dtype) is not supported in " + fn().compiled_as +
-                       " yet (cujit has it in CUDA kernels and device functions only)");
   arity(e, b, args, 2, 2);
   if (!args[0].is_array()) error(e, "view() is a method of arrays, not of " + args[0].str());
   Type r = args[0];

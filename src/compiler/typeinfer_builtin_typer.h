@@ -42,6 +42,8 @@ class BuiltinTyper {
   Type array_new(ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args);
   Type gpu_copy(ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args);
   Type array_view(ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args);
+  Type numpy_call(ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args);  // typeinfer_numpy.cpp
+  Type reduce_axis(ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args);
   Type array_alloc(ast::Node& e, const BuiltinRow& b);
   std::string not_constant(const BuiltinRow& b, const ast::Node& at);
   Scalar alloc_dtype(const ast::Node& dtype, const BuiltinRow& b);

@@ -356,7 +356,10 @@ Type BuiltinTyper::builtin_call(ast::Node& e, const BuiltinRow& b, const std::ve
     case Rule::ArrayView: return array_view(e, b, args);
     case Rule::Ufunc: return type_ufunc_call(fn_, e, b, args);
     case Rule::Elementwise: return type_elementwise_call(fn_, e, b, args);
-    case Rule::ArrayReduce: return type_reduce_call(fn_, e, b, args);
+    case Rule::ArrayReduce:  // with an axis or a dtype: typeinfer_numpy.cpp
+      if (args.size() > 1) return reduce_axis(e, b, args);
+      return type_reduce_call(fn_, e, b, args);
+    case Rule::NpFunc: return numpy_call(e, b, args);
     case Rule::NpLib: return type_nplib_call(fn_, e, b, args);
     case Rule::Atomic: case Rule::AtomicInt: case Rule::AtomicUnsigned: case Rule::AtomicCas: {
       const bool cas0 = b.id == Builtin::AtomicCas0;  // compare_and_swap(ary, old, val): ary[0]
@@ -454,6 +457,28 @@ const std::vector<KwSpec>& keyword_specs() {
       {Builtin::NpSearchsorted, {{"a", T::None, 0}, {"v", T::None, 0}, {"side", T::None, 0}}},
       {Builtin::NpDiff, {{"a", T::None, 0}, {"n", T::None, 0}}},
       {Builtin::NpBincount, {{"a", T::None, 0}, {"weights", T::None, 0}, {"minlength", T::None, 0}}},
+      {Builtin::NpSum, {{"a", T::None, 0}, {"axis", T::None, 0}, {"dtype", T::None, 0}}},
+      {Builtin::NpArgmin, {{"a", T::None, 0}, {"axis", T::None, 0}}},
+      {Builtin::NpArgmax, {{"a", T::None, 0}, {"axis", T::None, 0}}},
+      {Builtin::NpCumsum, {{"a", T::None, 0}, {"axis", T::None, 0}}},
+      {Builtin::NpCumprod, {{"a", T::None, 0}, {"axis", T::None, 0}}},
+      {Builtin::NpPercentile, {{"a", T::None, 0}, {"q", T::None, 0}}},
+      {Builtin::NpNanpercentile, {{"a", T::None, 0}, {"q", T::None, 0}}},
+      {Builtin::NpQuantile, {{"a", T::None, 0}, {"q", T::None, 0}}},
+      {Builtin::NpNanquantile, {{"a", T::None, 0}, {"q", T::None, 0}}},
+      {Builtin::NpAverage, {{"a", T::None, 0}, {"axis", T::None, 0}, {"weights", T::None, 0}}},
+      {Builtin::NpArray, {{"object", T::None, 0}, {"dtype", T::None, 0}}},
+      {Builtin::NpAsarray, {{"a", T::None, 0}, {"dtype", T::None, 0}}},
+      {Builtin::ArrAstype, {{"a", T::None, 0}, {"dtype", T::None, 0}}},
+      {Builtin::NpLinspace, {{"start", T::None, 0}, {"stop", T::None, 0}, {"num", T::Int, 50}}},
+      {Builtin::NpEye, {{"N", T::None, 0}, {"M", T::None, 0}, {"k", T::Int, 0}, {"dtype", T::None, 0}}},
+      {Builtin::NpTri, {{"N", T::None, 0}, {"M", T::None, 0}, {"k", T::Int, 0}, {"dtype", T::None, 0}}},
+      {Builtin::NpIdentity, {{"n", T::None, 0}, {"dtype", T::None, 0}}},
+      {Builtin::NpTril, {{"m", T::None, 0}, {"k", T::Int, 0}}},
+      {Builtin::NpTriu, {{"m", T::None, 0}, {"k", T::Int, 0}}},
+      {Builtin::NpDiag, {{"v", T::None, 0}, {"k", T::Int, 0}}},
+      {Builtin::NpConcatenate, {{"arrays", T::None, 0}, {"axis", T::Int, 0}}},
+      {Builtin::NpStack, {{"arrays", T::None, 0}, {"axis", T::Int, 0}}},
   };
   return specs;
 }

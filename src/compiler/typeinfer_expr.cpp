@@ -447,7 +447,13 @@ Type Typer::attribute(ast::Node& e) {
       return Type::tuple(std::vector<Type>(v.ndim, Type::scalar_of(Scalar::Int64)));
     if (e.name == "size" || e.name == "ndim" || e.name == "itemsize" || e.name == "nbytes")
       return Type::scalar_of(Scalar::Int64);
-    if (e.name == "dtype" && !v.record) return Type::dtype(v.scalar);  // a type value: cuda.local.array(n, a.dtype)
+    if (e.name == "dtype" && !v.record) return Type::dtype(v.scalar);
+    if (e.name == "T") {  // a view with the axes reversed (prelude/host_numpy.h)
+      if (!fn().host_only) unsupported(e, "a.T is not supported in " + fn().compiled_as + " (CPU code only)");
+      Type t = v;
+      if (v.ndim > 1) t.layout = v.layout == 'C' ? 'F' : v.layout == 'F' ? 'C' : 'A';
+      return t;
+    }  // a type value: cuda.local.array(n, a.dtype)
     if (Type parts; complex_array_attr(v, e.name, &parts)) return parts;  // a.real / a.imag (typeinfer_complex.cpp)
     if (Type field; record_array_field(fn(), e, v, e.name, &field)) return field;  // a.x of records (typeinfer_records.cpp)
     error(e, "Unknown attribute '" + e.name + "' of type " + v.str());

@@ -10,7 +10,7 @@ template <class T, int N>
 CJ_FN Array<T, N> new_c_array(int64_t* d) {
   int64_t n = 1;
   for (int k = 0; k < N; ++k) {
-    if (d[k] < 0) raise("ValueError", "negative dimensions are not allowed");
+    if (d[k] < 0) raise("ValueError", "negative dimensions not allowed");  // Numba's words
     n *= d[k];
   }
   return c_array_of<T, N>((T*)host_services.alloc(n * (int64_t)sizeof(T)), d);

@@ -1,0 +1,129 @@
+// Code for the NumPy functions and array methods of @jit code (Rule::NpFunc; typed in
+// typeinfer_numpy.cpp) and for np.sum/argmin/argmax with an axis or a dtype: calls of the
+// prelude's cj::npa_* functions (prelude/host_numpy.h). Tuple arguments (shapes, axes, the arrays
+// of concatenate) are evaluated once, in an immediately called lambda.
+#include <string>
+
+#include "compiler/builtins.h"
+#include "compiler/codegen_emitter.h"
+#include "compiler/diagnostics.h"
+
+namespace cujit {
+namespace detail {
+
+namespace {
+bool given(const ast::Node& e, size_t i) { return i < e.args().size() && e.args()[i]->type.tag != Type::Tag::None; }
+}  // namespace
+
+// `f(prefix, t.f0, t.f1, ...)` over the tuple `tup` (code) of type tt, evaluated once.
+static std::string spread(const std::string& f, const std::string& prefix, const std::string& tup, const Type& tt,
+                          const std::string& item_cast = "") {
+  std::string s = "[&] { const auto cj_t = " + tup + "; return " + f + "(" + prefix;
+  for (size_t k = 0; k < tt.elems.size(); ++k)
+    s += (k || !prefix.empty() ? ", " : "") + item_cast + "cj_t.f" + std::to_string(k);
+  return s + "); }()";
+}
+
+std::string Emitter::numpy_reduce(const ast::Node& e, Builtin b) {
+  const std::string R = scalar_cpp(e.type.is_array() ? e.type.scalar : e.type.scalar);
+  const std::string whole = std::string(builtin_spelling(b)) + "<cj::UfErrPy, " + R + ">";
+  const std::string a = expr(*e.args()[0]);
+  if (!given(e, 1)) return whole + "(" + a + ")";  // dtype= only
+  const std::string axis = "(int64_t)(" + expr(*e.args()[1]) + ")";
+  const int n = e.args()[0]->type.ndim;
+  if (n == 1) return "(cj::npa_axis<1>(" + axis + "), " + whole + "(" + a + "))";
+  return "cj::npa_reduce_axis<" + R + ">(" + a + ", " + axis + ", [](const auto& cj_v) { return " + whole + "(cj_v); })";
+}
+
+std::string Emitter::numpy_call(const ast::Node& e, Builtin b) {
+  using B = Builtin;
+  const std::string sp = builtin_spelling(b);
+  const Type& r = e.type;
+  const std::string R = r.is_array() || r.is_scalar() ? scalar_cpp(r.scalar) : "";
+  const Type i64 = Type::scalar_of(Scalar::Int64), f64 = Type::scalar_of(Scalar::Float64);
+  auto a0 = [&] { return expr(*e.args()[0]); };
+  auto T0 = [&] { return std::string(scalar_cpp(e.args()[0]->type.scalar)); };
+  auto int_or = [&](size_t i, const char* dflt) { return given(e, i) ? arg(e, i, i64) : std::string(dflt); };
+  switch (b) {
+    case B::NpCumsum: case B::NpCumprod: case B::NpNancumsum: case B::NpNancumprod: {
+      const int op = b == B::NpCumsum ? 0 : b == B::NpCumprod ? 1 : b == B::NpNancumsum ? 2 : 3;
+      if (given(e, 1)) return "cj::npa_cum_axis<" + std::to_string(op) + ", " + R + ">(" + a0() + ", " + arg(e, 1, i64) + ")";
+      return "cj::npa_cum<" + std::to_string(op) + ", " + R + ">(" + a0() + ")";
+    }
+    case B::NpMedian: return sp + "<false>(" + a0() + ")";
+    case B::NpNanmedian: return sp + "<true>(" + a0() + ")";
+    case B::NpPercentile: case B::NpNanpercentile: case B::NpQuantile: case B::NpNanquantile: {
+      const bool nan = b == B::NpNanpercentile || b == B::NpNanquantile;
+      const std::string scale = b == B::NpPercentile || b == B::NpNanpercentile ? "100.0" : "1.0";
+      const std::string N = nan ? "true" : "false";
+      if (e.args()[1]->type.is_array()) return "cj::npa_percentiles<" + N + ">(" + a0() + ", " + expr(*e.args()[1]) + ", " + scale + ")";
+      return "cj::npa_percentile<" + N + ">(" + a0() + ", " + arg(e, 1, f64) + ", " + scale + ")";
+    }
+    case B::NpNanvar: return sp + "<double>(" + a0() + ")";
+    case B::NpNanstd: return "std::sqrt(" + sp + "<double>(" + a0() + "))";
+    case B::NpPtp: return sp + "<" + R + ">(" + a0() + ")";
+    case B::NpNanargmin: return sp + "<false>(" + a0() + ")";
+    case B::NpNanargmax: return sp + "<true>(" + a0() + ")";
+    case B::NpAverage:
+      if (given(e, 2)) return sp + "(" + a0() + ", " + expr(*e.args()[2]) + ")";
+      return "cj::red_mean<cj::UfErrPy, " + R + ">(" + a0() + ")";
+    case B::NpReshape: {
+      const std::string M = std::to_string(r.ndim);
+      if (e.args().size() == 2 && e.args()[1]->type.is_tuple())
+        return spread(sp + "<" + M + ">", a0(), expr(*e.args()[1]), e.args()[1]->type, "(int64_t)");
+      std::string s = sp + "<" + M + ">(" + a0();
+      for (size_t i = 1; i < e.args().size(); ++i) s += ", " + arg(e, i, i64);
+      return s + ")";
+    }
+    case B::NpRavel: case B::ArrFlatten: return sp + "(" + a0() + ")";
+    case B::NpTranspose: {
+      if (e.args().size() == 1 || !given(e, 1)) return sp + "(" + a0() + ")";
+      if (e.args()[1]->type.is_tuple())
+        return spread("cj::npa_transpose_axes", a0(), expr(*e.args()[1]), e.args()[1]->type, "(int64_t)");
+      std::string s = "cj::npa_transpose_axes(" + a0();
+      for (size_t i = 1; i < e.args().size(); ++i) s += ", " + arg(e, i, i64);
+      return s + ")";
+    }
+    case B::ArrAstype: return sp + "<" + R + ">(" + a0() + ")";
+    case B::ArrFill: return sp + "(" + a0() + ", " + expr(*e.args()[1]) + ")";
+    case B::ArrItem: return sp + "(" + a0() + ")";
+    case B::NpArray: case B::NpAsarray: {
+      const Type& x = e.args()[0]->type;
+      if (x.is_array()) {
+        if (b == B::NpAsarray && r == x) return a0();  // the argument itself
+        return "cj::npa_astype<" + R + ">(" + a0() + ")";
+      }
+      if (x.is_tuple()) return spread("cj::npa_from_values<" + R + ">", "", expr(*e.args()[0]), x);
+      return std::string(r.ndim == 2 ? "cj::npa_from_seq2<" : "cj::npa_from_seq<") + R + ">(" + a0() + ")";
+    }
+    case B::NpLinspace: return sp + "(" + arg(e, 0, f64) + ", " + arg(e, 1, f64) + ", " + int_or(2, "(int64_t)50") + ")";
+    case B::NpEye: case B::NpTri: {
+      // M defaults to N: N evaluated once.
+      const std::string n = arg(e, 0, i64), k = int_or(2, "(int64_t)0");
+      if (given(e, 1)) return sp + "<" + R + ">(" + n + ", " + arg(e, 1, i64) + ", " + k + ")";
+      return "[&] { const int64_t cj_n = " + n + "; return " + sp + "<" + R + ">(cj_n, cj_n, " + k + "); }()";
+    }
+    case B::NpIdentity: return "[&] { const int64_t cj_n = " + arg(e, 0, i64) + "; return " + sp + "<" + R + ">(cj_n, cj_n, 0); }()";
+    case B::NpTril: return sp + "<false>(" + a0() + ", " + int_or(1, "(int64_t)0") + ")";
+    case B::NpTriu: return sp + "<true>(" + a0() + ", " + int_or(1, "(int64_t)0") + ")";
+    case B::NpDiag: return sp + "(" + a0() + ", " + int_or(1, "(int64_t)0") + ")";
+    case B::NpConcatenate: case B::NpStack: case B::NpHstack: case B::NpVstack: case B::NpColumnStack: case B::NpDstack: {
+      const Type& tt = e.args()[0]->type;
+      const int in = tt.elems[0].ndim;
+      bool stack = b == B::NpStack;
+      std::string axis = int_or(1, "(int64_t)0");
+      if (b == B::NpHstack) axis = in == 1 ? "0" : "1";
+      if (b == B::NpVstack) { stack = in == 1; axis = "0"; }
+      if (b == B::NpColumnStack) { stack = in == 1; axis = "1"; }
+      if (b == B::NpDstack) { stack = true; axis = "2"; }
+      const std::string f = std::string(stack ? "cj::npa_stack<" : "cj::npa_concatenate<") + R + ", " + std::to_string(in) + ">";
+      return spread(f, "(int64_t)(" + axis + ")", expr(*e.args()[0]), tt);
+    }
+    default: break;
+  }
+  (void)T0;
+  throw InternalError(std::string("codegen: no code for ") + builtin_row(b).name);
+}
+
+}  // namespace detail
+}  // namespace cujit
