@@ -234,7 +234,8 @@ void test_host_errors() {
   try {
     host_compile(kAddOne, {});
   } catch (const rt::ToolchainError& e) {
-    caught = contains(e.what(), "no C++ compiler found: set CXX or install g++ (apt-get install g++)");
+    caught = contains(e.what(), "no C++ compiler found: ") && contains(e.what(), "install g++ (apt-get install g++") &&
+             contains(e.what(), "pip install ziglang") && contains(e.what(), "($CXX is '/nonexistent'");
   }
   CHECK(caught);
   caught = false;

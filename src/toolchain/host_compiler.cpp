@@ -38,6 +38,9 @@ using rt::HostCompileError;
 using rt::ToolchainError;
 
 constexpr int kCompileTimeoutS = 300;  // a generated module takes seconds; 300 s means it hangs
+// ziglang's `zig c++` builds its own C++ library at its first use (about a minute on an idle
+// 2-core machine, several under load), inside whichever compile or flag probe comes first.
+constexpr int kZigFirstUseTimeoutS = 1800;
 constexpr int kVersionTimeoutS = 60;
 constexpr std::size_t kMaxOutput = 8u << 20;  // keep at most 8 MiB of diagnostics
 const char kNoCompiler[] =
@@ -141,6 +144,14 @@ std::vector<std::string> resolve_compiler() {
   for (const std::vector<std::string>& cmd : g_fallbacks)
     if (!cmd.empty() && is_executable_file(cmd[0])) return cmd;
   throw ToolchainError(kNoCompiler);
+}
+
+// The time limit of a compile (or flag probe) by `cmd`: longer for zig, whose first use builds
+// its C++ library.
+int compile_timeout_s(const std::vector<std::string>& cmd, int usual) {
+  const std::string& exe = cmd.empty() ? std::string() : cmd[0];
+  const bool zig = exe.size() >= 4 && exe.compare(exe.size() - 4, 4, "/zig") == 0;
+  return zig ? kZigFirstUseTimeoutS : usual;
 }
 
 // A command line as a person would type it (for messages only; it is never given to a shell).
@@ -353,7 +364,8 @@ void run_compiler(const std::vector<std::string>& cmd, const std::vector<std::st
   // After the source: libraries (-lm) must follow what uses them; other flags work anywhere.
   argv.insert(argv.end(), extra_flags.begin(), extra_flags.end());
   g_compiler_runs.fetch_add(1, std::memory_order_relaxed);
-  ProcessResult r = run_process(argv, kCompileTimeoutS);
+  const int timeout_s = compile_timeout_s(cmd, kCompileTimeoutS);
+  ProcessResult r = run_process(argv, timeout_s);
   const std::string shown = show_command(argv);
   if (r.exited && r.code == 0) {
     struct stat st {};
@@ -364,7 +376,7 @@ void run_compiler(const std::vector<std::string>& cmd, const std::vector<std::st
   remove_file_quietly(out_path);
   if (r.timed_out)
     throw ToolchainError("the C++ compiler did not finish within " +
-                         std::to_string(kCompileTimeoutS) + " s and was stopped\ncommand: " + shown +
+                         std::to_string(timeout_s) + " s and was stopped\ncommand: " + shown +
                          "\n" + r.output);
   if (!r.exited)  // a crash is the toolchain's problem, not the user's code
     throw ToolchainError("the C++ compiler was killed by signal " + std::to_string(r.signal) +
@@ -454,7 +466,7 @@ bool compiler_accepts(const std::vector<std::string>& cmd, const std::string& fl
                                               : "int cj_probe() { return 0; }\n");
     std::vector<std::string> argv = cmd;
     argv.insert(argv.end(), {"-fPIC", "-shared", flag, "-o", out, "-x", "c++", src});
-    ProcessResult r = run_process(argv, kVersionTimeoutS);
+    ProcessResult r = run_process(argv, compile_timeout_s(cmd, kVersionTimeoutS));
     struct stat st {};
     ok = r.exited && r.code == 0 && ::stat(out.c_str(), &st) == 0;
     if (r.timed_out || !r.exited) return false;  // not the flag's fault: ask again next time
