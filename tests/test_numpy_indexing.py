@@ -78,8 +78,25 @@ def test_refusals():
     with pytest.raises(UnsupportedError, match="an array index mixed with other indices"):
         mixed(np.zeros((3, 2)), np.array([0, 1]))
 
+
+
+def test_augmented_assignment_through_an_array_index():
+    # a[idx] += v is getitem, add, setitem (Numba): a[idx] is a copy, so an in-place add into it
+    # would be lost (it was, in silence, when whole-array expressions first met array indices).
     @njit
     def aug(a, i):
         a[i] += 1
-    with pytest.raises(UnsupportedError):
-        aug(np.zeros(3), np.array([0, 1]))
+
+    @njit
+    def aug_mask(a, m, v):
+        a[m] *= v
+
+    a = np.zeros(3)
+    aug(a, np.array([0, 1]))
+    assert a.tolist() == [1.0, 1.0, 0.0]
+    a = np.zeros(3)
+    aug(a, np.array([0, 0]))  # a repeated index: one update, as Numba and NumPy
+    assert a.tolist() == [1.0, 0.0, 0.0]
+    b = np.arange(5.0)
+    aug_mask(b, b > 2, 10.0)
+    assert b.tolist() == [0.0, 1.0, 2.0, 30.0, 40.0]

@@ -54,6 +54,18 @@ void Typer::unroll_literal(std::vector<ast::NodePtr>& stmts, size_t i) {
 // it is handled (ast_cases.inc names the other category's kinds).
 #pragma GCC diagnostic push
 #pragma GCC diagnostic error "-Wswitch"
+namespace {
+// Whether subscript `e` (typed) has an integer or boolean array among its indices.
+bool has_array_index(const ast::Node& e) {
+  const ast::Node& ix = *e.index();
+  if (ix.type.is_array()) return true;
+  if (ix.is(ast::Kind::Tuple))
+    for (const auto& i : ix.list)
+      if (i->type.is_array()) return true;
+  return false;
+}
+}  // namespace
+
 void Typer::stmt(ast::Node& s) {
   using K = ast::Kind;
   switch (s.kind) {
@@ -88,6 +100,24 @@ void Typer::stmt(ast::Node& s) {
     }
     case K::AugAssign: {
       Type cur = expr(*s.target());
+      // a[idx] op= v with an integer or boolean array index: a[idx] is a new array
+      // (typeinfer_nplib.cpp), so changing it in place would change that copy only, a lost update.
+      // Numba's meaning is getitem, op, setitem: the statement becomes a[idx] = a[idx] op v.
+      if (s.target()->is(K::Subscript) && has_array_index(*s.target())) {
+        ast::NodePtr target = std::move(s.target());
+        ast::NodePtr value = std::move(s.rhs());
+        ast::NodePtr combined = ast::make(K::BinOp, s.loc);
+        combined->op = s.op;
+        combined->lhs() = ast::clone(*target);
+        combined->rhs() = std::move(value);
+        s.kind = K::Assign;
+        s.op = ast::Op::None;
+        s.targets().clear();
+        s.targets().push_back(std::move(target));
+        s.rhs() = std::move(combined);
+        stmt(s);
+        return;
+      }
       if (cur.is_optional())
         unsupported(*s.target(), "augmented assignment to a variable that may be None (" + cur.str() + ") is not supported; assign it a value first");
       Type v = operand(*s.rhs());
