@@ -9,6 +9,7 @@
 
 #include "compiler/diagnostics.h"
 #include "compiler/typeinfer.h"
+#include "compiler/typeinfer_refusals.h"
 
 namespace cujit {
 
@@ -16,14 +17,10 @@ namespace {
 using ast::Kind;
 using ast::Node;
 
-[[noreturn]] void refuse(const SourceFile& src, const Node& at, const std::string& msg) {
-  user_error(src, at.loc, ErrorKind::Unsupported, msg);
-}
-[[noreturn]] void typing(const SourceFile& src, const Node& at, const std::string& msg) {
-  user_error(src, at.loc, ErrorKind::Typing, msg);
-}
+using detail::refuse;  // typeinfer_refusals.h
+using detail::typing;
 
-bool is_int(const Type& t) { return t.is_scalar() && (is_integer(t.scalar) || t.scalar == Scalar::Bool); }
+using detail::is_int;
 
 // A key hashes as Python's: numbers (not complex), bools and tuples of them.
 bool key_ok(const Type& t) {

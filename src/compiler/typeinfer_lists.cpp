@@ -9,6 +9,7 @@
 
 #include "compiler/diagnostics.h"
 #include "compiler/typeinfer.h"
+#include "compiler/typeinfer_refusals.h"
 
 namespace cujit {
 
@@ -17,12 +18,8 @@ using ast::Kind;
 using ast::Node;
 using ast::NodePtr;
 
-[[noreturn]] void refuse(const SourceFile& src, const Node& at, const std::string& msg) {
-  user_error(src, at.loc, ErrorKind::Unsupported, msg);
-}
-[[noreturn]] void typing(const SourceFile& src, const Node& at, const std::string& msg) {
-  user_error(src, at.loc, ErrorKind::Typing, msg);
-}
+using detail::refuse;  // typeinfer_refusals.h
+using detail::typing;
 
 NodePtr name_node(const std::string& n, SourceLoc loc) {
   NodePtr r = ast::make(Kind::Name, loc);
@@ -192,7 +189,7 @@ void widen_hint(FunctionInstance& fn, const Node& self, const Node& at, const Ty
   it->second = unify_items(fn.mod.source, at, it->second, item);
 }
 
-bool is_int(const Type& t) { return t.is_scalar() && (is_integer(t.scalar) || t.scalar == Scalar::Bool); }
+using detail::is_int;
 
 }  // namespace
 

@@ -7,6 +7,7 @@
 
 #include "compiler/diagnostics.h"
 #include "compiler/typeinfer.h"
+#include "compiler/typeinfer_refusals.h"
 
 namespace cujit {
 
@@ -14,14 +15,10 @@ namespace {
 using ast::Kind;
 using ast::Node;
 
-[[noreturn]] void refuse(const SourceFile& src, const Node& at, const std::string& msg) {
-  user_error(src, at.loc, ErrorKind::Unsupported, msg);
-}
-[[noreturn]] void typing(const SourceFile& src, const Node& at, const std::string& msg) {
-  user_error(src, at.loc, ErrorKind::Typing, msg);
-}
+using detail::refuse;  // typeinfer_refusals.h
+using detail::typing;
 
-bool is_int(const Type& t) { return t.is_scalar() && (is_integer(t.scalar) || t.scalar == Scalar::Bool); }
+using detail::is_int;
 
 // A method's arguments after the str: each one of these kinds, the first `min` required.
 //   S a str; I an integer; N a str or None; B a bool (or an integer); L a list of str
