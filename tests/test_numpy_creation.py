@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from cujit import njit
+from memory_probe import held_bytes
 
 A2 = np.arange(12, dtype=np.int32).reshape(3, 4)
 
@@ -161,11 +162,6 @@ def test_negative_dimensions():
 
 # ---- lifetime: arrays made in compiled code, returned or dropped, do not leak --------------------
 
-def _rss_bytes():
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[1]) * 4096
-
-
 @njit
 def make(n):
     return np.ones(n)
@@ -195,9 +191,9 @@ def test_no_leak_over_10000_calls(fn):
     for _ in range(500):
         fn(n)
     gc.collect()
-    before = _rss_bytes()
+    before = held_bytes()
     for _ in range(10_000):
         fn(n)
     gc.collect()
-    grown = _rss_bytes() - before
+    grown = held_bytes() - before
     assert grown < 16 * 2**20, f"RSS grew by {grown / 2**20:.1f} MiB over 10,000 calls"
