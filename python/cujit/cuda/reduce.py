@@ -131,6 +131,11 @@ class Reduce:
         self.__name__ = getattr(functor, "__name__", "reduce")
         self.__doc__ = getattr(functor, "__doc__", None)
 
+    def __reduce__(self):
+        """By value (cujit/_pickle.py): its function (or device function)."""
+        from .. import _pickle
+        return _pickle.reduce_reduction(self, self._functor)
+
     def _kernel(self, dtype):
         k = self._kernels.get(dtype)
         if k is None:
