@@ -1,0 +1,280 @@
+"""Pickling of cujit's compiled objects by value (cujit/_pickle.py): kernels, device functions,
+CUDA and CPU ufuncs and gufuncs, @jit dispatchers and cuda.reduce, in one process and across
+processes, in both directions, with the standard pickle (and cloudpickle where installed)."""
+import os
+import pickle
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import cujit
+from cujit import cuda, guvectorize, njit, vectorize
+from cujit import _pickle
+
+SCALE = 3.0
+
+
+@cuda.jit(device=True)
+def triple(x):
+    return x * SCALE
+
+
+@cuda.jit
+def triple_all(a):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] = triple(a[i])
+
+
+@njit
+def affine(x):
+    return x * SCALE + 1
+
+
+@njit
+def fact(n):
+    return 1 if n <= 1 else n * fact(n - 1)  # names itself: pickled as a reference to itself
+
+
+@vectorize(["float64(float64)"], target="cuda")
+def cuda_triple(x):
+    return x * SCALE
+
+
+@vectorize(["float64(float64)", "int64(int64)"])
+def cpu_triple(x):
+    return x * SCALE
+
+
+@vectorize
+def lazy_triple(x):
+    return x * SCALE
+
+
+@guvectorize(["void(float64[:], float64[:])"], "(n)->()")
+def cpu_sum(a, out):
+    s = 0.0
+    for v in a:
+        s += v
+    out[0] = s * SCALE
+
+
+@guvectorize("(n)->()")
+def lazy_sum(a, out):
+    s = 0.0
+    for v in a:
+        s += v
+    out[0] = s
+
+
+@guvectorize(["void(float64[:], float64[:])"], "(n)->()", target="cuda")
+def cuda_sum(a, out):
+    s = 0.0
+    for v in a:
+        s += v
+    out[0] = s * SCALE
+
+
+add_reduce = cuda.reduce(lambda a, b: a + b)
+max_reduce = cuda.reduce(cuda.jit(device=True)(lambda a, b: max(a, b)))
+
+A = np.arange(6.0)
+A2 = np.arange(12.0).reshape(3, 4)
+
+
+def use(name, o):
+    """What each object computes (the same code runs in the child processes)."""
+    if name == "triple":
+        return o.py_func(2.0)
+    if name == "triple_all":
+        x = A.copy()
+        o[1, 8](x)
+        return x
+    if name == "affine":
+        return o(2.0)
+    if name == "fact":
+        return o(6)
+    if name in ("cuda_triple", "cpu_triple", "lazy_triple"):
+        return o(A)
+    if name in ("cpu_sum", "cuda_sum"):
+        return o(A2)
+    if name == "lazy_sum":
+        out = np.zeros(3)
+        o(A2, out)
+        return out
+    return o(A)  # the reductions
+
+
+NAMES = ["triple", "triple_all", "affine", "fact", "cuda_triple", "cpu_triple", "lazy_triple",
+         "cpu_sum", "lazy_sum", "cuda_sum", "add_reduce", "max_reduce"]
+EXPECTED = {"triple": 6.0, "triple_all": A * 3, "affine": 7.0, "fact": 720,
+            "cuda_triple": A * 3, "cpu_triple": A * 3, "lazy_triple": A * 3,
+            "cpu_sum": A2.sum(1) * 3, "lazy_sum": A2.sum(1), "cuda_sum": A2.sum(1) * 3,
+            "add_reduce": 15.0, "max_reduce": 5.0}
+
+
+def _child_env(target):
+    paths = [os.path.dirname(os.path.dirname(cujit.__file__)), os.path.dirname(__file__)]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        paths + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+    env.pop("CUJIT_ENABLE_CUDASIM", None)
+    env.pop("NUMBA_ENABLE_CUDASIM", None)
+    if target == "sim":
+        env["CUJIT_ENABLE_CUDASIM"] = "1"
+    return env
+
+
+def _run_child(code, data, target):
+    r = subprocess.run([sys.executable, "-c", code], input=data, capture_output=True,
+                       env=_child_env(target), timeout=600)
+    assert r.returncode == 0, r.stderr.decode()[-3000:]
+    return r.stdout
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_round_trip_in_one_process_gives_the_same_object(target, name):
+    o = globals()[name]
+    got = pickle.loads(pickle.dumps(o))
+    assert got is o  # as Numba's dispatchers: compiled code and state kept
+    np.testing.assert_allclose(use(name, got), EXPECTED[name])
+
+
+def test_every_object_rebuilds_in_another_process(target):
+    """Pickled here, loaded and run by a child that never imports this module (everything the
+    functions name travels by value); the child finds the compiled code in the disk cache."""
+    for name in NAMES:  # compiled here first, so that the child's compiles are cache hits
+        np.testing.assert_allclose(use(name, globals()[name]), EXPECTED[name])
+    data = pickle.dumps({name: pickle.dumps(globals()[name]) for name in NAMES})
+    code = ("import pickle, sys\n"
+            "import numpy as np\n"
+            "objs = {k: pickle.loads(v) for k, v in pickle.loads(sys.stdin.buffer.read()).items()}\n"
+            "assert 'test_pickle' not in sys.modules\n"
+            "from test_pickle import use\n"  # the driver only, imported after the loads
+            "out = {k: (type(o).__name__, use(k, o)) for k, o in objs.items()}\n"
+            "again = {k: pickle.loads(pickle.dumps(o)) is o for k, o in objs.items()}\n"
+            "sys.stdout.buffer.write(pickle.dumps((out, again)))\n")
+    out, again = pickle.loads(_run_child(code, data, target))
+    for name in NAMES:
+        kind, value = out[name]
+        assert kind == type(globals()[name]).__name__, name
+        np.testing.assert_allclose(value, EXPECTED[name], err_msg=name)
+        assert again[name], name
+
+
+_DEFINED_IN_MAIN = '''
+import pickle, sys
+import numpy as np
+from cujit import cuda, njit, vectorize
+OFFSET = 5
+
+def make(k):
+    @cuda.jit(device=True)
+    def shift(x):
+        return x + k + OFFSET
+
+    @cuda.jit
+    def shift_all(a):
+        i = cuda.grid(1)
+        if i < a.size:
+            a[i] = shift(a[i])
+    return shift_all
+
+@njit
+def twice(x):
+    return 2 * x + OFFSET
+
+@vectorize(["float64(float64)"], target="cuda")
+def halve(x):
+    return x / 2
+
+objs = [make(100), twice, halve, cuda.reduce(lambda a, b: a * b)]
+sys.stdout.buffer.write(pickle.dumps([pickle.dumps(o) for o in objs]))
+'''
+
+
+def test_objects_of_main_and_closures_come_back_from_another_process(target):
+    """The other direction: a `python -c` program (no file) defines a kernel in a closure, a
+    @jit function, a CUDA ufunc and a reduction with a lambda; this process runs them."""
+    kernel, jitted, ufunc, reduction = [pickle.loads(p) for p in pickle.loads(
+        _run_child(_DEFINED_IN_MAIN, b"", target))]
+    a = np.arange(4.0)
+    kernel[1, 4](a)
+    np.testing.assert_array_equal(a, np.arange(4.0) + 105)
+    assert jitted(3) == 11
+    np.testing.assert_array_equal(ufunc(np.arange(4.0)), np.arange(4.0) / 2)
+    assert reduction(np.arange(1.0, 5.0), init=1) == 24.0
+    assert kernel.__name__ == "shift_all" and jitted.py_func(3) == 11
+
+
+def test_the_globals_travel_as_they_were_when_pickled(target):
+    """The function's globals are captured by value when it is pickled (a snapshot, as Numba's
+    serialisation does): a later change here is not seen by the copy in another process."""
+    global SCALE
+    data = pickle.dumps(affine)
+    old = SCALE
+    SCALE = 10.0
+    try:
+        code = "import pickle, sys\nprint(pickle.loads(sys.stdin.buffer.read())(2.0))\n"
+        assert _run_child(code, data, target).split()[-1] == b"7.0"
+    finally:
+        SCALE = old
+
+
+def test_a_local_function_pickles_with_the_standard_pickle(target):
+    """As numba-cuda's own test_serialize (kernels and device functions in a test method)."""
+    @cuda.jit(device=True)
+    def inner(a):
+        return a + 1
+
+    @cuda.jit("void(intp[:])")
+    def foo(arr):
+        arr[0] = inner(arr[0])
+
+    arr = np.array([100])
+    foo1 = pickle.loads(pickle.dumps(foo))
+    foo1[1, 1](arr)
+    assert arr[0] == 101
+    state = pickle.dumps(foo)
+    del foo, foo1
+    foo2 = pickle.loads(state)  # gone here: rebuilt from the state
+    foo2[1, 1](arr)
+    assert arr[0] == 102
+    assert pickle.loads(pickle.dumps(foo2)) is foo2
+
+
+def test_another_python_version_is_refused_clearly():
+    reduced = affine.__reduce__()
+    kind, uid, fstate, options = reduced[1]
+    fstate = dict(fstate, python="2.7")
+    with pytest.raises(pickle.UnpicklingError, match=r"affine\(\) was pickled by Python 2.7"):
+        _pickle._rebuild(kind, "not-a-live-id", fstate, options)
+
+
+def test_device_arrays_cross_processes_through_the_host(target):
+    d = cuda.to_device(np.arange(6, dtype=np.int32).reshape(2, 3))
+    code = ("import pickle, sys\nfrom cujit import cuda\nd = pickle.loads(sys.stdin.buffer.read())\n"
+            "assert isinstance(d, cuda.DeviceNDArray)\n"
+            "sys.stdout.buffer.write(pickle.dumps(d.copy_to_host()))\n")
+    got = pickle.loads(_run_child(code, pickle.dumps(d), target))
+    np.testing.assert_array_equal(got, np.arange(6, dtype=np.int32).reshape(2, 3))
+
+
+def test_cloudpickle_round_trip(target):
+    cloudpickle = pytest.importorskip("cloudpickle")
+    k = 7
+
+    def helper(x):  # a plain Python function of this test: cloudpickle takes it by value
+        return x + k
+
+    @njit
+    def local(x):
+        return x * SCALE + k
+
+    for name in NAMES:
+        np.testing.assert_allclose(use(name, cloudpickle.loads(cloudpickle.dumps(globals()[name]))),
+                                   EXPECTED[name])
+    data = cloudpickle.dumps((local, helper))
+    code = "import pickle, sys\nf, h = pickle.loads(sys.stdin.buffer.read())\nprint(f(1.0), h(1))\n"
+    assert _run_child(code, data, target).split() == [b"10.0", b"8"]
