@@ -5,6 +5,7 @@ import os
 import pickle
 import subprocess
 import sys
+from collections import namedtuple
 
 import numpy as np
 import pytest
@@ -14,6 +15,7 @@ from cujit import cuda, guvectorize, njit, vectorize
 from cujit import _pickle
 
 SCALE = 3.0
+_Point = namedtuple("_Point", "x y")
 
 
 @cuda.jit(device=True)
@@ -189,7 +191,11 @@ def twice(x):
 def halve(x):
     return x / 2
 
-objs = [make(100), twice, halve, cuda.reduce(lambda a, b: a * b)]
+@vectorize(["int64(int64)"])
+def cube(x):
+    return x * x * x
+
+objs = [make(100), twice, halve, cuda.reduce(lambda a, b: a * b), cube]
 sys.stdout.buffer.write(pickle.dumps([pickle.dumps(o) for o in objs]))
 '''
 
@@ -197,7 +203,7 @@ sys.stdout.buffer.write(pickle.dumps([pickle.dumps(o) for o in objs]))
 def test_objects_of_main_and_closures_come_back_from_another_process(target):
     """The other direction: a `python -c` program (no file) defines a kernel in a closure, a
     @jit function, a CUDA ufunc and a reduction with a lambda; this process runs them."""
-    kernel, jitted, ufunc, reduction = [pickle.loads(p) for p in pickle.loads(
+    kernel, jitted, ufunc, reduction, cpu_ufunc = [pickle.loads(p) for p in pickle.loads(
         _run_child(_DEFINED_IN_MAIN, b"", target))]
     a = np.arange(4.0)
     kernel[1, 4](a)
@@ -206,6 +212,24 @@ def test_objects_of_main_and_closures_come_back_from_another_process(target):
     np.testing.assert_array_equal(ufunc(np.arange(4.0)), np.arange(4.0) / 2)
     assert reduction(np.arange(1.0, 5.0), init=1) == 24.0
     assert kernel.__name__ == "shift_all" and jitted.py_func(3) == 11
+    assert isinstance(cpu_ufunc, np.ufunc)  # NumPy would pickle it as __main__.cube
+    np.testing.assert_array_equal(cpu_ufunc(np.arange(4)), np.arange(4) ** 3)
+
+
+def test_other_ufuncs_still_pickle_as_numpy_does():
+    # cujit registers a copyreg reducer for numpy.ufunc; NumPy's own ufuncs go to NumPy's.
+    assert pickle.loads(pickle.dumps(np.add)) is np.add
+    assert pickle.loads(pickle.dumps(np.sqrt)) is np.sqrt
+
+
+def test_type_objects_pickle():
+    """A kernel's globals may hold cujit's type objects; they travel with it."""
+    from cujit import types
+    P = _Point
+    for t in (types.float32, types.float64[:, ::1], types.UniTuple(types.int64, 3),
+              types.Tuple((types.int64, types.float32)), types.NamedTuple((types.int64, types.float32), P),
+              types.NamedUniTuple(types.int64, 2, P), types.void):
+        assert pickle.loads(pickle.dumps(t)) == t, t
 
 
 def test_the_globals_travel_as_they_were_when_pickled(target):
