@@ -40,6 +40,16 @@ def fact(n):
     return 1 if n <= 1 else n * fact(n - 1)  # names itself: pickled as a reference to itself
 
 
+@njit
+def is_even(n):  # mutual recursion: each pickles with the other, as one group
+    return True if n == 0 else is_odd(n - 1)
+
+
+@njit
+def is_odd(n):
+    return False if n == 0 else is_even(n - 1)
+
+
 @vectorize(["float64(float64)"], target="cuda")
 def cuda_triple(x):
     return x * SCALE
@@ -98,6 +108,8 @@ def use(name, o):
         return o(2.0)
     if name == "fact":
         return o(6)
+    if name in ("is_even", "is_odd"):
+        return [o(7), o(10)]
     if name in ("cuda_triple", "cpu_triple", "lazy_triple"):
         return o(A)
     if name in ("cpu_sum", "cuda_sum"):
@@ -109,9 +121,10 @@ def use(name, o):
     return o(A)  # the reductions
 
 
-NAMES = ["triple", "triple_all", "affine", "fact", "cuda_triple", "cpu_triple", "lazy_triple",
+NAMES = ["triple", "triple_all", "affine", "fact", "is_even", "is_odd", "cuda_triple", "cpu_triple", "lazy_triple",
          "cpu_sum", "lazy_sum", "cuda_sum", "add_reduce", "max_reduce"]
 EXPECTED = {"triple": 6.0, "triple_all": A * 3, "affine": 7.0, "fact": 720,
+            "is_even": [False, True], "is_odd": [True, False],
             "cuda_triple": A * 3, "cpu_triple": A * 3, "lazy_triple": A * 3,
             "cpu_sum": A2.sum(1) * 3, "lazy_sum": A2.sum(1), "cuda_sum": A2.sum(1) * 3,
             "add_reduce": 15.0, "max_reduce": 5.0}
@@ -156,6 +169,7 @@ def test_every_object_rebuilds_in_another_process(target):
             "from test_pickle import use\n"  # the driver only, imported after the loads
             "out = {k: (type(o).__name__, use(k, o)) for k, o in objs.items()}\n"
             "again = {k: pickle.loads(pickle.dumps(o)) is o for k, o in objs.items()}\n"
+            "assert objs['is_even'].py_func.__globals__['is_odd'] is objs['is_odd']\n"
             "sys.stdout.buffer.write(pickle.dumps((out, again)))\n")
     out, again = pickle.loads(_run_child(code, data, target))
     for name in NAMES:
@@ -269,11 +283,10 @@ def test_a_local_function_pickles_with_the_standard_pickle(target):
 
 
 def test_another_python_version_is_refused_clearly():
-    reduced = affine.__reduce__()
-    kind, uid, fstate, options = reduced[1]
+    (uid, kind, fstate, options), = affine.__reduce__()[1][0]
     fstate = dict(fstate, python="2.7")
     with pytest.raises(pickle.UnpicklingError, match=r"affine\(\) was pickled by Python 2.7"):
-        _pickle._rebuild(kind, "not-a-live-id", fstate, options)
+        _pickle._rebuild([("not-a-live-id", kind, fstate, options)])
 
 
 def test_device_arrays_cross_processes_through_the_host(target):

@@ -95,56 +95,117 @@ def _names(code):
     return out
 
 
-def _value(v, owner):
-    if v is owner:
-        return _SELF
+class _Ref:
+    """Stands for a compiled object of the same pickled group where a function names it: the
+    object itself (a recursive @jit function) or another that names it back (mutual recursion),
+    which pickle could not write by value without going round forever. The reader binds the
+    object it built there."""
+
+    def __init__(self, uid):
+        self.uid = uid
+
+    def __reduce__(self):
+        return (_Ref, (self.uid,))
+
+
+def spec_of(obj):
+    """(kind, function, options) of a compiled object that pickles by value, else None."""
+    spec = getattr(type(obj), "_pickle_spec", None)
+    if spec is not None:
+        return spec(obj)
+    import numpy as np
+    if isinstance(obj, np.ufunc):
+        from .cpu_ufunc import made_by_cujit
+        return made_by_cujit(obj)
+    return None
+
+
+def _values(func):
+    """What a function names: the globals its code reads, its closure values, its defaults."""
+    g = func.__globals__
+    out = [g[n] for n in _names(func.__code__) if n in g]
+    for cell in func.__closure__ or ():
+        try:
+            out.append(cell.cell_contents)
+        except ValueError:
+            pass
+    return out + list(func.__defaults__ or ())
+
+
+def _neighbours(obj):
+    spec = spec_of(obj)
+    if spec is None:
+        return []
+    func = spec[1]
+    if func is None:  # a reduction of a device function: the device function
+        return [v for v in spec[2].values() if spec_of(v) is not None]
+    func = getattr(func, "py_func", func)
+    out = []
+    for v in _values(func):
+        try:
+            if spec_of(v) is not None:
+                out.append(v)
+        except Exception:  # an object whose attribute lookup fails is no compiled object
+            pass
+    return out
+
+
+def _reach(obj):
+    seen = {id(obj): obj}
+    todo = [obj]
+    while todo:
+        for v in _neighbours(todo.pop()):
+            if id(v) not in seen:
+                seen[id(v)] = v
+                todo.append(v)
+    return seen
+
+
+def _group(obj):
+    """The compiled objects that obj names, directly or through others, and that name obj back
+    (its strongly connected component), obj first."""
+    members = [obj]
+    for key, v in _reach(obj).items():
+        if v is not obj and id(obj) in _reach(v):
+            members.append(v)
+    return members
+
+
+def _value(v, refs):
+    r = refs.get(id(v))
+    if r is not None:
+        return _Ref(r)
     if isinstance(v, types.ModuleType):
         return _Module(v.__name__)
     return v
 
 
-class _SelfMarker:
-    """Stands for the object being pickled where its own function names it (recursion): the
-    reader binds the rebuilt object there."""
-
-    def __reduce__(self):
-        return (_self_marker, ())
-
-
-_SELF = _SelfMarker()
-
-
-def _self_marker():
-    return _SELF
-
-
-def reduce_function(func, owner=None):
-    """The state of a Python function that `rebuild_function` makes a function from."""
+def reduce_function(func, refs=None):
+    """The state of a Python function that `rebuild_function` makes a function from. `refs`:
+    id -> identity of the objects of the group being pickled (written as _Ref)."""
     from .decorators import _source_entry
+    refs = refs or {}
     entry = _source_entry(func)  # raises SourceUnavailableError where cujit could not compile it
     code = func.__code__
     g = func.__globals__
-    glob = {}
-    for name in _names(code):
-        if name in g:
-            glob[name] = _value(g[name], owner)
+    glob = {name: _value(g[name], refs) for name in _names(code) if name in g}
     cells = None
     if func.__closure__:
         cells = []
         for cell in func.__closure__:
             try:
-                cells.append((True, _value(cell.cell_contents, owner)))
+                cells.append((True, _value(cell.cell_contents, refs)))
             except ValueError:  # an empty cell: the variable is not assigned yet
                 cells.append((False, None))
     return {"python": _PYTHON, "code": marshal.dumps(code), "globals": glob, "cells": cells,
             "name": func.__name__, "qualname": getattr(func, "__qualname__", func.__name__),
             "module": getattr(func, "__module__", None) or g.get("__name__"), "doc": func.__doc__,
-            "defaults": tuple(_value(d, owner) for d in func.__defaults__) if func.__defaults__ else None,
+            "defaults": tuple(_value(d, refs) for d in func.__defaults__) if func.__defaults__ else None,
             "kwdefaults": func.__kwdefaults__, "source": tuple(entry)}
 
 
 def rebuild_function(state):
-    """(function, names in its globals that stand for the object being rebuilt)."""
+    """(function, [(where, key, identity)] of the _Refs it holds, to bind once built)."""
     from . import decorators
     if state["python"] != _PYTHON:
         raise pickle.UnpicklingError(
@@ -153,16 +214,20 @@ def rebuild_function(state):
             "process (as Dask requires)" % (state["name"], state["python"], _PYTHON))
     code = marshal.loads(state["code"])
     glob = {"__builtins__": builtins, "__name__": state["module"]}
-    selfs = []
+    pending = []
     for name, v in state["globals"].items():
-        if v is _SELF:
-            selfs.append(name)
+        if isinstance(v, _Ref):
+            pending.append(("global", name, v.uid))
         else:
             glob[name] = v
     closure = None
     if state["cells"] is not None:
-        closure = tuple(types.CellType(v) if full and v is not _SELF else types.CellType()
-                        for full, v in state["cells"])
+        cells = []
+        for i, (full, v) in enumerate(state["cells"]):
+            if full and isinstance(v, _Ref):
+                pending.append(("cell", i, v.uid))
+            cells.append(types.CellType(v) if full and not isinstance(v, _Ref) else types.CellType())
+        closure = tuple(cells)
     func = types.FunctionType(code, glob, state["name"], state["defaults"], closure)
     func.__qualname__ = state["qualname"]
     func.__module__ = state["module"]
@@ -173,21 +238,28 @@ def rebuild_function(state):
     entry = tuple(state["source"])
     decorators._SOURCES[func] = entry
     decorators._remember_lines(entry)
-    self_cells = [i for i, (full, v) in enumerate(state["cells"] or ()) if full and v is _SELF]
-    return func, selfs, self_cells
+    return func, pending
 
 
-def _bind_self(func, selfs, self_cells, obj):
-    for name in selfs:
-        func.__globals__[name] = obj
-    for i in self_cells:
-        func.__closure__[i].cell_contents = obj
+def _bind(func, pending, built):
+    for where, key, uid in pending:
+        if where == "global":
+            func.__globals__[key] = built[uid]
+        else:
+            func.__closure__[key].cell_contents = built[uid]
 
 
-def reduce(obj, kind, func, options):
-    """What an object's __reduce__ returns: `kind` names the maker in _rebuild; `options` are
-    the decorator's arguments (picklable values)."""
-    return (_rebuild, (kind, identity_of(obj), reduce_function(func, obj), options))
+def reduce(obj):
+    """What a compiled object's __reduce__ returns: its group (obj, and the objects that name
+    it back), each as (identity, kind, function state, options); `options` are the decorator's
+    arguments (picklable values)."""
+    group = _group(obj)
+    refs = {id(o): identity_of(o) for o in group}
+    members = []
+    for o in group:
+        kind, func, options = spec_of(o)
+        members.append((refs[id(o)], kind, None if func is None else reduce_function(func, refs), options))
+    return (_rebuild, (members,))
 
 
 def _make(kind, func, o):
@@ -223,34 +295,28 @@ def _make(kind, func, o):
     if kind == "reduce":
         from .cuda.reduce import Reduce
         return Reduce(func)
+    if kind == "reduce_device":
+        from .cuda.reduce import Reduce
+        return Reduce(o["device"])
     raise pickle.UnpicklingError("unknown cujit object kind %r (pickled by another cujit "
                                  "version?)" % (kind,))
 
 
-def _rebuild(kind, uid, fstate, options):
-    obj = _live(uid)
-    if obj is not None:
-        return obj
-    func, selfs, self_cells = rebuild_function(fstate)
-    obj = _make(kind, func, options)
-    _bind_self(func, selfs, self_cells, obj)
-    _remember(obj, uid)
-    return obj
-
-
-def reduce_reduction(obj, functor):
-    """cuda.reduce(f): by its device function where it was given one, else by its function."""
-    from .cuda.dispatcher import DeviceFunction
-    if isinstance(functor, DeviceFunction):
-        return (_rebuild_reduction, (identity_of(obj), functor))
-    return reduce(obj, "reduce", functor, {})
-
-
-def _rebuild_reduction(uid, device):
-    obj = _live(uid)
-    if obj is not None:
-        return obj
-    from .cuda.reduce import Reduce
-    obj = Reduce(device)
-    _remember(obj, uid)
-    return obj
+def _rebuild(members):
+    """The first member of a pickled group, built (with the others) unless it is alive here."""
+    built = {uid: _live(uid) for uid, _, _, _ in members}
+    if built[members[0][0]] is not None:
+        return built[members[0][0]]
+    todo = []
+    for uid, kind, fstate, options in members:
+        if built[uid] is None:
+            func, pending = (None, []) if fstate is None else rebuild_function(fstate)
+            # Decorated before the others of its group are bound: a decorator that compiles at
+            # once (declared signatures) sees them only if they were built before it.
+            _bind(func, [p for p in pending if built.get(p[2]) is not None], built)
+            built[uid] = _make(kind, func, options)
+            _remember(built[uid], uid)
+            todo.append((func, pending))
+    for func, pending in todo:
+        _bind(func, pending, built)
+    return built[members[0][0]]

@@ -92,7 +92,10 @@ class CPUDispatcher(_core.CpuFunction):
     def __reduce__(self):
         """By value (cujit/_pickle.py): the function, its declared signatures and options."""
         from . import _pickle
-        return _pickle.reduce(self, "jit", self.py_func, {
+        return _pickle.reduce(self)
+
+    def _pickle_spec(self):
+        return ("jit", self.py_func, {
             "signatures": self._declared_sigs, "targetoptions": self.targetoptions})
 
     def _fold(self, *args, **kwargs):

@@ -79,11 +79,16 @@ def _reduce_ufunc(u):
     """copyreg's reducer of numpy.ufunc: cujit's own ufuncs by value (cujit/_pickle.py), where
     NumPy pickles a ufunc by module and name, which a function of `__main__`, of a notebook or of
     another function does not have; any other ufunc as NumPy does."""
-    entry = _MADE.get(id(u))
-    if entry is None or entry[0] is not u:
+    if made_by_cujit(u) is None:
         return _numpy_reduce_ufunc(u) if _numpy_reduce_ufunc is not None else u.__name__
     from . import _pickle
-    return _pickle.reduce(u, entry[1], entry[2], entry[3])
+    return _pickle.reduce(u)
+
+
+def made_by_cujit(u):
+    """(kind, function, options) of a numpy.ufunc that cujit made, else None."""
+    entry = _MADE.get(id(u))
+    return entry[1:] if entry is not None and entry[0] is u else None
 
 
 _numpy_reduce_ufunc = copyreg.dispatch_table.get(np.ufunc)
@@ -158,7 +163,10 @@ class DUFunc(_Lazy):
         """By value (cujit/_pickle.py): the function and options; loops compile again as calls
         need them (from the disk cache)."""
         from . import _pickle
-        return _pickle.reduce(self, "dufunc", self.py_func, self._options)
+        return _pickle.reduce(self)
+
+    def _pickle_spec(self):
+        return ("dufunc", self.py_func, self._options)
 
     def add(self, sig):
         """Compiles the loop for one signature ('float64(float64)', or argument types only)."""
@@ -240,7 +248,10 @@ class GUFunc(_Lazy):
     def __reduce__(self):
         """By value (cujit/_pickle.py), as DUFunc."""
         from . import _pickle
-        return _pickle.reduce(self, "lazy_gufunc", self.py_func, self._options)
+        return _pickle.reduce(self)
+
+    def _pickle_spec(self):
+        return ("lazy_gufunc", self.py_func, self._options)
 
     def _signature_for(self, args):
         parts = []

@@ -310,7 +310,10 @@ class CUDAGUFunc:
     def __reduce__(self):
         """By value (cujit/_pickle.py): the function, its signatures and layout."""
         from . import _pickle
-        return _pickle.reduce(self, "cuda_gufunc", self.py_func, {
+        return _pickle.reduce(self)
+
+    def _pickle_spec(self):
+        return ("cuda_gufunc", self.py_func, {
             "signatures": self._signature_strings, "layout": self.signature})
 
     # -- introspection ---------------------------------------------------------------------

@@ -30,7 +30,10 @@ class CUDAUFunc(_core.CudaUfunc):
     def __reduce__(self):
         """By value (cujit/_pickle.py): the function and its signatures."""
         from . import _pickle
-        return _pickle.reduce(self, "cuda_ufunc", self.py_func, {"signatures": self._signature_strings})
+        return _pickle.reduce(self)
+
+    def _pickle_spec(self):
+        return ("cuda_ufunc", self.py_func, {"signatures": self._signature_strings})
 
     def __repr__(self):
         name = getattr(self, "__name__", "?")

@@ -138,7 +138,10 @@ class DeviceFunction:
 
     def __reduce__(self):
         from .. import _pickle
-        return _pickle.reduce(self, "device", self.py_func, {
+        return _pickle.reduce(self)
+
+    def _pickle_spec(self):
+        return ("device", self.py_func, {
             "signatures": self._declared_strings(), "targetoptions": self.targetoptions})
 
     def _declared_strings(self):
@@ -345,7 +348,10 @@ class Dispatcher(_core.Kernel):
     def __reduce__(self):
         """By value (cujit/_pickle.py): the function, its signatures and options."""
         from .. import _pickle
-        return _pickle.reduce(self, "kernel", self.py_func, {
+        return _pickle.reduce(self)
+
+    def _pickle_spec(self):
+        return ("kernel", self.py_func, {
             "signatures": self._declared_sigs, "debug": self.debug,
             "lineinfo": self.targetoptions.get("lineinfo", False), "link": self._link,
             "targetoptions": self.targetoptions, "specialized": self._specialized})
