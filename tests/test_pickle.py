@@ -315,3 +315,56 @@ def test_cloudpickle_round_trip(target):
     data = cloudpickle.dumps((local, helper))
     code = "import pickle, sys\nf, h = pickle.loads(sys.stdin.buffer.read())\nprint(f(1.0), h(1))\n"
     assert _run_child(code, data, target).split() == [b"10.0", b"8"]
+
+
+_FILL_CACHE = '''
+import pickle, sys
+import numpy as np
+from cujit import cuda, njit
+
+@njit
+def hypot(x, y):
+    return (x * x + y * y) ** 0.5
+
+@cuda.jit
+def double(a):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] *= 2
+
+assert hypot(3.0, 4.0) == 5.0
+d = cuda.to_device(np.arange(4.0))
+double[1, 4](d)
+sys.stdout.buffer.write(pickle.dumps((hypot, double)))
+'''
+
+_USE_CACHE = '''
+import pickle, sys
+import numpy as np
+hypot, double = pickle.loads(sys.stdin.buffer.read())
+assert hypot(3.0, 4.0) == 5.0
+d = np.arange(4.0)
+double[1, 4](d)
+assert (d == np.arange(4.0) * 2).all()
+with open("/proc/self/maps") as f:
+    print("nvrtc loaded:", "libnvrtc" in f.read())
+'''
+
+
+def test_the_reader_finds_the_compiled_code_in_the_disk_cache(tmp_path):
+    """A process that loads pickled functions compiles nothing that the writer compiled: every
+    build is a disk cache hit (NVRTC, which CUJIT_CHECK_PTX runs for each program, is never
+    loaded), and the cache gains no entry."""
+    cache = tmp_path / "cache"
+    env = dict(_child_env("sim"), CUJIT_CACHE_DIR=str(cache), CUJIT_CHECK_PTX="1")
+    env.pop("CUJIT_DISABLE_CACHE", None)
+    run = lambda code, data: subprocess.run([sys.executable, "-c", code], input=data,  # noqa: E731
+                                            capture_output=True, env=env, timeout=600)
+    r = run(_FILL_CACHE, b"")
+    assert r.returncode == 0, r.stderr.decode()[-3000:]
+    filled = sorted(p.name for p in cache.rglob("*") if p.is_file())
+    assert any(n.endswith(".so") for n in filled)
+    r2 = run(_USE_CACHE, r.stdout)
+    assert r2.returncode == 0, r2.stderr.decode()[-3000:]
+    assert b"nvrtc loaded: False" in r2.stdout
+    assert sorted(p.name for p in cache.rglob("*") if p.is_file()) == filled
