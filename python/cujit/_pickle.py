@@ -1,9 +1,11 @@
 """Pickling of cujit's compiled objects by value (kernels, device functions, ufuncs, gufuncs,
 @jit dispatchers, reductions), so that they cross process boundaries (multiprocessing, Dask).
 
-Each object pickles as (kind, identity, function, options): the Python function by value (its
+Each object pickles as (identity, kind, function, options): the Python function by value (its
 code object marshalled, the globals it names, its closure values, defaults and its source text),
-and the decorator's options. The reader builds the function again and decorates it again; the
+and the decorator's options (each class's `_pickle_spec` gives kind, function and options). Objects
+that name each other (mutually recursive functions) pickle as one group, in which each names the
+others by identity (_Ref). The reader builds the function again and decorates it again; the
 compiled code is found in the disk cache, whose keys are the generated text (ARCHITECTURE.md,
 "The disk cache"), so a worker compiles nothing the writer already compiled on that machine.
 
