@@ -155,11 +155,17 @@ def test_map_blocks_over_cupy_blocks_uses_the_device_memory():
 
 
 @pytest.mark.gpu
-def test_local_cuda_cluster():
+def test_local_cuda_cluster(monkeypatch):
     dask_cuda = pytest.importorskip("dask_cuda")
     distributed = pytest.importorskip("distributed")
+    monkeypatch.delenv("CUJIT_ENABLE_CUDASIM", raising=False)  # one worker per GPU, on the GPU
+    monkeypatch.delenv("NUMBA_ENABLE_CUDASIM", raising=False)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(
+        [os.path.dirname(os.path.dirname(cujit.__file__))] + os.environ.get("PYTHONPATH", "").split(os.pathsep)))
     with dask_cuda.LocalCUDACluster(dashboard_address=None, silence_logs=40) as cluster, \
             distributed.Client(cluster) as client:
         x = da.from_array(X, chunks=(8, 5))
         got = client.compute(x.map_blocks(relu_shift, dtype=X.dtype)).result()
         np.testing.assert_allclose(got, np.maximum(X - SHIFT, 0.0))
+        got = client.compute(x.map_blocks(square_block, dtype=X.dtype)).result()
+        np.testing.assert_allclose(got, X * X)
