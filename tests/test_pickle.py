@@ -151,8 +151,9 @@ def _run_child(code, data, target):
 @pytest.mark.parametrize("name", NAMES)
 def test_round_trip_in_one_process_gives_the_same_object(target, name):
     o = globals()[name]
-    got = pickle.loads(pickle.dumps(o))
-    assert got is o  # as Numba's dispatchers: compiled code and state kept
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):  # as Numba's tests, every protocol
+        got = pickle.loads(pickle.dumps(o, protocol))
+        assert got is o  # as Numba's dispatchers: compiled code and state kept
     np.testing.assert_allclose(use(name, got), EXPECTED[name])
 
 
