@@ -369,3 +369,13 @@ def test_the_reader_finds_the_compiled_code_in_the_disk_cache(tmp_path):
     assert r2.returncode == 0, r2.stderr.decode()[-3000:]
     assert b"nvrtc loaded: False" in r2.stdout
     assert sorted(p.name for p in cache.rglob("*") if p.is_file()) == filled
+
+
+def test_import_cujit_never_imports_dask():
+    # Meaningful where they are installed (make test installs them): here, not in test_dask.py,
+    # which is skipped as a whole without Dask.
+    code = ("import sys, cujit, cujit.cuda\n"
+            "cujit.vectorize(['float64(float64)'])(lambda x: x)\n"
+            "bad = [m for m in ('dask', 'distributed', 'cloudpickle', 'dask_cuda', 'cupy') if m in sys.modules]\n"
+            "assert not bad, bad\n")
+    _run_child(code, b"", "sim")
