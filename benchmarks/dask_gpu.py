@@ -66,9 +66,9 @@ def host_block(index, size):
 def cupy_block(index, size):
     """The same block kept on the device: CuPy arrays in, through __cuda_array_interface__."""
     import cupy
-    rng = cupy.random.default_rng(index)
-    greyscales = cupy.floor(rng.uniform(0, 255, size, dtype=cupy.float32))
-    weights = (rng.standard_normal(size, dtype=cupy.float32) * 0.1 + 0.5).astype(cupy.float32)
+    rs = cupy.random.RandomState(index)
+    greyscales = cupy.floor(rs.uniform(0, 255, size, dtype=cupy.float32))
+    weights = rs.normal(0.5, 0.1, size, dtype=cupy.float32)
     scratch = cupy.empty_like(greyscales)
     result = cupy.empty_like(greyscales)
     normalize(greyscales, out=scratch)
