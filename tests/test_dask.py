@@ -3,8 +3,6 @@ dask.delayed with @jit functions, and a distributed.LocalCluster of two worker p
 simulator here; where a GPU exists the same runs on it). The GPU-only parts (CuPy blocks,
 dask_cuda.LocalCUDACluster) are marked gpu. Dask is optional: `import cujit` never imports it."""
 import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
