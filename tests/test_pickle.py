@@ -379,3 +379,19 @@ def test_import_cujit_never_imports_dask():
             "bad = [m for m in ('dask', 'distributed', 'cloudpickle', 'dask_cuda', 'cupy') if m in sys.modules]\n"
             "assert not bad, bad\n")
     _run_child(code, b"", "sim")
+
+
+def test_a_configured_launch_pickles(target):
+    """kernel[grid, block] pickles as the kernel and its configuration (numba-cuda's
+    test_serialize pickles `foo[5, 8]` and reads griddim and blockdim back)."""
+    launch = triple_all[(2, 1), 4]
+    assert launch.griddim == (2, 1, 1) and launch.blockdim == (4, 1, 1)
+    got = pickle.loads(pickle.dumps(launch))
+    assert got.griddim == (2, 1, 1) and got.blockdim == (4, 1, 1)
+    x = A.copy()
+    got(x)
+    np.testing.assert_allclose(x, A * 3)
+    code = ("import pickle, sys\nimport numpy as np\nlaunch = pickle.loads(sys.stdin.buffer.read())\n"
+            "x = np.arange(6.0)\nlaunch(x)\nprint(launch.griddim, launch.blockdim, x.tolist())\n")
+    out = _run_child(code, pickle.dumps(triple_all[3, 2]), target).decode()
+    assert out.split("\n")[-2] == "(3, 1, 1) (2, 1, 1) [0.0, 3.0, 6.0, 9.0, 12.0, 15.0]"

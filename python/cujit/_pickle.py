@@ -322,3 +322,9 @@ def _rebuild(members):
     for func, pending in todo:
         _bind(func, pending, built)
     return built[members[0][0]]
+
+
+def configured(kernel, griddim, blockdim, stream, sharedmem):
+    """A configured launch, `kernel[griddim, blockdim, stream, sharedmem]`, loaded (its
+    __reduce__ is in src/bindings/kernel.cpp)."""
+    return kernel.configure(griddim, blockdim, stream, sharedmem)
