@@ -14,7 +14,6 @@ std::string literal(const ast::Node& e, size_t i, const char* dflt) {
   if (i >= e.args().size() || e.args()[i]->type.tag == Type::Tag::None) return dflt;
   return e.args()[i]->cval.s;
 }
-bool given(const ast::Node& e, size_t i) { return i < e.args().size() && e.args()[i]->type.tag != Type::Tag::None; }
 }  // namespace
 
 std::string nplib_call_code(const ast::Node& e, Builtin b, const ExprCode& expr) {
@@ -29,10 +28,10 @@ std::string nplib_call_code(const ast::Node& e, Builtin b, const ExprCode& expr)
     case B::NpArgsort: return sp + "(" + arg(0) + ", " + (literal(e, 1, "quicksort") == "mergesort" ? "true" : "false") + ")";
     case B::NpSearchsorted:
       return sp + "(" + arg(0) + ", " + arg(1) + ", " + (literal(e, 2, "left") == "right" ? "true" : "false") + ")";
-    case B::NpDiff: return sp + "(" + arg(0) + ", (int64_t)(" + (given(e, 1) ? arg(1) : std::string("1")) + "))";
+    case B::NpDiff: return sp + "(" + arg(0) + ", (int64_t)(" + (arg_given(e, 1) ? arg(1) : std::string("1")) + "))";
     case B::NpBincount: {
-      const std::string minlength = "(int64_t)(" + (given(e, 2) ? arg(2) : std::string("0")) + ")";
-      if (given(e, 1)) return "cj::np_bincount_w(" + arg(0) + ", " + arg(1) + ", " + minlength + ")";
+      const std::string minlength = "(int64_t)(" + (arg_given(e, 2) ? arg(2) : std::string("0")) + ")";
+      if (arg_given(e, 1)) return "cj::np_bincount_w(" + arg(0) + ", " + arg(1) + ", " + minlength + ")";
       return sp + "(" + arg(0) + ", " + minlength + ")";
     }
     case B::NpOuter: return sp + "<" + cpp_type(Type::scalar_of(e.type.scalar)) + ">(" + arg(0) + ", " + arg(1) + ")";

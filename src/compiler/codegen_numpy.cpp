@@ -12,7 +12,6 @@ namespace cujit {
 namespace detail {
 
 namespace {
-bool given(const ast::Node& e, size_t i) { return i < e.args().size() && e.args()[i]->type.tag != Type::Tag::None; }
 }  // namespace
 
 // `f(prefix, t.f0, t.f1, ...)` over the tuple `tup` (code) of type tt, evaluated once.
@@ -28,7 +27,7 @@ std::string Emitter::numpy_reduce(const ast::Node& e, Builtin b) {
   const std::string R = scalar_cpp(e.type.is_array() ? e.type.scalar : e.type.scalar);
   const std::string whole = std::string(builtin_spelling(b)) + "<cj::UfErrPy, " + R + ">";
   const std::string a = expr(*e.args()[0]);
-  if (!given(e, 1)) return whole + "(" + a + ")";  // dtype= only
+  if (!arg_given(e, 1)) return whole + "(" + a + ")";  // dtype= only
   const std::string axis = "(int64_t)(" + expr(*e.args()[1]) + ")";
   const int n = e.args()[0]->type.ndim;
   if (n == 1) return "(cj::npa_axis<1>(" + axis + "), " + whole + "(" + a + "))";
@@ -43,11 +42,11 @@ std::string Emitter::numpy_call(const ast::Node& e, Builtin b) {
   const Type i64 = Type::scalar_of(Scalar::Int64), f64 = Type::scalar_of(Scalar::Float64);
   auto a0 = [&] { return expr(*e.args()[0]); };
   auto T0 = [&] { return std::string(scalar_cpp(e.args()[0]->type.scalar)); };
-  auto int_or = [&](size_t i, const char* dflt) { return given(e, i) ? arg(e, i, i64) : std::string(dflt); };
+  auto int_or = [&](size_t i, const char* dflt) { return arg_given(e, i) ? arg(e, i, i64) : std::string(dflt); };
   switch (b) {
     case B::NpCumsum: case B::NpCumprod: case B::NpNancumsum: case B::NpNancumprod: {
       const int op = b == B::NpCumsum ? 0 : b == B::NpCumprod ? 1 : b == B::NpNancumsum ? 2 : 3;
-      if (given(e, 1)) return "cj::npa_cum_axis<" + std::to_string(op) + ", " + R + ">(" + a0() + ", " + arg(e, 1, i64) + ")";
+      if (arg_given(e, 1)) return "cj::npa_cum_axis<" + std::to_string(op) + ", " + R + ">(" + a0() + ", " + arg(e, 1, i64) + ")";
       return "cj::npa_cum<" + std::to_string(op) + ", " + R + ">(" + a0() + ")";
     }
     case B::NpMedian: return sp + "<false>(" + a0() + ")";
@@ -65,7 +64,7 @@ std::string Emitter::numpy_call(const ast::Node& e, Builtin b) {
     case B::NpNanargmin: return sp + "<false>(" + a0() + ")";
     case B::NpNanargmax: return sp + "<true>(" + a0() + ")";
     case B::NpAverage:
-      if (given(e, 2)) return sp + "(" + a0() + ", " + expr(*e.args()[2]) + ")";
+      if (arg_given(e, 2)) return sp + "(" + a0() + ", " + expr(*e.args()[2]) + ")";
       return "cj::red_mean<cj::UfErrPy, " + R + ">(" + a0() + ")";
     case B::NpReshape: {
       const std::string M = std::to_string(r.ndim);
@@ -77,7 +76,7 @@ std::string Emitter::numpy_call(const ast::Node& e, Builtin b) {
     }
     case B::NpRavel: case B::ArrFlatten: return sp + "(" + a0() + ")";
     case B::NpTranspose: {
-      if (e.args().size() == 1 || !given(e, 1)) return sp + "(" + a0() + ")";
+      if (e.args().size() == 1 || !arg_given(e, 1)) return sp + "(" + a0() + ")";
       if (e.args()[1]->type.is_tuple())
         return spread("cj::npa_transpose_axes", a0(), expr(*e.args()[1]), e.args()[1]->type, "(int64_t)");
       std::string s = "cj::npa_transpose_axes(" + a0();
@@ -100,7 +99,7 @@ std::string Emitter::numpy_call(const ast::Node& e, Builtin b) {
     case B::NpEye: case B::NpTri: {
       // M defaults to N: N evaluated once.
       const std::string n = arg(e, 0, i64), k = int_or(2, "(int64_t)0");
-      if (given(e, 1)) return sp + "<" + R + ">(" + n + ", " + arg(e, 1, i64) + ", " + k + ")";
+      if (arg_given(e, 1)) return sp + "<" + R + ">(" + n + ", " + arg(e, 1, i64) + ", " + k + ")";
       return "[&] { const int64_t cj_n = " + n + "; return " + sp + "<" + R + ">(cj_n, cj_n, " + k + "); }()";
     }
     case B::NpIdentity: return "[&] { const int64_t cj_n = " + arg(e, 0, i64) + "; return " + sp + "<" + R + ">(cj_n, cj_n, 0); }()";
