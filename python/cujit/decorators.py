@@ -292,6 +292,8 @@ def _code_key(code):
             arg = index.get(i.argval, i.argval)
         elif isinstance(i.argval, _pytypes.CodeType):
             arg = _code_key(i.argval)
+        elif isinstance(i.argval, frozenset):  # a display of constants: its order differs in a .pyc
+            arg = ("frozenset", tuple(sorted(repr(x) for x in i.argval)))
         else:
             arg = (type(i.argval).__name__, repr(i.argval))
         out.append((op, arg))
