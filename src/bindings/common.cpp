@@ -148,6 +148,12 @@ bool is_exact_ndarray(const py::handle& h) {
   return Py_TYPE(h.ptr()) == ndarray;
 }
 
+int stream_device(const py::object& stream) {
+  if (!py::isinstance<rt::Stream>(stream)) return -1;
+  const rt::Stream& s = stream.cast<const rt::Stream&>();
+  return s.kind() == rt::Stream::Kind::Created ? s.device() : -1;
+}
+
 void* stream_handle(const py::object& stream) {
   if (stream.is_none()) return nullptr;
   if (py::isinstance<py::int_>(stream)) {

@@ -41,6 +41,9 @@ std::string describe_call(const std::string& name, const std::vector<Type>& type
 
 /// The CUstream for a Python stream argument: 0 or None is the default stream.
 void* stream_handle(const pybind11::object& stream);
+/// The device of a stream cujit made (cuda.stream()), else -1 (a default stream, which is the
+/// current device's, a handle, another library's stream).
+int stream_device(const pybind11::object& stream);
 
 /// True for an object whose type is exactly numpy.ndarray. Subclasses may carry
 /// __cuda_array_interface__ (cuda.mapped_array's MappedNDArray: host memory the GPU can address),
