@@ -131,8 +131,13 @@ void assign(rt::DeviceArray& dst, const py::handle& value, void* stream) {
     copy_numpy_to_device_array(dst, host, stream);
     return;
   }
+  // The conversion loop reads the value on the destination's device: another device's array
+  // (which a kernel there cannot read) comes over through the host first.
+  const bool other_device = src_dev && src_dev->buf && src_dev->buf->origin != rt::Buffer::Origin::External &&
+                            src_dev->buf->device != rt::current_device();
+  if (other_device) src_dev = device_array_from_numpy(device_array_to_numpy(*src_dev, py::none(), stream), true,
+                                                      rt::Backend::GPU, stream);
   if (!src_dev) src_dev = device_array_from_numpy(src_host, true, rt::Backend::GPU, stream);
-  if (src_dev->buf) src_dev->buf->check_device("the assigned device array", "conversion loop of the assignment");
   std::vector<rt::Operand> ops(2);
   ops[0].data = src_dev->data;
   ops[0].shape = padded;

@@ -195,7 +195,8 @@ class Context:
         """``bytesize`` bytes of device memory, as a ``driver.MemoryPointer``."""
         import numpy as np
         from .cudadrv.driver import MemoryPointer
-        return MemoryPointer._of(self, _core.device_array(int(bytesize), np.uint8))
+        with self.device:  # on this context's device, whichever is current
+            return MemoryPointer._of(self, _core.device_array(int(bytesize), np.uint8))
 
     def _cujit_memhostalloc(self, bytesize, mapped=False, portable=False, wc=False):
         """``bytesize`` bytes of page-locked host memory: a uint8 NumPy array (a buffer, as
