@@ -216,6 +216,18 @@ void define_runtime(py::module_& m) {
                             std::to_string(n) + " device(s); CUJIT_SIM_DEVICES sets how many)");
     rt::set_thread_device(ordinal);
   }, "ordinal"_a, "Makes simulated device `ordinal` the calling thread's current device.");
+  m.def("can_access_peer", [](int ordinal, int peer) {
+    const int n = rt::device_count();
+    if (ordinal < 0 || ordinal >= n || peer < 0 || peer >= n)
+      throw py::value_error("CUDA device " + std::to_string(ordinal < 0 || ordinal >= n ? ordinal : peer) +
+                            " does not exist (the driver reports " + std::to_string(n) + " device(s))");
+    CUdevice a = 0, b = 0;
+    CUJIT_CU(cuDeviceGet, &a, ordinal);
+    CUJIT_CU(cuDeviceGet, &b, peer);
+    int can = 0;
+    CUJIT_CU(cuDeviceCanAccessPeer, &can, a, b);
+    return can != 0;
+  }, "ordinal"_a, "peer"_a, "Whether GPU `ordinal` could read GPU `peer`'s memory directly (cuDeviceCanAccessPeer).");
   m.def("sim_device_count", &rt::sim_device_count, "How many devices the simulator has ($CUJIT_SIM_DEVICES, default 1).");
   m.def("_set_thread_device", &rt::set_thread_device, "ordinal"_a,
         "Sets the calling thread's device number without asking the driver (restores a saved one).");

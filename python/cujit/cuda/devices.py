@@ -163,14 +163,18 @@ class Context:
                 _core.synchronize()
 
     def can_access_peer(self, peer_device):
-        """numba-cuda's question: whether this context's device can read device ``peer_device``'s
-        memory directly. cujit never enables peer access (kernels refuse another device's
-        arrays; copies between devices work without it), so it answers whether the two are the
-        same device; on the GPU an unknown device raises ValueError, as selecting it would."""
-        n = len(gpus)
-        if not 0 <= int(peer_device) < n:
-            raise ValueError("CUDA device %d does not exist (%d device(s))" % (int(peer_device), n))
-        return int(peer_device) == self.device.id
+        """numba-cuda's question: whether the hardware lets this context's device read device
+        ``peer_device``'s memory directly (cuDeviceCanAccessPeer; simulated devices share the
+        host's memory: True). cujit itself never enables peer access: kernels refuse another
+        device's arrays, and copies between devices work either way. A device that does not
+        exist raises ValueError."""
+        peer = int(peer_device)
+        if self.device._simulator:
+            n = len(gpus)
+            if not 0 <= peer < n:
+                raise ValueError("simulated CUDA device %d does not exist (%d device(s))" % (peer, n))
+            return True
+        return _core.can_access_peer(self.device.id, peer)
 
     # numba-cuda's allocation methods (numba.cuda.cudadrv.driver.Context): through the memory
     # manager, as there. cujit's own manager (cudadrv/memmgr.py) calls the _cujit_ methods below.
