@@ -170,6 +170,10 @@ def test_ufuncs_refuse_another_devices_arrays(devices):
         twice(a1)
     with pytest.raises(ValueError, match="the out= device array is on"):
         twice(np.arange(5.0), out=out1)
+    with cuda.gpus[1]:
+        s1 = cuda.stream()
+    with pytest.raises(errors.CudaAPIError, match="CUDA_ERROR_INVALID_HANDLE.*stream belongs to device 1"):
+        twice(np.arange(5.0), stream=s1)
     np.testing.assert_array_equal(twice(np.arange(5.0)), np.arange(5.0) * 2)
 
 

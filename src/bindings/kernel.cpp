@@ -478,16 +478,7 @@ class Kernel {
 
   /// CUDA refuses a launch on a stream of another device than the current one (the driver's
   /// CUDA_ERROR_INVALID_HANDLE); the simulator's devices follow the same rule.
-  static void check_stream_device(const LaunchConfig& l) {
-    const int cur = rt::current_device();
-    if (l.stream_device == cur) return;
-    throw rt::CudaAPIError("cuLaunchKernel", int(CUDA_ERROR_INVALID_HANDLE), "CUDA_ERROR_INVALID_HANDLE",
-                           "invalid resource handle",
-                           ": the launch's stream belongs to device " + std::to_string(l.stream_device) +
-                               " and the current device is " + std::to_string(cur) +
-                               "; a kernel runs on the current device, on a stream of that device (launch it "
-                               "inside `with cuda.gpus[" + std::to_string(l.stream_device) + "]:`)");
-  }
+  static void check_stream_device(const LaunchConfig& l) { check_launch_stream_device(l.stream_device); }
 
   static void run(const Specialization& sp, rt::LoadedModule& mod, void* function, const LaunchConfig& l, void** params) {
     try {

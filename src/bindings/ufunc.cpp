@@ -116,7 +116,9 @@ class CudaUfunc {
     std::vector<Arg> in;
     for (int i = 0; i < nin_; ++i) in.push_back(classify(args[i]));
     const UfuncVariant& v = select(in);
-    return run(v, in, out, stream_handle(stream));
+    void* handle = stream_handle(stream);
+    check_launch_stream_device(stream_device(stream));
+    return run(v, in, out, handle);
   }
 
  private:
