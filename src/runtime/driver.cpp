@@ -274,8 +274,8 @@ void throw_stale(const std::string& what, uint64_t generation) {
   const int dev = generation_device(generation);
   throw ContextLostError("cujit", int(CUDA_ERROR_CONTEXT_IS_DESTROYED), "CUDA_ERROR_CONTEXT_IS_DESTROYED",
                          "context is destroyed",
-                         ": " + what + " belongs to a CUDA context of device " + std::to_string(dev) +
-                             " that a kernel fault destroyed (context generation " +
+                         ": " + what + " belongs to a CUDA context that a kernel fault destroyed (device " +
+                             std::to_string(dev) + ", context generation " +
                              std::to_string(generation & kGenerationMask) + ", now " +
                              std::to_string(context_generation_of(dev) & kGenerationMask) +
                              "); its memory and handles are gone: create it again");
