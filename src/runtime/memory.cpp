@@ -25,7 +25,7 @@ namespace cujit::rt {
 namespace {
 
 std::atomic<Backend> g_backend{Backend::GPU};
-std::atomic<bool> g_shutdown{false};
+std::atomic<bool> g_memory_shutdown{false};
 
 // Per device: -1 unknown, 0 no pools (cuMemAlloc), 1 the device's default pool (cuMemAllocAsync).
 std::atomic<int> g_pools[kMaxDevices];
@@ -333,7 +333,7 @@ Buffer::~Buffer() {
         break;
       case Origin::Pool:
       case Origin::Plain: {
-        if (ptr == nullptr || g_shutdown.load(std::memory_order_acquire) || driver_shut_down()) break;
+        if (ptr == nullptr || g_memory_shutdown.load(std::memory_order_acquire) || driver_shut_down()) break;
         // Memory of a context a kernel fault destroyed is gone; its address may be reused.
         if (!generation_live(generation)) break;
         // Freed in its own device's context: its stream (the default stream included) is that one's.
@@ -546,7 +546,7 @@ std::string format_bytes(size_t n) {
 }
 
 void release_cached_memory() noexcept {
-  if (g_shutdown.load(std::memory_order_acquire) || driver_shut_down()) return;
+  if (g_memory_shutdown.load(std::memory_order_acquire) || driver_shut_down()) return;
   for (int d = 0; d < kMaxDevices; ++d)
     if (g_pools[d].load() == 1) {
       DeviceScope scope(d);
@@ -555,10 +555,10 @@ void release_cached_memory() noexcept {
 }
 
 void shutdown() noexcept {
-  g_shutdown.store(true, std::memory_order_release);
+  g_memory_shutdown.store(true, std::memory_order_release);
   mark_driver_shutdown();
 }
 
-bool is_shut_down() noexcept { return g_shutdown.load(std::memory_order_acquire); }
+bool is_shut_down() noexcept { return g_memory_shutdown.load(std::memory_order_acquire); }
 
 }  // namespace cujit::rt
