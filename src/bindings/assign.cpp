@@ -12,6 +12,7 @@
 
 #include "bindings/common.h"
 #include "pipeline.h"
+#include "runtime/driver.h"
 #include "runtime/ufunc.h"
 
 namespace py = pybind11;
@@ -23,7 +24,12 @@ using rt::shape_str;
 
 struct AssignLoop {
   UfuncBuild build;
-  std::shared_ptr<rt::LoadedModule> module;  // GPU only: the simulator uses NumPy
+  std::shared_ptr<rt::LoadedModule> modules[rt::kMaxDevices];  // per device's context; GPU only: the simulator uses NumPy
+  rt::LoadedModule& module() {
+    auto& m = modules[rt::current_device()];
+    if (!m || m->stale()) m = load_build(build, rt::Backend::GPU);  // first use here, or lost to a kernel fault
+    return *m;
+  }
 };
 
 AssignLoop& assign_loop(Scalar from, Scalar to) {
@@ -41,11 +47,9 @@ AssignLoop& assign_loop(Scalar from, Scalar to) {
     sig.args = {Type::scalar_of(from)};
     auto loop = std::make_unique<AssignLoop>();
     loop->build = build_ufunc(src, {sig});
-    loop->module = load_build(loop->build, rt::Backend::GPU);
     slot = std::move(loop);
-  } else if (slot->module->stale()) {  // its context was lost to a kernel fault: load it again
-    slot->module = load_build(slot->build, rt::Backend::GPU);
   }
+  slot->module();
   return *slot;
 }
 
@@ -98,7 +102,11 @@ void assign(rt::DeviceArray& dst, const py::handle& value, void* stream) {
     return;
   }
 
-  // The GPU. Same dtype and shape, both dense in one order: a plain copy.
+  // The GPU, in the destination's device's context (temporaries and the conversion loop go there;
+  // a plain copy from another device's array is a peer copy).
+  rt::DeviceScope scope(dst.buf && dst.buf->origin != rt::Buffer::Origin::External ? dst.buf->device
+                                                                                   : rt::current_device());
+  // Same dtype and shape, both dense in one order: a plain copy.
   rt::Dtype from = dst.dtype;
   if (src_dev) from = src_dev->dtype;
   else dtype_from_numpy(src_host.dtype(), &from);
@@ -123,6 +131,12 @@ void assign(rt::DeviceArray& dst, const py::handle& value, void* stream) {
     copy_numpy_to_device_array(dst, host, stream);
     return;
   }
+  // The conversion loop reads the value on the destination's device: another device's array
+  // (which a kernel there cannot read) comes over through the host first.
+  const bool other_device = src_dev && src_dev->buf && src_dev->buf->origin != rt::Buffer::Origin::External &&
+                            src_dev->buf->device != rt::current_device();
+  if (other_device) src_dev = device_array_from_numpy(device_array_to_numpy(*src_dev, py::none(), stream), true,
+                                                      rt::Backend::GPU, stream);
   if (!src_dev) src_dev = device_array_from_numpy(src_host, true, rt::Backend::GPU, stream);
   std::vector<rt::Operand> ops(2);
   ops[0].data = src_dev->data;
@@ -135,8 +149,9 @@ void assign(rt::DeviceArray& dst, const py::handle& value, void* stream) {
   int64_t n = 0;
   std::vector<int64_t> packed = rt::pack_ufunc_args(dst.shape, ops, &n);
   AssignLoop& loop = assign_loop(from.scalar, dst.dtype.scalar);  // scalars: records returned above
+  rt::LoadedModule& mod = loop.module();  // loaded for this device by assign_loop
   py::gil_scoped_release nogil;
-  loop.module->launch_ufunc(loop.build.variants[0].symbol, packed, n, stream);
+  mod.launch_ufunc(loop.build.variants[0].symbol, packed, n, stream);
   // src_dev (a temporary upload) is freed to the pool on its stream, after the loop has read it.
 }
 

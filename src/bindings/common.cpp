@@ -148,6 +148,25 @@ bool is_exact_ndarray(const py::handle& h) {
   return Py_TYPE(h.ptr()) == ndarray;
 }
 
+void check_launch_stream_device(int device) {
+  const int cur = rt::current_device();
+  if (device < 0 || device == cur) return;
+  throw rt::CudaAPIError("cuLaunchKernel", int(CUDA_ERROR_INVALID_HANDLE), "CUDA_ERROR_INVALID_HANDLE",
+                         "invalid resource handle",
+                         ": the launch's stream belongs to device " + std::to_string(device) +
+                             " and the current device is " + std::to_string(cur) +
+                             "; GPU code runs on the current device, on a stream of that device (launch it "
+                             "inside `with cuda.gpus[" + std::to_string(device) + "]:`)");
+}
+
+int stream_device(const py::object& stream) {
+  // The usual stream argument (0) answers before the type lookup: configure() asks at each new
+  // launch configuration.
+  if (stream.is_none() || PyLong_CheckExact(stream.ptr()) || !py::isinstance<rt::Stream>(stream)) return -1;
+  const rt::Stream& s = stream.cast<const rt::Stream&>();
+  return s.kind() == rt::Stream::Kind::Created ? s.device() : -1;
+}
+
 void* stream_handle(const py::object& stream) {
   if (stream.is_none()) return nullptr;
   if (py::isinstance<py::int_>(stream)) {

@@ -41,6 +41,13 @@ std::string describe_call(const std::string& name, const std::vector<Type>& type
 
 /// The CUstream for a Python stream argument: 0 or None is the default stream.
 void* stream_handle(const pybind11::object& stream);
+/// The device of a stream cujit made (cuda.stream()), else -1 (a default stream, which is the
+/// current device's, a handle, another library's stream).
+int stream_device(const pybind11::object& stream);
+/// CUDA refuses a launch on a stream of another device than the current one (the driver's
+/// CUDA_ERROR_INVALID_HANDLE); so does cujit, for the simulator's devices too. `device` is
+/// stream_device's answer (-1: nothing to check).
+void check_launch_stream_device(int device);
 
 /// True for an object whose type is exactly numpy.ndarray. Subclasses may carry
 /// __cuda_array_interface__ (cuda.mapped_array's MappedNDArray: host memory the GPU can address),

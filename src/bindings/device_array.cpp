@@ -515,6 +515,11 @@ void define_device_array(py::module_& m) {
       // cujit never writes. Not in flags, whose keys are Numba's (C_ and F_CONTIGUOUS only).
       .def_property_readonly("_readonly", [](const DeviceArray& a) { return a.readonly; })
       .def_property_readonly("_backend", [](const DeviceArray& a) { return rt::backend_name(a.backend()); })
+      // The device the memory belongs to (GPU or simulated); None for another library's memory.
+      .def_property_readonly("_device_id", [](const DeviceArray& a) -> py::object {
+        if (!a.buf || a.buf->origin == rt::Buffer::Origin::External) return py::none();
+        return py::int_(a.buf->device);
+      })
       .def_property_readonly(
           "__cuda_array_interface__",
           [](const DeviceArray& a) -> py::dict {

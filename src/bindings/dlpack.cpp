@@ -111,7 +111,10 @@ void capsule_destructor(PyObject* cap, const char* name) {
 
 std::pair<int32_t, int32_t> device_of(const rt::DeviceArray& a) {
   if (a.backend() == rt::Backend::Sim) return {kDLCPU, 0};
-  return {kDLCUDA, rt::current_device()};
+  // The device the memory was allocated on (another library's memory: the current device, the
+  // one it was handed to cujit on).
+  const bool own = a.buf && a.buf->origin != rt::Buffer::Origin::External;
+  return {kDLCUDA, own ? a.buf->device : rt::current_device()};
 }
 
 // The producer's side of the stream handshake: the consumer will use the memory on `stream`.

@@ -98,9 +98,17 @@ rt::Dim3 dim3_of(const py::handle& h, const char* what, const char* name) {
 
 struct Specialization {
   KernelBuild build;
-  std::shared_ptr<rt::LoadedModule> modules[2];  // [0] GPU, [1] simulator
-  void* functions[2] = {nullptr, nullptr};       // the kernel in each, once looked up
+  // [d] the GPU module loaded in device d's context (a module belongs to one context), and
+  // [kSimSlot] the simulator's, for every simulated device.
+  static constexpr int kSimSlot = rt::kMaxDevices;
+  std::shared_ptr<rt::LoadedModule> modules[rt::kMaxDevices + 1];
+  void* functions[rt::kMaxDevices + 1] = {};  // the kernel in each, once looked up
 };
+
+/// The module slot of `backend` on the calling thread's current device.
+int module_slot(rt::Backend backend) {
+  return backend == rt::Backend::GPU ? rt::current_device() : Specialization::kSimSlot;
+}
 
 /// A parsed `kernel[blocks, threads, stream, sharedmem]`.
 struct LaunchConfig {
@@ -108,6 +116,7 @@ struct LaunchConfig {
   size_t shared = 0;
   py::object stream_obj;  // keeps the stream alive while launches use its handle
   void* stream = nullptr;
+  int stream_device = -1;  // a created stream's device (it must be the current one), else -1
 };
 
 /// How the last launch's arguments were marshalled: a later call whose arguments match it slot by
@@ -127,7 +136,10 @@ struct LaunchPlan {
   std::vector<ArgPlan> args;
   size_t words = 0;           // the marshalled size, in 8-byte words
   rt::Backend backend = rt::Backend::Sim;
-  uint64_t generation = 0;  // GPU: the context generation (driver.h) the module and arrays were live in
+  // The context generation (driver.h) the module and arrays were live in: a token of the device
+  // current at the plan (on the simulator the device's token, rt::sim_generation), so arrays and
+  // launches of another device take the general path, which refuses them.
+  uint64_t generation = 0;
   Specialization* sp = nullptr;
   rt::LoadedModule* module = nullptr;
   void* function = nullptr;
@@ -177,6 +189,7 @@ class Kernel {
     l.block = dim3_of(t[1], "the block (threads)", "blockdim");
     l.stream_obj = t.size() > 2 ? py::object(t[2]) : py::object(py::int_(0));
     l.stream = stream_handle(l.stream_obj);
+    l.stream_device = stream_device(l.stream_obj);
     if (t.size() > 3) {
       static py::object integral = py::module_::import("numbers").attr("Integral");
       if (!PyObject_IsInstance(t[3].ptr(), integral.ptr()))
@@ -197,6 +210,7 @@ class Kernel {
   bool try_fast_launch(const LaunchConfig& l, PyObject* const* args, size_t n) {
     const LaunchPlan& p = plan_;
     if (!p.function || n != p.args.size() || n > kMaxInlineArgs || p.words > kMaxInlineWords) return false;
+    if (l.stream_device >= 0) check_stream_device(l);
     int64_t words[kMaxInlineWords];
     void* params[kMaxInlineArgs];
     int64_t* w = words;
@@ -211,9 +225,8 @@ class Kernel {
           const rt::DeviceArray* d = device_array_of(o);
           if (d->dtype.record || d->dtype.scalar != a.scalar || d->ndim() != a.ndim || d->backend() != p.backend || d->readonly != a.readonly)
             return false;
-          // An array from before a kernel fault: the general path raises ContextLostError.
-          if (d->buf && d->buf->generation != p.generation &&
-              (d->buf->origin == rt::Buffer::Origin::Pool || d->buf->origin == rt::Buffer::Origin::Plain))
+          // An array from before a kernel fault, or of another device: the general path raises.
+          if (d->buf && d->buf->generation != p.generation && d->buf->origin != rt::Buffer::Origin::External)
             return false;
           if (layout_of(d->shape, d->strides, scalar_size(a.scalar)) != a.layout) return false;
           *w++ = (int64_t)(intptr_t)d->data;  // a cj::Array's words
@@ -256,7 +269,7 @@ class Kernel {
       // dynamic shared memory than allowed gets its message from the general path.
       if (p.generation != rt::context_generation()) return false;
       if (l.shared > (size_t)rt::device_attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)) return false;
-    } else if (l.shared > (size_t)rt::kSimMaxSharedOptin) {
+    } else if (l.shared > (size_t)rt::kSimMaxSharedOptin || p.generation != rt::sim_generation(rt::current_device())) {
       return false;
     }
     check_config(l, p.backend);
@@ -271,6 +284,7 @@ class Kernel {
     for (size_t i = 0; i < n; ++i)
       if (py::isinstance<rt::DeviceArray>(args[i])) backend = py::handle(args[i]).cast<const rt::DeviceArray&>().backend();
     check_config(l, backend);
+    if (l.stream_device >= 0) check_stream_device(l);
     std::vector<KArg> karg;
     std::vector<Type> types;
     karg.reserve(n);
@@ -290,7 +304,7 @@ class Kernel {
     if (sp.build.arg_types.size() != n)
       throw py::type_error(src_->name + "() takes " + std::to_string(sp.build.arg_types.size()) + " arguments, got " + std::to_string(n));
     check_launch(sp.build, backend, l.shared, karg);  // shared memory, arrays of a lost context
-    const int slot = backend == rt::Backend::GPU ? 0 : 1;
+    const int slot = module_slot(backend);
     if (!sp.functions[slot] || sp.modules[slot]->stale()) sp.functions[slot] = module(sp, backend).function(sp.build.symbol);
     rt::LoadedModule& mod = *sp.modules[slot];
     void* params[kMaxInlineArgs];
@@ -389,8 +403,10 @@ class Kernel {
     d["cuda_source"] = sp.build.cuda_source;
     d["host_source"] = sp.build.host_source;
     if (gpu) {
-      if (!sp.functions[0] || sp.modules[0]->stale()) sp.functions[0] = module(sp, rt::Backend::GPU).function(sp.build.symbol);
-      CUfunction f = (CUfunction)sp.functions[0];
+      const int slot = module_slot(rt::Backend::GPU);
+      if (!sp.functions[slot] || sp.modules[slot]->stale())
+        sp.functions[slot] = module(sp, rt::Backend::GPU).function(sp.build.symbol);
+      CUfunction f = (CUfunction)sp.functions[slot];
       d["regs_per_thread"] = rt::function_attribute(f, CU_FUNC_ATTRIBUTE_NUM_REGS);
       d["shared_mem_per_block"] = rt::function_attribute(f, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
       d["const_mem_size"] = rt::function_attribute(f, CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES);
@@ -444,7 +460,7 @@ class Kernel {
 
   rt::LoadedModule& module(Specialization& sp, rt::Backend b) {
     auto g = lock_without_gil(mu_);  // load_build may compile with the GIL released
-    auto& slot = sp.modules[b == rt::Backend::GPU ? 0 : 1];
+    auto& slot = sp.modules[module_slot(b)];
     if (!slot || slot->stale()) slot = load_build(sp.build, b, "kernel " + describe_call(sp.build.name, sp.build.arg_types));
     return *slot;
   }
@@ -459,6 +475,10 @@ class Kernel {
                              ": a block of " + std::to_string(threads) + " threads is more than the device's maximum of " +
                                  std::to_string(limit) + " threads per block");
   }
+
+  /// CUDA refuses a launch on a stream of another device than the current one (the driver's
+  /// CUDA_ERROR_INVALID_HANDLE); the simulator's devices follow the same rule.
+  static void check_stream_device(const LaunchConfig& l) { check_launch_stream_device(l.stream_device); }
 
   static void run(const Specialization& sp, rt::LoadedModule& mod, void* function, const LaunchConfig& l, void** params) {
     try {
@@ -517,7 +537,7 @@ class Kernel {
       p.args.push_back(a);
     }
     p.backend = backend;
-    p.generation = rt::context_generation();
+    p.generation = backend == rt::Backend::GPU ? rt::context_generation() : rt::sim_generation(rt::current_device());
     p.sp = &sp;
     p.module = &mod;
     p.function = function;

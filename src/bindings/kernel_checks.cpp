@@ -14,7 +14,6 @@ namespace py = pybind11;
 namespace cujit {
 
 void check_launch(const KernelBuild& b, rt::Backend backend, size_t shared_bytes, const std::vector<KArg>& args) {
-  (void)b;
   const size_t max_shared = backend == rt::Backend::GPU
                                 ? (size_t)rt::device_attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
                                 : (size_t)rt::kSimMaxSharedOptin;
@@ -23,8 +22,13 @@ void check_launch(const KernelBuild& b, rt::Backend backend, size_t shared_bytes
                           rt::format_bytes(shared_bytes) + "); the " +
                           (backend == rt::Backend::GPU ? "device" : "simulator (an H100's limit)") + " allows at most " +
                           std::to_string(max_shared) + " bytes (" + rt::format_bytes(max_shared) + ") per block");
+  const std::string work = "launch of kernel " + b.name;
   for (const KArg& arg : args)
-    for_each_item(arg, [](const KArg& a) { if (a.dev && a.dev->buf) a.dev->buf->check_live(); });
+    for_each_item(arg, [&](const KArg& a) {
+      if (!a.dev || !a.dev->buf) return;
+      a.dev->buf->check_live();
+      a.dev->buf->check_device("a device array argument", work.c_str());
+    });
 }
 
 void check_index_fault(const KernelBuild& b, rt::LoadedModule& m, void* stream) {

@@ -207,9 +207,32 @@ void define_runtime(py::module_& m) {
   m.def("select_device", [](int ordinal) {
     py::gil_scoped_release nogil;
     rt::set_device(ordinal);
-    rt::ensure_context();  // the choice is now fixed for the process, as Numba's context creation fixes it
-  }, "ordinal"_a, "Uses GPU `ordinal`; another one than the one in use raises CudaSupportError.");
-  m.def("current_device_id", [] { return rt::current_device(); }, "The ordinal of the GPU cujit uses.");
+    rt::ensure_context();  // its primary context is made (and made current) now, as numba-cuda's
+  }, "ordinal"_a, "Makes GPU `ordinal` the calling thread's current device (ValueError when it does not exist).");
+  m.def("select_sim_device", [](int ordinal) {
+    const int n = rt::sim_device_count();
+    if (ordinal < 0 || ordinal >= n)
+      throw py::value_error("simulated CUDA device " + std::to_string(ordinal) + " does not exist (the simulator has " +
+                            std::to_string(n) + " device(s); CUJIT_SIM_DEVICES sets how many)");
+    rt::set_thread_device(ordinal);
+  }, "ordinal"_a, "Makes simulated device `ordinal` the calling thread's current device.");
+  m.def("can_access_peer", [](int ordinal, int peer) {
+    const int n = rt::device_count();
+    if (ordinal < 0 || ordinal >= n || peer < 0 || peer >= n)
+      throw py::value_error("CUDA device " + std::to_string(ordinal < 0 || ordinal >= n ? ordinal : peer) +
+                            " does not exist (the driver reports " + std::to_string(n) + " device(s))");
+    CUdevice a = 0, b = 0;
+    CUJIT_CU(cuDeviceGet, &a, ordinal);
+    CUJIT_CU(cuDeviceGet, &b, peer);
+    int can = 0;
+    CUJIT_CU(cuDeviceCanAccessPeer, &can, a, b);
+    return can != 0;
+  }, "ordinal"_a, "peer"_a, "Whether GPU `ordinal` could read GPU `peer`'s memory directly (cuDeviceCanAccessPeer).");
+  m.def("sim_device_count", &rt::sim_device_count, "How many devices the simulator has ($CUJIT_SIM_DEVICES, default 1).");
+  m.def("_set_thread_device", &rt::set_thread_device, "ordinal"_a,
+        "Sets the calling thread's device number without asking the driver (restores a saved one).");
+  m.def("current_device_id", [] { return rt::current_device(); },
+        "The calling thread's current device (GPU or simulated), 0 until one is selected.");
   m.def("profile", [](bool start) {
     py::gil_scoped_release nogil;
     rt::ensure_context();  // the profiler acts on the current context: cujit's
@@ -221,11 +244,12 @@ void define_runtime(py::module_& m) {
     CUJIT_CU(cuCtxGetCurrent, &cur);
     return uintptr_t(cur);
   }, "The calling thread's current CUcontext (cuCtxGetCurrent) as an int, 0 for none; makes none.");
-  m.def("context_handle", [] {
+  m.def("context_handle", [](int ordinal) {
     py::gil_scoped_release nogil;
-    rt::ensure_context();
-    return uintptr_t(rt::context());
-  }, "The CUcontext cujit uses (the device's primary context), as an int; makes it if needed.");
+    if (ordinal < 0) return uintptr_t(rt::context());
+    return uintptr_t(rt::context_of(ordinal));
+  }, "ordinal"_a = -1,
+        "The primary CUcontext of GPU `ordinal` (-1: the current device's, made current), as an int; made if needed.");
   m.def("memory_info", [](bool simulator) {
     std::pair<size_t, size_t> fi;
     {

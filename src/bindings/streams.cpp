@@ -60,6 +60,7 @@ void define_streams(py::module_& m) {
       .def("auto_synchronize", [](std::shared_ptr<Stream> s) { return AutoSync{std::move(s)}; },
            "A context manager that yields the stream and synchronises it when the block ends.")
       .def_property_readonly("backend", [](const Stream& s) { return std::string(rt::backend_name(s.backend())); })
+      .def_property_readonly("_device_id", &Stream::device, "The device the stream was made on.")
       .def_property_readonly("external", [](const Stream& s) { return s.kind() == Stream::Kind::External; },
                              "True for a stream of another library (cuda.external_stream).")
       .def("__repr__", &Stream::repr);
@@ -68,13 +69,16 @@ void define_streams(py::module_& m) {
       .def_property_readonly("handle", [](const Event& e) { return uintptr_t(e.handle()); },
                              "The CUevent as an int (0 on the simulator).")
       .def_property_readonly("timing", &Event::timing)
-      .def("record", [](Event& e, const py::object& stream) { e.record(stream_handle(stream)); }, "stream"_a = 0,
+      .def_property_readonly("_device_id", &Event::device, "The device the event was made on.")
+      .def("record", [](Event& e, const py::object& stream) { e.record(stream_handle(stream), stream_device(stream)); },
+           "stream"_a = 0,
            "Records the event on `stream`: it completes when the work queued there before it has.")
       .def("synchronize", [](Event& e) {
         py::gil_scoped_release nogil;
         e.synchronize();
       }, "Waits until the recorded work is complete.")
-      .def("wait", [](Event& e, const py::object& stream) { e.wait(stream_handle(stream)); }, "stream"_a = 0,
+      .def("wait", [](Event& e, const py::object& stream) { e.wait(stream_handle(stream), stream_device(stream)); },
+           "stream"_a = 0,
            "Makes work queued on `stream` from now on wait for this event (the host does not wait).")
       .def("query", [](Event& e) { return e.query(); },
            "True when the recorded work is complete, or the event was never recorded.")

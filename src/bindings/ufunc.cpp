@@ -13,6 +13,7 @@
 #include "bindings/ufunc_host.h"
 #include "pipeline.h"
 #include "bindings/numpy_arrays.h"
+#include "runtime/driver.h"
 #include "runtime/launch.h"
 #include "runtime/ufunc.h"
 
@@ -43,7 +44,10 @@ Arg classify(const py::handle& h) {
   if (py::isinstance<rt::DeviceArray>(h)) {
     a.kind = Arg::Kind::Device;
     a.dev = h.cast<std::shared_ptr<rt::DeviceArray>>();
-    if (a.dev->buf) a.dev->buf->check_live();  // not from a context a kernel fault destroyed
+    if (a.dev->buf) {
+      a.dev->buf->check_live();  // not from a context a kernel fault destroyed
+      a.dev->buf->check_device("a device array argument", "CUDA ufunc");  // nor of another device
+    }
     a.dtype = scalar_dtype(*a.dev, "a CUDA ufunc");
     return a;
   }
@@ -112,14 +116,17 @@ class CudaUfunc {
     std::vector<Arg> in;
     for (int i = 0; i < nin_; ++i) in.push_back(classify(args[i]));
     const UfuncVariant& v = select(in);
-    return run(v, in, out, stream_handle(stream));
+    void* handle = stream_handle(stream);
+    check_launch_stream_device(stream_device(stream));
+    return run(v, in, out, handle);
   }
 
  private:
   UfuncBuild build_;
   int nin_ = 0;
   std::mutex mu_;
-  std::shared_ptr<rt::LoadedModule> modules_[2];
+  // [d] the GPU module of device d's context, [rt::kMaxDevices] the simulator's.
+  std::shared_ptr<rt::LoadedModule> modules_[rt::kMaxDevices + 1];
 
   // Numba's rule: first look for a signature that matches every argument exactly (a scalar by
   // the dtype NumPy gives it); failing that, one where the arrays match exactly and scalars
@@ -173,7 +180,7 @@ class CudaUfunc {
 
   rt::LoadedModule& module(rt::Backend b) {
     auto g = lock_without_gil(mu_);  // load_build may compile with the GIL released
-    auto& slot = modules_[b == rt::Backend::GPU ? 0 : 1];
+    auto& slot = modules_[b == rt::Backend::GPU ? rt::current_device() : rt::kMaxDevices];
     // A module of a context lost to a kernel fault is stale: load the code again.
     if (!slot || slot->stale()) slot = load_build(build_, b, "CUDA ufunc " + build_.name);
     return *slot;
@@ -194,7 +201,10 @@ class CudaUfunc {
                                                        : device_array_from_cai(out);
         // numba-cuda returns another library's out= array as a device array of its memory.
         if (!py::isinstance<rt::DeviceArray>(out)) out_ret = py::cast(out_dev);
-        if (out_dev->buf) out_dev->buf->check_live();
+        if (out_dev->buf) {
+          out_dev->buf->check_live();
+          out_dev->buf->check_device("the out= device array", "CUDA ufunc");
+        }
         backend = out_dev->backend();
       } else if (py::isinstance<py::array>(out)) {
         out_host = py::reinterpret_borrow<py::array>(out);

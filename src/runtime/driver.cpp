@@ -6,7 +6,9 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <cstdint>
 #include <mutex>
 #include <stdexcept>
@@ -27,27 +29,35 @@ std::atomic<Driver*> g_driver{nullptr};  // set once inside call_once, never fre
 std::string g_load_error;                // written inside call_once when loading failed
 std::atomic<bool> g_shutdown{false};
 
-// The primary context, retained once. g_ctx is read without the lock on every call (the fast
-// path of ensure_context); it is written once, under g_ctx_mutex.
+// The primary context of each device, retained on first use. g_ctx[d] is read without the lock on
+// every call (the fast path of ensure_context); it is written under g_ctx_mutex.
 std::mutex g_ctx_mutex;
-std::atomic<CUcontext> g_ctx{nullptr};
-CUdevice g_dev = 0;                // valid once g_ctx is set
-std::atomic<int> g_ordinal{0};     // the device chosen; fixed once g_ctx is set
-std::atomic<uint64_t> g_generation{0};  // bumped by reset_after_fault (context_generation)
+std::atomic<CUcontext> g_ctx[kMaxDevices] = {};
+CUdevice g_dev[kMaxDevices] = {};  // g_dev[d] is valid once g_ctx[d] is set
+std::atomic<uint64_t> g_generation[kMaxDevices] = {};  // bumped by reset_after_fault (context_generation)
+std::atomic<uint64_t> g_resets{0};                      // reset_count: resets of any device
 std::atomic<void (*)()> g_reset_hooks[4] = {};  // on_context_reset
-// Set (under g_ctx_mutex) when a fault's reset could not give the process a working context: the
+// The calling thread's device (numba-cuda's per-thread context stack; device 0 until chosen).
+thread_local int t_device = 0;
+// Set (under g_ctx_mutex) when a fault's reset could not give the device a working context: the
 // driver keeps the sticky error for the whole process, as CUDA documents for an illegal address.
-// From then on every GPU call throws ContextLostError with this text at once (no retry, no hang).
-std::string g_lost;
-int g_lost_code = 0;
-std::string g_lost_name;
+// From then on every use of that device throws ContextLostError with this text at once (no retry,
+// no hang). Heap-allocated and leaked, like the driver state.
+struct Lost {
+  std::string text, name;
+  int code = 0;
+};
+Lost* g_lost[kMaxDevices] = {};
 
 // Device attributes never change for a device, and some are read on every launch
-// (multiprocessor_count), so each is asked of the driver once.
+// (multiprocessor_count), so each is asked of the driver once per device.
 // An entry is 0 while unknown, else (1 << 32) | the value (static zero-initialisation needs no
 // constructor to have run).
 constexpr int kAttrCache = 256;
-std::atomic<uint64_t> g_attr_cache[kAttrCache];
+std::atomic<uint64_t> g_attr_cache[kMaxDevices][kAttrCache];
+
+constexpr uint64_t kGenerationMask = (uint64_t(1) << 56) - 1;
+uint64_t token(int device, uint64_t n) { return (uint64_t(device) << 56) | (n & kGenerationMask); }
 
 // Binds every function of cuda_api.def in `handle`. Missing ones stay null (an old driver may
 // lack the pool functions, which then fall back); `missing` names the first missing function
@@ -150,17 +160,17 @@ void load_driver() {
   g_driver.store(d, std::memory_order_release);
 }
 
-// Retains the primary context of the chosen device (once); returns it.
-CUcontext retain_primary() {
+// Retains the primary context of GPU `ordinal` (once); returns it.
+CUcontext retain_primary(int ordinal) {
   std::lock_guard<std::mutex> g(g_ctx_mutex);
-  CUcontext ctx = g_ctx.load(std::memory_order_acquire);
+  CUcontext ctx = g_ctx[ordinal].load(std::memory_order_acquire);
   if (ctx) return ctx;
   const Driver& d = Driver::get();
-  int ordinal = g_ordinal.load();
   if (ordinal < 0 || ordinal >= d.device_count)
     throw CudaSupportError("CUDA device " + std::to_string(ordinal) + " does not exist (the driver reports " +
                            std::to_string(d.device_count) + " device(s))");
-  if (!g_lost.empty()) throw ContextLostError("cujit", g_lost_code, g_lost_name, "the GPU is lost", ": " + g_lost);
+  if (const Lost* l = g_lost[ordinal])
+    throw ContextLostError("cujit", l->code, l->name, "the GPU is lost", ": " + l->text);
   // Checked without check(): a sticky error here must not start a reset, which needs g_ctx_mutex.
   CUdevice dev = 0;
   CUresult rc = d.api.cuDeviceGet(&dev, ordinal);
@@ -168,52 +178,58 @@ CUcontext retain_primary() {
   if (rc != CUDA_SUCCESS)
     throw CudaAPIError("cuDevicePrimaryCtxRetain", int(rc), result_text(d.api, rc), "could not retain the primary context");
   if (ctx == nullptr) throw CudaSupportError("cuDevicePrimaryCtxRetain returned no context");
-  g_dev = dev;
-  g_ctx.store(ctx, std::memory_order_release);
+  g_dev[ordinal] = dev;
+  g_ctx[ordinal].store(ctx, std::memory_order_release);
   return ctx;
 }
 
-// After a sticky error: destroys the faulted primary context and retains a fresh one, as a new
-// generation. Returns "" or why recovery failed. The driver is called directly (not through
-// check, which calls this). Several threads may see the same fault: only the first resets, the
-// others find g_ctx already replaced (their thread still has the old context current).
+// After a sticky error on the calling thread's device: destroys its faulted primary context and
+// retains a fresh one, as a new generation. Returns "" or why recovery failed. The driver is
+// called directly (not through check, which calls this). Several threads may see the same fault:
+// only the first resets, the others find g_ctx already replaced (their thread still has the old
+// context current). Other devices' contexts are left alone.
 std::string reset_after_fault(const Driver& d, CUresult fault) noexcept {
   try {
+    const int dev_i = t_device;
     std::lock_guard<std::mutex> g(g_ctx_mutex);
-    if (!g_lost.empty()) return g_lost;
-    CUcontext old = g_ctx.load(std::memory_order_acquire);
+    if (const Lost* l = g_lost[dev_i]) return l->text;
+    CUcontext old = g_ctx[dev_i].load(std::memory_order_acquire);
     if (old == nullptr) return "";
     CUcontext cur = nullptr;
     if (d.api.cuCtxGetCurrent && d.api.cuCtxGetCurrent(&cur) == CUDA_SUCCESS && cur != nullptr && cur != old)
       return "";  // another thread reset it already
     if (!d.api.cuDevicePrimaryCtxRelease || !d.api.cuDevicePrimaryCtxReset)
       return "the driver has no cuDevicePrimaryCtxReset";
+    const CUdevice dev = g_dev[dev_i];
     // Our reference goes first; the reset then destroys the context even when another library
     // (PyTorch, CuPy) holds one too: the fault has broken it for them as well.
-    d.api.cuDevicePrimaryCtxRelease(g_dev);
-    CUresult rc = d.api.cuDevicePrimaryCtxReset(g_dev);
-    g_generation.fetch_add(1, std::memory_order_acq_rel);
+    d.api.cuDevicePrimaryCtxRelease(dev);
+    CUresult rc = d.api.cuDevicePrimaryCtxReset(dev);
+    g_generation[dev_i].fetch_add(1, std::memory_order_acq_rel);
+    g_resets.fetch_add(1, std::memory_order_acq_rel);
     for (auto& h : g_reset_hooks)
       if (auto fn = h.load()) fn();
     CUcontext ctx = nullptr;
-    CUresult rr = d.api.cuDevicePrimaryCtxRetain(&ctx, g_dev);
+    CUresult rr = d.api.cuDevicePrimaryCtxRetain(&ctx, dev);
     if (rr != CUDA_SUCCESS || ctx == nullptr) {
       // Measured on an H100 (driver of CUDA 13): after CUDA_ERROR_ILLEGAL_ADDRESS even a new
       // primary context reports the fault again. The GPU is lost to this process for good.
-      if (rr == CUDA_SUCCESS && ctx) d.api.cuDevicePrimaryCtxRelease(g_dev);
-      g_ctx.store(nullptr, std::memory_order_release);
-      g_lost_code = int(fault);
+      if (rr == CUDA_SUCCESS && ctx) d.api.cuDevicePrimaryCtxRelease(dev);
+      g_ctx[dev_i].store(nullptr, std::memory_order_release);
+      auto* l = new Lost();
+      l->code = int(fault);
       const char* name = nullptr;
       if (d.api.cuGetErrorName(fault, &name) != CUDA_SUCCESS) name = nullptr;
-      g_lost_name = name ? name : "CUDA_ERROR_" + std::to_string(int(fault));
-      g_lost = "an earlier kernel fault (" + g_lost_name +
-               ") left the GPU unusable in this process: the driver keeps reporting it even in a new context "
-               "(cuDevicePrimaryCtxRetain after cuDevicePrimaryCtxReset failed: " + result_text(d.api, rr) +
-               "), as CUDA documents for such errors. Restart Python to use the GPU again; the simulator "
-               "(CUJIT_ENABLE_CUDASIM=1) still works in this process";
-      return g_lost;
+      l->name = name ? name : "CUDA_ERROR_" + std::to_string(int(fault));
+      l->text = "an earlier kernel fault (" + l->name + ") left CUDA device " + std::to_string(dev_i) +
+                " unusable in this process: the driver keeps reporting it even in a new context "
+                "(cuDevicePrimaryCtxRetain after cuDevicePrimaryCtxReset failed: " + result_text(d.api, rr) +
+                "), as CUDA documents for such errors. Restart Python to use the GPU again; the simulator "
+                "(CUJIT_ENABLE_CUDASIM=1) still works in this process";
+      g_lost[dev_i] = l;
+      return l->text;
     }
-    g_ctx.store(ctx, std::memory_order_release);
+    g_ctx[dev_i].store(ctx, std::memory_order_release);
     d.api.cuCtxSetCurrent(ctx);
     if (rc != CUDA_SUCCESS) return "cuDevicePrimaryCtxReset failed: " + result_text(d.api, rc);
     return "";
@@ -248,13 +264,20 @@ void on_context_reset(void (*fn)()) {
   }
 }
 
-uint64_t context_generation() noexcept { return g_generation.load(std::memory_order_relaxed); }
+uint64_t context_generation_of(int device) noexcept {
+  return token(device, g_generation[device].load(std::memory_order_relaxed));
+}
+uint64_t context_generation() noexcept { return context_generation_of(t_device); }
+uint64_t reset_count() noexcept { return g_resets.load(std::memory_order_relaxed); }
 
 void throw_stale(const std::string& what, uint64_t generation) {
+  const int dev = generation_device(generation);
   throw ContextLostError("cujit", int(CUDA_ERROR_CONTEXT_IS_DESTROYED), "CUDA_ERROR_CONTEXT_IS_DESTROYED",
                          "context is destroyed",
-                         ": " + what + " belongs to a CUDA context that a kernel fault destroyed (context generation " +
-                             std::to_string(generation) + ", now " + std::to_string(context_generation()) +
+                         ": " + what + " belongs to a CUDA context that a kernel fault destroyed (device " +
+                             std::to_string(dev) + ", context generation " +
+                             std::to_string(generation & kGenerationMask) + ", now " +
+                             std::to_string(context_generation_of(dev) & kGenerationMask) +
                              "); its memory and handles are gone: create it again");
 }
 
@@ -337,27 +360,37 @@ bool gpu_available() noexcept {
   }
 }
 
-int current_device() noexcept { return g_ordinal.load(); }
+int current_device() noexcept { return t_device; }
 
-int device_count() { return Driver::get().device_count; }
+void set_thread_device(int ordinal) noexcept {
+  if (ordinal >= 0 && ordinal < kMaxDevices) t_device = ordinal;
+}
+
+int sim_device_count() noexcept {
+  const char* v = std::getenv("CUJIT_SIM_DEVICES");
+  if (v == nullptr || *v == 0) return 1;
+  char* end = nullptr;
+  long n = std::strtol(v, &end, 10);
+  if (end == v || *end != 0 || n < 1) return 1;
+  return int(std::min<long>(n, kMaxDevices));
+}
+
+int device_count() { return std::min(Driver::get().device_count, kMaxDevices); }
 
 void set_device(int ordinal) {
   const int n = device_count();
   if (ordinal < 0 || ordinal >= n)
     throw std::invalid_argument("CUDA device " + std::to_string(ordinal) + " does not exist (the driver reports " +
                                 std::to_string(n) + " device(s))");
-  std::lock_guard<std::mutex> g(g_ctx_mutex);
-  if (g_ctx.load() != nullptr && ordinal != g_ordinal.load())
-    throw CudaSupportError("cujit already uses CUDA device " + std::to_string(g_ordinal.load()) +
-                           "; the device must be chosen before the GPU is first used");
-  g_ordinal.store(ordinal);
+  t_device = ordinal;
 }
 
 void ensure_context() {
-  CUcontext ctx = g_ctx.load(std::memory_order_acquire);
-  if (ctx == nullptr) ctx = retain_primary();
-  // Another library (or the user) may have made a different context current on this thread, so
-  // ask each time; cuCtxGetCurrent only reads thread-local state.
+  const int dev = t_device;
+  CUcontext ctx = g_ctx[dev].load(std::memory_order_acquire);
+  if (ctx == nullptr) ctx = retain_primary(dev);
+  // Another library (or the user), or work of another device on this thread, may have made a
+  // different context current, so ask each time; cuCtxGetCurrent only reads thread-local state.
   CUcontext cur = nullptr;
   CUJIT_CU(cuCtxGetCurrent, &cur);
   if (cur != ctx) CUJIT_CU(cuCtxSetCurrent, ctx);
@@ -365,25 +398,33 @@ void ensure_context() {
 
 CUcontext context() {
   ensure_context();
-  return g_ctx.load(std::memory_order_acquire);
+  return g_ctx[t_device].load(std::memory_order_acquire);
+}
+
+CUcontext context_of(int device) {
+  if (device < 0 || device >= device_count())
+    throw std::invalid_argument("CUDA device " + std::to_string(device) + " does not exist (the driver reports " +
+                                std::to_string(device_count()) + " device(s))");
+  CUcontext ctx = g_ctx[device].load(std::memory_order_acquire);
+  return ctx ? ctx : retain_primary(device);
 }
 
 CUdevice device() {
   context();
-  return g_dev;
+  return g_dev[t_device];
 }
 
 int device_attribute(CUdevice_attribute attr) {
   const int a = int(attr);
   const bool cached = a >= 0 && a < kAttrCache;
   if (cached) {
-    uint64_t e = g_attr_cache[a].load(std::memory_order_relaxed);
+    uint64_t e = g_attr_cache[t_device][a].load(std::memory_order_relaxed);
     if (e != 0) return int(uint32_t(e));
   }
   CUdevice dev = device();
   int v = 0;
   CUJIT_CU(cuDeviceGetAttribute, &v, attr, dev);
-  if (cached) g_attr_cache[a].store((uint64_t(1) << 32) | uint32_t(v), std::memory_order_relaxed);
+  if (cached) g_attr_cache[t_device][a].store((uint64_t(1) << 32) | uint32_t(v), std::memory_order_relaxed);
   return v;
 }
 
@@ -491,9 +532,10 @@ std::string link_images(const std::vector<LinkInput>& inputs) {
   return std::string(static_cast<const char*>(cubin), size);
 }
 
-void unload_module(CUmodule module) noexcept {
-  if (module == nullptr || g_shutdown.load(std::memory_order_acquire)) return;
+void unload_module(CUmodule module, uint64_t generation) noexcept {
+  if (module == nullptr || g_shutdown.load(std::memory_order_acquire) || !generation_live(generation)) return;
   try {
+    DeviceScope scope(generation_device(generation));
     ensure_context();
     Driver::get().api.cuModuleUnload(module);  // result ignored: nothing to do about it here
   } catch (...) {

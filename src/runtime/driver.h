@@ -50,12 +50,33 @@ void check(CUresult rc, const char* call);
 /// _ILLEGAL_INSTRUCTION, _MISALIGNED_ADDRESS, _ASSERT, ...): only a new context recovers.
 bool is_sticky_error(int rc) noexcept;
 
-/// The context generation: 0 for the first primary context, one more each time a sticky error
-/// made cujit reset it. Every object that holds a driver handle (a loaded module, device memory,
-/// a stream, an event, page-locked memory, the pool and staging buffers) remembers the generation
-/// it was made in; another generation means its handle died with the old context, so it must be
-/// neither used nor freed. A relaxed atomic load: cheap enough for every launch.
+/// The most devices cujit addresses (ordinals 0 .. kMaxDevices - 1): per-device state is kept in
+/// fixed arrays, so the hot paths index them without a lock.
+constexpr int kMaxDevices = 32;
+
+/// The context generation: a token naming one device's primary context, (device << 56) | n, where
+/// n is 0 for that device's first primary context and one more each time a sticky error made
+/// cujit reset it. Every object that holds a driver handle (a loaded module, device memory, a
+/// stream, an event, the pool and staging buffers) remembers the token of the context it was made
+/// in: a token of another device means the object belongs to another device's context, an older
+/// one of the same device that its handle died with the old context, so it must be neither used
+/// nor freed. context_generation() is the calling thread's current device's: a relaxed atomic
+/// load and a thread-local read, cheap enough for every launch.
 uint64_t context_generation() noexcept;
+/// The current token of `device`'s context.
+uint64_t context_generation_of(int device) noexcept;
+/// The device a token names.
+inline int generation_device(uint64_t token) noexcept { return int(token >> 56); }
+/// Whether the context a token names is still alive (no fault has reset that device since).
+inline bool generation_live(uint64_t token) noexcept {
+  return context_generation_of(generation_device(token)) == token;
+}
+/// The simulator's stand-in for a token: simulated memory never dies, so only the device counts
+/// (Buffer::generation of simulator memory, so one compare tells a launch's plan its arrays match).
+inline uint64_t sim_generation(int device) noexcept { return uint64_t(device) << 56; }
+/// How many fault resets have happened on any device: page-locked host memory (host_memory.cpp),
+/// which no one device owns, is forgotten after any.
+uint64_t reset_count() noexcept;
 
 /// Registers `fn` to run right after a fault's context reset (under the context lock, before any
 /// other thread can use the new context). host_memory.cpp uses it to put memory back under the
@@ -91,21 +112,43 @@ void set_library_search_paths(const std::vector<std::string>& dirs);
 /// driver on its first call; never throws.
 bool gpu_available() noexcept;
 
-/// The device cujit uses (an ordinal, 0 unless set_device chose another before first use).
+/// The calling thread's current device (an ordinal), as numba-cuda's context stack has one per
+/// thread: 0 on a thread that chose none (numba-cuda activates device 0 there too). The same
+/// number serves the simulator, whose devices are simulated (sim_device_count).
 int current_device() noexcept;
-/// Chooses the device before the driver is first used. Throws std::invalid_argument for an ordinal
-/// the driver does not report (so a bad choice cannot break later GPU use), CudaSupportError without
-/// a GPU, and CudaSupportError once the primary context of another device is in use (cujit uses one
-/// device per process; choosing the device in use again is fine).
+/// Makes GPU `ordinal` the calling thread's current device (cuda.select_device, `with
+/// cuda.gpus[i]`). Throws std::invalid_argument for an ordinal the driver does not report and
+/// CudaSupportError without a GPU. Other threads keep theirs.
 void set_device(int ordinal);
+/// Sets the calling thread's device without asking the driver (the simulator's devices, and
+/// DeviceScope). `ordinal` must be in 0 .. kMaxDevices - 1.
+void set_thread_device(int ordinal) noexcept;
+/// How many devices the simulator pretends to have: $CUJIT_SIM_DEVICES (1 to kMaxDevices),
+/// else 1, as numba-cuda's simulator. Read at each call, so a test can change it.
+int sim_device_count() noexcept;
+/// Makes `device` the calling thread's device for the scope (work on an object of that device:
+/// freeing its memory, destroying its stream), then puts the previous one back.
+class DeviceScope {
+ public:
+  explicit DeviceScope(int device) noexcept : old_(current_device()) { set_thread_device(device); }
+  ~DeviceScope() { set_thread_device(old_); }
+  DeviceScope(const DeviceScope&) = delete;
+  DeviceScope& operator=(const DeviceScope&) = delete;
+
+ private:
+  int old_;
+};
 /// How many devices the driver reports (loads it; throws CudaSupportError without a GPU).
 int device_count();
 
-/// Retains the primary context of the current device on first use and makes it current on the
-/// calling thread if it is not already. Every function below (and memory.h) calls it.
+/// Retains the primary context of the calling thread's current device on first use and makes it
+/// current on the calling thread if it is not already. Every function below (and memory.h) calls it.
 void ensure_context();
-/// The retained primary context (after ensure_context()).
+/// The retained primary context of the current device (after ensure_context()).
 CUcontext context();
+/// The primary context of GPU `device`, retained on first use (not made current): a peer copy
+/// names both contexts.
+CUcontext context_of(int device);
 /// The CUdevice of current_device().
 CUdevice device();
 
@@ -134,9 +177,10 @@ struct LinkInput {
 /// Links relocatable code into one CUBIN (cuLinkCreate/AddData/Complete). A failure throws
 /// CudaAPIError with the linker's error log in its message.
 std::string link_images(const std::vector<LinkInput>& inputs);
-/// Unloads a module; errors are ignored (it runs from destructors) and nothing is done after
-/// shutdown. Never throws.
-void unload_module(CUmodule module) noexcept;
+/// Unloads a module loaded in the context `generation` names (in that context, whichever device
+/// is current); errors are ignored (it runs from destructors) and nothing is done after shutdown
+/// or when a fault destroyed that context (the handle died with it). Never throws.
+void unload_module(CUmodule module, uint64_t generation) noexcept;
 /// The kernel `name` (its mangled or extern "C" name) of `module`.
 CUfunction get_function(CUmodule module, const std::string& name);
 /// cuLaunchKernel. Dynamic shared memory above the default 48 KiB is opted into first

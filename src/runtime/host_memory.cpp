@@ -27,14 +27,15 @@ std::map<uintptr_t, uintptr_t>& pinned_ranges() {
   return *r;
 }
 
-// The context generation the ranges belong to: a kernel fault's context reset unpins them all.
+// The fault resets (driver.h reset_count) the ranges were made after: a kernel fault's context reset
+// unpins what was pinned in that context; which device that was is not tracked, so all are forgotten.
 uint64_t g_ranges_generation = 0;  // guarded by pinned_mutex
 
 void add_range(void* p, size_t n) {
   std::lock_guard<std::mutex> g(pinned_mutex());
-  if (g_ranges_generation != context_generation()) {
+  if (g_ranges_generation != reset_count()) {
     pinned_ranges().clear();
-    g_ranges_generation = context_generation();
+    g_ranges_generation = reset_count();
   }
   pinned_ranges()[uintptr_t(p)] = uintptr_t(p) + n;
 }
@@ -51,9 +52,9 @@ void remove_range(void* p) noexcept {
 std::pair<uintptr_t, uintptr_t> containing(const void* p, size_t n) {
   std::lock_guard<std::mutex> g(pinned_mutex());
   auto& r = pinned_ranges();
-  if (g_ranges_generation != context_generation()) {
+  if (g_ranges_generation != reset_count()) {
     r.clear();
-    g_ranges_generation = context_generation();
+    g_ranges_generation = reset_count();
   }
   auto it = r.upper_bound(uintptr_t(p));
   if (it == r.begin()) return {0, 0};
@@ -98,7 +99,7 @@ void HostAllocation::release() noexcept {
   if (registered && !owns_registration) return;
   // Pinned in a context a kernel fault destroyed: the driver has undone it (and freed what it
   // allocated); the same address may be pinned again by now, so touch neither range nor driver.
-  if (generation != context_generation()) return;
+  if (generation != reset_count()) return;
   remove_range(p);
   if (!registered) {
     std::lock_guard<std::mutex> g(pinned_mutex());
@@ -141,7 +142,7 @@ std::shared_ptr<HostAllocation> host_alloc(Backend backend, size_t nbytes, unsig
   ensure_context();
   if (flags & kHostManaged) {
     CUdeviceptr dp = 0;
-    a->generation = context_generation();
+    a->generation = reset_count();
     CUJIT_CU(cuMemAllocManaged, &dp, n, (flags & kHostAttachHost) ? CU_MEM_ATTACH_HOST : CU_MEM_ATTACH_GLOBAL);
     a->ptr = reinterpret_cast<void*>(uintptr_t(dp));
     a->device_ptr = a->ptr;  // one address on both sides
@@ -160,7 +161,7 @@ std::shared_ptr<HostAllocation> host_alloc(Backend backend, size_t nbytes, unsig
   if (flags & kHostMapped) cu_flags |= CU_MEMHOSTALLOC_DEVICEMAP;
   if (flags & kHostWriteCombined) cu_flags |= CU_MEMHOSTALLOC_WRITECOMBINED;
   void* p = nullptr;
-  a->generation = context_generation();
+  a->generation = reset_count();
   CUJIT_CU(cuMemHostAlloc, &p, n, cu_flags);
   a->ptr = p;  // from here the destructor frees it, also if a later step throws
   add_range(p, n);
@@ -206,7 +207,7 @@ std::shared_ptr<HostAllocation> host_register(Backend backend, void* ptr, size_t
   unsigned cu_flags = 0;
   if (flags & kHostPortable) cu_flags |= CU_MEMHOSTREGISTER_PORTABLE;
   if (flags & kHostMapped) cu_flags |= CU_MEMHOSTREGISTER_DEVICEMAP;
-  a->generation = context_generation();
+  a->generation = reset_count();
   CUJIT_CU(cuMemHostRegister, ptr, nbytes, cu_flags);
   a->owns_registration = true;
   add_range(ptr, nbytes);

@@ -37,7 +37,7 @@ struct HostAllocation {
   unsigned flags = 0;
   bool registered = false;     // cuMemHostRegister on someone else's memory (unregister), not cuMemHostAlloc (free)
   bool owns_registration = false;  // false when the range was already pinned by cujit: nothing to undo
-  uint64_t generation = 0;     // GPU: the context generation (driver.h); a fault's reset undid the pinning
+  uint64_t generation = 0;     // GPU: driver.h reset_count() when made; a fault's reset since undid the pinning
 
   HostAllocation() = default;
   HostAllocation(const HostAllocation&) = delete;

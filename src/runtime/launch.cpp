@@ -39,7 +39,8 @@ std::shared_ptr<LoadedModule> LoadedModule::load_host(std::shared_ptr<toolchain:
 
 LoadedModule::~LoadedModule() {
   // A stale module died with its context; unloading its handle now could hit a new module.
-  if (backend_ == Backend::GPU && module_ && !stale()) unload_module((CUmodule)module_);
+  // unload_module checks that, and unloads in the module's own device's context.
+  if (backend_ == Backend::GPU && module_) unload_module((CUmodule)module_, generation_);
 }
 
 bool LoadedModule::stale() const noexcept {

@@ -27,25 +27,32 @@ namespace {
 std::atomic<Backend> g_backend{Backend::GPU};
 std::atomic<bool> g_memory_shutdown{false};
 
-// -1 unknown, 0 no pools (cuMemAlloc), 1 the device's default pool (cuMemAllocAsync).
-std::atomic<int> g_pools{-1};
-std::atomic<uint64_t> g_pools_generation{0};  // the context the threshold was set in
+// Per device: -1 unknown, 0 no pools (cuMemAlloc), 1 the device's default pool (cuMemAllocAsync).
+std::atomic<int> g_pools[kMaxDevices];
+std::atomic<uint64_t> g_pools_generation[kMaxDevices];  // the context the threshold was set in
 std::mutex g_pools_mutex;
+struct PoolsInit {
+  PoolsInit() {
+    for (auto& p : g_pools) p.store(-1);
+  }
+} g_pools_init;
 
 constexpr size_t kHostAlign = 64;
 
-// Whether to use the stream-ordered pool; on first use also raises the default pool's release
-// threshold, so memory freed to the pool is reused instead of being unmapped at every
-// synchronisation (the default threshold of 0 makes each alloc/free pair cost a page mapping).
+// Whether to use the stream-ordered pool of the current device; on first use also raises the
+// default pool's release threshold, so memory freed to the pool is reused instead of being
+// unmapped at every synchronisation (the default threshold of 0 makes each alloc/free pair cost a
+// page mapping).
 bool use_pool() {
   // A new context (after a kernel fault) has a new default pool, threshold 0 again.
+  const int dev = current_device();
   const uint64_t gen = context_generation();
-  int p = g_pools.load(std::memory_order_acquire);
-  if (p >= 0 && g_pools_generation.load(std::memory_order_relaxed) == gen) return p == 1;
+  int p = g_pools[dev].load(std::memory_order_acquire);
+  if (p >= 0 && g_pools_generation[dev].load(std::memory_order_relaxed) == gen) return p == 1;
   std::lock_guard<std::mutex> g(g_pools_mutex);
-  p = g_pools.load();
-  if (p >= 0 && g_pools_generation.load() == gen) return p == 1;
-  g_pools_generation.store(gen);
+  p = g_pools[dev].load();
+  if (p >= 0 && g_pools_generation[dev].load() == gen) return p == 1;
+  g_pools_generation[dev].store(gen);
   bool pools = memory_pools_supported();
   if (pools) {
     const Driver& d = Driver::get();
@@ -56,11 +63,11 @@ bool use_pool() {
       CUJIT_CU(cuMemPoolSetAttribute, pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &threshold);
     }
   }
-  g_pools.store(pools ? 1 : 0, std::memory_order_release);
+  g_pools[dev].store(pools ? 1 : 0, std::memory_order_release);
   return pools;
 }
 
-// Gives the memory the pool holds back to the device (after an out-of-memory).
+// Gives the memory the current device's pool holds back to the device (after an out-of-memory).
 void trim_pool() noexcept {
   try {
     const Driver& d = Driver::get();
@@ -120,6 +127,16 @@ CUdeviceptr gpu_alloc(size_t nbytes, CUstream stream, bool pool_ok, Buffer::Orig
   }
   if (p == 0) throw CudaSupportError("the CUDA driver returned a null allocation of " + std::to_string(nbytes) + " bytes");
   return p;
+}
+
+// The device whose context a copy on `stream` runs in: a stream cujit made belongs to the device
+// it was made on, and CUDA lets a copy use another device's stream (the programming guide's
+// "Stream and Event Behavior"); the staging buffers' events must be recorded in the stream's
+// context. Default and other libraries' streams: the current device.
+int copy_device(void* stream) {
+  if (stream == nullptr || stream == CU_STREAM_LEGACY || stream == CU_STREAM_PER_THREAD) return current_device();
+  std::shared_ptr<Stream> s = find_stream(stream);
+  return s && s->kind() == Stream::Kind::Created ? s->device() : current_device();
 }
 
 void check_copy_args(const void* dst, const void* src, size_t n, const char* what) {
@@ -202,9 +219,11 @@ struct Staging {
   }
 };
 
+// The current device's set: its events belong to that device's context, and so must the streams
+// they are recorded on.
 Staging& staging() {
-  static auto* s = new Staging();  // leaked on purpose, see kStagingBytes
-  return *s;
+  static auto* s = new Staging[kMaxDevices];  // leaked on purpose, see kStagingBytes; buffers made on first use
+  return s[current_device()];
 }
 
 static_assert(kStagingBuffers == StagingLease::kBuffers && kStagingBytes == StagingLease::kBytes,
@@ -316,7 +335,9 @@ Buffer::~Buffer() {
       case Origin::Plain: {
         if (ptr == nullptr || g_memory_shutdown.load(std::memory_order_acquire) || driver_shut_down()) break;
         // Memory of a context a kernel fault destroyed is gone; its address may be reused.
-        if (generation != context_generation()) break;
+        if (!generation_live(generation)) break;
+        // Freed in its own device's context: its stream (the default stream included) is that one's.
+        DeviceScope scope(device);
         ensure_context();
         const Driver& d = Driver::get();
         // Results are ignored: a failed free (say after a sticky kernel error) cannot be
@@ -338,7 +359,9 @@ std::shared_ptr<Buffer> allocate(Backend backend, size_t nbytes, void* stream) {
   auto buf = std::make_shared<Buffer>();
   buf->backend = backend;
   buf->nbytes = nbytes;
+  buf->device = current_device();
   if (backend == Backend::Sim) {
+    buf->generation = sim_generation(buf->device);
     // At least one aligned block, so even an empty array has a valid, unique data pointer.
     // A failure is the simulated device running out of memory, so it raises what the GPU would.
     if (nbytes > SIZE_MAX - kHostAlign) throw_out_of_memory(backend, "posix_memalign", nbytes);
@@ -353,6 +376,7 @@ std::shared_ptr<Buffer> allocate(Backend backend, size_t nbytes, void* stream) {
     // Nothing to allocate, but a GPU array without a GPU should still fail here, not later.
     ensure_context();
     buf->origin = Buffer::Origin::Plain;
+    buf->generation = context_generation();
     return buf;
   }
   Buffer::Origin origin = Buffer::Origin::Plain;
@@ -366,7 +390,10 @@ std::shared_ptr<Buffer> allocate(Backend backend, size_t nbytes, void* stream) {
   std::shared_ptr<Stream> owner;
   const bool builtin = stream == nullptr || stream == CU_STREAM_LEGACY || stream == CU_STREAM_PER_THREAD;
   if (!builtin) owner = find_stream(stream);
-  CUdeviceptr p = gpu_alloc(nbytes, static_cast<CUstream>(stream), builtin || owner != nullptr, &origin);
+  // Another device's stream: cuMemAllocAsync would take the memory from that device's pool, so
+  // the array (which belongs to the current device, as numba-cuda's) gets plain memory.
+  const bool pool_ok = builtin || (owner != nullptr && owner->device() == buf->device);
+  CUdeviceptr p = gpu_alloc(nbytes, static_cast<CUstream>(stream), pool_ok, &origin);
   buf->generation = context_generation();  // the allocation's own context, if a fault intervened
   buf->origin = origin;
   buf->ptr = reinterpret_cast<void*>(uintptr_t(p));
@@ -376,8 +403,20 @@ std::shared_ptr<Buffer> allocate(Backend backend, size_t nbytes, void* stream) {
 }
 
 void Buffer::check_live(const char* what) const {
-  if ((origin == Origin::Pool || origin == Origin::Plain) && generation != context_generation())
-    throw_stale(what, generation);
+  if ((origin == Origin::Pool || origin == Origin::Plain) && !generation_live(generation)) throw_stale(what, generation);
+}
+
+void Buffer::check_device(const char* what, const char* work) const {
+  if (origin == Origin::External) return;
+  const int cur = current_device();
+  if (device == cur) return;
+  const std::string d = std::to_string(device), c = std::to_string(cur);
+  const std::string kind = backend == Backend::GPU ? "CUDA device " : "simulated CUDA device ";
+  throw std::invalid_argument(std::string(what) + " is on " + kind + d + ", but the " + work + " runs on device " + c +
+                              ", the calling thread's current device: GPU code reads the memory of its own device. "
+                              "Run it inside `with cuda.gpus[" + d + "]:`, or copy the array to device " + c +
+                              " first (`b = cuda.device_array_like(a); b.copy_to_device(a)` inside `with cuda.gpus[" +
+                              c + "]:`, a peer copy)");
 }
 
 std::shared_ptr<Buffer> wrap_external(Backend backend, void* ptr, size_t nbytes, std::shared_ptr<void> owner) {
@@ -397,6 +436,7 @@ void copy_host_to_device(Backend backend, void* dst, const void* src, size_t n, 
     host_copy(dst, src, n);
     return;
   }
+  DeviceScope scope(copy_device(stream));
   ensure_context();
   const CUdeviceptr d = CUdeviceptr(uintptr_t(dst));
   CUstream s = static_cast<CUstream>(stream);
@@ -426,6 +466,7 @@ void copy_device_to_host(Backend backend, void* dst, const void* src, size_t n, 
     host_copy(dst, src, n);
     return;
   }
+  DeviceScope scope(copy_device(stream));
   ensure_context();
   const CUdeviceptr sp = CUdeviceptr(uintptr_t(src));
   CUstream s = static_cast<CUstream>(stream);
@@ -453,6 +494,10 @@ void copy_device_to_device(Backend backend, void* dst, const void* src, size_t n
     host_copy(dst, src, n);
     return;
   }
+  // With unified addressing the driver copies between two devices' memory too (a peer copy,
+  // staged through the host where the GPUs have no peer access), as numba-cuda's
+  // copy_to_device of another device's array does.
+  DeviceScope scope(copy_device(stream));
   ensure_context();
   CUJIT_CU(cuMemcpyDtoDAsync, CUdeviceptr(uintptr_t(dst)), CUdeviceptr(uintptr_t(src)), n,
            static_cast<CUstream>(stream));
@@ -466,6 +511,7 @@ void fill_device_bytes(Backend backend, void* dst, unsigned char value, size_t n
     std::memset(dst, value, n);
     return;
   }
+  DeviceScope scope(copy_device(stream));
   ensure_context();
   CUJIT_CU(cuMemsetD8Async, CUdeviceptr(uintptr_t(dst)), value, n, static_cast<CUstream>(stream));
   if (wait) stream_synchronize(static_cast<CUstream>(stream));
@@ -500,8 +546,12 @@ std::string format_bytes(size_t n) {
 }
 
 void release_cached_memory() noexcept {
-  if (g_memory_shutdown.load(std::memory_order_acquire) || driver_shut_down() || g_pools.load() != 1) return;
-  trim_pool();
+  if (g_memory_shutdown.load(std::memory_order_acquire) || driver_shut_down()) return;
+  for (int d = 0; d < kMaxDevices; ++d)
+    if (g_pools[d].load() == 1) {
+      DeviceScope scope(d);
+      trim_pool();
+    }
 }
 
 void shutdown() noexcept {

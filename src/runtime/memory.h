@@ -59,6 +59,7 @@ struct Buffer {
                            // the Buffer. Null is the legacy default stream.
   std::shared_ptr<void> owner;  // External only
   uint64_t generation = 0;  // Pool, Plain: the context generation (driver.h) the memory belongs to
+  int device = 0;           // the device (an ordinal of the backend) the memory was allocated on
   std::shared_ptr<void> stream_owner;  // Pool: the rt::Stream `stream` belongs to (when cujit made it), so the
                                        // stream outlives the cuMemFreeAsync queued on it; released after the free
 
@@ -74,6 +75,12 @@ struct Buffer {
   /// Throws ContextLostError when this is GPU memory of a context that a kernel fault destroyed
   /// (its address may now belong to a new allocation). `what` names the object for the message.
   void check_live(const char* what = "this device array") const;
+  /// Throws std::invalid_argument (ValueError) when this memory belongs to another device than the
+  /// calling thread's current one, for work that runs on the current device only (a kernel, a
+  /// ufunc): numba-cuda would pass the pointer on and the kernel would fault (or, with peer access,
+  /// read across the bus). Another library's memory (External) is not checked: its device is not
+  /// known. `what` names the object, `work` the work ("kernel launch").
+  void check_device(const char* what, const char* work) const;
 };
 
 /// `nbytes` of uninitialised memory on `backend`. GPU: on `stream` (a CUstream, null for the legacy
@@ -142,8 +149,9 @@ std::pair<size_t, size_t> memory_info(Backend backend);
 /// "1.50 GiB": a byte count in binary units, for messages.
 std::string format_bytes(size_t n);
 
-/// Waits for pending work and returns the memory the GPU pool caches to the device (cuda.close(),
-/// and after an out-of-memory). Does nothing on the simulator or when the GPU was never used.
+/// Waits for pending work and returns the memory the GPU pools cache to the devices (cuda.close(),
+/// and after an out-of-memory), on every device cujit used. Does nothing on the simulator or when
+/// the GPU was never used.
 void release_cached_memory() noexcept;
 
 /// Interpreter exit: stop calling the driver (GPU frees are skipped, later GPU use throws

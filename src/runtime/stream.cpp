@@ -34,10 +34,10 @@ bool ready(CUresult rc, const char* call) {
   return true;
 }
 
-[[noreturn]] void invalid_handle(const std::string& why) {
+[[noreturn]] void invalid_handle(const std::string& why, const char* call = "cuEventElapsedTime") {
   // What the driver answers for an event it cannot time; the simulator raises the same.
-  throw CudaAPIError("cuEventElapsedTime", int(CUDA_ERROR_INVALID_HANDLE), "CUDA_ERROR_INVALID_HANDLE",
-                     "invalid resource handle", ": " + why);
+  throw CudaAPIError(call, int(CUDA_ERROR_INVALID_HANDLE), "CUDA_ERROR_INVALID_HANDLE", "invalid resource handle",
+                     ": " + why);
 }
 
 }  // namespace
@@ -80,7 +80,8 @@ Stream::~Stream() {
       // Only our own entry: after destruction the driver may hand the same handle to a new stream.
       if (it != registry().end() && it->second.expired()) registry().erase(it);
     }
-    if (!driver_usable() || generation_ != context_generation()) return;  // stale: died with its context
+    if (!driver_usable() || !generation_live(generation_)) return;  // stale: died with its context
+    DeviceScope scope(device_);
     ensure_context();
     // Work still queued completes first; the driver releases the stream afterwards.
     Driver::get().api.cuStreamDestroy(cu(handle_));
@@ -89,23 +90,25 @@ Stream::~Stream() {
 }
 
 void Stream::check_live() const {
-  if (backend_ == Backend::GPU && kind_ == Kind::Created && generation_ != context_generation())
+  if (backend_ == Backend::GPU && kind_ == Kind::Created && !generation_live(generation_))
     throw_stale("this stream", generation_);
 }
 
 void Event::check_live() const {
-  if (backend_ == Backend::GPU && generation_ != context_generation()) throw_stale("this event", generation_);
+  if (backend_ == Backend::GPU && !generation_live(generation_)) throw_stale("this event", generation_);
 }
 
 void Stream::synchronize() {
   if (backend_ == Backend::Sim) return;
   check_live();
+  DeviceScope scope(kind_ == Kind::Created ? device_ : current_device());
   stream_synchronize(cu(handle_));
 }
 
 bool Stream::query() {
   if (backend_ == Backend::Sim) return true;
   check_live();
+  DeviceScope scope(kind_ == Kind::Created ? device_ : current_device());
   ensure_context();
   const Driver& d = Driver::get();
   if (!d.api.cuStreamQuery) missing_driver_function("cuStreamQuery");
@@ -146,15 +149,23 @@ std::shared_ptr<Event> Event::create(Backend backend, bool timing) {
 
 Event::~Event() {
   if (backend_ != Backend::GPU || handle_ == nullptr || !driver_usable()) return;
-  if (generation_ != context_generation()) return;  // died with its context (a kernel fault)
+  if (!generation_live(generation_)) return;  // died with its context (a kernel fault)
   try {
+    DeviceScope scope(device_);
     ensure_context();
     Driver::get().api.cuEventDestroy(static_cast<CUevent>(handle_));
   } catch (...) {
   }
 }
 
-void Event::record(void* stream) {
+void Event::record(void* stream, int stream_device) {
+  // CUDA refuses an event and a stream of two devices (a default stream is the current device's).
+  const int sd = stream_device >= 0 ? stream_device : current_device();
+  if (sd != device_)
+    invalid_handle("the event belongs to device " + std::to_string(device_) + " and the stream to device " +
+                       std::to_string(sd) + "; an event can be recorded only on a stream of its own device (make "
+                       "the event inside `with cuda.gpus[" + std::to_string(sd) + "]:`)",
+                   "cuEventRecord");
   if (backend_ == Backend::Sim) {
     // Everything queued before this point has already run, so "complete" is now.
     std::lock_guard<std::mutex> g(mu_);
@@ -163,6 +174,7 @@ void Event::record(void* stream) {
     return;
   }
   check_live();
+  DeviceScope scope(device_);
   ensure_context();
   CUJIT_CU(cuEventRecord, static_cast<CUevent>(handle_), cu(stream));
 }
@@ -170,13 +182,16 @@ void Event::record(void* stream) {
 void Event::synchronize() {
   if (backend_ == Backend::Sim) return;
   check_live();
+  DeviceScope scope(device_);
   ensure_context();
   CUJIT_CU(cuEventSynchronize, static_cast<CUevent>(handle_));
 }
 
-void Event::wait(void* stream) {
+void Event::wait(void* stream, int stream_device) {
   if (backend_ == Backend::Sim) return;
   check_live();
+  // CUDA lets a stream wait for another device's event; the call is made in the stream's context.
+  DeviceScope scope(stream_device >= 0 ? stream_device : current_device());
   ensure_context();
   CUJIT_CU(cuStreamWaitEvent, cu(stream), static_cast<CUevent>(handle_), 0);
 }
@@ -184,6 +199,7 @@ void Event::wait(void* stream) {
 bool Event::query() {
   if (backend_ == Backend::Sim) return true;
   check_live();
+  DeviceScope scope(device_);
   ensure_context();
   const Driver& d = Driver::get();
   if (!d.api.cuEventQuery) missing_driver_function("cuEventQuery");
@@ -194,9 +210,13 @@ float Event::elapsed_ms(Event& start, Event& end) {
   if (start.backend_ != end.backend_)
     throw std::invalid_argument(std::string("elapsed_time: the events are on different backends (") +
                                 backend_name(start.backend_) + " and " + backend_name(end.backend_) + ")");
+  if (start.device_ != end.device_)  // the driver refuses it; the simulator's devices too
+    invalid_handle("the events belong to two devices (" + std::to_string(start.device_) + " and " +
+                   std::to_string(end.device_) + "); only events of one device can be timed against each other");
   if (start.backend_ == Backend::GPU) {
     start.check_live();
     end.check_live();
+    DeviceScope scope(start.device_);
     ensure_context();
     float ms = 0;
     CUJIT_CU(cuEventElapsedTime, &ms, static_cast<CUevent>(start.handle_), static_cast<CUevent>(end.handle_));

@@ -12,6 +12,14 @@
 // only adds ordering), and the simulator ignores the handle of a GPU stream. A simulator event
 // records the host's steady clock, so elapsed times are real, non-negative milliseconds.
 //
+// Devices: a created stream and an event belong to the device current when they were made
+// (device()), on both backends. CUDA's rules for using them while another device is current
+// (the programming guide's "Stream and Event Behavior") hold here, checked by cujit so the
+// simulator's devices follow them too: a kernel launch on another device's stream fails, a copy
+// on it works (it runs in the stream's context); recording an event on another device's stream,
+// and timing events of two devices, fail; synchronising or querying an event or stream of another
+// device, and making a stream wait for another device's event, work.
+//
 // Nothing calls the driver after shutdown() (memory.h): destruction then leaks the handle.
 #pragma once
 #include <chrono>
@@ -42,6 +50,11 @@ class Stream {
 
   Backend backend() const { return backend_; }
   Kind kind() const { return kind_; }
+  /// The device the stream was made on. Meaningful for Kind::Created: a default stream is the
+  /// default stream of whichever device is current, and another library's stream is its own.
+  int device() const { return device_; }
+  /// True for a stream of one device (Kind::Created) other than the calling thread's current one.
+  bool on_other_device() const { return kind_ == Kind::Created && device_ != current_device(); }
   /// What the driver is passed (see above): a CUstream, null, CU_STREAM_LEGACY or CU_STREAM_PER_THREAD.
   void* handle() const { return handle_; }
   /// Waits for the work queued on the stream (cuStreamSynchronize).
@@ -52,11 +65,13 @@ class Stream {
   std::string repr() const;
 
  private:
-  Stream(Backend b, Kind k, void* h) : backend_(b), kind_(k), handle_(h), generation_(context_generation()) {}
+  Stream(Backend b, Kind k, void* h)
+      : backend_(b), kind_(k), handle_(h), generation_(context_generation()), device_(current_device()) {}
   Backend backend_;
   Kind kind_;
   void* handle_;
   uint64_t generation_;  // the context generation (driver.h) a created stream belongs to
+  int device_;
 
  public:
   /// Throws ContextLostError for a created GPU stream of a context a kernel fault destroyed.
@@ -76,14 +91,17 @@ class Event {
   ~Event();
 
   Backend backend() const { return backend_; }
+  int device() const { return device_; }  // the device current when it was made
   bool timing() const { return timing_; }
   void* handle() const { return handle_; }  // the CUevent (null on the simulator)
   /// Records the event on `stream`: it completes when the work queued there before it does.
-  void record(void* stream);
+  /// `stream_device`: the device of a created stream (Stream::device()), -1 for a default or
+  /// external stream, which are the current device's; another device than the event's fails.
+  void record(void* stream, int stream_device = -1);
   /// Waits until the recorded work is complete (cuEventSynchronize).
   void synchronize();
   /// Makes later work on `stream` wait for this event, without blocking the host (cuStreamWaitEvent).
-  void wait(void* stream);
+  void wait(void* stream, int stream_device = -1);
   /// True when the recorded work is complete, or nothing was recorded (cuEventQuery).
   bool query();
 
@@ -93,8 +111,10 @@ class Event {
   static float elapsed_ms(Event& start, Event& end);
 
  private:
-  Event(Backend b, bool timing, void* h) : backend_(b), timing_(timing), handle_(h), generation_(context_generation()) {}
+  Event(Backend b, bool timing, void* h)
+      : generation_(context_generation()), device_(current_device()), backend_(b), timing_(timing), handle_(h) {}
   uint64_t generation_;  // the context generation (driver.h) the event belongs to
+  int device_;
   void check_live() const;
   Backend backend_;
   bool timing_;

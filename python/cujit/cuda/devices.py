@@ -1,10 +1,18 @@
 """Devices and contexts, as in ``numba.cuda``: ``detect``, ``list_devices``, ``gpus``,
 ``select_device``, ``get_current_device``, ``current_context``, ``close``.
 
-cujit uses one GPU per process, through its primary context (src/runtime/driver.h): any device may
-be selected before the GPU is first used, the one in use may be selected again, and selecting
-another afterwards raises CudaSupportError. On the simulator there is one simulated device, named
-"SIMULATOR", with Numba's simulator's compute capability (5, 2); its memory info is the host's.
+Each thread has a current device, as numba-cuda's per-thread context stack gives it: device 0
+until the thread selects another (``select_device(i)``), or for the length of a ``with
+cuda.gpus[i]:`` block, which puts the previous one back at its end. cujit uses each device's
+primary context (src/runtime/driver.h). Device arrays, streams and events remember the device they
+were made on: kernels and ufuncs refuse arrays of another device (ValueError), copies between
+devices work (peer copies), and a stream or an event follows CUDA's rules across devices
+(runtime/stream.h).
+
+The simulator has one device, named "SIMULATOR", with Numba's simulator's compute capability
+(5, 2), or ``CUJIT_SIM_DEVICES`` of them, so code written for several GPUs is tested without
+them: simulated devices keep the same rules (an array of device 1 refused by a launch on device 0,
+...). Their memory info is the host's.
 """
 
 import threading
@@ -36,7 +44,8 @@ class Device:
         if simulator:
             self.name = "SIMULATOR"
             self.compute_capability = _SIMULATOR_CC
-            self.uuid = _SIMULATOR_UUID
+            # Numba's simulator's uuid for device 0; another simulated device ends in its number.
+            self.uuid = _SIMULATOR_UUID[:-len(str(ordinal))] + str(ordinal) if ordinal else _SIMULATOR_UUID
         else:
             props = _core.gpu_properties(ordinal)
             self.name = props["name"]
@@ -63,10 +72,17 @@ class Device:
         return Context(self)
 
     def __enter__(self):
+        """``with cuda.gpus[i]:`` makes device i current on this thread until the block ends, then
+        puts the previous device back (numba-cuda pushes and pops the device's context)."""
+        prev = _core.current_device_id()
         select_device(self.id)
+        _stack().append(prev)
         return self
 
     def __exit__(self, *exc):
+        stack = _stack()
+        if stack:  # empty after a cuda.close() inside the block
+            _core._set_thread_device(stack.pop())
         return False
 
     def __repr__(self):
@@ -131,18 +147,34 @@ class Context:
 
     @property
     def handle(self):
-        return 0 if self.device._simulator else _core.context_handle()
+        return 0 if self.device._simulator else _core.context_handle(self.device.id)
 
     def get_memory_info(self):
         """``(free, total)`` bytes, from the memory manager (an EMM plugin may answer)."""
         return self.memory_manager.get_memory_info()
 
     def _cujit_memory_info(self):
-        return _MemoryInfo(*_core.memory_info(self.device._simulator))
+        with self.device:
+            return _MemoryInfo(*_core.memory_info(self.device._simulator))
 
     def synchronize(self):
         if not self.device._simulator:
-            _core.synchronize()
+            with self.device:
+                _core.synchronize()
+
+    def can_access_peer(self, peer_device):
+        """numba-cuda's question: whether the hardware lets this context's device read device
+        ``peer_device``'s memory directly (cuDeviceCanAccessPeer; simulated devices share the
+        host's memory: True). cujit itself never enables peer access: kernels refuse another
+        device's arrays, and copies between devices work either way. A device that does not
+        exist raises ValueError."""
+        peer = int(peer_device)
+        if self.device._simulator:
+            n = len(gpus)
+            if not 0 <= peer < n:
+                raise ValueError("simulated CUDA device %d does not exist (%d device(s))" % (peer, n))
+            return True
+        return _core.can_access_peer(self.device.id, peer)
 
     # numba-cuda's allocation methods (numba.cuda.cudadrv.driver.Context): through the memory
     # manager, as there. cujit's own manager (cudadrv/memmgr.py) calls the _cujit_ methods below.
@@ -167,7 +199,8 @@ class Context:
         """``bytesize`` bytes of device memory, as a ``driver.MemoryPointer``."""
         import numpy as np
         from .cudadrv.driver import MemoryPointer
-        return MemoryPointer._of(self, _core.device_array(int(bytesize), np.uint8))
+        with self.device:  # on this context's device, whichever is current
+            return MemoryPointer._of(self, _core.device_array(int(bytesize), np.uint8))
 
     def _cujit_memhostalloc(self, bytesize, mapped=False, portable=False, wc=False):
         """``bytesize`` bytes of page-locked host memory: a uint8 NumPy array (a buffer, as
@@ -196,10 +229,12 @@ class Context:
         return _pin(self, owner, pointer, size, mapped)
 
     def create_stream(self):
-        return _core.stream()
+        with self.device:  # a stream belongs to this context's device
+            return _core.stream()
 
     def create_event(self, timing=True):
-        return _core.event(timing)
+        with self.device:
+            return _core.event(timing)
 
     def get_default_stream(self):
         return _core.default_stream()
@@ -219,10 +254,10 @@ class Context:
         return external_stream(ptr)
 
     def reset(self):
-        """numba-cuda frees what the context holds; cujit keeps one primary context for the
-        process and its arrays stay valid, so this resets the memory manager (an EMM plugin's
-        ``reset()``), flushes the pending deallocations and does what ``cuda.close()`` does:
-        waits for pending work and gives the memory pool's cached memory back to the device."""
+        """numba-cuda frees what the context holds; cujit keeps each device's primary context for
+        the process and its arrays stay valid, so this resets the memory manager (an EMM plugin's
+        ``reset()``), flushes the pending deallocations, waits for pending work and gives the
+        memory pools' cached memory back to the devices."""
         self.memory_manager.reset()
         self.deallocations.clear()
         if not self.device._simulator and _core.gpu_available():
@@ -234,6 +269,19 @@ class Context:
 
 _contexts = {}  # (device id, simulator): its Context
 _contexts_lock = threading.Lock()
+_tls = threading.local()  # .stack: the devices that `with cuda.gpus[i]:` blocks put back at their end
+
+
+def _stack():
+    try:
+        return _tls.stack
+    except AttributeError:
+        _tls.stack = []
+        return _tls.stack
+
+
+def _count():
+    return _core.sim_device_count() if _simulating() else _core.device_count()
 
 
 class _DeviceList:
@@ -241,12 +289,15 @@ class _DeviceList:
     CudaSupportError is raised when no GPU is usable."""
 
     def __len__(self):
-        return 1 if _simulating() else _core.device_count()
+        return _count()
 
     def __getitem__(self, i):
         n = len(self)
-        if not isinstance(i, int) or isinstance(i, bool):
+        if isinstance(i, slice):
+            return [self[j] for j in range(n)[i]]
+        if isinstance(i, bool) or not hasattr(i, "__index__"):
             raise TypeError("device indices must be integers, not %s" % type(i).__name__)
+        i = i.__index__()
         if i < 0:
             i += n
         if not 0 <= i < n:
@@ -273,24 +324,22 @@ def list_devices():
 
 
 def select_device(device_id):
-    """Makes ``device_id`` the device cujit uses and returns it. On the GPU, choosing a device
-    other than the one already in use raises CudaSupportError (one device per process), and a
-    device that does not exist ValueError. The simulator has device 0 only."""
-    if isinstance(device_id, bool) or not isinstance(device_id, int):
+    """Makes ``device_id`` the calling thread's current device (its primary context is made on
+    the GPU) and returns it; other threads keep theirs. A device that does not exist raises
+    ValueError. The simulator has ``CUJIT_SIM_DEVICES`` devices (default 1)."""
+    if isinstance(device_id, bool) or not hasattr(device_id, "__index__"):
         raise TypeError("device_id must be an int, not %s" % type(device_id).__name__)
+    device_id = device_id.__index__()
     if _simulating():
-        if device_id != 0:
-            raise ValueError("the simulator has one device (0), not %d" % device_id)
-        return Device(0, True)
+        _core.select_sim_device(device_id)
+        return Device(device_id, True)
     _core.select_device(device_id)
     return Device(device_id, False)
 
 
 def get_current_device():
-    "The device cujit uses (the simulated one on the simulator)."
-    if _simulating():
-        return Device(0, True)
-    return Device(_core.current_device_id(), False)
+    "The calling thread's current device (a simulated one on the simulator)."
+    return Device(_core.current_device_id(), _simulating())
 
 
 def current_context():
@@ -299,9 +348,13 @@ def current_context():
 
 
 def close():
-    """cujit keeps one primary context for the life of the process, so this does not destroy it:
-    it waits for the GPU's pending work and gives the memory pool's cached memory back to the
-    device. Arrays stay valid. A no-op on the simulator."""
+    """numba-cuda's ``cuda.close()`` pops the thread's contexts (and on the main thread destroys
+    them): here the thread goes back to device 0, as a thread that never selected one, and
+    ``with cuda.gpus[i]:`` blocks still open put nothing back. cujit keeps each device's primary
+    context for the life of the process, so arrays stay valid: it waits for the GPUs' pending
+    work and gives the memory pools' cached memory back to the devices."""
+    _stack().clear()
+    _core._set_thread_device(0)
     if not _simulating() and _core.gpu_available():
         _core.release_cached_memory()
 
@@ -310,7 +363,7 @@ def detect():
     """Prints the devices found, as Numba does, and returns True if any is supported. On the
     simulator, reports the simulated device."""
     if _simulating():
-        devs = [Device(0, True)]
+        devs = list(gpus)
     else:
         if not _core.gpu_available():
             try:

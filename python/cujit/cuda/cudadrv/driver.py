@@ -60,6 +60,8 @@ class _ActiveContext:
         self.context_handle = None
         if not _core.simulator_enabled() and _core.gpu_available():
             self.context_handle = _core.current_cucontext() or None
+        # numba-cuda's ac.devnum: the device of the active context (the thread's current device).
+        self.devnum = _core.current_device_id() if self.context_handle is not None else None
         return self
 
     def __exit__(self, *exc):
