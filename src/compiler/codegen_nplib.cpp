@@ -39,7 +39,7 @@ std::string nplib_call_code(const ast::Node& e, Builtin b, const ExprCode& expr)
     case B::NpDot: case B::NpVdot: case B::NpLinalgSolve: return sp + "(" + arg(0) + ", " + arg(1) + ")";
     default: break;
   }
-  throw InternalError(std::string("codegen: no code for ") + builtin_row(b).name);
+  return linalg_call_code(e, b, expr);  // codegen_linalg.cpp
 }
 
 }  // namespace cujit

@@ -364,6 +364,8 @@ Type type_ufunc_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b,
 /// result type; `x @ y` of two arrays is np.dot's rule.
 Type type_nplib_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args);
 Type type_matmul(FunctionInstance& fn, const ast::Node& at, const Type& x, const Type& y);
+/// np.linalg.eig/svd/qr/lstsq/norm/... (typeinfer_linalg.cpp; reached through type_nplib_call).
+Type type_linalg_call(FunctionInstance& fn, const ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args);
 /// a[i] / a[m] with an integer or boolean array index (typeinfer_nplib.cpp): the new array's
 /// type, or Unknown where no index in `it` is an array.
 Type type_fancy_index(FunctionInstance& fn, const ast::Node& e, const Type& base, const std::vector<Type>& it);

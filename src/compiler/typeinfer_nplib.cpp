@@ -163,7 +163,10 @@ struct NpLibTyper {
       }
       case B::NpLinalgInv: arity(1, 1); return Type::array(matrix(0, "inv").scalar, 2, 'F');
       case B::NpLinalgCholesky: arity(1, 1); return Type::array(matrix(0, "cholesky").scalar, 2, 'C');
-      case B::NpLinalgDet: arity(1, 1); return Type::scalar_of(matrix(0, "det").scalar);
+      case B::NpLinalgDet: {  // Numba: sign * exp(logdet) of slogdet's (float64, float64) / (complex128, float64)
+        arity(1, 1);
+        return Type::scalar_of(is_complex(matrix(0, "det").scalar) ? Scalar::Complex128 : Scalar::Float64);
+      }
       case B::NpLinalgSolve: {
         arity(2, 2);
         const Type& a = matrix(0, "solve");
@@ -189,7 +192,7 @@ struct NpLibTyper {
       }
       default: break;
     }
-    throw InternalError(std::string("no typing rule for ") + b.name);
+    return type_linalg_call(fn, e, b, args);  // typeinfer_linalg.cpp
   }
 };
 
