@@ -293,3 +293,23 @@ def test_typing_errors_match_numba():
         lstsq(np.ones((3, 2)), np.ones(3, np.float32))
     with pytest.raises(TypingError, match=r"Exponent must be an integer\."):
         mpow(A, 2.0)
+
+
+@njit
+def trace(a):
+    return np.trace(a)
+
+
+@njit
+def trace_k(a, k):
+    return np.trace(a, offset=k)
+
+
+def test_trace_sums_in_float64_with_offset():
+    # Numba sums from the int 0: float32 / complex64 diagonals accumulate in float64 / complex128.
+    x = np.array([[0.1, 5.], [7., 0.2]], np.float32)
+    t = trace(x)
+    assert t == float(np.float32(0.1)) + float(np.float32(0.2)) and t != float(np.float32(0.1) + np.float32(0.2))
+    assert isinstance(trace(x.astype(np.complex64)), complex)
+    m = np.arange(12.).reshape(3, 4)
+    assert [trace_k(m, k) for k in (-3, -1, 0, 1, 3, 5)] == [np.trace(m, k) for k in (-3, -1, 0, 1, 3, 5)]

@@ -360,7 +360,6 @@ Type BuiltinTyper::builtin_call(ast::Node& e, const BuiltinRow& b, const std::ve
       if (args.size() > 1) return reduce_axis(e, b, args);
       return type_reduce_call(fn_, e, b, args);
     case Rule::NpFunc: return numpy_call(e, b, args);
-    case Rule::NpLib: return type_nplib_call(fn_, e, b, args);
     case Rule::Atomic: case Rule::AtomicInt: case Rule::AtomicUnsigned: case Rule::AtomicCas: {
       const bool cas0 = b.id == Builtin::AtomicCas0;  // compare_and_swap(ary, old, val): ary[0]
       const size_t nargs = b.rule == Rule::AtomicCas && !cas0 ? 4 : 3;
@@ -471,6 +470,7 @@ const std::vector<KwSpec>& keyword_specs() {
       {Builtin::NpNegBinomial, {{"n", T::None, 0}, {"p", T::None, 0}, {"size", T::None, 0}}},
       {Builtin::NpBinomial, {{"n", T::None, 0}, {"p", T::None, 0}, {"size", T::None, 0}}},
       {Builtin::NpChoice, {{"a", T::None, 0}, {"size", T::None, 0}, {"replace", T::None, 0}}},
+      {Builtin::NpTrace, {{"a", T::None, 0}, {"offset", T::None, 0}}},
       {Builtin::NpLinalgSvd, {{"a", T::None, 0}, {"full_matrices", T::None, 0}}},
       {Builtin::NpLinalgLstsq, {{"a", T::None, 0}, {"b", T::None, 0}, {"rcond", T::None, 0}}},
       {Builtin::NpLinalgPinv, {{"a", T::None, 0}, {"rcond", T::None, 0}}},

@@ -1,6 +1,6 @@
 // Typing of np.linalg's decompositions and the functions built on them in CPU code: eig, eigvals,
-// eigh, eigvalsh, svd, qr, lstsq, pinv, slogdet, norm, cond, matrix_rank, matrix_power (Rule::NpLib
-// rows; typeinfer_nplib.cpp hands them here, codegen_linalg.cpp writes the calls and
+// eigh, eigvalsh, svd, qr, lstsq, pinv, slogdet, norm, cond, matrix_rank, matrix_power (Rule::NpFunc
+// rows; typeinfer_numpy.cpp hands them here, codegen_linalg.cpp writes the calls and
 // prelude/host_linalg_decomp.h runs them). Result types, layouts and refusals are Numba 0.68's
 // (numba/np/linalg.py): e.g. a real eig stays real, slogdet is (float64, float64), lstsq's rank is
 // int32, qr's Q is 'A'.
