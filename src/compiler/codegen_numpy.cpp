@@ -137,7 +137,7 @@ std::string Emitter::numpy_call(const ast::Node& e, Builtin b) {
     }
     case B::NpOuter: return sp + "<" + cpp_type(Type::scalar_of(e.type.scalar)) + ">(" + ax(0) + ", " + ax(1) + ")";
     case B::NpDot: case B::NpVdot: case B::NpLinalgSolve: return sp + "(" + ax(0) + ", " + ax(1) + ")";
-    case B::NpTrace: return sp + "(" + ax(0) + ", (int64_t)(" + (given(e, 1) ? ax(1) : std::string("0")) + "))";
+    case B::NpTrace: return sp + "(" + ax(0) + ", (int64_t)(" + (arg_given(e, 1) ? ax(1) : std::string("0")) + "))";
     default: break;
   }
   return linalg_call_code(e, b, [this](const ast::Node& n) { return expr(n); });  // codegen_linalg.cpp
