@@ -144,6 +144,7 @@ std::string with_prelude(Target t, const std::string& code, bool host_only = fal
     if (host_only && uses_nplib(code)) {
       s += prelude::get("host_nplib.h");
       s += prelude::get("host_linalg.h");
+      s += prelude::get("host_linalg_decomp.h");
     }
     if (code.find("cj::npa_") != std::string::npos) s += prelude::get("host_numpy.h");
   }

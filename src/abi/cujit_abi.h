@@ -169,7 +169,10 @@ struct HostServices {
 /// (host_linalg.h) calls it through HostServices::lapack(LapackFn::dgemm).
 #define CJ_LAPACK_ROUTINES(X)                                                                       \
   X(sgemm) X(dgemm) X(cgemm) X(zgemm) X(sgetrf) X(dgetrf) X(cgetrf) X(zgetrf) X(sgetri) X(dgetri) \
-  X(cgetri) X(zgetri) X(sgesv) X(dgesv) X(cgesv) X(zgesv) X(spotrf) X(dpotrf) X(cpotrf) X(zpotrf)
+  X(cgetri) X(zgetri) X(sgesv) X(dgesv) X(cgesv) X(zgesv) X(spotrf) X(dpotrf) X(cpotrf) X(zpotrf) \
+  X(sgeev) X(dgeev) X(cgeev) X(zgeev) X(ssyevd) X(dsyevd) X(cheevd) X(zheevd) X(sgesdd) X(dgesdd)  \
+  X(cgesdd) X(zgesdd) X(sgelsd) X(dgelsd) X(cgelsd) X(zgelsd) X(sgeqrf) X(dgeqrf) X(cgeqrf)        \
+  X(zgeqrf) X(sorgqr) X(dorgqr) X(cungqr) X(zungqr) X(snrm2) X(dnrm2) X(scnrm2) X(dznrm2)
 enum class LapackFn : int {
 #define CJ_LAPACK_ENUM(name) name,
   CJ_LAPACK_ROUTINES(CJ_LAPACK_ENUM)

@@ -74,8 +74,9 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
     if (e.args().size() > 1) return numpy_reduce(e, b);  // axis= / dtype= (codegen_numpy.cpp)
     return reduce_code(e, b, expr(*e.list[0]), prog_.host_only);
   }
-  if (rule == Rule::NpFunc) {  // codegen_numpy.cpp (a scalar result may make arrays too: np.median)
-    allocates_ = true;
+  if (rule == Rule::NpFunc) {  // codegen_numpy.cpp (a scalar result may make arrays too: np.median;
+    allocates_ = true;         // type(): a tuple result's struct, np.linalg.eig's)
+    type(e.type);
     return numpy_call(e, b);
   }
   if (rule == Rule::StrOp) return str_call_code(e, b, [this](const ast::Node& n) { return expr(n); });  // codegen_strings.cpp
@@ -222,7 +223,11 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
     case Builtin::NpNormal: case Builtin::NpUniform: case Builtin::NpRandint: case Builtin::NpSeed:
     case Builtin::NpExponential: case Builtin::NpStdExponential: case Builtin::NpLaplace: case Builtin::NpLogistic:
     case Builtin::NpGumbel: case Builtin::NpLognormal: case Builtin::NpGeometric: case Builtin::NpPoisson:
-    case Builtin::NpTriangular:
+    case Builtin::NpTriangular: case Builtin::NpRanf: case Builtin::NpSample: case Builtin::NpGamma:
+    case Builtin::NpStdGamma: case Builtin::NpBeta: case Builtin::NpChisquare: case Builtin::NpF: case Builtin::NpStdT:
+    case Builtin::NpStdCauchy: case Builtin::NpPareto: case Builtin::NpWeibull: case Builtin::NpRandPower:
+    case Builtin::NpRayleigh: case Builtin::NpWald: case Builtin::NpVonmises: case Builtin::NpNegBinomial:
+    case Builtin::NpBinomial: case Builtin::NpChoice:
       return random_call(e, b, sp);
     case Builtin::NpEmpty: case Builtin::NpZeros: case Builtin::NpOnes: case Builtin::NpFull:
     case Builtin::NpEmptyLike: case Builtin::NpZerosLike: case Builtin::NpOnesLike: case Builtin::NpFullLike:
@@ -354,6 +359,19 @@ std::string Emitter::random_call(const ast::Node& e, Builtin b, const std::strin
     case B::NpGeometric: a = {num(0, "0.5")}; size_arg = 1; break;
     case B::NpPoisson: a = {num(0, "1.0")}; size_arg = 1; break;
     case B::NpTriangular: a = {num(0, "0.0"), num(1, "0.0"), num(2, "0.0")}; size_arg = 3; break;
+    case B::NpStdCauchy: size_arg = 0; break;
+    case B::NpGamma: a = {num(0, "1.0"), num(1, "1.0")}; size_arg = 2; break;
+    case B::NpRayleigh: a = {num(0, "1.0")}; size_arg = 1; break;
+    case B::NpStdGamma: case B::NpChisquare: case B::NpStdT: case B::NpPareto: case B::NpWeibull: case B::NpRandPower:
+      a = {num(0, "1.0")};
+      size_arg = 1;
+      break;
+    case B::NpBeta: case B::NpF: case B::NpWald: case B::NpVonmises: case B::NpNegBinomial:
+      a = {num(0, "1.0"), num(1, "1.0")};
+      size_arg = 2;
+      break;
+    case B::NpBinomial: a = {arg(e, 0, i64), num(1, "0.5")}; size_arg = 2; break;
+    case B::NpChoice: return choice_call(e, sp);  // codegen_random.cpp
     case B::PyRandint: a = {arg(e, 0, i64), arg(e, 1, i64)}; break;
     case B::PyRandrange: case B::NpRandint:  // one argument: [0, n)
       a = given(1) ? std::vector<std::string>{arg(e, 0, i64), arg(e, 1, i64)}
@@ -385,6 +403,19 @@ std::string Emitter::random_call(const ast::Node& e, Builtin b, const std::strin
   out += init + "auto cj_r = cj::np_empty<" + T + ", " + N + ">(" + dims + "); ";
   out += "for (int64_t cj_k = 0, cj_n = cj::size(cj_r); cj_k < cj_n; ++cj_k) cj_r.data[cj_k] = " + draw(names) + "; ";
   return out + "return cj_r; }()";
+}
+
+// np.random.choice (prelude/host_random.h): one item, or an array of `size` filled by rand_choice_fill.
+std::string Emitter::choice_call(const ast::Node& e, const std::string& sp) {
+  const std::string pop = expr(*e.list[0]);
+  if (!e.type.is_array()) return sp + "(" + pop + ")";
+  const bool replace_given = e.list.size() > 2 && e.list[2]->type.tag != Type::Tag::None;
+  std::string init;
+  const std::string dims = shape_sizes(*e.list[1], &init);
+  const std::string T = scalar_cpp(e.type.scalar), N = std::to_string(e.type.ndim);
+  return "[&] { const auto cj_pop = " + pop + "; const bool cj_rep = " +
+         (replace_given ? "(bool)(" + expr(*e.list[2]) + ")" : std::string("true")) + "; " + init +
+         "auto cj_r = cj::np_empty<" + T + ", " + N + ">(" + dims + "); cj::rand_choice_fill(cj_pop, cj_r, cj_rep); return cj_r; }()";
 }
 
 std::string Emitter::print(const ast::Node& e) {

@@ -102,6 +102,7 @@ class Emitter {
   std::string shape_sizes(const ast::Node& sh, std::string* init);
   std::string array_new(const ast::Node& e, Builtin b, const std::string& sp);
   std::string random_call(const ast::Node& e, Builtin b, const std::string& sp);
+  std::string choice_call(const ast::Node& e, const std::string& sp);
   std::string numpy_call(const ast::Node& e, Builtin b);  // codegen_numpy.cpp
   std::string numpy_reduce(const ast::Node& e, Builtin b);
   std::string print(const ast::Node& e);

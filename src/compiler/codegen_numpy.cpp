@@ -123,7 +123,7 @@ std::string Emitter::numpy_call(const ast::Node& e, Builtin b) {
       return spread(f, "(int64_t)(" + axis + ")", expr(*e.args()[0]), tt);
     }
     case B::NpSort: case B::ArraySortM: case B::NpUnique: case B::NpFlip: case B::NpFliplr: case B::NpFlipud:
-    case B::NpTrace: case B::NpLinalgInv: case B::NpLinalgDet: case B::NpLinalgCholesky: case B::NpShuffle:
+    case B::NpLinalgInv: case B::NpLinalgDet: case B::NpLinalgCholesky: case B::NpShuffle:
     case B::NpPermutation:
       return sp + "(" + ax(0) + ")";
     case B::NpArgsort: return sp + "(" + ax(0) + ", " + (literal(e, 1, "quicksort") == "mergesort" ? "true" : "false") + ")";
@@ -137,9 +137,10 @@ std::string Emitter::numpy_call(const ast::Node& e, Builtin b) {
     }
     case B::NpOuter: return sp + "<" + cpp_type(Type::scalar_of(e.type.scalar)) + ">(" + ax(0) + ", " + ax(1) + ")";
     case B::NpDot: case B::NpVdot: case B::NpLinalgSolve: return sp + "(" + ax(0) + ", " + ax(1) + ")";
+    case B::NpTrace: return sp + "(" + ax(0) + ", (int64_t)(" + (arg_given(e, 1) ? ax(1) : std::string("0")) + "))";
     default: break;
   }
-  throw InternalError(std::string("codegen: no code for ") + builtin_row(b).name);
+  return linalg_call_code(e, b, [this](const ast::Node& n) { return expr(n); });  // codegen_linalg.cpp
 }
 
 }  // namespace detail

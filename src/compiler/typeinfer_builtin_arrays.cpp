@@ -72,6 +72,35 @@ Type BuiltinTyper::random_call(ast::Node& e, const BuiltinRow& b, const std::vec
       if (!given(0)) error(e, "numpy.random.geometric() missing a required argument: 'p'");
       return sized(1, Scalar::Int64);
     case B::NpPoisson: arity(e, b, args, 0, 2); number(0); return sized(1, Scalar::Int64);
+    case B::NpRanf: case B::NpSample: case B::NpStdCauchy:
+      arity(e, b, args, 0, 1);
+      return sized(0, Scalar::Float64);
+    case B::NpGamma: case B::NpStdGamma: case B::NpBeta: case B::NpChisquare: case B::NpF: case B::NpStdT:
+    case B::NpPareto: case B::NpWeibull: case B::NpRandPower: case B::NpRayleigh: case B::NpWald: case B::NpVonmises:
+    case B::NpNegBinomial: case B::NpBinomial: {
+      // Parameters before the size: how many, and how many of them are required.
+      const bool two = b.id == B::NpGamma || b.id == B::NpBeta || b.id == B::NpF || b.id == B::NpWald ||
+                       b.id == B::NpVonmises || b.id == B::NpNegBinomial || b.id == B::NpBinomial;
+      const size_t np = two ? 2 : 1, req = b.id == B::NpGamma ? 1 : b.id == B::NpRayleigh ? 0 : np;
+      arity(e, b, args, req, np + 1);
+      for (size_t i = 0; i < np; ++i) {
+        if (i < req && !given(i)) error(e, std::string(b.name) + "() missing a required argument");
+        number(i);
+      }
+      if (b.id == B::NpBinomial) integer(0);
+      const bool ints = b.id == B::NpNegBinomial || b.id == B::NpBinomial;
+      return sized(np, ints ? Scalar::Int64 : Scalar::Float64);
+    }
+    case B::NpChoice: {  // Numba: a 1-d array or an int population, size=, replace= (no p=)
+      arity(e, b, args, 1, 3);
+      Scalar item = Scalar::Int64;
+      if (args[0].is_array() && !args[0].is_record_array() && args[0].ndim == 1) item = args[0].scalar;
+      else if (!(args[0].is_scalar() && is_integer(args[0].scalar)))
+        error(*e.list[0], "np.random.choice() first argument should be int or array, got " + args[0].str());
+      if (given(2) && !(args[2].is_scalar() && is_integral(args[2].scalar)))
+        error(*e.list[2], "np.random.choice() needs a bool as replace, got " + args[2].str());
+      return sized(1, item);
+    }
     case B::NpTriangular:
       arity(e, b, args, 3, 4); number(0); number(1); number(2);
       for (size_t i = 0; i < 3; ++i)

@@ -376,9 +376,12 @@ struct NpTyper {
         if (x.ndim == 1 && y.ndim == 1) return Type::scalar_of(x.scalar);
         return Type::array(x.scalar, x.ndim == 2 && y.ndim == 2 ? 2 : 1, 'C');
       }
-      case B::NpTrace: {
-        arity(1, 1);
-        return Type::scalar_of(matrix(0, "trace", false).scalar);
+      case B::NpTrace: {  // Numba: summed from the int 0, so float64 (complex128); offset= too
+        arity(1, 2);
+        const Scalar s = matrix(0, "trace", false).scalar;
+        if (given(1) && !(args[1].is_scalar() && is_integer(args[1].scalar)))
+          error(at(1), "integer argument expected, got " + args[1].str());
+        return Type::scalar_of(is_complex(s) ? Scalar::Complex128 : Scalar::Float64);
       }
       case B::NpOuter: {
         arity(2, 2);
@@ -389,7 +392,10 @@ struct NpTyper {
       }
       case B::NpLinalgInv: arity(1, 1); return Type::array(matrix(0, "inv").scalar, 2, 'F');
       case B::NpLinalgCholesky: arity(1, 1); return Type::array(matrix(0, "cholesky").scalar, 2, 'C');
-      case B::NpLinalgDet: arity(1, 1); return Type::scalar_of(matrix(0, "det").scalar);
+      case B::NpLinalgDet: {  // Numba: sign * exp(logdet) of slogdet's (float64, float64) / (complex128, float64)
+        arity(1, 1);
+        return Type::scalar_of(is_complex(matrix(0, "det").scalar) ? Scalar::Complex128 : Scalar::Float64);
+      }
       case B::NpLinalgSolve: {
         arity(2, 2);
         const Type& a = matrix(0, "solve");
@@ -415,7 +421,7 @@ struct NpTyper {
       }
       default: break;
     }
-    throw InternalError(std::string("no typing rule for ") + b.name);
+    return type_linalg_call(fn, e, b, args);  // eig, svd, norm, ... (typeinfer_linalg.cpp)
   }
 };
 

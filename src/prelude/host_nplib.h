@@ -220,12 +220,20 @@ CJ_FN Array<T, N> np_fliplr(const Array<T, N>& a) { return flip_axis(a, 1); }
 template <class T, int N>
 CJ_FN Array<T, N> np_flipud(const Array<T, N>& a) { return flip_axis(a, 0); }
 
-// np.trace of a 2-d float or complex array: the sum of its diagonal, in its dtype.
+// np.trace(a, offset) of a 2-d float or complex array: the sum of a diagonal, accumulated as
+// Numba's (from the int 0: float64, or complex128 for complex input).
 template <class T>
-CJ_FN std::remove_cv_t<T> np_trace(const Array<T, 2>& a) {
-  std::remove_cv_t<T> s = 0;
-  const int64_t n = a.shape[0] < a.shape[1] ? a.shape[0] : a.shape[1];
-  for (int64_t i = 0; i < n; ++i) s = s + *(T*)((char*)a.data + i * (a.strides[0] + a.strides[1]));
+CJ_FN auto np_trace(const Array<T, 2>& a, int64_t k = 0) {
+  using V = std::remove_cv_t<T>;
+  using R = std::conditional_t<np_complex_t<V>::value, Complex<double>, double>;
+  R s = R(0);
+  int64_t rows = a.shape[0], cols = a.shape[1];
+  if (k < 0) rows += k;
+  if (k > 0) cols -= k;
+  int64_t n = rows < cols ? rows : cols;
+  if (n < 0) n = 0;
+  const int64_t r0 = k < 0 ? -k : 0, c0 = k > 0 ? k : 0;
+  for (int64_t i = 0; i < n; ++i) s = s + R(*(T*)((char*)a.data + (r0 + i) * a.strides[0] + (c0 + i) * a.strides[1]));
   return s;
 }
 

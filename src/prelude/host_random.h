@@ -245,4 +245,232 @@ CJ_FN int64_t rand_poisson(int which, double lam) {
     x += 1;
   }
 }
+
+// ---- np.random's distributions Numba draws with CPython's random-module algorithms -------------
+// (gammavariate: Cheng's for shape > 1, Kennedy & Gentle's GS below 1; betavariate; vonmisesvariate)
+// and the ones it builds on them, each from the np.random stream in the order Numba draws.
+// These differ from NumPy's legacy RandomState for the same seed, as Numba's do.
+CJ_FN double rand_gamma(int which, double alpha, double beta) {
+  if (alpha <= 0.0 || beta <= 0.0) raise("ValueError", "gammavariate: alpha and beta must be > 0.0");
+  MtState& s = rng(which);
+  if (alpha > 1.0) {
+    const double ainv = std::sqrt(2.0 * alpha - 1.0), bbb = alpha - std::log(4.0), ccc = alpha + ainv;
+    const double sg_magic = 1.0 + std::log(4.5);
+    for (;;) {
+      const double u1 = mt_double(s);
+      if (!(1e-7 < u1 && u1 < .9999999)) continue;
+      const double u2 = 1.0 - mt_double(s);
+      const double v = std::log(u1 / (1.0 - u1)) / ainv, x = alpha * std::exp(v);
+      const double z = u1 * u1 * u2, r = bbb + ccc * v - x;
+      if (r + sg_magic - 4.5 * z >= 0.0 || r >= std::log(z)) return x * beta;
+    }
+  }
+  if (alpha == 1.0) return -std::log(1.0 - mt_double(s)) * beta;
+  double x;
+  for (;;) {
+    const double u = mt_double(s), b = (2.718281828459045 + alpha) / 2.718281828459045, p = b * u;
+    x = p <= 1.0 ? std::pow(p, 1.0 / alpha) : -std::log((b - p) / alpha);
+    const double u1 = mt_double(s);
+    if (p > 1.0) {
+      if (u1 <= std::pow(x, alpha - 1.0)) break;
+    } else if (u1 <= std::exp(-x)) {
+      break;
+    }
+  }
+  return x * beta;
+}
+CJ_FN double rand_standard_gamma(int which, double shape) { return rand_gamma(which, shape, 1.0); }
+CJ_FN double rand_beta(int which, double a, double b) {
+  const double y = rand_gamma(which, a, 1.0);
+  if (y == 0.0) return 0.0;
+  return y / (y + rand_gamma(which, b, 1.0));
+}
+CJ_FN double rand_chisquare(int which, double df) { return 2.0 * rand_gamma(which, df / 2.0, 1.0); }
+CJ_FN double rand_f(int which, double dfnum, double dfden) {
+  const double num = rand_chisquare(which, dfnum) * dfden;  // the numerator's draws come first
+  return num / (rand_chisquare(which, dfden) * dfnum);
+}
+CJ_FN double rand_standard_t(int which, double df) {
+  const double n = mt_gauss(rng(which));
+  const double g = rand_gamma(which, df / 2.0, 1.0);
+  return std::sqrt(df / 2.0) * n / std::sqrt(g);
+}
+CJ_FN double rand_standard_cauchy(int which) {
+  const double a = mt_gauss(rng(which));
+  return a / mt_gauss(rng(which));
+}
+CJ_FN double rand_pareto(int which, double a) { return 1.0 / std::pow(1.0 - mt_double(rng(which)), 1.0 / a) - 1; }
+CJ_FN double rand_weibull(int which, double a) { return std::pow(-std::log(1.0 - mt_double(rng(which))), 1.0 / a); }
+CJ_FN double rand_power(int which, double a) {
+  if (a <= 0.0) raise("ValueError", "power(): a <= 0");
+  return std::pow(1 - std::exp(std::log(1.0 - mt_double(rng(which)))), 1. / a);
+}
+CJ_FN double rand_rayleigh(int which, double scale) {
+  if (scale <= 0.0) raise("ValueError", "rayleigh(): scale <= 0");
+  return scale * std::sqrt(-2.0 * std::log(1.0 - mt_double(rng(which))));
+}
+CJ_FN double rand_wald(int which, double mean, double scale) {
+  if (mean <= 0.0) raise("ValueError", "wald(): mean <= 0");
+  if (scale <= 0.0) raise("ValueError", "wald(): scale <= 0");
+  MtState& s = rng(which);
+  const double mu_2l = mean / (2.0 * scale);
+  double y = mt_gauss(s);
+  y = mean * y * y;
+  const double x = mean + mu_2l * (y - std::sqrt(4 * scale * y + y * y));
+  return mt_double(s) <= mean / (mean + x) ? x : mean * mean / x;
+}
+CJ_FN double rand_vonmises(int which, double mu, double kappa) {
+  MtState& s = rng(which);
+  const double pi = 3.141592653589793;
+  if (kappa <= 1e-6) return 2.0 * pi * mt_double(s);
+  const double sh = 0.5 / kappa, r = sh + std::sqrt(1.0 + sh * sh);
+  double z;
+  for (;;) {
+    z = std::cos(pi * mt_double(s));
+    const double d = z / (r + z), u2 = mt_double(s);
+    if (u2 < 1.0 - d * d || u2 <= (1.0 - d) * std::exp(d)) break;
+  }
+  const double q = 1.0 / r, f = (q + z) / (1.0 + q * z);
+  const double theta = mt_double(s) > 0.5 ? mu + std::acos(f) : mu - std::acos(f);
+  double m = std::fmod(theta, 2.0 * pi);  // Python's %: the divisor's sign
+  if (m < 0) m += 2.0 * pi;
+  return m;
+}
+CJ_FN int64_t rand_negative_binomial(int which, double n, double p) {
+  if (n <= 0) raise("ValueError", "negative_binomial(): n <= 0");
+  if (p < 0.0 || p > 1.0) raise("ValueError", "negative_binomial(): p outside of [0, 1]");
+  return rand_poisson(which, rand_gamma(which, n, (1.0 - p) / p));
+}
+
+// np.random.binomial as Numba draws it (the same values as NumPy's legacy RandomState): inversion
+// for n * min(p, 1 - p) <= 30, else BTPE (Kachitvichyanukul & Schmeiser) with NumPy's constants.
+CJ_FN int64_t rand_binomial_btpe(MtState& s, int64_t n, double r) {
+  const double q = 1.0 - r, fm = n * r + r;
+  const int64_t m = (int64_t)std::floor(fm);
+  const double p1 = std::floor(2.195 * std::sqrt(n * r * q) - 4.6 * q) + 0.5;
+  const double xm = m + 0.5, xl = xm - p1, xr = xm + p1, c = 0.134 + 20.5 / (15.3 + m);
+  double a = (fm - xl) / (fm - xl * r);
+  const double laml = a * (1.0 + a / 2.0);
+  a = (xr - fm) / (xr * q);
+  const double lamr = a * (1.0 + a / 2.0);
+  const double p2 = p1 * (1.0 + 2.0 * c), p3 = p2 + c / laml, p4 = p3 + c / lamr;
+  const double nrq = n * r * q;
+  for (;;) {
+    const double u = mt_double(s) * p4;
+    double v = mt_double(s);
+    int64_t y;
+    if (u <= p1) return (int64_t)std::floor(xm - p1 * v + u);
+    if (u <= p2) {
+      const double x = xl + (u - p1) / c;
+      v = v * c + 1.0 - std::fabs(m - x + 0.5) / p1;
+      if (v > 1.0) continue;
+      y = (int64_t)std::floor(x);
+    } else if (u <= p3) {
+      y = (int64_t)std::floor(xl + std::log(v) / laml);
+      if (y < 0 || v == 0.0) continue;
+      v = v * (u - p2) * laml;
+    } else {
+      y = (int64_t)std::floor(xr - std::log(v) / lamr);
+      if (y > n || v == 0.0) continue;
+      v = v * (u - p3) * lamr;
+    }
+    const int64_t k = y > m ? y - m : m - y;
+    if (k <= 20 || k >= nrq / 2.0 - 1) {  // evaluate f(y) / f(m) recursively
+      const double sr = r / q, aa = sr * (n + 1);
+      double F = 1.0;
+      if (m < y)
+        for (int64_t i = m + 1; i <= y; ++i) F = F * (aa / i - sr);
+      else if (m > y)
+        for (int64_t i = y + 1; i <= m; ++i) F = F / (aa / i - sr);
+      if (v > F) continue;
+      return y;
+    }
+    // The squeeze on log f(y), then Stirling's bound.
+    const double rho = (k / nrq) * ((k * (k / 3.0 + 0.625) + 0.16666666666666666) / nrq + 0.5);
+    const double t = -k * k / (2 * nrq), A = std::log(v);
+    if (A < t - rho) return y;
+    if (A > t + rho) continue;
+    const double x1 = y + 1, f1 = m + 1, z = n + 1 - m, w = n - y + 1;
+    const double x2 = x1 * x1, f2 = f1 * f1, z2 = z * z, w2 = w * w;
+    const double bound = xm * std::log(f1 / x1) + (n - m + 0.5) * std::log(z / w) + (y - m) * std::log(w * r / (x1 * q)) +
+                         (13680. - (462. - (132. - (99. - 140. / f2) / f2) / f2) / f2) / f1 / 166320. +
+                         (13680. - (462. - (132. - (99. - 140. / z2) / z2) / z2) / z2) / z / 166320. +
+                         (13680. - (462. - (132. - (99. - 140. / x2) / x2) / x2) / x2) / x1 / 166320. +
+                         (13680. - (462. - (132. - (99. - 140. / w2) / w2) / w2) / w2) / w / 166320.;
+    if (A > bound) continue;
+    return y;
+  }
+}
+CJ_FN int64_t rand_binomial(int which, int64_t n, double p) {
+  if (n < 0) raise("ValueError", "binomial(): n <= 0");
+  if (!(0.0 <= p && p <= 1.0)) raise("ValueError", "binomial(): p outside of [0, 1]");
+  if (p == 0.0) return 0;
+  if (p == 1.0) return n;
+  MtState& s = rng(which);
+  const bool flipped = p > 0.5;
+  if (flipped) p = 1.0 - p;
+  const double q = 1.0 - p, np_prod = n * p;
+  if (np_prod > 30.0) {
+    const int64_t x = rand_binomial_btpe(s, n, p);
+    return flipped ? n - x : x;
+  }
+  int64_t niters = 1;
+  double qn = std::pow(q, (double)n);
+  while (qn <= 1e-308) {  // underflow: several draws of a quarter of n
+    niters <<= 2;
+    n >>= 2;
+    qn = std::pow(q, (double)n);
+  }
+  const double lim = np_prod + 10.0 * std::sqrt(np_prod * q + 1);
+  const double bound = (double)n < lim ? (double)n : lim;
+  int64_t total = 0;
+  while (niters > 0) {
+    int64_t x = 0;
+    double u = mt_double(s), px = qn;
+    while (x <= bound) {
+      if (u <= px) {
+        total += flipped ? n - x : x;
+        niters -= 1;
+        break;
+      }
+      u -= px;
+      x += 1;
+      px = ((n - x + 1) * p * px) / (x * q);
+    }
+  }
+  return total;
+}
+
+// np.random.choice(a[, size[, replace]]) as Numba draws it: with replacement, randint(0, n) per
+// item; without, the first items of a permutation (a shuffle of the population); a population
+// of an int n is arange(n).
+CJ_FN int64_t choice_len(int64_t n) { return n; }
+template <class T>
+CJ_FN int64_t choice_len(const Array<T, 1>& a) { return a.shape[0]; }
+CJ_FN int64_t choice_item(int64_t, int64_t i) { return i; }
+template <class T>
+CJ_FN std::remove_cv_t<T> choice_item(const Array<T, 1>& a, int64_t i) {
+  return *(const T*)((const char*)a.data + i * a.strides[0]);
+}
+template <class P>
+CJ_FN auto rand_choice(const P& a) { return choice_item(a, np_randint(0, choice_len(a))); }
+template <class P, class V, int N>
+CJ_FN void rand_choice_fill(const P& a, Array<V, N> out, bool replace) {
+  const int64_t n = choice_len(a), m = size(out);
+  if (replace) {
+    for (int64_t k = 0; k < m; ++k) out.data[k] = (V)choice_item(a, np_randint(0, n));
+    return;
+  }
+  if (m > n) raise("ValueError", "Cannot take a larger sample than population when 'replace=False'");
+  int64_t* idx = (int64_t*)host_services.alloc((n > 0 ? n : 1) * (int64_t)sizeof(int64_t));
+  for (int64_t k = 0; k < n; ++k) idx[k] = k;
+  MtState& s = rng(1);
+  for (int64_t i = n - 1; i > 0; --i) {  // np.random.shuffle's draws
+    const int64_t j = (int64_t)mt_bounded(s, (uint64_t)i);
+    const int64_t t = idx[i];
+    idx[i] = idx[j];
+    idx[j] = t;
+  }
+  for (int64_t k = 0; k < m; ++k) out.data[k] = (V)choice_item(a, idx[k]);
+}
 }  // namespace cj
