@@ -365,3 +365,31 @@ def tuple_conversion():
 
 def test_list_tuple_items_convert():
     assert same(njit(tuple_conversion)(), [(7, 8.0), (3, 4.0), (5, 6.0)])
+
+
+# A comprehension's loops run before its statement (it is hoisted): what the statement evaluates
+# before the comprehension must still happen first, as in Python (Numba 0.68 gives these).
+def _pop_then_comprehend():
+    l = [1, 2, 3]
+    return l.pop(), [x for x in l]
+
+
+def _len_around_comprehension():
+    l = [1, 2, 3]
+    return len(l) + len([l.pop() for _ in range(1)]) + len(l)
+
+
+def _stable_parts_stay():
+    l = [1, 2, 3]
+    n = 2
+    return n, l, [x * n for x in range(n)]
+
+
+@pytest.mark.parametrize("fn, expected", [
+    (_pop_then_comprehend, (3, [1, 2])),
+    (_len_around_comprehension, 6),
+    (_stable_parts_stay, (2, [1, 2, 3], [0, 2])),
+])
+def test_comprehension_runs_in_evaluation_order(fn, expected):
+    assert njit(fn)() == expected
+    assert fn() == expected

@@ -105,7 +105,54 @@ struct Desugar {
       for (size_t i = 0; i < e.values().size(); ++i) hoist(e.values()[i], before, ok && i == 0);
       return;
     }
-    ast::for_each_child(e, [&](Node& c) { hoist(c, before, ok); });
+    // Python evaluates a statement's parts left to right, and the comprehension's loops now run
+    // before the statement: a part evaluated before a comprehension that is not stable (a call,
+    // an item, arithmetic) is computed into a variable first, in order, so that what it does and
+    // what it reads happen before the comprehension runs, as in Python (`l.pop(), [x for x in l]`).
+    std::vector<Node*> kids;
+    ast::for_each_child(e, [&](Node& c) { kids.push_back(&c); });
+    size_t last_comp = kids.size();
+    for (size_t i = 0; i < kids.size(); ++i)
+      if (has_comp(*kids[i])) last_comp = i;
+    for (size_t i = 0; i < kids.size(); ++i) {
+      if (has_comp(*kids[i])) hoist(*kids[i], before, ok);
+      else if (last_comp != kids.size() && i < last_comp && !stable(*kids[i])) spill(*kids[i], before);
+    }
+  }
+
+  static bool has_comp(const Node& e) {
+    if (e.is(Kind::ListComp)) return true;
+    bool r = false;
+    ast::for_each_child(e, [&](const Node& c) { r = r || has_comp(c); });
+    return r;
+  }
+
+  // Gives the same value and does nothing else whether evaluated before or after a comprehension:
+  // constants, names (a list's name is the same list either way), attributes of those (a module's
+  // function, a bound method), tuples of those and range() of those.
+  static bool stable(const Node& e) {
+    bool r = true;
+    switch (e.kind) {
+      case Kind::Constant: case Kind::Name: return true;
+      case Kind::Attribute: return stable(*e.value());
+      case Kind::Tuple: ast::for_each_child(e, [&](const Node& c) { r = r && stable(c); }); return r;
+      case Kind::Call:
+        if (!e.func()->is(Kind::Name) || e.func()->name != "range") return false;
+        ast::for_each_child(e, [&](const Node& c) { r = r && stable(c); });
+        return r;
+      default: return false;
+    }
+  }
+
+  // `e` becomes the name of a variable assigned its value before the statement.
+  void spill(Node& e, std::vector<NodePtr>* before) {
+    const std::string var = "__cj_ev" + std::to_string(count++);
+    const SourceLoc loc = e.loc;
+    NodePtr assign = ast::make(Kind::Assign, loc);
+    assign->targets().push_back(ast::make_name(var, loc));
+    assign->rhs() = std::make_unique<Node>(std::move(e));
+    before->push_back(std::move(assign));
+    e = std::move(*ast::make_name(var, loc));
   }
 
   // The comprehension node itself becomes the Name of its list (in place: its parent keeps it).
