@@ -240,6 +240,11 @@ UfuncBuild build_ufunc(const std::shared_ptr<FunctionSource>& src, const std::ve
       const Signature& s = sigs[i];
       UfuncVariant v;
       for (const auto& a : s.args) {
+        // numba-cuda makes a NumPy dtype of each argument type's name, which a record's is not:
+        // its ValueError, word for word (NumPy's), then why.
+        if (a.is_record())
+          throw std::invalid_argument("format number 1 of \"" + a.str() + "\" is not recognized (a CUDA vectorize "
+                                      "signature takes scalar types, not records, as in numba-cuda)");
         if (!a.is_scalar()) throw std::invalid_argument("vectorize signatures take scalar types only, got " + a.str() + " in " + s.str());
         v.inputs.push_back(a.scalar);
       }
