@@ -9,15 +9,6 @@
 namespace cujit {
 
 namespace {
-[[noreturn]] void typing_error(const FunctionInstance& fn, const ast::Node& at, const std::string& msg) {
-  user_error(fn.mod.source, at.loc, ErrorKind::Typing, msg);
-}
-[[noreturn]] void unsupported_error(const FunctionInstance& fn, const ast::Node& at, const std::string& msg) {
-  user_error(fn.mod.source, at.loc, ErrorKind::Unsupported, msg);
-}
-}  // namespace
-
-namespace {
 // `element`: the field of one record (r.x), which numba-cuda checks for alignment; an array's
 // field view (a.x) it does not check (refused below where misaligned, for another reason).
 const RecordField& checked_field(const FunctionInstance& fn, const ast::Node& at, const Type& rec,
