@@ -250,6 +250,11 @@ UfuncBuild build_ufunc(const std::shared_ptr<FunctionSource>& src, const std::ve
       const Signature& s = sigs[i];
       UfuncVariant v;
       for (const auto& a : s.args) {
+        // numba-cuda makes a NumPy dtype of each argument type's name, which a record's is not:
+        // its ValueError, word for word (NumPy's), then why.
+        if (a.is_record())
+          throw std::invalid_argument("format number 1 of \"" + a.str() + "\" is not recognized (a CUDA vectorize "
+                                      "signature takes scalar types, not records, as in numba-cuda)");
         if (!a.is_scalar()) throw std::invalid_argument("vectorize signatures take scalar types only, got " + a.str() + " in " + s.str());
         v.inputs.push_back(a.scalar);
       }
@@ -299,6 +304,14 @@ std::vector<bool> stored_operands(const std::shared_ptr<FunctionSource>& src, co
   return written;
 }
 
+// Numba's CPU ufuncs take records (registered as NumPy's void type, so that NumPy hands the
+// loop any structured dtype, or any void data, without a check: another dtype reads garbage).
+// cujit's loops and ufunc objects have no record path yet: refused rather than risk that.
+std::string cpu_ufunc_record_refusal(const Type& a, const Signature& s) {
+  return "cujit's CPU @vectorize/@guvectorize do not take records yet (Numba's do): got " + a.str() + " in " +
+         s.str() + "; read the fields in an @jit function instead";
+}
+
 // The shared part of the two CPU NumPy-loop builds: one instance and one entry per signature.
 NumpyUfuncBuild build_numpy_loops(const std::shared_ptr<FunctionSource>& src, const std::vector<Signature>& sigs,
                                   EntryPoint::Kind kind, const std::vector<std::vector<int>>& core_dims,
@@ -319,6 +332,7 @@ NumpyUfuncBuild build_numpy_loops(const std::shared_ptr<FunctionSource>& src, co
     for (size_t i = 0; i < sigs.size(); ++i) {
       const Signature& s = sigs[i];
       for (const auto& a : s.args) {
+        if (a.is_record() || a.is_record_array()) throw std::invalid_argument(cpu_ufunc_record_refusal(a, s));
         if (!gufunc && !a.is_scalar())
           throw std::invalid_argument("vectorize signatures take scalar types only, got " + a.str() + " in " + s.str());
         if (gufunc && !a.is_scalar() && !a.is_array())

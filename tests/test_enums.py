@@ -114,3 +114,57 @@ def test_kernel_int_enum_arithmetic_and_class_lookup(target):
     assert list(out) == [6, 0, 1, 1]
     f[1, 1](2, out)
     assert out[0] == 3
+
+
+# Numba's typing_context.can_convert between number types (numba.cuda.descriptor.cuda_target,
+# read from numba-cuda 0.30): per source type, the kind to each type of NUMBER_NAMES in order,
+# 1 exact, 2 promote, 3 safe, 4 unsafe, '-' none.
+NUMBER_NAMES = ["boolean", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+                "float16", "float32", "float64", "complex64", "complex128"]
+NUMBA_CONVERSIONS = {
+    "boolean": "13333333333333",
+    "int8": "41222444433333",
+    "int16": "44122444443333",
+    "int32": "44412444444343",
+    "int64": "44441444444343",
+    "uint8": "44333122243333",
+    "uint16": "44433412244343",
+    "uint32": "44443441244343",
+    "uint64": "44444444144343",
+    "float16": "44444444412233",
+    "float32": "44444444441233",
+    "float64": "44444444444143",
+    "complex64": "------------12",
+    "complex128": "------------41",
+}
+
+
+def test_typing_context_can_convert_numbers():
+    from cujit import types
+    from cujit.cuda.descriptor import Conversion, cuda_target
+    ctx = cuda_target.typing_context
+    for a in NUMBER_NAMES:
+        got = ""
+        for b in NUMBER_NAMES:
+            k = ctx.can_convert(getattr(types, a), getattr(types, b))
+            got += "-" if k is None else str(int(k))
+            assert k is None or isinstance(k, Conversion)
+        assert got == NUMBA_CONVERSIONS[a], a
+
+
+def test_typing_context_int_enum_no_conversion():
+    # numba-cuda's test_enums.py::test_int_enum_no_conversion (Numba PR #10047): an IntEnum
+    # member converts as its value's type, at least safe, and to an array not at all.
+    from cujit import types
+    from cujit.cuda.descriptor import Conversion, cuda_target
+    ctx = cuda_target.typing_context
+    ie = types.IntEnumMember(Shape, types.int64)
+    assert ctx.can_convert(ie, types.int64[::1]) is None
+    assert ctx.can_convert(ie, types.int64) == Conversion.safe
+    assert ctx.can_convert(ie, types.float32) == Conversion.unsafe
+    assert ctx.can_convert(ie, ie) == Conversion.exact
+    assert ctx.can_convert(types.int64, ie) is None
+    e = types.EnumMember(Color, types.int64)
+    assert ctx.can_convert(e, types.int64) is None
+    with pytest.raises(NotImplementedError, match="part of Numba's internals"):
+        ctx.resolve_function_type(None, (), {})

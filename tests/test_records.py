@@ -8,8 +8,10 @@ from cujit import cuda, njit
 from cujit.errors import TypingError, UnsupportedError
 
 PACKED = np.dtype([("x", np.int32), ("y", np.float64), ("arr", "u1", (5,)), ("m", "<f4", (3, 2))])
-# The same fields with m where its float32 items are aligned (offset 20, itemsize 44).
-PACKED_GPU = np.dtype([("x", np.int32), ("y", np.float64), ("arr", "u1", (5,)), ("pad", "u1", (3,)), ("m", "<f4", (3, 2))])
+# The same fields where GPU code may read them: numba-cuda refuses a field whose offset its type's
+# alignment does not divide (y at 4, m's float32 items at 17). Packed still: at itemsize 44 the
+# second element's y sits at byte 44, which GPU code reads byte by byte.
+PACKED_GPU = np.dtype([("y", np.float64), ("x", np.int32), ("arr", "u1", (5,)), ("pad", "u1", (3,)), ("m", "<f4", (3, 2))])
 INNER = np.dtype([("p", np.int8), ("q", np.float64)], align=True)
 OUTER = np.dtype([("a", np.int16), ("inner", INNER), ("b", np.uint8)], align=True)
 WITH_COMPLEX = np.dtype([("a", np.float64), ("c", np.complex64)], align=True)
@@ -200,13 +202,23 @@ def test_kernel_fields_and_records(target):
 
 def test_kernel_misaligned_nested_array_is_refused(target):
     # m's float32 items sit at offset 17 of a 41-byte packed record: GPU code refuses to read
-    # them in place (they would fault on the GPU), the simulator likewise.
+    # them in place (they would fault on the GPU), the simulator likewise; numba-cuda's message
+    # (its CUDA target refuses a field at an offset its type's alignment does not divide).
     @cuda.jit
     def k(a):
         a[0].m[0, 0] = 1.0
 
-    with pytest.raises(UnsupportedError, match="field 'm' is an array of float32 at offset 17"):
+    with pytest.raises(TypingError, match=r"Record\(x.*;41;False\)\.m of type float32 is not aligned"):
         k[1, 1](np.zeros(2, PACKED))
+    # At an aligned offset, in a record whose size leaves the next elements' items misaligned.
+    odd = np.dtype([("m", "<f4", (2,)), ("c", "u1")])
+
+    @cuda.jit
+    def k2(a):
+        a[1].m[0] = 1.0
+
+    with pytest.raises(UnsupportedError, match="field 'm' is an array of float32 at offset 0 of a packed record of 9"):
+        k2[1, 1](np.zeros(2, odd))
 
 
 def test_kernel_record_argument_writes_back(target):

@@ -64,6 +64,7 @@ _ALIASES = {
     "numba.cuda.api": "cujit.cuda.api",
     "numba.cuda.launchconfig": "cujit.cuda.launchconfig",
     "numba.cuda._compat": "cujit.cuda._compat",
+    "numba.cuda.descriptor": "cujit.cuda.descriptor",
 }
 # Numba's extension API (overload, register_jitable, the lowering registries): cujit.extending.
 _ALIASES.update((name, "cujit.extending") for name in _internals.EXTENDING_ALIASES)

@@ -220,6 +220,10 @@ def make_gufunc(func, signatures, layout, target):
     from .gufunc import _Variant, parse_layout
     inputs, outputs = parse_layout(layout)
     spellings = [signature_string(s) for s in signatures]
+    for s in spellings:
+        if "Record(" in s:  # before the layout check, whose dtype() would give NumPy's message
+            raise TypeError("cujit's CPU @vectorize/@guvectorize do not take records yet (Numba's "
+                            "do): got %s; read the fields in an @jit function instead" % s)
     for i, s in enumerate(spellings):
         _Variant(i, s, inputs, outputs, func.__name__)  # checks each operand against the layout
     _check_arity(func, layout, inputs, outputs)

@@ -99,7 +99,9 @@ def parse_layout(layout):
 # ---------------------------------------------------------------------------------------------
 # Signatures
 
-_ARRAY = re.compile(r"array\(([\w\[\]]+), (\d+)d, ([CFA])\)\Z")  # datetime64[D] too
+# datetime64[D] too. A record's name (Record(...)) is taken whole, so that NumPy's dtype() refuses
+# it by that name, as numba-cuda's gufunc does ('format number 1 of "Record(...)" ...').
+_ARRAY = re.compile(r"(?:unaligned )?array\(([\w\[\]]+|Record\(.*\)), (\d+)d, ([CFA])\)\Z")
 
 
 class _ArgType:

@@ -17,7 +17,7 @@ INTERNAL_PACKAGES = (
     "numba.cuda.core.pythonapi", "numba.cuda.core.rewrites", "numba.cuda.core.typed_passes",
     "numba.cuda.core.untyped_passes", "numba.cuda.core.tracing", "numba.cuda.core.base",
     "numba.cuda.codegen", "numba.cuda.cloudpickle", "numba.cuda.cuda_paths", "numba.cuda.datamodel",
-    "numba.cuda.descriptor", "numba.cuda.deviceufunc", "numba.cuda.flags",
+    "numba.cuda.deviceufunc", "numba.cuda.flags",
     "numba.cuda.memory_management", "numba.cuda.serialize", "numba.cuda.typeconv", "numba.cuda.cgutils",
     "numba.cuda.cudadrv.nvvm", "numba.cuda.cudadrv.dummyarray",
     "numba.cuda.target", "numba.cuda.stubs", "numba.cuda.models", "numba.cuda.lowering",

@@ -447,6 +447,9 @@ bool tuple_slice_picks(const ast::Node& slice, size_t n, std::vector<int64_t>* p
 /// Rewrites list comprehensions into loops that append to a new variable, before the statement
 /// that evaluates them (parse_function calls it); names `x = [...]` literals for their item type.
 void desugar_comprehensions(ast::Module& m);
+/// f(*expr): expr into a variable assigned before its statement, where effects keep their order
+/// (typeinfer_starred.cpp).
+void hoist_starred_arguments(ast::Module& m);
 /// A list literal (or a rewritten comprehension's `[]`) whose items have these types.
 Type type_list_literal(FunctionInstance& fn, ast::Node& e, const std::vector<Type>& items);
 /// A typing error where an empty list's item type stayed unknown (codegen: it has no C++ type):

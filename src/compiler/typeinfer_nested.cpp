@@ -260,6 +260,7 @@ ast::Module parse_function(Program& prog, const FunctionSource& src) {
   }
   ast::Module m{it->second->source, ast::clone(*it->second->func)};
   desugar_comprehensions(m);  // list comprehensions into loops (typeinfer_lists.cpp)
+  hoist_starred_arguments(m);  // f(*expr): expr evaluated once (typeinfer_starred.cpp)
   return m;
 }
 

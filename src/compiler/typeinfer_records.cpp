@@ -8,7 +8,11 @@
 
 namespace cujit {
 
-const RecordField& record_field(const FunctionInstance& fn, const ast::Node& at, const Type& rec, const std::string& name) {
+namespace {
+// `element`: the field of one record (r.x), which numba-cuda checks for alignment; an array's
+// field view (a.x) it does not check (refused below where misaligned, for another reason).
+const RecordField& checked_field(const FunctionInstance& fn, const ast::Node& at, const Type& rec,
+                                 const std::string& name, bool element) {
   const RecordField* f = rec.record->find(name);
   if (!f) {
     std::string names;
@@ -18,6 +22,16 @@ const RecordField& record_field(const FunctionInstance& fn, const ast::Node& at,
   if (!f->unsupported.empty())
     unsupported_error(fn, at, "field '" + name + "' of type " + f->unsupported +
                                   " is not supported in compiled code yet (the record passes, but this field cannot be read or written)");
+  // numba-cuda's CUDA target reads and writes record fields with strict alignment and refuses,
+  // when it compiles the access, a field whose offset its type's (a nested array's item type's)
+  // alignment does not divide: a packed dtype's float64 at offset 4. cujit could read it byte by
+  // byte, but a program numba-cuda refuses is refused here too, the simulator included (it
+  // predicts the GPU; numba-cuda's own simulator checks nothing). Nested records align to 1.
+  if (element && !fn.host_only && f->type.is_scalar()) {
+    const int64_t a = scalar_align(f->type.scalar);
+    if (f->offset % a != 0)
+      typing_error(fn, at, rec.record->spelling + "." + name + " of type " + scalar_name(f->type.scalar) + " is not aligned");
+  }
   // A nested array of multi-byte items in a packed record may start (or, in an array of such
   // records, repeat) at an address its items' alignment does not divide. Its view is read in
   // place, which faults on the GPU (CUDA_ERROR_MISALIGNED_ADDRESS loses the context); x86 CPU code
@@ -31,6 +45,11 @@ const RecordField& record_field(const FunctionInstance& fn, const ast::Node& at,
                                     " bytes, which GPU code cannot read in place (misaligned); use an aligned dtype (align=True)");
   }
   return *f;
+}
+}  // namespace
+
+const RecordField& record_field(const FunctionInstance& fn, const ast::Node& at, const Type& rec, const std::string& name) {
+  return checked_field(fn, at, rec, name, true);
 }
 
 const RecordField& record_field_at(const FunctionInstance& fn, const ast::Node& ix, const Type& rec) {
@@ -47,7 +66,7 @@ const RecordField& record_field_at(const FunctionInstance& fn, const ast::Node& 
 bool record_array_field(const FunctionInstance& fn, const ast::Node& at, const Type& arr, const std::string& name,
                         Type* out) {
   if (!arr.is_record_array() || !arr.record->find(name)) return false;
-  const RecordField& f = record_field(fn, at, Type::record_of(arr.record), name);
+  const RecordField& f = checked_field(fn, at, Type::record_of(arr.record), name, false);
   // Items at offset + i * itemsize: aligned only where the record's size and the offset keep
   // them so. Such a view is read in place, which faults on the GPU (the nested array check in
   // record_field says why), so GPU code (and the simulator, which predicts it) refuses it.
