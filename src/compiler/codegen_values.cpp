@@ -7,6 +7,7 @@
 
 #include "compiler/builtins.h"
 #include "compiler/codegen.h"
+#include "compiler/typeinfer_rewrites.h"
 #include "compiler/diagnostics.h"
 
 namespace cujit {
@@ -63,7 +64,17 @@ std::string emit_compare(const ast::Node& e, const ValueContext& cx) {
     std::string r = cx.expr(*e.comparators()[i]);
     Type rt = e.comparators()[i]->type;
     ast::Op op = e.ops[i];
-    if (op == ast::Op::Is || op == ast::Op::IsNot) {
+    int fixed = fixed_equality(lt, op, rt);
+    if (fixed < 0) fixed = fixed_contains(lt, op, rt);
+    if (fixed >= 0) {  // typeinfer_compare.cpp: known from the types; the operands still run
+      std::string run;
+      if (lt.tag != Type::Tag::None) run += "(void)(" + l + "), ";
+      if (rt.tag != Type::Tag::None) run += "(void)(" + r + "), ";
+      parts.push_back("(" + run + (fixed ? "true" : "false") + ")");
+    } else if (none_against_optional(lt, op, rt)) {  // as `is` / `is not`
+      std::string o = lt.is_optional() ? l : r;
+      parts.push_back(std::string(op == ast::Op::Eq ? "(!" : "(") + "(" + o + ").valid)");
+    } else if (op == ast::Op::Is || op == ast::Op::IsNot) {
       if (lt.is_enum() && rt.is_enum()) {  // members are singletons: one class and one value
         const bool is = op == ast::Op::Is;
         if (lt.name != rt.name) parts.push_back(is ? "false" : "true");

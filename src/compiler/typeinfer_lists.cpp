@@ -9,6 +9,7 @@
 
 #include "compiler/diagnostics.h"
 #include "compiler/typeinfer.h"
+#include "compiler/typeinfer_rewrites.h"
 #include "compiler/typeinfer_refusals.h"
 
 namespace cujit {
@@ -46,6 +47,7 @@ void target_names(const Node& t, std::vector<std::string>* out) {
 // and the comprehension becomes `v`. Its targets are renamed, as they are local to it in Python 3.
 struct Desugar {
   const SourceFile& src;
+  bool sum_builtin = false;  // sum(...) calls are rewritten too (typeinfer_rewrites.cpp)
   int count = 0;
 
   void block(std::vector<NodePtr>& stmts) {
@@ -93,6 +95,16 @@ struct Desugar {
 
   // Finds comprehensions in `e`; `ok`: evaluated exactly once where the statement runs.
   void hoist(Node& e, std::vector<NodePtr>* before, bool ok) {
+    const bool sum = sum_builtin && is_sum_call(e);
+    if (sum || is_sort_key_call(e)) {  // typeinfer_rewrites.cpp: its arguments first
+      ast::for_each_child(e, [&](Node& c) { hoist(c, before, ok); });
+      if (!ok)
+        refuse(src, e, std::string(sum ? "sum()" : "a sort with key=") + " here (a while loop's test, a branch of a "
+                       "conditional expression, an operand after 'and'/'or') is not supported; assign it to a variable first");
+      if (sum) expand_sum(src, e, before, count++);
+      else expand_sort_key(src, e, before, count++);
+      return;
+    }
     if (e.is(Kind::ListComp)) {
       if (!ok)
         refuse(src, e, "a list comprehension here (a while loop's test, a branch of a conditional expression, an "
@@ -195,6 +207,11 @@ using detail::is_int;
 
 void desugar_comprehensions(ast::Module& m) {
   Desugar d{m.source};
+  d.block(m.func->body);
+}
+
+void desugar_comprehensions_and_builtins(ast::Module& m, bool sum_builtin) {
+  Desugar d{m.source, sum_builtin};
   d.block(m.func->body);
 }
 
@@ -321,6 +338,16 @@ Type type_list_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
     arity(1, 2);
     if (args.size() == 2 && !is_int(args[1])) typing(src, *call.list[1], "list.pop() takes an integer index, not " + args[1].str());
     return item;
+  }
+  if (m == "sort" && args.size() == 3 && args[1].is_list()) {  // a sort with key= (typeinfer_rewrites.cpp): by its keys
+    // (only that rewrite passes a list there: a key given by the user is a function or None)
+    const Type k = args[1].is_list() ? args[1].elems[0] : Type::unknown();
+    if (!k.known()) return Type::unknown();
+    if (!(k.is_scalar() && !is_complex(k.scalar)) && k.tag != Type::Tag::String)
+      refuse(src, call, "a sort key function returning " + k.str() + " is not supported (keys of numbers or strings are)");
+    if (!(args[2].is_scalar() && !is_complex(args[2].scalar)))
+      typing(src, *call.list[2], "an integer is required for 'reverse' (got type " + args[2].str() + ")");
+    return Type::none();
   }
   if (m == "sort") {
     arity(1, 3);
