@@ -1,7 +1,9 @@
 """Issue 19's language leftovers against Numba 0.68: `==`/`!=` between unrelated types (a str,
 None or a dict against anything else) are constants, not errors; sum() over lists, tuples,
 ranges and arrays with start=; min()/max() of strs; inline lambdas passed to calls; sorted() and
-list.sort() with key= (a lambda, a nested def or a jitted function) and reverse=. Every
+list.sort() with key= (a lambda, a nested def or a jitted function) and reverse=; f-strings of
+ints, bools and strs (Numba's str() of a float is a placeholder, '<object type:float64>', which
+cujit refuses: tests/errors/f_string_of_float.py); print() of lists. Every
 expectation is what Numba returns for the same code (its CPU target); the kernel test's, what
 numba-cuda's simulator returns."""
 import numpy as np
@@ -225,13 +227,16 @@ def test_sort_key_equal_keys_keep_their_order():
     assert f(l) == sorted(l, key=lambda t: t[1])
 
 
-def test_sort_key_capturing_a_variable_refused():
+def test_sort_key_capturing_a_variable():
+    # Numba refuses this key ("Cannot capture the non-constant value associated with variable
+    # 'x' in a function that may escape"): its sort receives the lambda as a value. cujit calls
+    # the key where the sort is written, so the captured value is passed as in a direct call and
+    # the answer is Python's.
     @njit
     def f(x):
         return sorted([3, 1, 2], key=lambda v: v * x)
-    with pytest.raises(TypingError, match="Cannot capture the non-constant value associated with variable 'x' "
-                                          "in a function that may escape"):
-        f(3)
+    assert f(3) == [1, 2, 3]
+    assert f(-1) == [3, 2, 1]
 
 
 def test_sort_key_returning_a_tuple_refused():
@@ -240,3 +245,48 @@ def test_sort_key_returning_a_tuple_refused():
         return sorted([(1, "b"), (2, "a")], key=lambda t: (t[1], t[0]))
     with pytest.raises(UnsupportedError, match="sort key function returning"):
         f()
+
+
+# ---- f-strings -------------------------------------------------------------------------------
+
+def test_f_strings():
+    @njit
+    def f(x, s, b):
+        return (f"{x}", f"a{x}b{s}c", f"{s}", f"{x + 1}", f"{s}{s}", f"", f"abc", f"{True}", f"{{x}}",
+                f"{np.int32(x)}", f"{b}", f"{x == 3}")
+    assert f(3, "ab", False) == ("3", "a3babc", "ab", "4", "abab", "", "abc", "True", "{x}",
+                                 "3", "False", "True")
+    assert f(2**63 - 1, "", True)[0] == "9223372036854775807"
+
+    @njit
+    def g(x):
+        return f"{x}"
+    assert g(np.uint64(5)) == "5" and g(np.int8(-5)) == "-5"
+
+
+@pytest.mark.parametrize("spec", ["{x!r}", "{x!s}", "{x:5}", "{x:d}", "{x=}", "{x:{x}}"])
+def test_f_string_specs_refused(spec):
+    ns = {}
+    exec("def f(x):\n    return f'" + spec + "'\n", ns)
+    with pytest.raises(UnsupportedError, match="format spec in f-strings not supported yet"):
+        njit(ns["f"])(3)
+
+
+# ---- print() of lists ------------------------------------------------------------------------
+
+def test_print_lists(capfd):
+    @njit
+    def f(s):
+        print([1, 2])
+        print([1.5, 2.0])
+        print(["a", "b"])
+        print(s, [s])
+        print([[1], [2]])
+        print([True])
+        l = [1]
+        l.pop()
+        print(l)
+        print(["it's", 'say "x"', "a\nb"])
+    f("ab")
+    assert capfd.readouterr().out == ("[1, 2]\n[1.5, 2.0]\n['a', 'b']\nab ['ab']\n[[1], [2]]\n[True]\n[]\n"
+                                      "[\"it's\", 'say \"x\"', 'a\\nb']\n")

@@ -225,7 +225,13 @@ void test_strings() {
   expect_error("x = '''abc\n\n", ErrorKind::Syntax, "unterminated triple-quoted string literal", 1,
                4);
   expect_error("x = '\\x4'\n", ErrorKind::Syntax, "truncated \\xXX escape", 1, 5);
-  expect_error("x = f'{y}'\n", ErrorKind::Unsupported, "f-strings are not supported", 1, 4);
+  // An f-string is the tokens of ("text" + str(expr) + ...); a conversion or a spec is refused.
+  expect_body("x = f'a{y + 1}{{b}}'",
+              "Assign\n  Name x\n  BinOp +\n    BinOp +\n      Constant 'a'\n      Call\n        Name str\n"
+              "        BinOp +\n          Name y\n          Constant 1\n    Constant '{b}'\n");
+  expect_error("x = f'{y!r}'\n", ErrorKind::Unsupported, "format spec in f-strings not supported yet", 1, 8);
+  expect_error("x = f'{y:5}'\n", ErrorKind::Unsupported, "format spec in f-strings not supported yet", 1, 8);
+  expect_error("x = f'{y=}'\n", ErrorKind::Unsupported, "format spec in f-strings not supported yet", 1, 8);
   expect_body_error("x = b'abc'", ErrorKind::Unsupported, "bytes literals are not supported", 4);
 }
 

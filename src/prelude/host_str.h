@@ -87,6 +87,7 @@ inline int str_cmp(const Str& a, const Str& b) {
 }
 inline bool operator==(const Str& a, const Str& b) { return str_eq(a, b); }
 inline bool operator<(const Str& a, const Str& b) { return str_cmp(a, b) < 0; }
+inline bool operator>(const Str& a, const Str& b) { return str_cmp(a, b) > 0; }  // max() of strs
 
 /// min(s) and max(s): the least (greatest) code point as a string of one; an empty string raises
 /// StopIteration, as Numba's does.
