@@ -70,7 +70,9 @@ struct StageTimer {
   }
 };
 
-// Whether generated code calls a Rule::NpLib builtin (builtins.def) or np.dot (`@`).
+// Whether generated code calls a Rule::NpFunc builtin (builtins.def) of host_nplib.h or
+// host_linalg.h, or np.dot (`@`), or indexes with an array: those other than host_numpy.h's
+// cj::npa_* functions (their own header, included on that prefix).
 bool uses_nplib(const std::string& code) {
   static const std::vector<std::string> spellings = [] {
     struct Row {
@@ -88,7 +90,7 @@ bool uses_nplib(const std::string& code) {
     };
     std::vector<std::string> v{"cj::np_dot(", "cj::np_bincount_w(", "cj::fancy_"};
     for (const Row& r : rows)  // called as f(...) or f<R>(...)
-      if (r.rule == Rule::NpLib) v.push_back(r.spelling);
+      if (r.rule == Rule::NpFunc && std::string(r.spelling).rfind("cj::npa_", 0) != 0) v.push_back(r.spelling);
     return v;
   }();
   for (const auto& sp : spellings)
@@ -130,7 +132,7 @@ std::string with_prelude(Target t, const std::string& code, bool host_only = fal
     if (strs) s += prelude::get("host_str.h");
     if (dicts) s += prelude::get("host_dict.h");
     if (host_only) s += prelude::get("numpy_loop.h");
-    // NumPy's sorting and linear algebra (@jit code only; Rule::NpLib calls, `@`): only where the
+    // NumPy's sorting and linear algebra (@jit code only; Rule::NpFunc calls, `@`): only where the
     // code calls them, so other programs compile as before.
     if (host_only && uses_nplib(code)) {
       s += prelude::get("host_nplib.h");

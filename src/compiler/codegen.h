@@ -105,8 +105,6 @@ using ConvertCode = std::function<std::string(const std::string&, const Type&, c
 std::string list_cpp(const Type& list);
 /// A list literal (or the `[]` of a rewritten comprehension).
 std::string list_literal_code(const FunctionInstance& fn, const ast::Node& e, const ExprCode& expr, const ConvertCode& conv);
-/// A call of a Rule::NpLib builtin: np.sort, np.dot, np.linalg.inv, ... (codegen_nplib.cpp).
-std::string nplib_call_code(const ast::Node& e, Builtin b, const ExprCode& expr);
 /// A call of a Rule::ListOp builtin: list(), sorted(), l.append(x) (rewritten as list.append(l, x)), ...
 std::string list_call_code(const FunctionInstance& fn, const ast::Node& e, Builtin b, const ExprCode& expr,
                            const ConvertCode& conv);

@@ -360,11 +360,10 @@ bool bind_builtin_keywords(FunctionInstance& fn, ast::Node& call, const BuiltinR
 /// Numba) picks for the argument types, recorded in fn.ufunc_loops; the result's type.
 bool bind_ufunc_keywords(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b);
 Type type_ufunc_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args);
-/// np.sort, np.dot, np.linalg.* and the other Rule::NpLib calls (typeinfer_nplib.cpp): Numba's
-/// result type; `x @ y` of two arrays is np.dot's rule.
-Type type_nplib_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args);
+/// `x @ y` of two arrays (typeinfer_numpy.cpp): np.dot's rule (Rule::NpFunc calls are typed by
+/// BuiltinTyper::numpy_call there).
 Type type_matmul(FunctionInstance& fn, const ast::Node& at, const Type& x, const Type& y);
-/// a[i] / a[m] with an integer or boolean array index (typeinfer_nplib.cpp): the new array's
+/// a[i] / a[m] with an integer or boolean array index (typeinfer_numpy.cpp): the new array's
 /// type, or Unknown where no index in `it` is an array.
 Type type_fancy_index(FunctionInstance& fn, const ast::Node& e, const Type& base, const std::vector<Type>& it);
 /// The first of a ufunc's `loops` that inputs of types `in` take (Numba's

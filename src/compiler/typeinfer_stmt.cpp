@@ -103,7 +103,7 @@ void Typer::stmt(ast::Node& s) {
     case K::AugAssign: {
       Type cur = expr(*s.target());
       // a[idx] op= v with an integer or boolean array index: a[idx] is a new array
-      // (typeinfer_nplib.cpp), so changing it in place would change that copy only, a lost update.
+      // (typeinfer_numpy.cpp), so changing it in place would change that copy only, a lost update.
       // Numba's meaning is getitem, op, setitem: the statement becomes a[idx] = a[idx] op v.
       if (s.target()->is(K::Subscript) && has_array_index(*s.target())) {
         ast::NodePtr target = std::move(s.target());
