@@ -290,3 +290,24 @@ def test_print_lists(capfd):
     f("ab")
     assert capfd.readouterr().out == ("[1, 2]\n[1.5, 2.0]\n['a', 'b']\nab ['ab']\n[[1], [2]]\n[True]\n[]\n"
                                       "[\"it's\", 'say \"x\"', 'a\\nb']\n")
+
+
+# ---- chained comparisons evaluate each operand once ----------------------------------------
+
+def test_chained_comparison_operands_run_once():
+    @njit
+    def f(l):
+        r = 0 < l.pop() < 10
+        s = 5 < l.pop() < l.pop()  # the last pop does not run: 5 < 2 fails first
+        return r, s, len(l)
+    assert f([7, 1, 2, 3]) == (True, False, 2)
+
+
+def test_chained_comparison_in_a_kernel(target):
+    @cuda.jit
+    def k(out, a):
+        out[0] = 0 <= a[0] < a[1] <= 5
+        out[1] = a[0] < a[1] > a[2]
+    out = np.zeros(2, np.int64)
+    k[1, 1](out, np.array([1, 3, 2]))
+    assert out.tolist() == [1, 1]
