@@ -311,3 +311,12 @@ def test_chained_comparison_in_a_kernel(target):
     out = np.zeros(2, np.int64)
     k[1, 1](out, np.array([1, 3, 2]))
     assert out.tolist() == [1, 1]
+
+
+def test_sort_key_a_builtin():
+    # Numba refuses a builtin as the key ("Key must be None or a Numba JIT compiled function");
+    # cujit calls it where the sort is written: Python's answer.
+    @njit
+    def f(l):
+        return sorted(l, key=abs)
+    assert f([3, -1, 2]) == [-1, 2, 3]
