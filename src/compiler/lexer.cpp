@@ -418,7 +418,7 @@ class Lexer {
     struct Piece {
       bool expr;
       std::string text;  // literal text
-      size_t a, b;       // an expression's range in s_
+      size_t from, to;   // an expression's range in s_
     };
     std::vector<Piece> pieces;
     std::string text;
@@ -485,12 +485,12 @@ class Lexer {
         str_token(std::move(pieces[i].text));
         continue;
       }
-      emit(TokenKind::Name, loc_at(pieces[i].a, pieces[i].b - pieces[i].a), "str");
+      emit(TokenKind::Name, loc_at(pieces[i].from, pieces[i].to - pieces[i].from), "str");
       emit(TokenKind::LParen, where, "(");
       // The expression's own tokens, lexed where it stands (so its errors point into it).
-      pos_ = pieces[i].a;
+      pos_ = pieces[i].from;
       const size_t depth = brackets_.size();
-      while (pos_ < pieces[i].b) {
+      while (pos_ < pieces[i].to) {
         const char c = s_[pos_];
         if (c == ' ' || c == '\t') ++pos_;
         else if (is_digit(c) || (c == '.' && is_digit(at(pos_ + 1)))) number();
@@ -498,7 +498,7 @@ class Lexer {
         else if (c == '"' || c == '\'') string(pos_, pos_);
         else punct();
       }
-      if (brackets_.size() != depth) error(loc_at(pieces[i].a, 1), "f-string: unmatched bracket");
+      if (brackets_.size() != depth) error(loc_at(pieces[i].from, 1), "f-string: unmatched bracket");
       emit(TokenKind::RParen, where, ")");
     }
     emit(TokenKind::RParen, where, ")");
