@@ -385,8 +385,20 @@ def _stable_parts_stay():
     return n, l, [x * n for x in range(n)]
 
 
+def _pop_then_sum():
+    l = [1, 2, 3]
+    return l.pop(), sum(l)
+
+
+def _pop_then_sorted_by_key():
+    l = [3, 1, 2]
+    return l.pop(), sorted(l, key=lambda v: -v)
+
+
 @pytest.mark.parametrize("fn, expected", [
     (_pop_then_comprehend, (3, [1, 2])),
+    (_pop_then_sum, (3, 3)),
+    (_pop_then_sorted_by_key, (2, [3, 1])),
     (_len_around_comprehension, 6),
     (_stable_parts_stay, (2, [1, 2, 3], [0, 2])),
 ])

@@ -99,6 +99,8 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
       std::vector<std::string> items;
       if (e.list.size() == 1 && e.list[0]->type.is_list())  // prelude/host_list.h
         return std::string(b == Builtin::Min ? "cj::list_min(" : "cj::list_max(") + expr(*e.list[0]) + ")";
+      if (e.list.size() == 1 && e.list[0]->type.tag == Type::Tag::String)  // prelude/host_str.h
+        return "cj::str_minmax(" + expr(*e.list[0]) + (b == Builtin::Max ? ", true)" : ", false)");
       if (e.list.size() == 1) {
         const Type& t = e.list[0]->type;
         const std::string tup = "cj_mt" + std::to_string(tmp_++);  // the tuple evaluated once
@@ -436,6 +438,11 @@ std::string Emitter::print(const ast::Node& e) {
         else if (c == '\n') fmt += "\\n";
         else fmt += c;
       }
+      continue;
+    }
+    if (a.type.is_list()) {  // @jit code: Python's repr (prelude/host_list.h)
+      fmt += "%s";
+      args += ", cj::list_repr(" + expr(a) + ").c_str()";
       continue;
     }
     if (a.type.tag == Type::Tag::Module) {  // cuda.threadIdx and kin (typing allows no other): a Dim3

@@ -86,7 +86,10 @@ std::string list_call_code(const FunctionInstance& fn, const ast::Node& e, Built
   check_list_known(fn, *e.list[0]);
   switch (b) {
     case Builtin::ListPop: return a.size() == 2 ? "cj::list_pop_at(" + a[0] + ", " + a[1] + ")" : "cj::list_pop(" + a[0] + ")";
-    case Builtin::ListSort: return "cj::list_sort(" + a[0] + ", " + (a.size() > 2 ? "(bool)(" + a[2] + ")" : "false") + ")";
+    case Builtin::ListSort:
+      if (a.size() == 3 && e.list[1]->type.is_list())  // by a list of keys (typeinfer_rewrites.cpp)
+        return "cj::list_sort_by(" + a[0] + ", " + a[1] + ", (bool)(" + a[2] + "))";
+      return "cj::list_sort(" + a[0] + ", " + (a.size() > 2 ? "(bool)(" + a[2] + ")" : "false") + ")";
     case Builtin::ListAppend: case Builtin::ListInsert: {
       // The stored value in the item type (the list may be wider: [1] then append(2.5)).
       std::string v = conv(a.back(), e.list.back()->type, l.elems[0]);

@@ -7,6 +7,7 @@
 
 #include "compiler/builtins.h"
 #include "compiler/codegen.h"
+#include "compiler/typeinfer_rewrites.h"
 #include "compiler/diagnostics.h"
 
 namespace cujit {
@@ -57,13 +58,37 @@ std::string emit_boolop(const ast::Node& e, const ValueContext& cx) {
 
 std::string emit_compare(const ast::Node& e, const ValueContext& cx) {
   std::vector<std::string> parts;
-  std::string l = cx.expr(*e.lhs());
+  // A chain (a < b < c) evaluates each operand once, and c only if a < b holds: each operand is
+  // bound to a temporary before the comparison that first reads it (`binds[i]`, run in order).
+  const bool chain = e.comparators().size() > 1;
+  std::vector<std::string> binds;
+  auto once = [&](const ast::Node& x, std::string* bind) {
+    std::string code = cx.expr(x);
+    if (!chain) return code;
+    const std::string t = "cj_cc" + std::to_string((*cx.tmp)++);
+    *bind += "auto " + t + " = " + code + "; ";
+    return t;
+  };
+  std::string first_bind;
+  std::string l = once(*e.lhs(), &first_bind);
   Type lt = e.lhs()->type;
   for (size_t i = 0; i < e.comparators().size(); ++i) {
-    std::string r = cx.expr(*e.comparators()[i]);
+    std::string bind = i == 0 ? first_bind : "";
+    std::string r = once(*e.comparators()[i], &bind);
+    binds.push_back(bind);
     Type rt = e.comparators()[i]->type;
     ast::Op op = e.ops[i];
-    if (op == ast::Op::Is || op == ast::Op::IsNot) {
+    int fixed = fixed_equality(lt, op, rt);
+    if (fixed < 0) fixed = fixed_contains(lt, op, rt);
+    if (fixed >= 0) {  // typeinfer_compare.cpp: known from the types; the operands still run
+      std::string run;
+      if (lt.tag != Type::Tag::None) run += "(void)(" + l + "), ";
+      if (rt.tag != Type::Tag::None) run += "(void)(" + r + "), ";
+      parts.push_back("(" + run + (fixed ? "true" : "false") + ")");
+    } else if (none_against_optional(lt, op, rt)) {  // as `is` / `is not`
+      std::string o = lt.is_optional() ? l : r;
+      parts.push_back(std::string(op == ast::Op::Eq ? "(!" : "(") + "(" + o + ").valid)");
+    } else if (op == ast::Op::Is || op == ast::Op::IsNot) {
       if (lt.is_enum() && rt.is_enum()) {  // members are singletons: one class and one value
         const bool is = op == ast::Op::Is;
         if (lt.name != rt.name) parts.push_back(is ? "false" : "true");
@@ -99,9 +124,10 @@ std::string emit_compare(const ast::Node& e, const ValueContext& cx) {
     l = r;
     lt = rt;
   }
-  std::string s = parts[0];
-  for (size_t i = 1; i < parts.size(); ++i) s = "(" + s + " && " + parts[i] + ")";
-  return s;
+  if (!chain) return parts[0];
+  std::string s = "([&]() -> bool { ";
+  for (size_t i = 0; i < parts.size(); ++i) s += binds[i] + "if (!" + parts[i] + ") return false; ";
+  return s + "return true; }())";
 }
 
 std::string optional_convert(const std::string& code, const Type& from, const Type& to, const ValueContext& cx) {

@@ -405,6 +405,106 @@ class Lexer {
     return p + 1;
   }
 
+  // An f-string on one line, as Numba compiles it: each `{expr}` is str(expr) (its FORMAT_VALUE
+  // without a spec), so the tokens emitted are those of `("text" + str(expr) + "text")`. A
+  // conversion (!r), a format spec (:5) or `=` is refused with Numba's message.
+  void fstring(size_t start, size_t quote, bool raw, bool triple) {
+    const char q = s_[quote];
+    const SourceLoc where = loc_at(start, quote + 1 - start);
+    if (triple) user_error(src_, where, ErrorKind::Unsupported, "triple-quoted f-strings are not supported");
+    auto refuse_spec = [&](size_t p) {
+      user_error(src_, loc_at(p, 1), ErrorKind::Unsupported, "format spec in f-strings not supported yet");
+    };
+    struct Piece {
+      bool expr;
+      std::string text;  // literal text
+      size_t from, to;   // an expression's range in s_
+    };
+    std::vector<Piece> pieces;
+    std::string text;
+    size_t p = quote + 1;
+    auto flush = [&] {
+      if (!text.empty()) pieces.push_back({false, std::move(text), 0, 0});
+      text.clear();
+    };
+    while (true) {
+      if (p >= s_.size() || s_[p] == '\n') error(loc_at(start, 1), "unterminated string literal");
+      const char c = s_[p];
+      if (c == q) { ++p; break; }
+      if (c == '{' && at(p + 1) == '{') { text += '{'; p += 2; continue; }
+      if (c == '}' && at(p + 1) == '}') { text += '}'; p += 2; continue; }
+      if (c == '}') error(loc_at(p, 1), "f-string: single '}' is not allowed");
+      if (c == '\\' && !raw) { p = escape(p, false, text); continue; }
+      if (c != '{') { text += c; ++p; continue; }
+      // {expr}: up to the '}' at depth 0; strings inside it use the other quote.
+      const size_t a = p + 1;
+      int depth = 0;
+      size_t e = a;
+      for (;; ++e) {
+        const char d = at(e);
+        if (d == '\0' || d == '\n' || d == q) error(loc_at(p, 1), "f-string: expecting '}'");
+        if (d == '\'' || d == '"') {  // a string inside the expression
+          size_t f = e + 1;
+          while (at(f) && at(f) != d && at(f) != '\n') ++f;
+          e = f;
+          continue;
+        }
+        if (d == '(' || d == '[' || d == '{') ++depth;
+        else if ((d == ')' || d == ']' || d == '}') && depth > 0) --depth;
+        else if (d == '}') break;
+        else if (depth == 0 && d == '!' && at(e + 1) != '=') refuse_spec(e);
+        else if (depth == 0 && d == ':') refuse_spec(e);
+        else if (depth == 0 && d == '=' && at(e + 1) != '=' && e > a &&
+                 std::string("=!<>").find(s_[e - 1]) == std::string::npos)
+          refuse_spec(e);  // {x=}
+        else if (d == '=' && at(e + 1) == '=') ++e;
+      }
+      size_t k = a;
+      while (k < e && (s_[k] == ' ' || s_[k] == '\t')) ++k;
+      if (k == e) error(loc_at(p, 1), "f-string: empty expression not allowed");
+      flush();
+      pieces.push_back({true, "", a, e});
+      p = e + 1;
+    }
+    flush();
+    const size_t end = p;
+    if (pieces.empty()) pieces.push_back({false, "", 0, 0});
+    auto str_token = [&](std::string v) {
+      Token& t = emit(TokenKind::String, where, "''");
+      t.str_value = std::move(v);
+    };
+    if (pieces.size() == 1 && !pieces[0].expr) {
+      str_token(std::move(pieces[0].text));
+      pos_ = end;
+      return;
+    }
+    emit(TokenKind::LParen, where, "(");
+    for (size_t i = 0; i < pieces.size(); ++i) {
+      if (i) emit(TokenKind::Plus, where, "+");
+      if (!pieces[i].expr) {
+        str_token(std::move(pieces[i].text));
+        continue;
+      }
+      emit(TokenKind::Name, loc_at(pieces[i].from, pieces[i].to - pieces[i].from), "str");
+      emit(TokenKind::LParen, where, "(");
+      // The expression's own tokens, lexed where it stands (so its errors point into it).
+      pos_ = pieces[i].from;
+      const size_t depth = brackets_.size();
+      while (pos_ < pieces[i].to) {
+        const char c = s_[pos_];
+        if (c == ' ' || c == '\t') ++pos_;
+        else if (is_digit(c) || (c == '.' && is_digit(at(pos_ + 1)))) number();
+        else if (is_name_char(c)) name_or_string();
+        else if (c == '"' || c == '\'') string(pos_, pos_);
+        else punct();
+      }
+      if (brackets_.size() != depth) error(loc_at(pieces[i].from, 1), "f-string: unmatched bracket");
+      emit(TokenKind::RParen, where, ")");
+    }
+    emit(TokenKind::RParen, where, ")");
+    pos_ = end;
+  }
+
   // A string literal whose prefix starts at `start` and opening quote is at `quote`.
   void string(size_t start, size_t quote) {
     bool raw = false, bytes = false, fstr = false;
@@ -417,9 +517,7 @@ class Lexer {
     const char q = s_[quote];
     const bool triple = at(quote + 1) == q && at(quote + 2) == q;
     const SourceLoc first = loc_at(start, 1);
-    if (fstr)
-      user_error(src_, loc_at(start, quote + 1 - start), ErrorKind::Unsupported,
-                 "f-strings are not supported");
+    if (fstr) return fstring(start, quote, raw, triple);
     auto unterminated = [&] {
       error(first, triple ? "unterminated triple-quoted string literal"
                           : "unterminated string literal");

@@ -37,7 +37,7 @@ struct Token {
   double float_value = 0.0;
 
   // String: the value with escapes decoded (UTF-8); a bytes literal keeps each escape as one byte.
-  // f-strings never become tokens: the lexer reports them as unsupported where they start.
+  // An f-string is no token of its own: the lexer emits the tokens of ("text" + str(expr) + ...).
   std::string str_value;
   bool is_raw = false;
   bool is_bytes = false;

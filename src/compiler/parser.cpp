@@ -119,6 +119,8 @@ class Parser {
   int loops_ = 0;  // loop bodies around the current statement, for break/continue
   std::unordered_map<const Node*, int> heights_;
   std::vector<NodePtr> discarded_;  // kept alive so their addresses stay out of heights_
+  // Inline lambdas of the statement being parsed, as defs to go before it (lambda_expr).
+  std::vector<NodePtr> lambdas_;
 
   // ---- Tokens ------------------------------------------------------------------------------
 
@@ -228,8 +230,21 @@ class Parser {
   }
 
   // `name = lambda params: test` is `def name(params): return test` (a nested function, as
-  // Numba compiles it); other lambdas are refused where they stand (test).
-  NodePtr lambda_def(const std::string& name) {
+  // Numba compiles it). Elsewhere (`sorted(l, key=lambda t: t[1])`, `(lambda y: y)(x)`) the
+  // lambda is such a def named __cj_lambda_<line>_<col>, placed before the statement that holds
+  // it (making a function runs nothing), and the expression is its name (lambda_expr).
+  NodePtr lambda_expr() {
+    const Token& kw = tok();
+    const std::string name = "__cj_lambda_" + std::to_string(kw.loc.line) + "_" + std::to_string(kw.loc.col);
+    NodePtr fn = lambda_def(name, true);
+    lambdas_.push_back(std::move(fn));
+    NodePtr n = ast::make(Kind::Name, kw.loc);
+    n->name = name;
+    return n;
+  }
+
+  NodePtr lambda_def(const std::string& name, bool inline_lambda = false) {
+    std::vector<NodePtr> outer = std::exchange(lambdas_, {});  // lambdas in its body stay in it
     const Token& kw = next();
     NodePtr fn = ast::make(Kind::FunctionDef, kw.loc);
     fn->name = name;
@@ -241,8 +256,10 @@ class Parser {
     expect(T::Colon, "expected ':' after the lambda's parameters");
     NodePtr ret = ast::make(Kind::Return, tok().loc);
     ret->value() = test();
+    for (auto& l : lambdas_) fn->body.push_back(std::move(l));
+    lambdas_ = std::move(outer);
     fn->body.push_back(std::move(ret));
-    if (at(T::Comma)) unsupported(tok(), "a tuple holding a lambda is not supported");
+    if (!inline_lambda && at(T::Comma)) unsupported(tok(), "a tuple holding a lambda is not supported");
     return fn;
   }
 
@@ -296,6 +313,16 @@ class Parser {
 
   // stmt = if_stmt | while_stmt | for_stmt | simple_stmts
   void statement(std::vector<NodePtr>& out) {
+    // The inline lambdas of this statement (its header's, for a compound one) go before it.
+    std::vector<NodePtr> outer = std::exchange(lambdas_, {});
+    const size_t at = out.size();
+    statement_of(out);
+    out.insert(out.begin() + (std::ptrdiff_t)at, std::make_move_iterator(lambdas_.begin()),
+               std::make_move_iterator(lambdas_.end()));
+    lambdas_ = std::move(outer);
+  }
+
+  void statement_of(std::vector<NodePtr>& out) {
     switch (tok().kind) {
       case T::If: out.push_back(if_stmt()); return;
       case T::While: out.push_back(while_stmt()); return;
@@ -646,7 +673,7 @@ class Parser {
   // test = or_test ("if" or_test "else" test)?
   NodePtr test() {
     Nest nest(*this, tok());
-    if (at(T::Lambda)) unsupported(tok(), "lambda expressions are not supported");
+    if (at(T::Lambda)) return lambda_expr();
     NodePtr body = or_test();
     if (at(T::ColonEqual)) unsupported(tok(), "assignment expressions (:=) are not supported");
     if (!at(T::If)) return body;
@@ -864,7 +891,7 @@ class Parser {
       case T::Star: unsupported(t, "star expressions (*x) are not supported");
       case T::DoubleStar: unsupported(t, "'**' unpacking is not supported");
       case T::Ellipsis: unsupported(t, "'...' (Ellipsis) is not supported");
-      case T::Lambda: unsupported(t, "lambda expressions are not supported");
+      case T::Lambda: return lambda_expr();
       case T::Yield: unsupported(t, "'yield' is not supported (generators cannot be compiled)");
       case T::Await: unsupported(t, "'await' expressions are not supported");
       case T::Indent: syntax(t, "unexpected indent");

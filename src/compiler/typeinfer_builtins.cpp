@@ -129,11 +129,19 @@ Type BuiltinTyper::builtin_call(ast::Node& e, const BuiltinRow& b, const std::ve
       if (args.size() == 1 && args[0].is_list()) {  // min(l): its items, compared at run time
         const Type& item = args[0].elems[0];
         if (!item.known()) return Type::unknown();
+        if (item.tag == Type::Tag::String) return item;  // Python's order of strs (host_str.h)
         if (!item.is_scalar() || is_complex(item.scalar)) error(e, no_implementation(b, args));
         return item;
       }
+      if (args.size() == 1 && args[0].tag == Type::Tag::String) {  // min(s): of its characters
+        refuse_gpu_string(fn_, e);
+        return args[0];
+      }
       if (args.size() == 1 && args[0].is_tuple()) items = args[0].elems;
       else if (args.size() < 2) error(e, std::string(b.name) + "() needs two or more numbers, or one tuple");
+      bool strs = args.size() == 1 && !items.empty();  // a tuple of strs: Numba orders them (not min(a, b) of strs)
+      for (const auto& t : items) strs = strs && t.tag == Type::Tag::String;
+      if (strs) return items[0];
       Type u = Type::unknown();
       for (size_t i = 0; i < items.size(); ++i) {
         if (!items[i].is_scalar()) error(e, std::string(b.name) + "() needs numbers, got " + items[i].str());
@@ -223,8 +231,14 @@ Type BuiltinTyper::builtin_call(ast::Node& e, const BuiltinRow& b, const std::ve
         if (t.is_tuple()) return std::all_of(t.elems.begin(), t.elems.end(), printable);
         return (t.is_scalar() && (!is_complex(t.scalar) || fn().host_only)) || t.tag == Type::Tag::None || is_dim3(t);
       };
+      // A list (@jit code) of numbers (not complex), bools, strs and such lists: Python's repr
+      // (prelude/host_list.h's list_repr).
+      std::function<bool(const Type&)> listable = [&](const Type& t) {
+        if (t.is_list()) return listable(t.elems[0]);
+        return (t.is_scalar() && !is_complex(t.scalar) && !is_time(t.scalar)) || t.tag == Type::Tag::String;
+      };
       for (size_t i = 0; i < args.size(); ++i)
-        if (!printable(args[i]) && args[i].tag != Type::Tag::String)
+        if (!printable(args[i]) && args[i].tag != Type::Tag::String && !(args[i].is_list() && listable(args[i])))
           unsupported(*e.list[i], "print() of a " + args[i].str() + " is not supported" +
                                       (args[i].is_scalar() ? " in GPU code (numba-cuda prints no complex number; @jit code does)" : ""));
       return Type::none();

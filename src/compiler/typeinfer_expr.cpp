@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "compiler/record_views.h"
+#include "compiler/typeinfer_rewrites.h"
 #include "compiler/typeinfer_typer.h"
 #include "compiler/builtins.h"
 #include "compiler/libdevice.h"
@@ -85,6 +86,12 @@ Type Typer::expr(ast::Node& e) {
       for (size_t i = 0; i < e.list.size(); ++i) {
         Type r = expr(*e.list[i]);
         ast::Op op = e.ops[i];
+        if (fixed_equality(l, op, r) >= 0 || fixed_contains(l, op, r) >= 0 || none_against_optional(l, op, r)) {
+          if (l.tag == Type::Tag::String || r.tag == Type::Tag::String) refuse_gpu_string(fn(), e);
+          ln = e.list[i].get();  // typeinfer_compare.cpp: known from the types, no value unwrapped
+          l = r;
+          continue;
+        }
         if (op != ast::Op::Is && op != ast::Op::IsNot) {  // x < y uses the values: unwrapped
           l = unwrapped(*ln, l);
           r = unwrapped(*e.list[i], r);
@@ -210,7 +217,8 @@ Type Typer::name(ast::Node& e) {
   if (auto n = f.nested.find(e.name); n != f.nested.end()) return global(e, n->second);  // a lifted def
   auto g = f.src->globals.find(e.name);
   if (g != f.src->globals.end()) return global(e, g->second);
-  if (const BuiltinRow* b = find_builtin(e.name)) {
+  const BuiltinRow* b = e.name == kUnrollAny ? find_builtin("numba.literal_unroll") : find_builtin(e.name);
+  if (b) {  // kUnrollAny: sum()'s loop (typeinfer_rewrites.cpp)
     Resolved r{Resolved::Kind::Builtin};
     r.builtin = b->id;
     f.resolved[&e] = r;

@@ -9,6 +9,7 @@
 
 #include "compiler/diagnostics.h"
 #include "compiler/typeinfer.h"
+#include "compiler/typeinfer_rewrites.h"
 #include "compiler/typeinfer_refusals.h"
 
 namespace cujit {
@@ -41,6 +42,7 @@ void target_names(const Node& t, std::vector<std::string>* out) {
 // and the comprehension becomes `v`. Its targets are renamed, as they are local to it in Python 3.
 struct Desugar {
   const SourceFile& src;
+  bool sum_builtin = false;  // sum(...) calls are rewritten too (typeinfer_rewrites.cpp)
   int count = 0;
 
   void block(std::vector<NodePtr>& stmts) {
@@ -88,6 +90,16 @@ struct Desugar {
 
   // Finds comprehensions in `e`; `ok`: evaluated exactly once where the statement runs.
   void hoist(Node& e, std::vector<NodePtr>* before, bool ok) {
+    const bool sum = sum_builtin && is_sum_call(e);
+    if (sum || is_sort_key_call(e)) {  // typeinfer_rewrites.cpp: its arguments first
+      hoist_children(e, before, ok);
+      if (!ok)
+        refuse(src, e, std::string(sum ? "sum()" : "a sort with key=") + " here (a while loop's test, a branch of a "
+                       "conditional expression, an operand after 'and'/'or') is not supported; assign it to a variable first");
+      if (sum) expand_sum(src, e, before, count++);
+      else expand_sort_key(src, e, before, count++);
+      return;
+    }
     if (e.is(Kind::ListComp)) {
       if (!ok)
         refuse(src, e, "a list comprehension here (a while loop's test, a branch of a conditional expression, an "
@@ -105,10 +117,15 @@ struct Desugar {
       for (size_t i = 0; i < e.values().size(); ++i) hoist(e.values()[i], before, ok && i == 0);
       return;
     }
-    // Python evaluates a statement's parts left to right, and the comprehension's loops now run
-    // before the statement: a part evaluated before a comprehension that is not stable (a call,
-    // an item, arithmetic) is computed into a variable first, in order, so that what it does and
-    // what it reads happen before the comprehension runs, as in Python (`l.pop(), [x for x in l]`).
+    hoist_children(e, before, ok);
+  }
+
+  // Python evaluates a statement's parts left to right, and a hoisted comprehension's (or sum's,
+  // or keyed sort's) loops now run before the statement: a part evaluated before one that is not
+  // stable (a call, an item, arithmetic) is computed into a variable first, in order, so that
+  // what it does and what it reads happen before the loops run, as in Python
+  // (`l.pop(), [x for x in l]`, `l.pop(), sum(l)`).
+  void hoist_children(Node& e, std::vector<NodePtr>* before, bool ok) {
     std::vector<Node*> kids;
     ast::for_each_child(e, [&](Node& c) { kids.push_back(&c); });
     size_t last_comp = kids.size();
@@ -120,8 +137,9 @@ struct Desugar {
     }
   }
 
-  static bool has_comp(const Node& e) {
-    if (e.is(Kind::ListComp)) return true;
+  // Whether `e` holds something this pass moves before the statement.
+  bool has_comp(const Node& e) const {
+    if (e.is(Kind::ListComp) || (sum_builtin && is_sum_call(e)) || is_sort_key_call(e)) return true;
     bool r = false;
     ast::for_each_child(e, [&](const Node& c) { r = r || has_comp(c); });
     return r;
@@ -237,6 +255,11 @@ using detail::is_int;
 
 void desugar_comprehensions(ast::Module& m) {
   Desugar d{m.source};
+  d.block(m.func->body);
+}
+
+void desugar_comprehensions_and_builtins(ast::Module& m, bool sum_builtin) {
+  Desugar d{m.source, sum_builtin};
   d.block(m.func->body);
 }
 
@@ -363,6 +386,16 @@ Type type_list_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
     arity(1, 2);
     if (args.size() == 2 && !is_int(args[1])) typing(src, *call.list[1], "list.pop() takes an integer index, not " + args[1].str());
     return item;
+  }
+  if (m == "sort" && args.size() == 3 && args[1].is_list()) {  // a sort with key= (typeinfer_rewrites.cpp): by its keys
+    // (only that rewrite passes a list there: a key given by the user is a function or None)
+    const Type k = args[1].is_list() ? args[1].elems[0] : Type::unknown();
+    if (!k.known()) return Type::unknown();
+    if (!(k.is_scalar() && !is_complex(k.scalar)) && k.tag != Type::Tag::String)
+      refuse(src, call, "a sort key function returning " + k.str() + " is not supported (keys of numbers or strings are)");
+    if (!(args[2].is_scalar() && !is_complex(args[2].scalar)))
+      typing(src, *call.list[2], "an integer is required for 'reverse' (got type " + args[2].str() + ")");
+    return Type::none();
   }
   if (m == "sort") {
     arity(1, 3);

@@ -17,6 +17,7 @@
 // The nested FunctionSources are made once per program and enclosing source (Program::nested),
 // so every instance of the enclosing function names the same ones.
 #include "compiler/typeinfer.h"
+#include "compiler/typeinfer_rewrites.h"
 
 #include <algorithm>
 #include <set>
@@ -259,7 +260,7 @@ ast::Module parse_function(Program& prog, const FunctionSource& src) {
     it = prog.trees.emplace(&src, std::make_shared<const ast::Module>(prog.parser(src.source))).first;
   }
   ast::Module m{it->second->source, ast::clone(*it->second->func)};
-  desugar_comprehensions(m);  // list comprehensions into loops (typeinfer_lists.cpp)
+  desugar_comprehensions_and_builtins(m, sum_is_builtin(src, *m.func));  // comprehensions and sum() into loops (typeinfer_lists.cpp)
   hoist_starred_arguments(m);  // f(*expr): expr evaluated once (typeinfer_starred.cpp)
   return m;
 }

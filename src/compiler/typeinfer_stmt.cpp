@@ -8,6 +8,7 @@
 #include <sstream>
 #include <utility>
 
+#include "compiler/typeinfer_rewrites.h"
 #include "compiler/typeinfer_typer.h"
 #include "compiler/typeinfer_excvar.h"
 #include "compiler/builtins.h"
@@ -38,13 +39,14 @@ void Typer::unroll_literal(std::vector<ast::NodePtr>& stmts, size_t i) {
   ast::Node& arg = *s.iter()->args()[0];
   const Type t = expr(arg);
   if (!t.known()) return;  // a later pass knows it
-  if (unroll_depth_) unsupported(s, "Nesting of literal_unroll is unsupported");
-  bool param = false;
-  for (const auto& p : fn().mod.func->params) param = param || (arg.is(ast::Kind::Name) && p.name == arg.name);
-  if (!t.is_tuple() && param)
-    unsupported(arg, "Invalid use of literal_unroll with a function argument, only tuples are supported as function arguments, found " + t.str());
   bool same = true;  // a tuple of one type, or an array or a list, loops as it is (as in Numba)
   for (const auto& e : t.elems) same = same && e == t.elems[0];
+  const bool any = callee.is(ast::Kind::Name) && callee.name == kUnrollAny;  // sum()'s loop: anything iterable
+  if (unroll_depth_ && !(any && same)) unsupported(s, "Nesting of literal_unroll is unsupported");
+  bool param = false;
+  for (const auto& p : fn().mod.func->params) param = param || (arg.is(ast::Kind::Name) && p.name == arg.name);
+  if (!t.is_tuple() && param && !any)
+    unsupported(arg, "Invalid use of literal_unroll with a function argument, only tuples are supported as function arguments, found " + t.str());
   if (same) s.iter() = std::move(s.iter()->args()[0]);
   else rewrite_literal_unroll(stmts, i, t.elems.size(), fn().unrolled++);
   throw RestartTyping{};

@@ -5,6 +5,8 @@
 // src/abi/cujit_abi.h).
 // Included only in programs that use lists (pipeline.cpp), so others compile as before.
 #include <initializer_list>
+#include <string>
+#include <type_traits>
 #include <new>
 #include <utility>
 
@@ -204,6 +206,26 @@ inline void list_sort(const List<T>& l, bool reverse) {
     l.at(lo) = std::move(v);
   }
 }
+/// l.sort(key=f, reverse=r) once the keys are computed, one per item in order (as Numba calls
+/// the key function): a stable sort by the keys, equal keys keeping their order either way.
+template <class T, class K>
+inline void list_sort_by(const List<T>& l, const List<K>& keys, bool reverse) {
+  const int64_t n = l.size();
+  List<int64_t> order = List<int64_t>::make(n);
+  for (int64_t i = 0; i < n; ++i) {  // insertion by binary search, as list_sort
+    int64_t lo = 0, hi = i;
+    while (lo < hi) {
+      const int64_t mid = (lo + hi) / 2;
+      const K& m = keys.at(order.at(mid));
+      const bool before = reverse ? (m < keys.at(i)) : (keys.at(i) < m);
+      if (before) hi = mid;
+      else lo = mid + 1;
+    }
+    list_insert(order, lo, i);
+  }
+  const List<T> items = list_copy(l);
+  for (int64_t i = 0; i < n; ++i) l.at(i) = items.at(order.at(i));
+}
 /// min(l) and max(l): the first of the least (greatest) items, as Python compares them (a NaN
 /// is kept only where it comes first); an empty list raises StopIteration, as Numba's does.
 template <class T>
@@ -227,6 +249,36 @@ inline List<T> list_sorted(const List<T>& l, bool reverse) {
   List<T> r = list_copy(l);
   list_sort(r, reverse);
   return r;
+}
+
+/// print() of a list: Python's repr of it ([1, 2.5, 'a']); its items' repr by repr_item, which
+/// host_str.h gives a str (found by argument-dependent lookup where the program has strings).
+template <class T>
+inline void repr_into(std::string& o, const T& v) {
+  if constexpr (std::is_same_v<T, bool>) {
+    o += v ? "True" : "False";
+  } else if constexpr (std::is_integral_v<T>) {
+    o += std::to_string(v);
+  } else if constexpr (std::is_floating_point_v<T>) {
+    o += float_repr((double)v).s;
+  } else {
+    repr_item(o, v);
+  }
+}
+template <class T>
+inline void repr_item(std::string& o, const List<T>& l) {
+  o += "[";
+  for (int64_t i = 0; i < l.size(); ++i) {
+    if (i) o += ", ";
+    repr_into(o, l.at(i));
+  }
+  o += "]";
+}
+template <class T>
+inline std::string list_repr(const List<T>& l) {
+  std::string o;
+  repr_item(o, l);
+  return o;
 }
 
 /// Python's slice of a sequence of n: the first index, the step and the count.

@@ -89,6 +89,17 @@ inline int str_cmp(const Str& a, const Str& b) {
 }
 inline bool operator==(const Str& a, const Str& b) { return str_eq(a, b); }
 inline bool operator<(const Str& a, const Str& b) { return str_cmp(a, b) < 0; }
+inline bool operator>(const Str& a, const Str& b) { return str_cmp(a, b) > 0; }  // max() of strs
+
+/// min(s) and max(s): the least (greatest) code point as a string of one; an empty string raises
+/// StopIteration, as Numba's does.
+inline Str str_minmax(const Str& s, bool greatest) {
+  if (s.size() == 0) raise("StopIteration", "");
+  uint32_t m = s.at(0);
+  for (int64_t i = 1; i < s.size(); ++i)
+    if (greatest ? s.at(i) > m : s.at(i) < m) m = s.at(i);
+  return str_char(m);
+}
 
 inline Str str_concat(const Str& a, const Str& b) {
   if (a.size() == 0) return b;
@@ -539,6 +550,31 @@ inline std::string str_utf8(const Str& s) {
     else { o += (char)(0xF0 | (c >> 18)); o += (char)(0x80 | ((c >> 12) & 0x3F)); o += (char)(0x80 | ((c >> 6) & 0x3F)); o += (char)(0x80 | (c & 0x3F)); }
   }
   return o;
+}
+/// Python's repr of a str inside a printed list: quoted with ' (with " where it holds a ' and no
+/// "), backslash, the quote, \n \r \t and other control characters escaped.
+inline void repr_item(std::string& o, const Str& s) {
+  bool sq = false, dq = false;
+  for (int64_t i = 0; i < s.size(); ++i) sq = sq || s.at(i) == '\'', dq = dq || s.at(i) == '"';
+  const char q = sq && !dq ? '"' : '\'';
+  std::string body;
+  for (int64_t i = 0; i < s.size(); ++i) {
+    const uint32_t c = s.at(i);
+    char buf[8];
+    if (c == '\\' || c == (uint32_t)q) { body += '\\'; body += (char)c; }
+    else if (c == '\n') body += "\\n";
+    else if (c == '\r') body += "\\r";
+    else if (c == '\t') body += "\\t";
+    else if (c < 0x20 || (c >= 0x7f && c <= 0xa0) || c == 0xad) {
+      std::snprintf(buf, sizeof buf, "\\x%02x", (unsigned)c);
+      body += buf;
+    } else {
+      body += str_utf8(str_char(c));
+    }
+  }
+  o += q;
+  o += body;
+  o += q;
 }
 
 // ---- hash ---------------------------------------------------------------------------------------
