@@ -37,3 +37,23 @@ def test_a_dropped_result_block_is_reused_warm_by_the_next_call():
         plus_trace(a)
     faults = minor_faults() - before
     assert faults < 1000, f"{faults} page faults over 5 calls (8 MB each is 1953)"
+
+
+@pytest.mark.skipif(UNDER_ASAN, reason="ASan's allocator quarantines freed blocks")
+def test_simulator_device_arrays_reuse_a_freed_block_warm(target):
+    # The same cause in the simulator's "device" memory (posix_memalign): an 8 MB device array
+    # made and dropped in a loop page-faulted fresh memory every time.
+    if target != "sim":
+        pytest.skip("the simulator's memory")
+    from cujit import cuda
+    for _ in range(2):
+        d = cuda.device_array(10 ** 6)
+        d[:] = 1.0
+        del d
+    before = minor_faults()
+    for _ in range(5):
+        d = cuda.device_array(10 ** 6)
+        d[:] = 1.0
+        del d
+    faults = minor_faults() - before
+    assert faults < 1000, f"{faults} page faults over 5 arrays (8 MB each is 1953)"
