@@ -8,6 +8,7 @@
 //   compile  compile_cuda / compile_host: the toolchains, through the disk cache
 #include "pipeline.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -70,7 +71,9 @@ struct StageTimer {
   }
 };
 
-// Whether generated code calls a Rule::NpLib builtin (builtins.def) or np.dot (`@`).
+// Whether generated code calls a Rule::NpFunc builtin (builtins.def) of host_nplib.h or
+// host_linalg.h, or np.dot (`@`), or indexes with an array: those other than host_numpy.h's
+// cj::npa_* functions (their own header, included on that prefix).
 bool uses_nplib(const std::string& code) {
   static const std::vector<std::string> spellings = [] {
     struct Row {
@@ -88,7 +91,7 @@ bool uses_nplib(const std::string& code) {
     };
     std::vector<std::string> v{"cj::np_dot(", "cj::np_bincount_w(", "cj::fancy_"};
     for (const Row& r : rows)  // called as f(...) or f<R>(...)
-      if (r.rule == Rule::NpLib) v.push_back(r.spelling);
+      if (r.rule == Rule::NpFunc && std::string(r.spelling).rfind("cj::npa_", 0) != 0) v.push_back(r.spelling);
     return v;
   }();
   for (const auto& sp : spellings)
@@ -128,9 +131,15 @@ std::string with_prelude(Target t, const std::string& code, bool host_only = fal
     if (strs || dicts || code.find("cj::List<") != std::string::npos || code.find("cj::list_") != std::string::npos)
       s += prelude::get("host_list.h");
     if (strs) s += prelude::get("host_str.h");
+    // Unicode's case tables (~140 KB) only where the code maps case.
+    static const char* const kCaseFns[] = {"cj::str_upper(", "cj::str_lower(", "cj::str_swapcase(", "cj::str_title(", "cj::str_capitalize(", "cj::str_casefold("};
+    if (strs && std::any_of(std::begin(kCaseFns), std::end(kCaseFns), [&](const char* f) { return code.find(f) != std::string::npos; })) {
+      s += prelude::get("unicode_case.h");
+      s += prelude::get("host_str_case.h");
+    }
     if (dicts) s += prelude::get("host_dict.h");
     if (host_only) s += prelude::get("numpy_loop.h");
-    // NumPy's sorting and linear algebra (@jit code only; Rule::NpLib calls, `@`): only where the
+    // NumPy's sorting and linear algebra (@jit code only; Rule::NpFunc calls, `@`): only where the
     // code calls them, so other programs compile as before.
     if (host_only && uses_nplib(code)) {
       s += prelude::get("host_nplib.h");

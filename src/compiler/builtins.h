@@ -27,7 +27,7 @@ enum class Rule {
   MathUnary, MathToInt, MathPredicate, MathBinary, MathFrexp, MathModf, MathLdexp, IntGcd, IntBitCount, Conjugate, Abs, MinMax, Round, CastInt, CastFloat,
   CastBool, Range, Len, Print, CudaGrid, CudaGridsize, CudaBarrier, CudaGroup, CudaVote, CudaFence, CudaShfl, CudaWarpVote, CudaMatch, CudaWarpMask, CudaBits,
   CudaBitsSame, CudaFma, CudaSelp, CacheLoad, CacheStore, ConstArray, ArrayAlloc, Atomic, AtomicInt, AtomicUnsigned, AtomicCas, Random, ArrayNew, ArrayView, ArrayReduce, ThreadId,
-  Iterate, Operator, Complex, Fp16, Fp16Compare, TupleOf, LiteralUnroll, Ufunc, Time, ListOp, NpLib, StrOp, DictOp, Elementwise, NpFunc,
+  Iterate, Operator, Complex, Fp16, Fp16Compare, TupleOf, LiteralUnroll, Ufunc, Time, ListOp, StrOp, DictOp, Elementwise, NpFunc,
 };
 
 struct BuiltinRow {

@@ -61,6 +61,10 @@ std::string reduce_code(const ast::Node& e, Builtin b, const std::string& array,
 /// The C++ spelling of a value type ("float", "cj::Array<float, 2>", "cj_T_float32_int64").
 std::string cpp_type(const Type& t);
 
+/// Whether call `e` was given its argument `i`: an optional argument left out (or passed as None)
+/// is typed None.
+inline bool arg_given(const ast::Node& e, size_t i) { return i < e.list.size() && e.list[i]->type.tag != Type::Tag::None; }
+
 // Records in generated code (codegen_records.cpp): a record is `cj::Rec<size, align>` bytes
 // (prelude common.h), a record value a pointer to them, a field read and written at its offset.
 /// The statement for raise `s` of `fn` (codegen_exc.cpp); `value` writes an argument's value.
@@ -105,8 +109,6 @@ using ConvertCode = std::function<std::string(const std::string&, const Type&, c
 std::string list_cpp(const Type& list);
 /// A list literal (or the `[]` of a rewritten comprehension).
 std::string list_literal_code(const FunctionInstance& fn, const ast::Node& e, const ExprCode& expr, const ConvertCode& conv);
-/// A call of a Rule::NpLib builtin: np.sort, np.dot, np.linalg.inv, ... (codegen_nplib.cpp).
-std::string nplib_call_code(const ast::Node& e, Builtin b, const ExprCode& expr);
 /// A call of a Rule::ListOp builtin: list(), sorted(), l.append(x) (rewritten as list.append(l, x)), ...
 std::string list_call_code(const FunctionInstance& fn, const ast::Node& e, Builtin b, const ExprCode& expr,
                            const ConvertCode& conv);
@@ -150,6 +152,8 @@ std::string dict_store_code(const ast::Node& target, const std::string& value, c
 std::string dict_delete_code(const ast::Node& target, const ExprCode& expr, const ConvertCode& conv);
 /// a | b, a & b, a - b, a ^ b of sets.
 std::string set_binop_code(ast::Op op, const std::string& a, const std::string& b);
+/// a |= b, a &= b, a -= b, a ^= b of sets: in place on a.
+std::string set_inplace_code(ast::Op op, const std::string& a, const std::string& b);
 /// k in d, x in s, d == e, s <= t, ...
 std::string dict_compare_code(const std::string& l, const Type& lt, ast::Op op, const std::string& r, const Type& rt);
 

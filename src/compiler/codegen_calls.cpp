@@ -74,9 +74,9 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
     if (e.args().size() > 1) return numpy_reduce(e, b);  // axis= / dtype= (codegen_numpy.cpp)
     return reduce_code(e, b, expr(*e.list[0]), prog_.host_only);
   }
-  if (rule == Rule::NpLib) {  // codegen_nplib.cpp
+  if (rule == Rule::NpFunc) {  // codegen_numpy.cpp (a scalar result may make arrays too: np.median)
     allocates_ = true;
-    return nplib_call_code(e, b, [this](const ast::Node& n) { return expr(n); });
+    return numpy_call(e, b);
   }
   if (rule == Rule::StrOp) return str_call_code(e, b, [this](const ast::Node& n) { return expr(n); });  // codegen_strings.cpp
   if (rule == Rule::DictOp) {  // codegen_dicts.cpp (type(): the result's tuple structs, items() or popitem())
@@ -90,7 +90,6 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
   if (r.is_array() && rule != Rule::ArrayAlloc && rule != Rule::ConstArray && rule != Rule::ArrayView &&
       !(b == Builtin::NpCopy && !prog_.host_only))  // GPU code's copy() is local storage
     allocates_ = true;
-  if (rule == Rule::NpFunc) return numpy_call(e, b);  // codegen_numpy.cpp
   if (std::string c = emit_complex_builtin(e, b, values()); !c.empty()) return c;
   if (std::string c = emit_time_builtin(e, b, values()); !c.empty()) return c;
   switch (b) {

@@ -1,7 +1,9 @@
 // Code for the NumPy functions and array methods of @jit code (Rule::NpFunc; typed in
-// typeinfer_numpy.cpp) and for np.sum/argmin/argmax with an axis or a dtype: calls of the
-// prelude's cj::npa_* functions (prelude/host_numpy.h). Tuple arguments (shapes, axes, the arrays
-// of concatenate) are evaluated once, in an immediately called lambda.
+// typeinfer_numpy.cpp) and for np.sum/argmin/argmax with an axis or a dtype: each is one call of a
+// prelude function: cj::npa_* (prelude/host_numpy.h); sorting, searching and counting
+// (host_nplib.h); np.dot/np.vdot/`@` and np.linalg through LAPACK (host_linalg.h). Tuple
+// arguments (shapes, axes, the arrays of concatenate) are evaluated once, in an immediately called
+// lambda; the string options (kind=, side=) were checked by typing and become constants.
 #include <string>
 
 #include "compiler/builtins.h"
@@ -12,7 +14,8 @@ namespace cujit {
 namespace detail {
 
 namespace {
-bool given(const ast::Node& e, size_t i) { return i < e.args().size() && e.args()[i]->type.tag != Type::Tag::None; }
+// A string literal argument's text, or `dflt` where it was left out (or given as None).
+std::string literal(const ast::Node& e, size_t i, const char* dflt) { return arg_given(e, i) ? e.args()[i]->cval.s : dflt; }
 }  // namespace
 
 // `f(prefix, t.f0, t.f1, ...)` over the tuple `tup` (code) of type tt, evaluated once.
@@ -28,7 +31,7 @@ std::string Emitter::numpy_reduce(const ast::Node& e, Builtin b) {
   const std::string R = scalar_cpp(e.type.is_array() ? e.type.scalar : e.type.scalar);
   const std::string whole = std::string(builtin_spelling(b)) + "<cj::UfErrPy, " + R + ">";
   const std::string a = expr(*e.args()[0]);
-  if (!given(e, 1)) return whole + "(" + a + ")";  // dtype= only
+  if (!arg_given(e, 1)) return whole + "(" + a + ")";  // dtype= only
   const std::string axis = "(int64_t)(" + expr(*e.args()[1]) + ")";
   const int n = e.args()[0]->type.ndim;
   if (n == 1) return "(cj::npa_axis<1>(" + axis + "), " + whole + "(" + a + "))";
@@ -41,13 +44,13 @@ std::string Emitter::numpy_call(const ast::Node& e, Builtin b) {
   const Type& r = e.type;
   const std::string R = r.is_array() || r.is_scalar() ? scalar_cpp(r.scalar) : "";
   const Type i64 = Type::scalar_of(Scalar::Int64), f64 = Type::scalar_of(Scalar::Float64);
-  auto a0 = [&] { return expr(*e.args()[0]); };
-  auto T0 = [&] { return std::string(scalar_cpp(e.args()[0]->type.scalar)); };
-  auto int_or = [&](size_t i, const char* dflt) { return given(e, i) ? arg(e, i, i64) : std::string(dflt); };
+  auto ax = [&](size_t i) { return expr(*e.args()[i]); };
+  auto a0 = [&] { return ax(0); };
+  auto int_or = [&](size_t i, const char* dflt) { return arg_given(e, i) ? arg(e, i, i64) : std::string(dflt); };
   switch (b) {
     case B::NpCumsum: case B::NpCumprod: case B::NpNancumsum: case B::NpNancumprod: {
       const int op = b == B::NpCumsum ? 0 : b == B::NpCumprod ? 1 : b == B::NpNancumsum ? 2 : 3;
-      if (given(e, 1)) return "cj::npa_cum_axis<" + std::to_string(op) + ", " + R + ">(" + a0() + ", " + arg(e, 1, i64) + ")";
+      if (arg_given(e, 1)) return "cj::npa_cum_axis<" + std::to_string(op) + ", " + R + ">(" + a0() + ", " + arg(e, 1, i64) + ")";
       return "cj::npa_cum<" + std::to_string(op) + ", " + R + ">(" + a0() + ")";
     }
     case B::NpMedian: return sp + "<false>(" + a0() + ")";
@@ -65,7 +68,7 @@ std::string Emitter::numpy_call(const ast::Node& e, Builtin b) {
     case B::NpNanargmin: return sp + "<false>(" + a0() + ")";
     case B::NpNanargmax: return sp + "<true>(" + a0() + ")";
     case B::NpAverage:
-      if (given(e, 2)) return sp + "(" + a0() + ", " + expr(*e.args()[2]) + ")";
+      if (arg_given(e, 2)) return sp + "(" + a0() + ", " + expr(*e.args()[2]) + ")";
       return "cj::red_mean<cj::UfErrPy, " + R + ">(" + a0() + ")";
     case B::NpReshape: {
       const std::string M = std::to_string(r.ndim);
@@ -77,7 +80,7 @@ std::string Emitter::numpy_call(const ast::Node& e, Builtin b) {
     }
     case B::NpRavel: case B::ArrFlatten: return sp + "(" + a0() + ")";
     case B::NpTranspose: {
-      if (e.args().size() == 1 || !given(e, 1)) return sp + "(" + a0() + ")";
+      if (e.args().size() == 1 || !arg_given(e, 1)) return sp + "(" + a0() + ")";
       if (e.args()[1]->type.is_tuple())
         return spread("cj::npa_transpose_axes", a0(), expr(*e.args()[1]), e.args()[1]->type, "(int64_t)");
       std::string s = "cj::npa_transpose_axes(" + a0();
@@ -100,7 +103,7 @@ std::string Emitter::numpy_call(const ast::Node& e, Builtin b) {
     case B::NpEye: case B::NpTri: {
       // M defaults to N: N evaluated once.
       const std::string n = arg(e, 0, i64), k = int_or(2, "(int64_t)0");
-      if (given(e, 1)) return sp + "<" + R + ">(" + n + ", " + arg(e, 1, i64) + ", " + k + ")";
+      if (arg_given(e, 1)) return sp + "<" + R + ">(" + n + ", " + arg(e, 1, i64) + ", " + k + ")";
       return "[&] { const int64_t cj_n = " + n + "; return " + sp + "<" + R + ">(cj_n, cj_n, " + k + "); }()";
     }
     case B::NpIdentity: return "[&] { const int64_t cj_n = " + arg(e, 0, i64) + "; return " + sp + "<" + R + ">(cj_n, cj_n, 0); }()";
@@ -119,9 +122,23 @@ std::string Emitter::numpy_call(const ast::Node& e, Builtin b) {
       const std::string f = std::string(stack ? "cj::npa_stack<" : "cj::npa_concatenate<") + R + ", " + std::to_string(in) + ">";
       return spread(f, "(int64_t)(" + axis + ")", expr(*e.args()[0]), tt);
     }
+    case B::NpSort: case B::ArraySortM: case B::NpUnique: case B::NpFlip: case B::NpFliplr: case B::NpFlipud:
+    case B::NpTrace: case B::NpLinalgInv: case B::NpLinalgDet: case B::NpLinalgCholesky: case B::NpShuffle:
+    case B::NpPermutation:
+      return sp + "(" + ax(0) + ")";
+    case B::NpArgsort: return sp + "(" + ax(0) + ", " + (literal(e, 1, "quicksort") == "mergesort" ? "true" : "false") + ")";
+    case B::NpSearchsorted:
+      return sp + "(" + ax(0) + ", " + ax(1) + ", " + (literal(e, 2, "left") == "right" ? "true" : "false") + ")";
+    case B::NpDiff: return sp + "(" + ax(0) + ", (int64_t)(" + (arg_given(e, 1) ? ax(1) : std::string("1")) + "))";
+    case B::NpBincount: {
+      const std::string minlength = "(int64_t)(" + (arg_given(e, 2) ? ax(2) : std::string("0")) + ")";
+      if (arg_given(e, 1)) return "cj::np_bincount_w(" + ax(0) + ", " + ax(1) + ", " + minlength + ")";
+      return sp + "(" + ax(0) + ", " + minlength + ")";
+    }
+    case B::NpOuter: return sp + "<" + cpp_type(Type::scalar_of(e.type.scalar)) + ">(" + ax(0) + ", " + ax(1) + ")";
+    case B::NpDot: case B::NpVdot: case B::NpLinalgSolve: return sp + "(" + ax(0) + ", " + ax(1) + ")";
     default: break;
   }
-  (void)T0;
   throw InternalError(std::string("codegen: no code for ") + builtin_row(b).name);
 }
 

@@ -133,6 +133,15 @@ struct FunctionInstance {
   std::unordered_set<const ast::Node*> bound_calls;
 };
 
+/// TypingError at `at` in `fn`'s source: Numba refuses the program too.
+[[noreturn]] inline void typing_error(const FunctionInstance& fn, const ast::Node& at, const std::string& msg) {
+  user_error(fn.mod.source, at.loc, ErrorKind::Typing, msg);
+}
+/// UnsupportedError at `at`: Numba has the construct, cujit does not (or not here).
+[[noreturn]] inline void unsupported_error(const FunctionInstance& fn, const ast::Node& at, const std::string& msg) {
+  user_error(fn.mod.source, at.loc, ErrorKind::Unsupported, msg);
+}
+
 /// Thrown by the typing of an instance that calls, through others, an instance still being typed
 /// whose return type is not known yet (`waits_on`): the instance is dropped, and the one waited on
 /// types it again on its next pass, once its own returns that do not recurse are typed.
@@ -360,11 +369,10 @@ bool bind_builtin_keywords(FunctionInstance& fn, ast::Node& call, const BuiltinR
 /// Numba) picks for the argument types, recorded in fn.ufunc_loops; the result's type.
 bool bind_ufunc_keywords(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b);
 Type type_ufunc_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args);
-/// np.sort, np.dot, np.linalg.* and the other Rule::NpLib calls (typeinfer_nplib.cpp): Numba's
-/// result type; `x @ y` of two arrays is np.dot's rule.
-Type type_nplib_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args);
+/// `x @ y` of two arrays (typeinfer_numpy.cpp): np.dot's rule (Rule::NpFunc calls are typed by
+/// BuiltinTyper::numpy_call there).
 Type type_matmul(FunctionInstance& fn, const ast::Node& at, const Type& x, const Type& y);
-/// a[i] / a[m] with an integer or boolean array index (typeinfer_nplib.cpp): the new array's
+/// a[i] / a[m] with an integer or boolean array index (typeinfer_numpy.cpp): the new array's
 /// type, or Unknown where no index in `it` is an array.
 Type type_fancy_index(FunctionInstance& fn, const ast::Node& e, const Type& base, const std::vector<Type>& it);
 /// The first of a ufunc's `loops` that inputs of types `in` take (Numba's
@@ -487,8 +495,6 @@ void check_dict_store(FunctionInstance& fn, const ast::Node& stmt, ast::Node& ta
 void check_dict_delete(FunctionInstance& fn, const ast::Node& target);
 /// a | b, a & b, a - b, a ^ b with a set.
 Type set_binop_type(FunctionInstance& fn, const ast::Node& at, ast::Op op, const Type& a, const Type& b);
-/// The refusal of `what` (iteration, pop) where a set's item order would show.
-std::string set_order_refusal(const std::string& what);
 /// `k in d`, `x in s`, d == e, and the set comparisons.
 bool dict_comparison_ok(const Type& l, ast::Op op, const Type& r);
 

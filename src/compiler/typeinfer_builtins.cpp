@@ -360,7 +360,6 @@ Type BuiltinTyper::builtin_call(ast::Node& e, const BuiltinRow& b, const std::ve
       if (args.size() > 1) return reduce_axis(e, b, args);
       return type_reduce_call(fn_, e, b, args);
     case Rule::NpFunc: return numpy_call(e, b, args);
-    case Rule::NpLib: return type_nplib_call(fn_, e, b, args);
     case Rule::Atomic: case Rule::AtomicInt: case Rule::AtomicUnsigned: case Rule::AtomicCas: {
       const bool cas0 = b.id == Builtin::AtomicCas0;  // compare_and_swap(ary, old, val): ary[0]
       const size_t nargs = b.rule == Rule::AtomicCas && !cas0 ? 4 : 3;

@@ -74,7 +74,7 @@ Type Typer::binop_type(const ast::Node& at, ast::Op op, const Type& a, const Typ
     return Type::tuple(e);
   }
   if (a.tag == Type::Tag::String || b.tag == Type::Tag::String) return str_binop_type(fn(), at, op, a, b);  // typeinfer_strings.cpp
-  if (op == O::MatMult && a.is_array() && b.is_array()) return type_matmul(fn(), at, a, b);  // typeinfer_nplib.cpp
+  if (op == O::MatMult && a.is_array() && b.is_array()) return type_matmul(fn(), at, a, b);  // typeinfer_numpy.cpp
   if (!a.is_scalar() || !b.is_scalar()) {
     if (a.is_array() || b.is_array())  // NumPy's ufunc for the operator (typeinfer_arrayexpr.cpp)
       return type_array_operator(fn(), at, op, false, {a, b}, at.is(ast::Kind::AugAssign));
@@ -191,7 +191,7 @@ Type Typer::subscript(ast::Node& e) {
     return u;
   }
   if (!base.is_array()) error(e, "'" + base.str() + "' object is not subscriptable");
-  if (Type t = type_fancy_index(fn(), e, base, it); t.known()) return t;  // a[idx], a[mask]: typeinfer_nplib.cpp
+  if (Type t = type_fancy_index(fn(), e, base, it); t.known()) return t;  // a[idx], a[mask]: typeinfer_numpy.cpp
   if (idx.size() == 1 && it[0].is_tuple() && !e.index()->is(ast::Kind::Tuple)) {  // a[t]: a[t[0], t[1], ...]
     if (it[0].elems.empty()) unsupported(e, "indexing an array with an empty tuple is not supported");
     it = it[0].elems;
