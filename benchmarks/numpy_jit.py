@@ -1,11 +1,15 @@
 """NumPy inside @jit (issue 20) against Numba on the same machine, in the same run: whole-array
 expressions (one fused loop each), a reduction along an axis, the course's np.hypot and Numba's
-5-minute-guide function; each in steady state (best of RUNS calls) and its first call (a fresh
-process, empty cache: decoration, compile and the call).
+5-minute-guide function; each in steady state (best of RUNS calls) and its first call in a fresh
+process (decoration, compile and the call): of a new function on a machine where cujit has run
+before (its precompiled prelude is in the cache: another function was compiled there first, in
+another process), and cold (an empty cache: the first function ever; cujit precompiles its prelude
+then). Numba keeps nothing between processes, so its two first-call rows measure the same thing.
 
     python benchmarks/numpy_jit.py [--write]     runs every row for both tools, prints the table
                                                  (--write: into benchmarks/RESULTS.md's section)
-    python benchmarks/numpy_jit.py _run TOOL CASE steady|first   one measurement, one JSON line
+    python benchmarks/numpy_jit.py _run TOOL CASE steady|first|cold   one measurement, one JSON line
+    python benchmarks/numpy_jit.py _warm TOOL CASE     compiles the case renamed (fills the cache)
 
 Numba runs in its own interpreter: NUMBA_PYTHON (default /work/refvenv/bin/python); cujit in
 this one. Each measurement is a fresh process. Results are checked against NumPy.
@@ -55,9 +59,10 @@ def reference(case, args):
     return a + np.tanh(np.diagonal(a)).sum()
 
 
-def measure(tool, case, mode):
+def measure(tool, case, mode, name="f"):
     folder = tempfile.mkdtemp(prefix="cujit-npjit-")
-    os.environ["CUJIT_CACHE_DIR"] = os.path.join(folder, "cache")
+    # "first": the cache run_one filled by a _warm process (the same prelude, another function).
+    os.environ["CUJIT_CACHE_DIR"] = os.environ.get("NPJIT_CACHE") or os.path.join(folder, "cache")
     os.environ["NUMBA_CACHE_DIR"] = os.path.join(folder, "numba-cache")
     if tool == "numba":
         np.row_stack = np.vstack  # numba-cuda 0.30 refers to it; NumPy 2.5 removed it
@@ -66,15 +71,15 @@ def measure(tool, case, mode):
         from cujit import njit
     args = inputs(case)
     with open(os.path.join(folder, "bench_mod.py"), "w") as fh:
-        fh.write("import numpy as np\n\n" + SOURCES[case][1])
+        fh.write("import numpy as np\n\n" + SOURCES[case][1].replace("def f(", "def %s(" % name))
     sys.path.insert(0, folder)
     t0 = time.perf_counter()
     import bench_mod
-    f = njit(bench_mod.f)
+    f = njit(getattr(bench_mod, name))
     r = f(*args)
     first = time.perf_counter() - t0
     ok = bool(np.allclose(r, reference(case, args), rtol=1e-6)) and np.asarray(r).dtype == reference(case, args).dtype
-    if mode == "first":
+    if mode in ("first", "cold", "warm"):
         return {"s": first, "ok": ok}
     runs = []
     for _ in range(RUNS):
@@ -86,7 +91,12 @@ def measure(tool, case, mode):
 
 def run_one(tool, case, mode):
     py = os.environ.get("NUMBA_PYTHON", "/work/refvenv/bin/python") if tool == "numba" else sys.executable
-    p = subprocess.run([py, os.path.abspath(__file__), "_run", tool, case, mode], capture_output=True, text=True)
+    env = dict(os.environ)
+    env.pop("NPJIT_CACHE", None)
+    if mode == "first":  # a machine where a function was compiled before, in another process
+        env["NPJIT_CACHE"] = tempfile.mkdtemp(prefix="cujit-npjit-cache-")
+        subprocess.run([py, os.path.abspath(__file__), "_warm", tool, case], capture_output=True, env=env)
+    p = subprocess.run([py, os.path.abspath(__file__), "_run", tool, case, mode], capture_output=True, text=True, env=env)
     if p.returncode != 0:
         errors = [l for l in p.stderr.splitlines() if "Error" in l] or p.stderr.strip().splitlines() or ["?"]
         return {"s": None, "ok": False, "error": errors[-1].strip()[:120]}
@@ -111,7 +121,9 @@ def table():
              "| workload | cujit | Numba | cujit / Numba |",
              "| --- | --- | --- | --- |"]
     for case, (what, _) in SOURCES.items():
-        for mode, label in (("steady", "best of %d calls" % RUNS), ("first", "first call: compile + call, fresh process")):
+        for mode, label in (("steady", "best of %d calls" % RUNS),
+                            ("first", "first call of a new function: compile + call, fresh process"),
+                            ("cold", "first call, empty cache (cujit precompiles its prelude)")):
             c, n = run_one("cujit", case, mode), run_one("numba", case, mode)
             ratio = "%.2fx" % (c["s"] / n["s"]) if c["s"] and n["s"] else "-"
             lines.append("| @jit %s, %s | %s | %s | %s |" % (what, label, cell(c), cell(n), ratio))
@@ -136,6 +148,9 @@ def write(text):
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == "_run":
         print(json.dumps(measure(*sys.argv[2:5])))
+        return
+    if len(sys.argv) > 1 and sys.argv[1] == "_warm":
+        print(json.dumps(measure(sys.argv[2], sys.argv[3], "warm", name="warm_up")))
         return
     text = table()
     if "--write" in sys.argv:

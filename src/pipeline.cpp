@@ -180,6 +180,7 @@ void emit_stage(Build& b, const Program& prog, const std::vector<EntryPoint>& en
   // The race check's prelude parts (host.h) compile only under this macro; being in the text, it
   // is in the disk cache key, so checked and unchecked builds never stand in for each other.
   if (prog.race_check) b.host_source = "#define CJ_SIM_RACECHECK 1\n" + b.host_source;
+  b.host_prelude_len = b.host_source.size() - host_code.size();
   for (const auto& f : prog.fns) b.files[f->mod.source.filename] = f->mod.source;
   b.file_order = program_files(prog);
   b.exc_classes = prog.exc_classes;
@@ -550,7 +551,7 @@ std::shared_ptr<toolchain::HostLibrary> compile_host(const Build& b) {
   StageTimer t{"host compiler", b.name};
   std::shared_ptr<toolchain::HostLibrary> lib;
   try {
-    lib = toolchain::host_compile(b.host_source, b.host_flags);
+    lib = toolchain::host_compile(b.host_source, b.host_flags, b.host_prelude_len);
   } catch (const rt::HostCompileError& e) {
     // A linked CUDA C++ source the host compiler refuses: say what the simulator can compile.
     for (const auto& name : b.cuda_links)

@@ -21,6 +21,7 @@ struct Build {
   std::string name;                         // the user's function name, for messages
   std::string cuda_source;                  // prelude + generated code, for NVRTC
   std::string host_source;                  // prelude + generated code, for the host compiler
+  std::size_t host_prelude_len = 0;         // host_source's prelude: its first bytes (precompiled)
   std::map<std::string, SourceFile> files;  // every user file the code came from (error mapping)
   std::vector<std::string> host_flags;      // extra host-compiler flags (-fopenmp for target='parallel')
   std::vector<std::string> file_order;      // program_files: {fileN} in simulator messages

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <cstdlib>
-#include <stdexcept>
+#include <exception>  // not <stdexcept>: its <string> doubled the time of a precompiled prelude
 #include <ucontext.h>
 #include <time.h>
 
@@ -519,8 +519,10 @@ static void sim_fiber_trampoline(void* p) { (*(Body*)p)(); }
 // would read or corrupt other memory). A bad index throws SimFault on the thread's own stack (a
 // fiber's too); the simulator catches it where it runs that thread (CJ_SIM_EACH_THREAD,
 // sim_fiber_main) and stops the launch with the message, which the runtime raises as IndexError.
-struct SimFault : std::runtime_error {
-  using std::runtime_error::runtime_error;
+struct SimFault : std::exception {
+  char msg[512];  // every message is built in a buffer of at most 480 bytes
+  explicit SimFault(const char* m) { std::snprintf(msg, sizeof msg, "%s", m); }
+  const char* what() const noexcept override { return msg; }
 };
 
 [[noreturn]] __attribute__((noinline, cold)) static void sim_index_error(const char* array, const char* where, int axis,

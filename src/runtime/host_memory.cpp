@@ -93,7 +93,7 @@ void HostAllocation::release() noexcept {
   device_ptr = nullptr;
   if (p == nullptr) return;
   if (backend == Backend::Sim) {
-    if (!registered) std::free(p);
+    if (!registered) sim_free(p);
     return;
   }
   if (registered && !owns_registration) return;
@@ -131,9 +131,8 @@ std::shared_ptr<HostAllocation> host_alloc(Backend backend, size_t nbytes, unsig
   a->nbytes = nbytes;
   if (backend == Backend::Sim) {
     if (n > SIZE_MAX - kSimAlign) throw std::bad_alloc();
-    void* p = nullptr;
-    if (posix_memalign(&p, kSimAlign, (n + kSimAlign - 1) / kSimAlign * kSimAlign) != 0 || p == nullptr)
-      throw std::bad_alloc();
+    void* p = sim_alloc((n + kSimAlign - 1) / kSimAlign * kSimAlign);  // memory.h says why not posix_memalign
+    if (p == nullptr) throw std::bad_alloc();
     a->ptr = p;
     if (flags & kHostManaged) a->flags |= kHostMapped;
     if (a->flags & kHostMapped) a->device_ptr = p;

@@ -317,6 +317,24 @@ StagingLease lease_staging() {
   return l;
 }
 
+void* sim_alloc(size_t nbytes) noexcept {
+  // The malloc'd start is kept in the word before the aligned block.
+  if (nbytes > SIZE_MAX - kHostAlign - sizeof(void*)) return nullptr;
+  char* raw = static_cast<char*>(std::malloc(nbytes + kHostAlign + sizeof(void*)));
+  if (raw == nullptr) return nullptr;
+  const uintptr_t first = reinterpret_cast<uintptr_t>(raw) + sizeof(void*);
+  char* p = raw + (first + kHostAlign - 1) / kHostAlign * kHostAlign - reinterpret_cast<uintptr_t>(raw);
+  std::memcpy(p - sizeof(void*), &raw, sizeof raw);
+  return p;
+}
+
+void sim_free(void* p) noexcept {
+  if (p == nullptr) return;
+  void* raw;
+  std::memcpy(&raw, static_cast<char*>(p) - sizeof(void*), sizeof raw);
+  std::free(raw);
+}
+
 const char* backend_name(Backend b) noexcept { return b == Backend::GPU ? "GPU" : "simulator"; }
 
 Backend current_backend() noexcept { return g_backend.load(std::memory_order_relaxed); }
@@ -326,7 +344,7 @@ Buffer::~Buffer() {
   try {
     switch (origin) {
       case Origin::Host:
-        std::free(ptr);
+        sim_free(ptr);
         break;
       case Origin::External:
         owner.reset();  // the owner's deleter takes care of its own locking (the GIL)
@@ -364,10 +382,10 @@ std::shared_ptr<Buffer> allocate(Backend backend, size_t nbytes, void* stream) {
     buf->generation = sim_generation(buf->device);
     // At least one aligned block, so even an empty array has a valid, unique data pointer.
     // A failure is the simulated device running out of memory, so it raises what the GPU would.
-    if (nbytes > SIZE_MAX - kHostAlign) throw_out_of_memory(backend, "posix_memalign", nbytes);
+    if (nbytes > SIZE_MAX - kHostAlign) throw_out_of_memory(backend, "malloc", nbytes);
     size_t rounded = nbytes == 0 ? kHostAlign : (nbytes + kHostAlign - 1) / kHostAlign * kHostAlign;
-    void* p = nullptr;
-    if (posix_memalign(&p, kHostAlign, rounded) != 0 || p == nullptr) throw_out_of_memory(backend, "posix_memalign", nbytes);
+    void* p = sim_alloc(rounded);
+    if (p == nullptr) throw_out_of_memory(backend, "malloc", nbytes);
     buf->origin = Buffer::Origin::Host;
     buf->ptr = p;
     return buf;

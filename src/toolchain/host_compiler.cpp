@@ -481,6 +481,105 @@ bool compiler_accepts(const std::vector<std::string>& cmd, const std::string& fl
   return *ok;
 }
 
+// ---- The precompiled prelude (issue 23: the first call of a new @jit function).
+// Parsing the prelude (its system headers and ~4,000 lines of cj::) was three quarters of the host
+// compiler's time for a small function. GCC reads a precompiled header instead when the first
+// line of the translation unit includes a header whose `.gch` lies beside it: the prelude is
+// compiled once per machine into the disk cache (<key>.h and <key>.h.gch, keyed by the prelude
+// text, every flag and the compiler; ~35 MB each), and each program is compiled as
+// `#include "<key>.h"` + its generated code. The machine code is the same as from the whole
+// text (tests/test_host_pch.py compares), so the library's cache key does not name the PCH.
+// GCC only: clang's precompiled headers are another format. CUJIT_HOST_PCH=0 turns it off.
+std::mutex g_pch_mutex;
+std::map<std::string, bool> g_pch_refused;  // compiler identity -> its PCH failed in this process
+
+bool host_pch_enabled(const std::string& version) {
+  const char* env = std::getenv("CUJIT_HOST_PCH");
+  if (env && std::string(env) == "0") return false;
+  return cache_enabled() && version.find("clang") == std::string::npos;
+}
+
+// The flags a header is compiled with: the module's, less what only the link uses.
+std::vector<std::string> pch_flags(const std::vector<std::string>& flags, const std::vector<std::string>& extra) {
+  std::vector<std::string> out;
+  for (const std::vector<std::string>* list : {&flags, &extra})
+    for (const std::string& f : *list)
+      if (f != "-shared" && f.compare(0, 2, "-l") != 0) out.push_back(f);
+  return out;
+}
+
+// The header to include for `prelude` (its .gch beside it, built now if missing), or "" when no
+// precompiled header can be used.
+std::string prelude_pch(const std::vector<std::string>& cmd, const std::vector<std::string>& flags,
+                        const std::vector<std::string>& extra, std::string_view prelude) {
+  const std::string version = version_of(cmd);
+  const std::string identity = show_command(cmd) + "\n" + version;
+  if (!host_pch_enabled(version)) return "";
+  {
+    std::lock_guard<std::mutex> lock(g_pch_mutex);
+    if (g_pch_refused.count(identity)) return "";
+  }
+  const std::vector<std::string> hflags = pch_flags(flags, extra);
+  std::vector<std::string> parts{"cujit-host-pch-1", std::string(prelude), identity};
+  parts.insert(parts.end(), hflags.begin(), hflags.end());
+  const std::string key = cache_key_list(parts);
+  const std::string header = cache_path(key, "h"), gch = cache_path(key, "h.gch");
+  struct stat st {};
+  if (::stat(gch.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+      ::stat(header.c_str(), &st) == 0)
+    return header;
+  write_file_atomic(header, std::string(prelude));
+  const std::string tmp = unique_temp_name(gch);
+  std::vector<std::string> argv = cmd;
+  argv.insert(argv.end(), hflags.begin(), hflags.end());
+  argv.insert(argv.end(), {"-x", "c++-header", header, "-o", tmp});
+  ProcessResult r = run_process(argv, compile_timeout_s(cmd, kCompileTimeoutS));
+  if (r.exited && r.code == 0 && ::stat(tmp.c_str(), &st) == 0 && ::rename(tmp.c_str(), gch.c_str()) == 0)
+    return header;
+  remove_file_quietly(tmp);
+  if (interrupted()) throw rt::Interrupted();
+  std::lock_guard<std::mutex> lock(g_pch_mutex);
+  g_pch_refused[identity] = true;  // the whole text still compiles: only slower
+  return "";
+}
+
+// Builds `source` into `out_path` through the precompiled prelude where one can be had; any
+// failure there is retried with the whole text, whose result (or error) is the answer.
+void run_compiler_pch(const std::vector<std::string>& cmd, const std::vector<std::string>& flags,
+                      const std::vector<std::string>& extra, const std::string& source,
+                      std::size_t prelude_len, const std::string& src_path, const std::string& out_path) {
+  std::string header;
+  if (prelude_len > 0 && prelude_len <= source.size()) {
+    try {
+      header = prelude_pch(cmd, flags, extra, std::string_view(source).substr(0, prelude_len));
+    } catch (const ToolchainError&) {
+      header.clear();  // an unwritable cache: the whole text below reports it, or works
+    }
+  }
+  if (!header.empty()) {
+    const std::string unit = unique_temp_name(src_path);
+    try {
+      write_file_atomic(unit, "#include \"" + header + "\"\n" + source.substr(prelude_len));
+      run_compiler(cmd, flags, extra, unit, out_path);
+      remove_file_quietly(unit);
+      return;
+    } catch (const rt::Interrupted&) {
+      remove_file_quietly(unit);
+      throw;
+    } catch (const ToolchainError&) {
+      remove_file_quietly(unit);
+      if (interrupted()) throw rt::Interrupted();
+    }
+    run_compiler(cmd, flags, extra, src_path, out_path);
+    // The whole text compiled where the header did not: the header is at fault; not again here.
+    remove_file_quietly(header + ".gch");
+    std::lock_guard<std::mutex> lock(g_pch_mutex);
+    g_pch_refused[show_command(cmd) + "\n" + version_of(cmd)] = true;
+    return;
+  }
+  run_compiler(cmd, flags, extra, src_path, out_path);
+}
+
 }  // namespace
 
 HostLibrary::~HostLibrary() {
@@ -514,10 +613,15 @@ std::string host_compiler_version() { return version_of(resolve_compiler()); }
 std::uint64_t host_compiler_runs() { return g_compiler_runs.load(std::memory_order_relaxed); }
 
 std::shared_ptr<HostLibrary> host_compile(const std::string& source,
-                                          const std::vector<std::string>& wanted_flags) {
+                                          const std::vector<std::string>& wanted_flags,
+                                          std::size_t prelude_len) {
   const std::vector<std::string> cmd = resolve_compiler();
   const std::vector<std::string> flags = base_flags();
-  const std::vector<std::string> extra_flags = accepted_flags(cmd, wanted_flags);
+  std::vector<std::string> wanted = wanted_flags;
+  // GNU gold links a module in a third of ld.bfd's time (~0.1 s of a first call); where the
+  // compiler or the machine has none, the probe leaves the flag out and ld links as before.
+  wanted.push_back("-fuse-ld=gold");
+  const std::vector<std::string> extra_flags = accepted_flags(cmd, wanted);
   const bool openmp = std::find(extra_flags.begin(), extra_flags.end(), "-fopenmp") != extra_flags.end();
 
   if (!cache_enabled()) {
@@ -550,7 +654,7 @@ std::shared_ptr<HostLibrary> host_compile(const std::string& source,
   cache_put_text(key, "cpp", source);
   const std::string src = cache_path(key, "cpp");
   const std::string tmp = unique_temp_name(cache_path(key, "so"));
-  run_compiler(cmd, flags, extra_flags, src, tmp);
+  run_compiler_pch(cmd, flags, extra_flags, source, prelude_len, src, tmp);
   return load_library(cache_adopt_file(key, "so", tmp), openmp);
 }
 

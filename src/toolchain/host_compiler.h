@@ -53,9 +53,12 @@ class HostLibrary {
 /// the source, so "-lm" works), or loads the cached result. An extra flag the compiler refuses
 /// (probed once per compiler, e.g. clang and -mtls-dialect=gnu2) is left out: each only speeds up. Throws rt::HostCompileError on a
 /// compile error, rt::ToolchainError when no compiler is found ("no C++ compiler found: ..."), it
-/// crashes or times out, or the library cannot be loaded.
+/// crashes or times out, or the library cannot be loaded. The first `prelude_len` bytes of
+/// `source` are the prelude: with GCC and the disk cache it is precompiled once (a .gch in the
+/// cache) and each program then compiles only its own code; the machine code is the same.
 std::shared_ptr<HostLibrary> host_compile(const std::string& source,
-                                          const std::vector<std::string>& extra_flags);
+                                          const std::vector<std::string>& extra_flags,
+                                          std::size_t prelude_len = 0);
 
 /// First line of `<compiler> --version`, e.g. "g++ (Debian 12.2.0-14) 12.2.0"; part of the cache
 /// key. Cached per compiler command. Throws rt::ToolchainError when no compiler is found.
