@@ -5,6 +5,7 @@ for the same code."""
 import numpy as np
 import pytest
 
+import cujit
 from cujit import njit
 from cujit.errors import TypingError
 
@@ -315,3 +316,19 @@ def test_complex_reductions():
     assert cvar(np.array([1e200 + 1e200j, -1e200j]))[0] == np.inf
     with pytest.raises(ZeroDivisionError, match="division by zero"):
         cvar(np.array([], dtype=np.complex128))
+
+
+@cujit.cuda.jit
+def k_complex_reductions(a, out, outr):
+    out[0] = a.sum()
+    out[1] = np.prod(a)
+    out[2] = a.mean()
+    outr[0] = np.var(a)
+    outr[1] = a.std()
+
+
+def test_complex_reductions_in_kernels(target):
+    out, outr = np.zeros(3, dtype=np.complex128), np.zeros(2)
+    k_complex_reductions[1, 1](C, out, outr)
+    assert out.tolist() == [2 + 1.75j, 1.875 - 3.125j, 0.5 + 0.4375j]
+    assert outr.tolist() == [4.38671875, 2.094449510014505]
