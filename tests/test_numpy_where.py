@@ -332,3 +332,46 @@ def test_complex_reductions_in_kernels(target):
     k_complex_reductions[1, 1](C, out, outr)
     assert out.tolist() == [2 + 1.75j, 1.875 - 3.125j, 0.5 + 0.4375j]
     assert outr.tolist() == [4.38671875, 2.094449510014505]
+
+
+A3 = np.arange(3.)
+A23 = np.arange(6.).reshape(2, 3)
+
+
+@njit
+def newaxis_views(a1, a2):
+    return (a1[np.newaxis, :], a1[:, None], a2[None], a2[1, None], a2[None, 1:, None], a2[None, 0, None, 1],
+            a1[:, None] * a1[None, :])
+
+
+def test_newaxis_indexing():
+    got = newaxis_views(A3, A23)
+    want = (np.array([[0., 1., 2.]]), np.array([[0.], [1.], [2.]]), A23.reshape(1, 2, 3), np.array([[3., 4., 5.]]),
+            np.array([[[[3., 4., 5.]]]]), np.array([[1.]]),
+            np.array([[0., 0., 0.], [0., 1., 2.], [0., 2., 4.]]))
+    same_tuple(got, want)
+
+
+@njit
+def newaxis_value():
+    return np.newaxis
+
+
+def test_newaxis_is_none():
+    assert newaxis_value() is None
+
+
+@cujit.cuda.jit
+def k_newaxis(a, out):
+    v = a[None, :]
+    w = a[1:, None]
+    out[0] = v[0, 2]
+    out[1] = v.shape[0]
+    out[2] = w[1, 0]
+    out[3] = w.shape[1]
+
+
+def test_newaxis_in_kernels(target):
+    out = np.zeros(4)
+    k_newaxis[1, 1](np.array([1., 2., 3.]), out)
+    assert out.tolist() == [3.0, 1.0, 3.0, 1.0]
