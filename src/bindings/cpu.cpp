@@ -327,7 +327,7 @@ class CpuFunction {
   }
 };
 
-CpuFunction& live(py::handle f) { return initialized<CpuFunction>(f, "@jit function"); }
+CpuFunction& live_function(py::handle f) { return initialized<CpuFunction>(f, "@jit function"); }
 
 }  // namespace
 
@@ -338,7 +338,7 @@ void define_cpu(py::module_& m) {
            py::arg("python_errors") = true, py::arg("boundscheck") = false, py::arg("snapshot") = py::none(),
            py::arg("folds") = false)
       .def("__call__", [](py::handle f, const py::args& a, const py::kwargs& kw) {
-        CpuFunction& c = live(f);
+        CpuFunction& c = live_function(f);
         // Keywords, defaults and *args are bound by Python's own rules (cpu.py _fold: its
         // TypeErrors are Python's); the fast path is for plain positional calls.
         if (kw.size() > 0 || c.folds()) {
@@ -347,10 +347,10 @@ void define_cpu(py::module_& m) {
         }
         return c.call(a, kw);
       })
-      .def_property_readonly("_signatures", [](py::handle f) { return live(f).signatures(); })
-      .def("_annotations", [](py::handle f) { return live(f).annotations(); })
-      .def("_source_at", [](py::handle f, size_t i) { return live(f).source_at(i); }, py::arg("index"))
-      .def("inspect_source", [](py::handle f, const std::vector<std::string>& t) { return live(f).inspect_source(t); },
+      .def_property_readonly("_signatures", [](py::handle f) { return live_function(f).signatures(); })
+      .def("_annotations", [](py::handle f) { return live_function(f).annotations(); })
+      .def("_source_at", [](py::handle f, size_t i) { return live_function(f).source_at(i); }, py::arg("index"))
+      .def("inspect_source", [](py::handle f, const std::vector<std::string>& t) { return live_function(f).inspect_source(t); },
            py::arg("arg_types"),
            "The generated C++ (with prelude) for argument types given as strings ('float64', 'int32[::1]').");
   // Threads of parallel CPU code (prange, target='parallel' ufuncs); cujit/cpu.py checks ranges.

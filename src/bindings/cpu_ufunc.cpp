@@ -213,7 +213,7 @@ class NumpyLoops {
   }
 };
 
-NumpyLoops& live(py::handle l) { return initialized<NumpyLoops>(l, "NumpyLoops"); }
+NumpyLoops& live_loops(py::handle l) { return initialized<NumpyLoops>(l, "NumpyLoops"); }
 
 }  // namespace
 
@@ -222,13 +222,13 @@ void define_cpu_ufunc(py::module_& m) {
                          "Compiled NumPy loops of a CPU @vectorize/@guvectorize, and numpy.ufuncs made from them.")
       .def(py::init<std::shared_ptr<FunctionSource>, bool, int, std::vector<std::vector<int>>, py::object>(),
            py::arg("source"), py::arg("parallel"), py::arg("nin"), py::arg("core_dims"), py::arg("snapshot") = py::none())
-      .def("add", [](py::handle l, const std::vector<std::string>& s) { return live(l).add(s); }, py::arg("signatures"))
+      .def("add", [](py::handle l, const std::vector<std::string>& s) { return live_loops(l).add(s); }, py::arg("signatures"))
       .def("make", [](py::handle l, const std::string& name, const std::string& doc, int nin, int nout,
                       const std::string& identity, const std::string& signature) {
-             return live(l).make(name, doc, nin, nout, identity, signature);
+             return live_loops(l).make(name, doc, nin, nout, identity, signature);
            }, py::arg("name"), py::arg("doc"), py::arg("nin"), py::arg("nout"), py::arg("identity"), py::arg("signature"))
-      .def_property_readonly("types", [](py::handle l) { return live(l).types(); })
-      .def_property_readonly("sources", [](py::handle l) { return live(l).sources(); });
+      .def_property_readonly("types", [](py::handle l) { return live_loops(l).types(); })
+      .def_property_readonly("sources", [](py::handle l) { return live_loops(l).sources(); });
 }
 
 }  // namespace cujit

@@ -19,10 +19,6 @@ namespace cujit {
 using namespace rt;
 namespace {
 
-std::vector<int64_t> shape_of(const py::array& a) {
-  return std::vector<int64_t>(a.shape(), a.shape() + a.ndim());
-}
-
 template <typename T>
 py::tuple tuple_of(const std::vector<T>& v) {
   py::tuple t(v.size());

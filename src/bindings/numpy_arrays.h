@@ -7,7 +7,9 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "runtime/device_array.h"
 
@@ -20,6 +22,8 @@ pybind11::array sim_view(const rt::DeviceArray& a);
 /// The cujit scalar of a NumPy dtype (by kind and size, so np.intc and np.int32 agree), or false
 /// for dtypes cujit has no scalar for (complex, object, structured, non-native byte order, ...).
 bool scalar_from_numpy_dtype(pybind11::dtype dt, Scalar* out);
+/// A NumPy array's shape as the runtime holds shapes.
+inline std::vector<int64_t> shape_of(const pybind11::array& a) { return std::vector<int64_t>(a.shape(), a.shape() + a.ndim()); }
 /// The NumPy dtype of a cujit scalar (np.dtype('float32') for Float32).
 pybind11::dtype numpy_dtype(Scalar s);
 /// A device array's dtype from NumPy's: a scalar, or a structured dtype (its Record, records.h);

@@ -317,7 +317,7 @@ class CudaUfunc {
 
 };
 
-CudaUfunc& live(py::handle u) { return initialized<CudaUfunc>(u, "CUDA ufunc"); }
+CudaUfunc& live_ufunc(py::handle u) { return initialized<CudaUfunc>(u, "CUDA ufunc"); }
 
 }  // namespace
 
@@ -326,14 +326,14 @@ void define_ufunc(py::module_& m) {
   py::class_<CudaUfunc>(m, "CudaUfunc", py::dynamic_attr(),
                         "A CUDA ufunc: compiled loops for each signature, called on arrays and scalars.")
       .def(py::init<std::shared_ptr<FunctionSource>, const std::vector<std::string>&>())
-      .def("__call__", [](py::handle u, const py::args& a, const py::kwargs& kw) { return live(u).call(a, kw); })
-      .def_property_readonly("nin", [](py::handle u) { return live(u).nin(); })
-      .def_property_readonly("nout", [](py::handle u) { return (live(u), 1); })
-      .def_property_readonly("nargs", [](py::handle u) { return live(u).nin() + 1; })
-      .def_property_readonly("types", [](py::handle u) { return live(u).types(); })
-      .def_property_readonly("ntypes", [](py::handle u) { return live(u).types().size(); })
+      .def("__call__", [](py::handle u, const py::args& a, const py::kwargs& kw) { return live_ufunc(u).call(a, kw); })
+      .def_property_readonly("nin", [](py::handle u) { return live_ufunc(u).nin(); })
+      .def_property_readonly("nout", [](py::handle u) { return (live_ufunc(u), 1); })
+      .def_property_readonly("nargs", [](py::handle u) { return live_ufunc(u).nin() + 1; })
+      .def_property_readonly("types", [](py::handle u) { return live_ufunc(u).types(); })
+      .def_property_readonly("ntypes", [](py::handle u) { return live_ufunc(u).types().size(); })
       .def("inspect_source", [](py::handle u, bool cuda) {
-             return cuda ? live(u).build().cuda_source : live(u).build().host_source;
+             return cuda ? live_ufunc(u).build().cuda_source : live_ufunc(u).build().host_source;
            },
            py::arg("cuda") = true, "The generated C++ (with its prelude) for the GPU or for the CPU.");
 }

@@ -13,7 +13,6 @@ namespace cujit {
 
 namespace {
 
-std::vector<int64_t> shape_of(const py::array& a) { return std::vector<int64_t>(a.shape(), a.shape() + a.ndim()); }
 
 bool c_contiguous(const py::array& a) { return (a.flags() & py::array::c_style) != 0; }
 

@@ -84,6 +84,12 @@ void role_error(Kind k, Role r) {
                       " (ast_nodes.def)");
 }
 
+void target_names(const Node& t, std::set<std::string>& out) {
+  if (t.is(Kind::Name)) out.insert(t.name);
+  if (t.is(Kind::Tuple))
+    for (const auto& e : t.list) target_names(*e, out);
+}
+
 NodePtr clone(const Node& n) {
   NodePtr c = make(n.kind, n.loc);
   c->name = n.name;

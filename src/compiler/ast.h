@@ -7,6 +7,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -162,6 +163,16 @@ void for_each_child(N& n, F&& fn) {
 
 /// Makes a node of kind `k` at `loc`.
 inline NodePtr make(Kind k, SourceLoc loc) { return std::make_unique<Node>(k, loc); }
+
+/// A Name node reading `name` (tree rewrites that introduce a variable).
+inline NodePtr make_name(const std::string& name, SourceLoc loc) {
+  NodePtr n = make(Kind::Name, loc);
+  n->name = name;
+  return n;
+}
+
+/// The names an assignment target binds: a name, or the names inside a (nested) tuple target.
+void target_names(const Node& t, std::set<std::string>& out);
 
 /// A deep copy of `n` and its children, types included (a tree rewrite that repeats a body:
 /// literal_unroll, typeinfer_unroll.cpp).

@@ -61,6 +61,10 @@ std::string reduce_code(const ast::Node& e, Builtin b, const std::string& array,
 /// The C++ spelling of a value type ("float", "cj::Array<float, 2>", "cj_T_float32_int64").
 std::string cpp_type(const Type& t);
 
+/// Whether call `e` was given its argument `i`: an optional argument left out (or passed as None)
+/// is typed None.
+inline bool arg_given(const ast::Node& e, size_t i) { return i < e.list.size() && e.list[i]->type.tag != Type::Tag::None; }
+
 // Records in generated code (codegen_records.cpp): a record is `cj::Rec<size, align>` bytes
 // (prelude common.h), a record value a pointer to them, a field read and written at its offset.
 /// The statement for raise `s` of `fn` (codegen_exc.cpp); `value` writes an argument's value.

@@ -14,9 +14,8 @@ namespace cujit {
 namespace detail {
 
 namespace {
-bool given(const ast::Node& e, size_t i) { return i < e.args().size() && e.args()[i]->type.tag != Type::Tag::None; }
 // A string literal argument's text, or `dflt` where it was left out (or given as None).
-std::string literal(const ast::Node& e, size_t i, const char* dflt) { return given(e, i) ? e.args()[i]->cval.s : dflt; }
+std::string literal(const ast::Node& e, size_t i, const char* dflt) { return arg_given(e, i) ? e.args()[i]->cval.s : dflt; }
 }  // namespace
 
 // `f(prefix, t.f0, t.f1, ...)` over the tuple `tup` (code) of type tt, evaluated once.
@@ -32,7 +31,7 @@ std::string Emitter::numpy_reduce(const ast::Node& e, Builtin b) {
   const std::string R = scalar_cpp(e.type.is_array() ? e.type.scalar : e.type.scalar);
   const std::string whole = std::string(builtin_spelling(b)) + "<cj::UfErrPy, " + R + ">";
   const std::string a = expr(*e.args()[0]);
-  if (!given(e, 1)) return whole + "(" + a + ")";  // dtype= only
+  if (!arg_given(e, 1)) return whole + "(" + a + ")";  // dtype= only
   const std::string axis = "(int64_t)(" + expr(*e.args()[1]) + ")";
   const int n = e.args()[0]->type.ndim;
   if (n == 1) return "(cj::npa_axis<1>(" + axis + "), " + whole + "(" + a + "))";
@@ -47,11 +46,11 @@ std::string Emitter::numpy_call(const ast::Node& e, Builtin b) {
   const Type i64 = Type::scalar_of(Scalar::Int64), f64 = Type::scalar_of(Scalar::Float64);
   auto ax = [&](size_t i) { return expr(*e.args()[i]); };
   auto a0 = [&] { return ax(0); };
-  auto int_or = [&](size_t i, const char* dflt) { return given(e, i) ? arg(e, i, i64) : std::string(dflt); };
+  auto int_or = [&](size_t i, const char* dflt) { return arg_given(e, i) ? arg(e, i, i64) : std::string(dflt); };
   switch (b) {
     case B::NpCumsum: case B::NpCumprod: case B::NpNancumsum: case B::NpNancumprod: {
       const int op = b == B::NpCumsum ? 0 : b == B::NpCumprod ? 1 : b == B::NpNancumsum ? 2 : 3;
-      if (given(e, 1)) return "cj::npa_cum_axis<" + std::to_string(op) + ", " + R + ">(" + a0() + ", " + arg(e, 1, i64) + ")";
+      if (arg_given(e, 1)) return "cj::npa_cum_axis<" + std::to_string(op) + ", " + R + ">(" + a0() + ", " + arg(e, 1, i64) + ")";
       return "cj::npa_cum<" + std::to_string(op) + ", " + R + ">(" + a0() + ")";
     }
     case B::NpMedian: return sp + "<false>(" + a0() + ")";
@@ -69,7 +68,7 @@ std::string Emitter::numpy_call(const ast::Node& e, Builtin b) {
     case B::NpNanargmin: return sp + "<false>(" + a0() + ")";
     case B::NpNanargmax: return sp + "<true>(" + a0() + ")";
     case B::NpAverage:
-      if (given(e, 2)) return sp + "(" + a0() + ", " + expr(*e.args()[2]) + ")";
+      if (arg_given(e, 2)) return sp + "(" + a0() + ", " + expr(*e.args()[2]) + ")";
       return "cj::red_mean<cj::UfErrPy, " + R + ">(" + a0() + ")";
     case B::NpReshape: {
       const std::string M = std::to_string(r.ndim);
@@ -81,7 +80,7 @@ std::string Emitter::numpy_call(const ast::Node& e, Builtin b) {
     }
     case B::NpRavel: case B::ArrFlatten: return sp + "(" + a0() + ")";
     case B::NpTranspose: {
-      if (e.args().size() == 1 || !given(e, 1)) return sp + "(" + a0() + ")";
+      if (e.args().size() == 1 || !arg_given(e, 1)) return sp + "(" + a0() + ")";
       if (e.args()[1]->type.is_tuple())
         return spread("cj::npa_transpose_axes", a0(), expr(*e.args()[1]), e.args()[1]->type, "(int64_t)");
       std::string s = "cj::npa_transpose_axes(" + a0();
@@ -104,7 +103,7 @@ std::string Emitter::numpy_call(const ast::Node& e, Builtin b) {
     case B::NpEye: case B::NpTri: {
       // M defaults to N: N evaluated once.
       const std::string n = arg(e, 0, i64), k = int_or(2, "(int64_t)0");
-      if (given(e, 1)) return sp + "<" + R + ">(" + n + ", " + arg(e, 1, i64) + ", " + k + ")";
+      if (arg_given(e, 1)) return sp + "<" + R + ">(" + n + ", " + arg(e, 1, i64) + ", " + k + ")";
       return "[&] { const int64_t cj_n = " + n + "; return " + sp + "<" + R + ">(cj_n, cj_n, " + k + "); }()";
     }
     case B::NpIdentity: return "[&] { const int64_t cj_n = " + arg(e, 0, i64) + "; return " + sp + "<" + R + ">(cj_n, cj_n, 0); }()";
@@ -130,10 +129,10 @@ std::string Emitter::numpy_call(const ast::Node& e, Builtin b) {
     case B::NpArgsort: return sp + "(" + ax(0) + ", " + (literal(e, 1, "quicksort") == "mergesort" ? "true" : "false") + ")";
     case B::NpSearchsorted:
       return sp + "(" + ax(0) + ", " + ax(1) + ", " + (literal(e, 2, "left") == "right" ? "true" : "false") + ")";
-    case B::NpDiff: return sp + "(" + ax(0) + ", (int64_t)(" + (given(e, 1) ? ax(1) : std::string("1")) + "))";
+    case B::NpDiff: return sp + "(" + ax(0) + ", (int64_t)(" + (arg_given(e, 1) ? ax(1) : std::string("1")) + "))";
     case B::NpBincount: {
-      const std::string minlength = "(int64_t)(" + (given(e, 2) ? ax(2) : std::string("0")) + ")";
-      if (given(e, 1)) return "cj::np_bincount_w(" + ax(0) + ", " + ax(1) + ", " + minlength + ")";
+      const std::string minlength = "(int64_t)(" + (arg_given(e, 2) ? ax(2) : std::string("0")) + ")";
+      if (arg_given(e, 1)) return "cj::np_bincount_w(" + ax(0) + ", " + ax(1) + ", " + minlength + ")";
       return sp + "(" + ax(0) + ", " + minlength + ")";
     }
     case B::NpOuter: return sp + "<" + cpp_type(Type::scalar_of(e.type.scalar)) + ">(" + ax(0) + ", " + ax(1) + ")";

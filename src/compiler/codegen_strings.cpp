@@ -31,7 +31,6 @@ std::string opt_int(const ast::Node& e, size_t i, const ExprCode& expr) {
   if (i < e.list.size()) return "true, (int64_t)(" + expr(*e.list[i]) + ")";
   return "false, (int64_t)0";
 }
-bool given(const ast::Node& e, size_t i) { return i < e.list.size() && e.list[i]->type.tag != Type::Tag::None; }
 }  // namespace
 
 std::string str_literal_code(const std::string& utf8) {
@@ -63,11 +62,11 @@ std::string str_call_code(const ast::Node& e, Builtin b, const ExprCode& expr) {
     case Builtin::StrSplit: case Builtin::StrRsplit: {
       const std::string f = b == Builtin::StrSplit ? "cj::str_split" : "cj::str_rsplit";
       const std::string maxsplit = e.list.size() > 2 ? "(int64_t)(" + expr(*e.list[2]) + ")" : "(int64_t)-1";
-      if (given(e, 1)) return f + "(" + s + ", " + expr(*e.list[1]) + ", " + maxsplit + ")";
+      if (arg_given(e, 1)) return f + "(" + s + ", " + expr(*e.list[1]) + ", " + maxsplit + ")";
       return f + "_ws(" + s + ", " + maxsplit + ")";  // no separator, or None: runs of whitespace
     }
     case Builtin::StrStrip: case Builtin::StrLstrip: case Builtin::StrRstrip:
-      return std::string(builtin_spelling(b)) + "(" + s + (given(e, 1) ? ", " + expr(*e.list[1]) : "") + ")";
+      return std::string(builtin_spelling(b)) + "(" + s + (arg_given(e, 1) ? ", " + expr(*e.list[1]) : "") + ")";
     case Builtin::StrReplace:
       return "cj::str_replace(" + s + ", " + str_arg(e, 1, expr) + ", " + str_arg(e, 2, expr) + ", " +
              (e.list.size() > 3 ? "(int64_t)(" + expr(*e.list[3]) + ")" : "(int64_t)-1") + ")";

@@ -133,6 +133,15 @@ struct FunctionInstance {
   std::unordered_set<const ast::Node*> bound_calls;
 };
 
+/// TypingError at `at` in `fn`'s source: Numba refuses the program too.
+[[noreturn]] inline void typing_error(const FunctionInstance& fn, const ast::Node& at, const std::string& msg) {
+  user_error(fn.mod.source, at.loc, ErrorKind::Typing, msg);
+}
+/// UnsupportedError at `at`: Numba has the construct, cujit does not (or not here).
+[[noreturn]] inline void unsupported_error(const FunctionInstance& fn, const ast::Node& at, const std::string& msg) {
+  user_error(fn.mod.source, at.loc, ErrorKind::Unsupported, msg);
+}
+
 /// Thrown by the typing of an instance that calls, through others, an instance still being typed
 /// whose return type is not known yet (`waits_on`): the instance is dropped, and the one waited on
 /// types it again on its next pass, once its own returns that do not recurse are typed.

@@ -35,9 +35,6 @@ using ast::Node;
 using ast::NodePtr;
 using K = ast::Kind;
 
-[[noreturn]] void typing_error(const FunctionInstance& fn, const Node& at, const std::string& msg) {
-  user_error(fn.mod.source, at.loc, ErrorKind::Typing, msg);
-}
 
 /// Whether `n` is a default written as a constant (a number, a bool, None, a negated number, a
 /// tuple of these): its value does not depend on where it is written, so a caller may copy it.

@@ -28,12 +28,6 @@ const BuiltinExc* find_builtin_exception(const std::string& name) {
   return nullptr;
 }
 
-[[noreturn]] void unsupported(const FunctionInstance& fn, const ast::Node& at, const std::string& msg) {
-  user_error(fn.mod.source, at.loc, ErrorKind::Unsupported, msg);
-}
-[[noreturn]] void typing_error(const FunctionInstance& fn, const ast::Node& at, const std::string& msg) {
-  user_error(fn.mod.source, at.loc, ErrorKind::Typing, msg);
-}
 
 int class_index(Program& prog, const ExcClass& c) {
   for (size_t i = 0; i < prog.exc_classes.size(); ++i)
@@ -69,7 +63,7 @@ bool passable(const ast::Node& arg, const Type& t) {
 }
 
 // A GPU raise's argument is reported from a table made when compiling: a literal, or - a literal.
-bool constant_arg(const ast::Node& a) {
+bool is_constant_arg(const ast::Node& a) {
   if (a.is(ast::Kind::Constant)) return true;
   return a.is(ast::Kind::UnaryOp) && (a.op == ast::Op::USub || a.op == ast::Op::UAdd) && a.operand()->is(ast::Kind::Constant) &&
          a.operand()->cval.tag != ast::ConstValue::Tag::Str;
@@ -78,8 +72,8 @@ bool constant_arg(const ast::Node& a) {
 
 void type_raise(Program& prog, FunctionInstance& fn, ast::Node& s, const std::function<Type(ast::Node&)>& type_expr,
                 const std::function<bool(const std::string&)>& is_local) {
-  if (s.cause()) unsupported(fn, *s.cause(), "Multiple argument raise is not supported.");
-  if (!s.exc()) unsupported(fn, s, "The re-raising of an exception is not yet supported.");
+  if (s.cause()) unsupported_error(fn, *s.cause(), "Multiple argument raise is not supported.");
+  if (!s.exc()) unsupported_error(fn, s, "The re-raising of an exception is not yet supported.");
   ast::Node* cls = s.exc().get();
   ast::Node* call = nullptr;
   if (cls->is(ast::Kind::Call)) {
@@ -90,23 +84,23 @@ void type_raise(Program& prog, FunctionInstance& fn, ast::Node& s, const std::fu
   if (s.name == "assert") {
     c = ExcClass{"builtins.AssertionError", "AssertionError", true};
   } else {
-    if (!cls->is(ast::Kind::Name)) unsupported(fn, *cls, kNotAnException);
+    if (!cls->is(ast::Kind::Name)) unsupported_error(fn, *cls, kNotAnException);
     if (is_local(cls->name))
-      unsupported(fn, *cls,
+      unsupported_error(fn, *cls,
                   "raising an exception held in a variable ('" + cls->name +
                       "') is not supported; raise the class, or a call of it, where the exception is made");
     if (!resolve_class(fn, cls->name, &c)) {
       auto g = fn.src->globals.find(cls->name);
       if (g == fn.src->globals.end() && !find_builtin(cls->name) && cls->name != "None")
         typing_error(fn, *cls, "NameError: name '" + cls->name + "' is not defined");
-      unsupported(fn, *cls, kNotAnException);
+      unsupported_error(fn, *cls, kNotAnException);
     }
   }
   s.cval.i = class_index(prog, c);
   if (!call) return;
   if (!call->keywords.empty())
-    unsupported(fn, *call, "keyword arguments of an exception class are not supported; pass them by position");
-  if (call->list.size() > 8) unsupported(fn, *call->list[8], "an exception with more than 8 arguments is not supported");
+    unsupported_error(fn, *call, "keyword arguments of an exception class are not supported; pass them by position");
+  if (call->list.size() > 8) unsupported_error(fn, *call->list[8], "an exception with more than 8 arguments is not supported");
   for (auto& a : call->list) {
     if (a->is(ast::Kind::Name) && !is_local(a->name)) {  // a global or free str: its value, as a literal
       auto g = fn.src->globals.find(a->name);
@@ -121,10 +115,10 @@ void type_raise(Program& prog, FunctionInstance& fn, ast::Node& s, const std::fu
     const Type t = a->type.tag == Type::Tag::String ? a->type : type_expr(*a);
     if (!t.known()) continue;  // a later pass knows it
     if (!passable(*a, t))
-      unsupported(fn, *a, "an exception argument of type " + t.str() +
+      unsupported_error(fn, *a, "an exception argument of type " + t.str() +
                               " is not supported (numbers, booleans, None and string literals are)");
-    if (!fn.host_only && !constant_arg(*a))
-      unsupported(fn, *a,
+    if (!fn.host_only && !is_constant_arg(*a))
+      unsupported_error(fn, *a,
                   "an exception raised in GPU code takes constant arguments only (literals): the device reports "
                   "which raise ran, and the host makes the exception from the arguments known when compiling");
   }
@@ -133,7 +127,7 @@ void type_raise(Program& prog, FunctionInstance& fn, ast::Node& s, const std::fu
 void check_try(const Program& prog, FunctionInstance& fn, const ast::Node& s) {
   (void)prog;
   if (!fn.host_only)
-    unsupported(fn, s, "'try' statements are not supported in GPU code (" + gpu_decorator(fn) + ")");
+    unsupported_error(fn, s, "'try' statements are not supported in GPU code (" + gpu_decorator(fn) + ")");
   for (const auto& h : s.list) {
     if (h->is(ast::Kind::Pass)) continue;  // a bare except
     ExcClass c;
@@ -186,7 +180,7 @@ std::set<std::string> try_unsettled_names(const FunctionInstance& fn, const ast:
       // Where the handler starts, the value is in the C++ variable of whichever version was
       // assigned last, which only the run knows: refused rather than read from the wrong one.
       if (final)
-        unsupported(fn, *at,
+        unsupported_error(fn, *at,
                     "'" + name + "' is assigned a value of type " + t.str() + " in this 'try' body, but holds one of type " +
                         first.str() + (had ? " before it" : " earlier in it") +
                         ": a variable keeps one type inside a 'try' body in cujit (convert the value, or use "
@@ -253,7 +247,7 @@ bool rewrite_exception_variable(FunctionInstance& fn, ast::Node& s, const std::f
   // Numba finds the exception of `raise e` through e's one definition ("Unsupported constraint
   // encountered: raise e" otherwise); cujit makes it where it is raised, so e may be nothing else.
   if (u.assigned != 1 || u.other || (value.is(ast::Kind::Call) && !u.class_calls.empty()))
-    unsupported(fn, u.other                  ? *u.other
+    unsupported_error(fn, u.other                  ? *u.other
                     : !u.raises.empty()      ? *u.raises[0]
                     : !u.class_calls.empty() ? *u.class_calls[0]
                                              : s,
@@ -263,9 +257,9 @@ bool rewrite_exception_variable(FunctionInstance& fn, ast::Node& s, const std::f
   // The arguments are evaluated at the raise: only values that cannot have changed by then.
   if (value.is(ast::Kind::Call))
     for (const auto& a : value.args()) {
-      const bool fixed = constant_arg(*a) || (a->is(ast::Kind::Name) && u.assigns[a->name] == 0);
+      const bool fixed = is_constant_arg(*a) || (a->is(ast::Kind::Name) && u.assigns[a->name] == 0);
       if (!fixed)
-        unsupported(fn, *a,
+        unsupported_error(fn, *a,
                     "an argument of an exception held in a variable must be a literal or a name the function never "
                     "assigns (cujit makes the exception where it is raised): make the exception in the raise");
     }

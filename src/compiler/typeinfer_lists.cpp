@@ -21,11 +21,6 @@ using ast::NodePtr;
 using detail::refuse;  // typeinfer_refusals.h
 using detail::typing;
 
-NodePtr name_node(const std::string& n, SourceLoc loc) {
-  NodePtr r = ast::make(Kind::Name, loc);
-  r->name = n;
-  return r;
-}
 
 void rename(Node& e, const std::map<std::string, std::string>& names) {
   if (e.is(Kind::Name)) {
@@ -133,7 +128,7 @@ struct Desugar {
     }
     rename(*comp->elt(), names);
     NodePtr init = ast::make(Kind::Assign, loc);
-    init->targets().push_back(name_node(var, loc));
+    init->targets().push_back(ast::make_name(var, loc));
     init->rhs() = ast::make(Kind::List, loc);
     init->rhs()->name = var;
     init->rhs()->cval.s = "comprehension";  // for messages: the refusal in GPU code names it
@@ -141,7 +136,7 @@ struct Desugar {
     NodePtr call = ast::make(Kind::Call, comp->elt()->loc);
     call->func() = ast::make(Kind::Attribute, comp->elt()->loc);
     call->func()->name = "append";
-    call->func()->value() = name_node(var, loc);
+    call->func()->value() = ast::make_name(var, loc);
     call->args().push_back(std::move(comp->elt()));
     NodePtr inner = ast::make(Kind::Expr, call->loc);
     inner->value() = std::move(call);

@@ -31,10 +31,7 @@ using ast::Node;
 using ast::NodePtr;
 using K = ast::Kind;
 
-void target_names(const Node& t, std::set<std::string>& out) {
-  if (t.is(K::Name)) out.insert(t.name);
-  if (t.is(K::Tuple)) for (const auto& e : t.list) target_names(*e, out);
-}
+using ast::target_names;
 
 /// The names `stmts` bind, nested defs' names included but not what is inside them.
 void bound(const std::vector<NodePtr>& stmts, std::set<std::string>& out) {

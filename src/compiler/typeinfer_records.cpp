@@ -8,15 +8,6 @@
 
 namespace cujit {
 
-namespace {
-[[noreturn]] void typing_error(const FunctionInstance& fn, const ast::Node& at, const std::string& msg) {
-  user_error(fn.mod.source, at.loc, ErrorKind::Typing, msg);
-}
-[[noreturn]] void unsupported_error(const FunctionInstance& fn, const ast::Node& at, const std::string& msg) {
-  user_error(fn.mod.source, at.loc, ErrorKind::Unsupported, msg);
-}
-}  // namespace
-
 const RecordField& record_field(const FunctionInstance& fn, const ast::Node& at, const Type& rec, const std::string& name) {
   const RecordField* f = rec.record->find(name);
   if (!f) {

@@ -43,14 +43,7 @@ bool static_number(const ast::Node& e, const FunctionInstance& f, const Versions
   return false;
 }
 
-namespace {
-
-void target_names(const ast::Node& t, std::set<std::string>& out) {
-  if (t.is(ast::Kind::Name)) out.insert(t.name);
-  if (t.is(ast::Kind::Tuple))
-    for (const auto& e : t.list) target_names(*e, out);
-}
-}  // namespace
+using ast::target_names;
 
 int static_truth(const ast::Node& e, const FunctionInstance& f, const Versions& vs) {
   long double x, y;

@@ -27,11 +27,6 @@ namespace {
 
 const char kIndexPrefix[] = "__cj_unroll_i";
 
-ast::NodePtr name_node(const std::string& name, SourceLoc loc) {
-  ast::NodePtr n = ast::make(ast::Kind::Name, loc);
-  n->name = name;
-  return n;
-}
 
 ast::NodePtr int_node(int64_t v, SourceLoc loc) {
   ast::NodePtr n = ast::make(ast::Kind::Constant, loc);
@@ -73,14 +68,14 @@ void rewrite_literal_unroll(std::vector<ast::NodePtr>& stmts, size_t at, size_t 
   const std::string index_var = kIndexPrefix + std::to_string(id);
 
   ast::NodePtr hold = ast::make(K::Assign, iter_loc);
-  hold->targets().push_back(name_node(tuple_var, iter_loc));
+  hold->targets().push_back(ast::make_name(tuple_var, iter_loc));
   hold->rhs() = std::move(loop->iter()->args()[0]);
 
   ast::NodePtr range = ast::make(K::Call, iter_loc);
-  range->func() = name_node("range", iter_loc);
+  range->func() = ast::make_name("range", iter_loc);
   range->args().push_back(int_node((int64_t)count, iter_loc));
   ast::NodePtr rewritten = ast::make(K::For, loc);
-  rewritten->target() = name_node(index_var, target_loc);
+  rewritten->target() = ast::make_name(index_var, target_loc);
   rewritten->iter() = std::move(range);
   rewritten->orelse = std::move(loop->orelse);
 
@@ -88,13 +83,13 @@ void rewrite_literal_unroll(std::vector<ast::NodePtr>& stmts, size_t at, size_t 
   std::vector<ast::NodePtr> chain;
   for (size_t k = count; k-- > 0;) {
     ast::NodePtr test = ast::make(K::Compare, iter_loc);
-    test->lhs() = name_node(index_var, iter_loc);
+    test->lhs() = ast::make_name(index_var, iter_loc);
     test->ops.push_back(ast::Op::Eq);
     test->comparators().push_back(int_node((int64_t)k, iter_loc));
     ast::NodePtr branch = ast::make(K::If, loc);
     branch->test() = std::move(test);
     ast::NodePtr item = ast::make(K::Subscript, target_loc);
-    item->value() = name_node(tuple_var, target_loc);
+    item->value() = ast::make_name(tuple_var, target_loc);
     item->index() = int_node((int64_t)k, target_loc);
     ast::NodePtr bind = ast::make(K::Assign, target_loc);
     bind->targets().push_back(k == 0 ? std::move(loop->target()) : ast::clone(*loop->target()));

@@ -25,7 +25,7 @@ namespace cujit::rt {
 namespace {
 
 std::atomic<Backend> g_backend{Backend::GPU};
-std::atomic<bool> g_shutdown{false};
+std::atomic<bool> g_memory_shutdown{false};
 
 // -1 unknown, 0 no pools (cuMemAlloc), 1 the device's default pool (cuMemAllocAsync).
 std::atomic<int> g_pools{-1};
@@ -314,7 +314,7 @@ Buffer::~Buffer() {
         break;
       case Origin::Pool:
       case Origin::Plain: {
-        if (ptr == nullptr || g_shutdown.load(std::memory_order_acquire) || driver_shut_down()) break;
+        if (ptr == nullptr || g_memory_shutdown.load(std::memory_order_acquire) || driver_shut_down()) break;
         // Memory of a context a kernel fault destroyed is gone; its address may be reused.
         if (generation != context_generation()) break;
         ensure_context();
@@ -500,15 +500,15 @@ std::string format_bytes(size_t n) {
 }
 
 void release_cached_memory() noexcept {
-  if (g_shutdown.load(std::memory_order_acquire) || driver_shut_down() || g_pools.load() != 1) return;
+  if (g_memory_shutdown.load(std::memory_order_acquire) || driver_shut_down() || g_pools.load() != 1) return;
   trim_pool();
 }
 
 void shutdown() noexcept {
-  g_shutdown.store(true, std::memory_order_release);
+  g_memory_shutdown.store(true, std::memory_order_release);
   mark_driver_shutdown();
 }
 
-bool is_shut_down() noexcept { return g_shutdown.load(std::memory_order_acquire); }
+bool is_shut_down() noexcept { return g_memory_shutdown.load(std::memory_order_acquire); }
 
 }  // namespace cujit::rt

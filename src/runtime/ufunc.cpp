@@ -3,16 +3,9 @@
 
 #include <stdexcept>
 
-namespace cujit::rt {
+#include "runtime/device_array.h"  // shape_str
 
-namespace {
-std::string shape_str(const std::vector<int64_t>& s) {
-  std::string r = "(";
-  for (size_t i = 0; i < s.size(); ++i) r += (i ? ", " : "") + std::to_string(s[i]);
-  if (s.size() == 1) r += ",";
-  return r + ")";
-}
-}  // namespace
+namespace cujit::rt {
 
 std::vector<int64_t> broadcast_shapes(const std::vector<std::vector<int64_t>>& shapes) {
   size_t nd = 0;

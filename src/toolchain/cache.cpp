@@ -101,8 +101,6 @@ std::uint64_t get_u64(const std::string& in, std::size_t at) {
   return load_word(reinterpret_cast<const unsigned char*>(in.data()) + at, 8);
 }
 
-std::string errno_text(int err) { return std::strerror(err); }
-
 // Keys and extensions become file names: only allow what cache_key produces and plain extensions,
 // so that no caller can make the cache write outside its folder.
 void check_name(const std::string& key, const std::string& ext) {
@@ -415,7 +413,7 @@ std::string cache_adopt_file(const std::string& key, const std::string& ext,
     write_file_atomic(path + ".sum", std::to_string(checksum64(*data)) + "\n");
     if (::rename(tmp_path.c_str(), path.c_str()) != 0)
       throw ToolchainError("cujit cache: rename " + tmp_path + " -> " + path + ": " +
-                           errno_text(errno));
+                           std::string(std::strerror(errno)));
   } catch (const ToolchainError& e) {
     remove_file_quietly(tmp_path);
     rethrow_write_failure(cache_dir(), e);
@@ -451,13 +449,13 @@ std::optional<std::string> read_file(const std::string& path) {
   int fd = open_read(path);
   if (fd < 0) {
     if (errno == ENOENT) return std::nullopt;
-    throw ToolchainError("cannot open " + path + ": " + errno_text(errno));
+    throw ToolchainError("cannot open " + path + ": " + std::string(std::strerror(errno)));
   }
   std::string out;
   bool ok = read_all(fd, out);
   int err = errno;
   ::close(fd);
-  if (!ok) throw ToolchainError("cannot read " + path + ": " + errno_text(err));
+  if (!ok) throw ToolchainError("cannot read " + path + ": " + std::string(std::strerror(err)));
   return out;
 }
 
@@ -476,7 +474,7 @@ void write_file_atomic(const std::string& path, const std::string& data) {
   // the same pid would make us fail loudly rather than corrupt it).
   do fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   while (fd < 0 && errno == EINTR);
-  if (fd < 0) throw ToolchainError("cannot create " + tmp + ": " + errno_text(errno));
+  if (fd < 0) throw ToolchainError("cannot create " + tmp + ": " + std::string(std::strerror(errno)));
   const char* p = data.data();
   std::size_t left = data.size();
   while (left > 0) {
@@ -486,7 +484,7 @@ void write_file_atomic(const std::string& path, const std::string& data) {
       int err = errno;
       ::close(fd);
       remove_file_quietly(tmp);
-      throw ToolchainError("cannot write " + tmp + ": " + errno_text(err));
+      throw ToolchainError("cannot write " + tmp + ": " + std::string(std::strerror(err)));
     }
     p += n;
     left -= std::size_t(n);
@@ -496,12 +494,12 @@ void write_file_atomic(const std::string& path, const std::string& data) {
   if (::close(fd) != 0) {
     int err = errno;
     remove_file_quietly(tmp);
-    throw ToolchainError("cannot write " + tmp + ": " + errno_text(err));
+    throw ToolchainError("cannot write " + tmp + ": " + std::string(std::strerror(err)));
   }
   if (::rename(tmp.c_str(), path.c_str()) != 0) {
     int err = errno;
     remove_file_quietly(tmp);
-    throw ToolchainError("cannot rename " + tmp + " to " + path + ": " + errno_text(err));
+    throw ToolchainError("cannot rename " + tmp + " to " + path + ": " + std::string(std::strerror(err)));
   }
 }
 
@@ -517,7 +515,7 @@ void make_dirs(const std::string& path) {
       // final answer matters, so check whether the prefix exists as a directory.
       struct stat st {};
       if (::stat(prefix.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-        throw ToolchainError("cannot create folder " + prefix + ": " + errno_text(err));
+        throw ToolchainError("cannot create folder " + prefix + ": " + std::string(std::strerror(err)));
     }
     if (pos == std::string::npos) break;
   }
