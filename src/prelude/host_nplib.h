@@ -1,7 +1,7 @@
 
 // ---- NumPy's sorting, searching and counting in CPU code (host target, @jit only) -------------
 // np.sort/a.sort/np.argsort/np.unique/np.searchsorted/np.diff/np.bincount/np.flip/np.outer and
-// np.random.shuffle/permutation (typed in typeinfer_nplib.cpp). Order is NumPy's: NaN after every
+// np.random.shuffle/permutation (typed in typeinfer_numpy.cpp). Order is NumPy's: NaN after every
 // number, complex numbers by real part then imaginary part. New arrays are C-ordered, in the
 // call's arena (host_arrays.h).
 #include <algorithm>
