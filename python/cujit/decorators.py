@@ -292,6 +292,8 @@ def _code_key(code):
             arg = index.get(i.argval, i.argval)
         elif isinstance(i.argval, _pytypes.CodeType):
             arg = _code_key(i.argval)
+        elif isinstance(i.argval, frozenset):  # a display of constants: its order differs in a .pyc
+            arg = ("frozenset", tuple(sorted(repr(x) for x in i.argval)))
         else:
             arg = (type(i.argval).__name__, repr(i.argval))
         out.append((op, arg))
@@ -760,5 +762,62 @@ def capture(func, seen=None, link=None, self_sigs=None):
             snap[" default " + pname] = _classify(value, seen)
     if link:
         snap[" link"] = ("link", link)
+    # The order of each set display of constants that Python made a frozenset constant of: the
+    # compiled set's order follows it as Numba's does (" setorder <line>:<column>", codegen_dicts.cpp).
+    for (line, col), perm in _set_orders(code, text).items():
+        snap[" setorder %d:%d" % (first + line - 1, col)] = ("tuple", [("int", k) for k in perm])
     fs.set_globals(snap)
     return fs
+
+
+def _foldable(e):
+    # What CPython's compiler folds into a constant: literals, operators on them, tuples of them.
+    if isinstance(e, _ast.Constant):
+        return True
+    if isinstance(e, _ast.UnaryOp):
+        return _foldable(e.operand)
+    if isinstance(e, _ast.BinOp):
+        return _foldable(e.left) and _foldable(e.right)
+    if isinstance(e, _ast.Tuple):
+        return all(_foldable(x) for x in e.elts)
+    return False
+
+
+def _set_orders(code, text):
+    """{(line in text, byte column): the display's item indices in its frozenset's order} for
+    each set display of constants in the text that has a frozenset constant in `code`. CPython
+    folds such a display into a frozenset, whose order (which differs between a fresh compile
+    and a .pyc) Numba's set then follows; it is read here from the code object itself."""
+    consts = []
+
+    def walk(c):
+        for k in c.co_consts:
+            if isinstance(k, frozenset):
+                consts.append(k)
+            elif isinstance(k, _pytypes.CodeType):
+                walk(k)
+
+    walk(code)
+    if not consts:
+        return {}
+    try:
+        tree = _ast.parse(text)
+    except SyntaxError:
+        return {}
+    out = {}
+    for node in _ast.walk(tree):
+        if not (isinstance(node, _ast.Set) and node.elts and all(_foldable(e) for e in node.elts)):
+            continue
+        try:
+            vals = [eval(compile(_ast.Expression(e), "<set>", "eval"), {"__builtins__": {}}) for e in node.elts]
+            want = frozenset(vals)
+        except Exception:  # not a constant after all (1/0), or unhashable
+            continue
+        for fs in consts:
+            if fs == want:
+                perm = []
+                for item in fs:
+                    perm.append(next(k for k, v in enumerate(vals) if v == item))
+                out[(node.lineno, node.col_offset)] = perm
+                break
+    return out

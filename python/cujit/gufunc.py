@@ -301,10 +301,20 @@ class CUDAGUFunc:
         self._variants = list(by_inputs.values())
         self._kernels = {}
         self._lock = threading.Lock()
+        self._signature_strings = [signature_string(s) for s in signatures]  # for pickling
         # Type every signature now, for the common shape of call (one loop dimension, every
         # input an array), so that typing errors show at the decorator as in Numba.
         for v in self._variants:
             self._kernel(v, 1, tuple([1] * self.nin))
+
+    def __reduce__(self):
+        """By value (cujit/_pickle.py): the function, its signatures and layout."""
+        from . import _pickle
+        return _pickle.reduce(self)
+
+    def _pickle_spec(self):
+        return ("cuda_gufunc", self.py_func, {
+            "signatures": self._signature_strings, "layout": self.signature})
 
     # -- introspection ---------------------------------------------------------------------
 

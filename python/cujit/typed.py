@@ -20,6 +20,8 @@ def _type_str(t):
 
 def _typeof_str(v):
     from . import types as _types
+    if isinstance(v, str):  # Numba's unicode_type (a str key or value of a typed.Dict)
+        return "unicode_type"
     return str(_types.typeof(v))
 
 

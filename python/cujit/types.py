@@ -169,6 +169,9 @@ class Tuple(BaseTuple):
         self.types = tuple(types)
         self.name = "Tuple(%s)" % ", ".join(str(t) for t in self.types)
 
+    def __getnewargs__(self):  # pickle calls __new__ with these (a kernel's global may be a type)
+        return (self.types,)
+
 
 class UniTuple(BaseTuple):
     """``UniTuple(float32, 2)``."""
@@ -216,6 +219,9 @@ class NamedTuple(BaseNamedTuple):
     def __init__(self, types, pyclass):
         self._setup(types, pyclass)
         self.name = "%s(%s)" % (pyclass.__name__, ", ".join(str(t) for t in self.types))
+
+    def __getnewargs__(self):  # as Tuple's
+        return (self.types, self.instance_class)
 
 
 class NamedUniTuple(BaseNamedTuple):

@@ -24,7 +24,16 @@ class CUDAUFunc(_core.CudaUfunc):
         self.__qualname__ = getattr(func, "__qualname__", func.__name__)
         self.__doc__ = func.__doc__
         self.__module__ = func.__module__
-        super().__init__(capture(func), [signature_string(s) for s in signatures])
+        self._signature_strings = [signature_string(s) for s in signatures]
+        super().__init__(capture(func), self._signature_strings)
+
+    def __reduce__(self):
+        """By value (cujit/_pickle.py): the function and its signatures."""
+        from . import _pickle
+        return _pickle.reduce(self)
+
+    def _pickle_spec(self):
+        return ("cuda_ufunc", self.py_func, {"signatures": self._signature_strings})
 
     def __repr__(self):
         name = getattr(self, "__name__", "?")

@@ -125,6 +125,8 @@ struct SimGrid {
 /// deleted one; `used` entries were written, `size` of them live. `index` (nslots slots, an entry
 /// or -1 empty, -2 deleted) may be null: the generated code rebuilds it (and the hashes) on first
 /// use, so the extension fills only the entries. Keys and values lie as layout.h lays them out.
+/// A set's entries lie in any order: its index is Numba's set table (its slot order is the
+/// set's iteration order, host_dict.h), the entries compacted as the table needs.
 struct DictHead {
   int64_t refs;                  // handles holding it (atomic)
   int64_t size, used, cap;       // live entries, entries written, entries allocated
@@ -135,6 +137,7 @@ struct DictHead {
   int64_t* index;                // nslots slots, or null
   int64_t nslots;
   void (*destroy)(DictHead*);    // destroys the entries, frees the arrays and the header
+  int64_t fill, finger;          // a set's table (Numba's): slots not empty, set.pop()'s position
 };
 
 #ifndef __CUDACC_RTC__

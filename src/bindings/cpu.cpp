@@ -219,6 +219,19 @@ class CpuFunction {
     } list_refs{karg};
     std::vector<Type> types;
     for (size_t i = 0; i < args.size(); ++i) {
+      // The same list, set, typed.Dict or typed.List passed twice: one header, which both
+      // arguments hold (Numba shares it: a change through one is seen through the other, and
+      // the caller's object gets it once), not two copies whose write-backs would lose changes.
+      size_t same = i;
+      for (size_t j = 0; j < i && same == i; ++j)
+        if (args[j].ptr() == args[i].ptr() && (karg[j].type.is_list() || karg[j].type.is_dict() || karg[j].type.is_set())) same = j;
+      if (same != i) {
+        karg.push_back(karg[same]);
+        if (karg[same].type.is_list()) __atomic_add_fetch(&((ListHead*)(intptr_t)karg[same].bytes[0])->refs, 1, __ATOMIC_RELAXED);
+        else __atomic_add_fetch(&((DictHead*)(intptr_t)karg[same].bytes[0])->refs, 1, __ATOMIC_RELAXED);
+        types.push_back(karg.back().type);
+        continue;
+      }
       try {
         if (PyList_Check(args[i].ptr())) karg.push_back(marshal_list(args[i], (int)i));  // a reflected list
         else if (PyUnicode_Check(args[i].ptr())) karg.push_back(marshal_str(args[i]));  // bindings/strings.h
@@ -256,11 +269,16 @@ class CpuFunction {
     }
     if (error) raise_cpu_exception(sp.build, *error);
     ResultOwners owners{&arena, &args, &karg, 0, {}};
-    for (const KArg& a : karg)  // Numba's reflection: the caller's lists get the new items
+    for (size_t k = 0; k < karg.size(); ++k) {  // Numba's reflection: the caller's lists get the new items
+      const KArg& a = karg[k];
+      bool again = false;  // an argument passed twice is reflected once
+      for (size_t j = 0; j < k; ++j) again = again || (args[j].ptr() == args[k].ptr() && karg[j].bytes == a.bytes);
+      if (again) continue;
       if (a.type.is_list()) reflect_list(a, [&](const char* q) { return result_value(a.type.elems[0], q, owners); });
       else if (a.type.is_dict() || a.type.is_set())
         reflect_dict(a, [&](const char* q) { return result_value(a.type.elems[0], q, owners); },
                      [&](const char* q) { return result_value(a.type.elems[1], q, owners); });
+    }
     return result_value(sp.build.ret, reinterpret_cast<const char*>(ret.data()), owners);
   }
 

@@ -55,7 +55,7 @@ DictHead* make_head(const std::vector<KArg>& keys, const std::vector<KArg>& vals
     live[i] = 1;
   }
   // No index: the generated code builds it (and the hashes) on first use (cujit_abi.h).
-  *h = DictHead{1, (int64_t)n, (int64_t)n, (int64_t)cap, kd, vd, live, nullptr, nullptr, 0, &free_plain};
+  *h = DictHead{1, (int64_t)n, (int64_t)n, (int64_t)cap, kd, vd, live, nullptr, nullptr, 0, &free_plain, 0, 0};
   return h;
 }
 
@@ -139,14 +139,27 @@ KArg marshal_set(const py::handle& h, int index) {
   return a;
 }
 
+namespace {
+// A set's items as a list in its order (its table's slot order once the compiled code made the
+// table, host_dict.h): Numba boxes a set by adding its items to a Python set in that order.
+py::list set_items(const DictHead* head, const Type& t, const ItemReader& key) {
+  const size_t ks = value_layout(t.elems[0]).size;
+  py::list out;
+  auto add = [&](int64_t e) { out.append(key(static_cast<const char*>(head->keys) + ks * (size_t)e)); };
+  if (head && head->index) {
+    for (int64_t s = 0; s < head->nslots; ++s)
+      if (head->index[s] >= 0) add(head->index[s]);
+  } else {
+    for (int64_t i = 0; head && i < head->used; ++i)
+      if (head->live[i]) add(i);
+  }
+  return out;
+}
+}  // namespace
+
 py::object dict_value(const DictHead* head, const Type& t, const ItemReader& key, const ItemReader& value) {
   const size_t ks = value_layout(t.elems[0]).size;
-  if (t.is_set()) {
-    py::set out;
-    for (int64_t i = 0; head && i < head->used; ++i)
-      if (head->live[i]) out.add(key(static_cast<const char*>(head->keys) + ks * (size_t)i));
-    return std::move(out);
-  }
+  if (t.is_set()) return py::set(set_items(head, t, key));
   const size_t vs = value_layout(t.elems[1]).size;
   py::dict items;
   for (int64_t i = 0; head && i < head->used; ++i)
@@ -160,9 +173,9 @@ void reflect_dict(const KArg& a, const ItemReader& key, const ItemReader& value)
   py::object now = dict_value(head, a.type, key, value);
   py::object target = a.list_source;
   if (a.type.is_set()) {
-    if (!now.equal(target)) {
+    if (!now.equal(target)) {  // Numba's: cleared, then its items added in the native set's order
       target.attr("clear")();
-      target.attr("update")(now);
+      target.attr("update")(set_items(head, a.type, key));
     }
     return;
   }

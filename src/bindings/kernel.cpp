@@ -584,6 +584,34 @@ void launch_dealloc(PyObject* o) {
   Py_DECREF(tp);  // instances of heap types own a reference to their type
 }
 
+py::tuple dim3_tuple(const rt::Dim3& d) { return py::make_tuple(d.x, d.y, d.z); }
+
+/// `griddim` and `blockdim` of a configured launch, as numba-cuda's launch configuration has them.
+PyObject* launch_griddim(PyObject* o, void*) {
+  return dim3_tuple(reinterpret_cast<LaunchObject*>(o)->config.grid).release().ptr();
+}
+
+PyObject* launch_blockdim(PyObject* o, void*) {
+  return dim3_tuple(reinterpret_cast<LaunchObject*>(o)->config.block).release().ptr();
+}
+
+/// pickle of `kernel[grid, block, stream, shared]`: the kernel (by value, cujit/_pickle.py) and
+/// the configuration, which the reader configures again (numba-cuda pickles its launches too).
+PyObject* launch_reduce(PyObject* o, PyObject*) {
+  try {
+    auto* self = reinterpret_cast<LaunchObject*>(o);
+    const LaunchConfig& c = self->config;
+    py::object stream = c.stream_obj ? c.stream_obj : py::int_(0);
+    py::object again = py::module_::import("cujit._pickle").attr("configured");
+    return py::make_tuple(again, py::make_tuple(py::reinterpret_borrow<py::object>(self->owner), dim3_tuple(c.grid),
+                                                dim3_tuple(c.block), stream, c.shared))
+        .release()
+        .ptr();
+  } catch (...) {
+    return raise_current();
+  }
+}
+
 PyObject* make_launch(PyObject* kernel_obj, Kernel* k, const LaunchConfig& config) {
   LaunchObject* l = PyObject_New(LaunchObject, g_launch_type);
   if (!l) return nullptr;
@@ -636,8 +664,17 @@ PyTypeObject* make_launch_type() {
   static PyMemberDef members[] = {
       {"__vectorcalloffset__", T_PYSSIZET, (Py_ssize_t)offsetof(LaunchObject, vectorcall), READONLY, nullptr},
       {nullptr, 0, 0, 0, nullptr}};
+  static PyMethodDef methods[] = {
+      {"__reduce__", (PyCFunction)launch_reduce, METH_NOARGS, "Pickles the kernel and its configuration."},
+      {nullptr, nullptr, 0, nullptr}};
+  static PyGetSetDef getset[] = {
+      {"griddim", launch_griddim, nullptr, "The grid's dimensions (x, y, z).", nullptr},
+      {"blockdim", launch_blockdim, nullptr, "The block's dimensions (x, y, z).", nullptr},
+      {nullptr, nullptr, nullptr, nullptr, nullptr}};
   static PyType_Slot slots[] = {
       {Py_tp_dealloc, (void*)launch_dealloc},
+      {Py_tp_methods, methods},
+      {Py_tp_getset, getset},
       {Py_tp_call, (void*)PyVectorcall_Call},
       {Py_tp_members, members},
       {Py_tp_doc, (void*)"A kernel with its launch configuration; call it with the arguments."},

@@ -152,6 +152,8 @@ std::string dict_store_code(const ast::Node& target, const std::string& value, c
 std::string dict_delete_code(const ast::Node& target, const ExprCode& expr, const ConvertCode& conv);
 /// a | b, a & b, a - b, a ^ b of sets.
 std::string set_binop_code(ast::Op op, const std::string& a, const std::string& b);
+/// a |= b, a &= b, a -= b, a ^= b of sets: in place on a.
+std::string set_inplace_code(ast::Op op, const std::string& a, const std::string& b);
 /// k in d, x in s, d == e, s <= t, ...
 std::string dict_compare_code(const std::string& l, const Type& lt, ast::Op op, const std::string& r, const Type& rt);
 

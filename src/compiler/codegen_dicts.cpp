@@ -13,14 +13,53 @@ std::string dict_cpp(const Type& t) {
   return "cj::Dict<" + cpp_type(t.elems[0]) + ", " + cpp_type(t.elems[1]) + ">";
 }
 
+namespace {
+// Whether CPython's compiler folds the expression into a constant (a literal, a unary or binary
+// operator on such, a tuple of such): a set display of these alone becomes a frozenset.
+bool cpython_constant(const ast::Node& x) {
+  using ast::Kind;
+  if (x.is(Kind::Constant)) return true;
+  if (x.is(Kind::UnaryOp)) return cpython_constant(*x.operand());
+  if (x.is(Kind::BinOp)) return cpython_constant(*x.lhs()) && cpython_constant(*x.rhs());
+  if (x.is(Kind::Tuple)) {
+    for (const auto& y : x.elts())
+      if (!cpython_constant(*y)) return false;
+    return true;
+  }
+  return false;
+}
+}  // namespace
+
 std::string dict_literal_code(const FunctionInstance& fn, const ast::Node& e, const ExprCode& expr, const ConvertCode& conv) {
   check_dicts_known(fn, e);
   const Type& t = e.type;
   const std::string C = dict_cpp(t);
-  std::string s = "([&]() { " + C + " cj_d = " + C + "::make(); ";
   if (t.is_set()) {
-    for (const auto& x : e.elts()) s += "cj_d.entry(" + conv(expr(*x), x->type, t.elems[0]) + "); ";
-  } else {
+    // The set's table, so its order, is Numba's: a display's items added last first into a set
+    // presized for them; a display of constants is CPython's frozenset (host_dict.h): as it is
+    // in a `for` (typeinfer_stmt.cpp marks that), else with 3 items or more, an update of `set()`.
+    const auto& xs = e.elts();
+    bool consts = !xs.empty();
+    for (const auto& x : xs) consts = consts && cpython_constant(*x);
+    const bool in_for = e.cval.b;
+    std::string items;
+    for (const auto& x : xs) items += (items.empty() ? "" : ", ") + cpp_type(t.elems[0]) + "(" + conv(expr(*x), x->type, t.elems[0]) + ")";
+    const std::string K = cpp_type(t.elems[0]);
+    if (consts && (in_for || xs.size() >= 3)) {
+      // The frozenset's order as the code object holds it (decorators._set_orders); without it
+      // (no snapshot), the order a fresh compile gives, which host_dict.h computes.
+      std::string perm;
+      auto g = fn.src ? fn.src->globals.find(" setorder " + std::to_string(e.loc.line) + ":" + std::to_string(e.loc.col))
+                      : decltype(fn.src->globals.end()){};
+      if (fn.src && g != fn.src->globals.end() && g->second.kind == GlobalValue::Kind::Tuple)
+        for (const auto& k : g->second.elems) perm += (perm.empty() ? "" : ", ") + std::to_string(k.i);
+      return "cj::set_frozen<" + K + ">({" + items + "}, " + (in_for ? "false" : "true") +
+             (perm.empty() ? "" : ", {" + perm + "}") + ")";
+    }
+    return "cj::set_display<" + K + ">({" + items + "})";
+  }
+  std::string s = "([&]() { " + C + " cj_d = " + C + "::make(); ";
+  {
     const auto& kv = e.keys_values();
     for (size_t i = 0; i + 1 < kv.size(); i += 2)
       s += "cj_d.set(" + conv(expr(*kv[i]), kv[i]->type, t.elems[0]) + ", " + conv(expr(*kv[i + 1]), kv[i + 1]->type, t.elems[1]) + "); ";
@@ -35,26 +74,28 @@ std::string dict_call_code(const FunctionInstance& fn, const ast::Node& e, Built
   if (b == Builtin::DictOf || b == Builtin::SetOf) {
     check_dicts_known(fn, e);
     const std::string C = dict_cpp(e.type);
-    if (e.args().empty()) return C + "::make()";
+    if (e.args().empty()) return b == Builtin::SetOf ? C + "::make_set(0)" : C + "::make()";
     const Type& it = e.args()[0]->type;
     if (b == Builtin::DictOf) return "cj::dict_copy(" + expr(*e.args()[0]) + ")";
-    if (it.is_set()) return "cj::set_copy(" + expr(*e.args()[0]) + ")";
-    // set(iterable): its items through a list (list(x)'s filling, codegen_lists.cpp).
+    // set(iterable): a table presized for the iterable's length, its items added in its order
+    // (Numba's; the table decides the set's order).
     const std::string K = cpp_type(e.type.elems[0]);
+    if (it.is_set()) return "cj::set_from<" + K + ">(" + expr(*e.args()[0]) + ")";
     if (it.is_list())
-      return "([&]() { " + C + " cj_d = " + C + "::make(); auto cj_l = " + expr(*e.args()[0]) +
-             "; for (int64_t cj_k = 0; cj_k < cj_l.size(); ++cj_k) cj_d.entry(" + K + "(cj_l.at(cj_k))); return cj_d; }())";
+      return "([&]() { auto cj_l = " + expr(*e.args()[0]) + "; " + C + " cj_d = " + C +
+             "::make_set(cj_l.size()); for (int64_t cj_k = 0; cj_k < cj_l.size(); ++cj_k) cj_d.entry(" + K +
+             "(cj_l.at(cj_k))); return cj_d; }())";
     if (it.tag == Type::Tag::Range) {
       std::vector<std::string> a;
       for (auto& x : e.args()[0]->args()) a.push_back("(int64_t)(" + expr(*x) + ")");
       const std::string start = a.size() >= 2 ? a[0] : "0", stop = a.size() >= 2 ? a[1] : a[0],
                         step = a.size() == 3 ? "cj::py_range_step(" + a[2] + ")" : "1";
-      return "([&]() { " + C + " cj_d = " + C + "::make(); const int64_t cj_st = " + step + ", cj_e = " + stop +
-             "; for (int64_t cj_k = " + start + "; cj_st > 0 ? cj_k < cj_e : cj_k > cj_e; cj_k += cj_st) cj_d.entry(" + K +
+      return "([&]() { const int64_t cj_st = " + step + ", cj_e = " + stop + ", cj_b = " + start + "; " + C + " cj_d = " + C +
+             "::make_set(cj::range_len(cj_b, cj_e, cj_st)); for (int64_t cj_k = cj_b; cj_st > 0 ? cj_k < cj_e : cj_k > cj_e; cj_k += cj_st) cj_d.entry(" + K +
              "(cj_k)); return cj_d; }())";
     }
     if (it.is_tuple()) {
-      std::string s = "([&]() { " + C + " cj_d = " + C + "::make(); auto cj_t = " + expr(*e.args()[0]) + ";";
+      std::string s = "([&]() { " + C + " cj_d = " + C + "::make_set(" + std::to_string(it.elems.size()) + "); auto cj_t = " + expr(*e.args()[0]) + ";";
       for (size_t i = 0; i < it.elems.size(); ++i) s += " cj_d.entry(" + K + "(cj_t.f" + std::to_string(i) + "));";
       return s + " return cj_d; }())";
     }
@@ -88,8 +129,6 @@ std::string dict_call_code(const FunctionInstance& fn, const ast::Node& e, Built
     case Builtin::DictItems: return "cj::dict_items<" + cpp_type(e.type.elems[0]) + ">(" + d + ")";
     case Builtin::SetAdd: case Builtin::SetRemove: case Builtin::SetDiscard:
       return std::string(sp) + "(" + d + ", " + key(1) + ")";
-    case Builtin::SetInterUpdate: case Builtin::SetDiffUpdate: case Builtin::SetSymDiffUpdate:
-      return "([&]() { auto cj_d = " + d + "; cj::set_assign(cj_d, " + sp + "(cj_d, " + expr(*e.args()[1]) + ")); }())";
     default: {
       std::string s = std::string(sp) + "(" + d;
       for (size_t i = 1; i < e.args().size(); ++i) s += ", " + expr(*e.args()[i]);
@@ -114,6 +153,16 @@ std::string dict_delete_code(const ast::Node& target, const ExprCode& expr, cons
   if (d.is_list()) return "{ auto cj_l = " + expr(*target.value()) + "; cj::list_pop_at(cj_l, (int64_t)(" + expr(*target.index()) + ")); }";
   return "cj::dict_del(" + expr(*target.value()) + ", " + cpp_type(d.elems[0]) + "(" + conv(expr(*target.index()), target.index()->type, d.elems[0]) +
          "));";
+}
+
+std::string set_inplace_code(ast::Op op, const std::string& a, const std::string& b) {
+  switch (op) {  // in place on a's table, as Numba's (the order it leaves is Numba's)
+    case ast::Op::BitOr: return "cj::set_update(" + a + ", " + b + ")";
+    case ast::Op::BitAnd: return "cj::set_intersection_update(" + a + ", " + b + ")";
+    case ast::Op::Sub: return "cj::set_difference_update(" + a + ", " + b + ")";
+    case ast::Op::BitXor: return "cj::set_symmetric_difference_update(" + a + ", " + b + ")";
+    default: throw InternalError("codegen: set operator");
+  }
 }
 
 std::string set_binop_code(ast::Op op, const std::string& a, const std::string& b) {

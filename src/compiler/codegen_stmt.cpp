@@ -61,7 +61,7 @@ void Emitter::stmt(const ast::Node& s) {
       }
       if (s.target()->type.is_set()) {  // s |= t changes the set in place (its aliases see it)
         const std::string l = expr(*s.target());
-        out("cj::set_assign(" + l + ", " + set_binop_code(s.op, l, expr(*s.rhs())) + ");");
+        out(set_inplace_code(s.op, l, expr(*s.rhs())) + ";");
         return;
       }
       if (s.target()->type.is_list()) {  // l += x, l *= n change the list in place (its aliases see it)

@@ -497,8 +497,6 @@ void check_dict_store(FunctionInstance& fn, const ast::Node& stmt, ast::Node& ta
 void check_dict_delete(FunctionInstance& fn, const ast::Node& target);
 /// a | b, a & b, a - b, a ^ b with a set.
 Type set_binop_type(FunctionInstance& fn, const ast::Node& at, ast::Op op, const Type& a, const Type& b);
-/// The refusal of `what` (iteration, pop) where a set's item order would show.
-std::string set_order_refusal(const std::string& what);
 /// `k in d`, `x in s`, d == e, and the set comparisons.
 bool dict_comparison_ok(const Type& l, ast::Op op, const Type& r);
 

@@ -22,8 +22,10 @@ using detail::typing;
 
 using detail::is_int;
 
-// A key hashes as Python's: numbers (not complex), bools and tuples of them.
+// A key hashes as Python's: numbers (not complex), bools, str (CPython's hash, host_str.h) and
+// tuples of them.
 bool key_ok(const Type& t) {
+  if (t.tag == Type::Tag::String) return true;
   if (t.is_scalar()) return t.name.empty() && (is_integral(t.scalar) || is_float(t.scalar));
   if (!t.is_tuple() || t.elems.empty()) return false;
   for (const auto& e : t.elems)
@@ -31,7 +33,7 @@ bool key_ok(const Type& t) {
   return true;
 }
 bool value_ok(const Type& t) {
-  return t.is_scalar() || t.is_tuple() || t.is_array() || t.is_dict() || t.is_set() || t.is_record();
+  return t.is_scalar() || t.is_tuple() || t.is_array() || t.is_dict() || t.is_set() || t.is_record() || t.tag == Type::Tag::String;
 }
 
 // Whether a value of type `from` is stored into a slot of type `to`: the same type, or a number
@@ -56,7 +58,7 @@ std::string sig(const std::string& f, const std::vector<Type>& args) {
 void check_key(const SourceFile& src, const Node& at, const Type& k) {
   if (!key_ok(k))
     refuse(src, at, "a dict key or set item of type " + k.str() +
-                        " is not supported in compiled code (numbers, bools and tuples of them are)");
+                        " is not supported in compiled code (numbers, bools, str and tuples of them are)");
 }
 void check_value(const SourceFile& src, const Node& at, const Type& v) {
   if (v.is_list()) typing(src, at, v.str() + " as value is forbidden");  // Numba's words
@@ -101,18 +103,7 @@ Type hinted(FunctionInstance& fn, const Node& e, Type t) {
   return h;
 }
 
-[[noreturn]] void unsupported_here(const FunctionInstance& fn, const Node& at, const std::string& msg) {
-  refuse(fn.mod.source, at, msg);
-}
-
 }  // namespace
-
-std::string set_order_refusal(const std::string& what) {
-  // Numba visits a set in its hash table's order (not insertion order, and not CPython's
-  // either); cujit's sets keep insertion order, so what depends on the order is refused.
-  return what + " is not supported yet: Numba visits a set's items in its own hash-table order, which cujit does not "
-                "reproduce; keep the items in a list (or a dict's keys) where their order matters";
-}
 
 Type type_dict_literal(FunctionInstance& fn, ast::Node& e, const std::vector<Type>& items) {
   const SourceFile& src = fn.mod.source;
@@ -187,6 +178,7 @@ Type type_dict_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
   if (name == "set") {
     arity(0, 1);
     if (args.empty()) return hinted(fn, call, Type::set(Type::unknown()));
+    if (args[0].is_list() && !args[0].elems[0].known()) return Type::unknown();  // a list not typed yet
     Type item = args[0].tag == Type::Tag::Iterator ? Type::unknown() : iteration_item(args[0]);
     if (args[0].is_dict() || !item.known() || args[0].is_array())
       typing(src, call, "No implementation of function set() for a " + args[0].str() + " (it takes a list, a set, a tuple of one type or a range)");
@@ -276,7 +268,10 @@ Type type_dict_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
     key_arg(1);
     return Type::none();
   }
-  if (m == "pop") unsupported_here(fn, call, set_order_refusal("set.pop()"));
+  if (m == "pop") {  // Numba's table order (host_dict.h)
+    arity(1, 1);
+    return K;
+  }
   if (m == "copy") {
     arity(1, 1);
     return Type::set(K);

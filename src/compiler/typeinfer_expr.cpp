@@ -97,7 +97,7 @@ Type Typer::expr(ast::Node& e) {
           return set(e, type_array_operator(fn(), e, op, false, {l, r}, false));
         }
         if ((l.tag == Type::Tag::String || r.tag == Type::Tag::String) && op != ast::Op::Is && op != ast::Op::IsNot &&
-            !l.is_list() && !r.is_list() && !l.is_tuple() && !r.is_tuple()) {
+            !l.is_list() && !r.is_list() && !l.is_tuple() && !r.is_tuple() && !r.is_dict() && !r.is_set()) {  // k in d: below
           refuse_gpu_string(fn(), e);  // typeinfer_strings.cpp
           if (l.known() && r.known() && !str_comparison_ok(l, op, r))
             error(e, std::string("'") + ast::op_spelling(op) + "' is not supported between " + l.str() + " and " + r.str());

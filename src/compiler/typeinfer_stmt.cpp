@@ -173,19 +173,20 @@ void Typer::stmt(ast::Node& s) {
       return;
     }
     case K::For: {
+      // `for x in {1, 2, 3}`: CPython makes a frozenset constant of the display, which fixes
+      // the set's order (codegen_dicts.cpp reads this mark).
+      if (s.iter()->is(K::Set)) s.iter()->cval.b = true;
       Type it = expr(*s.iter());
       Type elem = Type::unknown();
       if (it.tag == Type::Tag::Range || it.tag == Type::Tag::Iterator) elem = iteration_item(it);
       else if (it.is_array()) {
         if (it.ndim == 1) elem = element_type(it);
         else { elem = it; elem.ndim -= 1; elem.layout = it.layout == 'C' ? 'C' : 'A'; }
-      } else if (it.is_list() || it.is_dict()) {  // a dict: its keys, in insertion order
+      } else if (it.is_list() || it.is_dict() || it.is_set()) {  // a dict: its keys, in insertion order; a set: Numba's table order (host_dict.h)
         elem = it.elems[0];
       } else if (it.tag == Type::Tag::String) {  // each character, a str of one code point
         refuse_gpu_string(fn(), *s.iter());
         elem = it;
-      } else if (it.is_set()) {
-        unsupported(*s.iter(), set_order_refusal("iterating over a set"));
       } else if (it.is_tuple()) {
         for (const auto& e : it.elems) elem = unify(elem, e);
         if (!elem.known() && !it.elems.empty()) unsupported(*s.iter(), "iterating over a heterogeneous tuple is not supported");

@@ -253,6 +253,7 @@ Type iteration_item(const Type& it) {
       return e;
     }
     case Type::Tag::List: return it.elems[0];
+    case Type::Tag::Set: return it.elems[0];  // in Numba's table order (prelude/host_dict.h)
     case Type::Tag::String: return it;  // a str of one character
     case Type::Tag::Tuple: {
       for (const auto& e : it.elems) if (e != it.elems[0]) return Type::unknown();

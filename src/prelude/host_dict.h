@@ -87,8 +87,12 @@ inline bool key_eq(const T& a, const T& b) {
 }
 
 // ---- Dicts --------------------------------------------------------------------------------------
+/// A set's entries carry no value: Set<K> is Dict<K, SetSlot>, whose index is Numba's set table.
+struct SetSlot {};
+
 template <class K, class V>
 struct Dict {
+  static constexpr bool kSet = std::is_same_v<V, SetSlot>;
   DictHead* h = nullptr;
   Dict() = default;
   Dict(const Dict& o) : h(o.h) { retain(); }
@@ -129,7 +133,7 @@ struct Dict {
     Dict d;
     d.h = static_cast<DictHead*>(std::malloc(sizeof(DictHead)));
     if (!d.h) raise("MemoryError", "cannot allocate a dict");
-    *d.h = DictHead{1, 0, 0, 0, nullptr, nullptr, nullptr, nullptr, nullptr, 0, &destroy_head};
+    *d.h = DictHead{1, 0, 0, 0, nullptr, nullptr, nullptr, nullptr, nullptr, 0, &destroy_head, 0, 0};
     return d;
   }
 
@@ -180,10 +184,18 @@ struct Dict {
     return (int64_t)s;
   }
   void ready() const {
-    if (!h->index) rebuild(h->size);  // made by the extension: no index yet
+    if (h->index) return;
+    if constexpr (kSet) s_unbox();  // made by the extension (or make()): no table yet
+    else rebuild(h->size);
   }
-  // The slot holding key k (of hash `hash`), or -1.
+  // The slot holding key k (of hash `hash`, hash_of's), or -1.
   int64_t find_slot(const K& k, int64_t hash) const {
+    if constexpr (kSet) {
+      ready();
+      bool found;
+      const int64_t s = s_lookup(k, hash, false, found);
+      return found ? s : -1;
+    }
     ready();
     const uint64_t mask = (uint64_t)h->nslots - 1;
     uint64_t perturb = (uint64_t)hash, s = (uint64_t)hash & mask;
@@ -195,14 +207,24 @@ struct Dict {
       s = (s * 5 + perturb + 1) & mask;
     }
   }
+  // A key's hash; a set's as Numba's set stores it (its table's marks -1 and -2 become -43).
+  static int64_t hash_of(const K& k) {
+    const int64_t x = py_hash(k);
+    if constexpr (kSet) return x == -1 || x == -2 ? -43 : x;
+    return x;
+  }
   // The entry of k, or -1.
   int64_t find(const K& k) const {
     if (!h || h->size == 0) return -1;
-    const int64_t s = find_slot(k, py_hash(k));
+    const int64_t s = find_slot(k, hash_of(k));
     return s < 0 ? -1 : h->index[s];
   }
   // The entry of k, made (with V()) where it is missing.
   int64_t entry(const K& k) const {
+    if constexpr (kSet) {
+      s_add(k, true);
+      return find(k);
+    }
     const int64_t hash = py_hash(k);
     if (h->size > 0) {
       const int64_t s = find_slot(k, hash);
@@ -236,10 +258,179 @@ struct Dict {
   }
   bool erase(const K& k) const {
     if (!h || h->size == 0) return false;
-    const int64_t s = find_slot(k, py_hash(k));
+    const int64_t s = find_slot(k, hash_of(k));
     if (s < 0) return false;
-    erase_at(s);
+    if constexpr (kSet) s_remove_at(s, true);
+    else erase_at(s);
     return true;
+  }
+  /// f(entry) for each live entry in iteration order: a dict's insertion order, a set's table order.
+  template <class F>
+  void each(F&& f) const {
+    if (!h) return;
+    if constexpr (kSet) {
+      ready();
+      for (int64_t s = 0; s < h->nslots; ++s)
+        if (h->index[s] >= 0) f(h->index[s]);
+    } else {
+      for (int64_t i = 0; i < h->used; ++i)
+        if (h->live[i]) f(i);
+    }
+  }
+
+  // ---- Numba's set table (Set<K> only) ----------------------------------------------------------
+  // The order a set iterates in is its table's slot order (Numba's, which is not CPython's), so
+  // the table is Numba's: at least 16 slots, a power of two; a key probed from hash & mask, 3
+  // slots one by one, then i = i * 5 + 1 + (perturb >>= 5); inserted at the first deleted slot
+  // met, else at the empty one that ended the probe; grown 4x when 2 * size >= slots, shrunk
+  // when a removal leaves slots >= 4 * max(2 * size, 16); a resize reinserts in slot order.
+  // index[s] is an entry, -1 (empty) or -2 (deleted); h->fill counts the slots not empty.
+  static int64_t s_alloc_size(int64_t nitems) {
+    int64_t n = 16;
+    while (n < 2 * nitems) n *= 2;
+    return n;
+  }
+  int64_t s_lookup(const K& k, int64_t hash, bool for_insert, bool& found) const {
+    const uint64_t mask = (uint64_t)h->nslots - 1;
+    uint64_t i = (uint64_t)hash & mask, perturb = (uint64_t)hash;
+    int64_t free_slot = -1;
+    for (int64_t probe = 0;; ++probe) {
+      const int64_t e = h->index[i];
+      if (e >= 0 && h->hashes[e] == hash && key_eq(keys()[e], k)) {
+        found = true;
+        return (int64_t)i;
+      }
+      if (e == -1) {
+        found = false;
+        return for_insert && free_slot >= 0 ? free_slot : (int64_t)i;
+      }
+      if (for_insert && e == -2 && free_slot < 0) free_slot = (int64_t)i;
+      if (probe < 3) {
+        i = (i + 1) & mask;
+      } else {
+        perturb >>= 5;
+        i = (i * 5 + 1 + perturb) & mask;
+      }
+    }
+  }
+  // A fresh empty table of n slots (the entries stay; the caller places them).
+  void s_table(int64_t n) const {
+    int64_t* ix = static_cast<int64_t*>(std::malloc(sizeof(int64_t) * (size_t)n));
+    if (!ix) raise("MemoryError", "cannot allocate set");
+    for (int64_t s = 0; s < n; ++s) ix[s] = -1;
+    std::free(h->index);
+    h->index = ix, h->nslots = n, h->fill = 0, h->finger = 0;
+  }
+  // Entry e placed in a table holding no deleted slot and no key equal to its own.
+  void s_place(int64_t e) const {
+    bool found;
+    const int64_t s = s_lookup(keys()[e], h->hashes[e], true, found);
+    h->index[s] = e;
+    ++h->fill;
+  }
+  // The live entries moved into storage of room `cap` (the removed ones dropped), the table kept.
+  void s_compact(int64_t cap) const {
+    if (cap < h->size) cap = h->size;
+    if (cap < 8) cap = 8;
+    K* nk = static_cast<K*>(std::malloc(sizeof(K) * (size_t)cap));
+    V* nv = static_cast<V*>(std::malloc(sizeof(V) * (size_t)cap));
+    uint8_t* nl = static_cast<uint8_t*>(std::malloc((size_t)cap));
+    int64_t* nh = static_cast<int64_t*>(std::malloc(sizeof(int64_t) * (size_t)cap));
+    int64_t* to = static_cast<int64_t*>(std::malloc(sizeof(int64_t) * (size_t)(h->used + 1)));
+    if (!nk || !nv || !nl || !nh || !to) raise("MemoryError", "cannot grow set");
+    int64_t n = 0;
+    for (int64_t i = 0; i < h->used; ++i) {
+      to[i] = -1;
+      if (h->live[i]) {
+        new (nk + n) K(std::move(keys()[i]));
+        new (nv + n) V();
+        nl[n] = 1;
+        nh[n] = h->hashes[i];
+        to[i] = n++;
+      }
+      keys()[i].~K();
+      vals()[i].~V();
+    }
+    for (int64_t s = 0; h->index && s < h->nslots; ++s)
+      if (h->index[s] >= 0) h->index[s] = to[h->index[s]];
+    std::free(to);
+    std::free(h->keys);
+    std::free(h->vals);
+    std::free(h->live);
+    std::free(h->hashes);
+    h->keys = nk, h->vals = nv, h->live = nl, h->hashes = nh;
+    h->cap = cap, h->used = h->size = n;
+  }
+  // The table resized to n slots, the entries reinserted in the old table's slot order.
+  void s_resize(int64_t n) const {
+    int64_t* order = static_cast<int64_t*>(std::malloc(sizeof(int64_t) * (size_t)(h->size + 1)));
+    if (!order) raise("MemoryError", "cannot resize set");
+    int64_t m = 0;
+    for (int64_t s = 0; s < h->nslots; ++s)
+      if (h->index[s] >= 0) order[m++] = h->index[s];
+    s_table(n);
+    for (int64_t j = 0; j < m; ++j) s_place(order[j]);
+    std::free(order);
+  }
+  void s_upsize(int64_t nitems) const {
+    if (2 * nitems < h->nslots) return;
+    int64_t n = h->nslots;
+    do n *= 4;
+    while (2 * nitems >= n);
+    s_resize(n);
+  }
+  void s_downsize(int64_t nitems) const {
+    const int64_t least = 2 * nitems > 16 ? 2 * nitems : 16;
+    if (!(4 * least <= h->nslots && h->nslots > 16)) return;
+    int64_t n = h->nslots;
+    while (least <= n / 2) n /= 2;
+    s_resize(n);
+  }
+  // A set made by the extension (entries in the Python set's order) or by make(): its table,
+  // sized for its items, which are inserted in their order without growing (Numba's unboxing).
+  void s_unbox() const {
+    if (!h->hashes) {
+      h->hashes = static_cast<int64_t*>(std::malloc(sizeof(int64_t) * (size_t)(h->cap > 0 ? h->cap : 1)));
+      if (!h->hashes) raise("MemoryError", "cannot allocate set");
+      for (int64_t i = 0; i < h->used; ++i) h->hashes[i] = hash_of(keys()[i]);
+    }
+    s_table(s_alloc_size(h->size));
+    for (int64_t i = 0; i < h->used; ++i)
+      if (h->live[i]) s_place(i);
+  }
+  // Key k (of hash `hash`) stored at slot s, found free by s_lookup(for_insert).
+  void s_store(int64_t s, const K& k, int64_t hash, bool do_resize) const {
+    if (h->used >= h->cap) s_compact(2 * (h->size + 1));
+    const int64_t e = h->used++;
+    new (keys() + e) K(k);
+    new (vals() + e) V();
+    h->live[e] = 1;
+    h->hashes[e] = hash;
+    if (h->index[s] == -1) ++h->fill;
+    h->index[s] = e;
+    ++h->size;
+    if (do_resize) s_upsize(h->size);
+  }
+  void s_add(const K& k, bool do_resize) const {
+    ready();
+    const int64_t hash = hash_of(k);
+    bool found;
+    const int64_t s = s_lookup(k, hash, true, found);
+    if (!found) s_store(s, k, hash, do_resize);
+  }
+  void s_remove_at(int64_t s, bool do_resize) const {
+    const int64_t e = h->index[s];
+    h->index[s] = -2;
+    h->live[e] = 0;
+    keys()[e] = K();
+    --h->size;
+    if (do_resize) s_downsize(h->size);
+  }
+  /// A new set with a table for `nitems` items (Numba presizes a set from a sized iterable).
+  static Dict make_set(int64_t nitems) {
+    Dict d = make();
+    d.s_table(s_alloc_size(nitems));
+    return d;
   }
 };
 
@@ -342,10 +533,9 @@ inline void dict_update(const Dict<K, V>& d, const Dict<K2, V2>& o) {
     if (o.h->live[i]) d.set(K(o.keys()[i]), V(o.vals()[i]));
 }
 template <class K, class V>
-inline List<K> dict_keys(const Dict<K, V>& d) {
+inline List<K> dict_keys(const Dict<K, V>& d) {  // a set's items too, in its order
   List<K> r = List<K>::make(d.size());
-  for (int64_t i = 0; d.h && i < d.h->used; ++i)
-    if (d.h->live[i]) r.push(d.keys()[i]);
+  d.each([&](int64_t e) { r.push(d.keys()[e]); });
   return r;
 }
 template <class K, class V>
@@ -375,91 +565,283 @@ inline bool dict_eq(const Dict<K, V>& a, const Dict<K, V>& b) {
 }
 
 // ---- Sets ---------------------------------------------------------------------------------------
+// Numba's set operations, each as Numba builds it, so that the table (and so the order the set
+// iterates in, set.pop()'s item) is Numba's: a binary operator copies the larger or smaller
+// operand and updates the copy in place; a copy keeps the table where no slot is deleted.
 template <class K>
-using Set = Dict<K, Unit>;
+using Set = Dict<K, SetSlot>;
 template <class K>
-inline Set<K> set_new() { return Set<K>::make(); }
+inline Set<K> set_new() { return Set<K>::make_set(0); }
+/// An empty set presized for n items (a literal's, set(x) of a sized x).
 template <class K>
-inline Set<K> set_of(std::initializer_list<K> items) {
-  Set<K> s = Set<K>::make();
-  for (const K& k : items) s.set(k, Unit{});
+inline Set<K> set_sized(int64_t n) { return Set<K>::make_set(n); }
+/// A set display {a, b, c} (Numba's build_set): presized for its items, which are added last first.
+template <class K>
+inline Set<K> set_display(std::initializer_list<K> items) {
+  Set<K> s = Set<K>::make_set((int64_t)items.size());
+  for (size_t i = items.size(); i-- > 0;) s.s_add(items.begin()[i], true);
   return s;
 }
+/// The order CPython's frozenset of `items` (added in their order) iterates in: its table's, as
+/// CPython 3.11's setobject.c fills it (8 slots at first; a key probed from hash & mask, 10 slots
+/// one by one where they fit, then i = i * 5 + 1 + (perturb >>= 5); grown to the power of two
+/// above 4 * used when fill * 5 >= mask * 3). The index of each distinct item, in `order`.
 template <class K>
-inline void set_add(const Set<K>& s, const K& k) { s.entry(k); }
+inline int64_t cpython_set_order(const K* items, int64_t n, int64_t* order) {
+  int64_t mask = 7;
+  int64_t* tab = static_cast<int64_t*>(std::malloc(sizeof(int64_t) * 8));
+  int64_t* hs = static_cast<int64_t*>(std::malloc(sizeof(int64_t) * 8));
+  if (!tab || !hs) raise("MemoryError", "cannot allocate set");
+  for (int64_t s = 0; s < 8; ++s) tab[s] = -1;
+  int64_t fill = 0;
+  auto insert_clean = [](int64_t* t, int64_t* th, int64_t m, int64_t j, int64_t hash) {
+    uint64_t i = (uint64_t)hash & (uint64_t)m, perturb = (uint64_t)hash;
+    for (;;) {
+      const int64_t probes = (int64_t)i + 9 <= m ? 9 : 0;
+      for (int64_t k = 0; k <= probes; ++k)
+        if (t[i + k] == -1) {
+          t[i + k] = j, th[i + k] = hash;
+          return;
+        }
+      perturb >>= 5;
+      i = (i * 5 + 1 + perturb) & (uint64_t)m;
+    }
+  };
+  for (int64_t j = 0; j < n; ++j) {
+    const int64_t hash = py_hash(items[j]);
+    uint64_t i = (uint64_t)hash & (uint64_t)mask, perturb = (uint64_t)hash;
+    bool found = false;
+    for (;;) {
+      const int64_t probes = (int64_t)i + 9 <= mask ? 9 : 0;
+      int64_t k = 0, at = -1;
+      for (; k <= probes; ++k) {
+        const int64_t e = tab[i + k];
+        if (e == -1) {
+          at = (int64_t)i + k;
+          break;
+        }
+        if (hs[i + k] == hash && key_eq(items[e], items[j])) {
+          found = true;
+          break;
+        }
+      }
+      if (found) break;
+      if (at >= 0) {
+        tab[at] = j, hs[at] = hash;
+        ++fill;
+        break;
+      }
+      perturb >>= 5;
+      i = (i * 5 + 1 + perturb) & (uint64_t)mask;
+    }
+    if (found || fill * 5 < mask * 3) continue;
+    int64_t size = 8;
+    while (size <= 4 * fill) size <<= 1;  // no deletions: used == fill
+    int64_t* nt = static_cast<int64_t*>(std::malloc(sizeof(int64_t) * (size_t)size));
+    int64_t* nh = static_cast<int64_t*>(std::malloc(sizeof(int64_t) * (size_t)size));
+    if (!nt || !nh) raise("MemoryError", "cannot allocate set");
+    for (int64_t s = 0; s < size; ++s) nt[s] = -1;
+    for (int64_t s = 0; s <= mask; ++s)
+      if (tab[s] >= 0) insert_clean(nt, nh, size - 1, tab[s], hs[s]);
+    std::free(tab);
+    std::free(hs);
+    tab = nt, hs = nh, mask = size - 1;
+  }
+  int64_t m = 0;
+  for (int64_t s = 0; s <= mask; ++s)
+    if (tab[s] >= 0) order[m++] = tab[s];
+  std::free(tab);
+  std::free(hs);
+  return m;
+}
+/// A set display of constants, which CPython compiles into a frozenset constant (Numba builds
+/// that as a display of the frozenset's items): in a `for` (or comprehension) it is that set;
+/// elsewhere (3 items or more) an empty set updated with it.
+/// `perm`: the items' indices in the frozenset's order, read from the code object (it differs
+/// between a fresh compile and a .pyc); without it, the order a fresh compile gives (CPython's
+/// compiler builds the frozenset, then its constant merging builds it again from that order).
+template <class K>
+inline Set<K> set_frozen(std::initializer_list<K> items, bool via_update, std::initializer_list<int64_t> perm = {}) {
+  const int64_t n = (int64_t)items.size();
+  int64_t* order = static_cast<int64_t*>(std::malloc(sizeof(int64_t) * 2 * (size_t)(n + 1)));
+  if (!order) raise("MemoryError", "cannot allocate set");
+  int64_t m = (int64_t)perm.size();
+  if (m > 0) {
+    for (int64_t j = 0; j < m; ++j) order[j] = perm.begin()[j];
+  } else {
+    K* once = static_cast<K*>(std::malloc(sizeof(K) * (size_t)(n + 1)));
+    if (!once) raise("MemoryError", "cannot allocate set");
+    int64_t* first = order + n + 1;
+    const int64_t m1 = cpython_set_order(items.begin(), n, first);
+    for (int64_t j = 0; j < m1; ++j) new (once + j) K(items.begin()[first[j]]);
+    m = cpython_set_order(once, m1, order);
+    for (int64_t j = 0; j < m; ++j) order[j] = first[order[j]];
+    for (int64_t j = 0; j < m1; ++j) once[j].~K();
+    std::free(once);
+  }
+  Set<K> c = Set<K>::make_set(m);
+  for (int64_t j = m; j-- > 0;) c.s_add(items.begin()[order[j]], true);
+  std::free(order);
+  if (!via_update) return c;
+  Set<K> r = Set<K>::make_set(0);
+  set_update(r, c);
+  return r;
+}
+template <class K>
+inline void set_add(const Set<K>& s, const K& k) { s.s_add(k, true); }
 template <class K>
 inline void set_discard(const Set<K>& s, const K& k) { s.erase(k); }
 template <class K>
 inline void set_remove(const Set<K>& s, const K& k) {
   if (!s.erase(k)) raise("KeyError", "set.remove(): key not in set");  // Numba's
 }
+/// The next item from the finger (Numba's: the slot after the last pop's, from slot 1 at first).
 template <class K>
 inline K set_pop(const Set<K>& s) {
   if (s.size() == 0) raise("KeyError", "set.pop(): empty set");
-  int64_t e = 0;
-  while (!s.h->live[e]) ++e;
-  K k = s.keys()[e];
-  s.erase_at(s.find_slot(k, s.h->hashes[e]));
+  s.ready();
+  const int64_t mask = s.h->nslots - 1;
+  int64_t i = s.h->finger;
+  do i = (i + 1) & mask;
+  while (s.h->index[i] < 0);
+  s.h->finger = i;
+  K k = s.keys()[s.h->index[i]];
+  s.s_remove_at(i, true);
   return k;
 }
-template <class K, class K2>
-inline void set_update(const Set<K>& s, const Set<K2>& o) {
-  const int64_t n = o.h->used;
-  for (int64_t i = 0; i < n; ++i)
-    if (o.h->live[i]) s.entry(K(o.keys()[i]));
-}
-template <class K>
-inline Set<K> set_copy(const Set<K>& s) { return dict_copy(s); }
-template <class K>
-inline void set_clear(const Set<K>& s) { dict_clear(s); }
-template <class K>
-inline bool set_contains(const Set<K>& s, const K& k) { return s.find(k) >= 0; }
 template <class K>
 inline List<K> set_items(const Set<K>& s) { return dict_keys(s); }
+/// set(s) (not s.copy()): a set presized for s's items, which are added in s's order.
+template <class K, class K2>
+inline Set<K> set_from(const Set<K2>& o) {
+  Set<K> r = Set<K>::make_set(o.size());
+  o.each([&](int64_t e) { r.s_add(K(o.keys()[e]), true); });
+  return r;
+}
+template <class K>
+inline Set<K> set_copy(const Set<K>& s) {
+  Set<K> r = Set<K>::make();
+  s.ready();
+  if (s.h->size == s.h->fill) {  // the same table
+    r.s_compact(s.h->size);
+    for (int64_t e = 0; e < s.h->used; ++e)
+      if (s.h->live[e]) {
+        new (r.keys() + r.h->used) K(s.keys()[e]);
+        new (r.vals() + r.h->used) SetSlot();
+        r.h->live[r.h->used] = 1;
+        r.h->hashes[r.h->used++] = s.h->hashes[e];
+      }
+    r.h->size = r.h->used;
+    r.s_table(s.h->nslots);
+    int64_t n = 0;  // the entries were written in s's entry order: s's entry e is r's (count of live before e)
+    int64_t* to = static_cast<int64_t*>(std::malloc(sizeof(int64_t) * (size_t)(s.h->used + 1)));
+    if (!to) raise("MemoryError", "cannot copy set");
+    for (int64_t e = 0; e < s.h->used; ++e) to[e] = s.h->live[e] ? n++ : -1;
+    for (int64_t i = 0; i < s.h->nslots; ++i) r.h->index[i] = s.h->index[i] >= 0 ? to[s.h->index[i]] : s.h->index[i];
+    std::free(to);
+    r.h->fill = s.h->fill;
+    return r;
+  }
+  r.s_table(Set<K>::s_alloc_size(s.size()));  // deleted slots: the items reinserted, in s's order
+  s.each([&](int64_t e) { r.s_add(s.keys()[e], false); });
+  return r;
+}
+template <class K>
+inline void set_clear(const Set<K>& s) {
+  s.ready();
+  for (int64_t i = 0; i < s.h->used; ++i) s.h->live[i] = 0;
+  s.h->size = 0;
+  s.s_compact(8);
+  s.s_table(16);
+}
+template <class K>
+inline bool set_contains(const Set<K>& s, const K& k) { return s.find(k) >= 0; }
+/// s |= o, s.update(o): presized for both, o's items added in o's order, then shrunk if need be.
+template <class K, class K2>
+inline void set_update(const Set<K>& s, const Set<K2>& o) {
+  s.ready();
+  List<K2> items = dict_keys(o);  // o may be s
+  s.s_upsize(s.size() + items.size());
+  for (int64_t i = 0; i < items.size(); ++i) s.s_add(K(items.at(i)), true);
+  s.s_downsize(s.size());
+}
+/// s &= o: s's items not in o removed, in s's slot order.
+template <class K>
+inline void set_intersection_update(const Set<K>& s, const Set<K>& o) {
+  s.ready();
+  for (int64_t i = 0; i < s.h->nslots; ++i) {
+    const int64_t e = s.h->index[i];
+    if (e >= 0 && o.find(s.keys()[e]) < 0) s.s_remove_at(i, false);
+  }
+  s.s_downsize(s.size());
+}
+/// s -= o: o's items removed from s, in o's order.
+template <class K>
+inline void set_difference_update(const Set<K>& s, const Set<K>& o) {
+  s.ready();
+  List<K> items = dict_keys(o);
+  for (int64_t i = 0; i < items.size(); ++i) {
+    const int64_t at = s.find_slot(items.at(i), Set<K>::hash_of(items.at(i)));
+    if (at >= 0) s.s_remove_at(at, false);
+  }
+  s.s_downsize(s.size());
+}
+/// s ^= o: each of o's items (in o's order) removed from s where there, else added.
+template <class K>
+inline void set_symmetric_difference_update(const Set<K>& s, const Set<K>& o) {
+  s.ready();
+  List<K> items = dict_keys(o);
+  for (int64_t i = 0; i < items.size(); ++i) {
+    const K& k = items.at(i);
+    const int64_t hash = Set<K>::hash_of(k);
+    bool found;
+    const int64_t at = s.s_lookup(k, hash, true, found);
+    if (found) s.s_remove_at(at, false);
+    else s.s_store(at, k, hash, true);
+  }
+  s.s_downsize(s.size());
+}
 template <class K>
 inline Set<K> set_union(const Set<K>& a, const Set<K>& b) {
-  Set<K> r = set_copy(a);
-  set_update(r, b);
+  const bool big = a.size() > b.size();
+  Set<K> r = set_copy(big ? a : b);
+  set_update(r, big ? b : a);
   return r;
 }
 template <class K>
 inline Set<K> set_intersection(const Set<K>& a, const Set<K>& b) {
-  Set<K> r = Set<K>::make();
-  for (int64_t i = 0; i < a.h->used; ++i)
-    if (a.h->live[i] && b.find(a.keys()[i]) >= 0) r.entry(a.keys()[i]);
+  const bool small = a.size() < b.size();
+  Set<K> r = set_copy(small ? a : b);
+  set_intersection_update(r, small ? b : a);
   return r;
 }
 template <class K>
 inline Set<K> set_difference(const Set<K>& a, const Set<K>& b) {
-  Set<K> r = Set<K>::make();
-  for (int64_t i = 0; i < a.h->used; ++i)
-    if (a.h->live[i] && b.find(a.keys()[i]) < 0) r.entry(a.keys()[i]);
+  Set<K> r = set_copy(a);
+  set_difference_update(r, b);
   return r;
 }
 template <class K>
 inline Set<K> set_symmetric_difference(const Set<K>& a, const Set<K>& b) {
-  Set<K> r = set_difference(a, b);
-  for (int64_t i = 0; i < b.h->used; ++i)
-    if (b.h->live[i] && a.find(b.keys()[i]) < 0) r.entry(b.keys()[i]);
+  const bool big = a.size() > b.size();
+  Set<K> r = set_copy(big ? a : b);
+  set_symmetric_difference_update(r, big ? b : a);
   return r;
-}
-/// a op= b: a's own header takes the result (its other handles see it).
-template <class K>
-inline void set_assign(const Set<K>& a, const Set<K>& r) {
-  if (a.h == r.h) return;
-  set_clear(a);
-  set_update(a, r);
 }
 template <class K>
 inline bool set_issubset(const Set<K>& a, const Set<K>& b) {
-  for (int64_t i = 0; i < a.h->used; ++i)
-    if (a.h->live[i] && b.find(a.keys()[i]) < 0) return false;
-  return true;
+  bool ok = a.size() <= b.size();
+  a.each([&](int64_t e) { ok = ok && b.find(a.keys()[e]) >= 0; });
+  return ok;
 }
 template <class K>
 inline bool set_issuperset(const Set<K>& a, const Set<K>& b) { return set_issubset(b, a); }
 template <class K>
-inline bool set_isdisjoint(const Set<K>& a, const Set<K>& b) { return set_intersection(a, b).size() == 0; }
+inline bool set_isdisjoint(const Set<K>& a, const Set<K>& b) {
+  bool none = true;
+  a.each([&](int64_t e) { none = none && b.find(a.keys()[e]) < 0; });
+  return none;
+}
 template <class K>
 inline bool set_eq(const Set<K>& a, const Set<K>& b) { return a.size() == b.size() && set_issubset(a, b); }
 

@@ -5,9 +5,11 @@
 // Included only in programs that use strings (pipeline.cpp), after host_list.h (split() gives a
 // list, slices use its cj::slice_range).
 //
-// Case mapping and the character classes beyond ASCII need Unicode's tables, which cujit does not
-// carry yet: those methods raise NotImplementedError on a non-ASCII string instead of answering
-// wrongly. isspace(), split() and strip() know all of Python's whitespace.
+// Case mapping (upper, lower, title, ...) is Unicode's, from tables generated from Python's
+// (host_str_case.h, unicode_case.h). The character classes beyond ASCII (isalpha, isupper, ...)
+// need more of Unicode's tables, which cujit does not carry yet: those methods raise
+// NotImplementedError on a non-ASCII string instead of answering wrongly. isspace(), split() and
+// strip() know all of Python's whitespace.
 #include <string>
 
 namespace cj {
@@ -256,34 +258,7 @@ inline bool str_istitle(const Str& s) {
   return cased;
 }
 
-// ---- case mapping (ASCII) -----------------------------------------------------------------------
-/// mode: 0 upper, 1 lower, 2 swapcase, 3 title, 4 capitalize.
-inline Str str_case(const Str& s, int mode, const char* what) {
-  str_ascii_only(s, what);
-  Str o = Str::make(s.size());
-  bool prev_cased = false;
-  for (int64_t i = 0; i < s.size(); ++i) {
-    uint32_t c = s.at(i);
-    const bool up = cp_upper(c), lo = cp_lower(c);
-    bool to_up;
-    if (mode == 0) to_up = true;
-    else if (mode == 1) to_up = false;
-    else if (mode == 2) to_up = lo;
-    else if (mode == 3) to_up = !prev_cased;
-    else to_up = i == 0;
-    if (up && !to_up) c += 32;
-    else if (lo && to_up) c -= 32;
-    prev_cased = up || lo;
-    o.mut()[i] = c;
-  }
-  return o;
-}
-inline Str str_upper(const Str& s) { return str_case(s, 0, "str.upper() of a string with non-ASCII characters is not supported by cujit yet"); }
-inline Str str_lower(const Str& s) { return str_case(s, 1, "str.lower() of a string with non-ASCII characters is not supported by cujit yet"); }
-inline Str str_swapcase(const Str& s) { return str_case(s, 2, "str.swapcase() of a string with non-ASCII characters is not supported by cujit yet"); }
-inline Str str_title(const Str& s) { return str_case(s, 3, "str.title() of a string with non-ASCII characters is not supported by cujit yet"); }
-inline Str str_capitalize(const Str& s) { return str_case(s, 4, "str.capitalize() of a string with non-ASCII characters is not supported by cujit yet"); }
-inline Str str_casefold(const Str& s) { return str_case(s, 1, "str.casefold() of a string with non-ASCII characters is not supported by cujit yet"); }
+// ---- case mapping: host_str_case.h (with Unicode's tables, only in programs that map case) ----
 
 // ---- strip, split, join -------------------------------------------------------------------------
 inline bool str_in_chars(uint32_t c, const Str* chars) {
@@ -627,5 +602,14 @@ inline int64_t str_hash(const Str& s) {
 }
 /// The hash the dict and set helpers key on (shared name with their scalar overloads).
 inline int64_t py_hash(const Str& s) { return str_hash(s); }
+/// A str as an exception's argument (KeyError(key)): its UTF-8 in this thread's buffer, which
+/// lasts until the exception reaches Python (the next one made on the thread replaces it).
+inline PyArg exc_arg(const Str& s) {
+  static thread_local std::string buf;
+  buf = str_utf8(s);
+  PyArg a;
+  a.tag = PyArg::TStr, a.s = buf.c_str();
+  return a;
+}
 
 }  // namespace cj

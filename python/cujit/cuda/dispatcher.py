@@ -6,7 +6,6 @@ kernels and ufuncs that call them.
 """
 
 import os
-import pickle
 import re
 import shutil
 import subprocess
@@ -138,7 +137,12 @@ class DeviceFunction:
         raise RuntimeError("Cannot compile a device function as a kernel")  # numba-cuda's words
 
     def __reduce__(self):
-        return _reduce_by_reference(self)
+        from .. import _pickle
+        return _pickle.reduce(self)
+
+    def _pickle_spec(self):
+        return ("device", self.py_func, {
+            "signatures": self._declared_strings(), "targetoptions": self.targetoptions})
 
     def _declared_strings(self):
         """The declared signatures as the core parses them: 'int32(int32, int32)', '(float64)'."""
@@ -206,37 +210,6 @@ class DeviceFunction:
     def __repr__(self):
         return "<cujit CUDA device function %s (compiled into each kernel or ufunc that calls it)>" % (
             self.__name__)
-
-
-def _reduce_by_reference(obj):
-    """Pickles a kernel or device function by reference: its module and qualified name, where
-    pickle's reader finds the same object again (as a module-level function is pickled). No
-    compiled code travels; the reader compiles on first use. A function defined inside another
-    has no such name: cujit cannot pickle it (numba-cuda pickles its bytecode instead)."""
-    import importlib
-    module, qualname = getattr(obj.py_func, "__module__", None), obj.__qualname__
-    found = None
-    if module and "<locals>" not in qualname:
-        try:
-            found = importlib.import_module(module)
-            for part in qualname.split("."):
-                found = getattr(found, part)
-        except (ImportError, AttributeError):
-            found = None
-    if found is not obj:
-        raise pickle.PicklingError(
-            "cujit pickles CUDA kernels and device functions by reference (module and name), and "
-            "%s.%s does not name this one (a function defined inside another, or renamed); define "
-            "it at module level" % (module, qualname))
-    return (_lookup, (module, qualname))
-
-
-def _lookup(module, qualname):
-    import importlib
-    found = importlib.import_module(module)
-    for part in qualname.split("."):
-        found = getattr(found, part)
-    return found
 
 
 _LLVM_NOTE = ("// cujit has no LLVM IR: inspect_llvm() returns the CUDA C++ that cujit generated for "
@@ -367,12 +340,21 @@ class Dispatcher(_core.Kernel):
         super().__init__(source(func), [signature_string(s) for s in signatures], checks,
                          snapshot=snapshot(func, link_items), nvrtc_flags=flags)
         self._link = link
+        self._declared_sigs = [signature_string(s) for s in signatures]  # for pickling
         from ..cpu import _needs_folding
         self._folds = _needs_folding(func)
         self._set_extensions(self._core_extensions())
 
     def __reduce__(self):
-        return _reduce_by_reference(self)
+        """By value (cujit/_pickle.py): the function, its signatures and options."""
+        from .. import _pickle
+        return _pickle.reduce(self)
+
+    def _pickle_spec(self):
+        return ("kernel", self.py_func, {
+            "signatures": self._declared_sigs, "debug": self.debug,
+            "lineinfo": self.targetoptions.get("lineinfo", False), "link": self._link,
+            "targetoptions": self.targetoptions, "specialized": self._specialized})
 
     def __call__(self, *args, **kwargs):
         # A ValueError, as numba-cuda raises for a kernel called like a function.

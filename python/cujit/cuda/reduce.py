@@ -131,6 +131,17 @@ class Reduce:
         self.__name__ = getattr(functor, "__name__", "reduce")
         self.__doc__ = getattr(functor, "__doc__", None)
 
+    def __reduce__(self):
+        """By value (cujit/_pickle.py): its function (or device function)."""
+        from .. import _pickle
+        return _pickle.reduce(self)
+
+    def _pickle_spec(self):
+        # A device function given to cuda.reduce travels as itself (it pickles by value too).
+        if isinstance(self._functor, DeviceFunction):
+            return ("reduce_device", None, {"device": self._functor})
+        return ("reduce", self._functor, {})
+
     def _kernel(self, dtype):
         k = self._kernels.get(dtype)
         if k is None:
