@@ -150,19 +150,19 @@ std::string Emitter::numpy_call(const ast::Node& e, Builtin b) {
     case B::NpInterp: return sp + "<" + R + ">(" + a0() + ", " + ax(1) + ", " + ax(2) + ")";
     case B::NpIsclose: case B::NpAllclose: {
       const Type b1 = Type::scalar_of(Scalar::Bool);
-      return sp + "(" + a0() + ", " + ax(1) + ", " + (given(e, 2) ? arg(e, 2, f64) : "1e-05") + ", " +
-             (given(e, 3) ? arg(e, 3, f64) : "1e-08") + ", " + (given(e, 4) ? arg(e, 4, b1) : "false") + ")";
+      return sp + "(" + a0() + ", " + ax(1) + ", " + (arg_given(e, 2) ? arg(e, 2, f64) : "1e-05") + ", " +
+             (arg_given(e, 3) ? arg(e, 3, f64) : "1e-08") + ", " + (arg_given(e, 4) ? arg(e, 4, b1) : "false") + ")";
     }
     case B::NpHistogram: {  // a tuple (counts, edges), its fields filled through pointers
       const std::string T = type(r);
       std::string s = "[&] { " + T + " cj_r; ";
-      if (given(e, 1) && e.args()[1]->type.is_array()) {
+      if (arg_given(e, 1) && e.args()[1]->type.is_array()) {
         s += "cj_r.f1 = " + ax(1) + "; cj::np_histogram(&cj_r.f0, " + a0() + ", cj_r.f1); return cj_r; }()";
         return s;
       }
-      const std::string bins = given(e, 1) ? arg(e, 1, i64) : "(int64_t)10";
+      const std::string bins = arg_given(e, 1) ? arg(e, 1, i64) : "(int64_t)10";
       std::string range = "false, 0.0, 0.0";
-      if (given(e, 2)) {
+      if (arg_given(e, 2)) {
         const Type& rt = e.args()[2]->type;
         s += "const auto cj_rg = " + ax(2) + "; ";
         range = "true, " + convert("cj_rg.f0", rt.elems[0], f64) + ", " + convert("cj_rg.f1", rt.elems[1], f64);
