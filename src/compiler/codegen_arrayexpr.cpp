@@ -39,6 +39,10 @@ std::string Emitter::array_expr(const ast::Node& e, const std::string& target) {
 
 // np.where and np.clip on elements (inside an array expression's loop).
 std::string Emitter::elementwise_call(const ast::Node& e, Builtin b) {
+  if (b == Builtin::NpWhere && e.args().size() == 1) {  // np.nonzero's (codegen_numpy.cpp): new arrays
+    allocates_ = true;
+    return numpy_call(e, b);
+  }
   if (!e.type.is_scalar()) throw InternalError("codegen: np.where/np.clip left unfused");
   const Type& r = e.type;
   if (b == Builtin::NpWhere)

@@ -305,8 +305,8 @@ std::string Emitter::index_expr(const ast::Node& e, Access access) {
   std::vector<const ast::Node*> idx;
   if (e.index()->is(ast::Kind::Tuple)) for (auto& x : e.index()->elts()) idx.push_back(x.get());
   else idx.push_back(e.index().get());
-  bool any_slice = false;
-  for (auto* x : idx) any_slice = any_slice || x->is(ast::Kind::Slice);
+  bool any_slice = false;  // a view: a slice or a new axis (None) among the indices
+  for (auto* x : idx) any_slice = any_slice || x->is(ast::Kind::Slice) || x->type.tag == Type::Tag::None;  // (a slice's type is None too)
   // The simulator checks every index (host target, GPU code): the array's name and the user's
   // line go into the message. Taking a sub-array reads nothing, so only elements are raced.
   // With debug=True the GPU code checks too, passing the access's number (a CheckSite): the
@@ -332,6 +332,7 @@ std::string Emitter::index_expr(const ast::Node& e, Access access) {
     return s + ")";
   }
   for (auto* x : idx) {
+    if (!x->is(ast::Kind::Slice) && x->type.tag == Type::Tag::None) { s += ", cj::ix_new()"; continue; }
     if (!x->is(ast::Kind::Slice)) { s += ", cj::ix_int((int64_t)(" + expr(*x) + "))"; continue; }
     auto part = [&](const ast::NodePtr& p, const char* dflt) {
       return p && p->type.tag != Type::Tag::None ? "(int64_t)(" + expr(*p) + ")" : std::string(dflt);

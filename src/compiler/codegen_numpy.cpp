@@ -138,6 +138,38 @@ std::string Emitter::numpy_call(const ast::Node& e, Builtin b) {
     case B::NpOuter: return sp + "<" + cpp_type(Type::scalar_of(e.type.scalar)) + ">(" + ax(0) + ", " + ax(1) + ")";
     case B::NpDot: case B::NpVdot: case B::NpLinalgSolve: return sp + "(" + ax(0) + ", " + ax(1) + ")";
     case B::NpTrace: return sp + "(" + ax(0) + ", (int64_t)(" + (arg_given(e, 1) ? ax(1) : std::string("0")) + "))";
+    case B::NpNonzero: case B::NpWhere: {  // np.where(cond): np.nonzero's (typeinfer_numpy.cpp)
+      // The tuple's arrays are filled through pointers to its fields.
+      const std::string T = type(r), A = type(Type::array(Scalar::Int64, 1, 'C'));
+      std::string outs;
+      for (size_t k = 0; k < r.elems.size(); ++k) outs += (k ? ", &cj_r.f" : "&cj_r.f") + std::to_string(k);
+      return "[&] { " + T + " cj_r; " + A + "* const cj_o[] = {" + outs + "}; cj::np_nonzero(" + a0() + ", cj_o); return cj_r; }()";
+    }
+    case B::NpArgwhere: return sp + "(" + a0() + ")";
+    case B::NpRoll: return sp + "(" + a0() + ", " + arg(e, 1, i64) + ")";
+    case B::NpCross: return sp + "<" + R + ">(" + a0() + ", " + ax(1) + ")";
+    case B::NpInterp: return sp + "<" + R + ">(" + a0() + ", " + ax(1) + ", " + ax(2) + ")";
+    case B::NpIsclose: case B::NpAllclose: {
+      const Type b1 = Type::scalar_of(Scalar::Bool);
+      return sp + "(" + a0() + ", " + ax(1) + ", " + (arg_given(e, 2) ? arg(e, 2, f64) : "1e-05") + ", " +
+             (arg_given(e, 3) ? arg(e, 3, f64) : "1e-08") + ", " + (arg_given(e, 4) ? arg(e, 4, b1) : "false") + ")";
+    }
+    case B::NpHistogram: {  // a tuple (counts, edges), its fields filled through pointers
+      const std::string T = type(r);
+      std::string s = "[&] { " + T + " cj_r; ";
+      if (arg_given(e, 1) && e.args()[1]->type.is_array()) {
+        s += "cj_r.f1 = " + ax(1) + "; cj::np_histogram(&cj_r.f0, " + a0() + ", cj_r.f1); return cj_r; }()";
+        return s;
+      }
+      const std::string bins = arg_given(e, 1) ? arg(e, 1, i64) : "(int64_t)10";
+      std::string range = "false, 0.0, 0.0";
+      if (arg_given(e, 2)) {
+        const Type& rt = e.args()[2]->type;
+        s += "const auto cj_rg = " + ax(2) + "; ";
+        range = "true, " + convert("cj_rg.f0", rt.elems[0], f64) + ", " + convert("cj_rg.f1", rt.elems[1], f64);
+      }
+      return s + "cj::np_histogram(&cj_r.f0, &cj_r.f1, " + a0() + ", " + bins + ", " + range + "); return cj_r; }()";
+    }
     default: break;
   }
   return linalg_call_code(e, b, [this](const ast::Node& n) { return expr(n); });  // codegen_linalg.cpp

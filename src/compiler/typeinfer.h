@@ -374,6 +374,8 @@ Type type_ufunc_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b,
 Type type_matmul(FunctionInstance& fn, const ast::Node& at, const Type& x, const Type& y);
 /// np.linalg.eig/svd/qr/lstsq/norm/... (typeinfer_linalg.cpp; reached through numpy_call's linalg()).
 Type type_linalg_call(FunctionInstance& fn, const ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args);
+/// np.where(cond) with one argument: the indices where cond holds, as np.nonzero gives.
+Type type_nonzero(FunctionInstance& fn, const ast::Node& call, const std::vector<Type>& args);
 /// a[i] / a[m] with an integer or boolean array index (typeinfer_numpy.cpp): the new array's
 /// type, or Unknown where no index in `it` is an array.
 Type type_fancy_index(FunctionInstance& fn, const ast::Node& e, const Type& base, const std::vector<Type>& it);

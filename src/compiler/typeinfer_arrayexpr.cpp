@@ -121,8 +121,7 @@ Type type_elementwise_call(FunctionInstance& fn, ast::Node& e, const BuiltinRow&
   const std::string name = b.name;
   if (!e.keywords.empty())
     fail(e, ErrorKind::Unsupported, name + "() takes its arguments by position here (got the keyword '" + e.keywords[0].name + "')");
-  if (b.id == Builtin::NpWhere && args.size() == 1)
-    fail(e, ErrorKind::Unsupported, "np.where(condition) with one argument (the indices where it holds) is not supported yet; use np.nonzero");
+  if (b.id == Builtin::NpWhere && args.size() == 1) return type_nonzero(fn, e, args);  // typeinfer_numpy.cpp
   if (args.size() != 3)
     fail(e, ErrorKind::Typing, name + "() takes 3 arguments, got " + std::to_string(args.size()));
   int ndim = 0;

@@ -496,6 +496,11 @@ const std::vector<KwSpec>& keyword_specs() {
       {Builtin::NpSearchsorted, {{"a", T::None, 0}, {"v", T::None, 0}, {"side", T::None, 0}}},
       {Builtin::NpDiff, {{"a", T::None, 0}, {"n", T::None, 0}}},
       {Builtin::NpBincount, {{"a", T::None, 0}, {"weights", T::None, 0}, {"minlength", T::None, 0}}},
+      {Builtin::NpRoll, {{"a", T::None, 0}, {"shift", T::None, 0}}},
+      {Builtin::NpInterp, {{"x", T::None, 0}, {"xp", T::None, 0}, {"fp", T::None, 0}}},
+      {Builtin::NpIsclose, {{"a", T::None, 0}, {"b", T::None, 0}, {"rtol", T::Float, 1e-05}, {"atol", T::Float, 1e-08}, {"equal_nan", T::Bool, 0}}},
+      {Builtin::NpAllclose, {{"a", T::None, 0}, {"b", T::None, 0}, {"rtol", T::Float, 1e-05}, {"atol", T::Float, 1e-08}, {"equal_nan", T::Bool, 0}}},
+      {Builtin::NpHistogram, {{"a", T::None, 0}, {"bins", T::Int, 10}, {"range", T::None, 0}}},
       {Builtin::NpSum, {{"a", T::None, 0}, {"axis", T::None, 0}, {"dtype", T::None, 0}}},
       {Builtin::NpArgmin, {{"a", T::None, 0}, {"axis", T::None, 0}}},
       {Builtin::NpArgmax, {{"a", T::None, 0}, {"axis", T::None, 0}}},
@@ -552,7 +557,9 @@ bool bind_builtin_keywords(FunctionInstance& fn, ast::Node& call, const BuiltinR
     if (!slots[k]) {
       slots[k] = ast::make(ast::Kind::Constant, call.loc);
       slots[k]->cval.tag = ps[k].tag;
-      slots[k]->cval.f = ps[k].value;
+      slots[k]->cval.f = ps[k].value;  // read as i or b by an Int or a Bool default
+      slots[k]->cval.i = (int64_t)ps[k].value;
+      slots[k]->cval.b = ps[k].value != 0;
     }
     call.list.push_back(std::move(slots[k]));
   }

@@ -369,6 +369,12 @@ Type Typer::module_attr(ast::Node& e, const std::string& module, const std::stri
     f.resolved[&e] = Resolved{Resolved::Kind::DType};
     return Type::dtype(sc);
   }
+  if (module == "numpy" && attr == "newaxis") {  // None, as in NumPy: the node becomes that constant
+    e.value().reset();
+    e.kind = ast::Kind::Constant;
+    e.cval = ast::ConstValue{};
+    return Type::none();
+  }
   if (module == "numpy" && (attr == "random" || attr == "linalg")) {
     Resolved r{Resolved::Kind::Module};
     r.name = "numpy." + attr;

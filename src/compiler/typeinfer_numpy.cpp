@@ -6,6 +6,7 @@
 // numba/np/linalg.py). The code is codegen_numpy.cpp's; the run-time parts are
 // prelude/host_numpy.h's (cj::npa_*), host_nplib.h's and host_linalg.h's. CPU code only: GPU code
 // has no heap to make arrays in.
+#include <algorithm>
 #include <string>
 
 #include "compiler/typeinfer_builtin_typer.h"
@@ -275,9 +276,92 @@ struct NpTyper {
         }
         return r;
       }
-      default: return sorting();
+      default: return searching();
     }
     throw InternalError(std::string("no typing rule for ") + b.name);
+  }
+
+  // Where elements are nonzero (also np.where(cond), typed by type_nonzero below): a tuple of one
+  // int64 array per dimension.
+  Type nonzero() {
+    arity(1, 1);
+    const Type& a = array(0);
+    if (a.ndim == 0) no_impl();  // Numba: arrays of 1 or more dimensions
+    return Type::tuple(std::vector<Type>(a.ndim, Type::array(Scalar::Int64, 1, 'C')));
+  }
+  // A real number or a real array (bool, integer or float), as Numba's np.interp/np.isclose take.
+  bool real(size_t i) const {
+    if (!given(i)) return false;
+    const Type& x = args[i];
+    if (x.is_array() && (x.is_record_array() || x.scalar == Scalar::Float16)) return false;
+    return (x.is_scalar() || x.is_array()) && (is_integral(x.scalar) || is_float(x.scalar));
+  }
+
+  // Shifting, comparing and binning (prelude/host_nplib.h), Numba's rules (numba/np/arraymath.py).
+  Type searching() {
+    using B = Builtin;
+    switch (b.id) {
+      case B::NpNonzero: return nonzero();
+      case B::NpArgwhere: {
+        arity(1, 1);
+        if (array(0).ndim == 0) no_impl();
+        return Type::array(Scalar::Int64, 2, 'C');
+      }
+      case B::NpRoll: {  // np.roll(a, shift): Numba has no axis=
+        arity(2, 2);
+        const Type& a = array(0);
+        if (!int_scalar(args[1])) no_impl();
+        return Type::array(a.scalar, a.ndim, 'C');
+      }
+      case B::NpCross: {
+        arity(2, 2);
+        const Type &x = array(0), &y = array(1);
+        if (x.ndim == 0 || y.ndim == 0) no_impl();
+        if (is_bool(x.scalar) || is_bool(y.scalar) || is_time(x.scalar) || is_time(y.scalar))
+          unsupported(e, name + "() of boolean arrays is not supported");
+        return Type::array(promote(x.scalar, y.scalar), std::max(x.ndim, y.ndim), 'C');
+      }
+      case B::NpInterp: {
+        arity(3, 3);
+        const Type &xp = array(1), &fp = array(2);
+        if (xp.ndim != 1 || fp.ndim != 1 || !real(0) || !real(1) || (!is_number(fp.scalar) && !is_bool(fp.scalar))) no_impl();
+        const Scalar r = is_complex(fp.scalar) ? Scalar::Complex128 : Scalar::Float64;
+        if (args[0].is_scalar()) return Type::scalar_of(r);
+        if (args[0].ndim == 0) unsupported(at(0), name + "() of a 0-d array is not supported");
+        return Type::array(r, args[0].ndim, 'C');
+      }
+      case B::NpIsclose: case B::NpAllclose: {  // (a, b, rtol=1e-05, atol=1e-08, equal_nan=False)
+        arity(2, 5);
+        if (!real(0) || !real(1)) no_impl();
+        for (size_t i = 2; i < 4; ++i)
+          if (given(i) && !(args[i].is_scalar() && (is_integral(args[i].scalar) || is_float(args[i].scalar)))) no_impl();
+        if (given(4) && !int_scalar(args[4])) no_impl();
+        const int nd = std::max(args[0].is_array() ? args[0].ndim : 0, args[1].is_array() ? args[1].ndim : 0);
+        if (b.id == B::NpAllclose || (args[0].is_scalar() && args[1].is_scalar())) return Type::scalar_of(Scalar::Bool);
+        if (nd == 0) unsupported(e, name + "() of 0-d arrays is not supported");
+        return Type::array(Scalar::Bool, nd, 'C');
+      }
+      case B::NpHistogram: {  // (a, bins=10, range=None) -> (counts, edges)
+        arity(1, 3);
+        const Type& a = array(0);
+        if (is_complex(a.scalar)) no_impl();
+        Type edges = Type::array(Scalar::Float64, 1, 'C');
+        if (given(1) && args[1].is_array()) {
+          edges = args[1];
+          if (edges.ndim != 1 || edges.is_record_array() || is_complex(edges.scalar) || is_time(edges.scalar)) no_impl();
+        } else if (given(1) && !int_scalar(args[1])) {
+          no_impl();
+        }
+        if (given(2)) {
+          const Type& r = args[2];
+          if (!r.is_tuple() || r.elems.size() != 2) no_impl();
+          for (const auto& x : r.elems)
+            if (!x.is_scalar() || is_complex(x.scalar) || is_time(x.scalar)) no_impl();
+        }
+        return Type::tuple({Type::array(Scalar::Int64, 1, 'C'), edges});
+      }
+      default: return sorting();
+    }
   }
 
   // Sorting, searching and counting (prelude/host_nplib.h).
@@ -500,6 +584,13 @@ Type type_matmul(FunctionInstance& fn, const ast::Node& at, const Type& x, const
     user_error(fn.mod.source, at.loc, ErrorKind::Unsupported, "the @ operator is only supported in CPU code (@jit)");
   detail::BuiltinTyper t(fn);
   return detail::NpTyper{t, fn, at, row, args}.linalg();
+}
+
+/// np.where(cond) with one argument: np.nonzero's typing (a tuple of index arrays).
+Type type_nonzero(FunctionInstance& fn, const ast::Node& call, const std::vector<Type>& args) {
+  detail::BuiltinTyper t(fn);
+  t.host_only(call, builtin_row(Builtin::NpWhere), detail::BuiltinTyper::kArraysOnGpu);
+  return detail::NpTyper{t, fn, call, builtin_row(Builtin::NpWhere), args}.nonzero();
 }
 
 }  // namespace cujit

@@ -197,17 +197,21 @@ Type Typer::subscript(ast::Node& e) {
     it = it[0].elems;
     idx.assign(it.size(), idx[0]);
   }
-  if ((int)idx.size() > base.ndim)
-    error(e, "too many indices for " + base.str() + ": " + std::to_string(idx.size()) + " given");
-  int kept = base.ndim - (int)idx.size();
+  // None (np.newaxis) makes a new axis of length 1 and takes none of the array's.
+  int new_axes = 0;
+  for (size_t i = 0; i < idx.size(); ++i) new_axes += !idx[i]->is(ast::Kind::Slice) && it[i].tag == Type::Tag::None;
+  if ((int)idx.size() - new_axes > base.ndim)
+    error(e, "too many indices for " + base.str() + ": " + std::to_string(idx.size() - new_axes) + " given");
+  int kept = base.ndim - ((int)idx.size() - new_axes);
   bool leading_ints = true, any_slice = false;
   for (size_t i = 0; i < idx.size(); ++i) {
-    if (idx[i]->is(ast::Kind::Slice)) { any_slice = true; ++kept; continue; }
+    if (idx[i]->is(ast::Kind::Slice) || it[i].tag == Type::Tag::None) { any_slice = true; ++kept; continue; }
     if (any_slice) leading_ints = false;
     if (!(it[i].is_scalar() && (is_integer(it[i].scalar) || it[i].scalar == Scalar::Bool)))
       error(*idx[i], "array indices must be integers, not " + it[i].str());
   }
   if (kept == 0) return element_type(base);
+  if (kept > 8) unsupported(e, "the view would have more than 8 dimensions");
   Type v = base;
   v.ndim = kept;
   v.layout = (base.layout == 'C' && leading_ints && !any_slice) ? 'C' : 'A';
@@ -224,7 +228,8 @@ void Typer::array_method(ast::Node& e) {
       {"argmax", "numpy.argmax"}, {"all", "numpy.all"}, {"any", "numpy.any"},
       {"copy", "numpy.copy"}, {"view", "array.view"}, {"sort", "array.sort"}, {"argsort", "numpy.argsort"}, {"cumsum", "numpy.cumsum"}, {"cumprod", "numpy.cumprod"},
       {"reshape", "numpy.reshape"}, {"ravel", "numpy.ravel"}, {"flatten", "array.flatten"},
-      {"transpose", "numpy.transpose"}, {"astype", "array.astype"}, {"fill", "array.fill"}, {"item", "array.item"}};
+      {"transpose", "numpy.transpose"}, {"astype", "array.astype"}, {"fill", "array.fill"}, {"item", "array.item"},
+      {"nonzero", "numpy.nonzero"}};
   if (e.func()->name == "sync" && expr(*e.func()->value()).tag == Type::Tag::GridGroup) {  // g.sync() of cuda.cg.this_grid()
     ast::NodePtr self = std::move(e.func()->value());
     ast::NodePtr callee = ast::make(ast::Kind::Name, e.func()->loc);

@@ -133,16 +133,19 @@ Type type_reduce_call(FunctionInstance& fn, ast::Node& e, const BuiltinRow& b, c
   if (!args[0].is_array()) fail(*e.list[0], ErrorKind::Typing, std::string(b.name) + "() needs an array, got " + args[0].str());
   const Scalar d = args[0].scalar;
   const char k = scalar_kind(d);
-  if (k == 'c') fail(*e.list[0], ErrorKind::Unsupported, std::string(b.name) + "() of a complex array is not supported yet");
+  using B = Builtin;
+  // Complex arrays: sum/prod/mean in their own type, var/std in float64 (Numba's).
+  const bool complex_ok = b.id == B::NpSum || b.id == B::NpProd || b.id == B::NpMean || b.id == B::NpVar || b.id == B::NpStd;
+  if (k == 'c' && !complex_ok)
+    fail(*e.list[0], ErrorKind::Unsupported, std::string(b.name) + "() of a complex array is not supported yet");
   if (k == 'M' || k == 'm')  // the reductions compute in numbers, which NaT and units are not
     fail(*e.list[0], ErrorKind::Unsupported, std::string(b.name) + "() of " + args[0].str() + " is not supported yet");
-  using B = Builtin;
   switch (b.id) {
     // Numba's: integers and bool sum in int64 (unsigned in uint64), floats in their own type.
     case B::NpSum: case B::NpProd: case B::NpNansum: case B::NpNanprod:
-      if (k == 'f') return Type::scalar_of(d);
+      if (k == 'f' || k == 'c') return Type::scalar_of(d);
       return Type::scalar_of(k == 'u' ? Scalar::UInt64 : Scalar::Int64);
-    case B::NpMean: return Type::scalar_of(d == Scalar::Float32 ? d : Scalar::Float64);
+    case B::NpMean: return Type::scalar_of(d == Scalar::Float32 || k == 'c' ? d : Scalar::Float64);
     case B::NpVar: case B::NpStd: case B::NpNanmean: return Type::scalar_of(Scalar::Float64);
     case B::NpArgmin: case B::NpArgmax: case B::NpCountNonzero: return Type::scalar_of(Scalar::Int64);
     case B::NpAll: case B::NpAny: return Type::scalar_of(Scalar::Bool);

@@ -211,15 +211,16 @@ CJ_FN void copy_into(const Array<T, N>& a, const Array<U, M>& b) {
   }
 }
 
-/// One index of a view: an integer (kind 0) or a slice (kind 1) whose missing start and stop
+/// One index of a view: an integer (kind 0), a slice (kind 1) whose missing start and stop
 /// are flagged in `has` (bit 0: start given, bit 1: stop given), resolved as Python's
-/// slice.indices does.
+/// slice.indices does, or None / np.newaxis (kind 2): a new axis of length 1, taking none of a's.
 struct Ix {
   int64_t start, stop, step;
   int kind, has;
 };
 CJ_FN Ix ix_int(int64_t i) { return Ix{i, 0, 1, 0, 0}; }
 CJ_FN Ix ix_slice(int64_t start, int64_t stop, int64_t step, int has) { return Ix{start, stop, step, 1, has}; }
+CJ_FN Ix ix_new() { return Ix{0, 0, 1, 2, 0}; }
 
 /// a[i, lo:hi:step, ...]: a view (no copy) with M dimensions.
 template <int M, class T, int N, class... S>
@@ -228,29 +229,31 @@ CJ_FN Array<T, M> view(const Array<T, N>& a, S... s) {
   constexpr int K = (int)sizeof...(S);
   Array<T, M> r;
   char* p = (char*)a.data;
-  int o = 0;
+  int o = 0, j = 0;  // j: the index that a's axis k takes (new axes take none)
   for (int k = 0; k < N; ++k) {
+    for (; j < K && ix[j].kind == 2; ++j) r.shape[o] = 1, r.strides[o++] = 0;
     const int64_t n = a.shape[k];
-    if (k >= K) {
+    if (j >= K) {
       r.shape[o] = n;
       r.strides[o++] = a.strides[k];
       continue;
     }
-    if (ix[k].kind == 0) {
-      int64_t i = ix[k].start;
+    const Ix x = ix[j++];
+    if (x.kind == 0) {
+      int64_t i = x.start;
       if (i < 0) i += n;
       p += i * a.strides[k];
       continue;
     }
-    int64_t step = ix[k].step == 0 ? 1 : ix[k].step, start, stop;
+    int64_t step = x.step == 0 ? 1 : x.step, start, stop;
     if (step > 0) {
-      start = (ix[k].has & 1) ? ix[k].start : 0;
-      stop = (ix[k].has & 2) ? ix[k].stop : n;
+      start = (x.has & 1) ? x.start : 0;
+      stop = (x.has & 2) ? x.stop : n;
       if (start < 0) { start += n; if (start < 0) start = 0; } else if (start > n) start = n;
       if (stop < 0) { stop += n; if (stop < 0) stop = 0; } else if (stop > n) stop = n;
     } else {
-      start = (ix[k].has & 1) ? ix[k].start : n - 1;
-      stop = (ix[k].has & 2) ? ix[k].stop : -1 - n;
+      start = (x.has & 1) ? x.start : n - 1;
+      stop = (x.has & 2) ? x.stop : -1 - n;
       if (start < 0) { start += n; if (start < 0) start = -1; } else if (start >= n) start = n - 1;
       if (stop < 0) { stop += n; if (stop < 0) stop = -1; } else if (stop >= n) stop = n - 1;
     }
@@ -260,17 +263,22 @@ CJ_FN Array<T, M> view(const Array<T, N>& a, S... s) {
     r.shape[o] = len;
     r.strides[o++] = a.strides[k] * step;
   }
+  for (; j < K; ++j) r.shape[o] = 1, r.strides[o++] = 0;  // trailing new axes
   r.data = (T*)p;
   return r;
 }
 
-// The first integer index of a view outside its axis (negatives count from the end), or -1.
+// The axis of the first integer index of a view outside it (negatives count from the end), or
+// -1; that index in *bad.
 template <class T, int N>
-CJ_FN int bad_view_axis(const Array<T, N>& a, const Ix* ix, int K) {
-  for (int k = 0; k < K && k < N; ++k) {
-    if (ix[k].kind != 0) continue;
-    const int64_t i = ix[k].start < 0 ? ix[k].start + a.shape[k] : ix[k].start;
-    if ((uint64_t)i >= (uint64_t)a.shape[k]) return k;
+CJ_FN int bad_view_axis(const Array<T, N>& a, const Ix* ix, int K, int64_t* bad) {
+  for (int j = 0, k = 0; j < K && k < N; ++j) {
+    if (ix[j].kind == 2) continue;  // a new axis takes none of a's
+    if (ix[j].kind == 0) {
+      const int64_t i = ix[j].start < 0 ? ix[j].start + a.shape[k] : ix[j].start;
+      if ((uint64_t)i >= (uint64_t)a.shape[k]) return *bad = ix[j].start, k;
+    }
+    ++k;
   }
   return -1;
 }
@@ -278,16 +286,18 @@ CJ_FN int bad_view_axis(const Array<T, N>& a, const Ix* ix, int K) {
 template <int M, class T, int N, class... S>
 CJ_FN Array<T, M> view_checked(const Array<T, N>& a, const char* array, const char* where, S... s) {
   const Ix ix[] = {s...};
-  const int k = bad_view_axis(a, ix, (int)sizeof...(S));
-  if (k >= 0) sim_index_error(array, where, k, ix[k].start, a.shape[k]);
+  int64_t bad = 0;
+  const int k = bad_view_axis(a, ix, (int)sizeof...(S), &bad);
+  if (k >= 0) sim_index_error(array, where, k, bad, a.shape[k]);
   return view<M>(a, s...);
 }
 #elif CJ_DEBUG_CHECKS
 template <int M, class T, int N, class... S>
 CJ_FN Array<T, M> view_checked(const Array<T, N>& a, int32_t site, S... s) {
   const Ix ix[] = {s...};
-  const int k = bad_view_axis(a, ix, (int)sizeof...(S));
-  if (k >= 0) index_fault(site, k, ix[k].start, a.shape[k]);
+  int64_t bad = 0;
+  const int k = bad_view_axis(a, ix, (int)sizeof...(S), &bad);
+  if (k >= 0) index_fault(site, k, bad, a.shape[k]);
   return view<M>(a, s...);
 }
 #endif

@@ -1,7 +1,7 @@
 
 // ---- NumPy's sorting, searching and counting in CPU code (host target, @jit only) -------------
 // np.sort/a.sort/np.argsort/np.unique/np.searchsorted/np.diff/np.bincount/np.flip/np.outer and
-// np.random.shuffle/permutation (typed in typeinfer_nplib.cpp). Order is NumPy's: NaN after every
+// np.random.shuffle/permutation (typed in typeinfer_numpy.cpp). Order is NumPy's: NaN after every
 // number, complex numbers by real part then imaginary part. New arrays are C-ordered, in the
 // call's arena (host_arrays.h).
 #include <algorithm>
@@ -397,6 +397,316 @@ CJ_FN Array<std::remove_cv_t<T>, N> rand_permutation(const Array<T, N>& a) {
   auto r = c_copy(a);
   rand_shuffle(r);
   return r;
+}
+
+// ---- np.nonzero/argwhere, np.roll, np.cross, np.interp, np.isclose/allclose, np.histogram -----
+// (typed in typeinfer_numpy.cpp) as Numba 0.68 computes them (numba/np/arraymath.py).
+
+template <class T>
+CJ_FN bool np_truth(const T& x) {
+  if constexpr (np_complex_t<std::remove_cv_t<T>>::value) return x.re != 0 || x.im != 0;
+  else return x != 0;
+}
+// Calls f(element, C-order index of it) for each element of `a`.
+template <class T, int N, class F>
+CJ_FN void for_each_at(const Array<T, N>& a, F&& f) {
+  int64_t idx[N] = {};
+  for_each(a, [&](T& x) {
+    f(x, (const int64_t*)idx);
+    for (int k = N - 1; k >= 0; --k) {
+      if (++idx[k] < a.shape[k]) break;
+      idx[k] = 0;
+    }
+  });
+}
+
+// np.nonzero(a), a.nonzero(), np.where(a): one int64 array of indices per axis, into out[k].
+template <class T, int N>
+CJ_FN void np_nonzero(const Array<T, N>& a, Array<int64_t, 1>* const* out) {
+  int64_t n = 0;
+  for_each(a, [&](T& x) { n += np_truth(x) ? 1 : 0; });
+  for (int k = 0; k < N; ++k) *out[k] = np_empty<int64_t, 1>(n);
+  int64_t j = 0;
+  for_each_at(a, [&](T& x, const int64_t* idx) {
+    if (!np_truth(x)) return;
+    for (int k = 0; k < N; ++k) out[k]->data[j] = idx[k];
+    ++j;
+  });
+}
+// np.argwhere(a): the index of each nonzero element, one row each.
+template <class T, int N>
+CJ_FN Array<int64_t, 2> np_argwhere(const Array<T, N>& a) {
+  int64_t n = 0;
+  for_each(a, [&](T& x) { n += np_truth(x) ? 1 : 0; });
+  Array<int64_t, 2> r = np_empty<int64_t, 2>(n, (int64_t)N);
+  int64_t* o = r.data;
+  for_each_at(a, [&](T& x, const int64_t* idx) {
+    if (np_truth(x))
+      for (int k = 0; k < N; ++k) *o++ = idx[k];
+  });
+  return r;
+}
+
+// np.roll(a, shift): element i (C order) moves to (i + shift) mod size.
+template <class T, int N>
+CJ_FN Array<std::remove_cv_t<T>, N> np_roll(const Array<T, N>& a, int64_t shift) {
+  using V = std::remove_cv_t<T>;
+  Array<V, N> r = empty_like<V>(a);
+  const int64_t n = size(a);
+  if (n == 0) return r;
+  int64_t s = shift % n;
+  if (s < 0) s += n;
+  int64_t i = 0;
+  for_each(a, [&](T& x) { r.data[(i++ + s) % n] = x; });
+  return r;
+}
+
+// np.cross(a, b) along the last axis (length 2 or 3; a 2-vector's third item is 0 * its first),
+// the other axes broadcast; computed in the promoted type R.
+template <class R, class A, int N, class B, int M>
+CJ_FN Array<R, (N > M ? N : M)> np_cross(const Array<A, N>& a, const Array<B, M>& b) {
+  constexpr int K = N > M ? N : M;
+  const int64_t na = a.shape[N - 1], nb = b.shape[M - 1];
+  if ((na != 2 && na != 3) || (nb != 2 && nb != 3))
+    raise("ValueError", "Incompatible dimensions for cross product\n(dimension must be 2 or 3)");
+  if (na == 2 && nb == 2)
+    raise("ValueError", "Dimensions for both inputs is 2.\nPlease replace your numpy.cross(a, b) call with a call to "
+                        "`cross2d(a, b)` from `numba.np.extensions`.");
+  int64_t d[K], sa[K], sb[K];
+  for (int k = 0; k < K; ++k) d[k] = 1, sa[k] = sb[k] = 0;
+  // The leading axes, aligned on the right (NumPy's broadcasting), a stride of 0 where broadcast.
+  auto fold = [&](const int64_t* shape, const int64_t* strides, int n, int64_t* st, const char* msg) {
+    for (int j = 0; j + 1 < n; ++j) {
+      const int k = (K - 1) - (n - 1) + j;
+      if (shape[j] == 1) continue;
+      if (d[k] != 1 && d[k] != shape[j]) raise("ValueError", msg);
+      d[k] = shape[j];
+      st[k] = strides[j];
+    }
+  };
+  fold(a.shape, a.strides, N, sa, "unable to broadcast argument 0 to output array");
+  fold(b.shape, b.strides, M, sb, "unable to broadcast argument 1 to output array");
+  // A broadcast axis of a that b sets later keeps stride 0: only the axes where a's size is 1.
+  d[K - 1] = 3;
+  Array<R, K> r = new_c_array<R, K>(d);
+  int64_t lead = 1;
+  for (int k = 0; k + 1 < K; ++k) lead *= d[k];
+  int64_t idx[K] = {};
+  R* o = r.data;
+  for (int64_t i = 0; i < lead; ++i) {
+    const char* pa = (const char*)a.data;
+    const char* pb = (const char*)b.data;
+    for (int k = 0; k + 1 < K; ++k) pa += idx[k] * sa[k], pb += idx[k] * sb[k];
+    const R a0 = (R)*(const A*)pa, a1 = (R)*(const A*)(pa + a.strides[N - 1]);
+    const R b0 = (R)*(const B*)pb, b1 = (R)*(const B*)(pb + b.strides[M - 1]);
+    const R a2 = na == 3 ? (R)*(const A*)(pa + 2 * a.strides[N - 1]) : (R)(R(0) * a0);
+    const R b2 = nb == 3 ? (R)*(const B*)(pb + 2 * b.strides[M - 1]) : (R)(R(0) * b0);
+    o[0] = (R)(a1 * b2 - a2 * b1);
+    o[1] = (R)(a2 * b0 - a0 * b2);
+    o[2] = (R)(a0 * b1 - a1 * b0);
+    o += 3;
+    for (int k = K - 2; k >= 0; --k) {
+      if (++idx[k] < d[k]) break;
+      idx[k] = 0;
+    }
+  }
+  return r;
+}
+
+// np.interp(x, xp, fp) of one real x, for one real part of fp (y(j)): NumPy's algorithm (a NaN
+// x stays NaN; left of xp fp[0], right of it fp[-1]; a NaN from infinite slopes retried from
+// the right end, then fp[j] where both ends are equal).
+template <class P, class Y>
+CJ_FN double np_interp_part(double x, const Array<P, 1>& xp, Y y) {
+  const int64_t n = xp.shape[0];
+  auto dx = [&](int64_t j) { return (double)at_stride(xp.data, j, xp.strides[0]); };
+  if (n == 1) return y(0);
+  if (x != x) return x;
+  if (x > dx(n - 1)) return y(n - 1);
+  if (x < dx(0)) return y(0);
+  int64_t lo = 0, hi = n;  // the first index past x
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    if (x >= dx(mid)) lo = mid + 1;
+    else hi = mid;
+  }
+  const int64_t j = lo > 0 ? lo - 1 : 0;
+  if (j == n - 1 || dx(j) == x) return y(j);
+  const double slope = (y(j + 1) - y(j)) / (dx(j + 1) - dx(j));
+  double r = slope * (x - dx(j)) + y(j);
+  if (r != r) {
+    r = slope * (x - dx(j + 1)) + y(j + 1);
+    if (r != r && y(j) == y(j + 1)) r = y(j);
+  }
+  return r;
+}
+template <class R, class P, class F>
+CJ_FN R np_interp_one(double x, const Array<P, 1>& xp, const Array<F, 1>& fp) {
+  using V = std::remove_cv_t<F>;
+  const int64_t s = fp.strides[0];
+  if constexpr (np_complex_t<V>::value) {
+    if (x != x && xp.shape[0] > 1) return R(x, 0);
+    const double re = np_interp_part(x, xp, [&](int64_t j) { return (double)at_stride(fp.data, j, s).re; });
+    const double im = np_interp_part(x, xp, [&](int64_t j) { return (double)at_stride(fp.data, j, s).im; });
+    return R(re, im);
+  } else {
+    return (R)np_interp_part(x, xp, [&](int64_t j) { return (double)at_stride(fp.data, j, s); });
+  }
+}
+template <class P, class F>
+CJ_FN void np_interp_check(const Array<P, 1>& xp, const Array<F, 1>& fp) {
+  if (xp.shape[0] == 0) raise("ValueError", "array of sample points is empty");
+  if (xp.shape[0] != fp.shape[0]) raise("ValueError", "fp and xp are not of the same size.");
+}
+template <class R, class X, class P, class F>
+CJ_FN R np_interp(const X& x, const Array<P, 1>& xp, const Array<F, 1>& fp) {
+  np_interp_check(xp, fp);
+  return np_interp_one<R>((double)x, xp, fp);
+}
+template <class R, class X, int N, class P, class F>
+CJ_FN Array<R, N> np_interp(const Array<X, N>& x, const Array<P, 1>& xp, const Array<F, 1>& fp) {
+  np_interp_check(xp, fp);
+  Array<R, N> r = empty_like<R>(x);
+  R* o = r.data;
+  for_each(x, [&](X& v) { *o++ = np_interp_one<R>((double)v, xp, fp); });
+  return r;
+}
+
+// np.isclose/np.allclose: |x - y| <= atol + rtol * |y| where both are finite, else x == y
+// (infinities of one sign), NaNs equal only with equal_nan; arrays and numbers broadcast.
+template <class X, class Y>
+CJ_FN bool np_close(const X& xv, const Y& yv, double rtol, double atol, bool equal_nan) {
+  const double x = (double)xv, y = (double)yv;
+  if (std::isfinite(x) && std::isfinite(y)) return std::fabs(x - y) <= atol + rtol * std::fabs(y);
+  if (x == y) return true;
+  return equal_nan && x != x && y != y;
+}
+template <class T> struct np_ndim_of { static constexpr int value = 0; };
+template <class T, int N> struct np_ndim_of<Array<T, N>> { static constexpr int value = N; };
+// Folds an operand's shape into the broadcast shape d[0..K); false where it does not fit.
+template <class T> CJ_FN bool np_bfold(const T&, int64_t*, int) { return true; }
+template <class T, int M>
+CJ_FN bool np_bfold(const Array<T, M>& a, int64_t* d, int K) {
+  for (int j = 0; j < M; ++j) {
+    int64_t& s = d[K - M + j];
+    if (s == 1) s = a.shape[j];
+    else if (a.shape[j] != 1 && a.shape[j] != s) return false;
+  }
+  return true;
+}
+// An operand's element at index idx of the broadcast shape (a number: itself).
+template <int K, class T> CJ_FN T np_bget(const T& v, const int64_t*) { return v; }
+template <int K, class T, int M>
+CJ_FN std::remove_cv_t<T> np_bget(const Array<T, M>& a, const int64_t* idx) {
+  const char* p = (const char*)a.data;
+  for (int j = 0; j < M; ++j)
+    if (a.shape[j] != 1) p += idx[K - M + j] * a.strides[j];
+  return *(const T*)p;
+}
+// Calls f(index) over the broadcast shape of a and b (K axes), C order; Numba's ValueError where
+// they do not broadcast. Returns the shape in d.
+template <int K, class A, class B, class F>
+CJ_FN void np_bloop(const A& a, const B& b, int64_t* d, F&& f) {
+  for (int k = 0; k < K; ++k) d[k] = 1;
+  if (!np_bfold(a, d, K) || !np_bfold(b, d, K)) raise("ValueError", "shape mismatch: objects cannot be broadcast to a single shape");
+  int64_t n = 1;
+  for (int k = 0; k < K; ++k) n *= d[k];
+  int64_t idx[K > 0 ? K : 1] = {};
+  for (int64_t i = 0; i < n; ++i) {
+    if (!f((const int64_t*)idx)) return;
+    for (int k = K - 1; k >= 0; --k) {
+      if (++idx[k] < d[k]) break;
+      idx[k] = 0;
+    }
+  }
+}
+template <class A, class B>
+CJ_FN auto np_isclose(const A& a, const B& b, double rtol, double atol, bool equal_nan) {
+  constexpr int K = np_ndim_of<A>::value > np_ndim_of<B>::value ? np_ndim_of<A>::value : np_ndim_of<B>::value;
+  if constexpr (K == 0) {
+    return np_close(a, b, rtol, atol, equal_nan);
+  } else {
+    int64_t d[K];
+    for (int k = 0; k < K; ++k) d[k] = 1;
+    if (!np_bfold(a, d, K) || !np_bfold(b, d, K)) raise("ValueError", "shape mismatch: objects cannot be broadcast to a single shape");
+    Array<bool, K> r = new_c_array<bool, K>(d);
+    bool* o = r.data;
+    np_bloop<K>(a, b, d, [&](const int64_t* idx) {
+      *o++ = np_close(np_bget<K>(a, idx), np_bget<K>(b, idx), rtol, atol, equal_nan);
+      return true;
+    });
+    return r;
+  }
+}
+template <class A, class B>
+CJ_FN bool np_allclose(const A& a, const B& b, double rtol, double atol, bool equal_nan) {
+  constexpr int K = np_ndim_of<A>::value > np_ndim_of<B>::value ? np_ndim_of<A>::value : np_ndim_of<B>::value;
+  if constexpr (K == 0) {
+    return np_close(a, b, rtol, atol, equal_nan);
+  } else {
+    int64_t d[K];
+    bool all = true;
+    np_bloop<K>(a, b, d, [&](const int64_t* idx) {
+      all = np_close(np_bget<K>(a, idx), np_bget<K>(b, idx), rtol, atol, equal_nan);
+      return all;
+    });
+    return all;
+  }
+}
+
+// np.histogram(a, bins: int[, range]): equal bins over range (a's min and max where not given),
+// a value on the top edge counted in the last bin; the edges as np.linspace gives them.
+template <class T, int N>
+CJ_FN void np_histogram(Array<int64_t, 1>* hist, Array<double, 1>* edges, const Array<T, N>& a, int64_t bins,
+                        bool has_range, double lo, double hi) {
+  if (!has_range) {
+    lo = CJ_INF, hi = -CJ_INF;
+    for_each(a, [&](T& x) {
+      const double v = (double)x;
+      if (lo > v) lo = v;
+      if (hi < v) hi = v;
+    });
+  }
+  if (bins <= 0) raise("ValueError", "histogram(): `bins` should be a positive integer");
+  if (!(lo <= hi)) raise("ValueError", "histogram(): max must be larger than min in range parameter");
+  *hist = np_zeros<int64_t, 1>(bins);
+  if (hi > lo) {
+    const double ratio = (double)bins / (hi - lo);
+    for_each(a, [&](T& x) {
+      const double v = (double)x;
+      const double k = std::floor((v - lo) * ratio);
+      if (k >= 0 && k < (double)bins) hist->data[(int64_t)k] += 1;
+      else if (v == hi) hist->data[bins - 1] += 1;
+    });
+  }
+  *edges = np_empty<double, 1>(bins + 1);
+  const double step = (hi - lo) / (double)bins;
+  for (int64_t i = 0; i <= bins; ++i) edges->data[i] = (double)i * step + lo;
+  edges->data[bins] = hi;
+}
+// np.histogram(a, bins: array): bins[i] <= v < bins[i + 1], the last bin closed; values outside
+// (and NaN) not counted. The edges are `bins` itself.
+template <class T, int N, class B>
+CJ_FN void np_histogram(Array<int64_t, 1>* hist, const Array<T, N>& a, const Array<B, 1>& bins) {
+  const int64_t nb = bins.shape[0] - 1;
+  auto e = [&](int64_t i) { return (double)at_stride(bins.data, i, bins.strides[0]); };
+  for (int64_t i = 0; i < nb; ++i)
+    if (!(e(i) <= e(i + 1))) raise("ValueError", "histogram(): bins must increase monotonically");
+  if (nb < 0) raise("ValueError", "negative dimensions not allowed");
+  *hist = np_zeros<int64_t, 1>(nb);
+  if (nb == 0) return;
+  const double lo = e(0), hi = e(nb);
+  for_each(a, [&](T& x) {
+    const double v = (double)x;
+    if (!(lo <= v && v <= hi)) return;
+    int64_t l = 0, h = nb - 1;
+    while (l < h) {
+      const int64_t mid = (l + h + 1) >> 1;
+      if (v < e(mid)) h = mid - 1;
+      else l = mid;
+    }
+    hist->data[l] += 1;
+  });
 }
 
 }  // namespace cj

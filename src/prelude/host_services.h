@@ -201,7 +201,8 @@ inline Array<T, N - (int)sizeof...(I)> subarray_bc(const Array<T, N>& a, I... ix
 template <int M, class T, int N, class... S>
 inline Array<T, M> view_bc(const Array<T, N>& a, S... s) {
   const Ix ix[] = {s...};
-  if (bad_view_axis(a, ix, (int)sizeof...(S)) >= 0) raise("IndexError", "index is out of bounds");
+  int64_t bad = 0;
+  if (bad_view_axis(a, ix, (int)sizeof...(S), &bad) >= 0) raise("IndexError", "index is out of bounds");
   return view<M>(a, s...);
 }
 

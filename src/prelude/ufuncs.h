@@ -266,12 +266,21 @@ template <class E, class R, class T, int N> CJ_FN R red_nanprod(const Array<T, N
 }
 // Numba's mean: summed in the result's type (float64 for integers), divided in float64; NaN
 // for an empty array.
+template <class T> struct UfIsComplex { static constexpr bool value = false; };
+template <class F> struct UfIsComplex<Complex<F>> { static constexpr bool value = true; };
 template <class E, class R, class T, int N> CJ_FN R red_mean(const Array<T, N>& a) {
   const int64_t n = size(a);
-  if (n == 0) return (R)CJ_NAN;
-  R s = 0;
-  red_each(a, [&](T x) { s += (R)x; });
-  return (R)((double)s / (double)n);
+  if constexpr (UfIsComplex<R>::value) {  // the complex sum, each part divided by the count
+    if (n == 0) return R(CJ_NAN, CJ_NAN);
+    R s = 0;
+    red_each(a, [&](T x) { s += (R)x; });
+    return R(s.re / n, s.im / n);
+  } else {
+    if (n == 0) return (R)CJ_NAN;
+    R s = 0;
+    red_each(a, [&](T x) { s += (R)x; });
+    return (R)((double)s / (double)n);
+  }
 }
 template <class E, class R, class T, int N> CJ_FN R red_nanmean(const Array<T, N>& a) {
   double s = 0;
@@ -284,6 +293,7 @@ template <class E, class R, class T, int N> CJ_FN R red_nanmean(const Array<T, N
 // code (numba-cuda's error model is NumPy's).
 template <class T> struct UfMeanOf { typedef double type; };
 template <> struct UfMeanOf<float> { typedef float type; };
+template <class F> struct UfMeanOf<Complex<F>> { typedef Complex<F> type; };  // |x - mean|**2 in F
 template <class E, class R, class T, int N> CJ_FN R red_var(const Array<T, N>& a) {
   const int64_t n = size(a);
   if (n == 0) {
@@ -296,7 +306,8 @@ template <class E, class R, class T, int N> CJ_FN R red_var(const Array<T, N>& a
   double ssd = 0;
   red_each(a, [&](T x) {
     const MT v = (MT)((MT)x - m);
-    ssd += (double)(MT)(v * v);
+    if constexpr (UfIsComplex<MT>::value) ssd += (double)(v.re * v.re + v.im * v.im);  // real(v * conj(v))
+    else ssd += (double)(MT)(v * v);
   });
   return (R)(ssd / (double)n);
 }
