@@ -5,7 +5,8 @@ writes past the array (no boundscheck) or ignores a short mask: cujit raises the
 import numpy as np
 import pytest
 
-from cujit import njit
+import cujit
+from cujit import cuda, njit
 from cujit.errors import TypingError, UnsupportedError
 
 
@@ -100,3 +101,53 @@ def test_augmented_assignment_through_an_array_index():
     b = np.arange(5.0)
     aug_mask(b, b > 2, 10.0)
     assert b.tolist() == [0.0, 1.0, 2.0, 30.0, 40.0]
+
+
+# ---- a[...] = b where b does not broadcast to the slice's shape: Numba's ValueError ------------
+# (Numba 0.68's messages; cujit's copy gave [[[5]], [[5]]] for the first case without a word.)
+@njit
+def _assign_slice_3d(a, b):
+    a[:, :, :] = b
+    return a
+
+
+@njit
+def _assign_rows(a, b):
+    a[1:3] = b
+    return a
+
+
+@pytest.mark.parametrize("fn, a, b, message", [
+    (_assign_slice_3d, np.zeros((2, 1, 1)), np.array([[5.0], [6.0]]),
+     "cannot assign slice of shape (2, 1, 1) from input of shape (2, 1)"),
+    (_assign_rows, np.zeros(5), np.ones(3), "cannot assign slice of shape (2,) from input of shape (3,)"),
+    (_assign_rows, np.zeros((5, 2)), np.ones(3), "cannot assign slice of shape (2, 2) from input of shape (3,)"),
+])
+def test_slice_assignment_of_another_shape_raises(fn, a, b, message):
+    with pytest.raises(ValueError) as e:
+        fn(a, b)
+    assert str(e.value) == message
+
+
+def test_slice_assignment_that_broadcasts_still_works():
+    np.testing.assert_array_equal(_assign_rows(np.zeros((5, 2)), np.ones(2))[1:3], np.ones((2, 2)))
+    np.testing.assert_array_equal(_assign_rows(np.zeros((5, 2)), np.ones((2, 1)))[1:3], np.ones((2, 2)))
+    np.testing.assert_array_equal(_assign_rows(np.zeros(5), np.ones(1)), [0, 1, 1, 0, 0])
+
+
+def test_slice_assignment_of_another_shape_in_a_kernel(target):
+    @cuda.jit
+    def k(a, b, out):
+        out[0] = 1
+        a[0:2] = b
+        out[1] = 1
+
+    a, out = np.zeros(4), np.zeros(2, np.int64)
+    if target == "sim":
+        with pytest.raises(cujit.errors.SimulatorError,
+                           match=r"ValueError: cannot assign slice of shape \(2,\) from input of shape \(3,\)"):
+            k[1, 1](a, np.ones(3), out)
+    else:  # the thread ends there, as numba-cuda's kernels end on an exception
+        k[1, 1](a, np.ones(3), out)
+        assert list(out) == [1, 0]
+    assert list(a) == [0, 0, 0, 0]

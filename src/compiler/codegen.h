@@ -98,7 +98,11 @@ std::string record_field_read(const Record& r, const RecordField& f, const std::
 /// A statement storing `value` (already converted to the field's scalar type, or a record pointer,
 /// or an array / scalar for a nested array) into field `f` of the record at `rec`.
 std::string record_field_store(const Record& r, const RecordField& f, const std::string& rec, const std::string& value,
-                               const Type& value_type);
+                               const Type& value_type, bool host_only);
+
+/// How prelude code reports a run-time error (a shape that does not fit): raised in the caller
+/// in @jit code, stopping the launch in kernels (prelude/ufuncs.h, host_arrays.h).
+inline const char* error_policy(bool host_only) { return host_only ? "cj::UfErrPy" : "cj::UfErrLaunch"; }
 
 // Lists (codegen_lists.cpp; CPU code only). `expr` gives an expression's C++ (with its
 // conversion, as the emitter's own).

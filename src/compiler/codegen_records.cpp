@@ -79,10 +79,10 @@ std::string record_array_field_view(const Type& arr, const RecordField& f, const
 }
 
 std::string record_field_store(const Record& r, const RecordField& f, const std::string& rec, const std::string& value,
-                               const Type& value_type) {
+                               const Type& value_type, bool host_only) {
   if (!f.shape.empty()) {
     const std::string view = record_field_read(r, f, rec);
-    return (value_type.is_array() ? "cj::copy_into(" : "cj::fill(") + view + ", " + value + ");";
+    return (value_type.is_array() ? "cj::copy_into<" + std::string(error_policy(host_only)) + ">(" : std::string("cj::fill(")) + view + ", " + value + ");";
   }
   if (f.type.is_record()) return "*((" + record_cpp(*f.type.record) + "*)" + at(rec, f.offset) + ") = *(" + value + ");";
   return "cj::rec_set<" + std::string(scalar_cpp(f.type.scalar)) + ", " + (aligned_field(r, f) ? "true" : "false") + ">(" +

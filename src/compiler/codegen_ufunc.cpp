@@ -31,7 +31,7 @@ std::string ufunc_code(const FunctionInstance& fn, const ast::Node& e, Builtin b
   }
   f += ") { return (" + R + ")" + call + "); }";
   // A shape mismatch raises ValueError in @jit code and stops a simulated launch with it.
-  const std::string err = host_only ? "cj::UfErrPy" : "cj::UfErrLaunch";
+  const std::string err = error_policy(host_only);
   std::string inputs;
   for (size_t i = 0; i < nin; ++i) inputs += ", " + args[i];
   if (args.size() > nin) return "cj::ufunc_apply<" + err + ">(" + args[nin] + ", " + f + inputs + ")";
@@ -40,7 +40,7 @@ std::string ufunc_code(const FunctionInstance& fn, const ast::Node& e, Builtin b
 }
 
 std::string reduce_code(const ast::Node& e, Builtin b, const std::string& array, bool host_only) {
-  const std::string err = host_only ? "cj::UfErrPy" : "cj::UfErrLaunch";
+  const std::string err = error_policy(host_only);
   return std::string(builtin_spelling(b)) + "<" + err + ", " + scalar_cpp(e.type.scalar) + ">(" + array + ")";
 }
 

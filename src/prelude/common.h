@@ -193,10 +193,29 @@ CJ_FN void fill(const Array<T, N>& a, T v) {
   for (int64_t k = 0; k < n; ++k) *flat_elem(a, k) = v;
 }
 /// a[...] = b: b's elements converted to a's dtype, b's dimensions aligned to a's last ones and
-/// broadcast where they are 1, as NumPy assigns.
-template <class T, int N, class U, int M>
+/// broadcast where they are 1, as NumPy assigns. A b that does not broadcast to a's shape is
+/// Numba's ValueError (Err: ufuncs.h's UfErrLaunch in kernels, the simulator stopping the launch
+/// and a GPU thread ending; host_arrays.h's UfErrPy in @jit code, raised in the caller).
+template <class Err, class T, int N, class U, int M>
 CJ_FN void copy_into(const Array<T, N>& a, const Array<U, M>& b) {
   static_assert(M <= N, "the typer rejects a source with more dimensions");
+  bool fits = true;
+  for (int bd = 0; bd < M; ++bd) fits = fits && (b.shape[bd] == 1 || b.shape[bd] == a.shape[bd + N - M]);
+  if (!fits) {
+#if CJ_TARGET_HOST
+    static thread_local char msg[256];  // PyError keeps the pointer: the text must outlive the throw
+    int len = std::snprintf(msg, sizeof msg, "ValueError: cannot assign slice of shape (");
+    for (int d = 0; d < N; ++d) len += std::snprintf(msg + len, sizeof msg - len, d ? ", %lld" : "%lld", (long long)a.shape[d]);
+    len += std::snprintf(msg + len, sizeof msg - len, N == 1 ? ",) from input of shape (" : ") from input of shape (");
+    for (int d = 0; d < M; ++d) len += std::snprintf(msg + len, sizeof msg - len, d ? ", %lld" : "%lld", (long long)b.shape[d]);
+    std::snprintf(msg + len, sizeof msg - len, M == 1 ? ",)" : ")");
+    Err::fail(msg);
+    return;
+#else
+    Err::fail("");
+    return;
+#endif
+  }
   const int64_t n = size(a);
   for (int64_t k = 0; k < n; ++k) {
     const char* q = (const char*)b.data;
