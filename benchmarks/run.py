@@ -296,7 +296,6 @@ SIM_NOTES = [
     "  version above, on this one.",
 ]
 
-SECTIONS = ("gpu", "sim")  # their order in RESULTS.md
 HEADER = [
     "# Benchmark results", "",
     "Two sections, each written by its own run of benchmarks/run.py, which rewrites only its own:",
@@ -319,28 +318,24 @@ def markers(name):
 
 
 def write_section(name, lines):
-    """Replaces section `name` of RESULTS.md, keeping the others as they are."""
+    """Replaces section `name` of RESULTS.md in place. Everything else in the file stays as it is:
+    the other sections, the hand-written ones, and those other scripts write (numpy_jit.py,
+    dask_gpu.py) with the notes around them."""
     try:
         with open(RESULTS) as f:
             old = f.read()
     except FileNotFoundError:
         old = ""
-    sections = {}
-    for other in SECTIONS + HAND_SECTIONS:
-        begin, end = markers(other)
-        if begin in old and end in old:
-            sections[other] = old[old.index(begin) + len(begin):old.index(end)].strip("\n")
-    sections[name] = "\n".join(lines).strip("\n")
-    out = list(HEADER)
-    for other in SECTIONS:
-        begin, end = markers(other)
-        out += [begin, sections.get(other, "(not run yet)"), end, ""]
-    for other in HAND_SECTIONS:
-        if other in sections:
-            begin, end = markers(other)
-            out += [begin, sections[other], end, ""]
+    if not old.strip():
+        old = "\n".join(HEADER) + "\n"
+    begin, end = markers(name)
+    body = begin + "\n" + "\n".join(lines).strip("\n") + "\n" + end
+    if begin in old and end in old:
+        new = old[:old.index(begin)] + body + old[old.index(end) + len(end):]
+    else:
+        new = old.rstrip("\n") + "\n\n" + body + "\n"
     with open(RESULTS, "w") as f:
-        f.write("\n".join(out))
+        f.write(new)
 
 
 def cpu_name():
