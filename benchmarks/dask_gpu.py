@@ -157,17 +157,9 @@ def _dask_cuda_version():
 
 
 def write(text):
-    path = os.path.join(HERE, "RESULTS.md")
-    begin, end = "<!-- begin dask-gpu: written by benchmarks/dask_gpu.py -->", "<!-- end dask-gpu -->"
-    with open(path) as fh:
-        doc = fh.read()
-    section = begin + "\n## Dask on the GPU: LocalCUDACluster beside one process\n\n" + text + "\n" + end
-    if begin in doc:
-        doc = doc[:doc.index(begin)] + section + doc[doc.index(end) + len(end):]
-    else:
-        doc = doc.rstrip("\n") + "\n\n" + section + "\n"
-    with open(path, "w") as fh:
-        fh.write(doc)
+    from results_md import replace_section
+    replace_section("<!-- begin dask-gpu: written by benchmarks/dask_gpu.py -->", "<!-- end dask-gpu -->",
+                    "## Dask on the GPU: LocalCUDACluster beside one process\n\n" + text)
 
 
 def main():

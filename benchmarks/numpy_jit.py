@@ -132,17 +132,9 @@ def table():
 
 
 def write(text):
-    path = os.path.join(HERE, "RESULTS.md")
-    begin, end = "<!-- begin numpy-jit: written by benchmarks/numpy_jit.py -->", "<!-- end numpy-jit -->"
-    with open(path) as fh:
-        doc = fh.read()
-    section = begin + "\n## NumPy in @jit (CPU), beside Numba\n\n" + text + "\n" + end
-    if begin in doc:
-        doc = doc[:doc.index(begin)] + section + doc[doc.index(end) + len(end):]
-    else:
-        doc = doc.rstrip("\n") + "\n\n" + section + "\n"
-    with open(path, "w") as fh:
-        fh.write(doc)
+    from results_md import replace_section
+    replace_section("<!-- begin numpy-jit: written by benchmarks/numpy_jit.py -->", "<!-- end numpy-jit -->",
+                    "## NumPy in @jit (CPU), beside Numba\n\n" + text)
 
 
 def main():

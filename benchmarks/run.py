@@ -318,24 +318,10 @@ def markers(name):
 
 
 def write_section(name, lines):
-    """Replaces section `name` of RESULTS.md in place. Everything else in the file stays as it is:
-    the other sections, the hand-written ones, and those other scripts write (numpy_jit.py,
-    dask_gpu.py) with the notes around them."""
-    try:
-        with open(RESULTS) as f:
-            old = f.read()
-    except FileNotFoundError:
-        old = ""
-    if not old.strip():
-        old = "\n".join(HEADER) + "\n"
+    """Replaces section `name` of RESULTS.md in place (results_md.py: the rest of the file stays)."""
+    from results_md import replace_section
     begin, end = markers(name)
-    body = begin + "\n" + "\n".join(lines).strip("\n") + "\n" + end
-    if begin in old and end in old:
-        new = old[:old.index(begin)] + body + old[old.index(end) + len(end):]
-    else:
-        new = old.rstrip("\n") + "\n\n" + body + "\n"
-    with open(RESULTS, "w") as f:
-        f.write(new)
+    replace_section(begin, end, "\n".join(lines), header="\n".join(HEADER) + "\n")
 
 
 def cpu_name():
