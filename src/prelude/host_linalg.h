@@ -197,21 +197,20 @@ CJ_FN Array<std::remove_cv_t<T>, N> linalg_solve(const Array<T, 2>& a, const Arr
 
 // np.linalg.det as Numba computes it: sign and log-magnitude from getrf's diagonal (slogdet),
 // then sign * exp(logdet), in float64 (complex128 for complex input).
-template <class T>
-CJ_FN auto linalg_det(const Array<T, 2>& a) {
+// getrf's LU of a copy of square, finite, non-empty `a`, walked as Numba's det and slogdet walk
+// it: the determinant's sign (a unit complex for complex input: S is Complex<double> there, else
+// double) and the log of its absolute value. False where getrf finds `a` singular.
+template <class S, class T>
+CJ_FN bool lu_sign_logabs(const Array<T, 2>& a, S* sign, double* logabs) {
   using V = std::remove_cv_t<T>;
-  using R = std::conditional_t<np_complex_t<V>::value, Complex<double>, double>;
-  check_square(a);
   const int64_t n = a.shape[0];
-  if (n == 0) return R(1);
-  check_finite(a);
   V* p = f_copy(a);
   using Getrf = void (*)(const lapack_int*, const lapack_int*, V*, const lapack_int*, lapack_int*, lapack_int*);
   Getrf getrf = (Getrf)lapack_fn<V>(LapackFn::sgetrf, LapackFn::dgetrf, LapackFn::cgetrf, LapackFn::zgetrf);
   lapack_int* ipiv = (lapack_int*)host_services.alloc(n * (int64_t)sizeof(lapack_int));
   lapack_int N = n, info = 0;
   getrf(&N, &N, p, &N, ipiv, &info);
-  if (info > 0) return R(0);
+  if (info > 0) return false;
   int64_t sgn = 1;
   for (int64_t k = 0; k < n; ++k) sgn += ipiv[k] != k + 1;
   sgn &= 1;
@@ -225,7 +224,7 @@ CJ_FN auto linalg_det(const Array<T, 2>& a) {
       cs = cs * Complex<double>(V(d.re / absel, d.im / absel));
       acc += (double)std::log(absel);
     }
-    return cs * Complex<double>(std::exp(acc), 0.0);
+    *sign = cs;
   } else {
     double s = (double)sgn;
     for (int64_t k = 0; k < n; ++k) {
@@ -236,8 +235,24 @@ CJ_FN auto linalg_det(const Array<T, 2>& a) {
       }
       acc += (double)std::log(v);
     }
-    return s * std::exp(acc);
+    *sign = s;
   }
+  *logabs = acc;
+  return true;
+}
+
+template <class T>
+CJ_FN auto linalg_det(const Array<T, 2>& a) {
+  using V = std::remove_cv_t<T>;
+  using R = std::conditional_t<np_complex_t<V>::value, Complex<double>, double>;
+  check_square(a);
+  if (a.shape[0] == 0) return R(1);
+  check_finite(a);
+  R sign;
+  double acc;
+  if (!lu_sign_logabs(a, &sign, &acc)) return R(0);
+  if constexpr (np_complex_t<V>::value) return sign * Complex<double>(std::exp(acc), 0.0);
+  else return sign * std::exp(acc);
 }
 
 // np.linalg.cholesky: potrf('U') on the C-ordered copy (its Fortran view is the transpose), so

@@ -383,52 +383,16 @@ CJ_FN Array<std::remove_cv_t<T>, 2> linalg_pinv(const Array<T, 2>& a, double rco
 // ---- slogdet: getrf's diagonal (np.linalg.det is sign * exp(logdet) of the same walk) ----------
 template <class Tup, class T>
 CJ_FN Tup linalg_slogdet(const Array<T, 2>& a) {
-  using V = std::remove_cv_t<T>;
   check_square(a);
-  const int64_t n = a.shape[0];
   Tup t;
   t.f0 = 1.0;
   t.f1 = 0.0;
-  if (n == 0) return t;
+  if (a.shape[0] == 0) return t;
   check_finite(a);
-  V* p = f_copy(a);
-  using Getrf = void (*)(const lapack_int*, const lapack_int*, V*, const lapack_int*, lapack_int*, lapack_int*);
-  Getrf getrf = (Getrf)lapack_fn<V>(LapackFn::sgetrf, LapackFn::dgetrf, LapackFn::cgetrf, LapackFn::zgetrf);
-  lapack_int* ipiv = la_alloc<lapack_int>(n);
-  lapack_int N = n, info = 0;
-  getrf(&N, &N, p, &N, ipiv, &info);
-  if (info > 0) {
+  if (!lu_sign_logabs(a, &t.f0, &t.f1)) {
     t.f0 = 0.0;
     t.f1 = -std::numeric_limits<double>::infinity();
-    return t;
   }
-  int64_t sgn = 1;
-  for (int64_t k = 0; k < n; ++k) sgn += ipiv[k] != k + 1;
-  sgn &= 1;
-  if (sgn == 0) sgn = -1;
-  double acc = 0.0;
-  if constexpr (np_complex_t<V>::value) {
-    Complex<double> cs((double)sgn, 0.0);
-    for (int64_t k = 0; k < n; ++k) {
-      const V d = p[k + k * n];
-      const auto absel = std::hypot(d.re, d.im);
-      cs = cs * Complex<double>(V(d.re / absel, d.im / absel));
-      acc += (double)std::log(absel);
-    }
-    t.f0 = cs;
-  } else {
-    double s = (double)sgn;
-    for (int64_t k = 0; k < n; ++k) {
-      V v = p[k + k * n];
-      if (v < 0) {
-        s = -s;
-        v = -v;
-      }
-      acc += (double)std::log(v);
-    }
-    t.f0 = s;
-  }
-  t.f1 = acc;
   return t;
 }
 
