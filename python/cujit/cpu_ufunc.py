@@ -301,7 +301,7 @@ class GUFunc(_Lazy):
 def _record_operands(spelling):
     """({operand index: record dtype}, number of operands) of a signature string; the return
     type, when there is one, is the last operand (a ufunc's output)."""
-    from .types import RECORD_DTYPES
+    from .types import _RECORD_DTYPES
     if "Record(" not in spelling:
         return {}, 0
     s = spelling.strip()
@@ -328,9 +328,9 @@ def _record_operands(spelling):
         operands.append(ret)
     found = {}
     for i, op in enumerate(operands):
-        names = [name for name in RECORD_DTYPES if name in op]
+        names = [name for name in _RECORD_DTYPES if name in op]
         if names:
-            found[i] = RECORD_DTYPES[max(names, key=len)]
+            found[i] = _RECORD_DTYPES[max(names, key=len)]
     return found, len(operands)
 
 

@@ -110,7 +110,7 @@ class ScalarType(Type):
 
 # Each record type's spelling -> its dtype: CPU ufuncs of records (cpu_ufunc.RecordUFunc) read the
 # dtypes of a signature string's operands from it.
-RECORD_DTYPES = {}
+_RECORD_DTYPES = {}
 
 
 class Record(ScalarType):
@@ -121,7 +121,7 @@ class Record(ScalarType):
         from . import _core
         self.dtype = np.dtype(dtype)
         self.name = _core.record_spelling(self.dtype)
-        RECORD_DTYPES[self.name] = self.dtype
+        _RECORD_DTYPES[self.name] = self.dtype
 
     @property
     def bitwidth(self):
