@@ -135,14 +135,32 @@ def test_cpu_guvectorize_of_records():
     np.testing.assert_array_equal(arr["a"], [0.0, 10.0, 20.0, 30.0])
 
 
+def test_cpu_vectorize_returning_the_first_arguments_record():
+    rec = cujit.from_dtype(REC)
+
+    @vectorize([rec(rec, float64)])
+    def setx(r, v):
+        r.a = v
+        return r
+
+    arr = _records(REC)
+    got = setx(arr, np.array([5.0, 6.0, 7.0, 8.0]))
+    assert got.dtype == REC
+    np.testing.assert_array_equal(got["a"], [5.0, 6.0, 7.0, 8.0])  # Numba 0.68's values
+    np.testing.assert_array_equal(got["b"], [0, 1, 2, 3])
+    np.testing.assert_array_equal(arr["a"], np.arange(4) * 1.5)  # the input is not written
+    assert setx(arr[2], 9.0)["a"] == 9.0
+    with pytest.raises(TypeError, match="out= is not supported for a ufunc whose result is a record"):
+        setx(arr, 1.0, out=np.zeros(4, REC))
+
+
 def test_cpu_ufuncs_refuse_records_as_outputs_and_without_signatures():
     rec = cujit.from_dtype(REC)
-    with pytest.raises(TypeError, match="a record as an output of a CPU ufunc is not supported"):
-        @vectorize([rec(rec, float64)])
-        def setx(r, v):
-            r.a = v
+    with pytest.raises(TypeError, match="a record as an output of a CPU ufunc is supported only"):
+        @vectorize([rec(float64, rec)])
+        def second(v, r):
             return r
-    with pytest.raises(TypeError, match="a record as an output of a CPU gufunc is not supported"):
+    with pytest.raises(TypeError, match="a record as an output of a CPU gufunc is supported only"):
         @guvectorize([(float64[:], rec[:])], "(n)->(n)")
         def out_rec(x, r):
             for i in range(x.shape[0]):

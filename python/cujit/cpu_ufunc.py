@@ -353,8 +353,9 @@ class RecordUFunc:
     unchecked, so another layout would be read as garbage (as Numba's loops do): here each
     signature is a numpy.ufunc of its own, and a call goes to the first signature whose record
     operands have exactly the arguments' dtypes, where NumPy then does the rest. A record passes
-    to the function as a copy (a store into its fields does not reach the input array). Records
-    as outputs are refused: NumPy cannot give a void loop a structured output."""
+    to the function as a copy (a store into its fields does not reach the input array). A record
+    result must have the first argument's record type (NumPy gives a void output the first
+    input's dtype), and takes no out=; other record outputs are refused."""
 
     def __init__(self, func, spellings, target, identity=None, layout=None):
         from .gufunc import parse_layout
@@ -370,14 +371,18 @@ class RecordUFunc:
             self._nin, self._nout, core = len(inputs), len(outputs), _core_dims(inputs, outputs)
         self._layout = layout
         self._variants = []
+        self._record_result = False
         for spelling in spellings:
             records, count = _record_operands(spelling)
             outs = [i for i in records if i >= self._nin]
-            if outs:
-                raise TypeError("%s(): a record as an output of a CPU %s is not supported (got %s): "
-                                "NumPy cannot give a loop of its void type a structured output; "
-                                "write the fields into an array of numbers instead"
+            # NumPy gives a void output the first input's dtype when that is void too: a record
+            # result of the first argument's record type is right; any other would be garbage.
+            if outs and (layout is not None or records.get(0) != records[outs[0]]):
+                raise TypeError("%s(): a record as an output of a CPU %s is supported only as a "
+                                "ufunc's result of the first argument's record type (got %s): "
+                                "NumPy gives a loop's void output the first input's dtype"
                                 % (func.__name__, "gufunc" if layout else "ufunc", spelling))
+            self._record_result = self._record_result or bool(outs)
             loops = _core.NumpyLoops(source(func), target == "parallel",
                                      self._nin if layout else _nparams(func), core, snapshot(func))
             loops.add([spelling])
@@ -394,6 +399,9 @@ class RecordUFunc:
 
     def __call__(self, *args, **kwargs):
         inputs = args[:self._nin]
+        if self._record_result and (len(args) > self._nin or kwargs.get("out") is not None):
+            raise TypeError("%s(): out= is not supported for a ufunc whose result is a record (NumPy "
+                            "cannot cast its void result into a structured array)" % self.__name__)
         dtypes = [_operand_dtype(a) for a in inputs]
         tried = None
         for u, records in self._variants:
