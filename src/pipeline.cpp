@@ -305,14 +305,6 @@ std::vector<bool> stored_operands(const std::shared_ptr<FunctionSource>& src, co
   return written;
 }
 
-// Numba's CPU ufuncs take records (registered as NumPy's void type, so that NumPy hands the
-// loop any structured dtype, or any void data, without a check: another dtype reads garbage).
-// cujit's loops and ufunc objects have no record path yet: refused rather than risk that.
-std::string cpu_ufunc_record_refusal(const Type& a, const Signature& s) {
-  return "cujit's CPU @vectorize/@guvectorize do not take records yet (Numba's do): got " + a.str() + " in " +
-         s.str() + "; read the fields in an @jit function instead";
-}
-
 // The shared part of the two CPU NumPy-loop builds: one instance and one entry per signature.
 NumpyUfuncBuild build_numpy_loops(const std::shared_ptr<FunctionSource>& src, const std::vector<Signature>& sigs,
                                   EntryPoint::Kind kind, const std::vector<std::vector<int>>& core_dims,
@@ -333,13 +325,14 @@ NumpyUfuncBuild build_numpy_loops(const std::shared_ptr<FunctionSource>& src, co
     for (size_t i = 0; i < sigs.size(); ++i) {
       const Signature& s = sigs[i];
       for (const auto& a : s.args) {
-        if (a.is_record() || a.is_record_array()) throw std::invalid_argument(cpu_ufunc_record_refusal(a, s));
-        if (!gufunc && !a.is_scalar())
+        // Records pass (NumPy's void type); NumPy does not tell one structured dtype from another,
+        // so cpu_ufunc.py's RecordUFunc checks each operand's dtype before NumPy sees it.
+        if (!gufunc && !a.is_scalar() && !a.is_record())
           throw std::invalid_argument("vectorize signatures take scalar types only, got " + a.str() + " in " + s.str());
-        if (gufunc && !a.is_scalar() && !a.is_array())
+        if (gufunc && !a.is_scalar() && !a.is_array() && !a.is_record())
           throw std::invalid_argument("guvectorize signatures take arrays and scalars, got " + a.str() + " in " + s.str());
       }
-      if (!gufunc && s.ret.known() && !s.ret.is_scalar())
+      if (!gufunc && s.ret.known() && !s.ret.is_scalar() && !s.ret.is_record())
         throw std::invalid_argument("vectorize signatures need a scalar return type, as in 'float32(float32, float32)'; got '" + s.str() + "'");
       // A gufunc writes its outputs through array arguments; typing ignores a 'void' return.
       Type declared = gufunc ? Type::unknown() : s.ret;
@@ -347,7 +340,7 @@ NumpyUfuncBuild build_numpy_loops(const std::shared_ptr<FunctionSource>& src, co
       v.args = s.args;
       int idx = prog.instantiate(src, s.args, declared, gufunc ? Role::Device : Role::Ufunc);
       v.output = prog.fns[idx]->ret;
-      if (!gufunc && !v.output.is_scalar())
+      if (!gufunc && !v.output.is_scalar() && !v.output.is_record())
         throw std::invalid_argument(src->name + "() returns " + v.output.str() + " for (" + s.str() +
                                     "); a vectorize function must return a scalar");
       if (gufunc) v.written = stored_operands(src, s.args, declared);
