@@ -2,8 +2,9 @@
 // each, and the mapping of toolchain errors back to the user's Python line. The stages, named
 // once, in order (every build_* function below runs them so):
 //   parse    parse_stage: the source text of each user function to its tree (compiler/parser.h)
-//   type     type_stage: names resolved and types inferred (Program::instantiate); typing reads
-//            the parse stage's trees and never parses
+//   type     Program::instantiate (timed as "type"): names resolved and types inferred; typing
+//            reads the parse stage's trees and never parses
+//   lower    lower_stage: the named passes of compiler/lower.cpp over the typed trees
 //   emit     emit_stage: typed instances to C++ for each target, with its prelude
 //   compile  compile_cuda / compile_host: the toolchains, through the disk cache
 #include "pipeline.h"
@@ -231,6 +232,12 @@ void parse_reachable(Program& prog, const FunctionSource& src, std::set<const Fu
 
 }  // namespace
 
+// The lower stage (compiler/lower.h): its passes' trees printed with CUJIT_DEBUG=2.
+void lower_stage(Program& prog, const std::string& name) {
+  StageTimer t{"lower", name};
+  lower(prog, LowerOptions{debug_level() >= 2});
+}
+
 void parse_stage(Program& prog, const std::shared_ptr<FunctionSource>& src) {
   StageTimer t{"parse", src->name};
   // A function typing meets that no global names (one passed as an argument) is parsed when met.
@@ -274,7 +281,7 @@ UfuncBuild build_ufunc(const std::shared_ptr<FunctionSource>& src, const std::ve
       b.variants.push_back(v);
     }
   }
-  lower(prog, LowerOptions{debug_level() >= 2});  // the lower stage (compiler/lower.h)
+  lower_stage(prog, b.name);
   emit_stage(b, prog, entries);
   return b;
 }
@@ -352,7 +359,7 @@ NumpyUfuncBuild build_numpy_loops(const std::shared_ptr<FunctionSource>& src, co
       b.variants.push_back(v);
     }
   }
-  lower(prog, LowerOptions{debug_level() >= 2});  // the lower stage (compiler/lower.h)
+  lower_stage(prog, b.name);
   emit_stage(b, prog, entries);
   return b;
 }
@@ -412,7 +419,7 @@ Type build_single(Build& b, const std::shared_ptr<FunctionSource>& src, const st
     if (l->kind != "cu") b.device_links.push_back(*l);
     else b.cuda_links.push_back(l->name);
   if (!b.device_links.empty()) b.nvrtc_options = {"-rdc=true"};  // calls to be resolved by the linker
-  lower(prog, LowerOptions{debug_level() >= 2});  // the lower stage (compiler/lower.h)
+  lower_stage(prog, b.name);
   emit_stage(b, prog, {{o.kind, idx, o.symbol}});
   if (o.annotated) *o.annotated = annotate_types(*prog.fns[idx]);
   return prog.fns[idx]->ret;
@@ -446,7 +453,7 @@ Build build_device_function(const std::shared_ptr<FunctionSource>& src, const st
     StageTimer t{"type", src->name};
     idx = prog.instantiate(src, args, declared_ret, Role::Device);
   }
-  lower(prog, LowerOptions{debug_level() >= 2});  // the lower stage (compiler/lower.h)
+  lower_stage(prog, b.name);
   EntryPoint e{EntryPoint::Kind::DeviceAbi, idx, symbol};
   e.c_abi = c_abi;
   emit_stage(b, prog, {e});
