@@ -153,6 +153,14 @@ struct LaunchPlan {
   void* function[2] = {};
 };
 
+/// CUJIT_RESTRICT=0 (read at each new specialisation): kernels have no restrict variant.
+bool restrict_enabled() {
+  const char* v = std::getenv("CUJIT_RESTRICT");
+  if (!v) return true;
+  const std::string s = v;
+  return !(s == "0" || s == "false" || s == "False" || s == "off" || s == "no");
+}
+
 PyTypeObject* device_array_type() {
   static PyTypeObject* t = (PyTypeObject*)py::type::of<rt::DeviceArray>().ptr();
   return t;
@@ -225,6 +233,7 @@ class Kernel {
     void* params[kMaxInlineArgs];
     ByteSpan spans[kMaxInlineArgs];
     size_t nspans = 0;
+    const bool restrict_candidate = p.sp->restrict_candidate;
     int64_t* w = words;
     bool any_array = false;
     for (size_t i = 0; i < n; ++i) {
@@ -240,11 +249,12 @@ class Kernel {
           // An array from before a kernel fault, or of another device: the general path raises.
           if (d->buf && d->buf->generation != p.generation && d->buf->origin != rt::Buffer::Origin::External)
             return false;
-          if (layout_of(d->shape, d->strides, scalar_size(a.scalar)) != a.layout) return false;
+          const int itemsize = scalar_size(a.scalar);
+          if (layout_of(d->shape, d->strides, itemsize) != a.layout) return false;
           *w++ = (int64_t)(intptr_t)d->data;  // a cj::Array's words
           for (int k = 0; k < a.ndim; ++k) *w++ = d->shape[k];
           for (int k = 0; k < a.ndim; ++k) *w++ = d->strides[k];
-          spans[nspans++] = array_span((const int64_t*)params[i], a.ndim, scalar_size(a.scalar));
+          if (restrict_candidate) spans[nspans++] = array_span((const int64_t*)params[i], a.ndim, itemsize);
           any_array = true;
           continue;
         }
@@ -285,7 +295,7 @@ class Kernel {
     } else if (l.shared > (size_t)rt::kSimMaxSharedOptin || p.generation != rt::sim_generation(rt::current_device())) {
       return false;
     }
-    const int v = p.sp->restrict_candidate && spans_disjoint(spans, nspans) ? 1 : 0;
+    const int v = restrict_candidate && spans_disjoint(spans, nspans) ? 1 : 0;
     if (!p.function[v]) return false;  // the general path loads this variant
     check_config(l, p.backend);
     last_variant = v;
@@ -475,7 +485,7 @@ class Kernel {
       auto sp = std::make_unique<Specialization>();
       sp->build = build_kernel(with_function_args(source_for_compile(src_, snapshot_), types), types, debug_);
       sp->build.nvrtc_flags = nvrtc_flags_;
-      sp->restrict_candidate = kernel_restrict_candidate(sp->build.arg_types);
+      sp->restrict_candidate = restrict_enabled() && kernel_restrict_candidate(sp->build.arg_types);
       return sp;
     });
   }
