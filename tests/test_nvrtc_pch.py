@@ -211,4 +211,6 @@ def test_a_compile_during_the_warmup_waits_for_its_pch(tmp_path):
         _core._nvrtc_warmup("compute_90")  # joins the first one
     ''', tmp_path)
     assert out["roles"][0] in ("used", "created")
-    assert out["stats"]["created"] == 1 and out["stats"]["used"] == 1 + (out["roles"][0] == "created")
+    # One file; the two compiles that did not make it (a warm-up or the kernel, and the second
+    # warm-up) used it.
+    assert out["stats"]["created"] == 1 and out["stats"]["used"] == 2
