@@ -147,6 +147,39 @@ CJ_FN Array<R, N - 1> npa_sum_axis(const Array<T, N>& a, int64_t axis) {
   return r;
 }
 
+// np.argmin/argmax(a, axis=k) along an axis that is not the last, in memory order: the best value
+// so far of each result element in a scratch row, replaced where a later element beats it, or is
+// the first NaN (red_arg_extreme's rule, element by element). The last axis, or an empty one
+// (its error), go line by line.
+template <bool Max, class R, class T, int N>
+CJ_FN Array<R, N - 1> npa_arg_axis(const Array<T, N>& a, int64_t axis) {
+  axis = npa_axis<N>(axis);
+  auto line = [](const auto& v) { return red_arg_extreme<Max, UfErrPy, R>(v); };
+  if (axis == N - 1 || a.shape[axis] == 0) return npa_reduce_axis<R>(a, axis, line);
+  int64_t d[N - 1];
+  for (int k = 0, j = 0; k < N; ++k)
+    if (k != axis) d[j++] = a.shape[k];
+  Array<R, N - 1> r = new_c_array<R, N - 1>(d);
+  if (size(r) == 0) return r;
+  T* best = new_c_array<T, N - 1>(d).data;
+  const int64_t m = a.shape[N - 1], s = a.strides[N - 1];
+  npa_rows_along(a, axis, [&](int64_t q, int64_t j, const char* p) {
+    R* at = r.data + q * m;
+    T* b = best + q * m;
+    for (int64_t i = 0; i < m; ++i) {
+      const T x = *(const T*)(p + i * s);
+      if (j == 0) {
+        b[i] = x;
+        at[i] = 0;
+      } else if (!red_nan(b[i]) && (red_nan(x) || red_beats<Max>(x, b[i]))) {
+        b[i] = x;
+        at[i] = (R)j;
+      }
+    }
+  });
+  return r;
+}
+
 // cumsum/cumprod (and the nan forms, which count NaN as 0 or 1) of every element: a 1-d array
 // in C order; along an axis: an array of a's shape. Accumulated in the result's type R.
 template <int Op, class R, class T>
