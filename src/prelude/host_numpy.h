@@ -3,7 +3,6 @@
 // functions in @jit code (host target only; compiler/typeinfer_numpy.cpp types them and
 // compiler/codegen_numpy.cpp calls them). Included where the generated code names cj::npa_.
 // New arrays come from the call's arena (new_c_array, host_arrays.h); views share their input.
-#include <algorithm>
 
 namespace cj {
 
@@ -258,10 +257,13 @@ CJ_FN double npa_quantile_sorted(const double* v, int64_t n, double q) {
 }
 // median / percentile / quantile and their nan forms: Scale is 100 for percentiles, 1 for
 // quantiles. A NaN among the values gives NaN (unless SkipNan).
+// npa_sort_values is std::sort, defined in host_numpy_sort.h, which only programs that call these
+// include (pipeline.cpp): <algorithm> is a quarter of a whole first compile.
+template <class V> CJ_FN void npa_sort_values(V* first, V* last);
 template <bool SkipNan, class T, int N>
 CJ_FN Array<double, 1> npa_sorted(const Array<T, N>& a, bool* nan) {
   Array<double, 1> v = npa_values<SkipNan>(a, nan);
-  std::sort(v.data, v.data + v.shape[0]);
+  npa_sort_values(v.data, v.data + v.shape[0]);
   return v;
 }
 CJ_FN double npa_check_q(double q, double scale) {
