@@ -134,7 +134,7 @@ def table():
     for case, (what, _) in SOURCES.items():
         for mode, label in (("steady", "best of %d calls" % RUNS),
                             ("first", "first call of a new function: compile + call, fresh process"),
-                            ("cold", "first call, empty cache (cujit precompiles its prelude)")):
+                            ("cold", "first call, empty cache (cujit precompiles its prelude in the background)")):
             c, n = run_one("cujit", case, mode), run_one("numba", case, mode)
             ratio = "%.2fx" % (c["s"] / n["s"]) if c["s"] and n["s"] else "-"
             lines.append("| @jit %s, %s | %s | %s | %s |" % (what, label, cell(c), cell(n), ratio))
