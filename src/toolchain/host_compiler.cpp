@@ -16,6 +16,7 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <future>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -349,9 +350,21 @@ bool compiler_accepts(const std::vector<std::string>& cmd, const std::string& fl
 
 std::vector<std::string> accepted_flags(const std::vector<std::string>& cmd,
                                         const std::vector<std::string>& flags) {
+  // Flags this process has not asked about yet (an empty cache's first compile) are probed at
+  // once, in parallel: the compile then waits for one probe, not for each in turn.
+  std::vector<std::future<bool>> probes(flags.size());
+  const std::string id = show_command(cmd) + "\n" + version_of(cmd) + "\n";
+  for (std::size_t i = 0; i < flags.size(); ++i) {
+    if (flag_needs_no_probe(flags[i])) continue;
+    std::lock_guard<std::mutex> lock(g_flag_mutex);
+    if (g_flag_ok.count(id + flags[i])) continue;
+    probes[i] = std::async(std::launch::async, [&cmd, f = flags[i]] { return compiler_accepts(cmd, f); });
+  }
   std::vector<std::string> out;
-  for (const std::string& f : flags)
-    if (flag_needs_no_probe(f) || compiler_accepts(cmd, f)) out.push_back(f);
+  for (std::size_t i = 0; i < flags.size(); ++i) {
+    const bool ok = flag_needs_no_probe(flags[i]) || (probes[i].valid() ? probes[i].get() : compiler_accepts(cmd, flags[i]));
+    if (ok) out.push_back(flags[i]);
+  }
   return out;
 }
 
