@@ -248,7 +248,7 @@ CJ_FN void sim_fiber_enter(SimFibers& f, int t) {
   f.current = t;
   SimThread& s = sim_thread;
   if (s.blockDim.y == 1 && s.blockDim.z == 1) {  // 1-d blocks: no division
-    s.threadIdx.x = t;
+    s.threadIdx = {t, 0, 0};
     return;
   }
   s.threadIdx.x = t % s.blockDim.x;
