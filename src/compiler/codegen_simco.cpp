@@ -148,7 +148,9 @@ bool Emitter::co_stop(const ast::Node& s) {
   const ast::Node* call = stop_call(s);
   if (!call) return false;
   const Builtin b = sync_call(*call);
-  out("(void)(" + expr(*call) + ");");
+  // A plain barrier leaves nothing (its call would only read a thread_local, a call itself in a
+  // shared library); the others leave their vote or operand.
+  if (b != Builtin::CudaSync) out("(void)(" + expr(*call) + ");");
   const int k = ++co_stops_;
   out("cj_fr.cj_state = " + std::to_string(k) + "; return " + std::to_string(stop_state(b)) + ";");
   out("case " + std::to_string(k) + ":;");

@@ -501,23 +501,18 @@ static void sim_block_reserve(SimFibers& f, int nthreads, bool stacks) {
 }
 
 // The block's scheduler, for fibers and coroutines alike: rounds in which every runnable thread
-// runs, in ascending order, up to its next barrier, warp operation or end (`run(t)`; a fiber may
-// run the round's next ones itself, leaving f.current at the last), then the warp operations are
-// answered, then the barrier released. Returns false (and fills err) on a fault or a deadlock.
-template <class Run>
-static bool sim_schedule(SimFibers& f, int nthreads, Run&& run, char* err, size_t errlen) {
+// runs, in ascending order, up to its next barrier, warp operation or end (`round()`, which
+// stops at a thread's fault), then the warp operations are answered, then the barrier released.
+// Returns false (and fills err) on a fault or a deadlock.
+template <class Round>
+static bool sim_schedule(SimFibers& f, int nthreads, Round&& round, char* err, size_t errlen) {
   for (;;) {
-    for (int t = 0; t < nthreads; ++t) {
-      if (f.state[t] != 0) continue;
-      sim_fiber_enter(f, t);
-      run(t);
-      if (f.fault[0]) {  // a thread faulted: the launch stops with its message
-        std::snprintf(err, errlen, "%s", f.fault);
-        f.fault[0] = 0;
-        f.current = -1;
-        return false;
-      }
-      t = f.current;
+    round();
+    if (f.fault[0]) {  // a thread faulted: the launch stops with its message
+      std::snprintf(err, errlen, "%s", f.fault);
+      f.fault[0] = 0;
+      f.current = -1;
+      return false;
     }
     f.current = -1;
     if (sim_resolve_warps(f)) continue;
@@ -557,7 +552,15 @@ static bool sim_run_block_fibers(int nthreads, void (*entry)(void*), void* arg, 
   f.entry = entry;
   f.arg = arg;
   for (int t = 0; t < nthreads; ++t) sim_fiber_init(f, t);
-  return sim_schedule(f, nthreads, [&](int t) { sim_fiber_resume(f, t); }, err, errlen);
+  return sim_schedule(f, nthreads, [&]() {
+    for (int t = 0; t < nthreads; ++t) {
+      if (f.state[t] != 0) continue;
+      sim_fiber_enter(f, t);
+      sim_fiber_resume(f, t);
+      if (f.fault[0]) return;
+      t = f.current;  // the fibers ran on from t to this one (sim_fiber_leave)
+    }
+  }, err, errlen);
 }
 
 /// Runs one block's threads as stackless coroutines: `co(frame)` runs a thread from where its
@@ -577,13 +580,29 @@ static bool sim_run_block_co(int nthreads, Co& co, char* err, size_t errlen) {
   sim_block_reserve(f, nthreads, false);
   for (int t = 0; t < nthreads; ++t) new (&frames[t]) Frame;  // default-initialised, as locals are
   f.co = true;
-  const bool ok = sim_schedule(f, nthreads, [&](int t) {
+  // The round reaches thread_locals only through these pointers: in a shared library each
+  // thread_local access is a call (__tls_get_addr), which costs more than a thread's step, and
+  // the compiler would repeat it for every thread (the empty asm hides where they point).
+  SimFibers* fp = &f;
+  SimThread* st = &sim_thread;
+  Frame* const fr = frames;
+  asm("" : "+r"(fp), "+r"(st));
+  int* const state = fp->state;
+  const bool flat = st->blockDim.y == 1 && st->blockDim.z == 1;
+  const bool ok = sim_schedule(f, nthreads, [&]() {
+    int t = 0;
     try {
-      const int r = co(frames[t]);
-      f.state[t] = r ? r : 2;
+      for (; t < nthreads; ++t) {
+        if (state[t] != 0) continue;
+        fp->current = t;
+        if (flat) st->threadIdx = {t, 0, 0};
+        else sim_fiber_enter(*fp, t);
+        const int r = co(fr[t]);
+        state[t] = r ? r : 2;
+      }
     } catch (const std::exception& e) {  // SimFault: stops the block, as a fiber's does
       std::snprintf(f.fault, sizeof f.fault, "%s", e.what());
-      f.state[t] = 2;
+      state[t] = 2;
     }
   }, err, errlen);
   f.co = false;
