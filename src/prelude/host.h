@@ -216,6 +216,10 @@ struct SimFibers {
   // The block runs as stackless coroutines (sim_run_block_co): barriers and warp operations only
   // leave their votes and operands, and the generated code suspends itself after them.
   bool co = false;
+  // Coroutines count as they go, so that a round's end need not look at every thread: threads
+  // waiting at the barrier, finished, and whether some may wait at a warp operation.
+  int co_waiting = 0, co_finished = 0;
+  bool co_warps = false;
   void (*entry)(void*) = nullptr;
   void* arg = nullptr;
   int generation = 0;   // barriers passed; syncthreads_count & co. use slot generation % 2
@@ -515,11 +519,17 @@ static bool sim_schedule(SimFibers& f, int nthreads, Round&& round, char* err, s
       return false;
     }
     f.current = -1;
-    if (sim_resolve_warps(f)) continue;
-    int waiting = 0, finished = 0;
-    for (int t = 0; t < nthreads; ++t) {
-      waiting += f.state[t] == 1;
-      finished += f.state[t] == 2;
+    if (!f.co || f.co_warps) {
+      if (sim_resolve_warps(f)) continue;
+      f.co_warps = false;  // no lane waits at a warp operation any more
+    }
+    int waiting = f.co_waiting, finished = f.co_finished;
+    if (!f.co) {
+      waiting = finished = 0;
+      for (int t = 0; t < nthreads; ++t) {
+        waiting += f.state[t] == 1;
+        finished += f.state[t] == 2;
+      }
     }
     if (finished == nthreads) return true;
     if (finished > 0) {
@@ -537,6 +547,7 @@ static bool sim_schedule(SimFibers& f, int nthreads, Round&& round, char* err, s
       return false;
     }
     for (int t = 0; t < nthreads; ++t) f.state[t] = 0;  // everyone is at the barrier: release
+    f.co_waiting = 0;
     ++f.generation;
 #if CJ_SIM_RACECHECK
     sim_race_barrier();
@@ -580,6 +591,8 @@ static bool sim_run_block_co(int nthreads, Co& co, char* err, size_t errlen) {
   sim_block_reserve(f, nthreads, false);
   for (int t = 0; t < nthreads; ++t) new (&frames[t]) Frame;  // default-initialised, as locals are
   f.co = true;
+  f.co_waiting = f.co_finished = 0;
+  f.co_warps = false;
   // The round reaches thread_locals only through these pointers: in a shared library each
   // thread_local access is a call (__tls_get_addr), which costs more than a thread's step, and
   // the compiler would repeat it for every thread (the empty asm hides where they point).
@@ -599,6 +612,9 @@ static bool sim_run_block_co(int nthreads, Co& co, char* err, size_t errlen) {
         else sim_fiber_enter(*fp, t);
         const int r = co(fr[t]);
         state[t] = r ? r : 2;
+        fp->co_waiting += r == 1;
+        fp->co_finished += r == 0;
+        fp->co_warps |= r == 3;
       }
     } catch (const std::exception& e) {  // SimFault: stops the block, as a fiber's does
       std::snprintf(f.fault, sizeof f.fault, "%s", e.what());
