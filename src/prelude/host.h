@@ -577,16 +577,28 @@ static bool sim_run_block_fibers(int nthreads, void (*entry)(void*), void* arg, 
 /// Runs one block's threads as stackless coroutines: `co(frame)` runs a thread from where its
 /// frame says up to its next barrier or warp operation (returning 1 or 3, the state it waits in)
 /// or its end (0). The frames (the kernel's locals, codegen_simco.cpp) live per CPU thread.
+// The frames of this CPU thread's blocks; freed when the thread ends (a Python thread that
+// launched ran pieces of its launches itself).
+struct SimCoFrames {
+  void* p = nullptr;
+  size_t bytes = 0;
+  ~SimCoFrames() { std::free(p); }
+};
 template <class Frame, class Co>
 static bool sim_run_block_co(int nthreads, Co& co, char* err, size_t errlen) {
-  static thread_local Frame* frames = nullptr;
-  static thread_local int capacity = 0;
-  if (capacity < nthreads) {
-    std::free(frames);
-    const size_t align = alignof(Frame) < 64 ? 64 : alignof(Frame);
-    frames = (Frame*)std::aligned_alloc(align, (sizeof(Frame) * (size_t)nthreads + align - 1) / align * align);
-    capacity = nthreads;
+  static thread_local SimCoFrames buffer;
+  const size_t align = alignof(Frame) < 64 ? 64 : alignof(Frame);
+  const size_t bytes = (sizeof(Frame) * (size_t)nthreads + align - 1) / align * align;
+  if (buffer.bytes < bytes) {
+    std::free(buffer.p);
+    buffer.p = std::aligned_alloc(align, bytes);
+    buffer.bytes = buffer.p ? bytes : 0;
+    if (!buffer.p) {
+      std::snprintf(err, errlen, "out of host memory for the frames of a block of %d threads (%zu bytes)", nthreads, bytes);
+      return false;
+    }
   }
+  Frame* const frames = (Frame*)buffer.p;
   SimFibers& f = sim_fibers;
   sim_block_reserve(f, nthreads, false);
   for (int t = 0; t < nthreads; ++t) new (&frames[t]) Frame;  // default-initialised, as locals are
@@ -598,8 +610,8 @@ static bool sim_run_block_co(int nthreads, Co& co, char* err, size_t errlen) {
   // the compiler would repeat it for every thread (the empty asm hides where they point).
   SimFibers* fp = &f;
   SimThread* st = &sim_thread;
-  Frame* const fr = frames;
-  asm("" : "+r"(fp), "+r"(st));
+  Frame* fr = frames;
+  asm("" : "+r"(fp), "+r"(st), "+r"(fr));
   int* const state = fp->state;
   const bool flat = st->blockDim.y == 1 && st->blockDim.z == 1;
   const bool ok = sim_schedule(f, nthreads, [&]() {
