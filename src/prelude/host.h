@@ -615,7 +615,7 @@ static bool sim_run_block_co(int nthreads, Co& co, char* err, size_t errlen) {
   int* const state = fp->state;
   const bool flat = st->blockDim.y == 1 && st->blockDim.z == 1;
   const bool ok = sim_schedule(f, nthreads, [&]() {
-    int t = 0;
+    int t = 0, waiting = 0, finished = 0, warps = 0;  // counted in registers, then stored
     try {
       for (; t < nthreads; ++t) {
         if (state[t] != 0) continue;
@@ -624,14 +624,17 @@ static bool sim_run_block_co(int nthreads, Co& co, char* err, size_t errlen) {
         else sim_fiber_enter(*fp, t);
         const int r = co(fr[t]);
         state[t] = r ? r : 2;
-        fp->co_waiting += r == 1;
-        fp->co_finished += r == 0;
-        fp->co_warps |= r == 3;
+        waiting += r == 1;
+        finished += r == 0;
+        warps |= r == 3;
       }
     } catch (const std::exception& e) {  // SimFault: stops the block, as a fiber's does
       std::snprintf(f.fault, sizeof f.fault, "%s", e.what());
       state[t] = 2;
     }
+    fp->co_waiting += waiting;
+    fp->co_finished += finished;
+    fp->co_warps = fp->co_warps || warps;
   }, err, errlen);
   f.co = false;
   for (int t = 0; t < nthreads; ++t) frames[t].~Frame();
