@@ -277,9 +277,36 @@ def barrier_in_a_device_function(a, out):
 @cuda.jit
 def barrier_in_an_expression(a, out):
     t = cuda.threadIdx.x
-    if cuda.syncthreads_or(a[t] > 30):
-        out[t] = 1.0
     out[t] += 2 * cuda.syncthreads_count(a[t] > 10)
+
+
+@cuda.jit
+def stops_as_tests(a, out):
+    # `while <stop>:` stops each time the test runs; `if <stop>:` once.
+    t = cuda.threadIdx.x
+    v = a[t]
+    rounds = 0
+    while cuda.syncthreads_or(v > 1):
+        v = v // 2
+        rounds += 1
+    if cuda.syncthreads_and(v <= 1):
+        out[t] = rounds
+    else:
+        out[t] = -1
+    if cuda.any_sync(FULL, t == 3):
+        out[t] += 100
+
+
+def test_barriers_and_warp_votes_as_tests(target):
+    assert on_coroutines(stops_as_tests, ["int64[::1]", "int64[::1]"])
+    a = (np.arange(64) * 37 % 200).astype(np.int64)
+    out = np.zeros(64, np.int64)
+    stops_as_tests[1, 64](a, out)
+    v, rounds = a.copy(), 0
+    while (v > 1).any():
+        v //= 2
+        rounds += 1
+    np.testing.assert_array_equal(out, np.where(np.arange(64) < 32, rounds + 100, rounds))
 
 
 def test_what_the_coroutine_cannot_express_keeps_fibers(target):
@@ -291,7 +318,7 @@ def test_what_the_coroutine_cannot_express_keeps_fibers(target):
     np.testing.assert_array_equal(out, a[::-1])
     out[:] = 0
     barrier_in_an_expression[1, 32](a, out)
-    np.testing.assert_array_equal(out, np.full(32, 1.0 + 2 * 21))
+    np.testing.assert_array_equal(out, np.full(32, 2.0 * 21))
 
 
 @cuda.jit

@@ -117,6 +117,8 @@ class Emitter {
   static std::string co_frame(const FunctionInstance& f) { return "cj_frame_" + f.cpp_name; }
   void co_choose(const std::vector<EntryPoint>& entries);
   bool co_stop(const ast::Node& s);
+  bool co_stop_test(const ast::Node& test) const;
+  std::string co_test(const ast::Node& test);
   std::string co_local(const std::string& decl, const std::string& type, const std::string& name);
   std::string co_function(const FunctionInstance& f, const std::string& body);
 };

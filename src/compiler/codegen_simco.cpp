@@ -18,7 +18,8 @@
 //
 // What stays on fibers (co_choose decides, per program): a stop anywhere but as a whole statement
 // (`cuda.syncthreads()`, `x = <op>(...)` with x a local or an array element, `x += <op>(...)` with
-// x a local scalar), or inside a
+// x a local scalar) or as the whole test of an if or while (`while cuda.syncthreads_or(p):`, the
+// stop each time the test is evaluated), or inside a
 // statement other than if/while/for over a range; a barrier or warp operation in a device
 // function; a cooperative kernel (grid.sync() waits inside the prelude).
 #include <functional>
@@ -84,6 +85,15 @@ bool plain_target(const ast::Node& t) {
          !has_sync_call(t);
 }
 
+// A stop with a result and no stop in its arguments, or null.
+const ast::Node* stop_with_result(const ast::Node& call) {
+  const Builtin b = sync_call(call);
+  if (b == Builtin::None || stop_result(b, "").empty()) return nullptr;
+  for (const auto& a : call.list)
+    if (has_sync_call(*a)) return nullptr;
+  return &call;
+}
+
 // A statement that is one stop as a whole: the call it makes, or null.
 const ast::Node* stop_call(const ast::Node& s) {
   using K = ast::Kind;
@@ -127,7 +137,11 @@ void Emitter::co_choose(const std::vector<EntryPoint>& entries) {
       if (stop_call(s)) { stops = true; continue; }
       const bool range_for = s.is(K::For) && s.iter()->type.tag == Type::Tag::Range && !kernel->parallel_loops.count(&s);
       if (s.is(K::If) || s.is(K::While) || range_for) {
-        if (has_sync_call(s.is(K::For) ? *s.iter() : *s.test())) ok = false;
+        const ast::Node& head = s.is(K::For) ? *s.iter() : *s.test();
+        if (has_sync_call(head)) {
+          if (!s.is(K::For) && stop_with_result(head)) stops = true;  // `if <stop>:`, `while <stop>:`
+          else ok = false;
+        }
         if (range_for && has_sync_call(*s.target())) ok = false;
         walk(s.body);
         walk(s.orelse);
@@ -163,6 +177,23 @@ bool Emitter::co_stop(const ast::Node& s) {
     store(*s.target(), v, s.type);
   }
   return true;
+}
+
+// An if's or while's test that is a stop as a whole (`if cuda.syncthreads_or(p):`).
+bool Emitter::co_stop_test(const ast::Node& test) const { return co() && stop_with_result(test); }
+
+// The C++ truth of an if's or while's test: in a coroutine, where the test is a stop, the stop
+// first (emitted here, ahead of the statement), then the truth of its result.
+std::string Emitter::co_test(const ast::Node& test) {
+  if (!co_stop_test(test)) return truth(test);
+  const Builtin b = sync_call(test);
+  if (b != Builtin::CudaSync) out("(void)(" + expr(test) + ");");
+  const int k = ++co_stops_;
+  out("cj_fr.cj_state = " + std::to_string(k) + "; return " + std::to_string(stop_state(b)) + ";");
+  out("case " + std::to_string(k) + ":;");
+  const std::string r = stop_result(b, test.list.size() > 1 ? type(test.list[1]->type) : "");
+  if (test.type.is_scalar(Scalar::Bool)) return r;
+  return "((" + r + ") != 0)";
 }
 
 // A variable codegen declares inside the function (a loop's flag or counter): in the coroutine a

@@ -105,7 +105,7 @@ void Emitter::stmt(const ast::Node& s) {
       return;
     case K::If:
       if (int live = constant_branch(*fn_, *s.test()); live >= 0) return block(live ? s.body : s.orelse);
-      out("if (" + truth(*s.test()) + ") {");
+      out("if (" + co_test(*s.test()) + ") {");  // a coroutine's stop first where the test is one
       ++indent_; block(s.body); copies(s, Edge::BodyEnd); --indent_;
       if (!s.orelse.empty() || fn_->join_copies.count({&s, Edge::OrelseEnd})) {
         out("} else {");
@@ -115,8 +115,15 @@ void Emitter::stmt(const ast::Node& s) {
       return;
     case K::While: {
       std::string flag = loop_begin(s);
-      out("while (" + truth(*s.test()) + ") {");
-      ++indent_; poll(); block(s.body); copies(s, Edge::BodyEnd); --indent_;
+      if (co() && co_stop_test(*s.test())) {  // while <stop>: the stop each time round (codegen_simco.cpp)
+        out("while (true) {");
+        ++indent_;
+        out("if (!" + co_test(*s.test()) + ") break;");
+      } else {
+        out("while (" + truth(*s.test()) + ") {");
+        ++indent_;
+      }
+      poll(); block(s.body); copies(s, Edge::BodyEnd); --indent_;
       out("}");
       loop_end(s, flag);
       return;
