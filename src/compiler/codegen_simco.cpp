@@ -89,7 +89,7 @@ bool plain_target(const ast::Node& t) {
 const ast::Node* stop_with_result(const ast::Node& call) {
   const Builtin b = sync_call(call);
   if (b == Builtin::None || stop_result(b, "").empty()) return nullptr;
-  for (const auto& a : call.list)
+  for (const auto& a : call.args())
     if (has_sync_call(*a)) return nullptr;
   return &call;
 }
@@ -99,13 +99,13 @@ const ast::Node* stop_call(const ast::Node& s) {
   using K = ast::Kind;
   const ast::Node* call = nullptr;
   if (s.is(K::Expr)) call = s.value().get();
-  else if (s.is(K::Assign) && s.list.size() == 1 && plain_target(*s.list[0])) call = s.rhs().get();
+  else if (s.is(K::Assign) && s.targets().size() == 1 && plain_target(*s.targets()[0])) call = s.rhs().get();
   else if (s.is(K::AugAssign) && s.target()->is(K::Name) && s.target()->type.is_scalar()) call = s.rhs().get();
   if (!call) return nullptr;
   const Builtin b = sync_call(*call);
   if (b == Builtin::None || b == Builtin::CgThisGrid || b == Builtin::CgGridSync) return nullptr;
   if (!s.is(K::Expr) && stop_result(b, "").empty()) return nullptr;  // x = cuda.syncthreads(): None
-  for (const auto& a : call->list)
+  for (const auto& a : call->args())
     if (has_sync_call(*a)) return nullptr;
   return call;
 }
@@ -169,9 +169,9 @@ bool Emitter::co_stop(const ast::Node& s) {
   out("cj_fr.cj_state = " + std::to_string(k) + "; return " + std::to_string(stop_state(b)) + ";");
   out("case " + std::to_string(k) + ":;");
   // A shuffle returns its value's type (the prelude's template deduces it from the argument).
-  const std::string r = stop_result(b, call->list.size() > 1 ? type(call->list[1]->type) : "");
+  const std::string r = stop_result(b, call->args().size() > 1 ? type(call->args()[1]->type) : "");
   if (s.is(ast::Kind::Assign)) {
-    store(*s.list[0], r, call->type);
+    store(*s.targets()[0], r, call->type);
   } else if (s.is(ast::Kind::AugAssign)) {  // x += <op>(...): the generic AugAssign of codegen_stmt.cpp
     const std::string v = binop(s.op, expr(*s.target()), s.target()->type, r, call->type, s.type);
     store(*s.target(), v, s.type);
@@ -191,7 +191,7 @@ std::string Emitter::co_test(const ast::Node& test) {
   const int k = ++co_stops_;
   out("cj_fr.cj_state = " + std::to_string(k) + "; return " + std::to_string(stop_state(b)) + ";");
   out("case " + std::to_string(k) + ":;");
-  const std::string r = stop_result(b, test.list.size() > 1 ? type(test.list[1]->type) : "");
+  const std::string r = stop_result(b, test.args().size() > 1 ? type(test.args()[1]->type) : "");
   if (test.type.is_scalar(Scalar::Bool)) return r;
   return "((" + r + ") != 0)";
 }
