@@ -134,6 +134,7 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
       const Type& t = e.list[0]->type;
       if (t.is_tuple()) return "((void)(" + expr(*e.list[0]) + "), (int64_t)" + std::to_string(t.elems.size()) + ")";
       if (t.is_list() || t.is_dict() || t.is_set() || t.tag == Type::Tag::String) return "(" + expr(*e.list[0]) + ").size()";
+      if (is_flat_iter(t)) return "cj::size(" + expr(*e.list[0]) + ")";  // len(a.flat)
       return "(" + expr(*e.list[0]) + ").shape[0]";
     }
     case Builtin::Print: return print(e);

@@ -186,6 +186,12 @@ CJ_FN T* flat_elem(const Array<T, N>& a, int64_t k) {
   }
   return (T*)p;
 }
+/// a.flat[k]: the flat element k in C order, a negative k counting from the end (NumPy's).
+template <class T, int N>
+CJ_FN T& flat_at(const Array<T, N>& a, int64_t k) {
+  if (k < 0) k += size(a);
+  return *flat_elem(a, k);
+}
 /// a[...] = v: every element of the view (by this one thread, as in Numba's kernels).
 template <class T, int N>
 CJ_FN void fill(const Array<T, N>& a, T v) {
