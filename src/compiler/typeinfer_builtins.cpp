@@ -502,6 +502,8 @@ const std::vector<KwSpec>& keyword_specs() {
       {Builtin::NpArgsort, {{"a", T::None, 0}, {"kind", T::None, 0}}},
       {Builtin::NpSearchsorted, {{"a", T::None, 0}, {"v", T::None, 0}, {"side", T::None, 0}}},
       {Builtin::NpDiff, {{"a", T::None, 0}, {"n", T::None, 0}}},
+      {Builtin::NpRound, {{"a", T::None, 0}, {"decimals", T::None, 0}, {"out", T::None, 0}}},
+      {Builtin::NpAround, {{"a", T::None, 0}, {"decimals", T::None, 0}, {"out", T::None, 0}}},
       {Builtin::NpBincount, {{"a", T::None, 0}, {"weights", T::None, 0}, {"minlength", T::None, 0}}},
       {Builtin::NpRoll, {{"a", T::None, 0}, {"shift", T::None, 0}}},
       {Builtin::NpInterp, {{"x", T::None, 0}, {"xp", T::None, 0}, {"fp", T::None, 0}}},
