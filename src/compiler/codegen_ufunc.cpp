@@ -22,7 +22,7 @@ std::string ufunc_code(const FunctionInstance& fn, const ast::Node& e, Builtin b
     std::string s = "((" + R + ")" + sp + "(";
     for (size_t i = 0; i < nin; ++i) {
       // A 0-d array input (all inputs are numbers or 0-d: the result is a number, as Numba's): its element.
-      const bool zero_d = i < e.list.size() && e.list[i]->type.is_array() && e.list[i]->type.ndim == 0;
+      const bool zero_d = i < e.args().size() && e.args()[i]->type.is_array() && e.args()[i]->type.ndim == 0;
       s += (i ? ", " : "") + std::string("(") + scalar_cpp(loop.in[i]) + ")(" + (zero_d ? "*(" + args[i] + ").data" : args[i]) + ")";
     }
     return s + "))";
