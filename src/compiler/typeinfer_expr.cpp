@@ -466,8 +466,7 @@ Type Typer::attribute(ast::Node& e) {
     // measured (len); its elements in C order whatever the layout. It has no run-time form of
     // its own: code reads the array (codegen's attribute, index_expr and plan_iteration).
     if (e.name == "flat") return Type::iterator("flat", {v});
-    if (e.name == "T") {  // a view with the axes reversed (prelude/host_numpy.h)
-      if (!fn().host_only) unsupported(e, "a.T is not supported in " + fn().compiled_as + " (CPU code only)");
+    if (e.name == "T") {  // a view with the axes reversed (prelude/common.h), in kernels too
       Type t = v;
       if (v.ndim > 1) t.layout = v.layout == 'C' ? 'F' : v.layout == 'F' ? 'C' : 'A';
       return t;
