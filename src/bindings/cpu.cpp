@@ -276,6 +276,7 @@ class CpuFunction {
     ResultOwners owners{&arena, &args, &karg, &share, 0, {}};
     // Numba's reflection: the caller's containers get what the call left in them, also when it
     // raised midway (Numba reflects before it raises; a typed container is shared storage there).
+    ++owners.list_depth;  // items read out of the arguments' containers are theirs, not released
     for (size_t k = 0; k < karg.size(); ++k) {
       const KArg& a = karg[k];
       bool again = false;  // an argument passed twice is reflected once
@@ -289,6 +290,7 @@ class CpuFunction {
                      [&](const char* q) { return result_value(a.type.elems[1], q, owners); });
     }
     share.write_back([&](const Type& t, const char* q) { return result_value(t, q, owners); });
+    --owners.list_depth;
     if (error) raise_cpu_exception(sp.build, *error);
     return result_value(sp.build.ret, reinterpret_cast<const char*>(ret.data()), owners);
   }

@@ -105,6 +105,19 @@ KArg plain_as(const py::handle& v, const Type& want, int index) {
 }
 }  // namespace
 
+void (*list_destroy_for(const Type& item))(ListHead*) {
+  switch (item_kind(item)) {
+    case 1: return &destroy_list<1>;
+    case 2: return &destroy_list<2>;
+    case 3: return &destroy_list<3>;
+    default:  // plain bytes: freeing is enough
+      return [](ListHead* p) {
+        std::free(p->data);
+        std::free(p);
+      };
+  }
+}
+
 bool typed_item_supported(const Type& t) {
   if (plain(t) || t.tag == Type::Tag::String) return true;
   if (t.is_list()) return typed_item_supported(t.elems[0]);
@@ -159,17 +172,7 @@ void* TypedShare::head_for(const py::handle& wrapper, const Type& t, int index) 
     auto* h = static_cast<ListHead*>(std::malloc(sizeof(ListHead)));
     char* data = static_cast<char*>(std::calloc(n ? n : 1, size));
     if (!h || !data) throw std::bad_alloc();
-    void (*destroy)(ListHead*) = &destroy_list<0>;
-    switch (item_kind(t.elems[0])) {
-      case 1: destroy = &destroy_list<1>; break;
-      case 2: destroy = &destroy_list<2>; break;
-      case 3: destroy = &destroy_list<3>; break;
-      default:  // plain bytes: freeing is enough
-        destroy = [](ListHead* p) {
-          std::free(p->data);
-          std::free(p);
-        };
-    }
+    void (*destroy)(ListHead*) = list_destroy_for(t.elems[0]);
     // Two references: the argument's or slot's, and this call's (dropped by ~TypedShare, so a
     // container the call dropped can still be written back).
     *h = ListHead{2, 0, (int64_t)(n ? n : 1), data, destroy};

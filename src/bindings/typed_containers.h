@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "abi/cujit_abi.h"
+#include "bindings/lists.h"
 #include "bindings/marshal.h"
 
 namespace cujit {
@@ -56,6 +57,10 @@ class TypedShare {
 
 /// Whether `t` can be an item, key or value of a typed container passed to or from Python.
 bool typed_item_supported(const Type& t);
+
+/// How a list header made here drops its items of type `item` (numbers and tuples of them,
+/// str, typed containers), as its `destroy`.
+void (*list_destroy_for(const Type& item))(ListHead*);
 
 /// Numba's spelling of a typed container's item type (ListType[...], DictType[...], unicode_type).
 std::string typed_spelling(const Type& t);
