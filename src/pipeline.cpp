@@ -156,6 +156,8 @@ std::string with_prelude(Target t, const std::string& code, bool host_only = fal
       s += prelude::get("host_linalg_decomp.h");
     }
     if (code.find("cj::npa_") != std::string::npos) s += prelude::get("host_numpy.h");
+    if (code.find("cj::npa_median") != std::string::npos || code.find("cj::npa_percentile") != std::string::npos)
+      s += prelude::get("host_numpy_sort.h");
   }
   s += code;
   return s;
@@ -506,6 +508,14 @@ void argument_type_error(const std::shared_ptr<FunctionSource>& src, int index, 
 const std::string& cuda_prelude() {
   static const std::string text = with_prelude(Target::CUDA, "");
   return text;
+}
+
+std::string restrict_cuda_source(const std::string& cuda_source) {
+  const std::string& prelude = cuda_prelude();
+  const size_t at = cuda_source.compare(0, prelude.size(), prelude) == 0 ? prelude.size() : 0;
+  std::string s = cuda_source;
+  s.insert(at, "#define CJ_RESTRICT 1\n");
+  return s;
 }
 
 toolchain::NvrtcOutput nvrtc_compile_source(const std::string& source, const std::string& name,

@@ -1,6 +1,17 @@
 // Prelude for the CPU (the host compiler): @jit functions, CPU ufuncs and the CUDA simulator.
 // The simulator runs a kernel's threads one after another on each CPU thread; the thread and
 // block indices it would read from hardware registers live in a thread_local here.
+// C++17's special functions in <cmath> (std::beta, std::riemann_zeta, ...: libstdc++'s
+// <bits/specfun.h>) were 60% of the time GCC takes to read <cmath>, a quarter of a whole
+// first compile, and nothing here uses them: libstdc++ is told to leave them out (its switch;
+// other libraries have no such header and are unchanged).
+#if defined(__has_include)
+#if __has_include(<bits/c++config.h>)
+#include <bits/c++config.h>
+#undef _GLIBCXX_USE_STD_SPEC_FUNCS
+#define _GLIBCXX_USE_STD_SPEC_FUNCS 0
+#endif
+#endif
 #include <cmath>
 #include <math.h>
 #include <cstdint>
