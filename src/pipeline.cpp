@@ -138,6 +138,14 @@ std::string with_prelude(Target t, const std::string& code, bool host_only = fal
       s += prelude::get("unicode_case.h");
       s += prelude::get("host_str_case.h");
     }
+    // Unicode's character classes (~60 KB) only where the code calls a predicate that needs them.
+    static const char* const kClassFns[] = {"cj::str_isalpha(", "cj::str_isalnum(", "cj::str_isdigit(", "cj::str_isdecimal(",
+                                            "cj::str_isnumeric(", "cj::str_isspace(", "cj::str_isupper(", "cj::str_islower(",
+                                            "cj::str_istitle(", "cj::str_isidentifier(", "cj::str_isprintable("};
+    if (strs && std::any_of(std::begin(kClassFns), std::end(kClassFns), [&](const char* f) { return code.find(f) != std::string::npos; })) {
+      s += prelude::get("unicode_class.h");
+      s += prelude::get("host_str_class.h");
+    }
     if (dicts) s += prelude::get("host_dict.h");
     if (host_only) s += prelude::get("numpy_loop.h");
     // NumPy's sorting and linear algebra (@jit code only; Rule::NpFunc calls, `@`): only where the

@@ -239,12 +239,11 @@ def test_sort_key_capturing_a_variable():
     assert f(-1) == [3, 2, 1]
 
 
-def test_sort_key_returning_a_tuple_refused():
+def test_sort_key_returning_a_tuple():
     @njit
     def f():
         return sorted([(1, "b"), (2, "a")], key=lambda t: (t[1], t[0]))
-    with pytest.raises(UnsupportedError, match="sort key function returning"):
-        f()
+    assert f() == [(2, "a"), (1, "b")]  # Numba's (tests/test_sort_tuple_keys.py)
 
 
 # ---- f-strings -------------------------------------------------------------------------------

@@ -162,7 +162,7 @@ def case_loop_concat(n):
     return s
 
 # (function, arguments, Numba's result). Numba returns isdigit/isalpha/isalnum/isdecimal as
-# 0/1 integers; cujit returns Python's booleans (equal to them). Numba's s.rsplit(",") of
+# 0/1 integers, and so does cujit. Numba's s.rsplit(",") of
 # "a,,b,c" is ['a,', 'b', 'c']: a Numba bug; cujit gives Python's answer.
 CASES = [
     (case_len, ('héllo wörld 😀 中文',), 16),
@@ -254,12 +254,11 @@ def test_errors_as_numba():
         njit(lambda s: s.center(9, "ab"))(S)
 
 
-def test_non_ascii_classes_refused():
-    # Case mapping knows Unicode (tests/test_str_unicode_case.py); the character classes do not
-    # yet: a non-ASCII string raises, never a wrong answer. ASCII text is classed as Python does.
+def test_non_ascii_classes():
+    # Case mapping and the character classes know Unicode (tests/test_str_unicode_case.py,
+    # tests/test_str_unicode_class.py).
     assert njit(lambda s: s.upper())("héllo") == "HÉLLO"  # Numba's
-    with pytest.raises(NotImplementedError, match="non-ASCII"):
-        njit(lambda s: s.isalpha())("é")
+    assert njit(lambda s: s.isalpha())("é") == 1
     assert njit(lambda s: s.upper())("hello") == "HELLO"
 
 

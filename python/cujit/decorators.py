@@ -14,6 +14,8 @@ import ast as _ast
 import enum as _enum
 import builtins
 import gc
+import io as _io
+import tokenize as _tokenize
 import inspect
 import linecache
 import math
@@ -195,10 +197,31 @@ def _find_in(func, lines):
         return None
     indent = len(block[0]) - len(block[0].lstrip(" \t"))
     prefix = block[0][:indent]
+    inside = _string_continuations(block) if indent else ()
     out = []
-    for ln in block:
-        out.append(ln[indent:] if ln.startswith(prefix) else ln.lstrip(" \t"))
+    for k, ln in enumerate(block):
+        if k in inside:  # a line inside a multi-line string literal: its text, kept as written
+            out.append(ln)
+        else:
+            out.append(ln[indent:] if ln.startswith(prefix) else ln.lstrip(" \t"))
     return "".join(out), code.co_filename, first, indent, func.__name__
+
+
+def _string_continuations(block):
+    """The indices of the lines of `block` that continue a string literal begun on an earlier
+    line (a triple-quoted string's, or one continued by a backslash): dedenting the function must
+    leave their text alone, or the string would lose its leading spaces."""
+    text = "".join(block)
+    if '"""' not in text and "'''" not in text and "\\\n" not in text:
+        return ()
+    out = set()
+    try:
+        for tok in _tokenize.generate_tokens(_io.StringIO("if 1:\n" + text).readline):
+            if tok.type == _tokenize.STRING and tok.end[0] > tok.start[0]:
+                out.update(range(tok.start[0] - 1, tok.end[0] - 1))  # rows after the first, 0-based in block
+    except (_tokenize.TokenError, SyntaxError):
+        return ()
+    return out
 
 
 def _parse_block(block):

@@ -2,9 +2,11 @@
 
 A typed.Dict keeps its items in a Python dict, each key and value converted to the dict's types
 when stored (as Numba casts them). Passed to a @jit function it becomes the compiled code's dict
-(bindings/dicts.cpp), and what the function leaves in it is written back into the same object
-after the call, so changes made there are seen here; a dict a @jit function returns is a new
-typed.Dict (or the argument itself, where the function returns its argument).
+(bindings/typed_containers.cpp), and what the function leaves in it is written back into the same
+storage after the call, also when the function raised, so changes made there are seen here as in
+Numba, whose typed containers are shared storage. The storage (`_d`, a typed.List's `_l`) is what
+a container is: a container the function returns, or an item read out of a container holding
+containers, is a new wrapper object around the same storage, as Numba's are.
 """
 from collections.abc import MutableMapping as _MutableMapping
 from collections.abc import MutableSequence as _MutableSequence
@@ -20,9 +22,12 @@ def _type_str(t):
 
 def _typeof_str(v):
     from . import types as _types
-    if isinstance(v, str):  # Numba's unicode_type (a str key or value of a typed.Dict)
-        return "unicode_type"
-    return str(_types.typeof(v))
+    return str(_types.typeof(v))  # str: unicode_type; a typed container: ListType[...] / DictType[...]
+
+
+def _shared(v):
+    """An item as read out of a container: a container item is a new wrapper of its storage."""
+    return v._share() if isinstance(v, (Dict, List)) else v
 
 
 _INTS = {"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"}
@@ -94,8 +99,11 @@ class Dict(_MutableMapping):
     def _from_compiled(cls, items, key_type, value_type):
         d = cls()
         d._key_type, d._value_type = key_type, value_type
-        d._d = dict(items)
+        d._d = items if type(items) is dict else dict(items)
         return d
+
+    def _share(self):
+        return Dict._from_compiled(self._d, self._key_type, self._value_type)
 
     # Numba's DictType[...] spelling, as its repr shows it.
     def _numba_type(self):
@@ -115,7 +123,7 @@ class Dict(_MutableMapping):
         self._d[self._key(k)] = _coerce(v, self._value_type, "value")
 
     def __getitem__(self, k):
-        return self._d[self._key(k)]
+        return _shared(self._d[self._key(k)])
 
     def __delitem__(self, k):
         del self._d[self._key(k)]
@@ -173,6 +181,16 @@ class List(_MutableSequence):
         l._item_type = _type_str(item_type)
         return l
 
+    @classmethod
+    def _from_compiled(cls, items, item_type):
+        l = cls()
+        l._item_type = item_type
+        l._l = items
+        return l
+
+    def _share(self):
+        return List._from_compiled(self._l, self._item_type)
+
     def _item(self, v):
         if self._item_type is None:
             self._item_type = _typeof_str(v)
@@ -183,7 +201,7 @@ class List(_MutableSequence):
             r = List.empty_list(self._item_type)
             r._l = self._l[i]
             return r
-        return self._l[i]
+        return _shared(self._l[i])
 
     def __setitem__(self, i, v):
         if isinstance(i, slice):
@@ -203,7 +221,7 @@ class List(_MutableSequence):
     def __eq__(self, other):
         if isinstance(other, List):
             return self._l == other._l
-        return self._l == other
+        return NotImplemented  # Numba's: a typed.List equals only a typed.List
 
     def __str__(self):  # Numba's: each item by str()
         return "[" + ", ".join(str(v) for v in self._l) + "]"

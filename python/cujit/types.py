@@ -12,9 +12,9 @@ import numpy as np
 _UNSUPPORTED_NAMES = (
     "Optional",
     "Omitted", "CPointer", "voidptr", "NestedArray",
-    "IntegerLiteral", "BooleanLiteral", "StringLiteral", "Literal", "literal", "List", "ListType",
-    "Set", "DictType", "Dummy", "Opaque", "Function",
-    "FunctionType", "Dispatcher", "Buffer", "Bytes", "UnicodeType", "unicode_type", "string",
+    "IntegerLiteral", "BooleanLiteral", "StringLiteral", "Literal", "literal", "List",
+    "Set", "Dummy", "Opaque", "Function",
+    "FunctionType", "Dispatcher", "Buffer", "Bytes", "UnicodeType", "string",
     "slice2_type", "slice3_type", "range_state32_type", "range_state64_type", "undefined",
     "pyobject", "ffi_forced_object", "deferred_type", "optional", "Number", "Integer", "Float",
     "Complex", "Boolean", "EnumClass", "IntEnumClass", "Callable", "DeferredType",
@@ -26,6 +26,7 @@ __all__ = [
     "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float32", "float64", "intp", "uintp", "float_", "double", "byte", "int_",
     "from_dtype", "signature_string", "typeof", "NPDatetime", "NPTimedelta",
+    "unicode_type", "ListType", "DictType",
     # Numba's other spellings of the same scalar types (numba.cuda.types offers them all).
     "b1", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f4", "f8", "char", "uchar", "short",
     "ushort", "intc", "uintc", "long_", "ulong", "longlong", "ulonglong", "uint", "size_t", "ssize_t",
@@ -359,6 +360,31 @@ class _Unsupported(Type):
         return "<types.%s: not supported by cujit>" % self.name
 
 
+class _UnicodeType(Type):
+    """Numba's unicode_type (a str): the item, key or value type of typed containers."""
+
+    name = "unicode_type"
+
+
+unicode_type = _UnicodeType()
+
+
+class ListType(Type):
+    """``types.ListType(int64)``: a numba.typed.List's type, printed ``ListType[int64]``."""
+
+    def __init__(self, item_type):
+        self.item_type = item_type
+        self.name = "ListType[%s]" % item_type
+
+
+class DictType(Type):
+    """``types.DictType(int64, float64)``: a numba.typed.Dict's type, printed as Numba prints it."""
+
+    def __init__(self, key_type, value_type):
+        self.key_type, self.value_type = key_type, value_type
+        self.name = "DictType[%s,%s]<iv=None>" % (key_type, value_type)
+
+
 bfloat16 = _Unsupported("bfloat16")
 for _n in _UNSUPPORTED_NAMES:
     globals()[_n] = _Unsupported(_n)
@@ -417,6 +443,12 @@ def typeof(value):
         return complex128
     if isinstance(value, np.generic):
         return from_dtype(value.dtype)
+    if isinstance(value, str):
+        return unicode_type
+    if getattr(value, "_cj_typed_list", False):  # a typed.List (typed.py): ListType[item]
+        return ListType(value._item_type or "undefined")
+    if getattr(value, "_cj_typed_dict", False):
+        return DictType(value._key_type or "undefined", value._value_type or "undefined")
     if isinstance(value, tuple):  # Numba's: UniTuple / Tuple, NamedUniTuple / NamedTuple
         items = [typeof(v) for v in value]
         fields = getattr(type(value), "_fields", None)

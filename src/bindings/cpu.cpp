@@ -13,6 +13,7 @@
 #include "bindings/common.h"
 #include "bindings/exceptions.h"
 #include "bindings/dicts.h"
+#include "bindings/typed_containers.h"
 #include "bindings/lists.h"
 #include "bindings/marshal.h"
 #include "compiler/layout.h"
@@ -43,6 +44,7 @@ struct ResultOwners {
   rt::CallArena* arena;
   const py::args* args;
   const std::vector<KArg>* kargs = nullptr;  // a returned list that is an argument's is that Python list
+  TypedShare* share = nullptr;               // the call's typed containers: one returned shares storage
   int list_depth = 0;                        // lists being read: those inside one are borrowed
   struct Owned {
     const char* start;
@@ -124,8 +126,10 @@ py::object result_value(const Type& t, const char* p, ResultOwners& owners) {
     ListHead* head;
     std::memcpy(&head, p, sizeof head);
     py::object r;
+    if (owners.share && owners.share->known(head))  // a typed.List's storage: a new wrapper of it, as Numba's
+      r = owners.share->wrap(head, t, [&](const Type& it, const char* q) { return result_value(it, q, owners); });
     for (const KArg& a : *owners.kargs)
-      if (a.type.is_list() && (ListHead*)(intptr_t)a.bytes[0] == head) r = a.list_source;  // as Numba: the same list
+      if (!r && a.type.is_list() && (ListHead*)(intptr_t)a.bytes[0] == head) r = a.list_source;  // as Numba: the same list
     // Lists inside it are its own: read, not released (the outer list's release drops them).
     ++owners.list_depth;
     if (!r) r = list_items(head, t, [&](const char* q) { return result_value(t.elems[0], q, owners); });
@@ -137,8 +141,10 @@ py::object result_value(const Type& t, const char* p, ResultOwners& owners) {
     DictHead* head;
     std::memcpy(&head, p, sizeof head);
     py::object r;
+    if (owners.share && owners.share->known(head))  // a typed.Dict's storage: a new wrapper of it, as Numba's
+      r = owners.share->wrap(head, t, [&](const Type& it, const char* q) { return result_value(it, q, owners); });
     for (const KArg& a : *owners.kargs)
-      if ((a.type.is_dict() || a.type.is_set()) && (DictHead*)(intptr_t)a.bytes[0] == head) r = a.list_source;  // the same object
+      if (!r && a.type.is_set() && (DictHead*)(intptr_t)a.bytes[0] == head) r = a.list_source;  // the same set
     ++owners.list_depth;
     if (!r)
       r = dict_value(head, t, [&](const char* q) { return result_value(t.elems[0], q, owners); },
@@ -205,6 +211,7 @@ class CpuFunction {
 
   py::object call(const py::args& args, const py::kwargs& kw) {
     if (kw.size() > 0) throw InternalError(src_->name + "(): keyword arguments reached the dispatcher unfolded");
+    TypedShare share;  // typed.List / typed.Dict arguments: their storages' headers (typed_containers.h)
     std::vector<KArg> karg;
     // The lists made for list arguments: one reference each, dropped whatever happens.
     struct ListRefs {
@@ -236,8 +243,7 @@ class CpuFunction {
         if (PyList_Check(args[i].ptr())) karg.push_back(marshal_list(args[i], (int)i));  // a reflected list
         else if (PyUnicode_Check(args[i].ptr())) karg.push_back(marshal_str(args[i]));  // bindings/strings.h
         else if (PySet_Check(args[i].ptr())) karg.push_back(marshal_set(args[i], (int)i));  // a reflected set
-        else if (is_typed_dict(args[i])) karg.push_back(marshal_dict(args[i], (int)i));    // a typed.Dict (bindings/dicts.cpp)
-        else if (is_typed_list(args[i])) karg.push_back(marshal_typed_list(args[i], (int)i));  // a typed.List
+        else if (is_typed_dict(args[i]) || is_typed_list(args[i])) karg.push_back(share.marshal(args[i], (int)i));
         else if (PyDict_Check(args[i].ptr()))  // Numba: reflected dicts are not supported
           throw UnknownArgumentType((int)i, "non-precise type pyobject: a Python dict (reflected dicts are not supported; "
                                             "pass a numba.typed.Dict)");
@@ -267,18 +273,25 @@ class CpuFunction {
       rt::ArenaScope scope(&arena);
       error = sp.fn(params.data(), ret.data());
     }
-    if (error) raise_cpu_exception(sp.build, *error);
-    ResultOwners owners{&arena, &args, &karg, 0, {}};
-    for (size_t k = 0; k < karg.size(); ++k) {  // Numba's reflection: the caller's lists get the new items
+    ResultOwners owners{&arena, &args, &karg, &share, 0, {}};
+    // Numba's reflection: the caller's containers get what the call left in them, also when it
+    // raised midway (Numba reflects before it raises; a typed container is shared storage there).
+    ++owners.list_depth;  // items read out of the arguments' containers are theirs, not released
+    for (size_t k = 0; k < karg.size(); ++k) {
       const KArg& a = karg[k];
       bool again = false;  // an argument passed twice is reflected once
       for (size_t j = 0; j < k; ++j) again = again || (args[j].ptr() == args[k].ptr() && karg[j].bytes == a.bytes);
       if (again) continue;
+      if ((a.type.is_list() || a.type.is_dict()) && (is_typed_dict(a.list_source) || is_typed_list(a.list_source)))
+        continue;  // written back below
       if (a.type.is_list()) reflect_list(a, [&](const char* q) { return result_value(a.type.elems[0], q, owners); });
       else if (a.type.is_dict() || a.type.is_set())
         reflect_dict(a, [&](const char* q) { return result_value(a.type.elems[0], q, owners); },
                      [&](const char* q) { return result_value(a.type.elems[1], q, owners); });
     }
+    share.write_back([&](const Type& t, const char* q) { return result_value(t, q, owners); });
+    --owners.list_depth;
+    if (error) raise_cpu_exception(sp.build, *error);
     return result_value(sp.build.ret, reinterpret_cast<const char*>(ret.data()), owners);
   }
 

@@ -29,17 +29,6 @@ bool plain(const Type& t) {
   return true;
 }
 
-// One item marshalled as type `want` (a Python float for a float32 key: its float32 bytes).
-KArg item_as(const py::handle& v, const Type& want, int index) {
-  KArg k = marshal(v, rt::Backend::Sim, index);
-  if (k.type == want || !want.known()) return k;
-  if (want.is_scalar() && k.type.is_scalar()) {  // the typed.Dict coerced it; the bytes in want's type
-    py::object np = py::module_::import("numpy");
-    return marshal(np.attr(scalar_name(want.scalar))(v), rt::Backend::Sim, index);
-  }
-  throw py::type_error("argument " + std::to_string(index) + ": a " + k.type.str() + " where the container holds " + want.str());
-}
-
 // A new header holding `keys` (and `vals`, or none for a set), their types `kt` and `vt`.
 DictHead* make_head(const std::vector<KArg>& keys, const std::vector<KArg>& vals, const Type& kt, const Type& vt) {
   const size_t n = keys.size(), cap = n ? n : 1;
@@ -59,67 +48,10 @@ DictHead* make_head(const std::vector<KArg>& keys, const std::vector<KArg>& vals
   return h;
 }
 
-Type parse_or_unknown(const py::handle& t) {
-  if (t.is_none()) return Type::unknown();
-  try {
-    return parse_type(py::str(t).cast<std::string>());
-  } catch (const std::invalid_argument&) {  // an array's type, say: not an argument's yet
-    throw py::type_error("a typed.Dict of " + py::str(t).cast<std::string>() +
-                         " is not supported as an argument of a @jit function yet (numbers and tuples of them are)");
-  }
-}
 }  // namespace
 
 bool is_typed_dict(const py::handle& h) { return py::hasattr(h, "_cj_typed_dict"); }
 bool is_typed_list(const py::handle& h) { return py::hasattr(h, "_cj_typed_list"); }
-
-KArg marshal_typed_list(const py::handle& h, int index) {
-  const Type it = parse_or_unknown(h.attr("_item_type"));
-  if (!it.known())
-    throw py::type_error("argument " + std::to_string(index) +
-                         ": a typed.List whose item type is not known yet (append to it first, or make it with "
-                         "List.empty_list(item_type))");
-  if (!plain(it))
-    throw py::type_error("argument " + std::to_string(index) + ": a typed.List of " + it.str() +
-                         " is not supported as an argument of a @jit function yet (numbers and tuples of them are)");
-  py::list items = h.attr("_l");
-  const size_t n = items.size(), size = value_layout(it).size;
-  auto* head = static_cast<ListHead*>(std::malloc(sizeof(ListHead)));
-  char* data = static_cast<char*>(std::calloc(n ? n : 1, size));
-  if (!head || !data) throw std::bad_alloc();
-  for (size_t i = 0; i < n; ++i) std::memcpy(data + size * i, item_as(items[i], it, index).bytes.data(), size);
-  *head = ListHead{1, (int64_t)n, (int64_t)(n ? n : 1), data, [](ListHead* p) {
-                     std::free(p->data);
-                     std::free(p);
-                   }};
-  KArg a;
-  a.type = Type::list(it, true);
-  a.bytes.push_back((int64_t)(intptr_t)head);
-  a.list_source = py::reinterpret_borrow<py::object>(h);
-  return a;
-}
-
-KArg marshal_dict(const py::handle& h, int index) {
-  Type kt = parse_or_unknown(h.attr("_key_type")), vt = parse_or_unknown(h.attr("_value_type"));
-  if (!kt.known() || !vt.known())
-    throw py::type_error("argument " + std::to_string(index) +
-                         ": a typed.Dict whose key and value types are not known yet (insert into it first, or make it "
-                         "with Dict.empty(key_type, value_type))");
-  if (!plain(kt) || !plain(vt))
-    throw py::type_error("argument " + std::to_string(index) + ": a typed.Dict of " + kt.str() + " to " + vt.str() +
-                         " is not supported as an argument of a @jit function yet (numbers and tuples of them are)");
-  py::dict d = h.attr("_d");
-  std::vector<KArg> keys, vals;
-  for (auto kv : d) {
-    keys.push_back(item_as(kv.first, kt, index));
-    vals.push_back(item_as(kv.second, vt, index));
-  }
-  KArg a;
-  a.type = Type::dict(kt, vt);
-  a.bytes.push_back((int64_t)(intptr_t)make_head(keys, vals, kt, vt));
-  a.list_source = py::reinterpret_borrow<py::object>(h);
-  return a;
-}
 
 KArg marshal_set(const py::handle& h, int index) {
   if (PySet_GET_SIZE(h.ptr()) == 0) throw py::value_error("cannot compute fingerprint of empty set");  // Numba's words
@@ -172,16 +104,10 @@ void reflect_dict(const KArg& a, const ItemReader& key, const ItemReader& value)
   const auto* head = reinterpret_cast<const DictHead*>((intptr_t)a.bytes[0]);
   py::object now = dict_value(head, a.type, key, value);
   py::object target = a.list_source;
-  if (a.type.is_set()) {
-    if (!now.equal(target)) {  // Numba's: cleared, then its items added in the native set's order
-      target.attr("clear")();
-      target.attr("update")(set_items(head, a.type, key));
-    }
-    return;
+  if (!now.equal(target)) {  // Numba's: cleared, then its items added in the native set's order
+    target.attr("clear")();
+    target.attr("update")(set_items(head, a.type, key));
   }
-  py::dict d = target.attr("_d");
-  d.attr("clear")();
-  d.attr("update")(now.attr("_d"));
 }
 
 void release_dict(DictHead* head) {

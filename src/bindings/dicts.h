@@ -15,19 +15,16 @@ using cj::DictHead;
 
 /// Whether `h` is a cujit.typed.Dict.
 bool is_typed_dict(const pybind11::handle& h);
-/// A typed.Dict (Numba's DictType of its key and value types) or a Python set (a reflected set:
-/// TypeError for an empty set or one of mixed types) as a new DictHead; `a.list_source` keeps it.
-KArg marshal_dict(const pybind11::handle& h, int index);
+/// A Python set (a reflected set: TypeError for an empty set or one of mixed types) as a new
+/// DictHead; `a.list_source` keeps it. (typed.Dict arguments: typed_containers.h.)
 KArg marshal_set(const pybind11::handle& h, int index);
 
-/// Whether `h` is a cujit.typed.List; one as a list (reflected: its changes written back into its
-/// items after the call, bindings/lists.h), typed by its item type even where it is empty.
+/// Whether `h` is a cujit.typed.List (typed_containers.h).
 bool is_typed_list(const pybind11::handle& h);
-KArg marshal_typed_list(const pybind11::handle& h, int index);
 
 /// The dict or set at `head` as a Python object: `key` and `value` read one key or value.
 pybind11::object dict_value(const DictHead* head, const Type& t, const ItemReader& key, const ItemReader& value);
-/// After the call: the argument's typed.Dict or set is given what the compiled code left in it.
+/// After the call: the argument's set is given what the compiled code left in it.
 void reflect_dict(const KArg& a, const ItemReader& key, const ItemReader& value);
 /// Drops one reference to a dict or set.
 void release_dict(DictHead* head);

@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "bindings/strings.h"
+#include "bindings/typed_containers.h"
 #include "compiler/layout.h"
 
 namespace py = pybind11;
@@ -26,9 +28,35 @@ bool plain_item(const Type& t) {
 }
 }  // namespace
 
+namespace {
+// A reflected list of str (Numba's reflected list(unicode_type)): one reference to each str.
+KArg marshal_str_list(const py::handle& h, int index) {
+  const py::ssize_t n = PyList_GET_SIZE(h.ptr());
+  auto* head = static_cast<ListHead*>(std::malloc(sizeof(ListHead)));
+  auto* data = static_cast<cj::StrHead**>(std::calloc((size_t)n, sizeof(cj::StrHead*)));
+  if (!head || !data) throw std::bad_alloc();
+  *head = ListHead{1, 0, (int64_t)n, data, list_destroy_for(Type::string())};
+  KArg a;
+  a.type = Type::list(Type::string(), true);
+  a.bytes.push_back((int64_t)(intptr_t)head);
+  a.list_source = py::reinterpret_borrow<py::object>(h);
+  for (py::ssize_t i = 0; i < n; ++i, ++head->size) {
+    PyObject* v = PyList_GET_ITEM(h.ptr(), i);
+    if (!PyUnicode_Check(v)) {
+      release_list(head);
+      throw py::type_error(std::string("can't unbox heterogeneous list: unicode_type != ") +
+                           marshal(v, rt::Backend::Sim, index).type.str());
+    }
+    data[i] = (cj::StrHead*)(intptr_t)marshal_str(v).bytes[0];
+  }
+  return a;
+}
+}  // namespace
+
 KArg marshal_list(const py::handle& h, int index) {
   const py::ssize_t n = PyList_GET_SIZE(h.ptr());
   if (n == 0) throw py::value_error("cannot compute fingerprint of empty list");  // Numba's words
+  if (PyUnicode_Check(PyList_GET_ITEM(h.ptr(), 0))) return marshal_str_list(h, index);
   std::vector<KArg> items;
   for (py::ssize_t i = 0; i < n; ++i) {
     if (PyList_Check(PyList_GET_ITEM(h.ptr(), i)))  // Numba: "cannot reflect element of reflected container"

@@ -136,7 +136,9 @@ void Emitter::tuple_struct(const Type& t) {
     if (e.is_tuple() || e.is_list() || e.is_dict() || e.is_set() || e.is_optional()) type(e);
   emitted_structs_.insert(name);
   structs_ << "struct " << name << " {";
-  for (size_t i = 0; i < t.elems.size(); ++i) structs_ << " " << cpp_type(t.elems[i]) << " f" << i << ";";
+  // A None item is a bool (always false, what a None constant's code is): C++ has no void member.
+  for (size_t i = 0; i < t.elems.size(); ++i)
+    structs_ << " " << (t.elems[i].tag == Type::Tag::None ? std::string("bool") : cpp_type(t.elems[i])) << " f" << i << ";";
   bool uni = !t.elems.empty();  // items of one type, numbers or not (a tuple of arrays too)
   for (auto& e : t.elems) uni = uni && e == t.elems[0];
   if (uni) {  // a run-time index into a UniTuple; `fail` past its end

@@ -476,9 +476,9 @@ std::string Emitter::print(const ast::Node& e) {
       }
       continue;
     }
-    if (a.type.is_list()) {  // @jit code: Python's repr (prelude/host_list.h)
+    if (print_needs_text(a.type)) {  // @jit code: containers, tuples holding str (codegen_print.cpp)
       fmt += "%s";
-      args += ", cj::list_repr(" + expr(a) + ").c_str()";
+      args += ", " + print_text(expr(a), a.type, &tmp_) + ".c_str()";
       continue;
     }
     if (a.type.tag == Type::Tag::Module) {  // cuda.threadIdx and kin (typing allows no other): a Dim3

@@ -47,6 +47,12 @@ std::string emit_time_builtin(const ast::Node& e, Builtin b, const ValueContext&
 /// Appends print()'s format and printf arguments for `code` of type t (a number, None or a tuple
 /// of them; `code` is a name when t is a tuple, as its fields are read one by one).
 void print_piece(const std::string& code, const Type& t, std::string* fmt, std::string* args);
+/// print() of a value whose text needs building (codegen_print.cpp, @jit code): a list, a dict, a
+/// set, a tuple holding a str or one of those; whether one holding `t` can be printed; the
+/// std::string expression of str(code).
+bool print_needs_text(const Type& t);
+bool print_text_supported(const Type& t);
+std::string print_text(const std::string& code, const Type& t, int* tmp);
 /// `code` of type `from` (None, a value, or an optional) as the optional type `to`.
 std::string optional_convert(const std::string& code, const Type& from, const Type& to, const ValueContext& cx);
 

@@ -29,8 +29,8 @@ Layout value_layout(const Type& t) {
   } else if (t.is_array()) {
     l.size = 8 + 16 * (size_t)t.ndim;
     l.align = 8;
-  } else if (is_compile_time_value(t)) {
-    l.size = 1;  // cj::Unit, an empty struct
+  } else if (is_compile_time_value(t) || t.tag == Type::Tag::None) {
+    l.size = 1;  // cj::Unit, an empty struct; None as a tuple's item: a bool (codegen.cpp's tuple_struct)
   }
   return l;
 }

@@ -127,6 +127,7 @@ class Lexer {
     if (line_has_tokens_) emit(TokenKind::Newline, end, "");
     for (size_t i = 1; i < indents_.size(); ++i) emit(TokenKind::Dedent, end, "");
     emit(TokenKind::End, end, "");
+    join_fstring_runs();
     return std::move(out_);
   }
 
@@ -144,6 +145,41 @@ class Lexer {
   SourceLoc eof_loc_;      // the end of the last line that had text, for tokens at end of input
   std::vector<int> indents_{0};
   std::vector<Open> brackets_;
+  // Each string literal's tokens [begin, end) in out_, and whether they are an f-string's group
+  // `("text" + str(x) ...)`: join_fstring_runs joins adjacent literals where one is such a group.
+  struct Piece {
+    size_t begin, end;
+    bool group;
+  };
+  std::vector<Piece> pieces_;
+
+  // Adjacent literals are one literal ("a" f"{x}" "b"); where one of them is an f-string's group
+  // the parser cannot join them, so the run becomes `("a" + (...) + "b")`: parenthesised, as
+  // implicit concatenation binds tighter than any operator (`"a" f"{x}".upper()` upper-cases all).
+  void join_fstring_runs() {
+    std::vector<std::pair<size_t, size_t>> runs;  // [first piece, last piece]
+    for (size_t i = 0; i < pieces_.size();) {
+      size_t j = i;
+      bool group = pieces_[i].group;
+      while (j + 1 < pieces_.size() && pieces_[j + 1].begin == pieces_[j].end) group |= pieces_[++j].group;
+      if (j > i && group) runs.push_back({i, j});
+      i = j + 1;
+    }
+    for (auto r = runs.rbegin(); r != runs.rend(); ++r) {  // from the end: earlier indices stay valid
+      const SourceLoc loc = out_[pieces_[r->first].begin].loc;
+      auto tok = [&](TokenKind k, const char* text) {
+        Token t;
+        t.kind = k;
+        t.loc = loc;
+        t.text = text;
+        return t;
+      };
+      out_.insert(out_.begin() + (std::ptrdiff_t)pieces_[r->second].end, tok(TokenKind::RParen, ")"));
+      for (size_t k = r->second; k > r->first; --k)
+        out_.insert(out_.begin() + (std::ptrdiff_t)pieces_[k].begin, tok(TokenKind::Plus, "+"));
+      out_.insert(out_.begin() + (std::ptrdiff_t)pieces_[r->first].begin, tok(TokenKind::LParen, "("));
+    }
+  }
   std::vector<Token> out_;
   bool line_has_tokens_ = false;
 
@@ -405,32 +441,46 @@ class Lexer {
     return p + 1;
   }
 
-  // An f-string on one line, as Numba compiles it: each `{expr}` is str(expr) (its FORMAT_VALUE
-  // without a spec), so the tokens emitted are those of `("text" + str(expr) + "text")`. A
-  // conversion (!r), a format spec (:5) or `=` is refused with Numba's message.
+  // An f-string, as Numba compiles it: each `{expr}` is str(expr) (its FORMAT_VALUE without a
+  // spec), so the tokens emitted are those of `("text" + str(expr) + "text")`. A conversion
+  // (!r), a format spec (:5) or `=` is refused with Numba's message. A triple-quoted one may
+  // span lines (its expressions may not).
   void fstring(size_t start, size_t quote, bool raw, bool triple) {
     const char q = s_[quote];
     const SourceLoc where = loc_at(start, quote + 1 - start);
-    if (triple) user_error(src_, where, ErrorKind::Unsupported, "triple-quoted f-strings are not supported");
+    const size_t first_token = out_.size(), first_piece = pieces_.size();
     auto refuse_spec = [&](size_t p) {
       user_error(src_, loc_at(p, 1), ErrorKind::Unsupported, "format spec in f-strings not supported yet");
     };
-    struct Piece {
+    struct Part {
       bool expr;
       std::string text;  // literal text
       size_t from, to;   // an expression's range in s_
+      int line;          // and the line it is on, and that line's start
+      size_t line_start;
     };
-    std::vector<Piece> pieces;
+    std::vector<Part> pieces;
     std::string text;
-    size_t p = quote + 1;
+    size_t p = quote + (triple ? 3 : 1);
     auto flush = [&] {
-      if (!text.empty()) pieces.push_back({false, std::move(text), 0, 0});
+      if (!text.empty()) pieces.push_back({false, std::move(text), 0, 0, 0, 0});
       text.clear();
     };
     while (true) {
-      if (p >= s_.size() || s_[p] == '\n') error(loc_at(start, 1), "unterminated string literal");
+      if (p >= s_.size() || (s_[p] == '\n' && !triple))
+        error(where, triple ? "unterminated triple-quoted string literal" : "unterminated string literal");
       const char c = s_[p];
-      if (c == q) { ++p; break; }
+      if (c == q && (!triple || (at(p + 1) == q && at(p + 2) == q))) {
+        p += triple ? 3 : 1;
+        break;
+      }
+      if (c == '\r' && at(p + 1) == '\n') { ++p; continue; }  // CRLF reads as "\n", as in Python
+      if (c == '\n') {
+        text += '\n';
+        next_line(p);
+        p = pos_;
+        continue;
+      }
       if (c == '{' && at(p + 1) == '{') { text += '{'; p += 2; continue; }
       if (c == '}' && at(p + 1) == '}') { text += '}'; p += 2; continue; }
       if (c == '}') error(loc_at(p, 1), "f-string: single '}' is not allowed");
@@ -463,11 +513,13 @@ class Lexer {
       while (k < e && (s_[k] == ' ' || s_[k] == '\t')) ++k;
       if (k == e) error(loc_at(p, 1), "f-string: empty expression not allowed");
       flush();
-      pieces.push_back({true, "", a, e});
+      pieces.push_back({true, "", a, e, line_, line_start_});
       p = e + 1;
     }
     flush();
     const size_t end = p;
+    const int end_line = line_;
+    const size_t end_line_start = line_start_;
     if (pieces.empty()) pieces.push_back({false, "", 0, 0});
     auto str_token = [&](std::string v) {
       Token& t = emit(TokenKind::String, where, "''");
@@ -475,6 +527,7 @@ class Lexer {
     };
     if (pieces.size() == 1 && !pieces[0].expr) {
       str_token(std::move(pieces[0].text));
+      pieces_.push_back({first_token, out_.size(), false});
       pos_ = end;
       return;
     }
@@ -489,6 +542,8 @@ class Lexer {
       emit(TokenKind::LParen, where, "(");
       // The expression's own tokens, lexed where it stands (so its errors point into it).
       pos_ = pieces[i].from;
+      line_ = pieces[i].line;
+      line_start_ = pieces[i].line_start;
       const size_t depth = brackets_.size();
       while (pos_ < pieces[i].to) {
         const char c = s_[pos_];
@@ -502,6 +557,10 @@ class Lexer {
       emit(TokenKind::RParen, where, ")");
     }
     emit(TokenKind::RParen, where, ")");
+    line_ = end_line;
+    line_start_ = end_line_start;
+    pieces_.resize(first_piece);  // literals inside its expressions join there, not here
+    pieces_.push_back({first_token, out_.size(), true});
     pos_ = end;
   }
 
@@ -569,10 +628,12 @@ class Lexer {
     SourceLoc loc = first;
     size_t end = first_line_end == std::string::npos ? p : first_line_end;
     loc.len = (int)(end - start);
+    const size_t first_token = out_.size();
     Token& t = emit(TokenKind::String, loc, s_.substr(start, p - start));
     t.str_value = std::move(value);
     t.is_raw = raw;
     t.is_bytes = bytes;
+    pieces_.push_back({first_token, out_.size(), false});
     pos_ = p;
   }
 

@@ -296,8 +296,13 @@ class Parser {
 
   // suite = simple_stmts | NEWLINE INDENT stmt+ DEDENT
   void suite(std::vector<NodePtr>& body, const char* what, const Token& head) {
-    if (!at(T::Newline)) {
+    if (!at(T::Newline)) {  // `def f(l): return sorted(l, key=lambda t: t[1])`: its lambdas go in the body
+      std::vector<NodePtr> outer = std::exchange(lambdas_, {});
+      const size_t first = body.size();
       simple_stmts(body);
+      body.insert(body.begin() + (std::ptrdiff_t)first, std::make_move_iterator(lambdas_.begin()),
+                  std::make_move_iterator(lambdas_.end()));
+      lambdas_ = std::move(outer);
       return;
     }
     next();

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "compiler/builtins.h"
+#include "compiler/codegen_values.h"  // print_needs_text, print_text_supported
 #include "compiler/diagnostics.h"
 #include "compiler/libdevice.h"
 #include "compiler/typeinfer_builtin_typer.h"
@@ -232,14 +233,11 @@ Type BuiltinTyper::builtin_call(ast::Node& e, const BuiltinRow& b, const std::ve
         if (t.is_tuple()) return std::all_of(t.elems.begin(), t.elems.end(), printable);
         return (t.is_scalar() && (!is_complex(t.scalar) || fn().host_only)) || t.tag == Type::Tag::None || is_dim3(t);
       };
-      // A list (@jit code) of numbers (not complex), bools, strs and such lists: Python's repr
-      // (prelude/host_list.h's list_repr).
-      std::function<bool(const Type&)> listable = [&](const Type& t) {
-        if (t.is_list()) return listable(t.elems[0]);
-        return (t.is_scalar() && !is_complex(t.scalar) && !is_time(t.scalar)) || t.tag == Type::Tag::String;
-      };
+      // @jit code: lists, dicts, sets and tuples holding them or str, as Numba prints them
+      // (codegen_print.cpp).
+      auto container = [&](const Type& t) { return fn().host_only && print_needs_text(t) && print_text_supported(t); };
       for (size_t i = 0; i < args.size(); ++i)
-        if (!printable(args[i]) && args[i].tag != Type::Tag::String && !(args[i].is_list() && listable(args[i])))
+        if (!printable(args[i]) && args[i].tag != Type::Tag::String && !container(args[i]))
           unsupported(*e.list[i], "print() of a " + args[i].str() + " is not supported" +
                                       (args[i].is_scalar() ? " in GPU code (numba-cuda prints no complex number; @jit code does)" : ""));
       return Type::none();

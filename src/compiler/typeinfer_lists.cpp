@@ -2,6 +2,7 @@
 // typing, the item type of a list made by a literal (unified with what is appended to the name it
 // is assigned to, as Numba's type variables unify), and the typing of list operations that
 // typeinfer.cpp hands over. codegen_lists.cpp writes their code; prelude/host_list.h runs it.
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <set>
@@ -391,8 +392,12 @@ Type type_list_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
     // (only that rewrite passes a list there: a key given by the user is a function or None)
     const Type k = args[1].is_list() ? args[1].elems[0] : Type::unknown();
     if (!k.known()) return Type::unknown();
-    if (!(k.is_scalar() && !is_complex(k.scalar)) && k.tag != Type::Tag::String)
-      refuse(src, call, "a sort key function returning " + k.str() + " is not supported (keys of numbers or strings are)");
+    std::function<bool(const Type&)> orderable = [&](const Type& t) {
+      if (t.is_tuple()) return std::all_of(t.elems.begin(), t.elems.end(), orderable);  // prelude's py_less
+      return (t.is_scalar() && !is_complex(t.scalar)) || t.tag == Type::Tag::String;
+    };
+    if (!orderable(k))
+      refuse(src, call, "a sort key function returning " + k.str() + " is not supported (keys of numbers, strings and tuples of them are)");
     if (!(args[2].is_scalar() && !is_complex(args[2].scalar)))
       typing(src, *call.list[2], "an integer is required for 'reverse' (got type " + args[2].str() + ")");
     return Type::none();

@@ -25,7 +25,8 @@ using detail::is_int;
 struct StrMethod {
   const char* args;
   size_t min;
-  char result;  // S str, I int64, B bool, L list of str, T a tuple of 3 str
+  char result;  // S str, I int64, U uint32, B bool, L list of str, T a tuple of 3 str (Numba's types:
+                // isalpha, isdigit, isdecimal and isalnum answer int64, isascii uint32)
 };
 const std::map<std::string, StrMethod>& str_methods() {
   static const std::map<std::string, StrMethod> m = {
@@ -35,10 +36,10 @@ const std::map<std::string, StrMethod>& str_methods() {
       {"join", {"L", 1, 'S'}},         {"strip", {"N", 0, 'S'}},      {"lstrip", {"N", 0, 'S'}},
       {"rstrip", {"N", 0, 'S'}},       {"upper", {"", 0, 'S'}},       {"lower", {"", 0, 'S'}},
       {"title", {"", 0, 'S'}},         {"capitalize", {"", 0, 'S'}},  {"swapcase", {"", 0, 'S'}},
-      {"casefold", {"", 0, 'S'}},      {"isdigit", {"", 0, 'B'}},     {"isdecimal", {"", 0, 'B'}},
-      {"isnumeric", {"", 0, 'B'}},     {"isalpha", {"", 0, 'B'}},     {"isalnum", {"", 0, 'B'}},
+      {"casefold", {"", 0, 'S'}},      {"isdigit", {"", 0, 'I'}},     {"isdecimal", {"", 0, 'I'}},
+      {"isnumeric", {"", 0, 'B'}},     {"isalpha", {"", 0, 'I'}},     {"isalnum", {"", 0, 'I'}},
       {"isspace", {"", 0, 'B'}},       {"isupper", {"", 0, 'B'}},     {"islower", {"", 0, 'B'}},
-      {"istitle", {"", 0, 'B'}},       {"isascii", {"", 0, 'B'}},     {"replace", {"SSI", 2, 'S'}},
+      {"istitle", {"", 0, 'B'}},       {"isascii", {"", 0, 'U'}},     {"replace", {"SSI", 2, 'S'}},
       {"zfill", {"I", 1, 'S'}},        {"center", {"IS", 1, 'S'}},    {"ljust", {"IS", 1, 'S'}},
       {"rjust", {"IS", 1, 'S'}},       {"splitlines", {"B", 0, 'L'}}, {"partition", {"S", 1, 'T'}},
       {"rpartition", {"S", 1, 'T'}},   {"expandtabs", {"I", 0, 'S'}}, {"isidentifier", {"", 0, 'B'}},
@@ -118,6 +119,7 @@ Type type_str_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, c
   switch (sm.result) {
     case 'S': return str;
     case 'I': return Type::scalar_of(Scalar::Int64);
+    case 'U': return Type::scalar_of(Scalar::UInt32);
     case 'B': return Type::scalar_of(Scalar::Bool);
     case 'T': return Type::tuple({str, str, str});
     default: return Type::list(str);

@@ -412,6 +412,7 @@ Type unify(const Type& a, const Type& b) {
 //        | 'Record' '(' ... ')'        Numba's str() of a Record made from a dtype (record_by_spelling)
 //        | ('IntEnum' | 'Enum') '<' type '>' '(' key ')'   an enum member type (key: its class's)
 //        | ('NPDatetime' | 'NPTimedelta') '(' str ')'        Numba's spelling of a unit's type
+//        | 'unicode_type' | 'ListType' '[' type ']' | 'DictType' '[' type ',' type ']' ['<iv=None>']
 namespace {
 struct SigParser {
   const std::string& s;
@@ -446,6 +447,19 @@ struct SigParser {
       return Type::scalar_of(time_scalar(n == "NPDatetime", unit));
     }
     if (n == "array" || n == "readonly" || n == "unaligned") return array(n);
+    if (n == "unicode_type") return Type::string();
+    if (n == "ListType" || n == "DictType") {  // a typed.List's / typed.Dict's type, as Numba spells it
+      if (!eat('[')) fail("expected '[' after " + n);
+      Type a = type(), b;
+      if (n == "DictType") {
+        if (!eat(',')) fail("expected ',' between the key and value types of DictType[...]");
+        b = type();
+      }
+      if (!eat(']')) fail("expected ']' to close " + n + "[...]");
+      if (n == "ListType") return Type::list(std::move(a), true);
+      if (s.compare(p, 9, "<iv=None>") == 0) p += 9;
+      return Type::dict(std::move(a), std::move(b));
+    }
     Scalar sc;
     if (!scalar_from_name(n, &sc)) fail("unknown type '" + n + "'");
     if (is_time(sc)) {  // datetime64[D], timedelta64[ns]: the unit, then maybe array dimensions

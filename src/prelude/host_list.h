@@ -206,6 +206,22 @@ inline void list_sort(const List<T>& l, bool reverse) {
     l.at(lo) = std::move(v);
   }
 }
+/// a < b as Python orders sort keys: numbers and strs by `<`, tuples (the generated structs, with
+/// cj_arity and cj_zip) item by item, the first unequal pair deciding.
+template <class K>
+inline bool py_less(const K& a, const K& b) {
+  if constexpr (requires { K::cj_arity; }) {
+    int order = 0;
+    a.cj_zip(b, [&](const auto& x, const auto& y) {
+      if (py_less(x, y)) order = -1;
+      else if (py_less(y, x)) order = 1;
+      return order == 0;
+    });
+    return order < 0;
+  } else {
+    return a < b;
+  }
+}
 /// l.sort(key=f, reverse=r) once the keys are computed, one per item in order (as Numba calls
 /// the key function): a stable sort by the keys, equal keys keeping their order either way.
 template <class T, class K>
@@ -217,7 +233,7 @@ inline void list_sort_by(const List<T>& l, const List<K>& keys, bool reverse) {
     while (lo < hi) {
       const int64_t mid = (lo + hi) / 2;
       const K& m = keys.at(order.at(mid));
-      const bool before = reverse ? (m < keys.at(i)) : (keys.at(i) < m);
+      const bool before = reverse ? py_less(m, keys.at(i)) : py_less(keys.at(i), m);
       if (before) hi = mid;
       else lo = mid + 1;
     }

@@ -198,76 +198,15 @@ inline bool cp_linebreak(uint32_t c) {
 }
 inline bool cp_upper(uint32_t c) { return c >= 'A' && c <= 'Z'; }
 inline bool cp_lower(uint32_t c) { return c >= 'a' && c <= 'z'; }
-inline bool cp_alpha(uint32_t c) { return cp_upper(c) || cp_lower(c); }
 inline bool cp_digit(uint32_t c) { return c >= '0' && c <= '9'; }
 
-/// Refuses a string that holds a code point beyond ASCII where cujit lacks Unicode's tables.
-inline void str_ascii_only(const Str& s, const char* what) {
+inline uint32_t str_isascii(const Str& s) {  // uint32, as Numba's
   for (int64_t i = 0; i < s.size(); ++i)
-    if (s.at(i) >= 128) raise("NotImplementedError", what);
+    if (s.at(i) >= 128) return 0;
+  return 1;
 }
-
-inline bool str_isspace(const Str& s) {
-  for (int64_t i = 0; i < s.size(); ++i)
-    if (!cp_space(s.at(i))) return false;
-  return s.size() > 0;
-}
-inline bool str_isascii(const Str& s) {
-  for (int64_t i = 0; i < s.size(); ++i)
-    if (s.at(i) >= 128) return false;
-  return true;
-}
-#define CJ_STR_CLASS(name, test)                                                                          \
-  inline bool str_##name(const Str& s) {                                                                  \
-    str_ascii_only(s, "str." #name "() of a string with non-ASCII characters is not supported by cujit yet"); \
-    for (int64_t i = 0; i < s.size(); ++i)                                                                \
-      if (!(test(s.at(i)))) return false;                                                                 \
-    return s.size() > 0;                                                                                  \
-  }
-CJ_STR_CLASS(isdigit, cp_digit)
-CJ_STR_CLASS(isdecimal, cp_digit)
-CJ_STR_CLASS(isnumeric, cp_digit)
-CJ_STR_CLASS(isalpha, cp_alpha)
-#define CJ_STR_ALNUM(c) (cp_alpha(c) || cp_digit(c))
-CJ_STR_CLASS(isalnum, CJ_STR_ALNUM)
-#undef CJ_STR_ALNUM
-#undef CJ_STR_CLASS
-/// isupper/islower: some cased character, and none of the other case.
-inline bool str_isupper(const Str& s) {
-  str_ascii_only(s, "str.isupper() of a string with non-ASCII characters is not supported by cujit yet");
-  bool cased = false;
-  for (int64_t i = 0; i < s.size(); ++i) {
-    if (cp_lower(s.at(i))) return false;
-    cased |= cp_upper(s.at(i));
-  }
-  return cased;
-}
-inline bool str_islower(const Str& s) {
-  str_ascii_only(s, "str.islower() of a string with non-ASCII characters is not supported by cujit yet");
-  bool cased = false;
-  for (int64_t i = 0; i < s.size(); ++i) {
-    if (cp_upper(s.at(i))) return false;
-    cased |= cp_lower(s.at(i));
-  }
-  return cased;
-}
-inline bool str_istitle(const Str& s) {
-  str_ascii_only(s, "str.istitle() of a string with non-ASCII characters is not supported by cujit yet");
-  bool cased = false, prev_cased = false;
-  for (int64_t i = 0; i < s.size(); ++i) {
-    const uint32_t c = s.at(i);
-    if (cp_upper(c)) {
-      if (prev_cased) return false;
-      prev_cased = cased = true;
-    } else if (cp_lower(c)) {
-      if (!prev_cased) return false;
-      prev_cased = cased = true;
-    } else {
-      prev_cased = false;
-    }
-  }
-  return cased;
-}
+// ---- isalpha, isdigit, isupper, ...: host_str_class.h (with Unicode's tables, only in programs
+// that call them) ----
 
 // ---- case mapping: host_str_case.h (with Unicode's tables, only in programs that map case) ----
 
@@ -498,21 +437,6 @@ inline Str str_expandtabs(const Str& s, int64_t tabsize) {
   pieces.push(str_part(s, from, s.size()));
   return str_join(Str(), pieces);
 }
-inline bool str_isidentifier(const Str& s) {
-  str_ascii_only(s, "str.isidentifier() of a string with non-ASCII characters is not supported by cujit yet");
-  for (int64_t i = 0; i < s.size(); ++i) {
-    const uint32_t c = s.at(i);
-    if (!(cp_alpha(c) || c == '_' || (i > 0 && cp_digit(c)))) return false;
-  }
-  return s.size() > 0;
-}
-inline bool str_isprintable(const Str& s) {
-  str_ascii_only(s, "str.isprintable() of a string with non-ASCII characters is not supported by cujit yet");
-  for (int64_t i = 0; i < s.size(); ++i)
-    if (s.at(i) < 0x20 || s.at(i) == 0x7F) return false;
-  return true;
-}
-
 // ---- conversions --------------------------------------------------------------------------------
 inline Str str_ascii(const char* p, int64_t n) {
   Str o = Str::make(n);
