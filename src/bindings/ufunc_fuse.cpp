@@ -156,6 +156,9 @@ void run(const Pending& p) {
   const std::vector<std::string>* files;
   rt::LoadedModule* mod;
   if (steps.size() == 1) {
+    // The ufunc's own loop, which takes one operand per input (a repeated leaf repeated).
+    leaves.clear();
+    for (const auto& k : p.root->kids) leaves.push_back(k->leaf);
     UfuncCore& c = *p.root->fn;
     mod = &c.module(p.backend);
     symbol = &c.build.variants[p.root->variant].symbol;
@@ -431,6 +434,12 @@ void define_fusion(py::module_& m) {
     return n;
   }, "How many deferred CUDA ufunc writes are waiting (observable ones); for tests.");
   m.def("_fusion_flush", &flush_all, "Runs every deferred CUDA ufunc write.");
+  m.def("_fusion_kernels", [] {
+    py::list r;
+    auto g = lock_without_gil(g_cache_mu);
+    for (const auto& [key, k] : fused_cache()) r.append(py::make_tuple(k->build.name, k->build.cuda_source));
+    return r;
+  }, "The fused loops built so far: (name, CUDA C++ source); for tests.");
 }
 
 }  // namespace fuse
