@@ -394,10 +394,19 @@ py::object try_defer(const std::shared_ptr<UfuncCore>& core, int variant, const 
       return true;
     };
     if (!safe(*node)) return {};
-    // A pending write of exactly this view is superseded (its tree may live on in this one);
-    // other writes into this memory and calls reading it run first.
+    // A pending write of exactly this view whose result this call consumes (x = f(x, out=x)) is
+    // superseded: its tree lives on in this one and its write could never be seen. Any other
+    // write into this memory, and calls reading it, run first (so every call of a loop like
+    // add(a, b, out=c) still runs, one call late).
+    std::function<bool(const Node&, const Node*)> contains = [&](const Node& n, const Node* t) {
+      if (&n == t) return true;
+      for (const auto& k : n.kids)
+        if (contains(*k, t)) return true;
+      return false;
+    };
     for (size_t i = 0; i < reg.size();) {
-      if (reg[i]->buf.lock() == out->buf && same_view(reg[i]->view, *out)) reg.erase(reg.begin() + i);
+      if (reg[i]->buf.lock() == out->buf && same_view(reg[i]->view, *out) && contains(*node, reg[i]->root.get()))
+        reg.erase(reg.begin() + i);
       else ++i;
     }
     g_pending = reg.size();
