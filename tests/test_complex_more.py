@@ -82,3 +82,33 @@ def test_cmath_log_with_base_one_raises_in_jit():
     assert f(8 + 0j, 2 + 0j) == pytest.approx(3 + 0j)
     with pytest.raises(ZeroDivisionError, match="complex division by zero"):
         f(2 + 0j, 1 + 0j)  # log(1) is 0, as in Numba
+
+
+def test_complex_of_two_float32_is_complex64_as_numba():
+    # Numba 0.68: complex(float32, float32) is complex64 (its products round to float32);
+    # any other pair is complex128. Values checked on Numba and numba-cuda's GPU.
+    from cujit import njit
+
+    @njit
+    def square(a, b):
+        z = complex(a, b)
+        return z * z, abs(z)
+
+    sq, mag = square(np.float32(1.1), np.float32(-2.5))
+    assert sq == complex(np.complex64(complex(np.float32(1.1), np.float32(-2.5))) ** 2)
+    assert sq == (-5.039999961853027 - 5.5j) and mag == 2.731300115585327
+    sq, mag = square(np.float32(1.1), -2.5)
+    assert sq == (-5.039999947547912 - 5.5000001192092896j) and mag == 2.7313000663515696
+
+
+def test_kernel_complex_of_float32_is_complex64(target):
+    from cujit import cuda
+
+    @cuda.jit
+    def k(a, out):
+        z = complex(a[0], a[1])
+        out[0] = z * z
+
+    out = cuda.to_device(np.zeros(1, np.complex128))
+    k[1, 1](cuda.to_device(np.array([1.1, -2.5], np.float32)), out)
+    assert out.copy_to_host()[0] == (-5.039999961853027 - 5.5j)

@@ -22,7 +22,7 @@ std::string emit_complex_builtin(const ast::Node& e, Builtin b, const ValueConte
   switch (b) {
     case B::ComplexFn:
       if (e.list.size() == 1) return arg(0, r);
-      return cx.type(r) + "(" + arg(0, Type::scalar_of(Scalar::Float64)) + ", " + arg(1, Type::scalar_of(Scalar::Float64)) + ")";
+      return cx.type(r) + "(" + arg(0, Type::scalar_of(complex_part(r.scalar))) + ", " + arg(1, Type::scalar_of(complex_part(r.scalar))) + ")";
     case B::CmathPhase: case B::CmathIsnan: case B::CmathIsinf: case B::CmathIsfinite:
       // Of a complex, or of a real as the real function (cmath.isnan(x) is math.isnan(x)).
       if (is_complex(a0().scalar)) return std::string(row.spelling) + "(" + cx.expr(*e.list[0]) + ")";

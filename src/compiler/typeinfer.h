@@ -408,11 +408,13 @@ inline std::string readonly_store_message(const Type& array) { return kReadonlyS
 /// doubt, it can): a return ends a block, so does an if whose branches both end, a `while True:`
 /// without a break of its own, and a loop whose else ends and that has no break.
 bool can_fall_through(const std::vector<ast::NodePtr>& stmts);
-/// Python folds integer arithmetic on literals into one constant before Numba sees the code, so
-/// `1 << 63` is the uint64 literal 2**63 and `2**32 - 1` an int64 literal. Rewrites a BinOp of
-/// int literals (nested, negated) into that Constant and returns 1; returns 0 where it is not
-/// such an expression or Python would not fold it (a negative shift, a division by zero, `/`),
-/// and -1 where the value fits neither int64 nor uint64 (Numba cannot type it either).
+/// Python folds arithmetic on number literals into one constant before Numba sees the code, so
+/// `1 << 63` is the uint64 literal 2**63, `2**32 - 1` an int64 literal and `10 ** -3` the float
+/// 0.001 (not the int 0 that int64 ** int64 gives at run time). Rewrites a BinOp of int and float
+/// literals (nested, negated) into that Constant and returns 1 (a complex result, a negative
+/// float to a fractional power, becomes `re + imj`, and 0 is returned); returns 0 where it is not
+/// such an expression or Python would not fold it (a negative shift, a division by zero), and -1
+/// where an int value fits neither int64 nor uint64 (Numba cannot type it either).
 int fold_int_constant(ast::Node& e);
 /// An integer literal, or a negated one.
 bool const_int_literal(const ast::Node& n, int64_t* out);

@@ -31,13 +31,14 @@ Type type_complex_call(FunctionInstance& fn, const ast::Node& e, const BuiltinRo
     case B::ComplexFn:
       // Numba's complex(x): complex64 of a float32, complex128 of any other number (a complex64
       // too); of a bool no implementation ("only support for numbers"). complex(re, im) is
-      // complex128.
+      // complex64 when both are float32, complex128 otherwise (checked on Numba 0.68).
       arity(1, 2);  // complex() itself Numba fails to type
       for (const auto& a : args)
         if (a.scalar == Scalar::Bool) return fail(no_implementation(b, args));
       if (args.size() == 2) {
         if (is_complex(args[0].scalar) || is_complex(args[1].scalar)) return fail(no_implementation(b, args));
-        return Type::scalar_of(Scalar::Complex128);
+        const bool single = args[0].scalar == Scalar::Float32 && args[1].scalar == Scalar::Float32;
+        return Type::scalar_of(single ? Scalar::Complex64 : Scalar::Complex128);
       }
       if (args[0].scalar == Scalar::Float16) return Type::scalar_of(complex_of(args[0].scalar));
       return Type::scalar_of(args[0].scalar == Scalar::Float32 ? Scalar::Complex64 : Scalar::Complex128);

@@ -1,6 +1,7 @@
-// Constant folding for typing: integer literals and Python's integer arithmetic on them (global
+// Constant folding for typing: number literals and Python's compile-time arithmetic on them (global
 // ints and tuples included), as shapes and literal arithmetic need it; NumPy's scalar type names.
 // Split from typeinfer_builtins.cpp, which types intrinsic calls with them.
+#include <cmath>
 #include <string>
 
 #include "compiler/builtins.h"
@@ -24,30 +25,111 @@ namespace {
 using i128 = __int128;
 constexpr i128 kU64End = (i128)1 << 64;  // int literals lie in [INT64_MIN, 2**64)
 constexpr i128 kBound = (i128)1 << 120;  // intermediate values (Python's are unbounded)
+constexpr i128 kFoldExactInt = (i128)1 << 53;   // ints a double holds exactly
 
-// The value of an int literal, a negated one, or a foldable BinOp of them (Python's semantics).
-int fold_value(const ast::Node& e, i128* out) {
+// A constant as CPython's compile-time folding sees it: an int, a float, or (only as a result:
+// a negative float to a fractional power) a complex.
+struct FoldNum {
+  enum { Int, Float, Complex } tag = Int;
+  i128 i = 0;
+  double f = 0.0, im = 0.0;
+  double as_float() const { return tag == Int ? (double)i : f; }  // correctly rounded
+};
+
+// CPython's float floor division and modulo (fold_float_divmod): the result takes the divisor's sign.
+void fold_float_divmod(double a, double b, double* q, double* m) {
+  double mod = std::fmod(a, b), div = (a - mod) / b;
+  if (mod != 0.0) {
+    if ((b < 0) != (mod < 0)) { mod += b; div -= 1.0; }
+  } else {
+    mod = std::copysign(0.0, b);
+  }
+  double fl;
+  if (div != 0.0) {
+    fl = std::floor(div);
+    if (div - fl > 0.5) fl += 1.0;
+  } else {
+    fl = std::copysign(0.0, a / b);
+  }
+  *q = fl;
+  *m = mod;
+}
+
+// Python's `a ** b` on floats (fold_float_pow): 1 folded, 0 where Python raises (0.0 to a negative
+// power), the result of a negative base to a fractional power is complex (CPython's c_pow).
+int fold_float_pow(double a, double b, FoldNum* out) {
+  if (a == 0.0 && b < 0.0) return 0;  // ZeroDivisionError at run time
+  if (a < 0.0 && std::isfinite(a) && std::isfinite(b) && b != std::floor(b)) {
+    double len = std::pow(std::hypot(a, 0.0), b), phase = std::atan2(0.0, a) * b;
+    out->tag = FoldNum::Complex;
+    out->f = len * std::cos(phase);
+    out->im = len * std::sin(phase);
+    return 1;
+  }
+  out->tag = FoldNum::Float;
+  out->f = std::pow(a, b);
+  return 1;
+}
+
+int fold_float(ast::Op op, double a, double b, FoldNum* out) {
+  using O = ast::Op;
+  out->tag = FoldNum::Float;
+  switch (op) {
+    case O::Add: out->f = a + b; return 1;
+    case O::Sub: out->f = a - b; return 1;
+    case O::Mult: out->f = a * b; return 1;
+    case O::Div: if (b == 0.0) return 0; out->f = a / b; return 1;
+    case O::FloorDiv: case O::Mod: {
+      if (b == 0.0) return 0;  // ZeroDivisionError at run time
+      double q, m;
+      fold_float_divmod(a, b, &q, &m);
+      out->f = op == O::FloorDiv ? q : m;
+      return 1;
+    }
+    case O::Pow: return fold_float_pow(a, b, out);
+    default: return 0;  // shifts and bit operations on floats raise TypeError in Python
+  }
+}
+
+// The value of a number literal, a negated one, or a foldable BinOp of them (Python's semantics):
+// 1 folded, 0 not a constant Python folds, -1 an int too large for Numba.
+int fold_value(const ast::Node& e, FoldNum* out) {
   using O = ast::Op;
   if (e.is(ast::Kind::Constant)) {
+    if (e.cval.tag == ast::ConstValue::Tag::Float) {
+      out->tag = FoldNum::Float;
+      out->f = e.cval.f;
+      return 1;
+    }
     if (e.cval.tag != ast::ConstValue::Tag::Int || (e.cval.big_int && !e.cval.fits_uint64)) return 0;
-    *out = e.cval.big_int ? (i128)(uint64_t)e.cval.i : (i128)e.cval.i;
+    out->tag = FoldNum::Int;
+    out->i = e.cval.big_int ? (i128)(uint64_t)e.cval.i : (i128)e.cval.i;
     return 1;
   }
   if (e.is(ast::Kind::UnaryOp) && (e.op == O::USub || e.op == O::UAdd || e.op == O::Invert)) {
     int r = fold_value(*e.operand(), out);
-    if (r == 1) *out = e.op == O::USub ? -*out : e.op == O::Invert ? ~*out : *out;
-    return r;
+    if (r != 1) return r;
+    if (out->tag == FoldNum::Int) out->i = e.op == O::USub ? -out->i : e.op == O::Invert ? ~out->i : out->i;
+    else if (out->tag == FoldNum::Float && e.op == O::USub) out->f = -out->f;
+    else if (out->tag != FoldNum::Float || e.op == O::Invert) return 0;  // ~1.5: TypeError
+    return 1;
   }
   if (!e.is(ast::Kind::BinOp)) return 0;
-  i128 a, b, r = 0;
-  int ra = fold_value(*e.lhs(), &a);
+  FoldNum x, y;
+  int ra = fold_value(*e.lhs(), &x);
   if (ra != 1) return ra;
-  int rb = fold_value(*e.rhs(), &b);
+  int rb = fold_value(*e.rhs(), &y);
   if (rb != 1) return rb;
+  if (x.tag == FoldNum::Complex || y.tag == FoldNum::Complex) return 0;  // typed at run time
+  if (x.tag == FoldNum::Float || y.tag == FoldNum::Float) return fold_float(e.op, x.as_float(), y.as_float(), out);
+  i128 a = x.i, b = y.i, r = 0;
   switch (e.op) {
     case O::Add: r = a + b; break;  // |a|, |b| < 2**120: no overflow
     case O::Sub: r = a - b; break;
     case O::Mult: if (__builtin_mul_overflow(a, b, &r)) return -1; break;
+    case O::Div:  // true division of ints gives a float (correctly rounded: exact operands only)
+      if (b == 0 || a >= kFoldExactInt || a <= -kFoldExactInt || b >= kFoldExactInt || b <= -kFoldExactInt) return 0;
+      return fold_float(e.op, (double)a, (double)b, out);
     case O::FloorDiv: case O::Mod: {
       if (b == 0) return 0;  // ZeroDivisionError at run time, as in Python
       i128 q = a / b, m = a % b;
@@ -56,7 +138,9 @@ int fold_value(const ast::Node& e, i128* out) {
       break;
     }
     case O::Pow: {
-      if (b < 0) return 0;  // a float in Python
+      // A negative exponent makes a float in Python (`10 ** -3` is 0.001, not 0): both operands
+      // become floats first, as CPython's long_pow does.
+      if (b < 0) return fold_float_pow((double)a, (double)b, out);
       r = 1;
       for (i128 k = 0; k < b; ++k) {
         if (__builtin_mul_overflow(r, a, &r) || r >= kBound || r <= -kBound) return -1;
@@ -77,27 +161,46 @@ int fold_value(const ast::Node& e, i128* out) {
     case O::BitAnd: r = a & b; break;
     case O::BitOr: r = a | b; break;
     case O::BitXor: r = a ^ b; break;
-    default: return 0;  // `/` gives a float; others are not arithmetic on ints
+    default: return 0;  // `@` and the rest are not arithmetic on ints
   }
   if (r >= kBound || r <= -kBound) return -1;
-  *out = r;
+  out->tag = FoldNum::Int;
+  out->i = r;
   return 1;
+}
+
+ast::NodePtr fold_float_node(double v, SourceLoc loc, bool imag) {
+  ast::NodePtr c = ast::make(ast::Kind::Constant, loc);
+  c->cval.tag = imag ? ast::ConstValue::Tag::Imag : ast::ConstValue::Tag::Float;
+  c->cval.f = v;
+  return c;
 }
 }  // namespace
 
 int fold_int_constant(ast::Node& e) {
   if (!e.is(ast::Kind::BinOp)) return 0;
-  i128 v;
+  FoldNum v;
   int r = fold_value(e, &v);
   if (r != 1) return r;
-  if (v < (i128)INT64_MIN || v >= kU64End) return -1;
+  if (v.tag == FoldNum::Int && (v.i < (i128)INT64_MIN || v.i >= kU64End)) return -1;
   e.lhs().reset();  // a BinOp's operands, read by role before the node becomes a Constant
   e.rhs().reset();
+  if (v.tag == FoldNum::Complex) {  // re + imj, which typing makes the complex128 (re, im)
+    e.op = ast::Op::Add;
+    e.lhs() = fold_float_node(v.f, e.loc, false);
+    e.rhs() = fold_float_node(v.im, e.loc, true);
+    return 0;
+  }
   e.kind = ast::Kind::Constant;
   e.cval = ast::ConstValue{};
+  if (v.tag == FoldNum::Float) {
+    e.cval.tag = ast::ConstValue::Tag::Float;
+    e.cval.f = v.f;
+    return 1;
+  }
   e.cval.tag = ast::ConstValue::Tag::Int;
-  e.cval.big_int = v > (i128)INT64_MAX;
-  e.cval.i = (int64_t)(uint64_t)v;
+  e.cval.big_int = v.i > (i128)INT64_MAX;
+  e.cval.i = (int64_t)(uint64_t)v.i;
   return 1;
 }
 
