@@ -114,6 +114,24 @@ void run(const Pending& p) {
   std::unique_ptr<rt::DeviceScope> scope;
   if (p.backend == rt::Backend::GPU && rt::current_device() != p.device) scope = std::make_unique<rt::DeviceScope>(p.device);
 
+  bool single = true;  // one call on leaves: its own loop (the common case, kept cheap)
+  for (const auto& k : p.root->kids) single = single && k->leaf;
+  if (single) {
+    UfuncCore& c = *p.root->fn;
+    std::vector<rt::Operand> operands;
+    for (const auto& k : p.root->kids) operands.push_back({k->leaf->data, k->leaf->shape, k->leaf->strides});
+    operands.push_back({p.view.data, p.view.shape, p.view.strides});
+    int64_t n = 0;
+    std::vector<int64_t> packed = rt::pack_ufunc_args(p.view.shape, operands, &n);
+    rt::LoadedModule& mod = c.module(p.backend);
+    const std::string& symbol = c.build.variants[p.root->variant].symbol;
+    naming_simulator_errors(c.build.file_order, [&] {
+      py::gil_scoped_release nogil;
+      mod.launch_ufunc(symbol, packed, n, p.stream);
+      return 0;
+    });
+    return;
+  }
   // Flatten the tree: distinct leaves (by view), one step per distinct op node.
   std::vector<std::shared_ptr<rt::DeviceArray>> leaves;
   std::vector<FusedOp> ops;
@@ -155,15 +173,7 @@ void run(const Pending& p) {
   const std::string* symbol;
   const std::vector<std::string>* files;
   rt::LoadedModule* mod;
-  if (steps.size() == 1) {
-    // The ufunc's own loop, which takes one operand per input (a repeated leaf repeated).
-    leaves.clear();
-    for (const auto& k : p.root->kids) leaves.push_back(k->leaf);
-    UfuncCore& c = *p.root->fn;
-    mod = &c.module(p.backend);
-    symbol = &c.build.variants[p.root->variant].symbol;
-    files = &c.build.file_order;
-  } else {
+  {
     std::shared_ptr<FusedKernel> fk;
     {
       auto g = lock_without_gil(g_cache_mu);
@@ -429,6 +439,7 @@ py::object try_defer(const std::shared_ptr<UfuncCore>& core, int variant, const 
   p->stream = stream;
   reg.push_back(p);
   g_pending = reg.size();
+  if (out) return py::bool_(true);  // the caller returns its out= object
   return py::cast(dest);
 }
 
