@@ -2,7 +2,9 @@
 ufunc calls deferred and run as one loop, against the same calls run one by one (fusion off,
 what CUJIT_FUSE=0 does), in one process.
 
-    python benchmarks/ufunc_fusion.py [n]        (n defaults to 100,000,000; on the simulator 1,000,000)
+    python benchmarks/ufunc_fusion.py cujit [n]    (n defaults to 100,000,000; on the simulator 1,000,000)
+
+(cujit only: no other tool fuses Numba-API ufunc calls; benchmarks/run.py runs it as a row.)
 
 Two forms, both on device arrays made before timing:
   out=    the course's code:  normalize(g, out=tmp); weigh(tmp, w, out=out); activate(out, out=tmp)
@@ -28,7 +30,9 @@ RUNS = 10
 def main():
     from cujit import _core, cuda, vectorize
 
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else (1_000_000 if _core.simulator_enabled() else 100_000_000)
+    if len(sys.argv) > 1 and sys.argv[1] != "cujit":
+        sys.exit("ufunc_fusion.py measures cujit only")
+    n = int(sys.argv[2]) if len(sys.argv) > 2 else (1_000_000 if _core.simulator_enabled() else 100_000_000)
 
     @vectorize(['float32(float32)'], target='cuda')
     def normalize(grayscales):
@@ -67,8 +71,9 @@ def main():
             for _ in range(RUNS):
                 cuda.synchronize()
                 t0 = time.perf_counter()
-                fn()
+                keep = fn()  # held through the synchronize: a dropped result is never computed
                 cuda.synchronize()
+                del keep
                 runs.append(time.perf_counter() - t0)
             return min(runs), result
         finally:
