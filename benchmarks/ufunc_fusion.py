@@ -6,8 +6,9 @@ what CUJIT_FUSE=0 does), in one process.
 
 (cujit only: no other tool fuses Numba-API ufunc calls; benchmarks/run.py runs it as a row.)
 
-Two forms, both on device arrays made before timing:
-  out=    the course's code:  normalize(g, out=tmp); weigh(tmp, w, out=out); activate(out, out=tmp)
+Two forms, on device arrays g and w made before timing:
+  out=    the course's code:  tmp, out = device_array_like(g) twice; normalize(g, out=tmp);
+          weigh(tmp, w, out=out); activate(out, out=tmp); return tmp
   chain   activate(weigh(normalize(g), w))   (each call a new array)
 each timed up to and including cuda.synchronize() (which runs the pending fused loop), best of
 10 after a warm-up call (compiles). The unfused loops read and write 12 n bytes per call chain
@@ -49,10 +50,10 @@ def main():
     rng = np.random.default_rng(0)
     g = cuda.to_device(np.floor(rng.uniform(0, 255, n).astype(np.float32)))
     w = cuda.to_device(rng.normal(.5, .1, n).astype(np.float32))
-    tmp = cuda.device_array_like(g)
-    out = cuda.device_array_like(g)
 
-    def with_out():
+    def with_out():  # as the course's create_hidden_layer: `out` is dropped, so never written
+        tmp = cuda.device_array_like(g)
+        out = cuda.device_array_like(g)
         normalize(g, out=tmp)
         weigh(tmp, w, out=out)
         activate(out, out=tmp)
