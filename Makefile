@@ -3,7 +3,8 @@
 # make bench: the benchmarks (on a GPU machine), written to benchmarks/RESULTS.md.
 # make gpu-check: what the GPU machine runs in one call: test + bench + the conformance run (on
 #   numba-cuda too where it is installed, for the baseline).
-# make test-install: pip install from this checkout into a fresh venv, used outside the tree.
+# make test-install: pip install from this checkout into a fresh venv, used outside the tree; a
+#   build with the CUDA Toolkit hidden.
 # make test-asan: the whole suite against an ASan + UBSan build of the extension (build/asan).
 # make conformance: numba-cuda 0.30's own test files against cujit (docs/conformance.md).
 SHELL := /bin/bash
@@ -63,11 +64,12 @@ wheel: setup
 	@CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) tools/make_wheel.sh
 
 # make wheel's wheel installed offline into a fresh venv and run from outside the source tree:
-# make demo's program, a kernel on the simulator, a @jit function (tests/test_pip_install.py).
-# CI runs it after make test.
+# make demo's program, a kernel on the simulator, a @jit function (tests/test_pip_install.py);
+# then the extension built with the CUDA Toolkit hidden in a mount namespace, running @jit, a CPU
+# ufunc and a simulated kernel (tests/test_build_without_cuda.py). CI runs it after make test.
 test-install: wheel
 	@PY=$$(cat .python-path); CUJIT_TEST_PIP_INSTALL=1 \
-	  PYTHONPATH=$(CURDIR)/python $$PY -m pytest -q $(PYTEST_ARGS) tests/test_pip_install.py
+	  PYTHONPATH=$(CURDIR)/python $$PY -m pytest -q $(PYTEST_ARGS) tests/test_pip_install.py tests/test_build_without_cuda.py
 
 demo: build
 	@PY=$$(cat .python-path); PYTHONPATH=$(CURDIR)/python $$PY examples/demo.py

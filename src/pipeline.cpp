@@ -2,8 +2,9 @@
 // each, and the mapping of toolchain errors back to the user's Python line. The stages, named
 // once, in order (every build_* function below runs them so):
 //   parse    parse_stage: the source text of each user function to its tree (compiler/parser.h)
-//   type     type_stage: names resolved and types inferred (Program::instantiate); typing reads
-//            the parse stage's trees and never parses
+//   type     Program::instantiate (timed as "type"): names resolved and types inferred; typing
+//            reads the parse stage's trees and never parses
+//   lower    lower_stage: the named passes of compiler/lower.cpp over the typed trees
 //   emit     emit_stage: typed instances to C++ for each target, with its prelude
 //   compile  compile_cuda / compile_host: the toolchains, through the disk cache
 #include "pipeline.h"
@@ -231,6 +232,12 @@ void parse_reachable(Program& prog, const FunctionSource& src, std::set<const Fu
 
 }  // namespace
 
+// The lower stage (compiler/lower.h): its passes' trees printed with CUJIT_DEBUG=2.
+void lower_stage(Program& prog, const std::string& name) {
+  StageTimer t{"lower", name};
+  lower(prog, LowerOptions{debug_level() >= 2});
+}
+
 void parse_stage(Program& prog, const std::shared_ptr<FunctionSource>& src) {
   StageTimer t{"parse", src->name};
   // A function typing meets that no global names (one passed as an argument) is parsed when met.
@@ -274,7 +281,7 @@ UfuncBuild build_ufunc(const std::shared_ptr<FunctionSource>& src, const std::ve
       b.variants.push_back(v);
     }
   }
-  lower(prog, LowerOptions{debug_level() >= 2});  // the lower stage (compiler/lower.h)
+  lower_stage(prog, b.name);
   emit_stage(b, prog, entries);
   return b;
 }
@@ -329,14 +336,6 @@ std::vector<bool> stored_operands(const std::shared_ptr<FunctionSource>& src, co
   return written;
 }
 
-// Numba's CPU ufuncs take records (registered as NumPy's void type, so that NumPy hands the
-// loop any structured dtype, or any void data, without a check: another dtype reads garbage).
-// cujit's loops and ufunc objects have no record path yet: refused rather than risk that.
-std::string cpu_ufunc_record_refusal(const Type& a, const Signature& s) {
-  return "cujit's CPU @vectorize/@guvectorize do not take records yet (Numba's do): got " + a.str() + " in " +
-         s.str() + "; read the fields in an @jit function instead";
-}
-
 // The shared part of the two CPU NumPy-loop builds: one instance and one entry per signature.
 NumpyUfuncBuild build_numpy_loops(const std::shared_ptr<FunctionSource>& src, const std::vector<Signature>& sigs,
                                   EntryPoint::Kind kind, const std::vector<std::vector<int>>& core_dims,
@@ -357,13 +356,14 @@ NumpyUfuncBuild build_numpy_loops(const std::shared_ptr<FunctionSource>& src, co
     for (size_t i = 0; i < sigs.size(); ++i) {
       const Signature& s = sigs[i];
       for (const auto& a : s.args) {
-        if (a.is_record() || a.is_record_array()) throw std::invalid_argument(cpu_ufunc_record_refusal(a, s));
-        if (!gufunc && !a.is_scalar())
+        // Records pass (NumPy's void type); NumPy does not tell one structured dtype from another,
+        // so cpu_ufunc.py's RecordUFunc checks each operand's dtype before NumPy sees it.
+        if (!gufunc && !a.is_scalar() && !a.is_record())
           throw std::invalid_argument("vectorize signatures take scalar types only, got " + a.str() + " in " + s.str());
-        if (gufunc && !a.is_scalar() && !a.is_array())
+        if (gufunc && !a.is_scalar() && !a.is_array() && !a.is_record())
           throw std::invalid_argument("guvectorize signatures take arrays and scalars, got " + a.str() + " in " + s.str());
       }
-      if (!gufunc && s.ret.known() && !s.ret.is_scalar())
+      if (!gufunc && s.ret.known() && !s.ret.is_scalar() && !s.ret.is_record())
         throw std::invalid_argument("vectorize signatures need a scalar return type, as in 'float32(float32, float32)'; got '" + s.str() + "'");
       // A gufunc writes its outputs through array arguments; typing ignores a 'void' return.
       Type declared = gufunc ? Type::unknown() : s.ret;
@@ -371,7 +371,7 @@ NumpyUfuncBuild build_numpy_loops(const std::shared_ptr<FunctionSource>& src, co
       v.args = s.args;
       int idx = prog.instantiate(src, s.args, declared, gufunc ? Role::Device : Role::Ufunc);
       v.output = prog.fns[idx]->ret;
-      if (!gufunc && !v.output.is_scalar())
+      if (!gufunc && !v.output.is_scalar() && !v.output.is_record())
         throw std::invalid_argument(src->name + "() returns " + v.output.str() + " for (" + s.str() +
                                     "); a vectorize function must return a scalar");
       if (gufunc) v.written = stored_operands(src, s.args, declared);
@@ -383,7 +383,7 @@ NumpyUfuncBuild build_numpy_loops(const std::shared_ptr<FunctionSource>& src, co
       b.variants.push_back(v);
     }
   }
-  lower(prog, LowerOptions{debug_level() >= 2});  // the lower stage (compiler/lower.h)
+  lower_stage(prog, b.name);
   emit_stage(b, prog, entries);
   return b;
 }
@@ -443,7 +443,7 @@ Type build_single(Build& b, const std::shared_ptr<FunctionSource>& src, const st
     if (l->kind != "cu") b.device_links.push_back(*l);
     else b.cuda_links.push_back(l->name);
   if (!b.device_links.empty()) b.nvrtc_options = {"-rdc=true"};  // calls to be resolved by the linker
-  lower(prog, LowerOptions{debug_level() >= 2});  // the lower stage (compiler/lower.h)
+  lower_stage(prog, b.name);
   emit_stage(b, prog, {{o.kind, idx, o.symbol}});
   if (o.annotated) *o.annotated = annotate_types(*prog.fns[idx]);
   return prog.fns[idx]->ret;
@@ -477,7 +477,7 @@ Build build_device_function(const std::shared_ptr<FunctionSource>& src, const st
     StageTimer t{"type", src->name};
     idx = prog.instantiate(src, args, declared_ret, Role::Device);
   }
-  lower(prog, LowerOptions{debug_level() >= 2});  // the lower stage (compiler/lower.h)
+  lower_stage(prog, b.name);
   EntryPoint e{EntryPoint::Kind::DeviceAbi, idx, symbol};
   e.c_abi = c_abi;
   emit_stage(b, prog, {e});

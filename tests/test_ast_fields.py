@@ -25,9 +25,11 @@ def test_a_raw_slot_is_found(tmp_path):
         "  g(n.lhs());  // n.a in a comment is fine\n"
         "  g(n.a->b);\n"
         "  h(e.cval.b, \"x.c\");\n"
+        "  for (auto& x : n.list) g(x);\n"
+        "  g(n.args());\n"
         "}\n"
     )
     (d / "ast.cpp").write_text("NodePtr clone(const Node& n) { c->a = clone(*n.a); }\n")  # the owner
     r = run(str(tmp_path))
     assert r.returncode == 1
-    assert r.stdout.splitlines() == ["compiler/pass.cpp:3: g(n.a->b);"]
+    assert r.stdout.splitlines() == ["compiler/pass.cpp:3: g(n.a->b);", "compiler/pass.cpp:5: for (auto& x : n.list) g(x);"]

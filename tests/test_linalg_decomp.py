@@ -220,15 +220,21 @@ def test_pinv_slogdet_det():
     assert isinstance(sc, complex) and sc == 1 and abs(lc - np.log(18.)) < 1e-6
 
 
-def test_norm_matches_numba():
-    v32 = np.array([3., -4., 0.], np.float32)
-    assert norm(np.ones(3, np.float32)) == 1.7320507764816284  # float32: nrm2 of the dtype
-    for o, want in [(2, 5.0), (np.inf, 4.0), (-np.inf, 0.0), (0, 2.0), (1, 7.0), (3, 4.497941445275415),
-                    (0.5, 13.928203230275509)]:
-        assert norm_ord(v32, o) == pytest.approx(want, rel=1e-12), o
+@pytest.mark.parametrize("o, want", [(2, 5.0), (np.inf, 4.0), (-np.inf, 0.0), (0, 2.0), (1, 7.0),
+                                     (3, 4.497941445275415), (0.5, 13.928203230275509)])
+def test_vector_norm_orders(o, want):
+    assert norm_ord(np.array([3., -4., 0.], np.float32), o) == pytest.approx(want, rel=1e-12)
+
+
+@pytest.mark.parametrize("o", [np.inf, -np.inf, 1, -1, 2, -2])
+def test_matrix_norm_orders(o):
     m = np.array([[1., -2.], [3., 4.]])
-    for o in (np.inf, -np.inf, 1, -1, 2, -2):
-        assert norm_ord(m, o) == pytest.approx(np.linalg.norm(m, o), rel=1e-12), o
+    assert norm_ord(m, o) == pytest.approx(np.linalg.norm(m, o), rel=1e-12)
+
+
+def test_norm_matches_numba():
+    assert norm(np.ones(3, np.float32)) == 1.7320507764816284  # float32: nrm2 of the dtype
+    m = np.array([[1., -2.], [3., 4.]])
     assert norm(A) == pytest.approx(5.744562646538029, rel=1e-15)
     assert norm(A.T) == norm(A)
     assert norm(np.ones(3, np.complex64)) == 1.7320507764816284
@@ -262,37 +268,35 @@ def test_cond_rank_power():
         mpow(np.ones((2, 3)), 2)
 
 
-def test_runtime_errors_match_numba():
-    err = np.linalg.LinAlgError
-    with pytest.raises(err, match=r"^Last 2 dimensions of the array must be square\.$"):
-        eig(np.ones((2, 3)))
-    with pytest.raises(err, match=r"^Last 2 dimensions of the array must be square\.$"):
-        eigh(np.ones((2, 3)))
-    with pytest.raises(err, match=r"^Last 2 dimensions of the array must be square\.$"):
-        slogdet(np.ones((2, 3)))
-    with pytest.raises(err, match=r"^Arrays cannot be empty$"):
-        svd(np.ones((0, 3)), True)
-    with pytest.raises(err, match=r"^Arrays cannot be empty$"):
-        qr(np.ones((0, 3)))
-    with pytest.raises(err, match=r"^Arrays cannot be empty$"):
-        lstsq(np.ones((3, 2)), np.ones(0))
-    with pytest.raises(err, match=r"^Incompatible array sizes, system is not dimensionally valid\.$"):
-        lstsq(np.ones((3, 2)), np.ones(4))
-    with pytest.raises(err, match=r"^Array must not contain infs or NaNs\.$"):
-        eig(np.array([[np.nan, 1.], [1., 1.]]))
+_SQUARE = r"^Last 2 dimensions of the array must be square\.$"
+_EMPTY = r"^Arrays cannot be empty$"
 
 
-def test_typing_errors_match_numba():
-    with pytest.raises(TypingError, match=r"np.linalg.eig\(\) only supported on float and complex arrays\."):
-        eig(np.ones((2, 2), np.int64))
-    with pytest.raises(TypingError, match=r"np.linalg.eig\(\) only supported on 2-D arrays\."):
-        eig(np.ones(3))
-    with pytest.raises(TypingError, match=r"np.linalg.norm\(\) only supported on 1 and 2-D arrays"):
-        norm(np.ones((2, 2, 2)))
-    with pytest.raises(TypingError, match=r"np.linalg.lstsq\(\) only supports inputs that have homogeneous dtypes\."):
-        lstsq(np.ones((3, 2)), np.ones(3, np.float32))
-    with pytest.raises(TypingError, match=r"Exponent must be an integer\."):
-        mpow(A, 2.0)
+@pytest.mark.parametrize("fn, args, message", [
+    (eig, (np.ones((2, 3)),), _SQUARE),
+    (eigh, (np.ones((2, 3)),), _SQUARE),
+    (slogdet, (np.ones((2, 3)),), _SQUARE),
+    (svd, (np.ones((0, 3)), True), _EMPTY),
+    (qr, (np.ones((0, 3)),), _EMPTY),
+    (lstsq, (np.ones((3, 2)), np.ones(0)), _EMPTY),
+    (lstsq, (np.ones((3, 2)), np.ones(4)), r"^Incompatible array sizes, system is not dimensionally valid\.$"),
+    (eig, (np.array([[np.nan, 1.], [1., 1.]]),), r"^Array must not contain infs or NaNs\.$"),
+])
+def test_runtime_errors_match_numba(fn, args, message):
+    with pytest.raises(np.linalg.LinAlgError, match=message):
+        fn(*args)
+
+
+@pytest.mark.parametrize("fn, args, message", [
+    (eig, (np.ones((2, 2), np.int64),), r"np.linalg.eig\(\) only supported on float and complex arrays\."),
+    (eig, (np.ones(3),), r"np.linalg.eig\(\) only supported on 2-D arrays\."),
+    (norm, (np.ones((2, 2, 2)),), r"np.linalg.norm\(\) only supported on 1 and 2-D arrays"),
+    (lstsq, (np.ones((3, 2)), np.ones(3, np.float32)), r"np.linalg.lstsq\(\) only supports inputs that have homogeneous dtypes\."),
+    (mpow, (A, 2.0), r"Exponent must be an integer\."),
+])
+def test_typing_errors_match_numba(fn, args, message):
+    with pytest.raises(TypingError, match=message):
+        fn(*args)
 
 
 @njit

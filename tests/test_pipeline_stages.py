@@ -1,5 +1,5 @@
 """The compile recipe names its stages in order (src/pipeline.cpp): CUJIT_DEBUG=1 reports parse,
-then type, then codegen, each once per build (docs/inspecting.md)."""
+then type, then lower, then codegen, each once per build (docs/inspecting.md)."""
 import os
 import subprocess
 import sys
@@ -29,4 +29,4 @@ def test_stages_in_order(tmp_path):
     assert r.stdout.strip() == "7"
     stages = [line.split()[1] for line in r.stderr.splitlines()
               if line.startswith("cujit: ") and line.split()[2] == "add_one:"]
-    assert stages[:3] == ["parse", "type", "codegen"], r.stderr
+    assert stages[:4] == ["parse", "type", "lower", "codegen"], r.stderr

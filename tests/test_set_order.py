@@ -199,8 +199,14 @@ def test_arguments_and_results():
     ps = {5, 21, 37, 2, 1000}
     assert (arg(ps), list(ps)) == ([2, 5, 37, 21, 1000], [2, 37, 5, 1000, 77, 21])  # the reflected set: Numba's order, then its items added back
     assert list(ret()) == [0, 128, 8, 136, 16, 144, 24, 152, 32, 40, 48, 56, 64, 72, 80, 88, 96, 104, 112, 120]  # the returned set built in the native order
-    assert int32s(np.array([5, -3, 16, 7, 100000, -2], dtype=np.int32)) == [16, 100000, 5, -2, 7, -3]
-    assert int32s(np.array([0.1, 2.5, -7.75, 1e20], dtype=np.float32)) == [0.10000000149011612, 2.5, -7.75, 1.0000000200408773e+20]
+
+
+@pytest.mark.parametrize("a, expected", [
+    (np.array([5, -3, 16, 7, 100000, -2], dtype=np.int32), [16, 100000, 5, -2, 7, -3]),
+    (np.array([0.1, 2.5, -7.75, 1e20], dtype=np.float32), [0.10000000149011612, 2.5, -7.75, 1.0000000200408773e+20]),
+])
+def test_narrow_items_order(a, expected):
+    assert int32s(a) == expected
 
 
 _STR_SETS = r'''

@@ -20,6 +20,6 @@ fi
 # shellcheck disable=SC2086
 ${CXX_FOR_TESTS:-g++} -std=c++17 -O1 -g -Wall -Wextra ${CXXFLAGS_FOR_TESTS:-} -I "$ROOT/src" \
   "$ROOT/src/compiler/diagnostics.cpp" "$ROOT/src/compiler/lexer.cpp" \
-  "$ROOT/src/compiler/parser.cpp" "$ROOT/src/compiler/ast.cpp" "$TYPES" \
+  "$ROOT/src/compiler/parser.cpp" "$ROOT/src/compiler/parser_desugar.cpp" "$ROOT/src/compiler/ast.cpp" "$TYPES" \
   "$ROOT/tests_cpp/parser_test.cpp" -o "$BUILD/parser_test"
 "$BUILD/parser_test"

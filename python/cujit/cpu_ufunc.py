@@ -56,8 +56,10 @@ def _type_name(value):
 
 def make_ufunc(func, signatures, target, identity):
     """@vectorize(signatures) on the CPU: a numpy.ufunc with one loop per signature, in order."""
-    loops = _core.NumpyLoops(source(func), target == "parallel", _nparams(func), [], snapshot(func))
     spellings = [signature_string(s) for s in signatures]
+    if any(_record_operands(s)[0] for s in spellings):
+        return RecordUFunc(func, spellings, target, identity=identity)
+    loops = _core.NumpyLoops(source(func), target == "parallel", _nparams(func), [], snapshot(func))
     loops.add(spellings)
     u = loops.make(func.__name__, func.__doc__ or "", _nparams(func), 1, _identity_name(identity), "")
     return _by_value(u, "ufunc", func, {"signatures": spellings, "target": target, "identity": identity})
@@ -170,7 +172,10 @@ class DUFunc(_Lazy):
 
     def add(self, sig):
         """Compiles the loop for one signature ('float64(float64)', or argument types only)."""
-        self._add([signature_string(sig)])
+        spelling = signature_string(sig)
+        if _record_operands(spelling)[0]:
+            _refuse_lazy_records(self, None)
+        self._add([spelling])
 
     def __call__(self, *args, **kwargs):
         try:
@@ -182,6 +187,7 @@ class DUFunc(_Lazy):
             no_loop = e
         # Compiled outside the except block, so that a TypingError is not shown as raised
         # "during handling" of NumPy's error.
+        _refuse_lazy_records(self, args)
         sig = "(%s)" % ", ".join(_type_name(a) for a in args[:self._nin])
         if not self._loops.add([sig]):
             raise no_loop
@@ -220,10 +226,9 @@ def make_gufunc(func, signatures, layout, target):
     from .gufunc import _Variant, parse_layout
     inputs, outputs = parse_layout(layout)
     spellings = [signature_string(s) for s in signatures]
-    for s in spellings:
-        if "Record(" in s:  # before the layout check, whose dtype() would give NumPy's message
-            raise TypeError("cujit's CPU @vectorize/@guvectorize do not take records yet (Numba's "
-                            "do): got %s; read the fields in an @jit function instead" % s)
+    if any(_record_operands(s)[0] for s in spellings):
+        _check_arity(func, layout, inputs, outputs)
+        return RecordUFunc(func, spellings, target, layout=layout)
     for i, s in enumerate(spellings):
         _Variant(i, s, inputs, outputs, func.__name__)  # checks each operand against the layout
     _check_arity(func, layout, inputs, outputs)
@@ -280,6 +285,7 @@ class GUFunc(_Lazy):
                                     ["in%d" % i for i in range(self._nin)]
                                     + ["out%d" % i for i in range(self._nout)]))) from None
             no_loop = e
+        _refuse_lazy_records(self, args)
         if not self._loops.add([self._signature_for(args)]):
             raise no_loop
         self.ufunc = self._make()
@@ -287,3 +293,140 @@ class GUFunc(_Lazy):
 
     def __repr__(self):
         return "<cujit GUFunc %s%s, types %s>" % (self.__name__, self._layout, self.types)
+
+
+# ---------------------------------------------------------------------------------------------
+# Records
+
+def _record_operands(spelling):
+    """({operand index: record dtype}, number of operands) of a signature string; the return
+    type, when there is one, is the last operand (a ufunc's output)."""
+    from .types import _RECORD_DTYPES
+    if "Record(" not in spelling:
+        return {}, 0
+    s = spelling.strip()
+    depth, start = 0, None
+    for j in range(len(s) - 1, -1, -1):  # the argument list: the last group in parentheses
+        depth += s[j] in ")]"
+        depth -= s[j] in "(["
+        if depth == 0:
+            start = j
+            break
+    ret, body = s[:start].strip(), s[start + 1:-1]
+    operands, depth, cur = [], 0, ""
+    for ch in body:
+        depth += ch in "(["
+        depth -= ch in ")]"
+        if ch == "," and depth == 0:
+            operands.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        operands.append(cur.strip())
+    if ret:
+        operands.append(ret)
+    found = {}
+    for i, op in enumerate(operands):
+        names = [name for name in _RECORD_DTYPES if name in op]
+        if names:
+            found[i] = _RECORD_DTYPES[max(names, key=len)]
+    return found, len(operands)
+
+
+def _refuse_lazy_records(lazy, args):
+    """A lazy DUFunc or GUFunc holds every loop in one numpy.ufunc, where NumPy would hand a
+    loop of one record any other structured dtype: records need signatures (RecordUFunc)."""
+    if args is None or any(_operand_dtype(a).fields is not None for a in args):
+        raise TypeError("%s(): cujit's CPU ufuncs and gufuncs take records only with signatures "
+                        "given to the decorator, as in @vectorize([float64(numba.from_dtype(dtype))])"
+                        % lazy.__name__)
+
+
+def _operand_dtype(value):
+    return value.dtype if isinstance(value, (np.ndarray, np.generic)) else np.asarray(value).dtype
+
+
+class RecordUFunc:
+    """A CPU @vectorize or @guvectorize with records among its signatures' inputs (Numba's take
+    them). NumPy knows a record only as its void type and hands a loop any structured dtype
+    unchecked, so another layout would be read as garbage (as Numba's loops do): here each
+    signature is a numpy.ufunc of its own, and a call goes to the first signature whose record
+    operands have exactly the arguments' dtypes, where NumPy then does the rest. A record passes
+    to the function as a copy (a store into its fields does not reach the input array). A record
+    result must have the first argument's record type (NumPy gives a void output the first
+    input's dtype), and takes no out=; other record outputs are refused."""
+
+    def __init__(self, func, spellings, target, identity=None, layout=None):
+        from .gufunc import parse_layout
+        self.py_func = func
+        self.__name__ = func.__name__
+        self.__qualname__ = getattr(func, "__qualname__", func.__name__)
+        self.__doc__ = func.__doc__
+        self.__module__ = func.__module__
+        if layout is None:
+            self._nin, self._nout, core = _nparams(func), 1, []
+        else:
+            inputs, outputs = parse_layout(layout)
+            self._nin, self._nout, core = len(inputs), len(outputs), _core_dims(inputs, outputs)
+        self._layout = layout
+        self._variants = []
+        self._record_result = False
+        for spelling in spellings:
+            records, count = _record_operands(spelling)
+            outs = [i for i in records if i >= self._nin]
+            # NumPy gives a void output the first input's dtype when that is void too: a record
+            # result of the first argument's record type is right; any other would be garbage.
+            if outs and (layout is not None or records.get(0) != records[outs[0]]):
+                raise TypeError("%s(): a record as an output of a CPU %s is supported only as a "
+                                "ufunc's result of the first argument's record type (got %s): "
+                                "NumPy gives a loop's void output the first input's dtype"
+                                % (func.__name__, "gufunc" if layout else "ufunc", spelling))
+            self._record_result = self._record_result or bool(outs)
+            loops = _core.NumpyLoops(source(func), target == "parallel",
+                                     self._nin if layout else _nparams(func), core, snapshot(func))
+            loops.add([spelling])
+            u = loops.make(func.__name__, func.__doc__ or "", self._nin, self._nout,
+                           _identity_name(identity) if layout is None else "none", layout or "")
+            self._variants.append((u, records))
+
+    nin = property(lambda self: self._nin)
+    nout = property(lambda self: self._nout)
+    nargs = property(lambda self: self._nin + self._nout)
+    types = property(lambda self: [t for u, _ in self._variants for t in u.types])
+    ntypes = property(lambda self: len(self._variants))
+    signature = property(lambda self: self._layout)
+
+    def __call__(self, *args, **kwargs):
+        inputs = args[:self._nin]
+        if self._record_result and (len(args) > self._nin or kwargs.get("out") is not None):
+            raise TypeError("%s(): out= is not supported for a ufunc whose result is a record (NumPy "
+                            "cannot cast its void result into a structured array)" % self.__name__)
+        dtypes = [_operand_dtype(a) for a in inputs]
+        tried = None
+        for u, records in self._variants:
+            if all((i in records and dt == records[i]) or (i not in records and dt.fields is None)
+                   for i, dt in enumerate(dtypes)):
+                try:
+                    return u(*args, **kwargs)
+                except TypeError as e:  # NumPy found no loop for the other operands' types
+                    tried = e
+        if tried is not None:
+            raise tried
+        raise TypeError("%s(): no signature takes arguments of dtypes (%s): a record argument must "
+                        "have exactly the dtype of the signature's record (signatures: %s)"
+                        % (self.__name__, ", ".join(str(d) for d in dtypes), ", ".join(self.types)))
+
+    def _no_method(self, *args, **kwargs):
+        raise TypeError("%s(): reduce, accumulate, reduceat, outer and at are not supported by a CPU "
+                        "ufunc with record signatures" % self.__name__)
+
+    reduce = accumulate = reduceat = outer = at = _no_method
+
+    def __reduce__(self):
+        raise TypeError("a CPU ufunc with record signatures cannot be pickled (its record types "
+                        "exist only in this process)")
+
+    def __repr__(self):
+        return "<cujit CPU %s %s with record signatures %s>" % (
+            "gufunc" if self._layout else "ufunc", self.__name__, self.types)

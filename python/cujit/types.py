@@ -108,6 +108,11 @@ class ScalarType(Type):
         return Signature(self, args)
 
 
+# Each record type's spelling -> its dtype: CPU ufuncs of records (cpu_ufunc.RecordUFunc) read the
+# dtypes of a signature string's operands from it.
+_RECORD_DTYPES = {}
+
+
 class Record(ScalarType):
     """Numba's Record type: a structured dtype (its fields, offsets, itemsize and alignment), named
     as Numba names it. ``rec[:]`` is an array type of it, as for scalars."""
@@ -116,6 +121,7 @@ class Record(ScalarType):
         from . import _core
         self.dtype = np.dtype(dtype)
         self.name = _core.record_spelling(self.dtype)
+        _RECORD_DTYPES[self.name] = self.dtype
 
     @property
     def bitwidth(self):

@@ -8,6 +8,8 @@ signatures, a DUFunc that compiles loops as calls need them.
 
 import warnings
 
+import numpy as np
+
 from . import _core
 from .cpu_ufunc import DUFunc, make_ufunc
 from .decorators import capture
@@ -26,6 +28,49 @@ class CUDAUFunc(_core.CudaUfunc):
         self.__module__ = func.__module__
         self._signature_strings = [signature_string(s) for s in signatures]
         super().__init__(capture(func), self._signature_strings)
+
+    def reduce(self, arg, stream=0):
+        """numba-cuda's ``CUDAUFuncDispatcher.reduce``: folds a 1-D array (host or device) with
+        this binary ufunc as a pairwise tree, one launch per level, and returns a NumPy scalar of
+        the array's dtype. The order of the operations is numba-cuda's (an odd length folds its
+        last element in after the rest; an even one adds the second half onto the first), so
+        floating-point results are the same. Unlike numba-cuda, a device array is left as it was:
+        the partial results go to a scratch array."""
+        # numba-cuda's refusals, in its order and words (asserts there; raised here so that
+        # python -O keeps them).
+        if self.nin != 2:
+            raise AssertionError("must be a binary ufunc")
+        if arg.ndim != 1:
+            raise AssertionError("must use 1d array")
+        n = arg.shape[0]
+        if n == 0:
+            raise TypeError("Reduction on an empty array.")
+        if n == 1:
+            return arg[0]
+        from . import cuda
+        stream = stream or cuda.stream()
+        with stream.auto_synchronize():
+            if cuda.is_cuda_array(arg):
+                mem = cuda.as_cuda_array(arg)
+                scratch = cuda.device_array(n // 2, dtype=mem.dtype, stream=stream)
+            else:
+                mem = scratch = cuda.to_device(arg, stream)
+            out = self._reduce_tree(mem, scratch, stream)
+            buf = np.empty(1, dtype=arg.dtype)
+            out.copy_to_host(buf, stream=stream)
+        return buf[0]
+
+    def _reduce_tree(self, mem, scratch, stream):
+        """Folds mem (n >= 2 elements) into scratch[0:1] and returns that view. Writes only to
+        scratch[:n // 2], which may be mem itself: each launch reads and writes element i alone."""
+        n = mem.shape[0]
+        if n % 2:
+            out = self._reduce_tree(mem[:n - 1], scratch, stream)
+            return self(out, mem[n - 1:], out=out, stream=stream)
+        half = n // 2
+        dst = scratch[:half]
+        self(mem[:half], mem[half:], out=dst, stream=stream)
+        return dst if half == 1 else self._reduce_tree(dst, dst, stream)
 
     def __reduce__(self):
         """By value (cujit/_pickle.py): the function and its signatures."""

@@ -124,8 +124,10 @@ class NumpyLoops {
       std::string key = arg_key(v.args);
       if (!have_.insert(key).second) continue;
       Loop l;
-      for (const auto& a : v.args) l.types.push_back(npy_type(a.scalar));
-      if (!gufunc_) l.types.push_back(npy_type(v.output.scalar));
+      // A record (scalar or array of them) is NumPy's void type; RecordUFunc checks the dtypes.
+      auto num = [](const Type& t) { return t.is_record() || t.is_record_array() ? (int)NPY_VOID : npy_type(t.scalar); };
+      for (const auto& a : v.args) l.types.push_back(num(a));
+      if (!gufunc_) l.types.push_back(num(v.output));
       l.written = v.written;
       l.fn = reinterpret_cast<PyUFuncGenericFunction>(lib->symbol(v.symbol));
       l.lib = lib;

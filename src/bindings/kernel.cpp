@@ -559,6 +559,11 @@ struct LaunchObject {
   PyObject* owner;
   Kernel* kernel;
   LaunchConfig config;
+  // numba-cuda's pre_launch_callbacks: a list made on first use (null until then, so a launch
+  // without callbacks pays one pointer test), and the arguments of the launch in progress, which
+  // `args` reads while the callbacks run.
+  PyObject* callbacks;
+  PyObject* current_args;
 };
 
 PyTypeObject* g_launch_type = nullptr;
@@ -575,6 +580,32 @@ PyObject* raise_current() {
   return nullptr;
 }
 
+/// numba-cuda's pre-launch callbacks: each `callback(kernel, launch)` in order, before the launch;
+/// `launch.args` is the launch's arguments meanwhile. The kernel is the dispatcher (numba-cuda
+/// passes its compiled overload, which cujit has no Python object for). False when one raised.
+bool run_pre_launch_callbacks(LaunchObject* self, PyObject* const* args, size_t n) {
+  PyObject* tuple = PyTuple_New((Py_ssize_t)n);
+  if (!tuple) return false;
+  for (size_t i = 0; i < n; ++i) {
+    Py_INCREF(args[i]);
+    PyTuple_SET_ITEM(tuple, (Py_ssize_t)i, args[i]);
+  }
+  PyObject* previous = self->current_args;  // a callback may launch through this object again
+  self->current_args = tuple;
+  // A copy of the list: a callback that appends or removes callbacks changes the next launch.
+  PyObject* list = PySequence_List(self->callbacks);
+  bool ok = list != nullptr;
+  for (Py_ssize_t i = 0; ok && i < PyList_GET_SIZE(list); ++i) {
+    PyObject* r = PyObject_CallFunctionObjArgs(PyList_GET_ITEM(list, i), self->owner, (PyObject*)self, nullptr);
+    ok = r != nullptr;
+    Py_XDECREF(r);
+  }
+  Py_XDECREF(list);
+  self->current_args = previous;
+  Py_DECREF(tuple);
+  return ok;
+}
+
 PyObject* launch_vectorcall(PyObject* callable, PyObject* const* args, size_t nargsf, PyObject* kwnames) {
   auto* self = reinterpret_cast<LaunchObject*>(callable);
   if (kwnames && PyTuple_GET_SIZE(kwnames) > 0) {
@@ -582,6 +613,8 @@ PyObject* launch_vectorcall(PyObject* callable, PyObject* const* args, size_t na
     return nullptr;
   }
   const size_t n = PyVectorcall_NARGS(nargsf);
+  if (self->callbacks && PyList_GET_SIZE(self->callbacks) > 0 && !run_pre_launch_callbacks(self, args, n))
+    return nullptr;
   try {
     Kernel* k = self->kernel;
     if (k->has_extensions()) {
@@ -600,6 +633,7 @@ PyObject* launch_vectorcall(PyObject* callable, PyObject* const* args, size_t na
 void launch_dealloc(PyObject* o) {
   auto* self = reinterpret_cast<LaunchObject*>(o);
   self->config.~LaunchConfig();
+  Py_XDECREF(self->callbacks);
   Py_XDECREF(self->owner);
   PyTypeObject* tp = Py_TYPE(o);
   tp->tp_free(o);
@@ -617,11 +651,31 @@ PyObject* launch_blockdim(PyObject* o, void*) {
   return dim3_tuple(reinterpret_cast<LaunchObject*>(o)->config.block).release().ptr();
 }
 
+PyObject* launch_callbacks(PyObject* o, void*) {
+  auto* self = reinterpret_cast<LaunchObject*>(o);
+  if (!self->callbacks && !(self->callbacks = PyList_New(0))) return nullptr;
+  Py_INCREF(self->callbacks);
+  return self->callbacks;
+}
+
+/// numba-cuda's `launch.args`: the arguments of the launch whose callbacks are running, else None.
+PyObject* launch_args(PyObject* o, void*) {
+  PyObject* a = reinterpret_cast<LaunchObject*>(o)->current_args;
+  if (!a) Py_RETURN_NONE;
+  Py_INCREF(a);
+  return a;
+}
+
 /// pickle of `kernel[grid, block, stream, shared]`: the kernel (by value, cujit/_pickle.py) and
 /// the configuration, which the reader configures again (numba-cuda pickles its launches too).
 PyObject* launch_reduce(PyObject* o, PyObject*) {
   try {
     auto* self = reinterpret_cast<LaunchObject*>(o);
+    if (self->callbacks && PyList_GET_SIZE(self->callbacks) > 0) {  // numba-cuda's refusal, word for word
+      PyErr_SetString(py::module_::import("pickle").attr("PicklingError").ptr(),
+                      "Cannot pickle configured launches with pre-launch callbacks");
+      return nullptr;
+    }
     const LaunchConfig& c = self->config;
     py::object stream = c.stream_obj ? c.stream_obj : py::int_(0);
     py::object again = py::module_::import("cujit._pickle").attr("configured");
@@ -641,6 +695,8 @@ PyObject* make_launch(PyObject* kernel_obj, Kernel* k, const LaunchConfig& confi
   Py_INCREF(kernel_obj);
   l->owner = kernel_obj;
   l->kernel = k;
+  l->callbacks = nullptr;
+  l->current_args = nullptr;
   new (&l->config) LaunchConfig(config);
   return reinterpret_cast<PyObject*>(l);
 }
@@ -692,6 +748,10 @@ PyTypeObject* make_launch_type() {
   static PyGetSetDef getset[] = {
       {"griddim", launch_griddim, nullptr, "The grid's dimensions (x, y, z).", nullptr},
       {"blockdim", launch_blockdim, nullptr, "The block's dimensions (x, y, z).", nullptr},
+      {"pre_launch_callbacks", launch_callbacks, nullptr,
+       "numba-cuda's list of callback(kernel, launch) run before each launch of this configuration.", nullptr},
+      {"args", launch_args, nullptr, "The arguments of the launch whose pre-launch callbacks are running, else None.",
+       nullptr},
       {nullptr, nullptr, nullptr, nullptr, nullptr}};
   static PyType_Slot slots[] = {
       {Py_tp_dealloc, (void*)launch_dealloc},

@@ -65,7 +65,7 @@ class Annotator {
       auto it = f_.stores.find(&t);
       if (it != f_.stores.end()) note(t.loc.line, t.name + "  :: " + it->second.type.str());
     } else if (t.is(ast::Kind::Tuple)) {
-      for (const auto& e : t.list) target(*e);
+      for (const auto& e : t.elts()) target(*e);
     } else {
       expr(t);
     }

@@ -31,7 +31,10 @@ std::string Emitter::array_expr(const ast::Node& e, const std::string& target) {
   const std::string f = "[&](" + params + ") { return (" + R + ")(" + expr(*e.element()) + "); }";
   // @jit(parallel=True): the loop runs on OpenMP threads, as Numba's parfors run it.
   const std::string par = prog_.parallel ? "true" : "false";
-  if (e.cval.b) return "cj::array_expr_inplace<" + par + ">(" + f + args + ")";
+  if (e.cval.b) {
+    const char* fn = e.cval.s == "rhs_expr" ? "cj::array_expr_inplace_expr<" : "cj::array_expr_inplace<";
+    return fn + par + ">(" + f + args + ")";
+  }
   if (e.out()) return "cj::array_expr_out<" + par + ">(" + expr(*e.out()) + ", " + f + args + ")";
   allocates_ = true;
   return "cj::array_expr_new<" + par + ", " + R + ", " + std::to_string(e.type.ndim) + ">(" + f + args + ")";

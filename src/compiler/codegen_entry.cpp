@@ -11,27 +11,37 @@ namespace cujit {
 namespace {
 // A CPU @vectorize loop: NumPy's loop signature around the typed scalar function; the prelude
 // (npy_ufunc_loop) chooses the dense, scalar-broadcast or strided path per call.
+// A record operand of a NumPy loop travels by value, as its bytes (cj::Rec): the typed function
+// takes a pointer (a record is a reference in compiled code), here to the loop's copy, so a store
+// into an input record's field never reaches the input array.
+std::string loop_value_type(const Type& t, const EntryContext& cx) {
+  return t.is_record() ? record_cpp(*t.record) : cx.type(t);
+}
+
 std::string numpy_loop(const EntryPoint& ep, const FunctionInstance& f, const EntryContext& cx) {
-  const auto& type = cx.type;
   if (cx.target != Target::Host) return "";
   std::ostringstream os, types, params, call;
   for (size_t i = 0; i < f.arg_types.size(); ++i) {
-    types << ", " << type(f.arg_types[i]);
-    params << (i ? ", " : "") << type(f.arg_types[i]) << " x" << i;
-    call << (i ? ", " : "") << "x" << i;
+    const std::string t = loop_value_type(f.arg_types[i], cx);
+    types << ", " << t;
+    params << (i ? ", " : "") << t << " x" << i;
+    call << (i ? ", " : "") << (f.arg_types[i].is_record() ? "&x" : "x") << i;
   }
+  const std::string ret = loop_value_type(f.ret, cx);
   os << "extern \"C\" CJ_EXPORT void " << ep.symbol
      << "(char** args, const int64_t* dims, const int64_t* steps, void*) {\n"
      << (cx.allocates ? "  const cj::CallScope cj_scope;\n" : "")
-     << "  cj::npy_ufunc_loop<" << (ep.parallel ? "true" : "false") << ", " << type(f.ret) << types.str()
-     << ">([](" << params.str() << ") -> " << type(f.ret) << " { ";
+     << "  cj::npy_ufunc_loop<" << (ep.parallel ? "true" : "false") << ", " << ret << types.str()
+     << ">([](" << params.str() << ") -> " << ret << " { ";
   // Arrays an element makes are freed before the next (the result is a scalar). What raises in
   // ufunc code (array constructors, a zero range step, 0.0 ** -n, boundscheck) cannot be
   // reported by a NumPy loop, which has no error channel: the element is 0, as NumPy's own loops
   // leave an invalid one. An exception must not leave the loop (it would end the process).
   const std::string reset = cx.allocates ? "cj::host_services.arena_reset(); " : "";
-  os << "try { const auto r = " << f.cpp_name << "(" << call.str() << "); " << reset << "return r; } "
-     << "catch (const cj::PyError&) { " << reset << "return " << type(f.ret) << "{}; }";
+  // A record result is a pointer to an operand's copy (or an array's element): its bytes are copied.
+  os << "try { const auto r = " << (f.ret.is_record() ? "*" : "") << f.cpp_name << "(" << call.str() << "); "
+     << reset << "return r; } "
+     << "catch (const cj::PyError&) { " << reset << "return " << ret << "{}; }";
   os << " }, args, dims, steps);\n}\n";
   return os.str();
 }
@@ -65,9 +75,13 @@ std::string numpy_gufunc(const EntryPoint& ep, const FunctionInstance& f, const 
     const auto& c = ep.core_dims[k];
     std::string at = "args[" + std::to_string(k) + "] + i * steps[" + std::to_string(k) + "]";
     if (t.is_array()) {
-      os << "      " << type(t) << " p" << k << " = cj::npy_core_view<" << scalar_cpp(t.scalar) << ", " << t.ndim
+      const std::string elem = t.record ? record_cpp(*t.record) : std::string(scalar_cpp(t.scalar));
+      os << "      " << type(t) << " p" << k << " = cj::npy_core_view<" << elem << ", " << t.ndim
          << ", " << c.size() << ">(" << at << ", dims, steps + " << core_step << ", "
          << (c.empty() ? std::string("nullptr") : "cj_dims" + std::to_string(k)) << ");\n";
+    } else if (t.is_record()) {  // a record scalar: a copy, as in an element-wise loop
+      os << "      " << record_cpp(*t.record) << " v" << k << " = *(const " << record_cpp(*t.record) << "*)(" << at
+         << ");\n      " << type(t) << " p" << k << " = &v" << k << ";\n";
     } else {
       os << "      " << type(t) << " p" << k << " = *(const " << type(t) << "*)(" << at << ");\n";
     }

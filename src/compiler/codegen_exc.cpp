@@ -55,7 +55,7 @@ std::string raise_code(const Program& prog, const FunctionInstance& fn, const as
   if (fn.host_only) {
     std::string args;
     if (call)
-      for (const auto& a : call->list) {
+      for (const auto& a : call->args()) {
         std::string v = a->is(ast::Kind::Constant) && a->cval.tag == ast::ConstValue::Tag::Str ? c_string(a->cval.s)
                         : a->type.tag == Type::Tag::None                                        ? "cj::ExcNone{}"
                                                                                                 : value(*a);
@@ -72,7 +72,7 @@ std::string raise_code(const Program& prog, const FunctionInstance& fn, const as
     RaiseSite r;
     r.cls = cls;
     if (call)
-      for (const auto& a : call->list) r.args.push_back(constant_arg(*a));
+      for (const auto& a : call->args()) r.args.push_back(constant_arg(*a));
     r.function = fn.src->name;
     r.file = fn.mod.source.filename;
     r.line = s.loc.line;

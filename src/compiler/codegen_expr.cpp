@@ -70,7 +70,7 @@ std::string Emitter::value(const ast::Node& e) {
              convert(expr(*e.if_false()), e.if_false()->type, e.type) + ")";
     case K::Tuple: {
       std::string s = type(e.type) + "{";
-      for (size_t i = 0; i < e.list.size(); ++i) s += (i ? ", " : "") + expr(*e.list[i]);
+      for (size_t i = 0; i < e.elts().size(); ++i) s += (i ? ", " : "") + expr(*e.elts()[i]);
       return s + "}";
     }
     case K::Subscript: return subscript(e);

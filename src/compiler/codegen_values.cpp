@@ -41,9 +41,9 @@ std::string emit_boolop(const ast::Node& e, const ValueContext& cx) {
   // Python returns one of the operands: a and b == (b if a else a). With booleans this is
   // plain && / ||; otherwise each operand is converted to the unified type.
   bool all_bool = e.type.is_scalar(Scalar::Bool);
-  std::string acc = cx.convert(cx.expr(*e.list.back()), e.list.back()->type, e.type);
-  for (int i = (int)e.list.size() - 2; i >= 0; --i) {
-    const ast::Node& v = *e.list[i];
+  std::string acc = cx.convert(cx.expr(*e.values().back()), e.values().back()->type, e.type);
+  for (int i = (int)e.values().size() - 2; i >= 0; --i) {
+    const ast::Node& v = *e.values()[i];
     if (all_bool) {
       acc = "(" + cx.expr(v) + (e.op == ast::Op::And ? " && " : " || ") + acc + ")";
     } else {

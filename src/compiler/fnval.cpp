@@ -52,7 +52,7 @@ std::string rewrite_operator_call(ast::Node& call, const std::string& qualified,
   const OperatorForm* f = operator_form(qualified);
   if (!f) return "unknown function " + qualified;
   if (!call.keywords.empty()) return qualified + "() takes no keyword arguments";
-  if (call.list.size() != (size_t)f->arity) return arity_message(qualified, *f, call.list.size());
+  if (call.args().size() != (size_t)f->arity) return arity_message(qualified, *f, call.args().size());
   if (f->kind == ast::Kind::Assign)
     return statement ? "" : qualified + "() returns None: it is supported as a statement of its own only";
   // The Call's children are taken by role before the node changes kind; the new kind's are set

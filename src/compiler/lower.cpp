@@ -68,6 +68,10 @@ class Fuser {
     NodePtr x = ast::make(Kind::ArrayExpr, s.loc);
     x->cval.i = next_++;
     x->cval.b = true;
+    // `a[1:] += 2 * a[:-1]`: Numba computes the right side into a new array before the in-place
+    // loop, so that loop must read its inputs as they were (a copy where one overlaps the
+    // target); a bare array on the right (`a[1:] += a[:-1]`) is read in order, as Numba's loop.
+    if (elementwise(*s.rhs()) && !has_out(*s.rhs())) x->cval.s = "rhs_expr";
     x->type = s.target()->type;
     const std::string prefix = "cj_e" + std::to_string(x->cval.i) + "_";
     std::vector<NodePtr> args;

@@ -31,6 +31,7 @@
 #include <utility>
 
 #include "compiler/lexer.h"
+#include "compiler/parser_desugar.h"
 
 namespace cujit {
 
@@ -235,7 +236,7 @@ class Parser {
   // it (making a function runs nothing), and the expression is its name (lambda_expr).
   NodePtr lambda_expr() {
     const Token& kw = tok();
-    const std::string name = "__cj_lambda_" + std::to_string(kw.loc.line) + "_" + std::to_string(kw.loc.col);
+    const std::string name = desugar::lambda_name(kw.loc);
     NodePtr fn = lambda_def(name, true);
     lambdas_.push_back(std::move(fn));
     NodePtr n = ast::make(Kind::Name, kw.loc);
@@ -254,11 +255,9 @@ class Parser {
       if (!accept(T::Comma)) break;
     }
     expect(T::Colon, "expected ':' after the lambda's parameters");
-    NodePtr ret = ast::make(Kind::Return, tok().loc);
-    ret->value() = test();
-    for (auto& l : lambdas_) fn->body.push_back(std::move(l));
-    lambdas_ = std::move(outer);
-    fn->body.push_back(std::move(ret));
+    const SourceLoc ret = tok().loc;
+    NodePtr value = test();
+    fn = desugar::lambda_def(std::move(fn), std::move(value), ret, std::exchange(lambdas_, std::move(outer)));
     if (!inline_lambda && at(T::Comma)) unsupported(tok(), "a tuple holding a lambda is not supported");
     return fn;
   }
@@ -317,9 +316,7 @@ class Parser {
     std::vector<NodePtr> outer = std::exchange(lambdas_, {});
     const size_t at = out.size();
     statement_of(out);
-    out.insert(out.begin() + (std::ptrdiff_t)at, std::make_move_iterator(lambdas_.begin()),
-               std::make_move_iterator(lambdas_.end()));
-    lambdas_ = std::move(outer);
+    desugar::hoist_lambdas(out, at, std::exchange(lambdas_, std::move(outer)));
   }
 
   void statement_of(std::vector<NodePtr>& out) {
@@ -398,7 +395,7 @@ class Parser {
         do {
           NodePtr target = primary();
           if (!target->is(Kind::Subscript)) unsupported(t, "'del' statements are not supported (but `del d[key]` of a dict is)");
-          n->list.push_back(std::move(target));
+          n->targets().push_back(std::move(target));
         } while (accept(T::Comma) && !at(T::Newline));
         return n;
       }
@@ -442,8 +439,8 @@ class Parser {
       NodePtr value = std::move(first);
       while (accept(T::Assign)) {
         check_target(*value, false);
-        n->list.push_back(std::move(value));
-        if (at(T::Lambda) && n->list.size() == 1 && n->list[0]->is(Kind::Name)) return lambda_def(n->list[0]->name);
+        n->targets().push_back(std::move(value));
+        if (at(T::Lambda) && n->targets().size() == 1 && n->targets()[0]->is(Kind::Name)) return lambda_def(n->targets()[0]->name);
         value = testlist();
       }
       n->rhs() = std::move(value);
@@ -467,7 +464,7 @@ class Parser {
         if (n.is(Kind::List))
           user_error(src_, n.loc, ErrorKind::Unsupported,
                      "assignment to a list of targets is not supported; use a tuple");
-        for (const NodePtr& e : n.list) check_target(*e, false);
+        for (const NodePtr& e : n.elts()) check_target(*e, false);
         return;
       case Kind::Call: syntax(n.loc, "cannot assign to a function call");
       case Kind::Constant:
@@ -524,7 +521,7 @@ class Parser {
     if (msg) {
       NodePtr call = ast::make(Kind::Call, kw.loc);
       call->func() = std::move(cls);
-      call->list.push_back(std::move(msg));
+      call->args().push_back(std::move(msg));
       raise->exc() = std::move(call);
     } else {
       raise->exc() = std::move(cls);
@@ -540,7 +537,7 @@ class Parser {
   // As Numba's nopython mode: the handlers catch everything (bare, or `except Exception`;
   // typeinfer_exc.cpp checks the class), so the first one is the only one that runs; each
   // handler's class goes into the Try's list for those checks. An else clause becomes a flag
-  // the try body sets at its end and an `if flag:` after the statement.
+  // the try body sets at its end and an `if flag:` after the statement (desugar::try_else, parser_desugar.cpp).
   void try_stmt(std::vector<NodePtr>& out) {
     const Token& kw = next();
     NodePtr n = ast::make(Kind::Try, kw.loc);
@@ -568,7 +565,7 @@ class Parser {
         n->handler_class() = c->is(Kind::Pass) ? nullptr : ast::clone(*c);
         n->orelse = std::move(body);
       }
-      n->list.push_back(std::move(c));
+      n->handler_classes().push_back(std::move(c));
       first = false;
     }
     std::vector<NodePtr> else_body;
@@ -582,27 +579,7 @@ class Parser {
       out.push_back(std::move(n));
       return;
     }
-    const std::string flag = "__cj_try_" + std::to_string(kw.loc.line) + "_" + std::to_string(kw.loc.col);
-    auto flag_name = [&] {
-      NodePtr f = ast::make(Kind::Name, kw.loc);
-      f->name = flag;
-      return f;
-    };
-    auto set_flag = [&](bool v) {
-      NodePtr a = ast::make(Kind::Assign, kw.loc);
-      a->list.push_back(flag_name());
-      a->rhs() = ast::make(Kind::Constant, kw.loc);
-      a->rhs()->cval.tag = ast::ConstValue::Tag::Bool;
-      a->rhs()->cval.b = v;
-      return a;
-    };
-    out.push_back(set_flag(false));
-    n->body.push_back(set_flag(true));
-    out.push_back(std::move(n));
-    NodePtr test_else = ast::make(Kind::If, kw.loc);
-    test_else->test() = flag_name();
-    test_else->body = std::move(else_body);
-    out.push_back(std::move(test_else));
+    desugar::try_else(std::move(n), std::move(else_body), out);
   }
 
   // while_stmt = "while" test ":" suite ("else" ":" suite)?
@@ -640,7 +617,7 @@ class Parser {
   void check_for_target(const Node& n) {
     if (n.is(Kind::Name)) return;
     if (n.is(Kind::Tuple)) {
-      for (const NodePtr& e : n.list) check_for_target(*e);
+      for (const NodePtr& e : n.elts()) check_for_target(*e);
       return;
     }
     if (n.is(Kind::Subscript) || n.is(Kind::Attribute) || n.is(Kind::List))
@@ -659,8 +636,8 @@ class Parser {
     NodePtr first = item();
     if (!at(T::Comma)) return first;
     NodePtr tup = ast::make(Kind::Tuple, first->loc);
-    tup->list.push_back(std::move(first));
-    while (accept(T::Comma) && more()) tup->list.push_back(item());
+    tup->elts().push_back(std::move(first));
+    while (accept(T::Comma) && more()) tup->elts().push_back(item());
     tup->loc = span(start, pos_ - 1);
     return seal(std::move(tup));
   }
@@ -694,8 +671,8 @@ class Parser {
     if (!at(kw)) return first;
     NodePtr n = ast::make(Kind::BoolOp, tok().loc);
     n->op = is_or ? Op::Or : Op::And;
-    n->list.push_back(std::move(first));
-    while (accept(kw)) n->list.push_back(is_or ? bool_op(false) : not_test());
+    n->values().push_back(std::move(first));
+    while (accept(kw)) n->values().push_back(is_or ? bool_op(false) : not_test());
     return seal(std::move(n));
   }
   NodePtr or_test() { return bool_op(true); }
@@ -731,7 +708,7 @@ class Parser {
     n->lhs() = std::move(left);
     do {
       n->ops.push_back(op);
-      n->list.push_back(binary(0));
+      n->comparators().push_back(binary(0));
     } while (comp_op(&op, &loc));
     return seal(std::move(n));
   }
@@ -820,7 +797,7 @@ class Parser {
         const Token& star = next();
         NodePtr s = ast::make(Kind::Starred, star.loc);
         s->value() = test();
-        n->list.push_back(seal(std::move(s)));
+        n->args().push_back(seal(std::move(s)));
         if (!accept(T::Comma)) break;
         continue;
       }
@@ -833,7 +810,7 @@ class Parser {
         n->keywords.push_back({name.text, name.loc, test()});
       } else {
         if (!n->keywords.empty()) syntax(tok(), "positional argument follows keyword argument");
-        n->list.push_back(test());
+        n->args().push_back(test());
         if (at(T::For)) unsupported(tok(), "generator expressions are not supported");
       }
       if (!accept(T::Comma)) break;
@@ -938,8 +915,8 @@ class Parser {
     if (accept(T::RParen)) return first;
     if (!at(T::Comma)) syntax(tok(), close + ", found " + describe(tok()));
     NodePtr tup = ast::make(Kind::Tuple, lp.loc);
-    tup->list.push_back(std::move(first));
-    while (accept(T::Comma) && !at(T::RParen)) tup->list.push_back(test());
+    tup->elts().push_back(std::move(first));
+    while (accept(T::Comma) && !at(T::RParen)) tup->elts().push_back(test());
     expect(T::RParen, close);
     tup->loc = span(start, pos_ - 1);
     return seal(std::move(tup));
@@ -951,8 +928,8 @@ class Parser {
     next();
     NodePtr n = ast::make(Kind::List, tok().loc);
     while (!at(T::RBracket)) {
-      n->list.push_back(test());
-      if (n->list.size() == 1 && at(T::For)) return list_comprehension(std::move(n->list[0]), start);
+      n->elts().push_back(test());
+      if (n->elts().size() == 1 && at(T::For)) return list_comprehension(std::move(n->elts()[0]), start);
       if (!accept(T::Comma)) break;
     }
     expect(T::RBracket, "expected ',' or ']' in the list");
@@ -973,8 +950,8 @@ class Parser {
       c->target() = std::move(target);
       expect(T::In, "expected 'in' after the comprehension's target");
       c->iter() = or_test();
-      while (accept(T::If)) c->list.push_back(or_test());
-      n->list.push_back(seal(std::move(c)));
+      while (accept(T::If)) c->ifs().push_back(or_test());
+      n->generators().push_back(seal(std::move(c)));
     }
     expect(T::RBracket, "expected ']' to close the list comprehension");
     n->loc = span(start, pos_ - 1);
@@ -990,16 +967,16 @@ class Parser {
     while (!at(T::RBrace)) {
       if (at(T::DoubleStar)) unsupported(tok(), "'**' unpacking is not supported");
       if (at(T::Star)) unsupported(tok(), "'*' unpacking is not supported");
-      n->list.push_back(test());
-      if (n->list.size() == 1 && at(T::For)) unsupported(tok(), "set comprehensions are not supported");
-      if (n->list.size() == 1 && (at(T::Comma) || at(T::RBrace))) {  // a set display
+      n->keys_values().push_back(test());
+      if (n->keys_values().size() == 1 && at(T::For)) unsupported(tok(), "set comprehensions are not supported");
+      if (n->keys_values().size() == 1 && (at(T::Comma) || at(T::RBrace))) {  // a set display
         n->kind = Kind::Set;
-        while (accept(T::Comma) && !at(T::RBrace)) n->list.push_back(test());
+        while (accept(T::Comma) && !at(T::RBrace)) n->elts().push_back(test());
         break;
       }
       expect(T::Colon, "expected ':' after the dictionary key");
-      n->list.push_back(test());
-      if (n->list.size() == 2 && at(T::For))
+      n->keys_values().push_back(test());
+      if (n->keys_values().size() == 2 && at(T::For))
         unsupported(tok(), "dict comprehensions are not supported");
       if (!accept(T::Comma)) break;
     }

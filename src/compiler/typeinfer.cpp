@@ -180,6 +180,7 @@ int Program::instantiate(const std::shared_ptr<FunctionSource>& src, const std::
   fns.push_back(std::move(inst));
   try {
     lift_nested_functions(*this, *fns[idx]);
+    resolve_before_typing(*fns[idx]);
     for (;;) {
       try {
         detail::Typer(*this, idx).run();

@@ -318,6 +318,9 @@ std::set<std::string> try_unsettled_names(const FunctionInstance& fn, const ast:
 /// Lifts the nested defs of `f`'s tree out into functions of their own (typeinfer_nested.cpp):
 /// each def statement becomes an assignment of a global in `f.nested`.
 void lift_nested_functions(Program& prog, FunctionInstance& f);
+/// The rewrites before typing that need names but no types (resolve.cpp), after
+/// lift_nested_functions: an exception held in a variable.
+void resolve_before_typing(FunctionInstance& f);
 
 /// The name of the Function type of a cuda.declare_device global: kForeignPrefix + its C name.
 constexpr const char* kForeignPrefix = "foreign ";

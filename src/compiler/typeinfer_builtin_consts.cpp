@@ -206,7 +206,7 @@ bool BuiltinTyper::constant_argument(const ast::Node& n, GlobalValue* out) {
     return true;
   }
   std::vector<const ast::Node*> parts;
-  if (n.is(ast::Kind::Tuple)) for (auto& x : n.list) parts.push_back(x.get());
+  if (n.is(ast::Kind::Tuple)) for (auto& x : n.elts()) parts.push_back(x.get());
   else parts.push_back(&n);
   GlobalValue t;
   t.kind = GlobalValue::Kind::Tuple;

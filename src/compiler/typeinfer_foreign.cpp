@@ -36,7 +36,7 @@ Type type_foreign_call(Program& prog, FunctionInstance& fn, ast::Node& call, con
                    fn.compiled_as);
   for (size_t i = 0; i < args.size(); ++i)
     if (!args[i].is_scalar())
-      user_error(fn.mod.source, call.list[i]->loc, ErrorKind::Typing,
+      user_error(fn.mod.source, call.args()[i]->loc, ErrorKind::Typing,
                  "argument " + std::to_string(i) + " of " + decl.attr + "() is " + sig.args[i].str() + " (" +
                      decl.type_name + "), which a " + args[i].str() + " cannot be converted to");
   return sig.ret.tag == Type::Tag::Void ? Type::none() : sig.ret;

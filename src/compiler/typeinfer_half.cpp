@@ -21,7 +21,7 @@ Type type_fp16_call(FunctionInstance& fn, ast::Node& e, const BuiltinRow& b, con
   // numba-cuda's signatures take float16 only; any number converts to it (hmul(x, 2) is x * 2.0).
   for (size_t i = 0; i < args.size(); ++i)
     if (!args[i].is_scalar())
-      user_error(fn.mod.source, e.list[i]->loc, ErrorKind::Typing,
+      user_error(fn.mod.source, e.args()[i]->loc, ErrorKind::Typing,
                  std::string(b.name) + "() needs float16 numbers, got " + args[i].str());
   return Type::scalar_of(b.rule == Rule::Fp16Compare ? Scalar::Bool : Scalar::Float16);
 }
@@ -43,7 +43,7 @@ void check_float16_numpy(FunctionInstance& fn, ast::Node& e, const BuiltinRow& b
   if (std::string(b.name).rfind("numpy.", 0) != 0) return;
   for (size_t i = 0; i < args.size(); ++i)
     if ((args[i].is_scalar() || args[i].is_array()) && args[i].scalar == Scalar::Float16)
-      user_error(fn.mod.source, e.list[i]->loc, ErrorKind::Unsupported,
+      user_error(fn.mod.source, e.args()[i]->loc, ErrorKind::Unsupported,
                  std::string("np.") + (b.name + 6) + "() on float16 is not supported (numba-cuda refuses it too); "
                  "convert to float32 first, or use math." + (b.name + 6) + " or cuda.fp16");
 }

@@ -38,7 +38,7 @@ using ast::target_names;
 void bound(const std::vector<NodePtr>& stmts, std::set<std::string>& out) {
   for (const auto& s : stmts) {
     if (s->is(K::FunctionDef)) { out.insert(s->name); continue; }
-    if (s->is(K::Assign)) for (const auto& t : s->list) target_names(*t, out);
+    if (s->is(K::Assign)) for (const auto& t : s->targets()) target_names(*t, out);
     if (s->is(K::AugAssign) || s->is(K::For)) target_names(*s->target(), out);
     bound(s->body, out);
     bound(s->orelse, out);

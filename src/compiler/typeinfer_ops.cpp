@@ -295,7 +295,7 @@ Type Typer::call(ast::Node& e) {
     if (const BuiltinRow* b = find_builtin(callee.name)) keywords_bound = bind_builtin_keywords(fn(), e, *b);
   std::vector<Type> args;
   bool known = callee.known();
-  for (auto& a : e.list) {
+  for (auto& a : e.args()) {
     // An optional argument is unwrapped (TypeError where it is None). Numba passes it on to a
     // compiled callee, which could test it for None; cujit's parameters are never optional.
     Type t = operand(*a);
@@ -314,7 +314,7 @@ Type Typer::call(ast::Node& e) {
   if (callee.tag == Type::Tag::DType && callee.record) error(e, "a record type (" + callee.record->spelling + ") cannot be called");
   if (callee.tag == Type::Tag::DType) {
     if (args.size() != 1 || !e.keywords.empty()) error(e, std::string(scalar_name(callee.scalar)) + "() takes exactly one argument");
-    if (!args[0].is_scalar()) error(*e.list[0], std::string("cannot convert a ") + args[0].str() + " to " + scalar_name(callee.scalar));
+    if (!args[0].is_scalar()) error(*e.args()[0], std::string("cannot convert a ") + args[0].str() + " to " + scalar_name(callee.scalar));
     return Type::scalar_of(callee.scalar);
   }
   if (callee.tag == Type::Tag::Module && callee.name.rfind("ntclass:", 0) == 0)  // P(1, y=2.5)

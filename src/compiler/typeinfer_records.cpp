@@ -118,7 +118,7 @@ void check_record_operands(const FunctionInstance& fn, const ast::Node& call, co
   if (name == "len" || name == "cuda.const.array_like") return;  // these read the array, not its elements
   for (size_t i = 0; i < args.size(); ++i)
     if (args[i].is_record() || args[i].is_record_array())
-      unsupported_error(fn, i < call.list.size() ? *call.list[i] : call,
+      unsupported_error(fn, i < call.args().size() ? *call.args()[i] : call,
                         name + "() is not supported on records (got " + args[i].str() + "); use their fields");
 }
 

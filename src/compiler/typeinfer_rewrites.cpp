@@ -52,7 +52,7 @@ bool binds(const Node& n, const std::string& name) {
   auto see_target = [&](const Node& t) {
     std::function<void(const Node&)> walk = [&](const Node& x) {
       if (x.is(Kind::Name) && x.name == name) found = true;
-      if (x.is(Kind::Tuple) || x.is(Kind::List)) for (const auto& e : x.list) walk(*e);
+      if (x.is(Kind::Tuple) || x.is(Kind::List)) for (const auto& e : x.elts()) walk(*e);
     };
     walk(t);
   };

@@ -70,7 +70,7 @@ int static_truth(const ast::Node& e, const FunctionInstance& f, const Versions& 
 void assigned_names(const std::vector<ast::NodePtr>& stmts, std::set<std::string>& out) {
   for (const auto& s : stmts) {
     if (s->is(ast::Kind::Assign))
-      for (const auto& t : s->list) target_names(*t, out);
+      for (const auto& t : s->targets()) target_names(*t, out);
     if (s->is(ast::Kind::AugAssign) || s->is(ast::Kind::For)) target_names(*s->target(), out);
     assigned_names(s->body, out);
     assigned_names(s->orelse, out);

@@ -10,7 +10,6 @@
 
 #include "compiler/typeinfer_rewrites.h"
 #include "compiler/typeinfer_typer.h"
-#include "compiler/typeinfer_excvar.h"
 #include "compiler/builtins.h"
 #include "compiler/libdevice.h"
 #include "compiler/overloads.h"
@@ -85,9 +84,6 @@ void Typer::stmt(ast::Node& s) {
       return;
     }
     case K::Assign: {
-      if (((s.rhs()->is(K::Call) && s.rhs()->func()->is(K::Name)) || s.rhs()->is(K::Name)) &&
-          rewrite_exception_variable(fn(), s, [&](const std::string& n) { return fn().locals.count(n) > 0; }))
-        throw RestartTyping{};
       Type v = expr(*s.rhs());
       // A variable may hold an optional value; an array element holds the value (unwrapped).
       for (auto& t : s.list)

@@ -186,6 +186,27 @@ CJ_FN T* flat_elem(const Array<T, N>& a, int64_t k) {
   }
   return (T*)p;
 }
+/// The bytes [lo, hi) a non-empty view spans (strides may be negative).
+template <class T, int N>
+CJ_FN void byte_range(const Array<T, N>& a, const char** lo, const char** hi) {
+  const char* l = (const char*)a.data;
+  const char* h = l + sizeof(T);
+  for (int d = 0; d < N; ++d) {
+    const int64_t span = (a.shape[d] - 1) * a.strides[d];
+    if (span < 0) l += span; else h += span;
+  }
+  *lo = l;
+  *hi = h;
+}
+/// Whether two non-empty views may share memory (their byte ranges meet), as Numba's setslice
+/// asks before deciding to copy the source.
+template <class T, int N, class U, int M>
+CJ_FN bool byte_ranges_overlap(const Array<T, N>& a, const Array<U, M>& b) {
+  const char *la, *ha, *lb, *hb;
+  byte_range(a, &la, &ha);
+  byte_range(b, &lb, &hb);
+  return la < hb && lb < ha;
+}
 /// a[...] = v: every element of the view (by this one thread, as in Numba's kernels).
 template <class T, int N>
 CJ_FN void fill(const Array<T, N>& a, T v) {
@@ -216,18 +237,38 @@ CJ_FN void copy_into(const Array<T, N>& a, const Array<U, M>& b) {
     return;
 #endif
   }
+  // Numba reads the whole source before writing when the two share memory (its setslice copies
+  // the source first): a[1:] = a[:-1] shifts, a[:] = a.T transposes. The copy is C-ordered.
   const int64_t n = size(a);
+  char* scratch = nullptr;
+  Array<U, M> src = b;
+  if (n > 0 && size(b) > 0 && byte_ranges_overlap(a, b)) {
+    const int64_t nb = size(b);
+    scratch = (char*)malloc((size_t)(nb * (int64_t)sizeof(U)));
+    if (!scratch) {
+      Err::fail("MemoryError: no memory to copy an overlapping source of a slice assignment");
+      return;
+    }
+    for (int64_t k = 0; k < nb; ++k) memcpy(scratch + k * (int64_t)sizeof(U), (const void*)flat_elem(b, k), sizeof(U));
+    src.data = (U*)scratch;
+    int64_t stride = (int64_t)sizeof(U);
+    for (int d = M - 1; d >= 0; --d) {
+      src.strides[d] = stride;
+      stride *= b.shape[d];
+    }
+  }
   for (int64_t k = 0; k < n; ++k) {
-    const char* q = (const char*)b.data;
+    const char* q = (const char*)src.data;
     int64_t rest = k;
     for (int d = N - 1; d >= 0; --d) {
       const int64_t i = rest % a.shape[d];
       rest /= a.shape[d];
       const int bd = d - (N - M);
-      if (bd >= 0 && b.shape[bd] != 1) q += i * b.strides[bd];
+      if (bd >= 0 && b.shape[bd] != 1) q += i * src.strides[bd];
     }
     *flat_elem(a, k) = (T) * (const U*)q;
   }
+  if (scratch) free(scratch);
 }
 
 /// One index of a view: an integer (kind 0), a slice (kind 1) whose missing start and stop

@@ -242,6 +242,30 @@ CJ_FN Complex<F> log10(Complex<F> z) {
   const cm::C l = cm::c_log(z.re, z.im);
   return {(F)(l.re / cm::kLn10), (F)(l.im / cm::kLn10)};
 }
+// np.log2 and np.exp2 of a complex, as Numba's loops, in the loop's precision: log(hypot) and
+// atan2, each times log2(e); exp of z times ln 2 (cmath's special values where a part is not
+// finite).
+template <class F>
+CJ_FN Complex<F> log2(Complex<F> z) {
+  const F log2e = (F)(1.0 / cm::kLn2);
+  return {log(hypot(z.re, z.im)) * log2e, atan2(z.im, z.re) * log2e};
+}
+template <class F> CJ_FN Complex<F> exp2(Complex<F> z) {
+  const Complex<F> t{(F)cm::kLn2 * z.re, (F)cm::kLn2 * z.im};
+  if (!isfinite(t.re) || !isfinite(t.im)) return exp(t);
+  const F c = cos(t.im), s = sin(t.im), r = exp(t.re);
+  return {r * c, r * s};
+}
+// np.expm1 and np.log1p of a complex: NumPy's nc_expm1 and nc_log1p, as Numba, in the loop's
+// precision (no extra accuracy near 0, as there).
+template <class F> CJ_FN Complex<F> expm1(Complex<F> z) {
+  const F a = exp(z.re);
+  return {a * cos(z.im) + (F)-1, a * sin(z.im)};
+}
+template <class F> CJ_FN Complex<F> log1p(Complex<F> z) {
+  const F re1 = z.re + (F)1;
+  return {log(hypot(re1, z.im)), atan2(z.im, re1)};
+}
 template <class F> CJ_FN Complex<F> log(Complex<F> z, Complex<F> base) { return log(z) / log(base); }
 template <class F> CJ_FN Complex<F> sinh(Complex<F> z) { return Complex<F>(cm::c_sinh(z.re, z.im)); }
 template <class F> CJ_FN Complex<F> cosh(Complex<F> z) { return Complex<F>(cm::c_cosh(z.re, z.im)); }

@@ -271,6 +271,29 @@ template <bool P, class R, int N, class F, class... In>
 CJ_FN Array<R, N> array_expr_inplace(F f, const Array<R, N>& out, const In&... in) {
   return array_expr_out<P>(out, f, out, in...);
 }
+// An input of `target op= expression` as it was before the loop: a copy of an array that shares
+// memory with the target (unless it is the target's own view, read at each index before that
+// index is written), as Numba evaluates the expression into a new array first.
+template <class R, int N, class T>
+CJ_FN const T& ex_unaliased(const Array<R, N>&, const T& v) { return v; }
+template <class R, int N, class T, int M>
+CJ_FN Array<T, M> ex_unaliased(const Array<R, N>& out, const Array<T, M>& a) {
+  if (size(out) == 0 || size(a) == 0 || !byte_ranges_overlap(out, a)) return a;
+  bool same = M == N && (const void*)a.data == (const void*)out.data && sizeof(T) == sizeof(R);
+  for (int k = 0; same && k < M; ++k) same = a.shape[k] == out.shape[k] && a.strides[k] == out.strides[k];
+  if (same) return a;
+  using V = std::remove_cv_t<T>;
+  int64_t d[M > 0 ? M : 1];
+  for (int k = 0; k < M; ++k) d[k] = a.shape[k];
+  Array<V, M> copy = new_c_array<V, M>(d);
+  const int64_t n = size(a);
+  for (int64_t k = 0; k < n; ++k) copy.data[k] = *flat_elem(a, k);
+  return Array<T, M>(copy);
+}
+template <bool P, class R, int N, class F, class... In>
+CJ_FN Array<R, N> array_expr_inplace_expr(F f, const Array<R, N>& out, const In&... in) {
+  return array_expr_out<P>(out, f, out, ex_unaliased(out, in)...);
+}
 template <bool P, class R, int N, class F, class... In>
 CJ_FN Array<R, N> array_expr_new(F f, const In&... in) {
   int64_t d[N > 0 ? N : 1];

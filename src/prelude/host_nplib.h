@@ -603,12 +603,15 @@ CJ_FN std::remove_cv_t<T> np_bget(const Array<T, M>& a, const int64_t* idx) {
     if (a.shape[j] != 1) p += idx[K - M + j] * a.strides[j];
   return *(const T*)p;
 }
-// Calls f(index) over the broadcast shape of a and b (K axes), C order; Numba's ValueError where
-// they do not broadcast. Returns the shape in d.
-template <int K, class A, class B, class F>
-CJ_FN void np_bloop(const A& a, const B& b, int64_t* d, F&& f) {
+// The broadcast shape of a and b (K axes) into d; Numba's ValueError where they do not broadcast.
+template <int K, class A, class B>
+CJ_FN void np_bshape(const A& a, const B& b, int64_t* d) {
   for (int k = 0; k < K; ++k) d[k] = 1;
   if (!np_bfold(a, d, K) || !np_bfold(b, d, K)) raise("ValueError", "shape mismatch: objects cannot be broadcast to a single shape");
+}
+// Calls f(index) over shape d (K axes, from np_bshape) in C order while f returns true.
+template <int K, class F>
+CJ_FN void np_bloop(const int64_t* d, F&& f) {
   int64_t n = 1;
   for (int k = 0; k < K; ++k) n *= d[k];
   int64_t idx[K > 0 ? K : 1] = {};
@@ -627,11 +630,10 @@ CJ_FN auto np_isclose(const A& a, const B& b, double rtol, double atol, bool equ
     return np_close(a, b, rtol, atol, equal_nan);
   } else {
     int64_t d[K];
-    for (int k = 0; k < K; ++k) d[k] = 1;
-    if (!np_bfold(a, d, K) || !np_bfold(b, d, K)) raise("ValueError", "shape mismatch: objects cannot be broadcast to a single shape");
+    np_bshape<K>(a, b, d);
     Array<bool, K> r = new_c_array<bool, K>(d);
     bool* o = r.data;
-    np_bloop<K>(a, b, d, [&](const int64_t* idx) {
+    np_bloop<K>(d, [&](const int64_t* idx) {
       *o++ = np_close(np_bget<K>(a, idx), np_bget<K>(b, idx), rtol, atol, equal_nan);
       return true;
     });
@@ -645,8 +647,9 @@ CJ_FN bool np_allclose(const A& a, const B& b, double rtol, double atol, bool eq
     return np_close(a, b, rtol, atol, equal_nan);
   } else {
     int64_t d[K];
+    np_bshape<K>(a, b, d);
     bool all = true;
-    np_bloop<K>(a, b, d, [&](const int64_t* idx) {
+    np_bloop<K>(d, [&](const int64_t* idx) {
       all = np_close(np_bget<K>(a, idx), np_bget<K>(b, idx), rtol, atol, equal_nan);
       return all;
     });

@@ -18,6 +18,11 @@ template <class A, class B> CJ_FN bool uf_greater(A a, B b) { return uf_less(b, 
 template <class A, class B> CJ_FN bool uf_less_equal(A a, B b) { return uf_less(a, b) || uf_equal(a, b); }
 template <class A, class B> CJ_FN bool uf_greater_equal(A a, B b) { return uf_less(b, a) || uf_equal(a, b); }
 template <class A, class B> CJ_FN bool uf_not_equal(A a, B b) { return !uf_equal(a, b); }
+// Complex order is NumPy's (CLT in its loops, which Numba copies): lexicographic, and a NaN
+// imaginary part makes the real parts' order false. <=, > and >= follow from the three above.
+template <class F> CJ_FN bool uf_less(Complex<F> a, Complex<F> b) {
+  return (a.re < b.re && a.im == a.im && b.im == b.im) || (a.re == b.re && a.im < b.im);
+}
 template <class A, class B> CJ_FN bool uf_logical_and(A a, B b) { return (bool)a && (bool)b; }
 template <class A, class B> CJ_FN bool uf_logical_or(A a, B b) { return (bool)a || (bool)b; }
 template <class A, class B> CJ_FN bool uf_logical_xor(A a, B b) { return (bool)a != (bool)b; }
@@ -28,6 +33,25 @@ template <class T> CJ_FN T uf_maximum(T a, T b) { return (a >= b || a != a) ? a 
 template <class T> CJ_FN T uf_minimum(T a, T b) { return (a <= b || a != a) ? a : b; }
 template <class T> CJ_FN T uf_fmax(T a, T b) { return (a >= b || b != b) ? a : b; }
 template <class T> CJ_FN T uf_fmin(T a, T b) { return (a <= b || b != b) ? a : b; }
+// Complex: a NaN is either part NaN; with one, maximum/minimum return the first NaN operand and
+// fmax/fmin the first operand that is not NaN (Numba's np_complex_maximum_impl and siblings).
+template <class F> CJ_FN bool uf_cnan(Complex<F> a) { return a.re != a.re || a.im != a.im; }
+template <class F> CJ_FN Complex<F> uf_maximum(Complex<F> a, Complex<F> b) {
+  if (uf_cnan(a) || uf_cnan(b)) return uf_cnan(a) ? a : b;
+  return uf_greater_equal(a, b) ? a : b;
+}
+template <class F> CJ_FN Complex<F> uf_minimum(Complex<F> a, Complex<F> b) {
+  if (uf_cnan(a) || uf_cnan(b)) return uf_cnan(a) ? a : b;
+  return uf_less_equal(a, b) ? a : b;
+}
+template <class F> CJ_FN Complex<F> uf_fmax(Complex<F> a, Complex<F> b) {
+  if (uf_cnan(a) || uf_cnan(b)) return uf_cnan(b) ? a : b;
+  return uf_greater_equal(a, b) ? a : b;
+}
+template <class F> CJ_FN Complex<F> uf_fmin(Complex<F> a, Complex<F> b) {
+  if (uf_cnan(a) || uf_cnan(b)) return uf_cnan(b) ? a : b;
+  return uf_less_equal(a, b) ? a : b;
+}
 
 // ---- bits ---------------------------------------------------------------------------------------
 template <class T> CJ_FN T uf_bitwise_and(T a, T b) { return (T)(a & b); }
@@ -84,6 +108,16 @@ template <class T> CJ_FN T uf_reciprocal(T a) {
 }
 CJ_FN float uf_reciprocal(float a) { return 1.0f / a; }
 CJ_FN double uf_reciprocal(double a) { return 1.0 / a; }
+// Of a complex: NumPy's loop (Smith's method with a numerator of 1), which Numba copies; a NaN
+// fails the <= and takes the second branch, as there.
+template <class F> CJ_FN Complex<F> uf_reciprocal(Complex<F> a) {
+  if ((a.im < 0 ? -a.im : a.im) <= (a.re < 0 ? -a.re : a.re)) {
+    const F r = a.im / a.re, inv = (F)1 / (a.re + a.im * r);
+    return {inv, ((F)0 - r) * inv};
+  }
+  const F r = a.re / a.im, inv = (F)1 / (a.re * r + a.im);
+  return {r * inv, (F)0 - inv};
+}
 template <class T> CJ_FN T uf_absolute(T a) { return a < 0 ? uf_negative(a) : a; }
 CJ_FN bool uf_absolute(bool a) { return a; }
 CJ_FN float uf_absolute(float a) { return CJ_LIBM_F(fabs)(a); }
@@ -91,6 +125,12 @@ CJ_FN double uf_absolute(double a) { return CJ_LIBM_D(fabs)(a); }
 template <class F> CJ_FN F uf_absolute(Complex<F> a) { return abs(a); }  // |z|, a real (NumPy's F->f, D->d)
 // sign: -1, 0, 1 in the loop's type; NaN stays NaN.
 template <class T> CJ_FN T uf_sign(T a) { return a != a ? a : (T)((a > 0) - (a < 0)); }
+// Of a complex, NumPy 2's z / |z| (0 for 0), as Numba: hypot and the division in the loop's type.
+template <class F> CJ_FN Complex<F> uf_sign(Complex<F> a) {
+  const F m = hypot(a.re, a.im);
+  if (m == 0) return {(F)0, (F)0};
+  return {a.re / m, a.im / m};
+}
 template <class T> CJ_FN T uf_floor(T a) { return a; }  // integers and bool: themselves
 CJ_FN float uf_floor(float a) { return CJ_LIBM_F(floor)(a); }
 CJ_FN double uf_floor(double a) { return CJ_LIBM_D(floor)(a); }
@@ -102,6 +142,7 @@ CJ_FN float uf_trunc(float a) { return CJ_LIBM_F(trunc)(a); }
 CJ_FN double uf_trunc(double a) { return CJ_LIBM_D(trunc)(a); }
 CJ_FN float uf_rint(float a) { return CJ_LIBM_F(rint)(a); }
 CJ_FN double uf_rint(double a) { return CJ_LIBM_D(rint)(a); }
+template <class F> CJ_FN Complex<F> uf_rint(Complex<F> a) { return {uf_rint(a.re), uf_rint(a.im)}; }  // each part
 // floor_divide / remainder: Python's signs (the divisor's), 0 for a zero integer divisor, as
 // NumPy gives (with a warning); computed in 64 bits and wrapped back (int8 -128 // -1 is -128).
 template <class T> CJ_FN T uf_floor_divide(T a, T b) {
