@@ -373,3 +373,24 @@ def test_fused_gpu_code_keeps_each_rounding(target):
     ptx = ptx.decode() if isinstance(ptx, bytes) else ptx
     body = ptx[ptx.index(".entry"):]
     assert re.search(r"\bmul(\.rn)?\.f32", body) and not re.search(r"\bfma\.", body)
+
+
+def test_dlpack_and_interface_run_and_escape(target):
+    x = np.arange(50, dtype=np.float32)
+
+    def prog(pending):
+        dx = cuda.to_device(x)
+        y = mul(mul(dx, dx), dx)
+        pending()
+        if target == "gpu":
+            cai = y.__cuda_array_interface__   # another library may read it now
+            assert cai["data"][0] == y.device_ctypes_pointer.value
+        else:
+            h = np.from_dlpack(y)              # shares the memory: it must be written first
+            assert h.tobytes() == (x * x * x).tobytes()
+        z = mul(y, y)                          # escaped memory: run at once
+        pending_after = _core._fusion_pending()
+        return [y.copy_to_host(), z.copy_to_host(), np.array(pending_after)]
+
+    res, _ = run_both(prog)
+    assert int(res[2]) == 0
