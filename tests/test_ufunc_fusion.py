@@ -394,3 +394,22 @@ def test_dlpack_and_interface_run_and_escape(target):
 
     res, _ = run_both(prog)
     assert int(res[2]) == 0
+
+
+def test_fallback_when_a_fused_loop_cannot_be_built(target):
+    # A fused loop that fails to build (a cujit bug) must not lose the write: the chain runs one
+    # call at a time, each intermediate in a new array, with the same results.
+    g, w = data(700)
+
+    def prog(pending):
+        dg, dw = cuda.to_device(g), cuda.to_device(w)
+        y = normalize(dg)
+        r = add(activate(weigh(y, dw)), y)
+        pending()
+        return [r.copy_to_host()]
+
+    _core._fusion_force_fallback(True)
+    try:
+        run_both(prog)
+    finally:
+        _core._fusion_force_fallback(False)

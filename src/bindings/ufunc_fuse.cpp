@@ -46,12 +46,14 @@ constexpr int kMaxOps = 16;
 constexpr int kMaxLeaves = 8;
 
 int g_enabled = -1;
+bool g_force_fallback = false;  // tests: the fused loop "fails to build"
 
 struct Node {
   std::shared_ptr<UfuncCore> fn;  // an op: signature `variant` of fn on `kids`
   int variant = -1;
   std::vector<std::shared_ptr<Node>> kids;
   std::shared_ptr<rt::DeviceArray> leaf;  // a leaf: memory read when the tree runs
+  std::vector<int64_t> shape;             // an op: its result's shape
   int ops = 0;                            // op nodes below and here (shared ones counted each time)
 };
 
@@ -107,6 +109,36 @@ auto naming_simulator_errors(const std::vector<std::string>& files, F f) {
   }
 }
 
+// Computes op node `n` into `dst` one call at a time, as the calls ran unfused: each op below it
+// into a new array first, then n's own loop. The path of a single call, and the fallback when a
+// fused loop cannot be built.
+void run_unfused(const Node& n, const rt::DeviceArray& dst, const Pending& p) {
+  std::vector<std::shared_ptr<rt::DeviceArray>> args;  // held until the loop is queued (GPU
+                                                       // temporaries are freed in stream order)
+  for (const auto& k : n.kids) {
+    if (k->leaf) {
+      args.push_back(k->leaf);
+      continue;
+    }
+    auto tmp = rt::new_device_array(p.backend, k->fn->build.variants[k->variant].output, k->shape, 'C', p.stream);
+    run_unfused(*k, *tmp, p);
+    args.push_back(tmp);
+  }
+  UfuncCore& c = *n.fn;
+  std::vector<rt::Operand> operands;
+  for (const auto& a : args) operands.push_back({a->data, a->shape, a->strides});
+  operands.push_back({dst.data, dst.shape, dst.strides});
+  int64_t count = 0;
+  std::vector<int64_t> packed = rt::pack_ufunc_args(dst.shape, operands, &count);
+  rt::LoadedModule& mod = c.module(p.backend);
+  const std::string& symbol = c.build.variants[n.variant].symbol;
+  naming_simulator_errors(c.build.file_order, [&] {
+    py::gil_scoped_release nogil;
+    mod.launch_ufunc(symbol, packed, count, p.stream);
+    return 0;
+  });
+}
+
 // Runs one pending write: the ufunc's own loop for a single call, else the fused loop.
 void run(const Pending& p) {
   std::shared_ptr<rt::Buffer> buf = p.buf.lock();
@@ -116,22 +148,7 @@ void run(const Pending& p) {
 
   bool single = true;  // one call on leaves: its own loop (the common case, kept cheap)
   for (const auto& k : p.root->kids) single = single && k->leaf;
-  if (single) {
-    UfuncCore& c = *p.root->fn;
-    std::vector<rt::Operand> operands;
-    for (const auto& k : p.root->kids) operands.push_back({k->leaf->data, k->leaf->shape, k->leaf->strides});
-    operands.push_back({p.view.data, p.view.shape, p.view.strides});
-    int64_t n = 0;
-    std::vector<int64_t> packed = rt::pack_ufunc_args(p.view.shape, operands, &n);
-    rt::LoadedModule& mod = c.module(p.backend);
-    const std::string& symbol = c.build.variants[p.root->variant].symbol;
-    naming_simulator_errors(c.build.file_order, [&] {
-      py::gil_scoped_release nogil;
-      mod.launch_ufunc(symbol, packed, n, p.stream);
-      return 0;
-    });
-    return;
-  }
+  if (single) return run_unfused(*p.root, p.view, p);
   // Flatten the tree: distinct leaves (by view), one step per distinct op node.
   std::vector<std::shared_ptr<rt::DeviceArray>> leaves;
   std::vector<FusedOp> ops;
@@ -173,7 +190,8 @@ void run(const Pending& p) {
   const std::string* symbol;
   const std::vector<std::string>* files;
   rt::LoadedModule* mod;
-  {
+  try {
+    if (g_force_fallback) throw std::runtime_error("forced by _core._fusion_force_fallback");
     std::shared_ptr<FusedKernel> fk;
     {
       auto g = lock_without_gil(g_cache_mu);
@@ -200,6 +218,11 @@ void run(const Pending& p) {
     }
     symbol = &fk->build.variants[0].symbol;
     files = &fk->build.file_order;
+  } catch (const std::exception& e) {
+    // Each call compiled on its own; together they should too. If not, a cujit bug: the calls
+    // run one by one rather than fail the user's program.
+    if (debug_level() >= 1) std::cerr << "cujit: fused loop " << key << " failed (" << e.what() << "); running the calls one by one\n";
+    return run_unfused(*p.root, p.view, p);
   }
   std::vector<rt::Operand> operands;
   for (const auto& l : leaves) {
@@ -236,7 +259,15 @@ void run_where(Pred pred) {
     }
     g_pending = r.size();
     if (!next) return;
-    run(*next);  // may release the GIL: the scan starts again after it
+    try {
+      run(*next);  // may release the GIL: the scan starts again after it
+    } catch (...) {
+      // Not written (a simulated IndexError, a lost context): it stays pending, so each later
+      // observation raises again rather than read what was never computed.
+      r.push_back(next);
+      g_pending = r.size();
+      throw;
+    }
   }
 }
 
@@ -367,6 +398,7 @@ py::object try_defer(const std::shared_ptr<UfuncCore>& core, int variant, const 
   auto node = std::make_shared<Node>();
   node->fn = core;
   node->variant = variant;
+  node->shape = shape;
   auto count = [&] {
     node->ops = 1;
     std::vector<Range> r;
@@ -453,6 +485,8 @@ void define_fusion(py::module_& m) {
     for (const auto& p : registry()) n += !p->buf.expired();
     return n;
   }, "How many deferred CUDA ufunc writes are waiting (observable ones); for tests.");
+  m.def("_fusion_force_fallback", [](bool on) { g_force_fallback = on; },
+        "Tests: fused loops act as if they failed to build, so chains run one call at a time.");
   m.def("_fusion_flush", &flush_all, "Runs every deferred CUDA ufunc write.");
   m.def("_fusion_kernels", [] {
     py::list r;
