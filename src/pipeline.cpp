@@ -524,6 +524,14 @@ const std::string& cuda_prelude() {
   return text;
 }
 
+std::string restrict_cuda_source(const std::string& cuda_source) {
+  const std::string& prelude = cuda_prelude();
+  const size_t at = cuda_source.compare(0, prelude.size(), prelude) == 0 ? prelude.size() : 0;
+  std::string s = cuda_source;
+  s.insert(at, "#define CJ_RESTRICT 1\n");
+  return s;
+}
+
 toolchain::NvrtcOutput nvrtc_compile_source(const std::string& source, const std::string& name,
                                             const std::string& arch, const std::vector<std::string>& extra_options,
                                             bool allow_pch, bool allow_minimal) {

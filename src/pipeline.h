@@ -162,6 +162,11 @@ toolchain::NvrtcOutput nvrtc_compile_source(const std::string& source, const std
 /// generated code are reported at the user's line (cujit.errors.TypingError).
 toolchain::NvrtcOutput compile_cuda(const Build& b, const std::string& arch);
 
+/// A kernel's restrict variant (codegen_entry.cpp, kernel_restrict_candidate): its CUDA program
+/// with CJ_RESTRICT defined after the prelude (a define in the text, not an NVRTC option, so
+/// that the prelude's precompiled header serves both variants).
+std::string restrict_cuda_source(const std::string& cuda_source);
+
 /// The host compiler, through the disk cache; errors mapped to the user's line likewise.
 std::shared_ptr<toolchain::HostLibrary> compile_host(const Build& b);
 

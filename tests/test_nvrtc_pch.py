@@ -170,3 +170,47 @@ def test_kernels_use_it_with_the_disk_cache_off(tmp_path):
             pytest.skip("NVRTC %s has no precompiled headers" % version)
     assert [l.split()[-1] for l in lines] == ["created", "used"], r.stderr
     assert not cache.exists() or not any(cache.rglob("*"))
+
+
+def test_warmup_writes_the_pch_that_the_first_kernel_uses(tmp_path):
+    # What the process's first GPU context starts in a thread (bindings/common.cpp): NVRTC loaded
+    # and the prelude's PCH written for the device's arch and the default options.
+    out = run('''
+        _core._nvrtc_warmup("compute_90")
+        out["after_warmup"] = _core.nvrtc_pch_stats()["created"]
+        out["roles"] = [compile("add")["pch"], compile("hyp")["pch"]]
+    ''', tmp_path)
+    assert out["after_warmup"] == 1
+    assert out["roles"] == ["used", "used"]
+    assert out["stats"]["created"] == 1 and out["stats"]["used"] == 2
+
+
+def test_a_process_may_end_while_the_warmup_runs(tmp_path):
+    out = run('''
+        _core._nvrtc_warmup("compute_90", wait=False)
+    ''', tmp_path)
+    folder = out["stats"]["folder"]
+    assert folder == "" or not os.path.exists(folder)  # joined at exit, then the folder removed
+    assert not any(p.name.startswith("cujit-pch-") for p in tmp_path.iterdir())
+
+
+def test_warmup_is_off_with_CUJIT_NVRTC_PCH_0(tmp_path):
+    out = run('''
+        _core._nvrtc_warmup("compute_90")
+        out["roles"] = [compile("add")["pch"]]
+    ''', tmp_path, CUJIT_NVRTC_PCH="0")
+    assert out["roles"] == [""] and out["stats"]["created"] == 0
+
+
+def test_a_compile_during_the_warmup_waits_for_its_pch(tmp_path):
+    # The kernel's compile waits for the PCH the warm-up is writing (or, if it came first, the
+    # warm-up waits for the kernel's): one file is made, and the compile that did not make it uses it.
+    out = run('''
+        _core._nvrtc_warmup("compute_90", wait=False)
+        out["roles"] = [compile("add")["pch"]]
+        _core._nvrtc_warmup("compute_90")  # joins the first one
+    ''', tmp_path)
+    assert out["roles"][0] in ("used", "created")
+    # One file; the two compiles that did not make it (a warm-up or the kernel, and the second
+    # warm-up) used it.
+    assert out["stats"]["created"] == 1 and out["stats"]["used"] == 2

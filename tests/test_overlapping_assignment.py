@@ -120,3 +120,20 @@ def test_kernel_slice_assignment_reads_the_source_first(target):
     k[1, 1](a, m)
     assert a.copy_to_host().tolist() == [0., 0., 1., 2., 3., 4.]
     assert m.copy_to_host().tolist() == [[0., 1., 2.], [0., 1., 2.], [3., 4., 5.]]
+
+
+def test_kernel_transpose_view(target):
+    # a.T in a kernel is a view with the axes reversed, as numba-cuda's (checked on the GPU).
+    @cuda.jit
+    def k(a, out, m):
+        b = a.T
+        for i in range(3):
+            for j in range(3):
+                out[i, j] = b[i, j]
+        m[:] = m.T
+
+    out = cuda.to_device(np.zeros((3, 3)))
+    m = cuda.to_device(sq())
+    k[1, 1](cuda.to_device(sq()), out, m)
+    assert out.copy_to_host().tolist() == sq().T.tolist()
+    assert m.copy_to_host().tolist() == sq().T.tolist()

@@ -77,6 +77,7 @@ ENVIRONMENT = {
     "NUMBA_DEBUG_CACHE": "as Numba: print each disk cache hit, miss and save on stderr",
     "XDG_CACHE_HOME": "the disk cache's parent folder",
     "CUJIT_CHECK_PTX": "simulated kernels are also compiled to PTX",
+    "CUJIT_RESTRICT": "0: kernels have no restrict variant (launches with non-overlapping arrays)",
     "CUJIT_SIM_RACECHECK": "the simulator reports shared-memory races",
     "CUJIT_BOUNDSCHECK": "0/1: @jit index checks off/on, whatever the option says",
     "NUMBA_BOUNDSCHECK": "as Numba: 0/1: @jit index checks off/on, whatever the option says",

@@ -3,10 +3,13 @@
 
 #include <atomic>
 #include <exception>
+#include <mutex>
+#include <thread>
 
 #include "runtime/driver.h"
 #include "runtime/stream.h"
 #include "toolchain/nvrtc.h"
+#include "toolchain/nvrtc_pch.h"
 
 namespace py = pybind11;
 
@@ -17,6 +20,58 @@ std::atomic<bool> g_check_ptx{false};
 }
 
 void set_check_ptx(bool on) { g_check_ptx = on; }
+
+namespace {
+// The first GPU compile of a process also pays for loading NVRTC's libraries and for writing the
+// prelude's precompiled header (toolchain/nvrtc_pch.h): ~10-20 ms of a first kernel's NVRTC time
+// (benchmarks/NOTES-compile.md). A program makes its GPU context, then moves data, before its first
+// kernel compiles, so when the first context exists a thread compiles an empty kernel with the
+// prelude and the default options for the device's arch: NVRTC is loaded and the PCH written
+// while the program goes on, and the first kernel uses the PCH. A kernel compiled while the
+// warm-up still runs compiles without the PCH, as before: never slower than without warm-up
+// beyond the CPU the thread takes. Off with CUJIT_NVRTC_PCH=0.
+struct Warmup {
+  std::mutex mu;
+  std::thread thread;
+  ~Warmup() {  // at exit: the thread must not outlive the PCH table (made before this, so freed after)
+    if (thread.joinable()) thread.join();
+  }
+};
+Warmup& warmup_state() {
+  static Warmup w;
+  return w;
+}
+
+std::string cubin_arch(int major, int minor) {
+  std::string arch = toolchain::best_arch_cached(major, minor, true);
+  // A CUBIN runs only on its own major version; past what NVRTC knows, hand the driver PTX.
+  if (std::stoi(arch.substr(3)) / 10 != major) arch = toolchain::best_arch_cached(major, minor, false);
+  return arch;
+}
+
+void start_nvrtc_warmup(int major, int minor) {
+  try {
+    nvrtc_warmup(cubin_arch(major, minor), false);
+  } catch (...) {  // a courtesy: the first kernel compiles as it would have without it
+  }
+}
+}  // namespace
+
+void nvrtc_warmup(const std::string& arch, bool wait) {
+  if (!toolchain::pch_enabled()) return;  // also makes the PCH table before warmup_state()
+  Warmup& w = warmup_state();
+  std::lock_guard<std::mutex> g(w.mu);
+  if (w.thread.joinable()) w.thread.join();
+  w.thread = std::thread([arch] {
+    try {
+      nvrtc_compile_source(cuda_prelude() + "extern \"C\" __global__ void cj_nvrtc_warmup() {}\n", "cujit_warmup.cu", arch);
+    } catch (...) {
+    }
+  });
+  if (wait) w.thread.join();
+}
+
+void register_nvrtc_warmup() { rt::on_first_context(&start_nvrtc_warmup); }
 
 Signature parse_signature_or_raise(const std::string& text) {
   try {
@@ -124,9 +179,7 @@ std::shared_ptr<rt::LoadedModule> load_build(const Build& b, rt::Backend backend
     return rt::LoadedModule::load_host(lib);
   }
   auto cc = rt::compute_capability();
-  std::string arch = toolchain::best_arch_cached(cc.first, cc.second, true);
-  // A CUBIN runs only on its own major version; past what NVRTC knows, hand the driver PTX.
-  if (std::stoi(arch.substr(3)) / 10 != cc.first) arch = toolchain::best_arch_cached(cc.first, cc.second, false);
+  const std::string arch = cubin_arch(cc.first, cc.second);
   toolchain::NvrtcOutput out;
   {
     py::gil_scoped_release nogil;

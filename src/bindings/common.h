@@ -148,4 +148,9 @@ inline std::unique_lock<std::mutex> lock_without_gil(std::mutex& mu) {
 /// On the simulator, also compile every program to PTX (CUJIT_CHECK_PTX; the tests turn it on).
 void set_check_ptx(bool on);
 
+/// NVRTC's warm-up (start_nvrtc_warmup in common.cpp), started by the process's first GPU
+/// context; and, for tests and benchmarks, started for `arch` now (wait: until it is done).
+void register_nvrtc_warmup();
+void nvrtc_warmup(const std::string& arch, bool wait);
+
 }  // namespace cujit

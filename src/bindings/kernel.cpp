@@ -19,11 +19,13 @@
 #include <structmember.h>
 
 #include <cstring>
+#include <iostream>
 #include <mutex>
 
 #include "bindings/ufunc_fuse.h"
 #include "bindings/common.h"
 #include "bindings/exceptions.h"
+#include "bindings/kernel_alias.h"
 #include "bindings/kernel_checks.h"
 #include "bindings/marshal.h"
 #include "pipeline.h"
@@ -99,11 +101,17 @@ rt::Dim3 dim3_of(const py::handle& h, const char* what, const char* name) {
 
 struct Specialization {
   KernelBuild build;
-  // [d] the GPU module loaded in device d's context (a module belongs to one context), and
-  // [kSimSlot] the simulator's, for every simulated device.
+  // Every argument an array or a scalar (kernel_restrict_candidate): a launch whose arrays do not
+  // overlap runs the restrict variant [1] (restrict_build, made at its first such launch), any
+  // other launch the plain one [0]. The simulator's host code is the same for both; its variant
+  // [1] exists so that CUJIT_CHECK_PTX proves the restrict program builds.
+  bool restrict_candidate = false;
+  std::unique_ptr<KernelBuild> restrict_build;
+  // [v][d] variant v's GPU module loaded in device d's context (a module belongs to one
+  // context), and [v][kSimSlot] the simulator's, for every simulated device.
   static constexpr int kSimSlot = rt::kMaxDevices;
-  std::shared_ptr<rt::LoadedModule> modules[rt::kMaxDevices + 1];
-  void* functions[rt::kMaxDevices + 1] = {};  // the kernel in each, once looked up
+  std::shared_ptr<rt::LoadedModule> modules[2][rt::kMaxDevices + 1];
+  void* functions[2][rt::kMaxDevices + 1] = {};  // the kernel in each, once looked up
 };
 
 /// The module slot of `backend` on the calling thread's current device.
@@ -142,9 +150,17 @@ struct LaunchPlan {
   // launches of another device take the general path, which refuses them.
   uint64_t generation = 0;
   Specialization* sp = nullptr;
-  rt::LoadedModule* module = nullptr;
-  void* function = nullptr;
+  rt::LoadedModule* module[2] = {};  // per variant (Specialization); null: not loaded yet
+  void* function[2] = {};
 };
+
+/// CUJIT_RESTRICT=0 (read at each new specialisation): kernels have no restrict variant.
+bool restrict_enabled() {
+  const char* v = std::getenv("CUJIT_RESTRICT");
+  if (!v) return true;
+  const std::string s = v;
+  return !(s == "0" || s == "false" || s == "False" || s == "off" || s == "no");
+}
 
 PyTypeObject* device_array_type() {
   static PyTypeObject* t = (PyTypeObject*)py::type::of<rt::DeviceArray>().ptr();
@@ -164,6 +180,8 @@ class Kernel {
   // numba-cuda's kernel extensions (a Python list, changed in place by users): while it is not
   // empty, every launch goes through Dispatcher._prepare_launch (launch_through_python).
   py::object extensions;
+  // The variant (Specialization) the last launch ran: 1 restrict, 0 plain (tests read it).
+  int last_variant = -1;
 
   Kernel(std::shared_ptr<FunctionSource> src, const std::vector<std::string>& sigs, bool debug = false,
          py::object snapshot = py::none(), std::vector<std::string> nvrtc_flags = {})
@@ -210,10 +228,13 @@ class Kernel {
   /// do not, and the caller takes launch().
   bool try_fast_launch(const LaunchConfig& l, PyObject* const* args, size_t n) {
     const LaunchPlan& p = plan_;
-    if (!p.function || n != p.args.size() || n > kMaxInlineArgs || p.words > kMaxInlineWords) return false;
+    if (!p.sp || n != p.args.size() || n > kMaxInlineArgs || p.words > kMaxInlineWords) return false;
     if (l.stream_device >= 0) check_stream_device(l);
     int64_t words[kMaxInlineWords];
     void* params[kMaxInlineArgs];
+    ByteSpan spans[kMaxInlineArgs];
+    size_t nspans = 0;
+    const bool restrict_candidate = p.sp->restrict_candidate;
     int64_t* w = words;
     bool any_array = false;
     for (size_t i = 0; i < n; ++i) {
@@ -230,10 +251,12 @@ class Kernel {
           // An array from before a kernel fault, or of another device: the general path raises.
           if (d->buf && d->buf->generation != p.generation && d->buf->origin != rt::Buffer::Origin::External)
             return false;
-          if (layout_of(d->shape, d->strides, scalar_size(a.scalar)) != a.layout) return false;
+          const int itemsize = scalar_size(a.scalar);
+          if (layout_of(d->shape, d->strides, itemsize) != a.layout) return false;
           *w++ = (int64_t)(intptr_t)d->data;  // a cj::Array's words
           for (int k = 0; k < a.ndim; ++k) *w++ = d->shape[k];
           for (int k = 0; k < a.ndim; ++k) *w++ = d->strides[k];
+          if (restrict_candidate) spans[nspans++] = array_span((const int64_t*)params[i], a.ndim, itemsize);
           any_array = true;
           continue;
         }
@@ -274,8 +297,11 @@ class Kernel {
     } else if (l.shared > (size_t)rt::kSimMaxSharedOptin || p.generation != rt::sim_generation(rt::current_device())) {
       return false;
     }
+    const int v = restrict_candidate && spans_disjoint(spans, nspans) ? 1 : 0;
+    if (!p.function[v]) return false;  // the general path loads this variant
     check_config(l, p.backend);
-    run(*p.sp, *p.module, p.function, l, params);
+    last_variant = v;
+    run(*p.sp, *p.module[v], p.function[v], l, params);
     return true;
   }
 
@@ -307,20 +333,23 @@ class Kernel {
       throw py::type_error(src_->name + "() takes " + std::to_string(sp.build.arg_types.size()) + " arguments, got " + std::to_string(n));
     check_launch(sp.build, backend, l.shared, karg);  // shared memory, arrays of a lost context
     const int slot = module_slot(backend);
-    if (!sp.functions[slot] || sp.modules[slot]->stale()) sp.functions[slot] = module(sp, backend).function(sp.build.symbol);
-    rt::LoadedModule& mod = *sp.modules[slot];
+    const int v = restrict_variant(sp, karg);
+    if (!sp.functions[v][slot] || sp.modules[v][slot]->stale())
+      sp.functions[v][slot] = module(sp, backend, v).function(sp.build.symbol);
+    rt::LoadedModule& mod = *sp.modules[v][slot];
     void* params[kMaxInlineArgs];
     std::vector<void*> more;
     void** p = params;
     if (karg.size() > kMaxInlineArgs) p = (more.resize(karg.size()), more.data());
     for (size_t i = 0; i < karg.size(); ++i) p[i] = karg[i].bytes.data();
-    run(sp, mod, sp.functions[slot], l, p);
+    last_variant = v;
+    run(sp, mod, sp.functions[v][slot], l, p);
     if (sp.build.debug && backend == rt::Backend::GPU) check_index_fault(sp.build, mod, l.stream);
     for (auto& arg : karg)
       for_each_item(arg, [](const KArg& a) {
         if (a.dev && a.host_back && !a.host_back.is_none()) device_array_to_numpy(*a.dev, a.host_back);
       });
-    record_plan(args, n, karg, actual, types, backend, sp, mod, sp.functions[slot]);
+    record_plan(args, n, karg, actual, types, backend, sp);
   }
 
   std::vector<std::string> signatures() {
@@ -406,9 +435,9 @@ class Kernel {
     d["host_source"] = sp.build.host_source;
     if (gpu) {
       const int slot = module_slot(rt::Backend::GPU);
-      if (!sp.functions[slot] || sp.modules[slot]->stale())
-        sp.functions[slot] = module(sp, rt::Backend::GPU).function(sp.build.symbol);
-      CUfunction f = (CUfunction)sp.functions[slot];
+      if (!sp.functions[0][slot] || sp.modules[0][slot]->stale())
+        sp.functions[0][slot] = module(sp, rt::Backend::GPU).function(sp.build.symbol);
+      CUfunction f = (CUfunction)sp.functions[0][slot];
       d["regs_per_thread"] = rt::function_attribute(f, CU_FUNC_ATTRIBUTE_NUM_REGS);
       d["shared_mem_per_block"] = rt::function_attribute(f, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
       d["const_mem_size"] = rt::function_attribute(f, CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES);
@@ -420,12 +449,14 @@ class Kernel {
 
   /// Specialisation `i` through NVRTC (and the disk cache) for `arch`: PTX text ("compute_XY")
   /// or CUBIN bytes ("sm_XY").
-  py::bytes image(size_t i, const std::string& arch) {
+  py::bytes image(size_t i, const std::string& arch, bool restrict_variant = false) {
     Specialization& sp = specs_.at(i);
+    if (restrict_variant && !sp.restrict_candidate)
+      throw py::value_error(sp.build.name + "() has no restrict variant: some argument is neither an array nor a scalar");
     toolchain::NvrtcOutput o;
     {
       py::gil_scoped_release nogil;
-      o = compile_cuda(sp.build, arch);
+      o = compile_cuda(restrict_variant ? restrict_build(sp) : sp.build, arch);
     }
     return py::bytes(o.image);
   }
@@ -456,15 +487,47 @@ class Kernel {
       auto sp = std::make_unique<Specialization>();
       sp->build = build_kernel(with_function_args(source_for_compile(src_, snapshot_), types), types, debug_);
       sp->build.nvrtc_flags = nvrtc_flags_;
+      sp->restrict_candidate = restrict_enabled() && kernel_restrict_candidate(sp->build.arg_types);
       return sp;
     });
   }
 
-  rt::LoadedModule& module(Specialization& sp, rt::Backend b) {
+  rt::LoadedModule& module(Specialization& sp, rt::Backend b, int variant = 0) {
     auto g = lock_without_gil(mu_);  // load_build may compile with the GIL released
-    auto& slot = sp.modules[module_slot(b)];
-    if (!slot || slot->stale()) slot = load_build(sp.build, b, "kernel " + describe_call(sp.build.name, sp.build.arg_types));
+    auto& slot = sp.modules[variant][module_slot(b)];
+    if (!slot || slot->stale()) {
+      const std::string what = "kernel " + describe_call(sp.build.name, sp.build.arg_types);
+      if (sp.restrict_candidate && debug_level() >= 1)
+        std::cerr << "cujit: " << what
+                  << (variant ? ": restrict variant (no two array arguments overlap)\n"
+                              : ": plain variant (array arguments may overlap)\n");
+      slot = load_build(variant ? restrict_build(sp) : sp.build, b, what);
+    }
     return *slot;
+  }
+
+  /// The build of the restrict variant: the same, with CJ_RESTRICT defined (made once; the
+  /// caller holds mu_ or the GIL, as specs_ is read).
+  static const KernelBuild& restrict_build(Specialization& sp) {
+    if (!sp.restrict_build) {
+      auto b = std::make_unique<KernelBuild>(sp.build);
+      b->cuda_source = restrict_cuda_source(sp.build.cuda_source);
+      sp.restrict_build = std::move(b);
+    }
+    return *sp.restrict_build;
+  }
+
+  /// 1 (the restrict variant) when the specialisation has one and no two of the marshalled arrays
+  /// share a byte; else 0.
+  static int restrict_variant(const Specialization& sp, const std::vector<KArg>& karg) {
+    if (!sp.restrict_candidate) return 0;
+    std::vector<ByteSpan> spans;
+    for (const KArg& a : karg) {
+      if (!a.type.is_array()) continue;
+      const int64_t itemsize = a.type.record ? a.type.record->size : scalar_size(a.type.scalar);
+      spans.push_back(array_span(a.bytes.data(), a.type.ndim, itemsize));
+    }
+    return spans_disjoint(spans.data(), spans.size()) ? 1 : 0;
   }
 
   /// The block size the backend allows (the device's attribute is cached). The dynamic shared
@@ -498,8 +561,7 @@ class Kernel {
   /// Remembers how this launch's arguments were marshalled, when every one of them is of a kind
   /// the fast path knows; otherwise clears the plan (host arrays need their copies each call).
   void record_plan(PyObject* const* args, size_t n, const std::vector<KArg>& karg, const std::vector<Type>& actual,
-                   const std::vector<Type>& declared, rt::Backend backend, Specialization& sp, rt::LoadedModule& mod,
-                   void* function) {
+                   const std::vector<Type>& declared, rt::Backend backend, Specialization& sp) {
     plan_ = LaunchPlan{};
     if (sp.build.debug) return;  // a debug launch reads its fault record after each launch
     LaunchPlan p;
@@ -541,8 +603,12 @@ class Kernel {
     p.backend = backend;
     p.generation = backend == rt::Backend::GPU ? rt::context_generation() : rt::sim_generation(rt::current_device());
     p.sp = &sp;
-    p.module = &mod;
-    p.function = function;
+    const int slot = module_slot(backend);
+    for (int v = 0; v < 2; ++v)  // a variant not loaded yet is loaded by the general path
+      if (sp.functions[v][slot] && !sp.modules[v][slot]->stale()) {
+        p.module[v] = sp.modules[v][slot].get();
+        p.function[v] = sp.functions[v][slot];
+      }
     plan_ = std::move(p);
   }
 };
@@ -800,8 +866,13 @@ void define_kernel(py::module_& m) {
       .def("_annotations", [](py::handle self) { return kernel_of(self.ptr())->annotations(); })
       .def("_info", [](py::handle self, size_t i, bool gpu) { return kernel_of(self.ptr())->info(i, gpu); },
            py::arg("index"), py::arg("gpu"))
-      .def("_image", [](py::handle self, size_t i, const std::string& arch) { return kernel_of(self.ptr())->image(i, arch); },
-           py::arg("index"), py::arg("arch"))
+      .def("_image", [](py::handle self, size_t i, const std::string& arch, bool restrict_variant) {
+             return kernel_of(self.ptr())->image(i, arch, restrict_variant);
+           }, py::arg("index"), py::arg("arch"), py::arg("restrict_variant") = false,
+           "PTX or CUBIN of specialisation `index`; restrict_variant: the program launched when no two array "
+           "arguments overlap")
+      .def_property_readonly("_last_variant", [](py::handle self) { return kernel_of(self.ptr())->last_variant; },
+                             "1 when the last launch ran the restrict variant, 0 the plain one, -1 before any")
       .def("_set_extensions", [](py::handle self, py::object l) { kernel_of(self.ptr())->extensions = std::move(l); })
       .def("inspect_source", [](py::handle self, const std::vector<std::string>& arg_types, bool cuda) {
              return kernel_of(self.ptr())->inspect_source(arg_types, cuda);

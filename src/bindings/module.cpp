@@ -63,4 +63,7 @@ PYBIND11_MODULE(_core, m) {
   darr->tp_new = cujit::device_array_new;
   darr->tp_init = cujit::device_array_init;
   m.def("set_check_ptx", &cujit::set_check_ptx, "Also compile simulator programs to PTX (CUJIT_CHECK_PTX).");
+  m.def("_nvrtc_warmup", &cujit::nvrtc_warmup, pybind11::arg("arch"), pybind11::arg("wait") = true,
+        "NVRTC's warm-up for `arch` (what the first GPU context starts): loads NVRTC and writes the prelude's PCH.");
+  cujit::register_nvrtc_warmup();
 }

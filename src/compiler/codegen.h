@@ -60,6 +60,13 @@ std::vector<std::string> program_files(const Program& prog);
 /// cooperatively (all blocks resident at once), as Numba marks such a kernel.
 bool uses_grid_group(const Program& prog);
 
+/// Whether a kernel with these argument types has a restrict variant (codegen_entry.cpp): every
+/// argument is an array or a scalar, so the launch sees every array the kernel can reach (the
+/// words of each) and can prove that no two overlap (bindings/kernel_alias.h). Arrays inside
+/// tuples or records would escape that check. NOTE: were a kernel ever to reach a global device
+/// array (cujit refuses them today), that array must make the kernel not a candidate.
+bool kernel_restrict_candidate(const std::vector<Type>& arg_types);
+
 /// Whether some function of the program declares a cuda.shared.array (static or dynamic).
 bool uses_shared_memory(const Program& prog);
 

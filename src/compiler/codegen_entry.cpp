@@ -97,6 +97,15 @@ std::string numpy_gufunc(const EntryPoint& ep, const FunctionInstance& f, const 
 
 }  // namespace
 
+bool kernel_restrict_candidate(const std::vector<Type>& arg_types) {
+  bool any_array = false;
+  for (const Type& t : arg_types) {
+    if (t.is_array()) any_array = true;
+    else if (!t.is_scalar()) return false;
+  }
+  return any_array;
+}
+
 std::string emit_entry(const EntryPoint& ep, const FunctionInstance& f, const EntryContext& cx) {
   const auto& type = cx.type;
   std::ostringstream os;
@@ -165,6 +174,18 @@ std::string emit_entry(const EntryPoint& ep, const FunctionInstance& f, const En
     os << "extern \"C\" __global__ void CJ_LAUNCH_BOUNDS " << ep.symbol << "(";
     for (size_t i = 0; i < params.size(); ++i) os << (i ? ", " : "") << type(f.arg_types[i]) << " cj_p" << i;
     os << ") {\n";
+    // The restrict variant (pipeline.h restrict_cuda_source defines CJ_RESTRICT), launched when
+    // no two array arguments overlap: each data pointer passes through a __restrict__ pointer,
+    // so NVVM may keep values in registers across stores and read the arrays the kernel never
+    // writes through the read-only cache (ld.global.nc). It infers which those are itself.
+    if (kernel_restrict_candidate(f.arg_types)) {
+      os << "#ifdef CJ_RESTRICT\n";
+      for (size_t i = 0; i < params.size(); ++i)
+        if (f.arg_types[i].is_array())
+          os << "  decltype(cj_p" << i << ".data) __restrict__ cj_r" << i << " = cj_p" << i << ".data; cj_p" << i
+             << ".data = cj_r" << i << ";\n";
+      os << "#endif\n";
+    }
   } else {
     os << "extern \"C\" CJ_EXPORT void " << ep.symbol << "(void** cj_params, cj::SimLaunch* cj_launch) {\n";
     for (size_t i = 0; i < params.size(); ++i)

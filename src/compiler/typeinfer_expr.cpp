@@ -462,8 +462,7 @@ Type Typer::attribute(ast::Node& e) {
     if (e.name == "size" || e.name == "ndim" || e.name == "itemsize" || e.name == "nbytes")
       return Type::scalar_of(Scalar::Int64);
     if (e.name == "dtype" && !v.record) return Type::dtype(v.scalar);
-    if (e.name == "T") {  // a view with the axes reversed (prelude/host_numpy.h)
-      if (!fn().host_only) unsupported(e, "a.T is not supported in " + fn().compiled_as + " (CPU code only)");
+    if (e.name == "T") {  // a view with the axes reversed (prelude/common.h), in kernels too
       Type t = v;
       if (v.ndim > 1) t.layout = v.layout == 'C' ? 'F' : v.layout == 'F' ? 'C' : 'A';
       return t;

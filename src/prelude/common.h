@@ -103,6 +103,15 @@ CJ_FN Array<T, N> copy_array(Array<T, N> dst, const Array<U, N>& src) {
   return dst;
 }
 
+/// a.T: a view with the axes reversed (both targets, as Numba and numba-cuda).
+template <class T, int N>
+CJ_FN Array<T, N> npa_transpose(const Array<T, N>& a) {
+  Array<T, N> r;
+  r.data = a.data;
+  for (int k = 0; k < N; ++k) { r.shape[k] = a.shape[N - 1 - k]; r.strides[k] = a.strides[N - 1 - k]; }
+  return r;
+}
+
 /// a[i, j] with fewer indices than dimensions: a view of the remaining ones.
 template <class T, int N, class... I>
 CJ_FN Array<T, N - (int)sizeof...(I)> subarray(const Array<T, N>& a, I... ix) {

@@ -303,13 +303,7 @@ CJ_FN Array<T, 1> npa_ravel(const Array<T, N>& a) {
 
 // a.T, a.transpose(), a.transpose(axes): a view with the axes permuted (axes must be a
 // permutation of 0..N-1, negative ones counted from the end).
-template <class T, int N>
-CJ_FN Array<T, N> npa_transpose(const Array<T, N>& a) {
-  Array<T, N> r;
-  r.data = a.data;
-  for (int k = 0; k < N; ++k) { r.shape[k] = a.shape[N - 1 - k]; r.strides[k] = a.strides[N - 1 - k]; }
-  return r;
-}
+// (npa_transpose, a.T, is in common.h: kernels take it too.)
 template <class T, int N, class... D>
 CJ_FN Array<T, N> npa_transpose_axes(const Array<T, N>& a, D... axes) {
   static_assert(sizeof...(D) == N, "one axis per dimension");

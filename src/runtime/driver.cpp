@@ -37,6 +37,8 @@ CUdevice g_dev[kMaxDevices] = {};  // g_dev[d] is valid once g_ctx[d] is set
 std::atomic<uint64_t> g_generation[kMaxDevices] = {};  // bumped by reset_after_fault (context_generation)
 std::atomic<uint64_t> g_resets{0};                      // reset_count: resets of any device
 std::atomic<void (*)()> g_reset_hooks[4] = {};  // on_context_reset
+std::atomic<void (*)(int, int)> g_first_context_hook{nullptr};  // on_first_context
+bool g_first_context_seen = false;  // under g_ctx_mutex
 // The calling thread's device (numba-cuda's per-thread context stack; device 0 until chosen).
 thread_local int t_device = 0;
 // Set (under g_ctx_mutex) when a fault's reset could not give the device a working context: the
@@ -180,6 +182,14 @@ CUcontext retain_primary(int ordinal) {
   if (ctx == nullptr) throw CudaSupportError("cuDevicePrimaryCtxRetain returned no context");
   g_dev[ordinal] = dev;
   g_ctx[ordinal].store(ctx, std::memory_order_release);
+  if (!g_first_context_seen) {
+    g_first_context_seen = true;
+    int major = 0, minor = 0;
+    if (auto hook = g_first_context_hook.load();
+        hook && d.api.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev) == CUDA_SUCCESS &&
+        d.api.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev) == CUDA_SUCCESS)
+      hook(major, minor);
+  }
   return ctx;
 }
 
@@ -256,6 +266,8 @@ bool is_sticky_error(int rc) noexcept {
       return false;
   }
 }
+
+void on_first_context(void (*fn)(int, int)) { g_first_context_hook.store(fn); }
 
 void on_context_reset(void (*fn)()) {
   for (auto& h : g_reset_hooks) {

@@ -83,6 +83,11 @@ uint64_t reset_count() noexcept;
 /// page-locked host arrays the reset freed, so touching them cannot crash. At most 4; idempotent.
 void on_context_reset(void (*fn)());
 
+/// Registers `fn` to run once, right after the process's first primary context is retained (on
+/// that thread, under the context lock: it must only start work, not wait for it), with the
+/// device's compute capability. bindings/common.cpp starts NVRTC's warm-up there.
+void on_first_context(void (*fn)(int cc_major, int cc_minor));
+
 /// Throws ContextLostError for using `what` ("this device array") made in context generation
 /// `generation`, which a kernel fault has since destroyed.
 [[noreturn]] void throw_stale(const std::string& what, uint64_t generation);

@@ -364,8 +364,13 @@ NvrtcOutput nvrtc_compile_here(const std::string& source, const std::string& pro
   std::unique_ptr<Attempt> retry;  // set when the first attempt's result is not used
   using Role = PchTicket::Role;
   if (ticket.role == Role::Create) {
-    run_program(a, first, main_source, program_name, header,
-                with(options, {"--create-pch=" + ticket.path, "-pch-messages=false"}));
+    try {
+      run_program(a, first, main_source, program_name, header,
+                  with(options, {"--create-pch=" + ticket.path, "-pch-messages=false"}));
+    } catch (...) {
+      pch_created(ticket, false);  // threads waiting for this PCH (pch_begin) go on without it
+      throw;
+    }
     pch_created(ticket, first.rc == NVRTC_SUCCESS && a.nvrtcGetPCHCreateStatus(first.guard.prog) == NVRTC_SUCCESS);
   } else if (ticket.role == Role::Use) {
     run_program(a, first, main_source, program_name, header,

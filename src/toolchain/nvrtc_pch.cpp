@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -89,6 +91,7 @@ void sweep_dead_folders(const std::string& root) {
 
 struct Table {
   std::mutex mutex;
+  std::condition_variable made;  // a Creating entry became Ready or Failed
   std::map<std::string, Entry> entries;
   std::string folder;  // created on the first Create
   bool folder_failed = false;
@@ -151,11 +154,17 @@ PchTicket pch_begin(const std::string& header, const std::vector<std::string>& o
   ticket.key = cache_key_list(parts);
 
   Table& t = table();
-  std::lock_guard<std::mutex> lock(t.mutex);
+  std::unique_lock<std::mutex> lock(t.mutex);
+  // Another thread making this PCH (the warm-up a GPU context starts, bindings/common.cpp) will
+  // be done sooner than this compile could parse the header itself: wait for it, within reason.
+  t.made.wait_for(lock, std::chrono::seconds(2), [&] {
+    auto i = t.entries.find(ticket.key);
+    return i == t.entries.end() || i->second.state != State::Creating;
+  });
   auto it = t.entries.find(ticket.key);
   if (it != t.entries.end()) {
     Entry& e = it->second;
-    if (e.state != State::Ready) return ticket;  // Failed, or another thread is making it
+    if (e.state != State::Ready) return ticket;  // Failed, or another thread is still making it
     FileId now;
     if (file_id(e.path, now) && now == e.id) {
       ticket.role = PchTicket::Role::Use;
@@ -191,6 +200,7 @@ void pch_created(const PchTicket& t_, bool ok) {
     e.state = State::Failed;
     ++t.stats.failed;
   }
+  t.made.notify_all();
 }
 
 void pch_discard(const PchTicket& t_) {

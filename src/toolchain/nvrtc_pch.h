@@ -36,7 +36,8 @@ bool pch_enabled();
 /// The role of a compile whose header is `header` and whose options are exactly `options`
 /// (NVRTC refuses a PCH made with other options): Use when a checked file exists; Create when
 /// there is none and no other thread is making it; None when disabled, when making it failed
-/// before, while another thread makes it, or when the folder cannot be created.
+/// before, when another thread is still making it after 2 s of waiting for it, or when the
+/// folder cannot be created.
 PchTicket pch_begin(const std::string& header, const std::vector<std::string>& options);
 
 /// After a Create compile: `ok` says whether NVRTC wrote the file (nvrtcGetPCHCreateStatus).
