@@ -148,6 +148,8 @@ std::string with_prelude(Target t, const std::string& code, bool host_only = fal
       s += prelude::get("host_linalg_decomp.h");
     }
     if (code.find("cj::npa_") != std::string::npos) s += prelude::get("host_numpy.h");
+    if (code.find("cj::npa_median") != std::string::npos || code.find("cj::npa_percentile") != std::string::npos)
+      s += prelude::get("host_numpy_sort.h");
   }
   s += code;
   return s;

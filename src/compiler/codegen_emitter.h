@@ -108,6 +108,19 @@ class Emitter {
   std::string print(const ast::Node& e);
   std::string array_expr(const ast::Node& e, const std::string& target);
   std::string elementwise_call(const ast::Node& e, Builtin b);
+
+  // ---- the simulator's kernel as a stackless coroutine (codegen_simco.cpp) ---------------------
+  const FunctionInstance* co_fn_ = nullptr;  // the kernel emitted as a coroutine, or null
+  std::vector<std::pair<std::string, std::string>> co_vars_;  // frame members co_local added: type, name
+  int co_stops_ = 0;
+  bool co() const { return co_fn_ && fn_ == co_fn_; }
+  static std::string co_frame(const FunctionInstance& f) { return "cj_frame_" + f.cpp_name; }
+  void co_choose(const std::vector<EntryPoint>& entries);
+  bool co_stop(const ast::Node& s);
+  bool co_stop_test(const ast::Node& test) const;
+  std::string co_test(const ast::Node& test);
+  std::string co_local(const std::string& decl, const std::string& type, const std::string& name);
+  std::string co_function(const FunctionInstance& f, const std::string& body);
 };
 
 }  // namespace detail

@@ -194,8 +194,15 @@ std::string emit_entry(const EntryPoint& ep, const FunctionInstance& f, const En
   std::string call = f.cpp_name + "(";
   for (size_t i = 0; i < params.size(); ++i) call += (i ? ", " : "") + std::string("cj_p") + std::to_string(i);
   call += ");";
-  if (cx.target == Target::CUDA) os << "  " << call << "\n}\n";
-  else os << "  CJ_SIM_EACH_THREAD(cj_launch, " << (cx.uses_barrier ? "true" : "false") << ", " << call << ")\n}\n";
+  if (cx.target == Target::CUDA) {
+    os << "  " << call << "\n}\n";
+  } else if (!cx.co_frame.empty()) {  // a coroutine (codegen_simco.cpp): the thread's frame first
+    std::string co = f.cpp_name + "(cj_fr";
+    for (size_t i = 0; i < params.size(); ++i) co += ", cj_p" + std::to_string(i);
+    os << "  CJ_SIM_EACH_THREAD_CO(cj_launch, " << cx.co_frame << ", " << co << "))\n}\n";
+  } else {
+    os << "  CJ_SIM_EACH_THREAD(cj_launch, " << (cx.uses_barrier ? "true" : "false") << ", " << call << ")\n}\n";
+  }
   return os.str();
 }
 

@@ -13,6 +13,7 @@ struct EntryContext {
   bool uses_barrier;  // a kernel syncs: the simulator runs its threads as fibers
   bool allocates;     // some function makes arrays: NumPy loops free them after each element
   std::function<std::string(const Type&)> type;  // C++ spelling, defining tuple structs on demand
+  std::string co_frame = "";  // the simulator's kernel is a coroutine on frames of this struct (codegen_simco.cpp)
 };
 
 /// The extern "C" wrapper of `ep` around its typed function `f`; "" where `ep` has none on

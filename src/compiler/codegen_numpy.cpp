@@ -35,6 +35,10 @@ std::string Emitter::numpy_reduce(const ast::Node& e, Builtin b) {
   const std::string axis = "(int64_t)(" + expr(*e.args()[1]) + ")";
   const int n = e.args()[0]->type.ndim;
   if (n == 1) return "(cj::npa_axis<1>(" + axis + "), " + whole + "(" + a + "))";
+  // In memory order (prelude/host_numpy.h): sums, and argmin/argmax.
+  if (b == Builtin::NpSum) return "cj::npa_sum_axis<" + R + ">(" + a + ", " + axis + ")";
+  if (b == Builtin::NpArgmin || b == Builtin::NpArgmax)
+    return std::string("cj::npa_arg_axis<") + (b == Builtin::NpArgmax ? "true" : "false") + ", " + R + ">(" + a + ", " + axis + ")";
   return "cj::npa_reduce_axis<" + R + ">(" + a + ", " + axis + ", [](const auto& cj_v) { return " + whole + "(cj_v); })";
 }
 

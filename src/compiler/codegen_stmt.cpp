@@ -32,6 +32,7 @@ void Emitter::stmt(const ast::Node& s) {
   using K = ast::Kind;
   body_ << line(s);
   line_ = s.loc.line;
+  if (co_stop(s)) return;  // a barrier or warp operation of a coroutine (codegen_simco.cpp)
   switch (s.kind) {
     case K::Expr: {
       if (s.value()->is(K::Constant)) return;  // docstrings and bare literals do nothing
@@ -88,7 +89,10 @@ void Emitter::stmt(const ast::Node& s) {
       return;
     }
     case K::Return:
-      if (fn_->dead_returns.count(&s)) {  // never runs; its value may not convert to the result
+      if (co()) {  // a kernel's coroutine: finished (codegen_simco.cpp)
+        if (s.value() && s.value()->type.tag != Type::Tag::None) out("(void)(" + expr(*s.value()) + ");");
+        out("return 0;");
+      } else if (fn_->dead_returns.count(&s)) {  // never runs; its value may not convert to the result
         out(fn_->ret.tag == Type::Tag::Void || fn_->ret.tag == Type::Tag::None ? "return;" : "return " + type(fn_->ret) + "{};");
       } else if (fn_->ret.is_optional() && (!s.value() || s.value()->type.tag == Type::Tag::None)) {
         out("return " + type(fn_->ret) + "{};");  // None
@@ -101,7 +105,7 @@ void Emitter::stmt(const ast::Node& s) {
       return;
     case K::If:
       if (int live = constant_branch(*fn_, *s.test()); live >= 0) return block(live ? s.body : s.orelse);
-      out("if (" + truth(*s.test()) + ") {");
+      out("if (" + co_test(*s.test()) + ") {");  // a coroutine's stop first where the test is one
       ++indent_; block(s.body); copies(s, Edge::BodyEnd); --indent_;
       if (!s.orelse.empty() || fn_->join_copies.count({&s, Edge::OrelseEnd})) {
         out("} else {");
@@ -111,8 +115,15 @@ void Emitter::stmt(const ast::Node& s) {
       return;
     case K::While: {
       std::string flag = loop_begin(s);
-      out("while (" + truth(*s.test()) + ") {");
-      ++indent_; poll(); block(s.body); copies(s, Edge::BodyEnd); --indent_;
+      if (co() && co_stop_test(*s.test())) {  // while <stop>: the stop each time round (codegen_simco.cpp)
+        out("while (true) {");
+        ++indent_;
+        out("if (!" + co_test(*s.test()) + ") break;");
+      } else {
+        out("while (" + truth(*s.test()) + ") {");
+        ++indent_;
+      }
+      poll(); block(s.body); copies(s, Edge::BodyEnd); --indent_;
       out("}");
       loop_end(s, flag);
       return;
@@ -163,7 +174,7 @@ std::string Emitter::loop_begin(const ast::Node& s) {
   std::string flag;
   if (!s.orelse.empty() || fn_->join_copies.count({&s, Edge::OrelseEnd})) {
     flag = "cj_broke" + std::to_string(tmp_++);
-    out("bool " + flag + " = false;");
+    out(co_local("bool", "bool", flag) + flag + " = false;");
   }
   loop_flags_.push_back(flag);
   return flag;
@@ -230,10 +241,11 @@ void Emitter::for_stmt(const ast::Node& s) {
     const size_t nargs = s.iter()->args().size();
     std::string stop_v = i + "_stop", step_v = i + "_step";
     const std::string checked = nargs < 3 ? step : (prog_.host_only ? "cj::py_range_step(" : "cj::range_step(") + step + ")";
-    out("{ const " + T + " " + stop_v + " = " + stop + "; const " + T + " " + step_v + " = " + checked + ";");
+    // In a coroutine the counter and bounds are frame members (codegen_simco.cpp co_local).
+    out("{ " + co_local("const " + T, T, stop_v) + stop_v + " = " + stop + "; " + co_local("const " + T, T, step_v) + step_v + " = " + checked + ";");
     std::string cond = nargs == 3 ? "(" + step_v + " > 0 ? " + i + " < " + stop_v + " : " + i + " > " + stop_v + ")"
                                      : i + " < " + stop_v;
-    out("for (" + T + " " + i + " = " + start + "; " + cond + "; " + i + " += " + step_v + ") {");
+    out("for (" + co_local(T, T, i) + i + " = " + start + "; " + cond + "; " + i + " += " + step_v + ") {");
   } else if (it.is_array()) {
     std::string arr = "cj_a" + std::to_string(tmp_++);
     out("{ auto " + arr + " = " + expr(*s.iter()) + ";");

@@ -1,6 +1,17 @@
 // Prelude for the CPU (the host compiler): @jit functions, CPU ufuncs and the CUDA simulator.
 // The simulator runs a kernel's threads one after another on each CPU thread; the thread and
 // block indices it would read from hardware registers live in a thread_local here.
+// C++17's special functions in <cmath> (std::beta, std::riemann_zeta, ...: libstdc++'s
+// <bits/specfun.h>) were 60% of the time GCC takes to read <cmath>, a quarter of a whole
+// first compile, and nothing here uses them: libstdc++ is told to leave them out (its switch;
+// other libraries have no such header and are unchanged).
+#if defined(__has_include)
+#if __has_include(<bits/c++config.h>)
+#include <bits/c++config.h>
+#undef _GLIBCXX_USE_STD_SPEC_FUNCS
+#define _GLIBCXX_USE_STD_SPEC_FUNCS 0
+#endif
+#endif
 #include <cmath>
 #include <math.h>
 #include <cstdint>
@@ -8,6 +19,7 @@
 #include <cstring>
 #include <cstdlib>
 #include <exception>  // not <stdexcept>: its <string> doubled the time of a precompiled prelude
+#include <new>
 #include <ucontext.h>
 #include <time.h>
 
@@ -211,6 +223,14 @@ struct SimFibers {
   int32_t* warg = nullptr;
   uint64_t* wres = nullptr;
   int count = 0, capacity = 0, current = -1;
+  int stack_capacity = 0;  // fibers whose stacks `stacks` holds
+  // The block runs as stackless coroutines (sim_run_block_co): barriers and warp operations only
+  // leave their votes and operands, and the generated code suspends itself after them.
+  bool co = false;
+  // Coroutines count as they go, so that a round's end need not look at every thread: threads
+  // waiting at the barrier, finished, and whether some may wait at a warp operation.
+  int co_waiting = 0, co_finished = 0;
+  bool co_warps = false;
   void (*entry)(void*) = nullptr;
   void* arg = nullptr;
   int generation = 0;   // barriers passed; syncthreads_count & co. use slot generation % 2
@@ -232,6 +252,48 @@ inline thread_local SimFibers sim_fibers;
 // A thread's local arrays live on its stack: up to 512 KiB (kMaxLocalBytes in
 // compiler/typeinfer.h, the GPU's limit, checked when typing), plus room for the frames.
 constexpr size_t kFiberStack = 768 * 1024;
+// The stacks' tops are staggered by a colour: at one stride apart they would all fall into the
+// same cache sets, and every switch would miss (the hot frames of 256 fibers evicting each other).
+// kFiberColor bytes per colour cover a thread's frames at a barrier; the stride adds the room.
+constexpr size_t kFiberColor = 512, kFiberColors = 256;
+constexpr size_t kFiberStride = kFiberStack + kFiberColor * kFiberColors;
+
+// Fiber t becomes the running thread: its threadIdx (x fastest, as warps are formed).
+CJ_FN void sim_fiber_enter(SimFibers& f, int t) {
+  f.current = t;
+  SimThread& s = sim_thread;
+  if (s.blockDim.y == 1 && s.blockDim.z == 1) {  // 1-d blocks: no division
+    s.threadIdx = {t, 0, 0};
+    return;
+  }
+  s.threadIdx.x = t % s.blockDim.x;
+  s.threadIdx.y = (t / s.blockDim.x) % s.blockDim.y;
+  s.threadIdx.z = t / (s.blockDim.x * s.blockDim.y);
+}
+
+// The running fiber stops in `state` (1 barrier, 2 finished, 3 warp operation) and hands the CPU
+// on. The scheduler's round runs the runnable fibers in ascending order, and nothing becomes
+// runnable during a round (only the scheduler releases), so the fiber switches straight to the
+// next runnable one, which is the one the scheduler would resume next: one switch instead of
+// two, same order. The last of the round, or a faulted fiber, goes back to the scheduler.
+CJ_FN void sim_fiber_leave(SimFibers& f, int state, void** save_sp) {
+  const int t = f.current;
+  f.state[t] = state;
+#if CJ_SIM_NATIVE_FIBERS
+  if (!f.fault[0])
+    for (int u = t + 1; u < f.count; ++u)
+      if (f.state[u] == 0) {
+        sim_fiber_enter(f, u);
+        cj_fiber_switch(save_sp, f.sp[u]);
+        return;
+      }
+  cj_fiber_switch(save_sp, f.scheduler_sp);
+#else
+  (void)save_sp;
+  if (state != 2) swapcontext(&f.threads[t], &f.scheduler);
+  // a finished fiber returns from sim_fiber_main: uc_link resumes the scheduler
+#endif
+}
 
 static void sim_fiber_main() {
   SimFibers& f = sim_fibers;
@@ -240,27 +302,28 @@ static void sim_fiber_main() {
   } catch (const std::exception& e) {  // SimFault: stops the block (sim_run_block_fibers)
     std::snprintf(f.fault, sizeof f.fault, "%s", e.what());
   }
-  f.state[f.current] = 2;
 #if CJ_SIM_NATIVE_FIBERS
-  cj_fiber_switch(&f.sp[f.current], f.scheduler_sp);  // never resumed
+  void* dead_sp = nullptr;  // a finished fiber is never resumed
+  sim_fiber_leave(f, 2, &dead_sp);
   __builtin_unreachable();
+#else
+  sim_fiber_leave(f, 2, nullptr);
 #endif
-  // ucontext: returning resumes uc_link, the scheduler
 }
 
-// Back to the scheduler, from the running fiber, in `state`.
+// The running fiber waits in `state` until the scheduler releases it.
 CJ_FN void sim_fiber_yield(int state) {
   SimFibers& f = sim_fibers;
-  f.state[f.current] = state;
 #if CJ_SIM_NATIVE_FIBERS
-  cj_fiber_switch(&f.sp[f.current], f.scheduler_sp);
+  sim_fiber_leave(f, state, &f.sp[f.current]);
 #else
-  swapcontext(&f.threads[f.current], &f.scheduler);
+  sim_fiber_leave(f, state, nullptr);
 #endif
 }
 
 CJ_FN void syncthreads() {
-  if (sim_fibers.current < 0) return;  // not under the fiber scheduler: a block of one thread
+  // Not under the fiber scheduler (a block of one thread), or a coroutine, which suspends itself
+  if (sim_fibers.current < 0 || sim_fibers.co) return;
   sim_fiber_yield(1);
 }
 
@@ -348,8 +411,18 @@ CJ_FN uint64_t sim_warp_op(int op, uint32_t mask, uint64_t val, int32_t arg) {
   }
   const int t = f.current;
   f.wop[t] = op; f.wmask[t] = mask; f.wval[t] = val; f.warg[t] = arg;
+  if (f.co) return 0;  // the coroutine suspends itself and reads its result with sim_co_wres
   sim_fiber_yield(3);
   return f.wres[t];
+}
+// What a coroutine reads once resumed (generated code, codegen_simco.cpp): its warp operation's
+// result bits, and the barrier's count of votes, all of them (0), whether every thread voted (1),
+// whether any did (2). The release made generation odd-even flip: the votes are in the other slot.
+CJ_FN uint64_t sim_co_wres() { return sim_fibers.wres[sim_fibers.current]; }
+CJ_FN int32_t sim_co_votes(int how) {
+  const SimFibers& f = sim_fibers;
+  const int32_t n = f.votes[(f.generation + 1) % 2];
+  return how == 0 ? n : how == 1 ? (n == f.count ? 1 : 0) : (n > 0 ? 1 : 0);
 }
 template <class T> CJ_FN uint64_t sim_bits(T v) {
   uint64_t b = 0;
@@ -382,7 +455,7 @@ CJ_FN uint32_t lanemask_lt() { return (1u << sim_laneid()) - 1u; }
 
 // A fresh fiber for thread t: it starts in sim_fiber_main on its own stack.
 static void sim_fiber_init(SimFibers& f, int t) {
-  char* top = f.stacks + kFiberStack * (size_t)(t + 1);
+  char* top = f.stacks + kFiberStride * (size_t)(t + 1) - kFiberColor * (size_t)(t % kFiberColors);
 #if CJ_SIM_NATIVE_FIBERS
   // cj_fiber_switch pops MXCSR/x87 word, six registers, then returns into sim_fiber_main. The
   // return slot sits at a 16-byte boundary so sim_fiber_main starts with the ABI's alignment.
@@ -396,7 +469,7 @@ static void sim_fiber_init(SimFibers& f, int t) {
   f.sp[t] = sp;
 #else
   getcontext(&f.threads[t]);
-  f.threads[t].uc_stack.ss_sp = top - kFiberStack;
+  f.threads[t].uc_stack.ss_sp = top - kFiberStack;  // the colour comes out of the stride's room
   f.threads[t].uc_stack.ss_size = kFiberStack;
   f.threads[t].uc_link = &f.scheduler;
   makecontext(&f.threads[t], (void (*)())sim_fiber_main, 0);
@@ -411,9 +484,8 @@ static void sim_fiber_resume(SimFibers& f, int t) {
 #endif
 }
 
-/// Runs one block's threads as fibers; returns false (and fills err) on a deadlock.
-static bool sim_run_block_fibers(int nthreads, void (*entry)(void*), void* arg, char* err, size_t errlen) {
-  SimFibers& f = sim_fibers;
+// The per-thread slots of a block of nthreads (and, for fibers, their stacks).
+static void sim_block_reserve(SimFibers& f, int nthreads, bool stacks) {
   if (f.capacity < nthreads) {
 #if CJ_SIM_NATIVE_FIBERS
     std::free(f.sp);
@@ -422,9 +494,8 @@ static bool sim_run_block_fibers(int nthreads, void (*entry)(void*), void* arg, 
     std::free(f.threads);
     f.threads = (ucontext_t*)std::malloc(sizeof(ucontext_t) * nthreads);
 #endif
-    std::free(f.stacks); std::free(f.state); std::free(f.wop); std::free(f.wmask);
+    std::free(f.state); std::free(f.wop); std::free(f.wmask);
     std::free(f.wval); std::free(f.warg); std::free(f.wres);
-    f.stacks = (char*)std::malloc(kFiberStack * (size_t)nthreads);
     f.state = (int*)std::malloc(sizeof(int) * nthreads);
     f.wop = (int*)std::malloc(sizeof(int) * nthreads);
     f.wmask = (uint32_t*)std::malloc(sizeof(uint32_t) * nthreads);
@@ -433,36 +504,43 @@ static bool sim_run_block_fibers(int nthreads, void (*entry)(void*), void* arg, 
     f.wres = (uint64_t*)std::malloc(sizeof(uint64_t) * nthreads);
     f.capacity = nthreads;
   }
+  if (stacks && f.stack_capacity < nthreads) {
+    std::free(f.stacks);
+    f.stacks = (char*)std::malloc(kFiberStride * (size_t)nthreads);
+    f.stack_capacity = nthreads;
+  }
   f.count = nthreads;
   f.generation = 0;
   f.votes[0] = f.votes[1] = 0;
-  f.entry = entry;
-  f.arg = arg;
-  for (int t = 0; t < nthreads; ++t) {
-    sim_fiber_init(f, t);
-    f.state[t] = 0;
-  }
+  for (int t = 0; t < nthreads; ++t) f.state[t] = 0;
+}
+
+// The block's scheduler, for fibers and coroutines alike: rounds in which every runnable thread
+// runs, in ascending order, up to its next barrier, warp operation or end (`round()`, which
+// stops at a thread's fault), then the warp operations are answered, then the barrier released.
+// Returns false (and fills err) on a fault or a deadlock.
+template <class Round>
+static bool sim_schedule(SimFibers& f, int nthreads, Round&& round, char* err, size_t errlen) {
   for (;;) {
-    for (int t = 0; t < nthreads; ++t) {
-      if (f.state[t] != 0) continue;
-      f.current = t;
-      sim_thread.threadIdx.x = t % sim_thread.blockDim.x;
-      sim_thread.threadIdx.y = (t / sim_thread.blockDim.x) % sim_thread.blockDim.y;
-      sim_thread.threadIdx.z = t / (sim_thread.blockDim.x * sim_thread.blockDim.y);
-      sim_fiber_resume(f, t);
-      if (f.fault[0]) {  // a thread faulted: the launch stops with its message
-        std::snprintf(err, errlen, "%s", f.fault);
-        f.fault[0] = 0;
-        f.current = -1;
-        return false;
-      }
+    round();
+    if (f.fault[0]) {  // a thread faulted: the launch stops with its message
+      std::snprintf(err, errlen, "%s", f.fault);
+      f.fault[0] = 0;
+      f.current = -1;
+      return false;
     }
     f.current = -1;
-    if (sim_resolve_warps(f)) continue;
-    int waiting = 0, finished = 0;
-    for (int t = 0; t < nthreads; ++t) {
-      waiting += f.state[t] == 1;
-      finished += f.state[t] == 2;
+    if (!f.co || f.co_warps) {
+      if (sim_resolve_warps(f)) continue;
+      f.co_warps = false;  // no lane waits at a warp operation any more
+    }
+    int waiting = f.co_waiting, finished = f.co_finished;
+    if (!f.co) {
+      waiting = finished = 0;
+      for (int t = 0; t < nthreads; ++t) {
+        waiting += f.state[t] == 1;
+        finished += f.state[t] == 2;
+      }
     }
     if (finished == nthreads) return true;
     if (finished > 0) {
@@ -480,12 +558,98 @@ static bool sim_run_block_fibers(int nthreads, void (*entry)(void*), void* arg, 
       return false;
     }
     for (int t = 0; t < nthreads; ++t) f.state[t] = 0;  // everyone is at the barrier: release
+    f.co_waiting = 0;
     ++f.generation;
 #if CJ_SIM_RACECHECK
     sim_race_barrier();
 #endif
     f.votes[f.generation % 2] = 0;
   }
+}
+
+/// Runs one block's threads as fibers; returns false (and fills err) on a fault or a deadlock.
+static bool sim_run_block_fibers(int nthreads, void (*entry)(void*), void* arg, char* err, size_t errlen) {
+  SimFibers& f = sim_fibers;
+  sim_block_reserve(f, nthreads, true);
+  f.entry = entry;
+  f.arg = arg;
+  for (int t = 0; t < nthreads; ++t) sim_fiber_init(f, t);
+  return sim_schedule(f, nthreads, [&]() {
+    for (int t = 0; t < nthreads; ++t) {
+      if (f.state[t] != 0) continue;
+      sim_fiber_enter(f, t);
+      sim_fiber_resume(f, t);
+      if (f.fault[0]) return;
+      t = f.current;  // the fibers ran on from t to this one (sim_fiber_leave)
+    }
+  }, err, errlen);
+}
+
+/// Runs one block's threads as stackless coroutines: `co(frame)` runs a thread from where its
+/// frame says up to its next barrier or warp operation (returning 1 or 3, the state it waits in)
+/// or its end (0). The frames (the kernel's locals, codegen_simco.cpp) live per CPU thread.
+// The frames of this CPU thread's blocks; freed when the thread ends (a Python thread that
+// launched ran pieces of its launches itself).
+struct SimCoFrames {
+  void* p = nullptr;
+  size_t bytes = 0;
+  ~SimCoFrames() { std::free(p); }
+};
+template <class Frame, class Co>
+static bool sim_run_block_co(int nthreads, Co& co, char* err, size_t errlen) {
+  static thread_local SimCoFrames buffer;
+  const size_t align = alignof(Frame) < 64 ? 64 : alignof(Frame);
+  const size_t bytes = (sizeof(Frame) * (size_t)nthreads + align - 1) / align * align;
+  if (buffer.bytes < bytes) {
+    std::free(buffer.p);
+    buffer.p = std::aligned_alloc(align, bytes);
+    buffer.bytes = buffer.p ? bytes : 0;
+    if (!buffer.p) {
+      std::snprintf(err, errlen, "out of host memory for the frames of a block of %d threads (%zu bytes)", nthreads, bytes);
+      return false;
+    }
+  }
+  Frame* const frames = (Frame*)buffer.p;
+  SimFibers& f = sim_fibers;
+  sim_block_reserve(f, nthreads, false);
+  for (int t = 0; t < nthreads; ++t) new (&frames[t]) Frame;  // default-initialised, as locals are
+  f.co = true;
+  f.co_waiting = f.co_finished = 0;
+  f.co_warps = false;
+  // The round reaches thread_locals only through these pointers: in a shared library each
+  // thread_local access is a call (__tls_get_addr), which costs more than a thread's step, and
+  // the compiler would repeat it for every thread (the empty asm hides where they point).
+  SimFibers* fp = &f;
+  SimThread* st = &sim_thread;
+  Frame* fr = frames;
+  asm("" : "+r"(fp), "+r"(st), "+r"(fr));
+  int* const state = fp->state;
+  const bool flat = st->blockDim.y == 1 && st->blockDim.z == 1;
+  const bool ok = sim_schedule(f, nthreads, [&]() {
+    int t = 0, waiting = 0, finished = 0, warps = 0;  // counted in registers, then stored
+    try {
+      for (; t < nthreads; ++t) {
+        if (state[t] != 0) continue;
+        fp->current = t;
+        if (flat) st->threadIdx = {t, 0, 0};
+        else sim_fiber_enter(*fp, t);
+        const int r = co(fr[t]);
+        state[t] = r ? r : 2;
+        waiting += r == 1;
+        finished += r == 0;
+        warps |= r == 3;
+      }
+    } catch (const std::exception& e) {  // SimFault: stops the block, as a fiber's does
+      std::snprintf(f.fault, sizeof f.fault, "%s", e.what());
+      state[t] = 2;
+    }
+    fp->co_waiting += waiting;
+    fp->co_finished += finished;
+    fp->co_warps = fp->co_warps || warps;
+  }, err, errlen);
+  f.co = false;
+  for (int t = 0; t < nthreads; ++t) frames[t].~Frame();
+  return ok;
 }
 
 // A barrier that also counts: each thread adds its vote to this generation's slot, and after the
@@ -730,15 +894,14 @@ CJ_FN double atomic_nanmin(double* p, double v) { return atomic_float<double, ui
     if (CJ_SIM_STOPPING()) throw cj::SimFault("interrupted"); \
   } while (0)
 
-// Every thread of blocks [block_begin, block_end), in the order x fastest (as warps are formed);
-// as fibers when the kernel synchronises (BARRIER), else as a plain loop.
-#define CJ_SIM_EACH_THREAD(L, BARRIER, CALL)                                                \
+// Blocks [block_begin, block_end) of the launch, each set up in sim_thread, then the statements
+// given (which may `return` with the launch's error set, or `continue`).
+#define CJ_SIM_EACH_BLOCK(L, ...)                                                           \
   cj::SimThread& cj_t = cj::sim_thread;                                                     \
   cj_t.blockDim = (L)->block;                                                               \
   cj_t.gridDim = (L)->grid;                                                                 \
   cj::sim_set_dyn_smem((L)->shared_bytes);                                                  \
   cj::sim_grid = (cj::SimGrid*)(L)->coop;                                                   \
-  auto cj_body = [&]() { CALL };                                                            \
   const int cj_nt = (L)->block.x * (L)->block.y * (L)->block.z;                             \
   for (int64_t cj_b = (L)->block_begin; cj_b < (L)->block_end; ++cj_b) {                    \
     cj_t.blockIdx.x = (int32_t)(cj_b % (L)->grid.x);                                        \
@@ -749,6 +912,14 @@ CJ_FN double atomic_nanmin(double* p, double v) { return atomic_float<double, ui
       return;                                                                               \
     }                                                                                       \
     CJ_SIM_RACE_BLOCK(cj_nt);                                                               \
+    __VA_ARGS__                                                                             \
+  }
+
+// Every thread of the blocks, in the order x fastest (as warps are formed); as fibers when the
+// kernel synchronises (BARRIER), else as a plain loop.
+#define CJ_SIM_EACH_THREAD(L, BARRIER, CALL)                                                \
+  auto cj_body = [&]() { CALL };                                                            \
+  CJ_SIM_EACH_BLOCK(L, {                                                                    \
     if (BARRIER && cj_nt > 1) {                                                             \
       if (!cj::sim_run_block_fibers(cj_nt, &cj::sim_fiber_trampoline<decltype(cj_body)>,    \
                                     &cj_body, (L)->error, sizeof((L)->error)))              \
@@ -768,7 +939,16 @@ CJ_FN double atomic_nanmin(double* p, double v) { return atomic_float<double, ui
       std::snprintf((L)->error, sizeof((L)->error), "%s", cj_e.what());                     \
       return;                                                                               \
     }                                                                                       \
-  }
+  })
+
+// A kernel that synchronises, generated as a stackless coroutine (codegen_simco.cpp): CALL runs
+// the thread whose locals are `cj_fr` (a FRAME) to its next stop and returns where it stopped.
+#define CJ_SIM_EACH_THREAD_CO(L, FRAME, CALL)                                               \
+  auto cj_co = [&](FRAME& cj_fr) { return CALL; };                                          \
+  CJ_SIM_EACH_BLOCK(L, {                                                                    \
+    if (!cj::sim_run_block_co<FRAME>(cj_nt, cj_co, (L)->error, sizeof((L)->error)))         \
+      return;                                                                               \
+  })
 
 // A ufunc on the CPU: elements [begin, end); the runtime splits the range over CPU threads. A
 // SimFault (an index check, Ctrl-C) is caught here and its message returned in `err`: an

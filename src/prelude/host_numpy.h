@@ -3,7 +3,6 @@
 // functions in @jit code (host target only; compiler/typeinfer_numpy.cpp types them and
 // compiler/codegen_numpy.cpp calls them). Included where the generated code names cj::npa_.
 // New arrays come from the call's arena (new_c_array, host_arrays.h); views share their input.
-#include <algorithm>
 
 namespace cj {
 
@@ -57,6 +56,129 @@ CJ_FN Array<R, N - 1> npa_reduce_axis(const Array<T, N>& a, int64_t axis, F f) {
   return r;
 }
 
+// Reductions and scans along an axis that is not the last walk the input in memory order, one
+// row (the last axis: m elements, stride s) at a time, instead of one strided line per result
+// element: each row is combined element-wise with a C-contiguous row of the result, so the inner
+// loop is unit-stride on both sides and vectorises, and no element's order of operations changes.
+// npa_rows_along calls f(q, j, p) for the row at index j along the axis, p its first element and
+// q its number in C order among the rows of a result without the axis (rows_of(a, axis) of them
+// per index before the axis).
+template <class T, int N>
+CJ_FN int64_t npa_rows_between(const Array<T, N>& a, int64_t axis) {
+  int64_t rows = 1;
+  for (int k = (int)axis + 1; k < N - 1; ++k) rows *= a.shape[k];
+  return rows;
+}
+template <class T, int N, class F>
+CJ_FN void npa_rows_along(const Array<T, N>& a, int64_t axis, F f) {
+  int64_t outer = 1;
+  for (int k = 0; k < axis; ++k) outer *= a.shape[k];
+  const int64_t rows = npa_rows_between(a, axis);
+  int64_t oidx[N] = {};  // the axes before `axis`, C order
+  for (int64_t o = 0; o < outer; ++o) {
+    const char* po = (const char*)a.data;
+    for (int k = 0; k < axis; ++k) po += oidx[k] * a.strides[k];
+    for (int64_t j = 0; j < a.shape[axis]; ++j) {
+      int64_t midx[N] = {};  // the axes between `axis` and the last, C order
+      for (int64_t w = 0; w < rows; ++w) {
+        const char* p = po + j * a.strides[axis];
+        for (int k = (int)axis + 1; k < N - 1; ++k) p += midx[k] * a.strides[k];
+        f(o * rows + w, j, p);
+        for (int k = N - 2; k > axis; --k) {
+          if (++midx[k] < a.shape[k]) break;
+          midx[k] = 0;
+        }
+      }
+    }
+    for (int k = (int)axis - 1; k >= 0; --k) {
+      if (++oidx[k] < a.shape[k]) break;
+      oidx[k] = 0;
+    }
+  }
+}
+// dst[i] = op(src[i], x[i]) over a row, x unit-stride (vectorised) or strided. src is dst or a
+// row that does not overlap it (the result is new; x is the input: __restrict holds).
+template <class R, class T, class Op>
+CJ_VECTORIZE CJ_FN void npa_row_dense(R* __restrict dst, const R* __restrict src, const T* __restrict x, int64_t n, Op op) {
+  for (int64_t i = 0; i < n; ++i) dst[i] = op(src[i], x[i]);
+}
+template <class R, class T, class Op>
+CJ_VECTORIZE CJ_FN void npa_row_dense_inplace(R* __restrict dst, const T* __restrict x, int64_t n, Op op) {
+  for (int64_t i = 0; i < n; ++i) dst[i] = op(dst[i], x[i]);
+}
+template <class R, class T, class Op>
+CJ_FN void npa_row(R* dst, const R* src, const char* x, int64_t s, int64_t n, Op op) {
+  if (s == (int64_t)sizeof(T) && dst == src) return npa_row_dense_inplace<R, T>(dst, (const T*)x, n, op);
+  if (s == (int64_t)sizeof(T)) return npa_row_dense<R, T>(dst, src, (const T*)x, n, op);
+  for (int64_t i = 0; i < n; ++i) dst[i] = op(src[i], *(const T*)(x + i * s));
+}
+
+// np.sum(a, axis=k): each element of the result is 0 + a[0] + a[1] + ... along the axis, in that
+// order, as Numba's loop (result += the slice at each index) and red_sum of the line give.
+template <class R, class T, int N>
+CJ_FN Array<R, N - 1> npa_sum_axis(const Array<T, N>& a, int64_t axis) {
+  static_assert(N >= 2, "a 1-d array reduces to a number");
+  axis = npa_axis<N>(axis);
+  int64_t d[N - 1];
+  for (int k = 0, j = 0; k < N; ++k)
+    if (k != axis) d[j++] = a.shape[k];
+  Array<R, N - 1> r = new_c_array<R, N - 1>(d);
+  const int64_t n = size(r);
+  for (int64_t i = 0; i < n; ++i) r.data[i] = (R)0;
+  if (n == 0) return r;
+  const int64_t len = a.shape[axis];
+  if (axis == N - 1) {  // the lines are the rows: one sum each
+    int64_t idx[N] = {};
+    int64_t i = 0;
+    do {
+      const Array<T, 1> v = npa_line(a, axis, idx);
+      R acc = 0;
+      for (int64_t j = 0; j < len; ++j) acc = uf_add(acc, (R)*(const T*)((const char*)v.data + j * v.strides[0]));
+      r.data[i++] = acc;
+    } while (npa_next<N>(idx, a.shape, axis));
+    return r;
+  }
+  const int64_t m = a.shape[N - 1], s = a.strides[N - 1];
+  npa_rows_along(a, axis, [&](int64_t q, int64_t, const char* p) {
+    R* rr = r.data + q * m;
+    npa_row<R, T>(rr, rr, p, s, m, [](R acc, T x) { return uf_add(acc, (R)x); });
+  });
+  return r;
+}
+
+// np.argmin/argmax(a, axis=k) along an axis that is not the last, in memory order: the best value
+// so far of each result element in a scratch row, replaced where a later element beats it, or is
+// the first NaN (red_arg_extreme's rule, element by element). The last axis, or an empty one
+// (its error), go line by line.
+template <bool Max, class R, class T, int N>
+CJ_FN Array<R, N - 1> npa_arg_axis(const Array<T, N>& a, int64_t axis) {
+  axis = npa_axis<N>(axis);
+  auto line = [](const auto& v) { return red_arg_extreme<Max, UfErrPy, R>(v); };
+  if (axis == N - 1 || a.shape[axis] == 0) return npa_reduce_axis<R>(a, axis, line);
+  int64_t d[N - 1];
+  for (int k = 0, j = 0; k < N; ++k)
+    if (k != axis) d[j++] = a.shape[k];
+  Array<R, N - 1> r = new_c_array<R, N - 1>(d);
+  if (size(r) == 0) return r;
+  T* best = new_c_array<T, N - 1>(d).data;
+  const int64_t m = a.shape[N - 1], s = a.strides[N - 1];
+  npa_rows_along(a, axis, [&](int64_t q, int64_t j, const char* p) {
+    R* at = r.data + q * m;
+    T* b = best + q * m;
+    for (int64_t i = 0; i < m; ++i) {
+      const T x = *(const T*)(p + i * s);
+      if (j == 0) {
+        b[i] = x;
+        at[i] = 0;
+      } else if (!red_nan(b[i]) && (red_nan(x) || red_beats<Max>(x, b[i]))) {
+        b[i] = x;
+        at[i] = (R)j;
+      }
+    }
+  });
+  return r;
+}
+
 // cumsum/cumprod (and the nan forms, which count NaN as 0 or 1) of every element: a 1-d array
 // in C order; along an axis: an array of a's shape. Accumulated in the result's type R.
 template <int Op, class R, class T>
@@ -80,6 +202,21 @@ CJ_FN Array<R, N> npa_cum_axis(const Array<T, N>& a, int64_t axis) {
   for (int k = 0; k < N; ++k) d[k] = a.shape[k];
   Array<R, N> r = new_c_array<R, N>(d);
   if (size(r) == 0) return r;
+  if (axis != N - 1) {  // in memory order (npa_rows_along): each row from the one before it
+    const int64_t m = a.shape[N - 1], s = a.strides[N - 1], rows = npa_rows_between(a, axis), len = a.shape[axis];
+    R* first = r.data;  // a row of the scan's start value, read by each first row
+    if (m > 0) {
+      int64_t one[1] = {m};
+      first = new_c_array<R, 1>(one).data;
+      for (int64_t i = 0; i < m; ++i) first[i] = (Op % 2 == 0) ? (R)0 : (R)1;
+    }
+    npa_rows_along(a, axis, [&](int64_t q, int64_t j, const char* p) {
+      const int64_t o = q / rows, w = q % rows;
+      R* dst = r.data + ((o * len + j) * rows + w) * m;
+      npa_row<R, T>(dst, j == 0 ? first : dst - rows * m, p, s, m, [](R acc, T x) { return npa_acc<Op>(acc, x); });
+    });
+    return r;
+  }
   int64_t idx[N] = {};
   do {
     Array<T, 1> in = npa_line(a, axis, idx);
@@ -120,10 +257,13 @@ CJ_FN double npa_quantile_sorted(const double* v, int64_t n, double q) {
 }
 // median / percentile / quantile and their nan forms: Scale is 100 for percentiles, 1 for
 // quantiles. A NaN among the values gives NaN (unless SkipNan).
+// npa_sort_values is std::sort, defined in host_numpy_sort.h, which only programs that call these
+// include (pipeline.cpp): <algorithm> is a quarter of a whole first compile.
+template <class V> CJ_FN void npa_sort_values(V* first, V* last);
 template <bool SkipNan, class T, int N>
 CJ_FN Array<double, 1> npa_sorted(const Array<T, N>& a, bool* nan) {
   Array<double, 1> v = npa_values<SkipNan>(a, nan);
-  std::sort(v.data, v.data + v.shape[0]);
+  npa_sort_values(v.data, v.data + v.shape[0]);
   return v;
 }
 CJ_FN double npa_check_q(double q, double scale) {

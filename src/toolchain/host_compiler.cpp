@@ -16,8 +16,10 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <future>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -348,9 +350,21 @@ bool compiler_accepts(const std::vector<std::string>& cmd, const std::string& fl
 
 std::vector<std::string> accepted_flags(const std::vector<std::string>& cmd,
                                         const std::vector<std::string>& flags) {
+  // Flags this process has not asked about yet (an empty cache's first compile) are probed at
+  // once, in parallel: the compile then waits for one probe, not for each in turn.
+  std::vector<std::future<bool>> probes(flags.size());
+  const std::string id = show_command(cmd) + "\n" + version_of(cmd) + "\n";
+  for (std::size_t i = 0; i < flags.size(); ++i) {
+    if (flag_needs_no_probe(flags[i])) continue;
+    std::lock_guard<std::mutex> lock(g_flag_mutex);
+    if (g_flag_ok.count(id + flags[i])) continue;
+    probes[i] = std::async(std::launch::async, [&cmd, f = flags[i]] { return compiler_accepts(cmd, f); });
+  }
   std::vector<std::string> out;
-  for (const std::string& f : flags)
-    if (flag_needs_no_probe(f) || compiler_accepts(cmd, f)) out.push_back(f);
+  for (std::size_t i = 0; i < flags.size(); ++i) {
+    const bool ok = flag_needs_no_probe(flags[i]) || (probes[i].valid() ? probes[i].get() : compiler_accepts(cmd, flags[i]));
+    if (ok) out.push_back(flags[i]);
+  }
   return out;
 }
 
@@ -499,6 +513,78 @@ bool host_pch_enabled(const std::string& version) {
   return cache_enabled() && version.find("clang") == std::string::npos;
 }
 
+// CUJIT_HOST_PCH=wait: a missing precompiled prelude is built before the module that needs it
+// (as before the background build; tests that look at the header itself use it).
+bool host_pch_wait() {
+  const char* env = std::getenv("CUJIT_HOST_PCH");
+  return env && std::string(env) == "wait";
+}
+
+// Starts `argv` (which writes the precompiled header `tmp`) in the background, detached from
+// this process: a shell runs it and renames `tmp` to `gch` when it succeeds, so the header is
+// complete even where this process exits first (a script that compiles one function and ends),
+// and a failed or killed build leaves no file behind. `<gch>.building` claims the build, so that
+// processes starting together do not all build it; a claim older than kStaleClaimS is a build
+// that died. Its own process group: a Ctrl-C at the terminal stops this process, not the build.
+// Any failure to start it only means the next module compiles from the whole text again.
+constexpr int kStaleClaimS = 600;
+void build_pch_detached(const std::vector<std::string>& argv, const std::string& tmp, const std::string& gch) {
+  const std::string claim = gch + ".building";
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    int fd = ::open(claim.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd >= 0) {
+      ::close(fd);
+      break;
+    }
+    struct stat st {};
+    if (errno != EEXIST || ::stat(claim.c_str(), &st) != 0) return;
+    if (::time(nullptr) - st.st_mtime < kStaleClaimS) return;  // being built
+    remove_file_quietly(claim);
+    if (attempt == 1) return;
+  }
+  // $1 the output, $2 the header's final name, $3 the claim; then the compiler's argv. ulimit -t
+  // bounds a hung compiler's CPU time as run_process's timeout does for the others; nice keeps
+  // it from slowing the compile the user waits for on a busy machine.
+  std::vector<std::string> sh{"/bin/sh", "-c",
+                              "t=$1 g=$2 m=$3; shift 3; ulimit -t " + std::to_string(kCompileTimeoutS) +
+                                  " 2>/dev/null; command -v nice >/dev/null 2>&1 && set -- nice -n 19 \"$@\"; "
+                                  "\"$@\" >/dev/null 2>&1 && mv -f \"$t\" \"$g\"; rm -f \"$t\" \"$m\"",
+                              "sh", tmp, gch, claim};
+  sh.insert(sh.end(), argv.begin(), argv.end());
+  std::vector<char*> cargv;
+  for (const std::string& w : sh) cargv.push_back(const_cast<char*>(w.c_str()));
+  cargv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawnattr_t attr;
+  if (posix_spawn_file_actions_init(&actions) != 0) return remove_file_quietly(claim);
+  if (posix_spawnattr_init(&attr) != 0) {
+    posix_spawn_file_actions_destroy(&actions);
+    return remove_file_quietly(claim);
+  }
+  sigset_t no_signals, default_signals;
+  sigemptyset(&no_signals);
+  sigemptyset(&default_signals);
+  sigaddset(&default_signals, SIGPIPE);
+  int rc = posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  if (!rc) rc = posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  if (!rc) rc = posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  if (!rc) rc = posix_spawnattr_setpgroup(&attr, 0);
+  if (!rc) rc = posix_spawnattr_setsigmask(&attr, &no_signals);
+  if (!rc) rc = posix_spawnattr_setsigdefault(&attr, &default_signals);
+  if (!rc) rc = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  pid_t pid = -1;
+  if (!rc) rc = posix_spawn(&pid, cargv[0], &actions, &attr, cargv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  if (rc != 0) return remove_file_quietly(claim);
+  // Reaped by a thread of its own while this process lives (no zombie); once it exits, init.
+  std::thread([pid] {
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+  }).detach();
+}
+
 // The flags a header is compiled with: the module's, less what only the link uses.
 std::vector<std::string> pch_flags(const std::vector<std::string>& flags, const std::vector<std::string>& extra) {
   std::vector<std::string> out;
@@ -508,8 +594,8 @@ std::vector<std::string> pch_flags(const std::vector<std::string>& flags, const 
   return out;
 }
 
-// The header to include for `prelude` (its .gch beside it, built now if missing), or "" when no
-// precompiled header can be used.
+// The header to include for `prelude` (its .gch beside it), or "" when no precompiled header can
+// be used now: where it is missing, it is built in the background (or now, CUJIT_HOST_PCH=wait).
 std::string prelude_pch(const std::vector<std::string>& cmd, const std::vector<std::string>& flags,
                         const std::vector<std::string>& extra, std::string_view prelude) {
   const std::string version = version_of(cmd);
@@ -533,6 +619,12 @@ std::string prelude_pch(const std::vector<std::string>& cmd, const std::vector<s
   std::vector<std::string> argv = cmd;
   argv.insert(argv.end(), hflags.begin(), hflags.end());
   argv.insert(argv.end(), {"-x", "c++-header", header, "-o", tmp});
+  if (!host_pch_wait()) {
+    // The first module of this prelude compiles from the whole text now while the header is
+    // precompiled beside it for later modules (building it first cost ~2 whole compiles).
+    build_pch_detached(argv, tmp, gch);
+    return "";
+  }
   ProcessResult r = run_process(argv, compile_timeout_s(cmd, kCompileTimeoutS));
   if (r.exited && r.code == 0 && ::stat(tmp.c_str(), &st) == 0 && ::rename(tmp.c_str(), gch.c_str()) == 0)
     return header;
