@@ -22,5 +22,10 @@ CJ_DEVICE static void cj_f0_axpy(float p_a, cj::Array<float, 1> p_x, cj::Array<f
 #define CJ_LAUNCH_BOUNDS
 #endif
 extern "C" __global__ void CJ_LAUNCH_BOUNDS cj_kernel_axpy(float cj_p0, cj::Array<float, 1> cj_p1, cj::Array<float, 1> cj_p2, cj::Array<float, 1> cj_p3) {
+#ifdef CJ_RESTRICT
+  decltype(cj_p1.data) __restrict__ cj_r1 = cj_p1.data; cj_p1.data = cj_r1;
+  decltype(cj_p2.data) __restrict__ cj_r2 = cj_p2.data; cj_p2.data = cj_r2;
+  decltype(cj_p3.data) __restrict__ cj_r3 = cj_p3.data; cj_p3.data = cj_r3;
+#endif
   cj_f0_axpy(cj_p0, cj_p1, cj_p2, cj_p3);
 }
