@@ -176,6 +176,10 @@ std::string Emitter::convert(const std::string& code, const Type& from, const Ty
   if (to.is_optional()) return optional_convert(code, from, to, values());
   if (from.is_optional()) throw InternalError("codegen: an optional value converted to " + to.str() + " without unwrapping");
   if (from.tag == Type::Tag::EnumMember) return convert(code, from.elems[0], to);  // its value
+  // A 0-d array where a number is wanted (an operand of a ufunc or operator whose inputs are all
+  // 0-d: Numba's result is a number, typeinfer_ufunc.cpp): its one element.
+  if (from.is_array() && from.ndim == 0 && !from.record && to.is_scalar())
+    return convert("(*(" + code + ").data)", Type::scalar_of(from.scalar), to);
   if (to.is_scalar() && from.is_scalar()) {
     if (is_time(from.scalar) || is_time(to.scalar))  // typing allows no such conversion (typeinfer_datetime.cpp)
       throw InternalError("codegen: conversion of " + from.str() + " to " + to.str());

@@ -134,6 +134,7 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
       const Type& t = e.list[0]->type;
       if (t.is_tuple()) return "((void)(" + expr(*e.list[0]) + "), (int64_t)" + std::to_string(t.elems.size()) + ")";
       if (t.is_list() || t.is_dict() || t.is_set() || t.tag == Type::Tag::String) return "(" + expr(*e.list[0]) + ").size()";
+      if (is_flat_iter(t)) return "cj::size(" + expr(*e.list[0]) + ")";  // len(a.flat)
       return "(" + expr(*e.list[0]) + ").shape[0]";
     }
     case Builtin::Print: return print(e);
@@ -229,7 +230,8 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
     case Builtin::NpStdGamma: case Builtin::NpBeta: case Builtin::NpChisquare: case Builtin::NpF: case Builtin::NpStdT:
     case Builtin::NpStdCauchy: case Builtin::NpPareto: case Builtin::NpWeibull: case Builtin::NpRandPower:
     case Builtin::NpRayleigh: case Builtin::NpWald: case Builtin::NpVonmises: case Builtin::NpNegBinomial:
-    case Builtin::NpBinomial: case Builtin::NpChoice:
+    case Builtin::NpBinomial: case Builtin::NpChoice: case Builtin::NpHypergeometric: case Builtin::NpLogseries:
+    case Builtin::NpZipf: case Builtin::NpNoncentralChisquare: case Builtin::NpMultinomial: case Builtin::NpDirichlet:
       return random_call(e, b, sp);
     case Builtin::NpEmpty: case Builtin::NpZeros: case Builtin::NpOnes: case Builtin::NpFull:
     case Builtin::NpEmptyLike: case Builtin::NpZerosLike: case Builtin::NpOnesLike: case Builtin::NpFullLike:
@@ -373,7 +375,11 @@ std::string Emitter::random_call(const ast::Node& e, Builtin b, const std::strin
       size_arg = 2;
       break;
     case B::NpBinomial: a = {arg(e, 0, i64), num(1, "0.5")}; size_arg = 2; break;
-    case B::NpChoice: return choice_call(e, sp);  // codegen_random.cpp
+    case B::NpChoice: return choice_call(e, sp);
+    case B::NpHypergeometric: a = {num(0, "0.0"), num(1, "0.0"), num(2, "0.0")}; size_arg = 3; break;
+    case B::NpLogseries: case B::NpZipf: a = {num(0, "0.0")}; size_arg = 1; break;
+    case B::NpNoncentralChisquare: a = {num(0, "0.0"), num(1, "0.0")}; size_arg = 2; break;
+    case B::NpMultinomial: case B::NpDirichlet: return vector_draws_call(e, b, sp);
     case B::PyRandint: a = {arg(e, 0, i64), arg(e, 1, i64)}; break;
     case B::PyRandrange: case B::NpRandint:  // one argument: [0, n)
       a = given(1) ? std::vector<std::string>{arg(e, 0, i64), arg(e, 1, i64)}
@@ -405,6 +411,36 @@ std::string Emitter::random_call(const ast::Node& e, Builtin b, const std::strin
   out += init + "auto cj_r = cj::np_empty<" + T + ", " + N + ">(" + dims + "); ";
   out += "for (int64_t cj_k = 0, cj_n = cj::size(cj_r); cj_k < cj_n; ++cj_k) cj_r.data[cj_k] = " + draw(names) + "; ";
   return out + "return cj_r; }()";
+}
+
+// np.random.multinomial / dirichlet (prelude/host_random.h): a new array of size's dimensions and
+// then len(pvals), filled by rand_multinomial_fill / rand_dirichlet_fill; pvals (alpha) as a 1-d
+// array (a list or tuple becomes a float64 one first, as np.array would make it).
+std::string Emitter::vector_draws_call(const ast::Node& e, Builtin b, const std::string& sp) {
+  const bool mn = b == Builtin::NpMultinomial;
+  const ast::Node& pv = *e.list[mn ? 1 : 0];
+  std::string p = expr(pv);
+  if (pv.type.is_tuple()) {
+    std::string items;
+    for (size_t k = 0; k < pv.type.elems.size(); ++k) items += (k ? ", " : "") + std::string("(double)cj_pt.f") + std::to_string(k);
+    p = "[&] { const auto cj_pt = " + p + "; return cj::npa_from_values<double>(" + items + "); }()";
+  } else if (pv.type.is_list()) {
+    p = "cj::npa_from_seq<double>(" + p + ")";
+  }
+  std::string out = "[&] { ";
+  if (mn) out += "const int64_t cj_n = " + arg(e, 0, Type::scalar_of(Scalar::Int64)) + "; ";
+  out += "const auto cj_p = " + p + "; ";
+  const size_t size_at = mn ? 2 : 1;
+  std::string init, dims;
+  if (size_at < e.list.size() && e.list[size_at]->type.tag != Type::Tag::None) {
+    dims = shape_sizes(*e.list[size_at], &init);
+    if (!dims.empty()) dims += ", ";
+  }
+  dims += "cj_p.shape[0]";
+  const std::string T = scalar_cpp(e.type.scalar), N = std::to_string(e.type.ndim);
+  out += init + "auto cj_r = cj::np_empty<" + T + ", " + N + ">(" + dims + "); ";
+  out += sp + "(" + (mn ? "cj_n, " : "") + "cj_p, cj_r); return cj_r; }()";
+  return out;
 }
 
 // np.random.choice (prelude/host_random.h): one item, or an array of `size` filled by rand_choice_fill.

@@ -100,6 +100,7 @@ class Emitter {
   std::string arg(const ast::Node& e, size_t i, const Type& to);
   std::string builtin(const ast::Node& e, Builtin b);
   std::string shape_sizes(const ast::Node& sh, std::string* init);
+  std::string vector_draws_call(const ast::Node& e, Builtin b, const std::string& sp);
   std::string array_new(const ast::Node& e, Builtin b, const std::string& sp);
   std::string random_call(const ast::Node& e, Builtin b, const std::string& sp);
   std::string choice_call(const ast::Node& e, const std::string& sp);

@@ -208,6 +208,7 @@ std::string Emitter::attribute(const ast::Node& e) {
   }
   if (e.value()->type.is_enum()) return expr(*e.value());  // .value (typing allows no other): the member is its value
   const Type& v = e.value()->type;
+  if (is_flat_iter(e.type)) return expr(*e.value());  // a.flat is read through the array itself
   if (v.is_array()) {
     std::string a = expr(*e.value());
     if (e.name == "shape" || e.name == "strides") {
@@ -302,6 +303,8 @@ std::string Emitter::site(const ast::Node& array, const ast::Node& at) {
 }
 
 std::string Emitter::index_expr(const ast::Node& e, Access access) {
+  if (is_flat_iter(e.value()->type))  // a.flat[k]: a reference to the k-th element in C order (prelude/common.h)
+    return "cj::flat_at(" + expr(*e.value()) + ", (int64_t)(" + expr(*e.index()) + "))";
   std::vector<const ast::Node*> idx;
   if (e.index()->is(ast::Kind::Tuple)) for (auto& x : e.index()->elts()) idx.push_back(x.get());
   else idx.push_back(e.index().get());

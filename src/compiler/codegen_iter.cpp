@@ -41,6 +41,12 @@ void plan(const ast::Node& it, const std::string& i, const ValueContext& cx, boo
     return;
   }
   if (t.tag != Type::Tag::Iterator) throw InternalError("codegen: iteration over " + t.str());
+  if (is_flat_iter(t)) {  // a.flat: the array's elements in C order
+    p.setup += "auto " + v + " = " + cx.expr(it) + "; ";
+    p.count = "cj::size(" + v + ")";
+    p.item = (t.elems[0].record ? "(cj::flat_elem(" : "(*cj::flat_elem(") + v + ", " + i + "))";  // a record by its address
+    return;
+  }
   const bool en = t.name == "enumerate";
   std::vector<IterationPlan> parts;
   for (size_t k = 0; k < t.elems.size(); ++k) {

@@ -150,6 +150,12 @@ std::string Emitter::numpy_call(const ast::Node& e, Builtin b) {
       return "[&] { " + T + " cj_r; " + A + "* const cj_o[] = {" + outs + "}; cj::np_nonzero(" + a0() + ", cj_o); return cj_r; }()";
     }
     case B::NpArgwhere: return sp + "(" + a0() + ")";
+    case B::NpRound: case B::NpAround: {  // prelude/host_nplib.h
+      const std::string d = int_or(1, "(int64_t)0");
+      if (!e.args()[0]->type.is_array()) return sp + "(" + a0() + ", " + d + ")";
+      if (arg_given(e, 2)) return "cj::np_round_into(" + a0() + ", " + d + ", " + ax(2) + ")";
+      return "cj::np_round_arr(" + a0() + ", " + d + ")";
+    }
     case B::NpRoll: return sp + "(" + a0() + ", " + arg(e, 1, i64) + ")";
     case B::NpCross: return sp + "<" + R + ">(" + a0() + ", " + ax(1) + ")";
     case B::NpInterp: return sp + "<" + R + ">(" + a0() + ", " + ax(1) + ", " + ax(2) + ")";

@@ -20,7 +20,11 @@ std::string ufunc_code(const FunctionInstance& fn, const ast::Node& e, Builtin b
   const size_t nin = loop.in.size();
   if (e.type.is_scalar()) {
     std::string s = "((" + R + ")" + sp + "(";
-    for (size_t i = 0; i < nin; ++i) s += (i ? ", " : "") + std::string("(") + scalar_cpp(loop.in[i]) + ")(" + args[i] + ")";
+    for (size_t i = 0; i < nin; ++i) {
+      // A 0-d array input (all inputs are numbers or 0-d: the result is a number, as Numba's): its element.
+      const bool zero_d = i < e.args().size() && e.args()[i]->type.is_array() && e.args()[i]->type.ndim == 0;
+      s += (i ? ", " : "") + std::string("(") + scalar_cpp(loop.in[i]) + ")(" + (zero_d ? "*(" + args[i] + ").data" : args[i]) + ")";
+    }
     return s + "))";
   }
   // The element function: the loop's input types in, its output type back.

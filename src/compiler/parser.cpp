@@ -831,6 +831,13 @@ class Parser {
 
   // subscript = test | test? ":" test? (":" test?)?
   NodePtr subscript() {
+    // `...` in an index: a Name the typer expands into full slices once the array's ndim is known
+    // (Typer::subscript); "..." is no identifier, so it names nothing else.
+    if (at(T::Ellipsis) && (peek().is(T::Comma) || peek().is(T::RBracket))) {
+      NodePtr n = ast::make(Kind::Name, next().loc);
+      n->name = "...";
+      return n;
+    }
     NodePtr lower;
     if (!at(T::Colon)) {
       lower = test();

@@ -112,6 +112,7 @@ Type type_array_operator(FunctionInstance& fn, const ast::Node& at, ast::Op op, 
   }
   fn.ufunc_loops[&at] = *loop;
   if (inplace) return in[0];
+  if (ndim == 0) return Type::scalar_of(loop->out[0]);  // 0-d arrays only: a number, as Numba gives
   need_host(fn, at, std::string("the operator ") + spelled + " on " + (in[0].is_array() ? in[0].str() : in.back().str()));
   return Type::array(loop->out[0], ndim, 'C');
 }

@@ -101,6 +101,34 @@ Type BuiltinTyper::random_call(ast::Node& e, const BuiltinRow& b, const std::vec
         error(*e.list[2], "np.random.choice() needs a bool as replace, got " + args[2].str());
       return sized(1, item);
     }
+    case B::NpHypergeometric: case B::NpLogseries: case B::NpZipf: case B::NpNoncentralChisquare: {
+      const size_t np = b.id == B::NpHypergeometric ? 3 : b.id == B::NpNoncentralChisquare ? 2 : 1;
+      arity(e, b, args, np, np + 1);
+      for (size_t i = 0; i < np; ++i) {
+        if (!given(i)) error(e, std::string(b.name) + "() missing a required argument");
+        number(i);
+      }
+      return sized(np, b.id == B::NpNoncentralChisquare ? Scalar::Float64 : Scalar::Int64);
+    }
+    case B::NpMultinomial: case B::NpDirichlet: {  // a vector of draws per item of size: size's dims, then len(pvals)
+      const bool mn = b.id == B::NpMultinomial;
+      const size_t v = mn ? 1 : 0;  // pvals / alpha
+      arity(e, b, args, v + 1, v + 2);
+      const std::string fname = mn ? "np.random.multinomial()" : "np.random.dirichlet()";
+      if (mn && !(args[0].is_scalar() && is_integral(args[0].scalar)))
+        error(*e.list[0], fname + ": n should be an integer, got " + args[0].str());
+      const Type& p = args[v];
+      const bool numbers = (p.is_array() && !p.record && p.ndim == 1 && !is_complex(p.scalar)) ||
+                           ((p.is_list() || (p.is_tuple() && !p.elems.empty())) && iteration_item(p).is_scalar() &&
+                            !is_complex(iteration_item(p).scalar));
+      if (!numbers)
+        error(*e.list[v], fname + ": " + (mn ? "pvals" : "alpha") + " should be a 1-d array or a sequence of real numbers, got " + p.str());
+      Type r = sized(v + 1, mn ? Scalar::Int64 : Scalar::Float64);
+      if (r.is_scalar()) return Type::array(r.scalar, 1, 'C');
+      if (r.ndim >= 8) unsupported(e, fname + " would make more than 8 dimensions");
+      r.ndim += 1;
+      return r;
+    }
     case B::NpTriangular:
       arity(e, b, args, 3, 4); number(0); number(1); number(2);
       for (size_t i = 0; i < 3; ++i)

@@ -214,7 +214,8 @@ Type BuiltinTyper::builtin_call(ast::Node& e, const BuiltinRow& b, const std::ve
     case Rule::Len:
       arity(e, b, args, 1, 1);
       if (args[0].tag == Type::Tag::String) refuse_gpu_string(fn_, e);  // typeinfer_strings.cpp
-      else if (!args[0].is_array() && !args[0].is_tuple() && !args[0].is_list() && !args[0].is_dict() && !args[0].is_set())
+      else if (!args[0].is_array() && !args[0].is_tuple() && !args[0].is_list() && !args[0].is_dict() && !args[0].is_set() &&
+               !is_flat_iter(args[0]))
         error(e, "len() of a " + args[0].str() + " is not supported");
       return Type::scalar_of(Scalar::Int64);
     case Rule::ListOp: return type_list_call(fn_, e, b, args);  // typeinfer_lists.cpp
@@ -484,6 +485,12 @@ const std::vector<KwSpec>& keyword_specs() {
       {Builtin::NpNegBinomial, {{"n", T::None, 0}, {"p", T::None, 0}, {"size", T::None, 0}}},
       {Builtin::NpBinomial, {{"n", T::None, 0}, {"p", T::None, 0}, {"size", T::None, 0}}},
       {Builtin::NpChoice, {{"a", T::None, 0}, {"size", T::None, 0}, {"replace", T::None, 0}}},
+      {Builtin::NpHypergeometric, {{"ngood", T::None, 0}, {"nbad", T::None, 0}, {"nsample", T::None, 0}, {"size", T::None, 0}}},
+      {Builtin::NpLogseries, {{"p", T::None, 0}, {"size", T::None, 0}}},
+      {Builtin::NpZipf, {{"a", T::None, 0}, {"size", T::None, 0}}},
+      {Builtin::NpNoncentralChisquare, {{"df", T::None, 0}, {"nonc", T::None, 0}, {"size", T::None, 0}}},
+      {Builtin::NpMultinomial, {{"n", T::None, 0}, {"pvals", T::None, 0}, {"size", T::None, 0}}},
+      {Builtin::NpDirichlet, {{"alpha", T::None, 0}, {"size", T::None, 0}}},
       {Builtin::NpTrace, {{"a", T::None, 0}, {"offset", T::None, 0}}},
       {Builtin::NpLinalgSvd, {{"a", T::None, 0}, {"full_matrices", T::None, 0}}},
       {Builtin::NpLinalgLstsq, {{"a", T::None, 0}, {"b", T::None, 0}, {"rcond", T::None, 0}}},
@@ -495,6 +502,8 @@ const std::vector<KwSpec>& keyword_specs() {
       {Builtin::NpArgsort, {{"a", T::None, 0}, {"kind", T::None, 0}}},
       {Builtin::NpSearchsorted, {{"a", T::None, 0}, {"v", T::None, 0}, {"side", T::None, 0}}},
       {Builtin::NpDiff, {{"a", T::None, 0}, {"n", T::None, 0}}},
+      {Builtin::NpRound, {{"a", T::None, 0}, {"decimals", T::None, 0}, {"out", T::None, 0}}},
+      {Builtin::NpAround, {{"a", T::None, 0}, {"decimals", T::None, 0}, {"out", T::None, 0}}},
       {Builtin::NpBincount, {{"a", T::None, 0}, {"weights", T::None, 0}, {"minlength", T::None, 0}}},
       {Builtin::NpRoll, {{"a", T::None, 0}, {"shift", T::None, 0}}},
       {Builtin::NpInterp, {{"x", T::None, 0}, {"xp", T::None, 0}, {"fp", T::None, 0}}},

@@ -462,6 +462,10 @@ Type Typer::attribute(ast::Node& e) {
     if (e.name == "size" || e.name == "ndim" || e.name == "itemsize" || e.name == "nbytes")
       return Type::scalar_of(Scalar::Int64);
     if (e.name == "dtype" && !v.record) return Type::dtype(v.scalar);
+    // a.flat: Numba's flat iterator, iterated (for, enumerate, zip), indexed, assigned through,
+    // measured (len); its elements in C order whatever the layout. It has no run-time form of
+    // its own: code reads the array (codegen's attribute, index_expr and plan_iteration).
+    if (e.name == "flat") return Type::iterator("flat", {v});
     if (e.name == "T") {  // a view with the axes reversed (prelude/common.h), in kernels too
       Type t = v;
       if (v.ndim > 1) t.layout = v.layout == 'C' ? 'F' : v.layout == 'F' ? 'C' : 'A';

@@ -420,6 +420,23 @@ struct NpTyper {
         need_int(2);
         return Type::array(given(1) ? Scalar::Float64 : Scalar::Int64, 1, 'C');
       }
+      case B::NpRound: case B::NpAround: {  // Numba's impl_np_round: a number's result is float64/int64/complex128
+        arity(1, 3);
+        need_int(1);
+        const Type& x = args[0];
+        if (given(2) && !args[2].is_array()) error(at(2), "The argument \"out\" must be an array if it is provided");
+        if (!x.is_array() && !x.is_scalar()) error(at(0), "The argument \"a\" must be array-like");
+        if (is_bool(x.scalar) || is_time(x.scalar) || x.scalar == Scalar::Float16 || x.record) no_impl();
+        if (x.is_scalar()) {
+          if (given(2)) unsupported(at(2), name + "() of a number with out= is not supported; round into the array's element");
+          return Type::scalar_of(is_complex(x.scalar) ? Scalar::Complex128 : is_integral(x.scalar) ? Scalar::Int64 : Scalar::Float64);
+        }
+        if (!given(2)) return Type::array(x.scalar, x.ndim, 'C');
+        const Type& o = array(2);
+        if (o.readonly) error(at(2), readonly_store_message(o));
+        if (is_complex(x.scalar) && !is_complex(o.scalar)) no_impl();  // Numba stores no complex into a real array
+        return o;
+      }
       case B::NpFlip: case B::NpFliplr: case B::NpFlipud: {
         arity(1, 1);
         const Type& a = array(0);

@@ -122,8 +122,55 @@ Type Typer::binop_type(const ast::Node& at, ast::Op op, const Type& a, const Typ
   }
 }
 
+static bool is_ellipsis(const ast::Node& n) { return n.is(ast::Kind::Name) && n.name == "..."; }
+
+// a[..., 0], a[...], a[0, ...]: the parser's `...` (a Name) becomes the full slices it stands
+// for, as many as the array's axes left over by the other indices (None takes none), as NumPy
+// and Numba read it; the rewritten index then types and emits as written-out slices would.
+// Returns a refusal's message ("" when none): `*unsup` says whether it is an UnsupportedError.
+static std::string expand_ellipsis(ast::Node& e, const Type& base, bool* unsup) {
+  *unsup = true;
+  std::vector<ast::Node*> items;
+  if (e.index()->is(ast::Kind::Tuple)) for (auto& x : e.index()->elts()) items.push_back(x.get());
+  else items.push_back(e.index().get());
+  int ellipses = 0, used = 0;
+  for (auto* x : items) {
+    if (is_ellipsis(*x)) ++ellipses;
+    else if (!(x->is(ast::Kind::Constant) && x->cval.tag == ast::ConstValue::Tag::None)) ++used;
+  }
+  if (ellipses == 0) return "";
+  if (!base.is_array()) return *unsup = false, "'...' (Ellipsis) indexes arrays only, not " + base.str();
+  if (ellipses > 1) return *unsup = false, "an index can only have a single ellipsis ('...')";
+  int fill = std::max(0, base.ndim - used);
+  std::vector<ast::NodePtr> out;
+  std::vector<ast::NodePtr> old;
+  if (e.index()->is(ast::Kind::Tuple)) old = std::move(e.index()->elts());
+  else old.push_back(std::move(e.index()));
+  for (auto& x : old) {
+    if (!is_ellipsis(*x)) { out.push_back(std::move(x)); continue; }
+    for (int k = 0; k < fill; ++k) out.push_back(ast::make(ast::Kind::Slice, x->loc));
+  }
+  if (out.empty()) return "a[...] of a 0-d array is not supported";
+  if (out.size() == 1) {
+    e.index() = std::move(out[0]);
+  } else {
+    ast::NodePtr t = ast::make(ast::Kind::Tuple, e.loc);
+    t->elts() = std::move(out);
+    e.index() = std::move(t);
+  }
+  return "";
+}
+
 Type Typer::subscript(ast::Node& e) {
   Type base = expr(*e.value());
+  bool unsup;
+  if (!base.known()) {
+  } else if (std::string msg = expand_ellipsis(e, base, &unsup); !msg.empty()) {
+    if (unsup) unsupported(e, msg);
+    error(e, msg);
+  } else if (e.index()->is(ast::Kind::Tuple) ? std::any_of(e.index()->elts().begin(), e.index()->elts().end(), [](auto& x) { return is_ellipsis(*x); })
+                                           : is_ellipsis(*e.index()))
+    return Type::unknown();  // expanded once the array's type is known
   if (base.is_record()) return expr(*e.index()), record_field_type(record_field_at(fn(), *e.index(), base), base.readonly);  // r['x'], r[0]
   if (base.is_record_array() && e.index()->is(ast::Kind::Constant) && e.index()->cval.tag == ast::ConstValue::Tag::Str) {
     Type field;  // a['x'] of an array of records: the field's view (typeinfer_records.cpp)
@@ -153,6 +200,12 @@ Type Typer::subscript(ast::Node& e) {
     it.push_back(t);
   }
   if (!known) return Type::unknown();
+  if (is_flat_iter(base)) {  // a.flat[k]: the k-th element in C order (negatives from the end, as NumPy)
+    if (idx.size() != 1 || idx[0]->is(ast::Kind::Slice))
+      unsupported(e, "a.flat takes one integer index; slices and tuples of a flat iterator are not supported");
+    if (!(it[0].is_scalar() && is_integer(it[0].scalar))) error(*idx[0], "a.flat index must be an integer, not " + it[0].str());
+    return element_type(base.elems[0]);
+  }
   if (base.tag == Type::Tag::Module && base.name.rfind("enum:", 0) == 0) {  // Color["red"]
     if (idx.size() != 1 || !idx[0]->is(ast::Kind::Constant) || idx[0]->cval.tag != ast::ConstValue::Tag::Str)
       error(e, "an enum class is indexed by a member's name, a constant string");

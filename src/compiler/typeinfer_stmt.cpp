@@ -319,6 +319,7 @@ void Typer::assign(ast::Node& target, const Type& v, const ast::Node& stmt) {
     case K::Subscript: {
       Type t = expr(target);
       Type base = target.value()->type;
+      if (is_flat_iter(base)) base = base.elems[0];  // a.flat[k] = v stores into a's element
       if (base.is_record() || t.is_record()) return check_record_store(fn(), stmt, base, t, v);  // r['x'] = v, a[i] = r
       if (base.is_list()) return check_list_store(fn(), stmt, target, v);  // typeinfer_lists.cpp
       if (base.is_dict() || base.is_set()) return check_dict_store(fn(), stmt, target, v);  // typeinfer_dicts.cpp

@@ -260,6 +260,7 @@ Type iteration_item(const Type& it) {
       return it.elems.empty() ? Type::unknown() : it.elems[0];
     }
     case Type::Tag::Iterator: {
+      if (it.name == "flat") return element_type(it.elems[0]);  // a.flat: each element in C order
       std::vector<Type> items;
       if (it.name == "enumerate") items.push_back(Type::scalar_of(Scalar::Int64));  // Numba's intp count
       for (const auto& e : it.elems) {

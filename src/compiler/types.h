@@ -235,6 +235,8 @@ struct Record {
 RecordPtr make_record(Record r);
 /// The type of one element of an array: its scalar, or its record.
 Type element_type(const Type& array);
+/// a.flat of an array (an Iterator named "flat" whose one elem is the array's type).
+inline bool is_flat_iter(const Type& t) { return t.tag == Type::Tag::Iterator && t.name == "flat"; }
 
 /// The type both a and b convert to where a variable holds either (Numba's unify): NumPy's
 /// promotion on numbers (int and float give float, int16 and int64 give int64, bool and int8 give

@@ -195,6 +195,12 @@ CJ_FN T* flat_elem(const Array<T, N>& a, int64_t k) {
   }
   return (T*)p;
 }
+/// a.flat[k]: the flat element k in C order, a negative k counting from the end (NumPy's).
+template <class T, int N>
+CJ_FN T& flat_at(const Array<T, N>& a, int64_t k) {
+  if (k < 0) k += size(a);
+  return *flat_elem(a, k);
+}
 /// The bytes [lo, hi) a non-empty view spans (strides may be negative).
 template <class T, int N>
 CJ_FN void byte_range(const Array<T, N>& a, const char** lo, const char** hi) {

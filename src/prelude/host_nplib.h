@@ -220,6 +220,50 @@ CJ_FN Array<T, N> np_fliplr(const Array<T, N>& a) { return flip_axis(a, 1); }
 template <class T, int N>
 CJ_FN Array<T, N> np_flipud(const Array<T, N>& a) { return flip_axis(a, 0); }
 
+// np.round / np.around as Numba computes them: rint (half to even) when decimals is 0, else
+// CPython's round algorithm on float64 with rint at its heart (round_ndigits). A number's result
+// is float64, int64 or complex128 (Numba's); an array's keeps its dtype, each element rounded as
+// a number and converted back.
+CJ_FN double np_round_nd(double x, int64_t nd) {
+  if (x != x || x == 1.0 / 0.0 || x == -1.0 / 0.0) return x;
+  if (nd >= 0) {
+    const double pow1 = nd > 22 ? std::pow(10.0, (double)(nd - 22)) : std::pow(10.0, (double)nd);
+    const double pow2 = nd > 22 ? 1e22 : 1.0;
+    const double y = (x * pow1) * pow2;
+    if (y == 1.0 / 0.0 || y == -1.0 / 0.0) return x;
+    return (std::rint(y) / pow2) / pow1;
+  }
+  const double pow1 = std::pow(10.0, (double)-nd);
+  return std::rint(x / pow1) * pow1;
+}
+CJ_FN int64_t np_round_to_int(double v) {  // int() of the float, as x86's conversion gives it outside int64
+  return v >= -9223372036854775808.0 && v < 9223372036854775808.0 ? (int64_t)v : INT64_MIN;
+}
+template <class T>
+CJ_FN auto np_round(const T& x, int64_t d) {
+  if constexpr (np_complex_t<T>::value) {
+    return d == 0 ? Complex<double>(std::rint((double)x.re), std::rint((double)x.im))
+                  : Complex<double>(np_round_nd((double)x.re, d), np_round_nd((double)x.im, d));
+  } else if constexpr (std::is_floating_point_v<T>) {
+    return d == 0 ? (double)std::rint(x) : np_round_nd((double)x, d);
+  } else {
+    return d == 0 ? (int64_t)x : np_round_to_int(np_round_nd((double)x, d));
+  }
+}
+template <class T, int N, class U, int M>
+CJ_FN Array<U, M> np_round_into(const Array<T, N>& a, int64_t d, const Array<U, M>& out) {
+  bool same = N == M;
+  for (int k = 0; same && k < N; ++k) same = a.shape[k] == out.shape[k];
+  if (!same) raise("ValueError", "invalid output shape");
+  const int64_t n = size(a);
+  for (int64_t k = 0; k < n; ++k) *flat_elem(out, k) = (U)np_round(*flat_elem(a, k), d);
+  return out;
+}
+template <class T, int N>
+CJ_FN Array<std::remove_cv_t<T>, N> np_round_arr(const Array<T, N>& a, int64_t d) {
+  return np_round_into(a, d, empty_like<std::remove_cv_t<T>>(a));
+}
+
 // np.trace(a, offset) of a 2-d float or complex array: the sum of a diagonal, accumulated as
 // Numba's (from the int 0: float64, or complex128 for complex input).
 template <class T>

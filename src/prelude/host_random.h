@@ -441,6 +441,110 @@ CJ_FN int64_t rand_binomial(int which, int64_t n, double p) {
   return total;
 }
 
+// ---- hypergeometric, logseries, zipf, noncentral_chisquare, multinomial, dirichlet -------------
+// As Numba draws them (numba/np/random/legacy.py), from the np.random stream: logseries and zipf
+// are NumPy's legacy algorithms and give its values; hypergeometric is NumPy's HYP loop for every
+// sample size (NumPy switches to HRUA above 10, so larger samples differ from NumPy's, as Numba's
+// do); noncentral_chisquare and dirichlet draw through np.random.chisquare/gamma, which follow
+// CPython's gammavariate (rand_gamma above). Where Numba returns a number for parameters NumPy
+// refuses (a negative ngood, nbad or nsample, more samples than items), cujit raises NumPy's
+// ValueError instead of answering wrongly.
+CJ_FN int64_t rand_hypergeometric(int which, double ngood, double nbad, double nsample) {
+  if (ngood < 0) raise("ValueError", "ngood < 0");
+  if (nbad < 0) raise("ValueError", "nbad < 0");
+  if (nsample < 0) raise("ValueError", "nsample < 0");
+  const int64_t d1 = (int64_t)nbad + (int64_t)ngood - (int64_t)nsample;
+  if (d1 < 0) raise("ValueError", "ngood + nbad < nsample");
+  MtState& s = rng(which);
+  const double d2 = nbad < ngood ? nbad : ngood;
+  double y = d2;
+  int64_t k = (int64_t)nsample;
+  while (y > 0.0 && k > 0) {
+    y -= std::floor(mt_double(s) + y / (double)(d1 + k));
+    k -= 1;
+  }
+  const int64_t z = (int64_t)(d2 - y);
+  return ngood > nbad ? (int64_t)nsample - z : z;
+}
+CJ_FN int64_t rand_logseries(int which, double p) {
+  if (p <= 0.0 || p > 1.0 || p != p) raise("ValueError", "logseries(): p outside of (0, 1]");
+  MtState& s = rng(which);
+  const double r = std::log(1.0 - p);
+  for (;;) {
+    const double v = mt_double(s);
+    if (v >= p) return 1;
+    const double u = mt_double(s), q = 1.0 - std::exp(r * u);
+    if (v <= q * q) {
+      const double lq = std::log(q);
+      if (lq == 0.0) raise("ZeroDivisionError", "division by zero");  // p == 1: Numba's error
+      const double x = 1.0 + std::log(v) / lq;
+      // x86's conversion of a value outside int64 (v == 0), which Numba's gives too.
+      return x >= -9223372036854775808.0 && x < 9223372036854775808.0 ? (int64_t)x : INT64_MIN;
+    }
+    return v >= q ? 1 : 2;
+  }
+}
+CJ_FN int64_t rand_zipf(int which, double a) {
+  if (!(a > 1.0)) raise("ValueError", "zipf(): a <= 1");
+  MtState& s = rng(which);
+  const double am1 = a - 1.0, b = std::pow(2.0, am1);
+  for (;;) {
+    const double u = 1.0 - mt_double(s), v = mt_double(s);
+    const double xf = std::floor(std::pow(u, -1.0 / am1));
+    // Numba: X = int(...) skipped when above LONG_MAX or below 1 (x86 turns inf into INT64_MIN).
+    if (!(xf >= 1.0 && xf < 9223372036854775808.0)) continue;
+    const double x = (double)(int64_t)xf;
+    const double t = std::pow(1.0 + 1.0 / x, am1);
+    if (v * x * (t - 1.0) / (b - 1.0) <= t / b) return (int64_t)xf;
+  }
+}
+CJ_FN double rand_noncentral_chisquare(int which, double df, double nonc) {
+  if (df <= 0) raise("ValueError", "df <= 0");
+  if (nonc < 0) raise("ValueError", "nonc < 0");
+  if (nonc != nonc) return nonc;
+  if (1 < df) {
+    const double chi2 = rand_chisquare(which, df - 1);
+    const double n = mt_gauss(rng(which)) + std::sqrt(nonc);
+    return chi2 + n * n;
+  }
+  const int64_t i = rand_poisson(which, nonc / 2.0);
+  return rand_chisquare(which, df + 2 * (double)i);
+}
+// np.random.multinomial(n, pvals[, size]): `out` (C order, last axis len(pvals)) gets one
+// experiment per row: a binomial draw per outcome of the experiments left, on P(X=j | X>=j).
+template <class T, int N>
+CJ_FN void rand_multinomial_fill(int64_t n, const Array<T, 1>& pvals, Array<int64_t, N> out) {
+  const int64_t plen = pvals.shape[0], sz = size(out);
+  for (int64_t k = 0; k < sz; ++k) out.data[k] = 0;
+  if (plen == 0) return;
+  for (int64_t i = 0; i < sz; i += plen) {
+    double p_sum = 1.0;
+    int64_t left = n;
+    for (int64_t j = 0; j + 1 < plen; ++j) {
+      const double p_j = (double)*(const T*)((const char*)pvals.data + j * pvals.strides[0]);
+      const int64_t n_j = out.data[i + j] = rand_binomial(1, left, p_j / p_sum);
+      left -= n_j;
+      if (left <= 0) break;
+      p_sum -= p_j;
+    }
+    if (left > 0) out.data[i + plen - 1] = left;
+  }
+}
+// np.random.dirichlet(alpha[, size]): gamma(alpha_k, 1) draws normalised per row.
+template <class T, int N>
+CJ_FN void rand_dirichlet_fill(const Array<T, 1>& alpha, Array<double, N> out) {
+  const int64_t alen = alpha.shape[0], sz = size(out);
+  auto at = [&](int64_t k) { return (double)*(const T*)((const char*)alpha.data + k * alpha.strides[0]); };
+  for (int64_t k = 0; k < alen; ++k)
+    if (at(k) <= 0) raise("ValueError", "dirichlet: alpha must be > 0.0");
+  if (alen == 0) return;
+  for (int64_t i = 0; i < sz; i += alen) {
+    double norm = 0;
+    for (int64_t k = 0; k < alen; ++k) norm += (out.data[i + k] = rand_gamma(1, at(k), 1.0));
+    for (int64_t k = 0; k < alen; ++k) out.data[i + k] /= norm;
+  }
+}
+
 // np.random.choice(a[, size[, replace]]) as Numba draws it: with replacement, randint(0, n) per
 // item; without, the first items of a permutation (a shuffle of the population); a population
 // of an int n is arange(n).
