@@ -55,6 +55,11 @@ class Benchmark(NamedTuple):
 BENCHMARKS = [
     Benchmark("hidden_layer.py", "hidden layer, n = {n:,}, host in/out (best of 5)",
               "best_s", "%.3f s", "under 1 s (course)", 100_000_000, 100_000),
+    Benchmark("ufunc_fusion.py", "hidden layer, n = {n:,}, device arrays, the course's three ufunc calls "
+              "with out= then synchronize, fused (CUJIT_FUSE=0: unfused, same process; best of 10)",
+              "out_fused_s", "%(out_fused_s).4f s fused, %(out_unfused_s).4f s unfused (%(out_speedup).2fx; "
+              "chain without out= %(chain_speedup).2fx)", "fused faster than unfused, bit-identical",
+              100_000_000, 100_000, (), ("cujit",)),
     Benchmark("matmul.py", "tiled matmul (shared memory, TPB = 16), {n} x {n} float32, device arrays, "
               "kernel time (best of 5)", "tflops", "%.2f TFLOP/s",
               "numba-cuda about 7.0 TFLOP/s on an H100", 4096, 16),

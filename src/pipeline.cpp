@@ -296,6 +296,30 @@ UfuncBuild build_ufunc(const std::shared_ptr<FunctionSource>& src, const std::ve
   return b;
 }
 
+UfuncBuild build_fused_ufunc(const std::vector<FusedOp>& ops, const std::vector<FusedStep>& steps,
+                             const std::vector<Scalar>& leaves, const std::string& symbol, const std::string& name) {
+  UfuncBuild b;
+  b.name = name;
+  Program prog;
+  std::vector<int> inst;
+  for (const auto& op : ops) parse_stage(prog, op.src);
+  {
+    StageTimer t{"type", name};
+    for (const auto& op : ops) inst.push_back(prog.instantiate(op.src, op.sig.args, op.sig.ret, Role::Ufunc));
+  }
+  EntryPoint ep{EntryPoint::Kind::FusedUfunc, inst[steps.back().op], symbol};
+  for (const auto& s : steps) ep.steps.push_back({inst[s.op], s.args});
+  ep.leaves = leaves;
+  UfuncVariant v;
+  v.inputs = leaves;
+  v.output = prog.fns[ep.instance]->ret.scalar;
+  v.symbol = symbol;
+  b.variants.push_back(v);
+  lower(prog, LowerOptions{debug_level() >= 2});
+  emit_stage(b, prog, {ep});
+  return b;
+}
+
 namespace {
 // Which array operands of a gufunc body are stored into: typing the body with that one operand
 // read-only fails with the read-only store error (typeinfer.h). NumPy hands a gufunc its inputs

@@ -69,6 +69,21 @@ struct KernelBuild : Build {
 /// Types and generates a CUDA ufunc: one loop per signature, all in one program.
 UfuncBuild build_ufunc(const std::shared_ptr<FunctionSource>& src, const std::vector<Signature>& sigs);
 
+/// A chain of CUDA ufunc calls fused into one loop (bindings/ufunc_fuse.cpp): `ops` are the ufunc
+/// signatures involved, each typed exactly as build_ufunc types it; step j calls ops[steps[j].op]
+/// on leaf operands (k >= 0, of types `leaves`) or earlier steps (~j); the last step is stored.
+struct FusedOp {
+  std::shared_ptr<FunctionSource> src;
+  Signature sig;
+};
+struct FusedStep {
+  int op;
+  std::vector<int> args;
+};
+/// One variant, its symbol `symbol`, its inputs the leaves.
+UfuncBuild build_fused_ufunc(const std::vector<FusedOp>& ops, const std::vector<FusedStep>& steps,
+                             const std::vector<Scalar>& leaves, const std::string& symbol, const std::string& name);
+
 /// An @jit (CPU) function typed for one set of argument types; only host_source is used.
 struct CpuBuild : Build {
   std::string symbol;

@@ -1,6 +1,7 @@
 // See assign.h. The GPU loop is an ordinary CUDA ufunc `def cj_assign(x): return x` typed for
 // (source dtype) -> (destination dtype), so the conversion is the compiler's own; one is built and
 // loaded per dtype pair on first use and kept for the process.
+#include "bindings/ufunc_fuse.h"
 #include "bindings/assign.h"
 
 #include <pybind11/numpy.h>
@@ -72,11 +73,13 @@ std::vector<int64_t> fit_shape(const std::vector<int64_t>& dst, const std::vecto
 
 void assign(rt::DeviceArray& dst, const py::handle& value, void* stream) {
   if (dst.readonly) throw py::value_error("assignment destination is read-only");
+  fuse::observe(dst);
   py::module_ np = py::module_::import("numpy");
   std::shared_ptr<rt::DeviceArray> src_dev;
   py::array src_host;
   if (py::isinstance<rt::DeviceArray>(value)) {
     src_dev = value.cast<std::shared_ptr<rt::DeviceArray>>();
+    fuse::observe(*src_dev);
   } else if (!py::isinstance<py::array>(value) && py::hasattr(value, "__cuda_array_interface__")) {
     src_dev = device_array_from_cai(value);
   } else {

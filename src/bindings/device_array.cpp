@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "bindings/ufunc_fuse.h"
 #include "bindings/assign.h"
 #include "bindings/common.h"
 #include "runtime/array_views.h"
@@ -189,6 +190,7 @@ std::vector<int64_t> host_strides(const py::array& a) { return std::vector<int64
 // contiguous in this array's order. Shapes may differ only in dimensions of length 1. A list or
 // scalar (which numba-cuda does not take) is converted to this array's dtype first.
 void copy_to_device(DeviceArray& self, const py::object& ary, const py::object& stream) {
+  fuse::observe(self);
   void* s = stream_for(self, stream);
   DeviceArray core = array_core(self);
   if (is_device_array(ary)) {
@@ -236,6 +238,7 @@ void copy_to_device(DeviceArray& self, const py::object& ary, const py::object& 
 // A device array with a negative stride is copied too (numba-cuda's GPU raises NotImplementedError
 // for it; its simulator copies it, as cujit does on both).
 py::object copy_to_host(const DeviceArray& a, const py::object& ary, const py::object& stream) {
+  fuse::observe(a);
   void* s = stream_for(a, stream);
   if (!ary.is_none() && a.ndim() == 0 && is_record_scalar(ary)) {
     // numba-cuda's DeviceRecord.copy_to_host(np.void): the bytes land in the record scalar's own
@@ -402,6 +405,7 @@ const RecordField* host_only_field(const DeviceArray& a, const py::handle& key) 
 }
 
 py::object getitem(const DeviceArray& a, const py::handle& key, const py::object& stream) {
+  fuse::observe(a);
   bool element = false;
   std::shared_ptr<DeviceArray> v;
   if (host_only_field(a, key)) return device_array_to_numpy(a, py::none(), stream_for(a, stream))[key];
@@ -421,6 +425,7 @@ py::object getitem(const DeviceArray& a, const py::handle& key, const py::object
 }
 
 void setitem(DeviceArray& a, const py::handle& key, const py::handle& value, const py::object& stream) {
+  fuse::observe(a);
   bool element = false;
   if (host_only_field(a, key)) {
     if (a.readonly) throw py::value_error("assignment destination is read-only");
@@ -510,7 +515,10 @@ void define_device_array(py::module_& m) {
       .def_property_readonly("nbytes", &DeviceArray::nbytes)
       .def_property_readonly("itemsize", &DeviceArray::itemsize)
       .def_property_readonly("_device_pointer",
-                             [](const DeviceArray& a) { return py::int_(reinterpret_cast<uintptr_t>(a.data)); })
+                             [](const DeviceArray& a) {
+                               fuse::escape(a);
+                               return py::int_(reinterpret_cast<uintptr_t>(a.data));
+                             })
       // True for a read-only __cuda_array_interface__ or DLPack tensor (and views of one), which
       // cujit never writes. Not in flags, whose keys are Numba's (C_ and F_CONTIGUOUS only).
       .def_property_readonly("_readonly", [](const DeviceArray& a) { return a.readonly; })
@@ -569,6 +577,7 @@ void define_device_array(py::module_& m) {
              if (!a.is_c_contiguous() && !a.is_f_contiguous()) throw py::value_error(kNotContiguous);
              if (a.readonly) throw py::value_error("assignment destination is read-only");
              if (a.size() == 0) return;
+             fuse::observe(a);
              void* s = stream_for(a, stream);
              const rt::Backend b = a.backend();
              char* p = a.data;
@@ -655,6 +664,7 @@ void define_device_array(py::module_& m) {
       .def_property_readonly("device_ctypes_pointer",
                              [](const DeviceArray& a) {
                                // numba-cuda's type (its MemoryPointer's): a c_size_t, 0 for an empty array.
+                               fuse::escape(a);
                                return py::module_::import("ctypes").attr("c_size_t")(reinterpret_cast<uintptr_t>(a.data));
                              });
   // numba-cuda's markers of device memory (numba.cuda.cudadrv.driver.is_device_memory) and of its

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "bindings/ufunc_fuse.h"
 #include "bindings/common.h"
 #include "bindings/numpy_arrays.h"
 #include "runtime/driver.h"
@@ -139,6 +140,7 @@ void make_ready_for(const py::object& stream, const rt::DeviceArray& a) {
 py::object dlpack_export(const std::shared_ptr<rt::DeviceArray>& self, const py::object& stream,
                          const py::object& max_version, const py::object& dl_device, const py::object& copy) {
   auto dev = device_of(*self);
+  fuse::escape(*self);  // the consumer may read or write the memory from now on
   if (!dl_device.is_none()) {
     auto want = dl_device.cast<std::pair<int32_t, int32_t>>();
     if (want != dev) throw py::buffer_error("__dlpack__: cannot export to another device than the array's own");

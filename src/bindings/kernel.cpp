@@ -22,6 +22,7 @@
 #include <iostream>
 #include <mutex>
 
+#include "bindings/ufunc_fuse.h"
 #include "bindings/common.h"
 #include "bindings/exceptions.h"
 #include "bindings/kernel_alias.h"
@@ -244,6 +245,7 @@ class Kernel {
       switch (a.kind) {
         case ArgPlan::DeviceArray: {
           const rt::DeviceArray* d = device_array_of(o);
+          fuse::observe(*d);  // the kernel may read or write it: pending ufunc writes run first
           if (d->dtype.record || d->dtype.scalar != a.scalar || d->ndim() != a.ndim || d->backend() != p.backend || d->readonly != a.readonly)
             return false;
           // An array from before a kernel fault, or of another device: the general path raises.

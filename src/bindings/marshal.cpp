@@ -1,4 +1,5 @@
 // See marshal.h.
+#include "bindings/ufunc_fuse.h"
 #include "bindings/marshal.h"
 #include "bindings/records.h"
 
@@ -307,6 +308,7 @@ KArg marshal(const py::handle& h, rt::Backend backend, int index) {
                                   numpy_scalar_kind(h, &np_kind));
   if (is_dev || (!scalar && !is_exact_ndarray(h) && py::hasattr(h, "__cuda_array_interface__"))) {
     a.dev = is_dev ? h.cast<std::shared_ptr<rt::DeviceArray>>() : device_array_from_cai(h);
+    fuse::observe(*a.dev);  // the kernel may read or write it: pending ufunc writes run first
     if (a.dev->backend() != backend)
       throw py::value_error("argument " + std::to_string(index) + " is a device array of the " +
                             (a.dev->backend() == rt::Backend::Sim ? "simulator" : "GPU") + ", but the kernel runs on the " +

@@ -5,6 +5,7 @@
 // in one copy; anything else moves the device bytes the view spans through a host staging array
 // (on the simulator the device memory is viewed directly) and lets NumPy place the elements.
 #include "bindings/numpy_arrays.h"
+#include "bindings/ufunc_fuse.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -137,6 +138,7 @@ std::shared_ptr<DeviceArray> device_array_from_numpy(py::array arr, bool copy, B
 }
 
 py::array device_array_to_numpy(const DeviceArray& a, py::object out, void* stream) {
+  fuse::observe(a);  // every read of device memory by the host comes here
   py::array result;
   if (out.is_none()) {
     std::vector<py::ssize_t> shape(a.shape.begin(), a.shape.end());
@@ -188,6 +190,7 @@ py::array device_array_to_numpy(const DeviceArray& a, py::object out, void* stre
 
 void copy_numpy_to_device_array(DeviceArray& dst, py::array src, void* stream) {
   if (!src) throw py::type_error("copy_to_device: expected a NumPy array");
+  fuse::observe(dst);
   if (dst.readonly) throw py::value_error("copy_to_device: the device array is read-only");
   src = native_byteorder(src);
   if (shape_of(src) != dst.shape)
@@ -230,6 +233,8 @@ void copy_numpy_to_device_array(DeviceArray& dst, py::array src, void* stream) {
 }
 
 void copy_device_array(DeviceArray& dst, const DeviceArray& src, void* stream) {
+  fuse::observe(dst);
+  fuse::observe(src);
   if (dst.backend() != src.backend())
     throw std::invalid_argument(std::string("cannot copy a ") + backend_name(src.backend()) +
                                 " device array into a " + backend_name(dst.backend()) +
@@ -343,6 +348,7 @@ std::shared_ptr<DeviceArray> device_array_from_cai(py::handle obj) {
 }
 
 py::dict cuda_array_interface(const DeviceArray& a) {
+  fuse::escape(a);  // another library may read or write it from now on
   if (a.buf) a.buf->check_live();
   if (a.backend() != Backend::GPU)
     throw std::invalid_argument("a simulator device array has no __cuda_array_interface__ (it is not in GPU memory)");

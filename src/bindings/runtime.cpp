@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "bindings/ufunc_fuse.h"
 #include "bindings/common.h"
 #include "bindings/numpy_arrays.h"
 #include "runtime/driver.h"
@@ -187,6 +188,7 @@ void define_runtime(py::module_& m) {
   m.def("gpu_available", [] { return rt::gpu_available(); },
         "True when libcuda loads, initialises and reports a device (loads the driver the first time).");
   m.def("synchronize", [] {
+    fuse::flush_all();  // deferred CUDA ufunc calls run before any wait or ordering point
     py::gil_scoped_release nogil;
     rt::synchronize();
   }, "Waits for all work on the GPU (cuCtxSynchronize).");

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "bindings/ufunc_fuse.h"
 #include "bindings/common.h"
 #include "runtime/memory.h"
 #include "runtime/stream.h"
@@ -36,6 +37,7 @@ void define_streams(py::module_& m) {
       .def("__enter__", [](AutoSync& a) { return a.stream; })
       .def("__exit__", [](AutoSync& a, py::object exc_type, py::object, py::object) {
         if (exc_type.is_none()) {
+          fuse::flush_all();  // deferred CUDA ufunc calls run before any wait or ordering point
           py::gil_scoped_release nogil;
           a.stream->synchronize();
         }
@@ -50,10 +52,12 @@ void define_streams(py::module_& m) {
       .def("__cuda_stream__", [](const Stream& s) { return py::make_tuple(0, uintptr_t(s.handle())); },
            "The CUDA stream protocol: (version 0, handle).")
       .def("synchronize", [](Stream& s) {
+        fuse::flush_all();  // deferred CUDA ufunc calls run before any wait or ordering point
         py::gil_scoped_release nogil;
         s.synchronize();
       }, "Waits until all work queued on the stream is complete.")
       .def("query", [](Stream& s) {
+        fuse::flush_all();  // deferred CUDA ufunc calls run before any wait or ordering point
         py::gil_scoped_release nogil;
         return s.query();
       }, "True when all work queued on the stream is complete (always on the simulator).")
@@ -70,17 +74,18 @@ void define_streams(py::module_& m) {
                              "The CUevent as an int (0 on the simulator).")
       .def_property_readonly("timing", &Event::timing)
       .def_property_readonly("_device_id", &Event::device, "The device the event was made on.")
-      .def("record", [](Event& e, const py::object& stream) { e.record(stream_handle(stream), stream_device(stream)); },
+      .def("record", [](Event& e, const py::object& stream) { fuse::flush_all(); e.record(stream_handle(stream), stream_device(stream)); },
            "stream"_a = 0,
            "Records the event on `stream`: it completes when the work queued there before it has.")
       .def("synchronize", [](Event& e) {
+        fuse::flush_all();
         py::gil_scoped_release nogil;
         e.synchronize();
       }, "Waits until the recorded work is complete.")
-      .def("wait", [](Event& e, const py::object& stream) { e.wait(stream_handle(stream), stream_device(stream)); },
+      .def("wait", [](Event& e, const py::object& stream) { fuse::flush_all(); e.wait(stream_handle(stream), stream_device(stream)); },
            "stream"_a = 0,
            "Makes work queued on `stream` from now on wait for this event (the host does not wait).")
-      .def("query", [](Event& e) { return e.query(); },
+      .def("query", [](Event& e) { fuse::flush_all(); return e.query(); },
            "True when the recorded work is complete, or the event was never recorded.")
       .def("elapsed_time", [](Event& start, const py::object& end) {
              if (!py::isinstance<Event>(end))

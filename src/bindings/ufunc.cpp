@@ -10,6 +10,7 @@
 #include <mutex>
 
 #include "bindings/common.h"
+#include "bindings/ufunc_fuse.h"
 #include "bindings/ufunc_host.h"
 #include "pipeline.h"
 #include "bindings/numpy_arrays.h"
@@ -76,8 +77,12 @@ Arg classify(const py::handle& h) {
 
 class CudaUfunc {
  public:
-  CudaUfunc(std::shared_ptr<FunctionSource> src, const std::vector<std::string>& sigs) {
-    std::vector<Signature> parsed;
+  CudaUfunc(std::shared_ptr<FunctionSource> src, const std::vector<std::string>& sigs)
+      : core_(std::make_shared<UfuncCore>()), build_(core_->build) {
+    static uint64_t next_id = 0;
+    core_->id = next_id++;
+    core_->src = src;
+    std::vector<Signature>& parsed = core_->sigs;
     for (const auto& s : sigs) {
       try {
         parsed.push_back(parse_signature(s));
@@ -118,15 +123,13 @@ class CudaUfunc {
     const UfuncVariant& v = select(in);
     void* handle = stream_handle(stream);
     check_launch_stream_device(stream_device(stream));
-    return run(v, in, out, handle);
+    return run(v, in, out, stream, handle);
   }
 
  private:
-  UfuncBuild build_;
+  std::shared_ptr<UfuncCore> core_;  // shared with the pending calls that name this ufunc
+  UfuncBuild& build_;
   int nin_ = 0;
-  std::mutex mu_;
-  // [d] the GPU module of device d's context, [rt::kMaxDevices] the simulator's.
-  std::shared_ptr<rt::LoadedModule> modules_[rt::kMaxDevices + 1];
 
   // Numba's rule: first look for a signature that matches every argument exactly (a scalar by
   // the dtype NumPy gives it); failing that, one where the arrays match exactly and scalars
@@ -178,15 +181,9 @@ class CudaUfunc {
     }
   }
 
-  rt::LoadedModule& module(rt::Backend b) {
-    auto g = lock_without_gil(mu_);  // load_build may compile with the GIL released
-    auto& slot = modules_[b == rt::Backend::GPU ? rt::current_device() : rt::kMaxDevices];
-    // A module of a context lost to a kernel fault is stale: load the code again.
-    if (!slot || slot->stale()) slot = load_build(build_, b, "CUDA ufunc " + build_.name);
-    return *slot;
-  }
+  rt::LoadedModule& module(rt::Backend b) { return core_->module(b); }
 
-  py::object run(const UfuncVariant& v, std::vector<Arg>& in, py::object out, void* stream) {
+  py::object run(const UfuncVariant& v, std::vector<Arg>& in, py::object out, const py::object& stream_obj, void* stream) {
     // Where the work happens: the backend of the device arrays involved, else the current one.
     rt::Backend backend = rt::current_backend();
     bool device_result = false;
@@ -218,6 +215,19 @@ class CudaUfunc {
     for (auto& a : in)
       if (a.kind == Arg::Kind::Device && a.dev->backend() != backend)
         throw py::value_error("cannot mix simulator and GPU device arrays in one call");
+
+    // A call on cujit's own device arrays is deferred (bindings/ufunc_fuse.cpp); otherwise the
+    // pending writes it reads or writes run first.
+    if (fuse::enabled()) {
+      std::vector<fuse::Input> fin;
+      for (const Arg& a : in) fin.push_back({a.dev, a.scalar, a.kind == Arg::Kind::Host});
+      py::object r = fuse::try_defer(core_, int(&v - build_.variants.data()), fin, out_dev, have_out && !out_dev,
+                                     backend, stream_obj, stream);
+      if (r) return have_out ? out_ret : r;
+    }
+    for (const Arg& a : in)
+      if (a.dev) fuse::observe(*a.dev);
+    if (out_dev) fuse::observe(*out_dev);
 
     for (int i = 0; i < nin_; ++i) {
       Arg& a = in[i];
@@ -333,6 +343,7 @@ CudaUfunc& live_ufunc(py::handle u) { return initialized<CudaUfunc>(u, "CUDA ufu
 
 void define_ufunc(py::module_& m) {
   define_ufunc_host(m);
+  fuse::define_fusion(m);
   py::class_<CudaUfunc>(m, "CudaUfunc", py::dynamic_attr(),
                         "A CUDA ufunc: compiled loops for each signature, called on arrays and scalars.")
       .def(py::init<std::shared_ptr<FunctionSource>, const std::vector<std::string>&>())

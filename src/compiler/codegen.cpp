@@ -98,7 +98,10 @@ std::string Emitter::run(const std::vector<EntryPoint>& entries) {
       if (r.kind == Resolved::Kind::UserFunction && r.instance >= 0) visit(r.instance);
     order.push_back(i);
   };
-  for (auto& e : entries) visit(e.instance);
+  for (auto& e : entries) {
+    for (auto& s : e.steps) visit(s.instance);  // a fused chain calls every step's function
+    visit(e.instance);
+  }
   co_choose(entries);  // the simulator's synchronising kernel as a coroutine (codegen_simco.cpp)
 
   std::ostringstream fns;
@@ -107,7 +110,7 @@ std::string Emitter::run(const std::vector<EntryPoint>& entries) {
   EntryContext cx{target_, uses_barrier_, allocates_, [this](const Type& t) { return param_type(t); }};
   for (auto& e : entries) {
     cx.co_frame = prog_.fns[e.instance].get() == co_fn_ ? co_frame(*co_fn_) : "";
-    ents << emit_entry(e, *prog_.fns[e.instance], cx);
+    ents << (e.kind == EntryPoint::Kind::FusedUfunc ? emit_fused_entry(e, prog_, cx) : emit_entry(e, *prog_.fns[e.instance], cx));
   }
 
   std::ostringstream out;

@@ -19,7 +19,9 @@ struct EntryPoint {
   // data) for a CPU @vectorize / @guvectorize (prelude/numpy_loop.h). All three: host target only.
   // DeviceAbi: a device function on its own with an extern "C" name (cuda.compile(device=True)):
   // `c_abi` RET symbol(args...), else Numba's int symbol(RET* ret, args...). GPU target only.
-  enum class Kind { Ufunc, Kernel, Cpu, NumpyLoop, NumpyGufunc, DeviceAbi } kind;
+  // FusedUfunc: a chain of CUDA ufunc calls as one loop (codegen_fuse.cpp, bindings/ufunc_fuse.cpp):
+  // `steps` in order, `leaves` the array operands' types; `instance` is the last step's.
+  enum class Kind { Ufunc, Kernel, Cpu, NumpyLoop, NumpyGufunc, DeviceAbi, FusedUfunc } kind;
   int instance;          // index into Program::fns
   std::string symbol;    // extern "C" name in the generated code
   bool parallel = false;  // NumpyLoop / NumpyGufunc: split the loop over OpenMP threads
@@ -27,7 +29,16 @@ struct EntryPoint {
   // NumpyGufunc: per operand, the index into NumPy's dimensions array (1 + the core dimension's
   // number in order of first appearance in the layout) of each of its core dimensions.
   std::vector<std::vector<int>> core_dims;
+  // FusedUfunc: each step calls one instance (a ufunc signature, typed as its own ufunc types it)
+  // on arguments that are leaf operands (k >= 0) or earlier steps' results (~j < 0).
+  struct Step {
+    int instance;
+    std::vector<int> args;
+  };
+  std::vector<Step> steps;
+  std::vector<Scalar> leaves;
 };
+
 
 /// One checked array access of GPU code built with Program::debug_checks: the device records
 /// only its number (its index in the list), the host puts the words back into the message.

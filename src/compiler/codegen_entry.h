@@ -20,4 +20,7 @@ struct EntryContext {
 /// cx.target (CPU-only kinds on the GPU).
 std::string emit_entry(const EntryPoint& ep, const FunctionInstance& f, const EntryContext& cx);
 
+/// The element function and loop of a FusedUfunc entry (codegen_fuse.cpp).
+std::string emit_fused_entry(const EntryPoint& ep, const Program& prog, const EntryContext& cx);
+
 }  // namespace cujit

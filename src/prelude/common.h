@@ -408,6 +408,28 @@ CJ_FN void ufunc_pointers(const UfuncArgs<N>& p, int64_t i, char** out) {
   }
 }
 
+// An intermediate result of a fused chain of CUDA ufuncs (compiler/codegen_fuse.cpp). Unfused,
+// each ufunc rounds its result to its type in memory; the empty asm makes the value opaque so the
+// compiler cannot contract it into the next ufunc's arithmetic (an fma of one's multiply and the
+// next one's add) and the fused result stays bit-identical. Integers have nothing to contract;
+// only integer, boolean, float32 and float64 intermediates are fused.
+template <class T>
+CJ_FN T fuse_barrier(T x) {
+  return x;
+}
+#if CJ_TARGET_HOST
+#if defined(__x86_64__) || defined(__i386__)
+CJ_FN float fuse_barrier(float x) { __asm__ volatile("" : "+x"(x)); return x; }
+CJ_FN double fuse_barrier(double x) { __asm__ volatile("" : "+x"(x)); return x; }
+#else
+CJ_FN float fuse_barrier(float x) { __asm__ volatile("" : "+m"(x)); return x; }
+CJ_FN double fuse_barrier(double x) { __asm__ volatile("" : "+m"(x)); return x; }
+#endif
+#else
+CJ_FN float fuse_barrier(float x) { asm volatile("" : "+f"(x)); return x; }
+CJ_FN double fuse_barrier(double x) { asm volatile("" : "+d"(x)); return x; }
+#endif
+
 // ---- Python arithmetic ------------------------------------------------------------------------
 // Division by zero follows NumPy's error model (what Numba uses on the GPU): integers give 0,
 // floats give inf or nan, nothing traps.

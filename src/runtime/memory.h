@@ -70,6 +70,10 @@ struct Buffer {
   std::shared_ptr<void> stream_owner;  // Pool: the rt::Stream `stream` belongs to (when cujit made it), so the
                                        // stream outlives the cuMemFreeAsync queued on it; released after the free
 
+  // Its address was handed out (__cuda_array_interface__, DLPack, a pointer): other code may write
+  // it at any time, so no ufunc call reading or writing it is deferred (bindings/ufunc_fuse.cpp).
+  bool escaped = false;
+
   Buffer() = default;
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;

@@ -135,6 +135,7 @@ def enable_simulator(on=True):
 
 def synchronize():
     """Waits for all work on the GPU to finish."""
+    _core._fusion_flush()  # deferred CUDA ufunc calls run first, on the simulator too
     if not _core.simulator_enabled():
         _core.synchronize()
 

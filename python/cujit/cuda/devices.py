@@ -158,6 +158,7 @@ class Context:
             return _MemoryInfo(*_core.memory_info(self.device._simulator))
 
     def synchronize(self):
+        _core._fusion_flush()  # deferred CUDA ufunc calls run first, on the simulator too
         if not self.device._simulator:
             with self.device:
                 _core.synchronize()
