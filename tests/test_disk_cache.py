@@ -34,8 +34,10 @@ def run_in(path, cache):
     path.write_text(PROGRAM)
     # CUJIT_CHECK_PTX: the simulator also compiles each program to PTX with NVRTC, through the
     # cache, as GPU code is.
+    # CUJIT_HOST_PCH=wait: the precompiled prelude is built before the first compile, not in the
+    # background, so the cache's listing is complete when the process ends.
     env = dict(os.environ, CUJIT_CACHE_DIR=str(cache), CUJIT_ENABLE_CUDASIM="1", CUJIT_DEBUG="1",
-               CUJIT_CHECK_PTX="1")
+               CUJIT_CHECK_PTX="1", CUJIT_HOST_PCH="wait")
     env.pop("CUJIT_DISABLE_CACHE", None)
     r = subprocess.run([sys.executable, str(path)], env=env, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr

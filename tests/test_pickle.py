@@ -357,7 +357,9 @@ def test_the_reader_finds_the_compiled_code_in_the_disk_cache(tmp_path):
     build is a disk cache hit (NVRTC, which CUJIT_CHECK_PTX runs for each program, is never
     loaded), and the cache gains no entry."""
     cache = tmp_path / "cache"
-    env = dict(_child_env("sim"), CUJIT_CACHE_DIR=str(cache), CUJIT_CHECK_PTX="1")
+    # CUJIT_HOST_PCH=wait: no precompiled prelude still being built in the background when the
+    # listing is taken.
+    env = dict(_child_env("sim"), CUJIT_CACHE_DIR=str(cache), CUJIT_CHECK_PTX="1", CUJIT_HOST_PCH="wait")
     env.pop("CUJIT_DISABLE_CACHE", None)
     run = lambda code, data: subprocess.run([sys.executable, "-c", code], input=data,  # noqa: E731
                                             capture_output=True, env=env, timeout=600)

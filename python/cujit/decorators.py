@@ -215,10 +215,17 @@ def _string_continuations(block):
     if '"""' not in text and "'''" not in text and "\\\n" not in text:
         return ()
     out = set()
+    # Python 3.12 tokenizes an f-string as FSTRING_START ... FSTRING_END, not one STRING.
+    fstart, fend = getattr(_tokenize, "FSTRING_START", None), getattr(_tokenize, "FSTRING_END", None)
+    opened = []
     try:
         for tok in _tokenize.generate_tokens(_io.StringIO("if 1:\n" + text).readline):
-            if tok.type == _tokenize.STRING and tok.end[0] > tok.start[0]:
-                out.update(range(tok.start[0] - 1, tok.end[0] - 1))  # rows after the first, 0-based in block
+            if tok.type == fstart:
+                opened.append(tok.start[0])
+                continue
+            start = opened.pop() if tok.type == fend and opened else tok.start[0]
+            if (tok.type == _tokenize.STRING or tok.type == fend) and tok.end[0] > start:
+                out.update(range(start - 1, tok.end[0] - 1))  # rows after the first, 0-based in block
     except (_tokenize.TokenError, SyntaxError):
         return ()
     return out

@@ -48,7 +48,9 @@ LibdeviceFn parse_row(const Row& r) {
 // libdevice. The directed roundings (_rz, _rd, _ru) run the one IEEE operation under that
 // rounding mode of the host's FPU, which gives the same correctly rounded result as the GPU's
 // instruction; volatile keeps the compiler from folding or moving the operation out of the mode.
-const char* kHostHelpers = R"(#include <cfenv>
+const char* kHostHelpers = R"(#include <algorithm>
+#include <cfenv>
+#include <limits>
 namespace cj_ld {
 struct Mode {
   int old;

@@ -426,8 +426,12 @@ CJ_FN float fuse_barrier(float x) { __asm__ volatile("" : "+m"(x)); return x; }
 CJ_FN double fuse_barrier(double x) { __asm__ volatile("" : "+m"(x)); return x; }
 #endif
 #else
-CJ_FN float fuse_barrier(float x) { asm volatile("" : "+f"(x)); return x; }
-CJ_FN double fuse_barrier(double x) { asm volatile("" : "+d"(x)); return x; }
+// An empty asm stops NVVM, but ptxas still contracts the mul.f32 before it with the add.f32
+// after it into an fma (seen on the GPU: fused and unfused results differed in the last bit).
+// Adding -0.0 with an explicit rounding mode returns x exactly (NaN, infinities and signed zeros
+// included), and ptxas never contracts a .rn instruction.
+CJ_FN float fuse_barrier(float x) { asm volatile("add.rn.f32 %0, %0, 0f80000000;" : "+f"(x)); return x; }
+CJ_FN double fuse_barrier(double x) { asm volatile("add.rn.f64 %0, %0, 0d8000000000000000;" : "+d"(x)); return x; }
 #endif
 
 // ---- Python arithmetic ------------------------------------------------------------------------
