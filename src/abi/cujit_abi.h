@@ -63,6 +63,21 @@ struct Array {
   int64_t strides[N];
 };
 CJ_ABI_FN int array_words(int ndim) { return 1 + 2 * ndim; }
+/// The byte offsets [lo, hi) from an array's data pointer that its elements occupy (strides may
+/// be negative); lo == hi when it has no element. Shared by generated code (an overlapping
+/// source of a slice assignment, prelude/common.h) and the launch (the restrict variant,
+/// bindings/kernel_alias.h).
+CJ_ABI_FN void array_byte_extent(const int64_t* shape, const int64_t* strides, int ndim, int64_t itemsize,
+                                 int64_t* lo, int64_t* hi) {
+  int64_t l = 0, h = itemsize;
+  for (int k = 0; k < ndim; ++k) {
+    if (shape[k] <= 0) { *lo = *hi = 0; return; }
+    const int64_t ext = (shape[k] - 1) * strides[k];
+    if (ext < 0) l += ext; else h += ext;
+  }
+  *lo = l;
+  *hi = h;
+}
 
 /// A ufunc launch (N operands: inputs, then the output): the broadcast shape, dimensions merged
 /// where the memory allows, and per operand a base pointer and byte strides (0 where broadcast).

@@ -8,6 +8,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "abi/cujit_abi.h"
+
 namespace cujit {
 
 struct ByteSpan {
@@ -16,16 +18,11 @@ struct ByteSpan {
 
 /// The bytes an array's elements occupy (words: data, shape[ndim], strides[ndim]).
 inline ByteSpan array_span(const int64_t* words, int ndim, int64_t itemsize) {
-  int64_t lo = 0, hi = 0;
-  for (int k = 0; k < ndim; ++k) {
-    const int64_t n = words[1 + k], stride = words[1 + ndim + k];
-    if (n <= 0) return {};  // no element: the kernel reaches no byte of it
-    const int64_t ext = (n - 1) * stride;
-    if (ext < 0) lo += ext;
-    else hi += ext;
-  }
+  int64_t lo, hi;
+  cj::array_byte_extent(words + 1, words + 1 + ndim, ndim, itemsize, &lo, &hi);
+  if (lo == hi) return {};  // no element: the kernel reaches no byte of it
   const uintptr_t data = (uintptr_t)words[0];
-  return {data + (uintptr_t)lo, data + (uintptr_t)hi + (uintptr_t)itemsize};
+  return {data + (uintptr_t)lo, data + (uintptr_t)hi};
 }
 
 /// Whether no two of the n spans share a byte (empty spans share none). Sorts `s` in place.

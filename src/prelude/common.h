@@ -201,17 +201,13 @@ CJ_FN T& flat_at(const Array<T, N>& a, int64_t k) {
   if (k < 0) k += size(a);
   return *flat_elem(a, k);
 }
-/// The bytes [lo, hi) a non-empty view spans (strides may be negative).
+/// The bytes [lo, hi) a non-empty view spans (cujit_abi.h's array_byte_extent).
 template <class T, int N>
 CJ_FN void byte_range(const Array<T, N>& a, const char** lo, const char** hi) {
-  const char* l = (const char*)a.data;
-  const char* h = l + sizeof(T);
-  for (int d = 0; d < N; ++d) {
-    const int64_t span = (a.shape[d] - 1) * a.strides[d];
-    if (span < 0) l += span; else h += span;
-  }
-  *lo = l;
-  *hi = h;
+  int64_t l, h;
+  array_byte_extent(a.shape, a.strides, N, (int64_t)sizeof(T), &l, &h);
+  *lo = (const char*)a.data + l;
+  *hi = (const char*)a.data + h;
 }
 /// Whether two non-empty views may share memory (their byte ranges meet), as Numba's setslice
 /// asks before deciding to copy the source.
