@@ -60,6 +60,12 @@ struct NpTyper {
     if (k == 'c' || k == 'M' || k == 'm') unsupported(at(i), name + "() of " + a.str() + " is not supported");
     return a;
   }
+  // A number array: bool, integer, float or complex (Numba's cumulative sums take complex too).
+  const Type& number_array(size_t i) const {
+    const Type& a = need_array(i);
+    if (is_time(a.scalar)) unsupported(at(i), name + "() of " + a.str() + " is not supported");
+    return a;
+  }
   // Numba's "No implementation of function ... found for signature" for these arguments.
   [[noreturn]] void no_impl() const {
     std::string sig;
@@ -101,7 +107,7 @@ struct NpTyper {
     switch (b.id) {
       case B::NpCumsum: case B::NpCumprod: case B::NpNancumsum: case B::NpNancumprod: {
         arity(1, 2);
-        const Type& a = real_array(0);
+        const Type& a = number_array(0);
         const bool nan = b.id == B::NpNancumsum || b.id == B::NpNancumprod;
         if (given(1)) {
           // Numba has axis= for cumsum only.
@@ -545,7 +551,9 @@ Type BuiltinTyper::reduce_axis(ast::Node& e, const BuiltinRow& b, const std::vec
   if (!args[0].is_array()) error(*e.args()[0], name + "() needs an array, got " + args[0].str());
   const Type& a = args[0];
   const char k = scalar_kind(a.scalar);
-  if (k == 'c' || k == 'M' || k == 'm' || a.record) unsupported(*e.args()[0], name + "() of " + a.str() + " is not supported");
+  // Numba sums complex arrays along an axis (np.sum only: argmin/argmax have no complex order).
+  if ((k == 'c' && !sum) || k == 'M' || k == 'm' || a.record)
+    unsupported(*e.args()[0], name + "() of " + a.str() + " is not supported");
   if (given(args, 1)) {
     host_only(e, b, "GPU code reduces along an axis with loops");
     if (!int_scalar(args[1])) error(*e.args()[1], name + "() needs an integer axis, got " + args[1].str());

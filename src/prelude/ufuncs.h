@@ -185,6 +185,26 @@ template <class T> CJ_FN T uf_power(T a, T b) {
 template <class F> CJ_FN Complex<F> uf_power(Complex<F> a, Complex<F> b) { return pow(a, b); }
 CJ_FN float uf_power(float a, float b) { return CJ_LIBM_F(pow)(a, b); }
 CJ_FN double uf_power(double a, double b) { return CJ_LIBM_D(pow)(a, b); }
+// NumPy's npy_logaddexp/npy_logaddexp2 (Numba's np_real_logaddexp_impl): equal arguments first,
+// so that two equal infinities give that infinity, not inf - inf; a NaN difference is returned.
+template <class F> CJ_FN F uf_logaddexp(F x, F y) {
+  if (x == y) return x + (F)0.693147180559945309417232121458176568;
+  const F d = x - y;
+  if (d > 0) return x + log1p(exp(-d));
+  if (d <= 0) return y + log1p(exp(d));
+  return d;
+}
+template <class F> CJ_FN F uf_logaddexp2(F x, F y) {
+  const F log2e = (F)1.442695040888963407359924681001892137;
+  if (x == y) return x + 1;
+  const F d = x - y;
+  if (d > 0) return x + log2e * log1p(exp2(-d));
+  if (d <= 0) return y + log2e * log1p(exp2(d));
+  return d;
+}
+// The distance to the next number away from zero (negative for negative x; -0.0 counts as
+// negative); NaN for infinities and NaN, infinity past the largest finite number (NumPy's).
+template <class F> CJ_FN F uf_spacing(F x) { return nextafter(x, copysign((F)CJ_INF, x)) - x; }
 CJ_FN float uf_ldexp(float x, int64_t i) { return ldexp(x, i); }
 CJ_FN double uf_ldexp(double x, int64_t i) { return ldexp(x, i); }
 
