@@ -510,6 +510,7 @@ const std::vector<KwSpec>& keyword_specs() {
       {Builtin::NpHistogram, {{"a", T::None, 0}, {"bins", T::Int, 10}, {"range", T::None, 0}}},
       {Builtin::NpSum, {{"a", T::None, 0}, {"axis", T::None, 0}, {"dtype", T::None, 0}}},
       {Builtin::NpArgmin, {{"a", T::None, 0}, {"axis", T::None, 0}}},
+      {Builtin::NpCountNonzero, {{"a", T::None, 0}, {"axis", T::None, 0}}},
       {Builtin::NpArgmax, {{"a", T::None, 0}, {"axis", T::None, 0}}},
       {Builtin::NpCumsum, {{"a", T::None, 0}, {"axis", T::None, 0}}},
       {Builtin::NpCumprod, {{"a", T::None, 0}, {"axis", T::None, 0}}},

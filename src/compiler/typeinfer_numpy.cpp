@@ -539,20 +539,22 @@ Type BuiltinTyper::numpy_call(ast::Node& e, const BuiltinRow& b, const std::vect
   return NpTyper{*this, fn_, e, b, args}.call();
 }
 
-// np.sum(a, axis[, dtype]), np.argmin/argmax(a, axis): Numba's only reductions with an axis.
+// np.sum(a, axis[, dtype]), np.argmin/argmax(a, axis), np.count_nonzero(a, axis): Numba's only
+// reductions with an axis.
 // An int axis of an n-d array gives an (n-1)-d array; of a 1-d array, the number.
 Type BuiltinTyper::reduce_axis(ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args) {
   using B = Builtin;
   const std::string name = b.name;
-  const bool sum = b.id == B::NpSum;
-  if (!(sum || b.id == B::NpArgmin || b.id == B::NpArgmax))
+  const bool sum = b.id == B::NpSum, count = b.id == B::NpCountNonzero;
+  if (!(sum || count || b.id == B::NpArgmin || b.id == B::NpArgmax))
     unsupported(*e.args()[1], name + "() takes one array (axis=, dtype= and out= are not supported, as in Numba)");
   arity(e, b, args, 1, sum ? 3 : 2);
   if (!args[0].is_array()) error(*e.args()[0], name + "() needs an array, got " + args[0].str());
   const Type& a = args[0];
   const char k = scalar_kind(a.scalar);
-  // Numba sums complex arrays along an axis (np.sum only: argmin/argmax have no complex order).
-  if ((k == 'c' && !sum) || k == 'M' || k == 'm' || a.record)
+  // Numba sums complex arrays along an axis and counts their nonzeros without one (argmin/argmax
+  // have no complex order; count_nonzero along an axis casts to bool, which Numba refuses).
+  if ((k == 'c' && !sum && !(count && !given(args, 1))) || k == 'M' || k == 'm' || a.record)
     unsupported(*e.args()[0], name + "() of " + a.str() + " is not supported");
   if (given(args, 1)) {
     host_only(e, b, "GPU code reduces along an axis with loops");

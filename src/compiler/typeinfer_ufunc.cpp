@@ -134,8 +134,12 @@ Type type_reduce_call(FunctionInstance& fn, ast::Node& e, const BuiltinRow& b, c
   const Scalar d = args[0].scalar;
   const char k = scalar_kind(d);
   using B = Builtin;
-  // Complex arrays: sum/prod/mean in their own type, var/std in float64 (Numba's).
-  const bool complex_ok = b.id == B::NpSum || b.id == B::NpProd || b.id == B::NpMean || b.id == B::NpVar || b.id == B::NpStd;
+  // Complex arrays: sum/prod/mean/nansum/nanprod in their own type, var/std in float64, nanmean
+  // in complex128, all/any/count_nonzero by "either part nonzero" (Numba's). min/max and their nan
+  // forms order complex numbers by real part then imaginary part, skipping NaN: not here yet.
+  const bool complex_ok = b.id == B::NpSum || b.id == B::NpProd || b.id == B::NpMean || b.id == B::NpVar ||
+                          b.id == B::NpStd || b.id == B::NpNansum || b.id == B::NpNanprod || b.id == B::NpNanmean ||
+                          b.id == B::NpAll || b.id == B::NpAny || b.id == B::NpCountNonzero;
   if (k == 'c' && !complex_ok)
     fail(*e.list[0], ErrorKind::Unsupported, std::string(b.name) + "() of a complex array is not supported yet");
   if (k == 'M' || k == 'm')  // the reductions compute in numbers, which NaT and units are not
@@ -146,7 +150,8 @@ Type type_reduce_call(FunctionInstance& fn, ast::Node& e, const BuiltinRow& b, c
       if (k == 'f' || k == 'c') return Type::scalar_of(d);
       return Type::scalar_of(k == 'u' ? Scalar::UInt64 : Scalar::Int64);
     case B::NpMean: return Type::scalar_of(d == Scalar::Float32 || k == 'c' ? d : Scalar::Float64);
-    case B::NpVar: case B::NpStd: case B::NpNanmean: return Type::scalar_of(Scalar::Float64);
+    case B::NpNanmean: return Type::scalar_of(k == 'c' ? Scalar::Complex128 : Scalar::Float64);
+    case B::NpVar: case B::NpStd: return Type::scalar_of(Scalar::Float64);
     case B::NpArgmin: case B::NpArgmax: case B::NpCountNonzero: return Type::scalar_of(Scalar::Int64);
     case B::NpAll: case B::NpAny: return Type::scalar_of(Scalar::Bool);
     default: return Type::scalar_of(d);  // min, max, nanmin, nanmax

@@ -344,10 +344,21 @@ template <class E, class R, class T, int N> CJ_FN R red_mean(const Array<T, N>& 
   }
 }
 template <class E, class R, class T, int N> CJ_FN R red_nanmean(const Array<T, N>& a) {
-  double s = 0;
-  int64_t n = 0;
-  red_each(a, [&](T x) { if (!red_nan(x)) { s += (double)x; ++n; } });
-  return (R)(s / (double)n);  // NaN where nothing counted, as np.divide gives
+  if constexpr (UfIsComplex<R>::value) {
+    // Summed in complex128 and divided as Numba's complex division by (n + 0j) does: each part
+    // (re + im * 0) / n and (im - re * 0) / n.
+    R s = 0;
+    int64_t n = 0;
+    red_each(a, [&](T x) { if (!red_nan(x)) { s += (R)x; ++n; } });
+    const double d = (double)n;
+    if (n == 0) return R(CJ_NAN, CJ_NAN);
+    return R((s.re + s.im * 0.0) / d, (s.im - s.re * 0.0) / d);
+  } else {
+    double s = 0;
+    int64_t n = 0;
+    red_each(a, [&](T x) { if (!red_nan(x)) { s += (double)x; ++n; } });
+    return (R)(s / (double)n);  // NaN where nothing counted, as np.divide gives
+  }
 }
 // Numba's var: the mean in the mean's type, each deviation in that type, their squares summed in
 // float64. An empty array divides by zero: ZeroDivisionError in @jit code (Numba's), NaN in GPU
