@@ -152,6 +152,7 @@ std::string with_prelude(Target t, const std::string& code, bool host_only = fal
     // code calls them, so other programs compile as before.
     if (host_only && uses_nplib(code)) {
       s += prelude::get("host_nplib.h");
+      s += prelude::get("host_npshape.h");
       s += prelude::get("host_linalg.h");
       s += prelude::get("host_linalg_decomp.h");
     }

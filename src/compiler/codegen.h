@@ -133,6 +133,9 @@ std::string list_cpp(const Type& list);
 std::string list_literal_code(const FunctionInstance& fn, const ast::Node& e, const ExprCode& expr, const ConvertCode& conv);
 /// np.linalg.eig/svd/qr/lstsq/norm/... (codegen_linalg.cpp; a tuple result's struct already emitted).
 std::string linalg_call_code(const ast::Node& e, Builtin b, const ExprCode& expr);
+/// np.expand_dims/atleast_nd/swapaxes/moveaxis/repeat/take/flatnonzero/array_equal/digitize/
+/// convolve/correlate (codegen_npshape.cpp); the rest goes on to linalg_call_code.
+std::string npshape_call_code(const ast::Node& e, Builtin b, const ExprCode& expr);
 /// A call of a Rule::ListOp builtin: list(), sorted(), l.append(x) (rewritten as list.append(l, x)), ...
 std::string list_call_code(const FunctionInstance& fn, const ast::Node& e, Builtin b, const ExprCode& expr,
                            const ConvertCode& conv);

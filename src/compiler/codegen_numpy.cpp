@@ -182,7 +182,8 @@ std::string Emitter::numpy_call(const ast::Node& e, Builtin b) {
     }
     default: break;
   }
-  return linalg_call_code(e, b, [this](const ast::Node& n) { return expr(n); });  // codegen_linalg.cpp
+  // expand_dims, repeat, ... (codegen_npshape.cpp), then np.linalg (codegen_linalg.cpp)
+  return npshape_call_code(e, b, [this](const ast::Node& n) { return expr(n); });
 }
 
 }  // namespace detail

@@ -377,6 +377,9 @@ Type type_ufunc_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b,
 Type type_matmul(FunctionInstance& fn, const ast::Node& at, const Type& x, const Type& y);
 /// np.linalg.eig/svd/qr/lstsq/norm/... (typeinfer_linalg.cpp; reached through numpy_call's linalg()).
 Type type_linalg_call(FunctionInstance& fn, const ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args);
+/// np.expand_dims/atleast_nd/swapaxes/moveaxis/repeat/take/flatnonzero/array_equal/digitize/
+/// convolve/correlate (typeinfer_npshape.cpp); the rest goes on to type_linalg_call.
+Type type_npshape_call(FunctionInstance& fn, const ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args);
 /// np.where(cond) with one argument: the indices where cond holds, as np.nonzero gives.
 Type type_nonzero(FunctionInstance& fn, const ast::Node& call, const std::vector<Type>& args);
 /// a[i] / a[m] with an integer or boolean array index (typeinfer_numpy.cpp): the new array's

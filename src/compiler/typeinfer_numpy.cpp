@@ -528,7 +528,7 @@ struct NpTyper {
       }
       default: break;
     }
-    return type_linalg_call(fn, e, b, args);  // eig, svd, norm, ... (typeinfer_linalg.cpp)
+    return type_npshape_call(fn, e, b, args);  // expand_dims, repeat, ..., then np.linalg (typeinfer_npshape.cpp)
   }
 };
 

@@ -282,7 +282,7 @@ void Typer::array_method(ast::Node& e) {
       {"copy", "numpy.copy"}, {"view", "array.view"}, {"sort", "array.sort"}, {"argsort", "numpy.argsort"}, {"cumsum", "numpy.cumsum"}, {"cumprod", "numpy.cumprod"},
       {"reshape", "numpy.reshape"}, {"ravel", "numpy.ravel"}, {"flatten", "array.flatten"},
       {"transpose", "numpy.transpose"}, {"astype", "array.astype"}, {"fill", "array.fill"}, {"item", "array.item"},
-      {"nonzero", "numpy.nonzero"}};
+      {"nonzero", "numpy.nonzero"}, {"repeat", "numpy.repeat"}, {"take", "numpy.take"}};
   if (e.func()->name == "sync" && expr(*e.func()->value()).tag == Type::Tag::GridGroup) {  // g.sync() of cuda.cg.this_grid()
     ast::NodePtr self = std::move(e.func()->value());
     ast::NodePtr callee = ast::make(ast::Kind::Name, e.func()->loc);
