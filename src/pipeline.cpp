@@ -117,7 +117,8 @@ const std::vector<OptionalPart>& cuda_optional_parts() {
       // CUDA's atomics and cache-hinted loads and stores (builtins.def's Atomic, CacheLoad and
       // CacheStore rows): ~2 ms of the precompiled prelude's load on their own.
       {"cuda_atomics.h", {"cj::atomic_", "cj::ldc", "cj::ldlu", "cj::stc", "cj::stw"}},
-      // cmath of complex numbers: every complex value has the type spelled somewhere.
+      // cmath of complex numbers (its overloads take Complex): every complex value has its type
+      // (cj::complex64/complex128, types.def) spelled in the code.
       {"complex_math.h", {"Complex", "cj::complex", "cj::rect", "cj::phase"}},
       {"datetime.h", {"dt64<", "td64<", "cj::time_", "cj::isnat", "cj::dt_to", "cj::td_to", "kNaT"}},
       // NumPy's ufunc loops and whole-array reductions (codegen_ufunc.cpp, codegen_numpy.cpp,
