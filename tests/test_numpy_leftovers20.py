@@ -2,7 +2,7 @@
 complex sums along an axis and complex cumulative sums, complex all/any/count_nonzero/nansum/
 nanprod/nanmean, np.count_nonzero(axis=), np.expand_dims, np.atleast_1d/2d/3d, np.swapaxes,
 np.moveaxis, np.repeat/a.repeat, np.take/a.take, np.flatnonzero, np.array_equal, np.digitize,
-np.convolve, np.correlate. Each case's expectation is real Numba 0.68's result (@njit), pinned as
+np.convolve, np.correlate, np.outer of bool arrays. Each case's expectation is real Numba 0.68's result (@njit), pinned as
 a literal: ('array', dtype, shape, values), a number, ('raises', exception, message) or
 ('refused',) where Numba refuses the program at compile time (a TypingError)."""
 import numpy as np
@@ -261,6 +261,12 @@ CASES = [
      ('array', 'complex128', (2,), [(2+0j), (4-1j)])),
     ('co_rcs', "def f(a): return np.correlate(np.array([1j, 2, 3]), a, 'full')", '(np.arange(2.0),)',
      ('array', 'complex128', (4,), [1j, (2+0j), (3+0j), 0j])),
+    ('outer_b', 'def f(a): return np.outer(a, a)', '(np.array([True,False]),)',
+     ('array', 'bool', (2, 2), [[True, False], [False, False]])),
+    ('outer_bi', 'def f(a): return np.outer(a, np.array([2, 3]))', '(np.array([True,False]),)',
+     ('array', 'int64', (2, 2), [[2, 3], [0, 0]])),
+    ('outer_bf', 'def f(a): return np.outer(a, np.array([2.5, 3]))', '(np.array([True,False]),)',
+     ('array', 'float64', (2, 2), [[2.5, 3.0], [0.0, 0.0]])),
 ]
 
 

@@ -494,7 +494,8 @@ struct NpTyper {
         arity(2, 2);
         const Type& x = array(0);
         const Type& y = array(1);
-        if (is_bool(x.scalar) || is_bool(y.scalar)) no_impl();
+        // NumPy's multiply loops: a bool operand takes the other's type (bool with bool: logical and).
+        if (is_bool(x.scalar) || is_bool(y.scalar)) return Type::array(promote(x.scalar, y.scalar), 2, 'C');
         return Type::array(arith_result(x.scalar, y.scalar), 2, 'C');
       }
       case B::NpLinalgInv: arity(1, 1); return Type::array(matrix(0, "inv").scalar, 2, 'F');
