@@ -2,6 +2,7 @@
 #include "toolchain/cache.h"
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <pwd.h>
@@ -319,6 +320,17 @@ std::string cache_dir() {
   return home + "/.cache/cujit";
 }
 
+namespace {
+// Whether `bytes` is a whole blob entry (header, length and checksum agree).
+bool blob_valid(const std::string& bytes) {
+  if (bytes.size() < kHeaderSize || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0 ||
+      get_u64(bytes, sizeof kMagic) != bytes.size() - kHeaderSize)
+    return false;
+  std::string_view payload(bytes.data() + kHeaderSize, bytes.size() - kHeaderSize);
+  return get_u64(bytes, sizeof kMagic + 8) == checksum64(payload);
+}
+}  // namespace
+
 std::optional<std::string> cache_get(const std::string& key, const std::string& ext) {
   if (!cache_enabled()) return std::nullopt;
   std::string path = entry_path(key, ext);
@@ -329,13 +341,7 @@ std::optional<std::string> cache_get(const std::string& key, const std::string& 
   }
   std::string bytes;
   bool read_ok = read_entry(fd, bytes);
-  bool valid = read_ok && bytes.size() >= kHeaderSize &&
-               std::memcmp(bytes.data(), kMagic, sizeof kMagic) == 0 &&
-               get_u64(bytes, sizeof kMagic) == bytes.size() - kHeaderSize;
-  if (valid) {
-    std::string_view payload(bytes.data() + kHeaderSize, bytes.size() - kHeaderSize);
-    valid = get_u64(bytes, sizeof kMagic + 8) == checksum64(payload);
-  }
+  bool valid = read_ok && blob_valid(bytes);
   if (read_ok && !valid) remove_if_same(path, fd);  // damaged (a crash, a full disk): drop it
   ::close(fd);
   if (!valid) {
@@ -441,6 +447,61 @@ bool cache_file_valid(const std::string& key, const std::string& ext) {
   ::close(fd);
   debug_cache(valid ? "hit" : "damaged, removed", path);
   return valid;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The seed (cache.h): entries made at build time, read only, never removed from here.
+
+std::string seed_dir() {
+  const char* env = std::getenv("CUJIT_HOST_PCH_SEED");
+  if (env && *env) return std::strcmp(env, "0") == 0 ? std::string() : std::string(env);
+  // Beside the extension this code is linked into (python/cujit/, or site-packages/cujit/).
+  static const std::string beside = [] {
+    Dl_info info{};
+    if (::dladdr(reinterpret_cast<void*>(&seed_dir), &info) == 0 || info.dli_fname == nullptr) return std::string();
+    std::string so = info.dli_fname;
+    auto slash = so.rfind('/');
+    return slash == std::string::npos ? std::string() : so.substr(0, slash) + "/_host_pch";
+  }();
+  return beside;
+}
+
+namespace {
+std::string seed_entry_path(const std::string& key, const std::string& ext) {
+  const std::string dir = seed_dir();
+  if (dir.empty()) return std::string();
+  check_name(key, ext);
+  return dir + "/" + key.substr(0, 2) + "/" + key + "." + ext;
+}
+}  // namespace
+
+std::optional<std::string> seed_get(const std::string& key, const std::string& ext) {
+  const std::string path = seed_entry_path(key, ext);
+  if (path.empty()) return std::nullopt;
+  std::optional<std::string> bytes = read_entry_file(path);
+  if (!bytes || !blob_valid(*bytes)) return std::nullopt;
+  debug_cache("seed hit", path);
+  return bytes->substr(kHeaderSize);
+}
+
+std::string seed_file_valid(const std::string& key, const std::string& ext) {
+  const std::string path = seed_entry_path(key, ext);
+  if (path.empty()) return std::string();
+  std::optional<std::string> sum = read_entry_file(path + ".sum");
+  if (!sum) return std::string();
+  std::optional<std::string> bytes = read_entry_file(path);
+  if (!bytes || *sum != std::to_string(checksum64(*bytes)) + "\n") {
+    debug_cache(bytes ? "seed damaged, not used" : "seed miss", path);
+    return std::string();
+  }
+  debug_cache("seed hit", path);
+  return path;
+}
+
+void cache_put_sum(const std::string& path) {
+  std::optional<std::string> data = read_file(path);
+  if (!data) throw ToolchainError("cujit cache: " + path + " vanished before its checksum was stored");
+  write_file_atomic(path + ".sum", std::to_string(checksum64(*data)) + "\n");
 }
 
 // ---------------------------------------------------------------------------------------------
