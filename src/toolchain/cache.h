@@ -86,7 +86,7 @@ std::optional<std::string> seed_get(const std::string& key, const std::string& e
 /// (it is read whole: a precompiled header with a damaged body can compile without an error);
 /// "" when absent, unchecked or damaged.
 std::string seed_file_valid(const std::string& key, const std::string& ext);
-/// Writes `<path>.sum` for the file at `path` (as cache_adopt_file does for its files).
+/// Writes `<path>.sum` for the (large) file at `path`, the checksum seed_file_valid checks.
 void cache_put_sum(const std::string& path);
 
 // ---- small file helpers shared by the toolchain (all throw rt::ToolchainError on failure) ----
