@@ -70,7 +70,7 @@ def stage_package(python_dir, extension, stage):
     the extension in its build folder, apart from the Python sources)."""
     pkg = os.path.join(stage, "cujit")
     shutil.copytree(os.path.join(python_dir, "cujit"), pkg,
-                    ignore=shutil.ignore_patterns("_core*.so", "_host_pch", "__pycache__"))
+                    ignore=shutil.ignore_patterns("_core*.so", "_host_pch*", "__pycache__"))
     shutil.copy2(extension, pkg)
 
 
@@ -80,10 +80,25 @@ def main():
     ap.add_argument("--python-dir", required=True)
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
-    out = os.path.abspath(args.out)
+    final = os.path.abspath(args.out)
+    # Filled beside the final folder, then swapped in: a process compiling meanwhile (a test run
+    # during a rebuild) finds the old seed or the new one, not a half-copied file.
+    out = final + ".new"
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
     start = time.time()
+    try:
+        return fill(args, out, start)
+    finally:
+        old = final + ".old"
+        shutil.rmtree(old, ignore_errors=True)
+        if os.path.isdir(final):
+            os.rename(final, old)
+        os.rename(out, final)
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def fill(args, out, start):
     with tempfile.TemporaryDirectory(prefix="cujit-seed-") as tmp:
         stage, cache = os.path.join(tmp, "stage"), os.path.join(tmp, "cache")
         stage_package(os.path.abspath(args.python_dir), os.path.abspath(args.extension), stage)
@@ -108,7 +123,7 @@ def main():
                 copied += 1
     headers = sum(1 for _, _, names in os.walk(out) for n in names if n.endswith(".h.gch"))
     print("host_pch_seed: %d precompiled prelude(s), %d files in %s (%.1f s)"
-          % (headers, copied, out, time.time() - start))
+          % (headers, copied, out[:-len(".new")], time.time() - start))
     return 0
 
 
