@@ -109,6 +109,12 @@ def test_an_empty_cache_compiles_through_the_seed(tmp_path):
     assert len(files(cache, ".so")) == 2
 
 
+def test_it_serves_where_the_cache_is_disabled(tmp_path):
+    log = run(tmp_path, tmp_path / "cache", CUJIT_DISABLE_CACHE="1")
+    assert seed_hits(log, ".h.gch") and seed_hits(log, ".flag"), log
+    assert not (tmp_path / "cache").exists()
+
+
 def test_the_machine_code_is_the_same_as_without_it(tmp_path):
     from test_host_pch import section
     seeded, whole = tmp_path / "a", tmp_path / "b"

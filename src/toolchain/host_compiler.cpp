@@ -512,7 +512,7 @@ std::map<std::string, bool> g_pch_refused;  // compiler identity -> its PCH fail
 bool host_pch_enabled(const std::string& version) {
   const char* env = std::getenv("CUJIT_HOST_PCH");
   if (env && std::string(env) == "0") return false;
-  return cache_enabled() && version.find("clang") == std::string::npos;
+  return version.find("clang") == std::string::npos;
 }
 
 // CUJIT_HOST_PCH=wait: a missing precompiled prelude is built before the module that needs it
@@ -640,6 +640,10 @@ PreludePch prelude_pch(const std::vector<std::string>& cmd, const std::vector<st
   std::vector<std::string> parts{"cujit-host-pch-1", std::string(prelude), identity};
   parts.insert(parts.end(), hflags.begin(), hflags.end());
   const std::string key = cache_key_list(parts);
+  if (!cache_enabled()) {  // CUJIT_DISABLE_CACHE: the seed's header, read only, or none
+    std::string seeded = seeded_pch(key);
+    return {seeded, key, !seeded.empty()};
+  }
   const std::string header = cache_path(key, "h"), gch = cache_path(key, "h.gch");
   struct stat st {};
   if (::stat(gch.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
@@ -707,8 +711,12 @@ void run_compiler_pch(const std::vector<std::string>& cmd, const std::vector<std
     // read only: the cache remembers not to use it (and the next module builds the cache's own);
     // the cache's is removed, and no header is used again in this process.
     if (pch.seeded) {
+      {
+        std::lock_guard<std::mutex> lock(g_pch_mutex);
+        g_seed_checked[pch.key] = "";
+      }
       try {
-        cache_put(pch.key, "seedbad", "1");
+        cache_put(pch.key, "seedbad", "1");  // a no-op where the cache is disabled
       } catch (const ToolchainError&) {
       }
       return;
@@ -769,7 +777,7 @@ std::shared_ptr<HostLibrary> host_compile(const std::string& source,
     TempDir dir;
     std::string src = dir.file("module.cpp"), out = dir.file("module.so");
     write_file_atomic(src, source);
-    run_compiler(cmd, flags, extra_flags, src, out);
+    run_compiler_pch(cmd, flags, extra_flags, source, prelude_len, src, out);  // the seed's header only
     return load_library(out, openmp);  // the file may go once loaded: the mapping stays
   }
 
