@@ -128,4 +128,9 @@ def fill(args, out, start):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except Exception as e:  # an unwritable folder, a missing temp dir: never fail the build
+        print("host_pch_seed: not made (%s: %s); cujit works without it" % (type(e).__name__, e),
+              file=sys.stderr)
+        sys.exit(0)
