@@ -42,7 +42,7 @@ bool retype_literal(const FunctionInstance& fn, ast::Node& n, bool unicode, Type
   return true;
 }
 
-std::string kind_name(bool unicode) { return unicode ? "str ('U' field)" : "bytes ('S' field)"; }
+std::string kind_name(bool unicode) { return unicode ? "str ('U')" : "bytes ('S')"; }
 
 }  // namespace
 
