@@ -120,12 +120,15 @@ def test_string_field_refusals():
     with pytest.raises(UnsupportedError, match=r"field 'y' of type \[unichr x 4\] cannot be viewed as an array"):
         view(sample())
 
-    @njit
-    def ret(a):
-        return a[1].y
 
-    with pytest.raises(TypeError, match=r"returns \[unichr x 4\]"):
-        ret(sample())
+
+def test_kernel_substring_test_is_refused(target):
+    @cuda.jit
+    def contains(a, out):
+        out[0] = "B" in a[1].y  # numba-cuda makes strs for it, which GPU code cannot
+
+    with pytest.raises(UnsupportedError, match="'in' is not supported on a record's string field"):
+        contains[1, 1](sample(), np.zeros(1, np.int64))
 
 
 def test_bytes_literals_elsewhere_are_refused():
@@ -143,3 +146,25 @@ def test_bytes_literals_elsewhere_are_refused():
 
     with pytest.raises(TypingError, match="is not supported between"):
         text()
+
+
+def test_jit_fields_against_str_values_and_returned():
+    # Numba 0.68: a 'U' field compares with any str, `in` tests a substring, and a field returned
+    # is a str ('U', up to its last non-NUL character) or bytes ('S').
+    @njit
+    def count(a, s):
+        n = 0
+        for i in range(len(a)):
+            if a[i].y == s:
+                n += 1
+        return n, a[0].y < s, s <= a[1].y, a[2].y != s, s in a[1].y
+
+    assert count(sample(), "ABC") == (1, True, True, True, True)
+    assert count(sample(), "héé") == (1, True, False, False, False)
+    assert count(sample(), "") == (0, False, True, True, True)
+
+    @njit
+    def fields(a, i):
+        return a[i].y, a[i].z
+
+    assert [fields(sample(), i) for i in range(3)] == [("AB", b"ab"), ("ABC", b"abc"), ("héé", b"b")]

@@ -1,8 +1,10 @@
 // Typing of char sequences (Numba's CharSeq and UnicodeCharSeq): a record's 'S' (bytes) or 'U'
 // (str) field read as a value, and the literals that meet one. What works is what numba-cuda's
 // GPU target compiles without allocating: a field stored from a literal of its kind or from
-// another field of its kind, compared (== != < <= > >=) with one, and len(). Everything else on
-// them (str methods, concatenation, a str or bytes made at run time) is refused at the line.
+// another field of its kind, compared (== != < <= > >=) with one, and len(); in @jit code a 'U'
+// field also compares with any str, takes `in` (a substring test), and is returned as a str (an
+// 'S' field as bytes). Everything
+// else on them (str methods, concatenation, a bytes value made at run time) is refused at the line.
 #include <string>
 
 #include "compiler/typeinfer.h"
@@ -56,6 +58,14 @@ void check_charseq_compare(const FunctionInstance& fn, const ast::Node& e, ast::
                            ast::Node& rn, Type* r) {
   if (!l->known() || !r->known()) return;
   const bool unicode = l->is_charseq() ? l->is_unicode_charseq() : r->is_unicode_charseq();
+  // A str made at run time (@jit code only: GPU code has none) against a 'U' field: as strs.
+  const bool str_value = unicode && fn.host_only &&
+                         ((l->tag == Type::Tag::String && !is_literal_of(ln, true)) || (r->tag == Type::Tag::String && !is_literal_of(rn, true)));
+  if (str_value) return;
+  // `x in r.y` (@jit code): a substring test, as strs (Numba's makes strs, which GPU code cannot).
+  if ((op == ast::Op::In || op == ast::Op::NotIn) && unicode && fn.host_only && r->is_charseq() &&
+      (l->is_unicode_charseq() || l->tag == Type::Tag::String))
+    return;
   if (!l->is_charseq() && !retype_literal(fn, ln, unicode, l))
     typing_error(fn, e, std::string("'") + ast::op_spelling(op) + "' is not supported between " + l->str() + " and " +
                             r->str() + ": a record's " + kind_name(unicode) + " field compares with another such field or a " +
