@@ -168,3 +168,20 @@ def test_jit_fields_against_str_values_and_returned():
         return a[i].y, a[i].z
 
     assert [fields(sample(), i) for i in range(3)] == [("AB", b"ab"), ("ABC", b"abc"), ("héé", b"b")]
+
+
+def test_device_arrays_and_device_records_with_string_fields(target):
+    @cuda.jit
+    def k(a, r, out):
+        out[0] = a[1].y == "ABC"
+        out[1] = len(r.z)
+        r.y = "Zé"
+        a[0].z = r.z
+
+    d = cuda.to_device(sample())
+    out = np.zeros(2, np.int64)
+    rec = d[2]  # numba-cuda's DeviceRecord: the kernel's writes land in the array
+    k[1, 1](d, rec, out)
+    assert out.tolist() == [1, 1]
+    assert d.copy_to_host().tolist() == [(1, "AB", b"b"), (2, "ABC", b"abc"), (3, "Zé", b"b")]
+    assert rec["y"] == "Zé"  # the field read through a host copy of the record
