@@ -167,6 +167,12 @@ def test_jit_fields_against_str_values_and_returned():
     def fields(a, i):
         return a[i].y, a[i].z
 
+    @njit
+    def as_str(a, i):
+        return str(a[i].y) + "!"
+
+    assert as_str(sample(), 2) == "héé!"
+
     assert [fields(sample(), i) for i in range(3)] == [("AB", b"ab"), ("ABC", b"abc"), ("héé", b"b")]
 
 

@@ -2,7 +2,7 @@
 // (str) field read as a value, and the literals that meet one. What works is what numba-cuda's
 // GPU target compiles without allocating: a field stored from a literal of its kind or from
 // another field of its kind, compared (== != < <= > >=) with one, and len(); in @jit code a 'U'
-// field also compares with any str, takes `in` (a substring test), and is returned as a str (an
+// field also compares with any str, takes `in` (a substring test) and str(), and is returned as a str (an
 // 'S' field as bytes). Everything
 // else on them (str methods, concatenation, a bytes value made at run time) is refused at the line.
 #include <string>
