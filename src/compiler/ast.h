@@ -67,7 +67,7 @@ const char* kind_name(Kind k);
 
 /// A literal's value.
 struct ConstValue {
-  enum class Tag { None, Bool, Int, Float, Imag, Str } tag = Tag::None;  // Imag: 2j, its value in f
+  enum class Tag { None, Bool, Int, Float, Imag, Str, Bytes } tag = Tag::None;  // Imag: 2j, its value in f; Bytes: b'..', its bytes in s
   bool b = false;
   int64_t i = 0;   // also holds the low 64 bits of an int that overflows int64 (see big_int)
   double f = 0.0;

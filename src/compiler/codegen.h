@@ -118,6 +118,17 @@ std::string record_field_read(const Record& r, const RecordField& f, const std::
 std::string record_field_store(const Record& r, const RecordField& f, const std::string& rec, const std::string& value,
                                const Type& value_type, bool host_only);
 
+// Char sequences (codegen_charseq.cpp): a record's 'S'/'U' field as a cj::CharSeq value.
+/// "cj::CharSeq<uint32_t, 12>".
+std::string charseq_cpp(const Type& t);
+/// A str or bytes literal typed as a char sequence (typeinfer_charseq.cpp retyped it).
+std::string charseq_literal_code(const ast::Node& c);
+/// == != < <= > >= between char sequences of one kind.
+std::string charseq_compare_code(const std::string& l, ast::Op op, const std::string& r);
+/// The field's value read from, and a statement storing `value` into, its bytes at `at` (a char*).
+std::string charseq_field_read(const RecordField& f, const std::string& at);
+std::string charseq_field_store(const RecordField& f, const std::string& at, const std::string& value);
+
 /// How prelude code reports a run-time error (a shape that does not fit): raised in the caller
 /// in @jit code, stopping the launch in kernels (prelude/ufuncs.h, host_arrays.h).
 inline const char* error_policy(bool host_only) { return host_only ? "cj::UfErrPy" : "cj::UfErrLaunch"; }

@@ -135,6 +135,7 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
       if (t.is_tuple()) return "((void)(" + expr(*e.list[0]) + "), (int64_t)" + std::to_string(t.elems.size()) + ")";
       if (t.is_list() || t.is_dict() || t.is_set() || t.tag == Type::Tag::String) return "(" + expr(*e.list[0]) + ").size()";
       if (is_flat_iter(t)) return "cj::size(" + expr(*e.list[0]) + ")";  // len(a.flat)
+      if (t.is_charseq()) return "cj::charseq_len(" + expr(*e.list[0]) + ")";  // a record's string field
       return "(" + expr(*e.list[0]) + ").shape[0]";
     }
     case Builtin::Print: return print(e);

@@ -302,7 +302,8 @@ void Emitter::store(const ast::Node& target, const std::string& code, const Type
   if (const Type* rec = record_target(target)) {  // r.x = v, r['x'] = v
     const RecordField& f = target.is(K::Attribute) ? *rec->record->find(target.name) : record_field_of(target);
     const Type to = f.shape.empty() || !from.is_scalar() ? record_field_type(f) : f.type;
-    out(record_field_store(*rec->record, f, expr(*target.value()), to.is_array() ? code : convert(code, from, to), from, prog_.host_only));
+    out(record_field_store(*rec->record, f, expr(*target.value()), to.is_array() || to.is_charseq() ? code : convert(code, from, to), from,
+                           prog_.host_only));
     return;
   }
   if (target.is(K::Subscript) && target.type.is_record()) {  // a[i] = r: the record's bytes

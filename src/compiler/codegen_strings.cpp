@@ -48,6 +48,7 @@ std::string str_call_code(const ast::Node& e, Builtin b, const ExprCode& expr) {
     case Builtin::StrOf: {
       const Type& t = e.list[0]->type;
       if (t.tag == Type::Tag::String) return s;
+      if (t.is_charseq()) return "cj::charseq_str(" + s + ")";  // a record's 'U' field (host_str.h)
       if (t.scalar == Scalar::Bool) return "cj::str_from_bool(" + s + ")";
       if (is_unsigned(t.scalar)) return "cj::str_from_uint((unsigned long long)(" + s + "))";
       return "cj::str_from_int((long long)(" + s + "))";

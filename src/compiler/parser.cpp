@@ -905,11 +905,12 @@ class Parser {
   }
 
   // strings = STRING+        (adjacent literals are one constant, as in Python)
+  // A bytes literal is a Bytes constant, typed only where a record's bytes field takes it
+  // (typeinfer_charseq.cpp); Python refuses mixing it with str literals before cujit sees it.
   NodePtr strings() {
-    NodePtr n = constant(tok(), Tag::Str);
+    NodePtr n = constant(tok(), tok().is_bytes ? Tag::Bytes : Tag::Str);
     while (at(T::String)) {
       const Token& t = next();
-      if (t.is_bytes) unsupported(t, "bytes literals are not supported");
       n->cval.s += t.str_value;
     }
     return n;

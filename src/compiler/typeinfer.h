@@ -443,6 +443,15 @@ void check_record_store(const FunctionInstance& fn, const ast::Node& at, const T
 void check_record_operands(const FunctionInstance& fn, const ast::Node& call, const std::string& name,
                            const std::vector<Type>& args);
 
+// Char sequences (typeinfer_charseq.cpp): a record's 'S'/'U' field as a value. A bytes literal's
+// type (its bytes); the check of `l op r` where one side is a char sequence (a literal of its
+// kind on the other side is retyped to one, l and r updated); the check of a store into such a
+// field from a value (a literal, the statement's right side, is retyped).
+Type bytes_literal_type(const FunctionInstance& fn, ast::Node& c);
+void check_charseq_compare(const FunctionInstance& fn, const ast::Node& e, ast::Op op, ast::Node& ln, Type* l,
+                           ast::Node& rn, Type* r);
+void check_charseq_store(const FunctionInstance& fn, const ast::Node& stmt, const Type& target, const Type& value);
+
 // Tuples (typeinfer_tuples.cpp): whether `l op r` compares tuples item by item (`l in r`: r is a
 // tuple of items l compares with); the type of a slice of `base` by constants (else refused) and,
 // for codegen, the items a constant slice picks from a tuple of n (false if it is not constant).

@@ -216,7 +216,7 @@ Type BuiltinTyper::builtin_call(ast::Node& e, const BuiltinRow& b, const std::ve
       arity(e, b, args, 1, 1);
       if (args[0].tag == Type::Tag::String) refuse_gpu_string(fn_, e);  // typeinfer_strings.cpp
       else if (!args[0].is_array() && !args[0].is_tuple() && !args[0].is_list() && !args[0].is_dict() && !args[0].is_set() &&
-               !is_flat_iter(args[0]))
+               !is_flat_iter(args[0]) && !args[0].is_charseq())
         error(e, "len() of a " + args[0].str() + " is not supported");
       return Type::scalar_of(Scalar::Int64);
     case Rule::ListOp: return type_list_call(fn_, e, b, args);  // typeinfer_lists.cpp

@@ -86,6 +86,13 @@ Type Typer::expr(ast::Node& e) {
       for (size_t i = 0; i < e.list.size(); ++i) {
         Type r = expr(*e.list[i]);
         ast::Op op = e.ops[i];
+        if (l.is_charseq() || r.is_charseq()) {  // a record's string field (typeinfer_charseq.cpp)
+          check_charseq_compare(fn(), e, op, *ln, &l, *e.list[i], &r);
+          ok = ok && r.known();
+          ln = e.list[i].get();
+          l = r;
+          continue;
+        }
         if (fixed_equality(l, op, r) >= 0 || fixed_contains(l, op, r) >= 0 || none_against_optional(l, op, r)) {
           if (l.tag == Type::Tag::String || r.tag == Type::Tag::String) refuse_gpu_string(fn(), e);
           ln = e.list[i].get();  // typeinfer_compare.cpp: known from the types, no value unwrapped
@@ -198,6 +205,7 @@ Type Typer::constant(ast::Node& e) {
     case T::Bool: return Type::scalar_of(Scalar::Bool);
     case T::None: return Type::none();
     case T::Str: return Type::string();
+    case T::Bytes: return bytes_literal_type(fn(), e);  // only a record's bytes field takes one
   }
   return Type::unknown();
 }

@@ -72,7 +72,7 @@ Type type_str_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, c
   if (name == "str") {
     one_arg();
     const Type& t = args[0];
-    if (t.tag == Type::Tag::String) return str;
+    if (t.tag == Type::Tag::String || t.is_unicode_charseq()) return str;  // a record's 'U' field (typeinfer_charseq.cpp)
     if (t.is_scalar() && t.name.empty() && (is_integer(t.scalar) || t.scalar == Scalar::Bool)) return str;
     // Numba's str() of a float gives no digits ('<object type:float64>'): refused, not mimicked.
     refuse(src, call, "str() of a " + t.str() + " is not supported (integers, booleans and strings are)");
