@@ -71,7 +71,7 @@ Type Typer::expr(ast::Node& e) {
     case K::BoolOp: {
       Type r = Type::unknown();
       bool all_known = true;
-      for (auto& v : e.list) {
+      for (auto& v : e.values()) {
         Type t = expr(*v);
         if (!t.known()) { all_known = false; continue; }
         if (!t.is_scalar()) error(*v, "'and'/'or' on a " + t.str() + " is not supported");
@@ -83,23 +83,23 @@ Type Typer::expr(ast::Node& e) {
       Type l = expr(*e.lhs());
       bool ok = l.known();
       ast::Node* ln = e.lhs().get();
-      for (size_t i = 0; i < e.list.size(); ++i) {
-        Type r = expr(*e.list[i]);
+      for (size_t i = 0; i < e.comparators().size(); ++i) {
+        Type r = expr(*e.comparators()[i]);
         ast::Op op = e.ops[i];
         if (fixed_equality(l, op, r) >= 0 || fixed_contains(l, op, r) >= 0 || none_against_optional(l, op, r)) {
           if (l.tag == Type::Tag::String || r.tag == Type::Tag::String) refuse_gpu_string(fn(), e);
-          ln = e.list[i].get();  // typeinfer_compare.cpp: known from the types, no value unwrapped
+          ln = e.comparators()[i].get();  // typeinfer_compare.cpp: known from the types, no value unwrapped
           l = r;
           continue;
         }
         if (op != ast::Op::Is && op != ast::Op::IsNot) {  // x < y uses the values: unwrapped
           l = unwrapped(*ln, l);
-          r = unwrapped(*e.list[i], r);
+          r = unwrapped(*e.comparators()[i], r);
         }
-        ln = e.list[i].get();
+        ln = e.comparators()[i].get();
         if (l.known() && r.known() && (l.is_array() || r.is_array()) && op != ast::Op::Is && op != ast::Op::IsNot &&
             op != ast::Op::In && op != ast::Op::NotIn) {  // a < b on arrays is np.less (typeinfer_arrayexpr.cpp)
-          if (e.list.size() != 1)  // a < b < c needs the truth of an array, which has none
+          if (e.comparators().size() != 1)  // a < b < c needs the truth of an array, which has none
             error(e, "the truth value of an array is ambiguous: chained comparisons of arrays are not supported");
           return set(e, type_array_operator(fn(), e, op, false, {l, r}, false));
         }
@@ -151,7 +151,7 @@ Type Typer::expr(ast::Node& e) {
     case K::Tuple: {
       std::vector<Type> el;
       bool ok = true;
-      for (auto& x : e.list) {
+      for (auto& x : e.elts()) {
         Type t = expr(*x);
         ok = ok && t.known();
         // Tuples hold values: numbers, arrays, tuples (a string or a module has no run-time form).
@@ -168,7 +168,7 @@ Type Typer::expr(ast::Node& e) {
     case K::Call: return set(e, call(e));
     case K::List: {  // typeinfer_lists.cpp (refused in GPU code)
       std::vector<Type> items;
-      for (auto& x : e.list) items.push_back(fn().host_only ? operand(*x) : Type::unknown());
+      for (auto& x : e.elts()) items.push_back(fn().host_only ? operand(*x) : Type::unknown());
       return set(e, type_list_literal(fn(), e, items));
     }
     case K::Dict: case K::Set: {  // typeinfer_dicts.cpp (refused in GPU code)
