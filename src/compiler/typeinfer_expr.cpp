@@ -59,12 +59,15 @@ Type Typer::expr(ast::Node& e) {
     case K::Name: return set(e, name(e));
     case K::Attribute: return set(e, attribute(e));
     case K::BinOp: {
-      if (int f = fold_int_constant(e)) {  // Python's constant folding (`1 << 63` is uint64)
-        if (f < 0) error(e, "integer constant too large for int64 or uint64");
-        return set(e, constant(e));
-      }
+      // Python's constant folding ran before typing (resolve.cpp); what it left is no constant
+      // Numba can type.
+      if (int_constant_too_large(e)) error(e, "integer constant too large for int64 or uint64");
       Type a = operand(*e.lhs()), b = operand(*e.rhs());
       if (!a.known() || !b.known()) return set(e, Type::unknown());
+      // operator.iadd(a, b) and the other in-place forms compute what the plain ones do on
+      // numbers; on an array they would update it in place (the BinOp keeps the function's name).
+      if (e.name.rfind("operator.i", 0) == 0 && e.name != "operator.invert" && !a.is_scalar())
+        unsupported(e, e.name + "() is supported on numbers only (on a " + a.str() + " it would update it in place)");
       return set(e, binop_type(e, e.op, a, b));
     }
     case K::UnaryOp: return set(e, unary(e));
@@ -369,12 +372,8 @@ Type Typer::module_attr(ast::Node& e, const std::string& module, const std::stri
     f.resolved[&e] = Resolved{Resolved::Kind::DType};
     return Type::dtype(sc);
   }
-  if (module == "numpy" && attr == "newaxis") {  // None, as in NumPy: the node becomes that constant
-    e.value().reset();
-    e.kind = ast::Kind::Constant;
-    e.cval = ast::ConstValue{};
-    return Type::none();
-  }
+  if (module == "numpy" && attr == "newaxis")  // the constant None before typing (resolve.cpp)
+    throw InternalError("np.newaxis was not resolved before typing");
   if (module == "numpy" && (attr == "random" || attr == "linalg")) {
     Resolved r{Resolved::Kind::Module};
     r.name = "numpy." + attr;
