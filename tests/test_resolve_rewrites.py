@@ -45,3 +45,25 @@ def test_setitem_statement_and_newaxis():
     a = np.zeros(3)
     assert setitem_and_newaxis(a) == ((1, 3, 1), (3, 1))
     np.testing.assert_array_equal(a, [7.5, 0, 0])
+
+
+@njit
+def apply2(f, a, b):
+    return f(a, b)
+
+
+@njit
+def apply_set(f, a, i, v):
+    f(a, i, v)
+
+
+@njit
+def operators_through_parameters(a):
+    apply_set(operator.setitem, a, 0, 4.0)
+    return apply2(operator.lshift, 1, 62), apply2(operator.sub, 5, 7.5), apply2(operator.lt, 1, 2)
+
+
+def test_operator_functions_passed_as_values():
+    a = np.zeros(2)
+    assert operators_through_parameters(a) == (4611686018427387904, -2.5, True)
+    np.testing.assert_array_equal(a, [4.0, 0.0])
