@@ -50,6 +50,16 @@ constexpr uint64_t role_mask(Kind k) {
   return 0;
 }
 
+/// Whether kind `k` is a statement (its row's category in ast_nodes.def is Stmt).
+constexpr bool is_statement(Kind k) {
+  switch (k) {
+#define NODE(name, category, children, doc) case Kind::name: return #category[0] == 'S';
+#include "compiler/ast_nodes.def"
+#undef NODE
+  }
+  return false;
+}
+
 /// Throws InternalError: node of kind `k` read through a role it does not have (a pass bug).
 [[noreturn]] void role_error(Kind k, Role r);
 

@@ -81,7 +81,7 @@ std::string cpp_type(const Type& t);
 
 /// Whether call `e` was given its argument `i`: an optional argument left out (or passed as None)
 /// is typed None.
-inline bool arg_given(const ast::Node& e, size_t i) { return i < e.list.size() && e.list[i]->type.tag != Type::Tag::None; }
+inline bool arg_given(const ast::Node& e, size_t i) { return i < e.args().size() && e.args()[i]->type.tag != Type::Tag::None; }
 
 // Records in generated code (codegen_records.cpp): a record is `cj::Rec<size, align>` bytes
 // (prelude common.h), a record value a pointer to them, a field read and written at its offset.

@@ -418,7 +418,11 @@ bool can_fall_through(const std::vector<ast::NodePtr>& stmts);
 /// float to a fractional power, becomes `re + imj`, and 0 is returned); returns 0 where it is not
 /// such an expression or Python would not fold it (a negative shift, a division by zero), and -1
 /// where an int value fits neither int64 nor uint64 (Numba cannot type it either).
+/// The resolve step (resolve.cpp) folds the parsed tree before typing.
 int fold_int_constant(ast::Node& e);
+/// Whether BinOp `e` of number literals, as parsed (not an operator-module call's), is one whose
+/// int value fits neither int64 nor uint64: the one fold_int_constant left for typing to refuse.
+bool int_constant_too_large(const ast::Node& e);
 /// An integer literal, or a negated one.
 bool const_int_literal(const ast::Node& n, int64_t* out);
 
