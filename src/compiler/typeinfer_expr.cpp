@@ -90,9 +90,9 @@ Type Typer::expr(ast::Node& e) {
         Type r = expr(*e.comparators()[i]);
         ast::Op op = e.ops[i];
         if (l.is_charseq() || r.is_charseq()) {  // a record's string field (typeinfer_charseq.cpp)
-          check_charseq_compare(fn(), e, op, *ln, &l, *e.list[i], &r);
+          check_charseq_compare(fn(), e, op, *ln, &l, *e.comparators()[i], &r);
           ok = ok && r.known();
-          ln = e.list[i].get();
+          ln = e.comparators()[i].get();
           l = r;
           continue;
         }
