@@ -2,7 +2,8 @@
 complex sums along an axis and complex cumulative sums, complex all/any/count_nonzero/nansum/
 nanprod/nanmean, np.count_nonzero(axis=), np.expand_dims, np.atleast_1d/2d/3d, np.swapaxes,
 np.moveaxis, np.repeat/a.repeat, np.take/a.take, np.flatnonzero, np.array_equal, np.digitize,
-np.convolve, np.correlate, np.outer of bool arrays. Each case's expectation is real Numba 0.68's result (@njit), pinned as
+np.convolve, np.correlate, np.outer of bool arrays, np.tril/np.triu of 1-d and
+stacked arrays. Each case's expectation is real Numba 0.68's result (@njit), pinned as
 a literal: ('array', dtype, shape, values), a number, ('raises', exception, message) or
 ('refused',) where Numba refuses the program at compile time (a TypingError)."""
 import numpy as np
@@ -267,6 +268,18 @@ CASES = [
      ('array', 'int64', (2, 2), [[2, 3], [0, 0]])),
     ('outer_bf', 'def f(a): return np.outer(a, np.array([2.5, 3]))', '(np.array([True,False]),)',
      ('array', 'float64', (2, 2), [[2.5, 3.0], [0.0, 0.0]])),
+    ('tril_1d', 'def f(a): return np.tril(a)', '(np.arange(3),)',
+     ('array', 'int64', (3, 3), [[0, 0, 0], [0, 1, 0], [0, 1, 2]])),
+    ('triu_1dk', 'def f(a): return np.triu(a, -1)', '(np.arange(1, 4.0),)',
+     ('array', 'float64', (3, 3), [[1.0, 2.0, 3.0], [1.0, 2.0, 3.0], [0.0, 2.0, 3.0]])),
+    ('tril_3d', 'def f(a): return np.tril(a)', '(np.arange(8).reshape(2,2,2),)',
+     ('array', 'int64', (2, 2, 2), [[[0, 0], [2, 3]], [[4, 0], [6, 7]]])),
+    ('triu_3dk', 'def f(a): return np.triu(a, 1)', '(np.arange(24).reshape(2,3,4),)',
+     ('array', 'int64', (2, 3, 4), [[[0, 1, 2, 3], [0, 0, 6, 7], [0, 0, 0, 11]], [[0, 13, 14, 15], [0, 0, 18, 19], [0, 0, 0, 23]]])),
+    ('tril_nc', 'def f(a): return np.tril(a[:, ::2])', '(np.arange(24.0).reshape(2,3,4),)',
+     ('array', 'float64', (2, 2, 4), [[[0.0, 0.0, 0.0, 0.0], [8.0, 9.0, 0.0, 0.0]], [[12.0, 0.0, 0.0, 0.0], [20.0, 21.0, 0.0, 0.0]]])),
+    ('tril_0d', 'def f(a): return np.tril(a)', '(np.array(3.0),)',
+     ('refused',)),
 ]
 
 

@@ -253,8 +253,9 @@ struct NpTyper {
       case B::NpTril: case B::NpTriu: {
         arity(1, 2); need_int(1);
         const Type& a = need_array(0);
-        if (a.ndim != 2) unsupported(*e.args()[0], name + "() of a " + std::to_string(a.ndim) + "-d array is not supported (2-d only)");
-        return Type::array(a.scalar, 2, 'C');
+        // Numba's: a 1-d array is repeated into a square matrix; more dimensions mask each matrix.
+        if (a.ndim == 0) unsupported(*e.args()[0], name + "() of a 0-d array is not supported");
+        return Type::array(a.scalar, a.ndim < 2 ? 2 : a.ndim, 'C');
       }
       case B::NpDiag: {
         arity(1, 2); need_int(1);

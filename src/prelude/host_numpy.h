@@ -550,18 +550,30 @@ CJ_FN Array<T, 2> npa_tri(int64_t n, int64_t m, int64_t k) {
     for (int64_t j = 0; j < m; ++j) r.data[i * m + j] = (T)(j <= i + k ? 1 : 0);
   return r;
 }
-// np.tril(a, k) / np.triu(a, k) of a 2-d array: a copy with the other triangle zeroed.
-template <bool Upper, class T>
-CJ_FN Array<T, 2> npa_trilu(const Array<T, 2>& a, int64_t k) {
-  Array<T, 2> r = empty_like<T>(a);
-  const int64_t m = a.shape[1];
-  for (int64_t i = 0; i < a.shape[0]; ++i)
-    for (int64_t j = 0; j < m; ++j) {
-      const T x = *(const T*)((const char*)a.data + i * a.strides[0] + j * a.strides[1]);
-      const bool keep = Upper ? j >= i + k : j <= i + k;
-      r.data[i * m + j] = keep ? x : (T)0;
-    }
-  return r;
+// np.tril(a, k) / np.triu(a, k): a copy with the other triangle zeroed.
+template <bool Upper, class T, int N>
+CJ_FN Array<std::remove_cv_t<T>, (N < 2 ? 2 : N)> npa_trilu(const Array<T, N>& a, int64_t k) {
+  using V = std::remove_cv_t<T>;
+  auto keep = [&](int64_t i, int64_t j) { return Upper ? j >= i + k : j <= i + k; };
+  if constexpr (N == 1) {  // Numba's: the row repeated into an (n, n) matrix, then masked
+    const int64_t n = a.shape[0];
+    Array<V, 2> r = np_empty<V, 2>(n, n);
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) r.data[i * n + j] = keep(i, j) ? (V) * (const T*)((const char*)a.data + j * a.strides[0]) : (V)0;
+    return r;
+  } else {  // the mask on the last two axes of every matrix of the stack
+    Array<V, N> r = empty_like<V>(a);
+    int64_t idx[N] = {};
+    V* o = r.data;
+    for_each(a, [&](T& x) {
+      *o++ = keep(idx[N - 2], idx[N - 1]) ? (V)x : (V)0;
+      for (int d = N - 1; d >= 0; --d) {
+        if (++idx[d] < a.shape[d]) break;
+        idx[d] = 0;
+      }
+    });
+    return r;
+  }
 }
 // np.diag(v, k): of a 1-d array, a 2-d array with v on the k-th diagonal; of a 2-d array, a copy
 // of its k-th diagonal.
