@@ -236,7 +236,7 @@ Type Typer::name(ast::Node& e) {
 // A Python builtin cujit lacks exists all the same: "not supported", never "not defined".
 void Typer::python_builtin(const ast::Node& e) {
   static const std::set<std::string> numba_supports = {  // Numba's supported builtins
-      "chr", "dict", "divmod", "enumerate", "filter", "getattr", "hasattr", "hash",
+      "chr", "dict", "enumerate", "filter", "getattr", "hasattr", "hash",
       "isinstance", "iter", "list", "map", "next", "ord", "pow", "repr", "set", "slice",
       "sorted", "str", "sum", "tuple", "type", "zip"};
   static const std::set<std::string> others = {

@@ -435,7 +435,9 @@ CJ_FN double fuse_barrier(double x) { asm volatile("add.rn.f64 %0, %0, 0d8000000
 // floats give inf or nan, nothing traps.
 CJ_FN int64_t floordiv(int64_t a, int64_t b) {
   if (b == 0) return 0;
-  if (b == -1) return (int64_t)(0ULL - (uint64_t)a);  // INT64_MIN // -1 wraps as in NumPy
+  // INT64_MIN // -1 overflows: Numba's // and divmod give 0 there (numbers.py, int_divmod_signed,
+  // on the CPU and in numba-cuda alike); NumPy's floor_divide wraps (uf_floor_divide).
+  if (b == -1) return a == (int64_t)(-9223372036854775807LL - 1) ? 0 : -a;
   int64_t q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
   return q;
