@@ -16,8 +16,18 @@
 #include "compiler/overloads.h"
 #include "compiler/fnval.h"
 #include "compiler/parallel.h"
+#include "compiler/codegen.h"  // str_literal_code: a str item's constant
 
 namespace cujit {
+namespace {
+bool holds_string(const Type& t) {
+  if (t.tag == Type::Tag::String) return true;
+  if (t.is_tuple())
+    for (const auto& e : t.elems) if (holds_string(e)) return true;
+  return false;
+}
+}  // namespace
+
 std::string constant_literal(const GlobalValue& g) {
   switch (g.kind) {
     case GlobalValue::Kind::Int: return int_literal(Scalar::Int64, g.i, 0);
@@ -37,6 +47,9 @@ std::string constant_literal(const GlobalValue& g) {
       for (size_t i = 0; i < g.elems.size(); ++i) s += (i ? ", " : "") + constant_literal(g.elems[i]);
       return s + "}";
     }
+    case GlobalValue::Kind::Opaque:  // a str item of a global tuple: its text (CPU code only)
+      if (g.attr.rfind("str:", 0) == 0) return str_literal_code(g.attr.substr(4));
+      throw InternalError("constant_literal of a non-constant");
     default: throw InternalError("constant_literal of a non-constant");
   }
 }
@@ -307,7 +320,9 @@ Type Typer::global(ast::Node& e, const GlobalValue& g) {
         items.push_back(type_of_global(x));
       }
       f.resolved[&e] = r;
-      return Type::named_tuple(g.tclass, items);  // a plain tuple where tclass is null
+      Type t = Type::named_tuple(g.tclass, items);  // a plain tuple where tclass is null
+      if (holds_string(t)) refuse_gpu_string(f, e);  // strs are CPU code's
+      return t;
     }
     case GK::Foreign: {  // a call types it (type_foreign_call); it is no value of its own
       record_foreign(prog_, f, e, g);
