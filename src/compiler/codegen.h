@@ -89,6 +89,11 @@ inline bool arg_given(const ast::Node& e, size_t i) { return i < e.list.size() &
 std::string raise_code(const Program& prog, const FunctionInstance& fn, const ast::Node& s,
                        const std::function<std::string(const ast::Node&)>& value);
 
+/// The raise site (Program::raise_sites) of a check codegen adds at `line` of `fn`, one per `key`:
+/// builtin class `cls` with message `msg` (codegen_exc.cpp).
+int named_raise_site(const Program& prog, const FunctionInstance& fn, const std::string& key, const std::string& cls,
+                     const std::string& msg, int line);
+
 /// `a op b` (/, // or %, of scalar type `t`, operands converted to it) in GPU code built with
 /// debug=True (codegen_exc.cpp): a zero divisor raises as numba-cuda's debug mode does,
 /// ZeroDivisionError on the GPU and NumPy's FloatingPointError on the simulator (`sim`).

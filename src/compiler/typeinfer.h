@@ -235,9 +235,11 @@ class Program {
   // ZeroDivisionError. Elsewhere NumPy's model: integers give 0, floats inf or nan.
   bool python_errors = false;
   // @jit functions: a function may return a value or None (Numba's OptionalType), since None
-  // reaches Python and an unwrapped None raises TypeError there. Not in GPU code or ufunc loops,
-  // which have no way to raise.
+  // reaches Python and an unwrapped None raises TypeError there; str values are allowed too. GPU
+  // code has optionals as numba-cuda's device functions do (may_be_optional): an unwrapped None
+  // raises through a raise site. Not in CPU ufunc loops, nor as a ufunc's result.
   bool optionals = false;
+  bool may_be_optional() const { return optionals || !host_only; }
   // CUJIT_SIM_RACECHECK: the simulator's build of this kernel records every shared-memory access
   // and reports races (prelude/host.h). Kernels only; the GPU code is unchanged.
   bool race_check = false;

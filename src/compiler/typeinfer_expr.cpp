@@ -157,7 +157,7 @@ Type Typer::expr(ast::Node& e) {
       Type a = expr(*e.if_true()), b = expr(*e.if_false());
       if (!a.known() || !b.known()) return set(e, a.known() ? a : b);
       Type u = unify(a, b);
-      if (u.is_optional() && !prog_.optionals) u = Type::unknown();  // None and a value: @jit code only
+      if (u.is_optional() && !prog_.may_be_optional()) u = Type::unknown();  // None and a value: @jit code only
       if (!u.known()) error(e, "the two branches of this conditional expression have types " + a.str() + " and " + b.str() + ", which cannot be unified");
       return set(e, u);
     }

@@ -821,6 +821,21 @@ CJ_FN void foreign_c_void(Rf (*f)(Ps...), As... as) {
   static_assert(sizeof...(Ps) == sizeof...(As), "the foreign function's parameters differ from its declared signature");
   f(((Ps)as)...);
 }
+// Numba's OptionalType: what a function returns where some paths return None (@jit code, and
+// numba-cuda's device functions). Unwrapped where it is used as a value: @jit code raises
+// TypeError (host_services.h, unwrap); GPU code raises site `site` (unwrap_or_raise: numba-cuda's
+// TypeError, reported after the launch with debug=True and on the simulator; without debug the
+// thread ends, as numba-cuda's unreported exceptions end it).
+template <class T>
+struct Optional {
+  bool valid;
+  T value;
+};
+template <class T>
+CJ_FN T unwrap_or_raise(const Optional<T>& o, int32_t site) {
+  if (!o.valid) gpu_raise(site);
+  return o.value;
+}
 // Division in GPU code built with debug=True (codegen_exc.cpp zero_division_code): a zero divisor
 // raises raise site `site` (gpu_raise, cuda.h / host.h); `always` 0 (the simulator's floats):
 // only when the numerator is finite and nonzero, as NumPy's divide='raise' does.
