@@ -250,7 +250,7 @@ Type Typer::name(ast::Node& e) {
 void Typer::python_builtin(const ast::Node& e) {
   static const std::set<std::string> numba_supports = {  // Numba's supported builtins
       "chr", "dict", "enumerate", "filter", "getattr", "hasattr", "hash",
-      "isinstance", "iter", "list", "map", "next", "ord", "pow", "repr", "set", "slice",
+      "isinstance", "iter", "list", "map", "next", "ord", "repr", "set", "slice",
       "sorted", "str", "sum", "tuple", "type", "zip"};
   static const std::set<std::string> others = {
       "aiter", "all", "anext", "any", "ascii", "bin", "breakpoint", "bytearray", "bytes", "callable",
