@@ -13,18 +13,46 @@ CJ_FN int64_t size(const Array<T, N>& a) {
   return n;
 }
 
+// The index width of the program: IndexWidth<D>::narrow is true in a kernel's narrow variant,
+// launched when every array argument's elements lie within 2^31 bytes of its data pointer
+// (bindings/kernel.cpp). Declared here and defined by the generated text (compiler/codegen.cpp)
+// after the prelude, where the variant's CJ_INDEX32 is known, so one precompiled prelude serves
+// every variant; D is any int, so that the name depends on a template parameter.
+template <int D>
+struct IndexWidth;
+
+// The byte offset of element ix of an array whose dimensions are shorter than 2^31 and whose
+// elements all lie in (-2^31, 2^31) bytes from its data pointer (the narrow variant): an
+// in-bounds index, its wrapped value, each term and every partial sum then fit int32 exactly.
+// The wrap stays in int64, where NVVM knows more ranges (a loop's counter is not negative).
+template <int N, class... I>
+CJ_FN int64_t offset32(const int64_t* shape, const int64_t* strides, I... ix) {
+  const int64_t idx[] = {(int64_t)ix...};
+  int32_t off = 0;
+  for (int k = 0; k < N; ++k) {
+    int64_t i = idx[k];
+    if (i < 0) i += shape[k];  // in int64, where NVVM knows more ranges (a loop's counter)
+    off += (int32_t)i * (int32_t)strides[k];
+  }
+  return off;
+}
+
 // Negative indices count from the end, as in Python (Numba wraps them too).
 template <class T, int N, class... I>
 CJ_FN T& elem(const Array<T, N>& a, I... ix) {
   static_assert(sizeof...(I) == N, "one index per dimension");
-  const int64_t idx[] = {(int64_t)ix...};
-  char* p = (char*)a.data;
-  for (int k = 0; k < N; ++k) {
-    int64_t i = idx[k];
-    if (i < 0) i += a.shape[k];
-    p += i * a.strides[k];
+  if constexpr (IndexWidth<N>::narrow) {
+    return *(T*)((char*)a.data + offset32<N>(a.shape, a.strides, ix...));
+  } else {
+    const int64_t idx[] = {(int64_t)ix...};
+    char* p = (char*)a.data;
+    for (int k = 0; k < N; ++k) {
+      int64_t i = idx[k];
+      if (i < 0) i += a.shape[k];
+      p += i * a.strides[k];
+    }
+    return *(T*)p;
   }
-  return *(T*)p;
 }
 
 /// A record's bytes (an element of a structured dtype): S bytes aligned to A, laid out as NumPy
@@ -116,13 +144,17 @@ CJ_FN Array<T, N> npa_transpose(const Array<T, N>& a) {
 template <class T, int N, class... I>
 CJ_FN Array<T, N - (int)sizeof...(I)> subarray(const Array<T, N>& a, I... ix) {
   constexpr int K = (int)sizeof...(I);
-  const int64_t idx[] = {(int64_t)ix...};
   Array<T, N - K> r;
   char* p = (char*)a.data;
-  for (int k = 0; k < K; ++k) {
-    int64_t i = idx[k];
-    if (i < 0) i += a.shape[k];
-    p += i * a.strides[k];
+  if constexpr (IndexWidth<N>::narrow) {
+    p += offset32<K>(a.shape, a.strides, ix...);
+  } else {
+    const int64_t idx[] = {(int64_t)ix...};
+    for (int k = 0; k < K; ++k) {
+      int64_t i = idx[k];
+      if (i < 0) i += a.shape[k];
+      p += i * a.strides[k];
+    }
   }
   r.data = (T*)p;
   for (int k = K; k < N; ++k) {
