@@ -103,3 +103,22 @@ def test_grid_stride_loop_is_unrolled_in_ptx(target):
     ptx = grid_stride_sum._image(0, "compute_90").decode()
     loads = [l for l in ptx.splitlines() if "ld.global" in l and ".s64" in l or "ld.global.u64" in l]
     assert len(loads) >= 4, ptx
+
+
+def test_jit_range_edges():
+    from cujit import jit
+
+    @jit
+    def summary(a, b, c):
+        n = 0
+        s = 0
+        for v in range(a, b, c):
+            n += 1
+            s += v
+        return n, s
+
+    big = 2**63 - 1
+    for a, b, c in [(0, 10, 3), (9, -1, -2), (big - 10, big, 4), (big - 1, -big, -2**62), (3, 3, 5)]:
+        items = list(range(a, b, c))
+        s = int(np.array(items, dtype=np.int64).sum()) if items else 0
+        assert summary(a, b, c) == (len(items), s), (a, b, c)
