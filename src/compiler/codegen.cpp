@@ -45,6 +45,7 @@ std::string mangle(const Type& t) {
       if (t.record) return "AR" + std::to_string(t.record->size) + "_" + std::to_string(t.record->align) + "_" + std::to_string(t.ndim);
       return std::string("A") + scalar_ident(t.scalar) + "_" + std::to_string(t.ndim);
     case Type::Tag::Record: return "R" + std::to_string(t.record->size) + "_" + std::to_string(t.record->align);
+    case Type::Tag::CharSeq: return std::string("C") + scalar_ident(t.scalar) + "_" + std::to_string(t.ndim);
     // Containers by their items: a tuple of list(int64) and one of list(float64) are two structs.
     case Type::Tag::List: case Type::Tag::Set: case Type::Tag::Dict: case Type::Tag::Optional: {
       std::string s = t.is_list() ? "L" : t.is_set() ? "S" : t.is_dict() ? "D" : "O";
@@ -80,6 +81,7 @@ std::string cpp_type(const Type& t) {
     case Type::Tag::GridGroup: return "cj::GridGroup";
     case Type::Tag::List: return list_cpp(t);  // codegen_lists.cpp
     case Type::Tag::String: return "cj::Str";  // prelude/host_str.h
+    case Type::Tag::CharSeq: return charseq_cpp(t);  // codegen_charseq.cpp
     case Type::Tag::Dict: case Type::Tag::Set: return dict_cpp(t);  // codegen_dicts.cpp
     default: throw InternalError("no C++ type for " + t.str());
   }

@@ -76,6 +76,42 @@ CJ_FN void rec_set(char* p, T v) {
   for (int i = 0; i < (int)sizeof(T); ++i) p[i] = (char)((const unsigned char*)&v)[i];
 }
 
+/// A record's 'S' or 'U' field as a value (Numba's CharSeq / UnicodeCharSeq, codegen_charseq.cpp):
+/// N code units (uint8_t bytes, or uint32_t code points as NumPy's UCS-4), NUL-padded. Its
+/// length is Numba's and NumPy's: up to the last non-NUL unit. A literal is one of its length.
+template <class T, int N>
+struct CharSeq {
+  T c[N > 0 ? N : 1];
+};
+template <class T, int N>
+CJ_FN int64_t charseq_len(const CharSeq<T, N>& s) {
+  int64_t n = N;
+  while (n > 0 && s.c[n - 1] == 0) --n;
+  return n;
+}
+/// <0, 0 or >0 as a orders before, with or after b (Numba's: code by code, then the shorter first).
+template <class T, int N, int M>
+CJ_FN int charseq_cmp(const CharSeq<T, N>& a, const CharSeq<T, M>& b) {
+  const int64_t na = charseq_len(a), nb = charseq_len(b);
+  for (int64_t i = 0; i < na && i < nb; ++i)
+    if (a.c[i] != b.c[i]) return a.c[i] < b.c[i] ? -1 : 1;
+  return na < nb ? -1 : na > nb ? 1 : 0;
+}
+/// A field's value, copied from the record's bytes (byte by byte: a packed record may misalign it).
+template <class T, int N>
+CJ_FN CharSeq<T, N> rec_chars(const char* p) {
+  CharSeq<T, N> s;
+  for (int i = 0; i < (int)(N * sizeof(T)); ++i) ((unsigned char*)s.c)[i] = (unsigned char)p[i];
+  return s;
+}
+/// Stores v into a field of N units: cut to N, or NUL-padded (Numba's cast to the field's type).
+template <class T, int N, int M>
+CJ_FN void rec_set_chars(char* p, const CharSeq<T, M>& v) {
+  CharSeq<T, N> s;
+  for (int i = 0; i < N; ++i) s.c[i] = i < M ? v.c[i] : (T)0;
+  for (int i = 0; i < (int)(N * sizeof(T)); ++i) p[i] = (char)((const unsigned char*)s.c)[i];
+}
+
 /// a.x of an array of records (compiler/codegen_records.cpp): field F at byte `offset` of each
 /// element, with the array's shape and strides, then a nested array field's sizes `dims`
 /// (C-ordered within the record): M = N + their count.
