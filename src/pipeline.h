@@ -145,7 +145,9 @@ KernelBuild build_kernel(const std::shared_ptr<FunctionSource>& src, const std::
 Build build_device_function(const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args,
                             const Type& declared_ret, bool c_abi, const std::string& symbol, Type* ret);
 
-/// The prelude every CUDA program's cuda_source starts with (prelude/cuda.h + common.h).
+/// The prelude of a CUDA program that uses none of its optional parts (prelude/cuda.h + common.h
+/// and the rest; complex_math.h, datetime.h, ufuncs.h and repr.h only where the code names them:
+/// pipeline.cpp cuda_optional_parts), ending with the line after which the program's own code starts.
 const std::string& cuda_prelude();
 
 /// NVRTC on a generated program (a cuda_source), without the disk cache: the prelude it starts
@@ -166,6 +168,12 @@ toolchain::NvrtcOutput compile_cuda(const Build& b, const std::string& arch);
 /// with CJ_RESTRICT defined after the prelude (a define in the text, not an NVRTC option, so
 /// that the prelude's precompiled header serves both variants).
 std::string restrict_cuda_source(const std::string& cuda_source);
+
+/// A kernel variant's programs, made from a copy of the plain build: `restrict` as above;
+/// `narrow`, launched when every array argument's elements lie within 2^31 bytes of its data
+/// pointer, defines CJ_INDEX32 after the prelude of both programs (32-bit index arithmetic,
+/// prelude/common.h IndexWidth).
+void kernel_variant_sources(Build& b, bool restrict, bool narrow);
 
 /// The host compiler, through the disk cache; errors mapped to the user's line likewise.
 std::shared_ptr<toolchain::HostLibrary> compile_host(const Build& b);

@@ -81,7 +81,7 @@ std::string cpp_type(const Type& t);
 
 /// Whether call `e` was given its argument `i`: an optional argument left out (or passed as None)
 /// is typed None.
-inline bool arg_given(const ast::Node& e, size_t i) { return i < e.list.size() && e.list[i]->type.tag != Type::Tag::None; }
+inline bool arg_given(const ast::Node& e, size_t i) { return i < e.args().size() && e.args()[i]->type.tag != Type::Tag::None; }
 
 // Records in generated code (codegen_records.cpp): a record is `cj::Rec<size, align>` bytes
 // (prelude common.h), a record value a pointer to them, a field read and written at its offset.
@@ -130,6 +130,17 @@ std::string record_field_read(const Record& r, const RecordField& f, const std::
 /// or an array / scalar for a nested array) into field `f` of the record at `rec`.
 std::string record_field_store(const Record& r, const RecordField& f, const std::string& rec, const std::string& value,
                                const Type& value_type, bool host_only);
+
+// Char sequences (codegen_charseq.cpp): a record's 'S'/'U' field as a cj::CharSeq value.
+/// "cj::CharSeq<uint32_t, 12>".
+std::string charseq_cpp(const Type& t);
+/// A str or bytes literal typed as a char sequence (typeinfer_charseq.cpp retyped it).
+std::string charseq_literal_code(const ast::Node& c);
+/// == != < <= > >= between char sequences of one kind.
+std::string charseq_compare_code(const std::string& l, ast::Op op, const std::string& r);
+/// The field's value read from, and a statement storing `value` into, its bytes at `at` (a char*).
+std::string charseq_field_read(const RecordField& f, const std::string& at);
+std::string charseq_field_store(const RecordField& f, const std::string& at, const std::string& value);
 
 /// How prelude code reports a run-time error (a shape that does not fit): raised in the caller
 /// in @jit code, stopping the launch in kernels (prelude/ufuncs.h, host_arrays.h).

@@ -43,6 +43,7 @@ ExcArg constant_arg(const ast::Node& a) {
     case T::Float: r.tag = ExcArg::Tag::Float, r.f = neg ? -c.cval.f : c.cval.f; break;
     case T::Imag: r.tag = ExcArg::Tag::Complex, r.im = neg ? -c.cval.f : c.cval.f; break;
     case T::Str: r.tag = ExcArg::Tag::Str, r.s = c.cval.s; break;
+    case T::Bytes: throw InternalError("codegen: a bytes literal as an exception argument (typing refuses it)");
   }
   return r;
 }

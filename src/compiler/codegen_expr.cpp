@@ -199,7 +199,10 @@ std::string Emitter::constant(const ast::Node& e) {
     case T::Imag: return "cj::complex128(0.0, " + float64_literal(e.cval.f) + ")";
     case T::Bool: return e.cval.b ? "true" : "false";
     case T::None: return "0";
-    case T::Str: return str_literal_code(e.cval.s);  // @jit code only (typing refuses it elsewhere)
+    case T::Str:
+      if (e.type.is_charseq()) return charseq_literal_code(e);  // met a record's 'U' field (typeinfer_charseq.cpp)
+      return str_literal_code(e.cval.s);  // @jit code only (typing refuses it elsewhere)
+    case T::Bytes: return charseq_literal_code(e);
   }
   return "0";
 }

@@ -68,6 +68,7 @@ std::string rewrite_operator_call(ast::Node& call, const std::string& qualified,
   switch (f->kind) {
     case ast::Kind::BinOp:
       call.op = f->op;
+      call.name = qualified;  // typing reads it (an in-place form on an array; no constant folding)
       call.lhs() = std::move(args[0]);
       call.rhs() = std::move(args[1]);
       break;

@@ -426,7 +426,11 @@ bool statement_ends(const ast::Node& s);
 /// float to a fractional power, becomes `re + imj`, and 0 is returned); returns 0 where it is not
 /// such an expression or Python would not fold it (a negative shift, a division by zero), and -1
 /// where an int value fits neither int64 nor uint64 (Numba cannot type it either).
+/// The resolve step (resolve.cpp) folds the parsed tree before typing.
 int fold_int_constant(ast::Node& e);
+/// Whether BinOp `e` of number literals, as parsed (not an operator-module call's), is one whose
+/// int value fits neither int64 nor uint64: the one fold_int_constant left for typing to refuse.
+bool int_constant_too_large(const ast::Node& e);
 /// An integer literal, or a negated one.
 bool const_int_literal(const ast::Node& n, int64_t* out);
 
@@ -450,6 +454,15 @@ void check_record_store(const FunctionInstance& fn, const ast::Node& at, const T
 /// record does not have.
 void check_record_operands(const FunctionInstance& fn, const ast::Node& call, const std::string& name,
                            const std::vector<Type>& args);
+
+// Char sequences (typeinfer_charseq.cpp): a record's 'S'/'U' field as a value. A bytes literal's
+// type (its bytes); the check of `l op r` where one side is a char sequence (a literal of its
+// kind on the other side is retyped to one, l and r updated); the check of a store into such a
+// field from a value (a literal, the statement's right side, is retyped).
+Type bytes_literal_type(const FunctionInstance& fn, ast::Node& c);
+void check_charseq_compare(const FunctionInstance& fn, const ast::Node& e, ast::Op op, ast::Node& ln, Type* l,
+                           ast::Node& rn, Type* r);
+void check_charseq_store(const FunctionInstance& fn, const ast::Node& stmt, const Type& target, const Type& value);
 
 // Tuples (typeinfer_tuples.cpp): whether `l op r` compares tuples item by item (`l in r`: r is a
 // tuple of items l compares with); the type of a slice of `base` by constants (else refused) and,

@@ -179,6 +179,13 @@ ast::NodePtr fold_float_node(double v, SourceLoc loc, bool imag) {
 }
 }  // namespace
 
+bool int_constant_too_large(const ast::Node& e) {
+  if (!e.is(ast::Kind::BinOp) || !e.name.empty()) return false;
+  FoldNum v;
+  const int r = fold_value(e, &v);
+  return r == -1 || (r == 1 && v.tag == FoldNum::Int && (v.i < (i128)INT64_MIN || v.i >= kU64End));
+}
+
 int fold_int_constant(ast::Node& e) {
   if (!e.is(ast::Kind::BinOp)) return 0;
   FoldNum v;
