@@ -89,11 +89,24 @@ inline bool arg_given(const ast::Node& e, size_t i) { return i < e.args().size()
 std::string raise_code(const Program& prog, const FunctionInstance& fn, const ast::Node& s,
                        const std::function<std::string(const ast::Node&)>& value);
 
+/// The raise site (Program::raise_sites) of a check codegen adds at `line` of `fn`, one per `key`:
+/// builtin class `cls` with message `msg` (codegen_exc.cpp).
+int named_raise_site(const Program& prog, const FunctionInstance& fn, const std::string& key, const std::string& cls,
+                     const std::string& msg, int line);
+
 /// `a op b` (/, // or %, of scalar type `t`, operands converted to it) in GPU code built with
 /// debug=True (codegen_exc.cpp): a zero divisor raises as numba-cuda's debug mode does,
 /// ZeroDivisionError on the GPU and NumPy's FloatingPointError on the simulator (`sim`).
 std::string zero_division_code(const Program& prog, const FunctionInstance& fn, ast::Op op, const Type& t, int line,
                                bool sim, const std::string& a, const std::string& b);
+
+/// divmod(a, b) (codegen_exc.cpp), `a` and `b` converted to the element type of `t`, the
+/// result's UniTuple (C++ type `tuple_type`): Python's floor quotient and remainder, each operand
+/// evaluated once. A zero divisor raises ZeroDivisionError in @jit code (`python_errors`, Numba's
+/// messages), as zero_division_code in GPU code built with debug=True, and else gives what NumPy's
+/// error model gives (numba-cuda's): (0, 0) for integers, (a / 0, nan) for floats.
+std::string divmod_code(const Program& prog, const FunctionInstance& fn, const Type& t, int line, bool python_errors,
+                        bool sim, const std::string& a, const std::string& b, const std::string& tuple_type);
 
 /// `tuple[index]` of a UniTuple in GPU code built with debug=True (codegen_exc.cpp): an index
 /// past its end raises IndexError("tuple index out of range") as numba-cuda's debug mode does

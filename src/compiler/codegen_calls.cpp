@@ -126,6 +126,9 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
                ", (int64_t)(" + expr(*e.args()[1]) + "))";
       if (is_integral(e.args()[0]->type.scalar)) return arg(e, 0, r);
       return "cj::round_even(" + expr(*e.args()[0]) + ")";
+    case Builtin::Divmod:  // codegen_exc.cpp: the zero divisor's error or value as // and % give
+      return divmod_code(prog_, *fn_, r, line_, prog_.python_errors, target_ == Target::Host,
+                         arg(e, 0, r.elems[0]), arg(e, 1, r.elems[0]), type(r));
     case Builtin::BoolFn:
       if (e.args()[0]->type.tag == Type::Tag::String) return "cj::str_truth(" + expr(*e.args()[0]) + ")";
       return arg(e, 0, r);

@@ -243,9 +243,20 @@ void Emitter::for_stmt(const ast::Node& s) {
     const std::string checked = nargs < 3 ? step : (prog_.host_only ? "cj::py_range_step(" : "cj::range_step(") + step + ")";
     // In a coroutine the counter and bounds are frame members (codegen_simco.cpp co_local).
     out("{ " + co_local("const " + T, T, stop_v) + stop_v + " = " + stop + "; " + co_local("const " + T, T, step_v) + step_v + " = " + checked + ";");
-    std::string cond = nargs == 3 ? "(" + step_v + " > 0 ? " + i + " < " + stop_v + " : " + i + " > " + stop_v + ")"
-                                     : i + " < " + stop_v;
-    out("for (" + co_local(T, T, i) + i + " = " + start + "; " + cond + "; " + i + " += " + step_v + ") {");
+    if (nargs == 3) {
+      // A step the code computes (a grid stride): the items are counted first and the loop runs
+      // on that count, as Numba's range does. Tested as `step > 0 ? i < stop : i > stop` each
+      // time, NVVM cannot count the loop, so it does not unroll it and a grid-stride loop has one
+      // load in flight per thread (benchmarks/NOTES-compile.md, "Tighter kernels"). The value
+      // advances in unsigned arithmetic: the step past the last item may leave the type's range.
+      const std::string n = i + "_n", k = i + "_k";
+      out("  " + co_local(T, T, i) + i + " = " + start + "; " + co_local("const int64_t", "int64_t", n) + n + " = cj::range_count<" + T +
+          ">(" + i + ", " + stop_v + ", " + step_v + ");");
+      out("for (" + co_local("int64_t", "int64_t", k) + k + " = 0; " + k + " < " + n + "; ++" + k + ", " + i + " = (" + T +
+          ")((uint64_t)" + i + " + (uint64_t)" + step_v + ")) {");
+    } else {
+      out("for (" + co_local(T, T, i) + i + " = " + start + "; " + i + " < " + stop_v + "; " + i + " += " + step_v + ") {");
+    }
   } else if (it.is_array()) {
     std::string arr = "cj_a" + std::to_string(tmp_++);
     out("{ auto " + arr + " = " + expr(*s.iter()) + ";");

@@ -119,6 +119,7 @@ void resolve_block(FunctionInstance& f, std::vector<ast::NodePtr>& stmts, const 
 }  // namespace
 
 void resolve_before_typing(FunctionInstance& f) {
+  prune_dead_branches(f);
   ast::Node& def = *f.mod.func;
   // A name assigned anywhere in the function is local everywhere in it, as in Python (the same
   // set Typer::run starts from).

@@ -235,9 +235,11 @@ class Program {
   // ZeroDivisionError. Elsewhere NumPy's model: integers give 0, floats inf or nan.
   bool python_errors = false;
   // @jit functions: a function may return a value or None (Numba's OptionalType), since None
-  // reaches Python and an unwrapped None raises TypeError there. Not in GPU code or ufunc loops,
-  // which have no way to raise.
+  // reaches Python and an unwrapped None raises TypeError there; str values are allowed too. GPU
+  // code has optionals as numba-cuda's device functions do (may_be_optional): an unwrapped None
+  // raises through a raise site. Not in CPU ufunc loops, nor as a ufunc's result.
   bool optionals = false;
+  bool may_be_optional() const { return optionals || !host_only; }
   // CUJIT_SIM_RACECHECK: the simulator's build of this kernel records every shared-memory access
   // and reports races (prelude/host.h). Kernels only; the GPU code is unchanged.
   bool race_check = false;
@@ -319,8 +321,11 @@ std::set<std::string> try_unsettled_names(const FunctionInstance& fn, const ast:
 /// each def statement becomes an assignment of a global in `f.nested`.
 void lift_nested_functions(Program& prog, FunctionInstance& f);
 /// The rewrites before typing that need names but no types (resolve.cpp), after
-/// lift_nested_functions: an exception held in a variable.
+/// lift_nested_functions: an exception held in a variable; the branches Numba prunes.
 void resolve_before_typing(FunctionInstance& f);
+/// Numba's dead-branch pruning for this instance's argument types (prune.cpp): the branch a
+/// test known before typing never takes, and code after a return, are dropped from the tree.
+void prune_dead_branches(FunctionInstance& f);
 
 /// The name of the Function type of a cuda.declare_device global: kForeignPrefix + its C name.
 constexpr const char* kForeignPrefix = "foreign ";
@@ -414,6 +419,9 @@ inline std::string readonly_store_message(const Type& array) { return kReadonlyS
 /// doubt, it can): a return ends a block, so does an if whose branches both end, a `while True:`
 /// without a break of its own, and a loop whose else ends and that has no break.
 bool can_fall_through(const std::vector<ast::NodePtr>& stmts);
+/// Whether control never passes from the statement `s` to the next one of its block (a return,
+/// raise, break or continue on every path; can_fall_through's rules).
+bool statement_ends(const ast::Node& s);
 /// Python folds arithmetic on number literals into one constant before Numba sees the code, so
 /// `1 << 63` is the uint64 literal 2**63, `2**32 - 1` an int64 literal and `10 ** -3` the float
 /// 0.001 (not the int 0 that int64 ** int64 gives at run time). Rewrites a BinOp of int and float

@@ -155,6 +155,22 @@ Type BuiltinTyper::builtin_call(ast::Node& e, const BuiltinRow& b, const std::ve
       arity(e, b, args, 1, 2); need_numbers(e, b, args);
       if (args.size() == 2) return Type::scalar_of(float_of(args[0].scalar));
       return Type::scalar_of(Scalar::Int64);
+    case Rule::Divmod: {
+      // Numba's DivMod template has (int64, int64), (uint64, uint64), float32 and float64 pairs:
+      // the arguments convert to the first that holds both (int64 with uint64 gives float64).
+      arity(e, b, args, 2, 2); need_numbers(e, b, args);
+      const Scalar x = args[0].scalar, y = args[1].scalar;
+      if (is_time(x) || is_time(y) || x == Scalar::Float16 || y == Scalar::Float16) error(e, no_implementation(b, args));
+      Scalar t = arith_result(x, y);
+      if (is_integral(x) && is_integral(y)) {  // bool goes either way
+        const bool sig = (x != Scalar::Bool && !is_unsigned(x)) || (y != Scalar::Bool && !is_unsigned(y));
+        const bool uns = is_unsigned(x) || is_unsigned(y);
+        t = sig && uns ? (x == Scalar::UInt64 || y == Scalar::UInt64 ? Scalar::Float64 : Scalar::Int64)
+            : uns      ? Scalar::UInt64
+                       : Scalar::Int64;
+      }
+      return Type::tuple({Type::scalar_of(t), Type::scalar_of(t)});
+    }
     case Rule::CastInt:
       arity(e, b, args, 1, 1); need_numbers(e, b, args);
       // Numba's int() keeps an integer's type (int(uint64) stays unsigned); bool and floats give int64.

@@ -302,7 +302,7 @@ bool Typer::partial_return() {
     if (u.known()) r = u;
   }
   Type p = r;
-  if (r.known() && none && prog_.optionals && !r.is_optional()) p = Type::optional(r);
+  if (r.known() && none && prog_.may_be_optional() && !r.is_optional()) p = Type::optional(r);
   if (!r.known() && none && f.role != Role::Kernel) p = Type::none();
   if (f.role == Role::Kernel) p = Type::none();
   const bool changed = !(p == f.partial_ret);

@@ -16,8 +16,18 @@
 #include "compiler/overloads.h"
 #include "compiler/fnval.h"
 #include "compiler/parallel.h"
+#include "compiler/codegen.h"  // str_literal_code: a str item's constant
 
 namespace cujit {
+namespace {
+bool holds_string(const Type& t) {
+  if (t.tag == Type::Tag::String) return true;
+  if (t.is_tuple())
+    for (const auto& e : t.elems) if (holds_string(e)) return true;
+  return false;
+}
+}  // namespace
+
 std::string constant_literal(const GlobalValue& g) {
   switch (g.kind) {
     case GlobalValue::Kind::Int: return int_literal(Scalar::Int64, g.i, 0);
@@ -37,6 +47,9 @@ std::string constant_literal(const GlobalValue& g) {
       for (size_t i = 0; i < g.elems.size(); ++i) s += (i ? ", " : "") + constant_literal(g.elems[i]);
       return s + "}";
     }
+    case GlobalValue::Kind::Opaque:  // a str item of a global tuple: its text (CPU code only)
+      if (g.attr.rfind("str:", 0) == 0) return str_literal_code(g.attr.substr(4));
+      throw InternalError("constant_literal of a non-constant");
     default: throw InternalError("constant_literal of a non-constant");
   }
 }
@@ -154,7 +167,7 @@ Type Typer::expr(ast::Node& e) {
       Type a = expr(*e.if_true()), b = expr(*e.if_false());
       if (!a.known() || !b.known()) return set(e, a.known() ? a : b);
       Type u = unify(a, b);
-      if (u.is_optional() && !prog_.optionals) u = Type::unknown();  // None and a value: @jit code only
+      if (u.is_optional() && !prog_.may_be_optional()) u = Type::unknown();  // None and a value: @jit code only
       if (!u.known()) error(e, "the two branches of this conditional expression have types " + a.str() + " and " + b.str() + ", which cannot be unified");
       return set(e, u);
     }
@@ -247,8 +260,8 @@ Type Typer::name(ast::Node& e) {
 // A Python builtin cujit lacks exists all the same: "not supported", never "not defined".
 void Typer::python_builtin(const ast::Node& e) {
   static const std::set<std::string> numba_supports = {  // Numba's supported builtins
-      "chr", "dict", "divmod", "enumerate", "filter", "getattr", "hasattr", "hash",
-      "isinstance", "iter", "list", "map", "next", "ord", "pow", "repr", "set", "slice",
+      "chr", "dict", "enumerate", "filter", "getattr", "hasattr", "hash",
+      "isinstance", "iter", "list", "map", "next", "ord", "repr", "set", "slice",
       "sorted", "str", "sum", "tuple", "type", "zip"};
   static const std::set<std::string> others = {
       "aiter", "all", "anext", "any", "ascii", "bin", "breakpoint", "bytearray", "bytes", "callable",
@@ -318,7 +331,9 @@ Type Typer::global(ast::Node& e, const GlobalValue& g) {
         items.push_back(type_of_global(x));
       }
       f.resolved[&e] = r;
-      return Type::named_tuple(g.tclass, items);  // a plain tuple where tclass is null
+      Type t = Type::named_tuple(g.tclass, items);  // a plain tuple where tclass is null
+      if (holds_string(t)) refuse_gpu_string(f, e);  // strs are CPU code's
+      return t;
     }
     case GK::Foreign: {  // a call types it (type_foreign_call); it is no value of its own
       record_foreign(prog_, f, e, g);

@@ -399,7 +399,7 @@ void Typer::finish_return(const ast::Node& def) {
     if (f.role == Role::Ufunc)
       error(def, "No conversion from none to " + ret.str() + ": " + def.name + "() " + where +
                      ", and a ufunc needs a value for every element; return a value on every path");
-    if (!prog_.optionals)
+    if (!prog_.may_be_optional())
       unsupported(def, def.name + "() " + where + " and returns " + ret.str() +
                            " on others: Numba makes its result optional (" + Type::optional(ret).str() +
                            "), which cujit supports in @jit code only (not in GPU code or ufuncs); "
