@@ -140,7 +140,7 @@ KArg TypedShare::marshal(const py::handle& wrapper, int index) {
       throw py::type_error("argument " + std::to_string(index) +
                            ": a typed.List whose item type is not known yet (append to it first, or make it with "
                            "List.empty_list(item_type))");
-    t = Type::list(it, true);
+    t = Type::typed_list(it);
   } else {
     Type kt = parse_item_type(wrapper.attr("_key_type"), "typed.Dict", index);
     Type vt = parse_item_type(wrapper.attr("_value_type"), "typed.Dict", index);

@@ -71,6 +71,10 @@ std::string dict_call_code(const FunctionInstance& fn, const ast::Node& e, Built
                            const ConvertCode& conv) {
   const std::string sp = builtin_spelling(b);
   if (b == Builtin::Hash) return "cj::py_hash(" + expr(*e.args()[0]) + ")";
+  if (b == Builtin::TypedDict || b == Builtin::TypedDictEmpty) {  // a new dict; the type objects are no values
+    check_dicts_known(fn, e);
+    return dict_cpp(e.type) + "::make()";
+  }
   if (b == Builtin::DictOf || b == Builtin::SetOf) {
     check_dicts_known(fn, e);
     const std::string C = dict_cpp(e.type);

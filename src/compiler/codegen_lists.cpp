@@ -74,7 +74,11 @@ std::string list_call_code(const FunctionInstance& fn, const ast::Node& e, Built
                            const ConvertCode& conv) {
   const std::string sp = builtin_spelling(b);
   std::vector<std::string> a;
-  if (b == Builtin::ListOf || b == Builtin::Sorted) {
+  if (b == Builtin::TypedListEmpty || (b == Builtin::TypedList && e.list.empty())) {  // the type object is no value
+    check_list_known(fn, e);
+    return "cj::list_new<" + item_cpp(e.type) + ">()";
+  }
+  if (b == Builtin::ListOf || b == Builtin::Sorted || b == Builtin::TypedList) {
     const std::string L = list_cpp(e.type);
     std::string s = "([&]() { " + L + " cj_r = " + L + "::make(0); ";
     if (!e.list.empty()) s += fill_from("cj_r", e.type, *e.list[0], expr) + " ";

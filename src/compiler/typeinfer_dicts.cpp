@@ -33,7 +33,8 @@ bool key_ok(const Type& t) {
   return true;
 }
 bool value_ok(const Type& t) {
-  return t.is_scalar() || t.is_tuple() || t.is_array() || t.is_dict() || t.is_set() || t.is_record() || t.tag == Type::Tag::String;
+  return t.is_scalar() || t.is_tuple() || t.is_array() || t.is_dict() || t.is_set() || t.is_record() || t.tag == Type::Tag::String ||
+         t.is_typed_list();
 }
 
 // Whether a value of type `from` is stored into a slot of type `to`: the same type, or a number
@@ -61,7 +62,7 @@ void check_key(const SourceFile& src, const Node& at, const Type& k) {
                         " is not supported in compiled code (numbers, bools, str and tuples of them are)");
 }
 void check_value(const SourceFile& src, const Node& at, const Type& v) {
-  if (v.is_list()) typing(src, at, v.str() + " as value is forbidden");  // Numba's words
+  if (v.is_list() && !v.typed) typing(src, at, v.str() + " as value is forbidden");  // Numba's words (a typed.List is fine)
   if (!value_ok(v)) refuse(src, at, "a dict cannot hold a " + v.str() + " value in compiled code");
 }
 
@@ -167,6 +168,16 @@ Type type_dict_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
     if (args[0].tag == Type::Tag::String) return Type::scalar_of(Scalar::Int64);  // CPython's str hash (host_str.h)
     check_key(src, *call.args()[0], args[0]);
     return Type::scalar_of(Scalar::Int64);
+  }
+  if (b.id == Builtin::TypedDictEmpty) {  // typeinfer_typed.cpp
+    Type t = type_typed_dict_call(fn, call, b, args);
+    check_key(src, *call.list[0], t.elems[0]);
+    check_value(src, *call.list[1], t.elems[1]);
+    return t;
+  }
+  if (b.id == Builtin::TypedDict) {  // typed.Dict(): as dict(), typed by its first insertion
+    type_typed_dict_call(fn, call, b, args);
+    return hinted(fn, call, Type::dict(Type::unknown(), Type::unknown()));
   }
   if (name == "dict") {
     if (!call.keywords.empty()) typing(src, call, sig("dict", args) + " (dict() with keywords is not supported)");
