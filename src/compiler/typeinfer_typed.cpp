@@ -40,7 +40,17 @@ bool typed_list_item_ok(const Type& t) {
 
 bool typed_stores_into(const Type& from, const Type& to) {
   if (from == to) return true;
-  if (from.is_scalar() && to.is_scalar()) return unify(from, to) == to;
+  if (from.is_scalar() && to.is_scalar()) {
+    // Numba's _sentry_safe_cast: a safe conversion, or an unsafe one between integers, integer
+    // to float, float to float, complex to complex, or into a bool (a warning there); float to
+    // integer and complex to real are refused.
+    const Scalar f = from.scalar, t = to.scalar;
+    if (!from.name.empty() || !to.name.empty()) return false;  // an IntEnum member keeps its class
+    if (unify(from, to) == to || t == Scalar::Bool) return true;
+    if (is_integral(f) && (is_integral(t) || is_float(t))) return true;
+    if (is_float(f) && is_float(t)) return true;
+    return is_complex(f) && is_complex(t);
+  }
   if (from.is_tuple() && to.is_tuple() && from.elems.size() == to.elems.size()) {
     for (size_t i = 0; i < from.elems.size(); ++i)
       if (!typed_stores_into(from.elems[i], to.elems[i])) return false;
