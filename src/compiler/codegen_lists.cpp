@@ -85,6 +85,8 @@ std::string list_call_code(const FunctionInstance& fn, const ast::Node& e, Built
     if (b == Builtin::Sorted) s += "cj::list_sort(cj_r, " + sort_reverse(e, expr) + "); ";
     return s + "return cj_r; }())";
   }
+  if (b == Builtin::ListExtend && !e.list[1]->type.is_list())  // by an iterable, as list(x) is filled
+    return "([&]() { auto cj_r = " + expr(*e.list[0]) + "; " + fill_from("cj_r", e.list[0]->type, *e.list[1], expr) + " }())";
   for (auto& x : e.list) a.push_back(expr(*x));
   const Type& l = e.list[0]->type;
   check_list_known(fn, *e.list[0]);

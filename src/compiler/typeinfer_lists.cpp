@@ -408,7 +408,10 @@ Type type_list_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
     Type it = iterable_item(*call.list[1], args[1]);
     widen_hint(fn, *call.list[0], call, it, l);
     if (l.typed) typed_item_store(src, *call.list[1], "extend", l, it);
-    if (!args[1].is_list())
+    // A list, or what list(x) takes (codegen_lists.cpp's fill_from): a tuple of one type, a range,
+    // an array, a str, a set.
+    if (!args[1].is_list() && !args[1].is_tuple() && args[1].tag != Type::Tag::Range && !args[1].is_array() &&
+        args[1].tag != Type::Tag::String && !args[1].is_set())
       refuse(src, *call.list[1], "list.extend() of a " + args[1].str() + " is not supported yet; extend by a list (list(x))");
     return Type::none();
   }
