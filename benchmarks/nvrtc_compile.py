@@ -1,6 +1,6 @@
 """Where a new kernel's NVRTC time goes, in one warm process (no GPU needed).
 
-    python benchmarks/nvrtc_compile.py [REPEATS] [ARCH]      (defaults: 7, sm_90)
+    python benchmarks/nvrtc_compile.py [REPEATS] [ARCH] [--cpu]     (defaults: 7, sm_90)
 
 Generates the programs of benchmarks/first_launch.py's two kernels (axpy, hypot) as cujit does
 (`_core.generate_kernel_source`) and compiles each with `_core.nvrtc_compile`, which runs NVRTC as
@@ -14,7 +14,8 @@ a kernel launch does but without the disk cache. Every compile gets a different 
     before             the options before precompiled headers: no -minimal, no PCH
     PTX only           cujit (PCH) for compute_XY: all but ptxas
     front end only     cujit (PCH) with -fdevice-syntax-only: parsing and templates only
-    prelude only       the prelude and an empty kernel: what the prelude costs with nothing else
+    prelude only       axpy's prelude and an empty kernel: what the prelude costs with nothing else
+                       (a program's prelude holds only the optional parts its code names)
     headerless         the kernel written as plain CUDA C++ without prelude (as CuPy's RawKernel)
     empty              an empty kernel without prelude: NVRTC's fixed cost
 
@@ -77,10 +78,15 @@ def unique(src):
     return src + "\n__device__ int cj_bench_unique_%d;\n" % _serial[0]
 
 
+# --cpu: process CPU time instead of wall time (NVRTC runs on the calling thread), which a loaded
+# machine moves far less (benchmarks/NOTES-compile.md's issue 23 figures).
+CLOCK = time.process_time if "--cpu" in sys.argv else time.perf_counter
+
+
 def timed(src, arch, options=(), pch=True, minimal=True):
-    t0 = time.perf_counter()
+    t0 = CLOCK()
     r = _core.nvrtc_compile(unique(src), arch, list(options), pch, minimal)
-    return (time.perf_counter() - t0) * 1e3, r
+    return (CLOCK() - t0) * 1e3, r
 
 
 def trace_phases(src, arch, options, pch, minimal):

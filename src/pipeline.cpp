@@ -100,6 +100,39 @@ bool uses_nplib(const std::string& code) {
   return false;
 }
 
+// The parts of the prelude a GPU program gets only where its code names them. NVRTC loads a
+// program's prelude from its precompiled header, and loading costs in proportion to the header's
+// size (benchmarks/NOTES-compile.md: ~6 ms per compile for the whole prelude, ~4.5 ms of it these
+// parts), so a kernel that uses none of them compiles faster. Each part's functions take its own
+// types (Complex, dt64/td64) or have names of their own, so one that is left out cannot change
+// which overload a call picks: a program that needs a part it lacks fails to compile (every GPU
+// program of the tests is compiled, CUJIT_CHECK_PTX). The host target keeps the whole prelude
+// (its header is precompiled once per machine, tests/test_host_pch.py).
+struct OptionalPart {
+  const char* header;
+  std::vector<const char*> names;  // any of these in the generated code includes the part
+};
+const std::vector<OptionalPart>& cuda_optional_parts() {
+  static const std::vector<OptionalPart> parts = {
+      // CUDA's atomics and cache-hinted loads and stores (builtins.def's Atomic, CacheLoad and
+      // CacheStore rows): ~2 ms of the precompiled prelude's load on their own.
+      {"cuda_atomics.h", {"cj::atomic_", "cj::ldc", "cj::ldlu", "cj::stc", "cj::stw"}},
+      // cmath of complex numbers (its overloads take Complex): every complex value has its type
+      // (cj::complex64/complex128, types.def) spelled in the code.
+      {"complex_math.h", {"Complex", "cj::complex", "cj::rect", "cj::phase"}},
+      {"datetime.h", {"dt64<", "td64<", "cj::time_", "cj::isnat", "cj::dt_to", "cj::td_to", "kNaT"}},
+      // NumPy's ufunc loops and whole-array reductions (codegen_ufunc.cpp, codegen_numpy.cpp,
+      // codegen_arrayexpr.cpp) and their error policies.
+      {"ufuncs.h", {"cj::uf_", "cj::red_", "ufunc_apply", "UfErrLaunch", "UfErrPy"}},
+      {"repr.h", {"float_repr", "complex_repr", "shortest_digits"}},  // print() of floats
+  };
+  return parts;
+}
+
+// The last line of every GPU program's prelude: nvrtc_compile_source gives NVRTC what comes
+// before it (and the line) as the header it precompiles, restrict_cuda_source inserts after it.
+const char kCudaPreludeEnd[] = "// cujit: end of the prelude\n";
+
 // The prelude in front of generated code: the ABI shared with the runtime (src/abi/cujit_abi.h),
 // the target's header, the shared one, and for the host the extension's services; CPU-only
 // programs also get NumPy's loop helpers (numpy_loop.h).
@@ -108,15 +141,26 @@ std::string with_prelude(Target t, const std::string& code, bool host_only = fal
   // test CJ_DEBUG_CHECKS, so code without them is unchanged.
   std::string s = debug_checks ? "#define CJ_DEBUG_CHECKS 1\n" : "";
   s += prelude::get("cujit_abi.h");
+  auto part = [&](const char* header) {
+    if (t == Target::CUDA) {
+      const auto& parts = cuda_optional_parts();
+      auto p = std::find_if(parts.begin(), parts.end(), [&](const OptionalPart& o) { return std::string(o.header) == header; });
+      if (p != parts.end() && std::none_of(p->names.begin(), p->names.end(), [&](const char* n) { return code.find(n) != std::string::npos; }))
+        return;
+    }
+    s += prelude::get(header);
+  };
   s += prelude::get(t == Target::CUDA ? "cuda.h" : "host.h");
+  if (t == Target::CUDA) part("cuda_atomics.h");
   s += prelude::get("half.h");
   s += prelude::get("common.h");
   s += prelude::get("complex.h");
-  s += prelude::get("complex_math.h");
-  s += prelude::get("datetime.h");
-  s += prelude::get("half_math.h");
-  s += prelude::get("ufuncs.h");
-  s += prelude::get("repr.h");
+  part("complex_math.h");
+  part("datetime.h");
+  part("half_math.h");
+  part("ufuncs.h");
+  part("repr.h");
+  if (t == Target::CUDA) s += kCudaPreludeEnd;
   if (t == Target::Host) {
     s += prelude::get("host_services.h");
     s += prelude::get("host_random.h");
@@ -534,21 +578,28 @@ const std::string& cuda_prelude() {
   return text;
 }
 
+namespace {
+// Where a GPU program's prelude ends (after kCudaPreludeEnd), or 0 for a source without one. The
+// first occurrence is the prelude's own: user text (a linked CUDA C++ source) only comes after it.
+size_t cuda_prelude_size(const std::string& source) {
+  const size_t at = source.find(kCudaPreludeEnd);
+  return at == std::string::npos ? 0 : at + sizeof(kCudaPreludeEnd) - 1;
+}
+}  // namespace
+
 std::string restrict_cuda_source(const std::string& cuda_source) {
-  const std::string& prelude = cuda_prelude();
-  const size_t at = cuda_source.compare(0, prelude.size(), prelude) == 0 ? prelude.size() : 0;
   std::string s = cuda_source;
-  s.insert(at, "#define CJ_RESTRICT 1\n");
+  s.insert(cuda_prelude_size(cuda_source), "#define CJ_RESTRICT 1\n");
   return s;
 }
 
 toolchain::NvrtcOutput nvrtc_compile_source(const std::string& source, const std::string& name,
                                             const std::string& arch, const std::vector<std::string>& extra_options,
                                             bool allow_pch, bool allow_minimal) {
-  const std::string& prelude = cuda_prelude();
-  // NVRTC gets the prelude as a header of its own, which it can precompile (toolchain/nvrtc_pch.h).
-  if (source.compare(0, prelude.size(), prelude) == 0)
-    return toolchain::nvrtc_compile(source.substr(prelude.size()), name, arch, extra_options, prelude, allow_pch,
+  // NVRTC gets the prelude as a header of its own, which it can precompile (toolchain/nvrtc_pch.h):
+  // one precompiled header per distinct prelude (the optional parts a program uses, debug checks).
+  if (const size_t n = cuda_prelude_size(source))
+    return toolchain::nvrtc_compile(source.substr(n), name, arch, extra_options, source.substr(0, n), allow_pch,
                                     allow_minimal);
   return toolchain::nvrtc_compile(source, name, arch, extra_options, std::string(), allow_pch, allow_minimal);
 }

@@ -145,7 +145,9 @@ KernelBuild build_kernel(const std::shared_ptr<FunctionSource>& src, const std::
 Build build_device_function(const std::shared_ptr<FunctionSource>& src, const std::vector<Type>& args,
                             const Type& declared_ret, bool c_abi, const std::string& symbol, Type* ret);
 
-/// The prelude every CUDA program's cuda_source starts with (prelude/cuda.h + common.h).
+/// The prelude of a CUDA program that uses none of its optional parts (prelude/cuda.h + common.h
+/// and the rest; complex_math.h, datetime.h, ufuncs.h and repr.h only where the code names them:
+/// pipeline.cpp cuda_optional_parts), ending with the line after which the program's own code starts.
 const std::string& cuda_prelude();
 
 /// NVRTC on a generated program (a cuda_source), without the disk cache: the prelude it starts

@@ -214,3 +214,27 @@ def test_a_compile_during_the_warmup_waits_for_its_pch(tmp_path):
     # One file; the two compiles that did not make it (a warm-up or the kernel, and the second
     # warm-up) used it.
     assert out["stats"]["created"] == 1 and out["stats"]["used"] == 2
+
+
+def test_a_process_that_loads_nvrtc_in_the_warmup_may_end_while_it_runs(tmp_path):
+    # A GPU process whose kernels are in the disk cache does not load NVRTC before its first
+    # context starts the warm-up, so the warm-up thread is what loads libnvrtc: its static
+    # destructors, registered after cujit's, ran at exit() while the thread was inside NVRTC, and
+    # the process ended with SIGSEGV (every time here, before _core._shutdown waited for it).
+    # Nothing in the child loads NVRTC before the warm-up.
+    script = "from cujit import _core\n_core._nvrtc_warmup('sm_90', wait=False)\n"
+    env = dict(os.environ, TMPDIR=str(tmp_path), PYTHONPATH=PACKAGE_PARENT)
+    env.pop("CUJIT_NVRTC_PCH", None)
+    for _ in range(3):
+        r = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, (r.returncode, r.stderr[-2000:])
+    assert not any(p.name.startswith("cujit-pch-") for p in tmp_path.iterdir())
+
+
+def test_no_warmup_starts_after_shutdown(tmp_path):
+    out = run('''
+        _core._shutdown()
+        _core._nvrtc_warmup("compute_90")
+        out["created"] = _core.nvrtc_pch_stats()["created"]
+    ''', tmp_path)
+    assert out["created"] == 0

@@ -718,7 +718,7 @@ class _Decoder:
                 _fail("a nested function, lambda or comprehension", ins)
             if isinstance(a, frozenset):
                 _fail("a set constant", ins)
-            stack.append(ast.Constant(value=a))
+            stack.append(_constant(a))
         elif op in ("LOAD_ATTR", "LOAD_METHOD"):
             stack.append(ast.Attribute(value=v(pop()), attr=a, ctx=ast.Load()))
         elif op == "BINARY_OP":
@@ -810,6 +810,19 @@ class _Decoder:
         return i + 1
 
 
+def _constant(value):
+    """A constant as an expression. A folded tuple is spelled item by item, since ast.unparse
+    writes a tuple constant with repr(), which turns `a[..., 0]`'s Ellipsis into the global name
+    `Ellipsis` (another instruction, so the text would be refused as unlike)."""
+    if type(value) is tuple and _holds_ellipsis(value):
+        return ast.Tuple(elts=[_constant(x) for x in value], ctx=ast.Load())
+    return ast.Constant(value=value)
+
+
+def _holds_ellipsis(value):
+    return value is Ellipsis or type(value) is tuple and any(_holds_ellipsis(x) for x in value)
+
+
 _RETURN_NONE = ((("LOAD_CONST", "None"), ("RETURN_VALUE", "None")), (("RETURN_CONST", "None"),))
 
 
@@ -846,6 +859,11 @@ def _load(node):
 def _not(expr):
     if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.Not):
         return expr.operand
+    if isinstance(expr, ast.BoolOp):
+        # De Morgan: `assert a and b` reaches here as not (not a or not b); spelled back as
+        # written it compiles to the original jumps (the code comparison still decides).
+        other = ast.And if isinstance(expr.op, ast.Or) else ast.Or
+        return ast.BoolOp(op=other(), values=[_not(x) for x in expr.values])
     if isinstance(expr, ast.Compare) and len(expr.ops) == 1:
         flip = {ast.Is: ast.IsNot, ast.IsNot: ast.Is, ast.In: ast.NotIn, ast.NotIn: ast.In}
         if type(expr.ops[0]) in flip:

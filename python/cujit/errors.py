@@ -112,7 +112,7 @@ class NvrtcError(ToolchainError):
 
 class SimulatorError(CujitError):
     """The CUDA simulator stopped a kernel that would misbehave on a GPU: for example a
-    cuda.syncthreads() that only part of a block reaches (a deadlock on the GPU)."""
+    grid.sync() that a block of a cooperative launch never reaches (a deadlock on the GPU)."""
 
 
 class _IndexCaret(IndexError):

@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <thread>
 
+#include <unistd.h>
+
 #include "runtime/driver.h"
 #include "runtime/stream.h"
 #include "toolchain/nvrtc.h"
@@ -28,27 +30,51 @@ namespace {
 // (benchmarks/NOTES-compile.md). A program makes its GPU context, then moves data, before its first
 // kernel compiles, so when the first context exists a thread compiles an empty kernel with the
 // prelude and the default options for the device's arch: NVRTC is loaded and the PCH written
-// while the program goes on, and the first kernel uses the PCH. A kernel compiled while the
-// warm-up still runs compiles without the PCH, as before: never slower than without warm-up
-// beyond the CPU the thread takes. Opt-in (CUJIT_NVRTC_WARMUP=1) until the crash seen on the GPU
-// machine is understood: short GPU processes ended with SIGSEGV at exit while it ran (the
-// pickling and foreign-stream child processes of the tests); off with CUJIT_NVRTC_PCH=0 too.
+// while the program goes on, and the first kernel uses the PCH. A kernel that compiles while the
+// warm-up writes the PCH waits for it (nvrtc_pch.h pch_begin). Opt-in (CUJIT_NVRTC_WARMUP=1); off
+// with CUJIT_NVRTC_PCH=0 too.
+//
+// The exit path: the thread must never be inside NVRTC when exit() runs static destructors. Where
+// the disk cache answered best_arch (a GPU process whose kernels are cached), the warm-up thread is
+// what loads libnvrtc, so libnvrtc's static destructors are registered after this file's and run
+// first: a short process that ended during the warm-up crashed with SIGSEGV
+// (tests/test_nvrtc_pch.py reproduces it without a GPU). So _core._shutdown (an atexit handler,
+// before any static destructor) closes the warm-up and waits for every compile still running
+// (toolchain wait_running_compiles, 60 s at most), then joins the thread; the destructor's join
+// is a fallback for a process that never ran _shutdown. A forked child never joins its parent's
+// thread (it does not exist there).
 struct Warmup {
   std::mutex mu;
-  std::thread thread;
-  ~Warmup() {  // at exit: the thread must not outlive the PCH table (made before this, so freed after)
-    if (thread.joinable()) thread.join();
+  std::thread* thread = nullptr;  // never detached while it runs; leaked in a forked child
+  pid_t owner = 0;                // the process that started it
+  bool closed = false;            // interpreter exit began: no new warm-up
+  void join_locked() {
+    if (thread && owner == getpid() && thread->joinable()) thread->join();
+    if (owner == getpid()) delete thread;
+    thread = nullptr;
   }
+  ~Warmup() { join_locked(); }  // at exit: the thread must not outlive the PCH table (made before this)
 };
 Warmup& warmup_state() {
   static Warmup w;
   return w;
 }
 
-std::string cubin_arch(int major, int minor) {
-  std::string arch = toolchain::best_arch_cached(major, minor, true);
+// CUJIT_NVRTC_PTX=1 (off by default; read at each compile, so a benchmark can switch it): GPU
+// programs are compiled to PTX and the driver assembles them at cuModuleLoadData. NVRTC then skips
+// ptxas (9-12 ms of a new kernel's compile, benchmarks/NOTES-compile.md), but the driver runs the
+// same assembler at load, and caches its result on disk (~/.nv/ComputeCache, off with
+// CUDA_CACHE_DISABLE=1): only the GPU can tell whether it pays (benchmarks/ptx_jit.py).
+bool ptx_images() {
+  const char* v = std::getenv("CUJIT_NVRTC_PTX");
+  return v && std::string(v) == "1";
+}
+
+std::string gpu_arch(int major, int minor) {
+  std::string arch = toolchain::best_arch_cached(major, minor, !ptx_images());
   // A CUBIN runs only on its own major version; past what NVRTC knows, hand the driver PTX.
-  if (std::stoi(arch.substr(3)) / 10 != major) arch = toolchain::best_arch_cached(major, minor, false);
+  if (arch.rfind("sm_", 0) == 0 && std::stoi(arch.substr(3)) / 10 != major)
+    arch = toolchain::best_arch_cached(major, minor, false);
   return arch;
 }
 
@@ -56,7 +82,7 @@ void start_nvrtc_warmup(int major, int minor) {
   const char* on = std::getenv("CUJIT_NVRTC_WARMUP");
   if (!on || std::string(on) != "1") return;
   try {
-    nvrtc_warmup(cubin_arch(major, minor), false);
+    nvrtc_warmup(gpu_arch(major, minor), false);
   } catch (...) {  // a courtesy: the first kernel compiles as it would have without it
   }
 }
@@ -66,14 +92,28 @@ void nvrtc_warmup(const std::string& arch, bool wait) {
   if (!toolchain::pch_enabled()) return;  // also makes the PCH table before warmup_state()
   Warmup& w = warmup_state();
   std::lock_guard<std::mutex> g(w.mu);
-  if (w.thread.joinable()) w.thread.join();
-  w.thread = std::thread([arch] {
+  if (w.closed) return;
+  w.join_locked();
+  w.owner = getpid();
+  w.thread = new std::thread([arch] {
     try {
       nvrtc_compile_source(cuda_prelude() + "extern \"C\" __global__ void cj_nvrtc_warmup() {}\n", "cujit_warmup.cu", arch);
     } catch (...) {
     }
   });
-  if (wait) w.thread.join();
+  if (wait) w.join_locked();
+}
+
+void nvrtc_warmup_shutdown() {
+  Warmup& w = warmup_state();
+  {
+    std::lock_guard<std::mutex> g(w.mu);
+    w.closed = true;
+  }
+  // The warm-up's compile is one of the running ones; once none runs, its thread only returns.
+  if (!toolchain::wait_running_compiles(60)) return;  // NVRTC stuck for a minute: exit as before
+  std::lock_guard<std::mutex> g(w.mu);
+  w.join_locked();
 }
 
 void register_nvrtc_warmup() { rt::on_first_context(&start_nvrtc_warmup); }
@@ -142,8 +182,7 @@ std::shared_ptr<rt::LoadedModule> load_linked(const Build& b) {
     inputs.push_back({t, l.data, l.name});
   }
   auto cc = rt::compute_capability();
-  std::string arch = toolchain::best_arch_cached(cc.first, cc.second, true);
-  if (std::stoi(arch.substr(3)) / 10 != cc.first) arch = toolchain::best_arch_cached(cc.first, cc.second, false);
+  const std::string arch = gpu_arch(cc.first, cc.second);
   std::string image, log;
   {
     py::gil_scoped_release nogil;
@@ -184,7 +223,7 @@ std::shared_ptr<rt::LoadedModule> load_build(const Build& b, rt::Backend backend
     return rt::LoadedModule::load_host(lib);
   }
   auto cc = rt::compute_capability();
-  const std::string arch = cubin_arch(cc.first, cc.second);
+  const std::string arch = gpu_arch(cc.first, cc.second);
   toolchain::NvrtcOutput out;
   {
     py::gil_scoped_release nogil;

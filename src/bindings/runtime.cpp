@@ -296,10 +296,10 @@ void define_runtime(py::module_& m) {
         "The driver version, NVRTC (path, version), the host compiler (command, version) and the disk "
         "cache folder, each replaced by '<name>_error' (the reason) when missing; for python -m cujit --info.");
   m.def("_shutdown", [] {
-          // NVRTC compiles left running by a Ctrl-C end first: they run inside libnvrtc, which the
-          // process unloads as it exits.
+          // NVRTC compiles still running (the warm-up's, those Ctrl-C left, other threads') end
+          // first: they run inside libnvrtc, whose static destructors exit() runs.
           py::gil_scoped_release release;
-          toolchain::wait_abandoned_compiles(60);
+          nvrtc_warmup_shutdown();
           rt::shutdown();
         }, "Interpreter exit: wait for compiles Ctrl-C abandoned, stop calling the CUDA driver (frees are skipped).");
 }

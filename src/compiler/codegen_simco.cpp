@@ -11,7 +11,7 @@
 //     v_n = cj::sim_co_votes(0);                  // the result, once every thread has voted
 //
 // The scheduler (host.h sim_schedule) is the fibers': the same order of threads, the same release
-// of barriers and answers of warp operations, the same deadlock and fault reports, so results are
+// of barriers and answers of warp operations, the same fault reports, so results are
 // the fibers'. A `case` label may sit inside the `if`s and loops around a stop as long as no
 // declaration is in scope there, so what codegen would declare in those scopes (a loop's
 // broke-out flag, a range loop's counter and bounds) becomes a frame member too.

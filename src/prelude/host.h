@@ -157,8 +157,8 @@ CJ_FN void sim_set_dyn_smem(int64_t bytes) {
 // barrier is seen after it, as on the GPU. Warp-synchronous intrinsics (shuffles, votes,
 // syncwarp) do the same per warp: each lane leaves its operand and yields, and once no thread
 // can run, the scheduler computes every waiting lane's result from its warp's operands. A
-// barrier that only part of the block reaches (the others have returned) is a deadlock on a GPU;
-// here it is reported.
+// barrier that only part of the block reaches is released once the others have returned, as on
+// the GPU (PTX's `exit` releases a barrier the exiting threads hold up).
 //
 // On x86-64 a switch saves the callee-saved registers and swaps stack pointers (a few ns);
 // elsewhere it falls back to ucontext, whose swapcontext also makes a signal-mask system call.
@@ -234,6 +234,7 @@ struct SimFibers {
   void (*entry)(void*) = nullptr;
   void* arg = nullptr;
   int generation = 0;   // barriers passed; syncthreads_count & co. use slot generation % 2
+  int exited = 0;       // threads that returned before the last release (not at the barrier)
   int votes[2] = {0, 0};
   char fault[480] = {0};  // a thread's SimFault message (an out-of-bounds index)
   // A cooperative launch runs each block on a thread of its own (runtime/launch.cpp), which ends
@@ -422,7 +423,7 @@ CJ_FN uint64_t sim_co_wres() { return sim_fibers.wres[sim_fibers.current]; }
 CJ_FN int32_t sim_co_votes(int how) {
   const SimFibers& f = sim_fibers;
   const int32_t n = f.votes[(f.generation + 1) % 2];
-  return how == 0 ? n : how == 1 ? (n == f.count ? 1 : 0) : (n > 0 ? 1 : 0);
+  return how == 0 ? n : how == 1 ? (n == f.count - f.exited ? 1 : 0) : (n > 0 ? 1 : 0);
 }
 template <class T> CJ_FN uint64_t sim_bits(T v) {
   uint64_t b = 0;
@@ -510,6 +511,7 @@ static void sim_block_reserve(SimFibers& f, int nthreads, bool stacks) {
     f.stack_capacity = nthreads;
   }
   f.count = nthreads;
+  f.exited = 0;
   f.generation = 0;
   f.votes[0] = f.votes[1] = 0;
   for (int t = 0; t < nthreads; ++t) f.state[t] = 0;
@@ -543,21 +545,13 @@ static bool sim_schedule(SimFibers& f, int nthreads, Round&& round, char* err, s
       }
     }
     if (finished == nthreads) return true;
-    if (finished > 0) {
-      // One thread of each side, so the user can follow both paths through the kernel.
-      int w = 0, d = 0;
-      while (w < nthreads - 1 && f.state[w] != 1) ++w;
-      while (d < nthreads - 1 && f.state[d] != 2) ++d;
-      const int bx = sim_thread.blockDim.x, by = sim_thread.blockDim.y;
-      std::snprintf(err, errlen,
-                    "deadlock in block (%d, %d, %d): %d of its %d threads wait at cuda.syncthreads() "
-                    "but %d have already returned and will never reach it (thread (%d, %d, %d) waits, "
-                    "thread (%d, %d, %d) returned)",
-                    sim_thread.blockIdx.x, sim_thread.blockIdx.y, sim_thread.blockIdx.z, waiting, nthreads, finished,
-                    w % bx, (w / bx) % by, w / (bx * by), d % bx, (d / bx) % by, d / (bx * by));
-      return false;
-    }
-    for (int t = 0; t < nthreads; ++t) f.state[t] = 0;  // everyone is at the barrier: release
+    // Everyone is at the barrier or has returned: release. A thread that returned no longer
+    // holds a barrier up, as PTX defines `exit` ("if the exiting threads are holding up the
+    // barrier, the barrier is released") and as the GPU and numba-cuda's simulator run
+    // `if i >= n: return` before a cuda.syncthreads(); the threads that returned stay done.
+    for (int t = 0; t < nthreads; ++t)
+      if (f.state[t] == 1) f.state[t] = 0;
+    f.exited = finished;
     f.co_waiting = 0;
     ++f.generation;
 #if CJ_SIM_RACECHECK
@@ -664,8 +658,8 @@ CJ_FN int32_t syncthreads_count(bool p) {
 }
 CJ_FN int32_t syncthreads_and(bool p) {
   SimFibers& f = sim_fibers;
-  int n = f.current < 0 ? 1 : f.count;
-  return syncthreads_count(p) == n ? 1 : 0;
+  const int32_t votes = syncthreads_count(p);  // after the release: f.exited is this barrier's
+  return votes == (f.current < 0 ? 1 : f.count - f.exited) ? 1 : 0;
 }
 CJ_FN int32_t syncthreads_or(bool p) { return syncthreads_count(p) > 0 ? 1 : 0; }
 // Blocks of a launch run on several CPU threads at once; a block's threads on one.

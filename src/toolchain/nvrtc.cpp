@@ -241,18 +241,35 @@ NvrtcOutput nvrtc_compile_here(const std::string& source, const std::string& pro
                                const std::string& arch, const std::vector<std::string>& extra_options,
                                const std::string& header, bool allow_pch, bool allow_minimal);
 
-// Compiles that Ctrl-C left running: NVRTC has no way to stop one, so its thread finishes alone
-// and drops the result. wait_abandoned_compiles (at interpreter exit) lets them end before the
-// process tears down the library they run in.
+// Compiles running in any thread (g_running: the warm-up's, a Python daemon thread's, ...), and
+// those Ctrl-C left running (g_abandoned: NVRTC has no way to stop one, so its thread finishes
+// alone and drops the result). wait_running_compiles (at interpreter exit) lets them end before the
+// process tears down the library they run in: exit() runs libnvrtc's static destructors (and
+// removes the PCH files) while such a thread would still be inside NVRTC, which crashed with
+// SIGSEGV.
 std::mutex g_abandoned_mutex;
 std::condition_variable g_abandoned_cv;
 int g_abandoned = 0;
+int g_running = 0;
+
+struct RunningCompile {
+  RunningCompile() {
+    std::lock_guard<std::mutex> g(g_abandoned_mutex);
+    ++g_running;
+  }
+  ~RunningCompile() {
+    std::lock_guard<std::mutex> g(g_abandoned_mutex);
+    --g_running;
+    g_abandoned_cv.notify_all();
+  }
+};
 
 }  // namespace
 
-void wait_abandoned_compiles(int max_seconds) {
+bool wait_running_compiles(int max_seconds) {
   std::unique_lock<std::mutex> lock(g_abandoned_mutex);
-  g_abandoned_cv.wait_for(lock, std::chrono::seconds(max_seconds), [] { return g_abandoned == 0; });
+  return g_abandoned_cv.wait_for(lock, std::chrono::seconds(max_seconds),
+                                 [] { return g_abandoned == 0 && g_running == 0; });
 }
 
 NvrtcOutput nvrtc_compile(const std::string& source, const std::string& program_name,
@@ -315,6 +332,7 @@ namespace {
 NvrtcOutput nvrtc_compile_here(const std::string& source, const std::string& program_name,
                                const std::string& arch, const std::vector<std::string>& extra_options,
                                const std::string& header, bool allow_pch, bool allow_minimal) {
+  RunningCompile running;  // counted until NVRTC is done with it (wait_running_compiles)
   bool cubin;
   if (starts_with(arch, "sm_") && arch.size() > 3) {
     cubin = true;

@@ -69,8 +69,10 @@ NvrtcOutput nvrtc_compile(const std::string& source, const std::string& program_
                           const std::string& header = std::string(), bool allow_pch = true,
                           bool allow_minimal = true);
 
-/// Interpreter exit: waits (at most `max_seconds`) for compiles that Ctrl-C left running.
-void wait_abandoned_compiles(int max_seconds);
+/// Interpreter exit: waits (at most `max_seconds`) until no compile runs in any thread (those
+/// Ctrl-C left running included), so that none is inside NVRTC when exit() unloads it. False when
+/// one still runs after that.
+bool wait_running_compiles(int max_seconds);
 
 /// "13.0": the loaded NVRTC's version.
 std::string nvrtc_version();
