@@ -172,8 +172,8 @@ Type type_dict_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
   }
   if (b.id == Builtin::TypedDictEmpty) {  // typeinfer_typed.cpp
     Type t = type_typed_dict_call(fn, call, b, args);
-    check_key(src, *call.list[0], t.elems[0]);
-    check_value(src, *call.list[1], t.elems[1]);
+    check_key(src, *call.args()[0], t.elems[0]);
+    check_value(src, *call.args()[1], t.elems[1]);
     return t;
   }
   if (b.id == Builtin::TypedDict) {  // typed.Dict(): as dict(), typed by its first insertion

@@ -65,8 +65,8 @@ Type type_typed_list_call(FunctionInstance& fn, ast::Node& call, const BuiltinRo
   if (b.id == Builtin::TypedListEmpty) {
     if (args.empty() || args.size() > 2)
       typing(src, call, "empty_list() takes the item type (and an optional allocated=), " + std::to_string(args.size()) + " given");
-    Type item = named_type(fn, *call.list[0], args[0], "empty_list()'s item_type");
-    if (!typed_list_item_ok(item)) refuse(src, *call.list[0], "a typed.List cannot hold a " + item.str() + " in compiled code");
+    Type item = named_type(fn, *call.args()[0], args[0], "empty_list()'s item_type");
+    if (!typed_list_item_ok(item)) refuse(src, *call.args()[0], "a typed.List cannot hold a " + item.str() + " in compiled code");
     return Type::typed_list(item);
   }
   if (args.size() > 1 || !call.keywords.empty()) typing(src, call, "List() takes at most one argument (an iterable)");
@@ -77,7 +77,7 @@ Type type_typed_list_call(FunctionInstance& fn, ast::Node& call, const BuiltinRo
   const Type& it = args[0];
   if (it.is_list() && !it.elems[0].known()) return Type::unknown();  // a list not typed yet
   Type item = it.tag == Type::Tag::Iterator || it.is_dict() ? Type::unknown() : iteration_item(it);
-  if (!item.known()) typing(src, *call.list[0], "List() argument must be iterable (a list, range, array, str or tuple of one type), not " + it.str());
+  if (!item.known()) typing(src, *call.args()[0], "List() argument must be iterable (a list, range, array, str or tuple of one type), not " + it.str());
   if (!typed_list_item_ok(item)) refuse(src, call, "a typed.List cannot hold a " + item.str() + " in compiled code");
   return Type::typed_list(item);
 }
@@ -88,8 +88,8 @@ Type type_typed_dict_call(FunctionInstance& fn, ast::Node& call, const BuiltinRo
   if (b.id == Builtin::TypedDictEmpty) {
     if (args.size() < 2 || args.size() > 3)
       typing(src, call, "Dict.empty() takes the key and value types (and an optional n_keys=), " + std::to_string(args.size()) + " given");
-    Type k = named_type(fn, *call.list[0], args[0], "Dict.empty()'s key_type");
-    Type v = named_type(fn, *call.list[1], args[1], "Dict.empty()'s value_type");
+    Type k = named_type(fn, *call.args()[0], args[0], "Dict.empty()'s key_type");
+    Type v = named_type(fn, *call.args()[1], args[1], "Dict.empty()'s value_type");
     return Type::dict(k, v);  // keys and values checked as a dict literal's (type_dict_call's caller)
   }
   if (!args.empty() || !call.keywords.empty())
