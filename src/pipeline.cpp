@@ -593,6 +593,17 @@ std::string restrict_cuda_source(const std::string& cuda_source) {
   return s;
 }
 
+void kernel_variant_sources(Build& b, bool restrict, bool narrow) {
+  if (restrict) b.cuda_source = restrict_cuda_source(b.cuda_source);
+  if (!narrow) return;
+  const std::string& prelude = cuda_prelude();
+  const size_t at = b.cuda_source.compare(0, prelude.size(), prelude) == 0 ? prelude.size() : 0;
+  b.cuda_source.insert(at, "#define CJ_INDEX32 1\n");
+  // The simulator runs the same narrow indexing, so that its tests prove it; after the host
+  // prelude too, which stays precompiled.
+  b.host_source.insert(std::min(b.host_prelude_len, b.host_source.size()), "#define CJ_INDEX32 1\n");
+}
+
 toolchain::NvrtcOutput nvrtc_compile_source(const std::string& source, const std::string& name,
                                             const std::string& arch, const std::vector<std::string>& extra_options,
                                             bool allow_pch, bool allow_minimal) {

@@ -169,6 +169,12 @@ toolchain::NvrtcOutput compile_cuda(const Build& b, const std::string& arch);
 /// that the prelude's precompiled header serves both variants).
 std::string restrict_cuda_source(const std::string& cuda_source);
 
+/// A kernel variant's programs, made from a copy of the plain build: `restrict` as above;
+/// `narrow`, launched when every array argument's elements lie within 2^31 bytes of its data
+/// pointer, defines CJ_INDEX32 after the prelude of both programs (32-bit index arithmetic,
+/// prelude/common.h IndexWidth).
+void kernel_variant_sources(Build& b, bool restrict, bool narrow);
+
 /// The host compiler, through the disk cache; errors mapped to the user's line likewise.
 std::shared_ptr<toolchain::HostLibrary> compile_host(const Build& b);
 

@@ -1,5 +1,5 @@
 """Passes read AST children by role (`n.lhs()`, `n.test()`: src/compiler/ast_nodes.def), never the
-storage slots a/b/c (tools/check_ast_fields.py; docs/ARCHITECTURE.md, "The syntax tree")."""
+storage slots a/b/c/list (tools/check_ast_fields.py; docs/ARCHITECTURE.md, "The syntax tree")."""
 import os
 import subprocess
 import sys

@@ -8,7 +8,13 @@ import sys
 
 import pytest
 
+import cujit
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The children import the cujit this process imported (make test-asan's build under build/asan,
+# else python/), with the sanitizer runtimes it was started with.
+PKG = os.path.dirname(os.path.dirname(os.path.abspath(cujit.__file__)))
+PASS = {k: os.environ[k] for k in ("LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS") if k in os.environ}
 
 PROGRAM = r'''
 import numpy as np
@@ -56,9 +62,10 @@ def test_jit_ufunc_and_simulator_without_a_system_compiler(tmp_path):
         # suite's second run (make test-asan) does not build it again; cujit's cache is fresh.
         "ZIG_GLOBAL_CACHE_DIR": os.environ.get("CUJIT_TEST_ZIG_CACHE", os.path.join(ROOT, "build", "zig-cache")),
         "CUJIT_ENABLE_CUDASIM": "1",
-        "PYTHONPATH": os.path.join(ROOT, "python"),
+        "PYTHONPATH": PKG,
         "NUMBA_CUDA_WARN_ON_IMPLICIT_COPY": "0",
         "NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS": "0",
+        **PASS,
     }
     r = subprocess.run([sys.executable, "-c", PROGRAM], env=env, capture_output=True, text=True, timeout=1500)
     assert r.returncode == 0, r.stderr[-3000:]
@@ -70,7 +77,7 @@ def test_jit_ufunc_and_simulator_without_a_system_compiler(tmp_path):
 def test_no_compiler_at_all_says_what_to_install(tmp_path):
     # No system compiler and no ziglang on sys.path: the error names every fix.
     env = {"PATH": str(tmp_path), "HOME": str(tmp_path), "CUJIT_CACHE_DIR": str(tmp_path / "cache"),
-           "PYTHONPATH": os.path.join(ROOT, "python"), "PYTHONNOUSERSITE": "1"}
+           "PYTHONPATH": PKG, "PYTHONNOUSERSITE": "1", **PASS}
     code = ("import cujit; cujit._core.set_compiler_fallbacks([])\n"
             "from cujit import njit\n"
             "try:\n    njit(lambda x: x + 1)(1)\nexcept Exception as e:\n    print(type(e).__name__); print(e)\n")

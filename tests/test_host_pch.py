@@ -43,7 +43,10 @@ def program(name):
 def run(tmp_path, cache, name, **env):
     script = tmp_path / f"{name}.py"
     script.write_text(program(name))
-    full = dict(os.environ, CUJIT_CACHE_DIR=str(cache), PYTHONPATH=PACKAGE_PARENT, **env)
+    # CUJIT_HOST_PCH_SEED=0: the cache's own header, not the one made at build time
+    # (tests/test_host_pch_seed.py).
+    full = dict(os.environ, CUJIT_CACHE_DIR=str(cache), PYTHONPATH=PACKAGE_PARENT, CUJIT_HOST_PCH_SEED="0")
+    full.update(env)
     full.pop("CUJIT_DISABLE_CACHE", None)
     if "CUJIT_HOST_PCH" not in env:
         full.pop("CUJIT_HOST_PCH", None)

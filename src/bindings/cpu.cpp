@@ -155,6 +155,18 @@ py::object result_value(const Type& t, const char* p, ResultOwners& owners) {
     if (owners.list_depth == 0) release_dict(head);
     return r;
   }
+  if (t.is_charseq()) {  // a record's string field: a str or bytes up to its last non-NUL unit, as Numba returns it
+    const size_t unit = t.is_unicode_charseq() ? 4 : 1;
+    size_t n = (size_t)t.ndim;
+    auto code = [&](size_t i) {
+      uint32_t c = 0;
+      std::memcpy(&c, p + i * unit, unit);
+      return c;
+    };
+    while (n > 0 && code(n - 1) == 0) --n;
+    if (!t.is_unicode_charseq()) return py::bytes(p, n);
+    return py::reinterpret_steal<py::object>(PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, p, (Py_ssize_t)n));
+  }
   if (t.is_record()) {  // a copy of the record, as Numba returns one (numpy.record)
     const char* data;
     std::memcpy(&data, p, sizeof data);
@@ -185,7 +197,7 @@ py::object result_value(const Type& t, const char* p, ResultOwners& owners) {
 // Whether the dispatcher can hand a result of this type back to Python.
 bool returnable(const Type& t) {
   if (t.is_scalar() || t.is_array() || t.is_record() || t.is_enum() || t.tag == Type::Tag::Void || t.tag == Type::Tag::None ||
-      t.tag == Type::Tag::String)
+      t.tag == Type::Tag::String || t.is_charseq())
     return true;
   if (t.is_optional() || t.is_list() || t.is_set()) return returnable(t.elems[0]);
   if (t.is_dict()) return returnable(t.elems[0]) && returnable(t.elems[1]);

@@ -377,8 +377,8 @@ DeviceArray field_view(const DeviceArray& a, const std::string& name) {
                           "array of dtype " + a.dtype.name() + "; a field name needs a structured dtype");
   const RecordField* f = a.dtype.record->find(name);
   if (!f) throw py::value_error("no field of name " + name);
-  if (!f->unsupported.empty())
-    throw py::type_error("field '" + name + "' has type " + f->unsupported + ", which a device array cannot hold");
+  if (!f->unsupported.empty() || f->type.is_charseq())  // a string field: no device array dtype holds it
+    throw py::type_error("field '" + name + "' has type " + f->type_str() + ", which a device array cannot hold");
   DeviceArray v = a;
   v.data = a.data + f->offset;
   v.dtype = f->type.is_record() ? rt::Dtype(f->type.record) : rt::Dtype(f->type.scalar);
@@ -395,13 +395,13 @@ DeviceArray field_view(const DeviceArray& a, const std::string& name) {
 
 // A view is bound to the stream given, else to this array's (numba-cuda's getitem). A str key is
 // a field of a record array.
-// A field of a type cujit's compiled code lacks (a string field 'U5', 'S3') of one record (a 0-d
+// A field no device array dtype holds (a string field 'U5', 'S3', or one compiled code lacks) of one record (a 0-d
 // record array, numba-cuda's DeviceRecord): NumPy reads or writes it in a host copy of the
 // record's bytes, as numba-cuda copies the field through the host. Null when `a` is no such case.
 const RecordField* host_only_field(const DeviceArray& a, const py::handle& key) {
   if (a.ndim() != 0 || !a.dtype.record || !py::isinstance<py::str>(key)) return nullptr;
   const RecordField* f = a.dtype.record->find(key.cast<std::string>());
-  return f && !f->unsupported.empty() ? f : nullptr;
+  return f && (!f->unsupported.empty() || f->type.is_charseq()) ? f : nullptr;
 }
 
 py::object getitem(const DeviceArray& a, const py::handle& key, const py::object& stream) {

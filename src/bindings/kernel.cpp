@@ -102,17 +102,34 @@ rt::Dim3 dim3_of(const py::handle& h, const char* what, const char* name) {
 struct Specialization {
   KernelBuild build;
   // Every argument an array or a scalar (kernel_restrict_candidate): a launch whose arrays do not
-  // overlap runs the restrict variant [1] (restrict_build, made at its first such launch), any
+  // overlap runs the restrict variant [1] (variant_build, made at its first such launch), any
   // other launch the plain one [0]. The simulator's host code is the same for both; its variant
   // [1] exists so that CUJIT_CHECK_PTX proves the restrict program builds.
+  // Bit 2 of the variant is the narrow one (kNarrow): every array argument's elements lie
+  // within 2^31 bytes of its data pointer (narrow_array), so indexing runs in 32-bit arithmetic
+  // (prelude/common.h IndexWidth); the simulator runs it too. Variant v's build is
+  // variant_builds[v] (made at its first launch), [0] being `build`.
   bool restrict_candidate = false;
-  std::unique_ptr<KernelBuild> restrict_build;
+  bool narrow_candidate = false;  // restrict_candidate and CUJIT_INDEX32=1 (narrow_enabled)
+  static constexpr int kNarrow = 2, kVariants = 4;
+  std::unique_ptr<KernelBuild> variant_builds[kVariants];
   // [v][d] variant v's GPU module loaded in device d's context (a module belongs to one
   // context), and [v][kSimSlot] the simulator's, for every simulated device.
   static constexpr int kSimSlot = rt::kMaxDevices;
-  std::shared_ptr<rt::LoadedModule> modules[2][rt::kMaxDevices + 1];
-  void* functions[2][rt::kMaxDevices + 1] = {};  // the kernel in each, once looked up
+  std::shared_ptr<rt::LoadedModule> modules[kVariants][rt::kMaxDevices + 1];
+  void* functions[kVariants][rt::kMaxDevices + 1] = {};  // the kernel in each, once looked up
 };
+
+/// Whether every dimension of an array (words: data, shape[ndim], strides[ndim]) is shorter than
+/// 2^31 and every element lies within 2^31 bytes of its data pointer, so that 32-bit index
+/// arithmetic reaches each one exactly (prelude/common.h offset32).
+inline bool narrow_array(const int64_t* words, int ndim, int64_t itemsize) {
+  for (int k = 0; k < ndim; ++k)
+    if (words[1 + k] > (int64_t)INT32_MAX) return false;
+  int64_t lo, hi;
+  cj::array_byte_extent(words + 1, words + 1 + ndim, ndim, itemsize, &lo, &hi);
+  return lo > -(int64_t)INT32_MAX && hi <= (int64_t)INT32_MAX;
+}
 
 /// The module slot of `backend` on the calling thread's current device.
 int module_slot(rt::Backend backend) {
@@ -150,11 +167,23 @@ struct LaunchPlan {
   // launches of another device take the general path, which refuses them.
   uint64_t generation = 0;
   Specialization* sp = nullptr;
-  rt::LoadedModule* module[2] = {};  // per variant (Specialization); null: not loaded yet
-  void* function[2] = {};
+  rt::LoadedModule* module[Specialization::kVariants] = {};  // per variant (Specialization); null: not loaded yet
+  void* function[Specialization::kVariants] = {};
 };
 
-/// CUJIT_RESTRICT=0 (read at each new specialisation): kernels have no restrict variant.
+/// CUJIT_INDEX32=1 (read at each new specialisation): kernels with a restrict variant also have
+/// narrow ones (32-bit indexing). Off by default until the H100 says it pays: the SASS has fewer
+/// index instructions, but NVVM no longer merges a tile's shared-memory loads into LDS.128
+/// (benchmarks/NOTES-compile.md, "Tighter kernels").
+bool narrow_enabled() {
+  const char* v = std::getenv("CUJIT_INDEX32");
+  if (!v) return false;
+  const std::string s = v;
+  return !(s.empty() || s == "0" || s == "false" || s == "False" || s == "off" || s == "no");
+}
+
+/// CUJIT_RESTRICT=0 (read at each new specialisation): kernels have no restrict variant, nor
+/// a narrow one.
 bool restrict_enabled() {
   const char* v = std::getenv("CUJIT_RESTRICT");
   if (!v) return true;
@@ -180,7 +209,8 @@ class Kernel {
   // numba-cuda's kernel extensions (a Python list, changed in place by users): while it is not
   // empty, every launch goes through Dispatcher._prepare_launch (launch_through_python).
   py::object extensions;
-  // The variant (Specialization) the last launch ran: 1 restrict, 0 plain (tests read it).
+  // The variant (Specialization) the last launch ran: bit 1 restrict, bit 2 narrow, 0 plain
+  // (tests read it).
   int last_variant = -1;
 
   Kernel(std::shared_ptr<FunctionSource> src, const std::vector<std::string>& sigs, bool debug = false,
@@ -235,6 +265,7 @@ class Kernel {
     ByteSpan spans[kMaxInlineArgs];
     size_t nspans = 0;
     const bool restrict_candidate = p.sp->restrict_candidate;
+    bool narrow = p.sp->narrow_candidate;
     int64_t* w = words;
     bool any_array = false;
     for (size_t i = 0; i < n; ++i) {
@@ -256,7 +287,10 @@ class Kernel {
           *w++ = (int64_t)(intptr_t)d->data;  // a cj::Array's words
           for (int k = 0; k < a.ndim; ++k) *w++ = d->shape[k];
           for (int k = 0; k < a.ndim; ++k) *w++ = d->strides[k];
-          if (restrict_candidate) spans[nspans++] = array_span((const int64_t*)params[i], a.ndim, itemsize);
+          if (restrict_candidate) {
+            spans[nspans++] = array_span((const int64_t*)params[i], a.ndim, itemsize);
+            narrow = narrow && narrow_array((const int64_t*)params[i], a.ndim, itemsize);
+          }
           any_array = true;
           continue;
         }
@@ -297,7 +331,7 @@ class Kernel {
     } else if (l.shared > (size_t)rt::kSimMaxSharedOptin || p.generation != rt::sim_generation(rt::current_device())) {
       return false;
     }
-    const int v = restrict_candidate && spans_disjoint(spans, nspans) ? 1 : 0;
+    const int v = (restrict_candidate && spans_disjoint(spans, nspans) ? 1 : 0) | (narrow ? Specialization::kNarrow : 0);
     if (!p.function[v]) return false;  // the general path loads this variant
     check_config(l, p.backend);
     last_variant = v;
@@ -333,7 +367,7 @@ class Kernel {
       throw py::type_error(src_->name + "() takes " + std::to_string(sp.build.arg_types.size()) + " arguments, got " + std::to_string(n));
     check_launch(sp.build, backend, l.shared, karg);  // shared memory, arrays of a lost context
     const int slot = module_slot(backend);
-    const int v = restrict_variant(sp, karg);
+    const int v = launch_variant(sp, karg);
     if (!sp.functions[v][slot] || sp.modules[v][slot]->stale())
       sp.functions[v][slot] = module(sp, backend, v).function(sp.build.symbol);
     rt::LoadedModule& mod = *sp.modules[v][slot];
@@ -449,14 +483,18 @@ class Kernel {
 
   /// Specialisation `i` through NVRTC (and the disk cache) for `arch`: PTX text ("compute_XY")
   /// or CUBIN bytes ("sm_XY").
-  py::bytes image(size_t i, const std::string& arch, bool restrict_variant = false) {
+  py::bytes image(size_t i, const std::string& arch, bool restrict_variant = false, bool narrow = false) {
     Specialization& sp = specs_.at(i);
     if (restrict_variant && !sp.restrict_candidate)
       throw py::value_error(sp.build.name + "() has no restrict variant: some argument is neither an array nor a scalar");
+    if (narrow && !sp.narrow_candidate)
+      throw py::value_error(sp.build.name + "() has no narrow variant: CUJIT_INDEX32=1 was not set when it was specialised, "
+                            "or some argument is neither an array nor a scalar");
+    const int v = (restrict_variant ? 1 : 0) | (narrow ? Specialization::kNarrow : 0);
     toolchain::NvrtcOutput o;
     {
       py::gil_scoped_release nogil;
-      o = compile_cuda(restrict_variant ? restrict_build(sp) : sp.build, arch);
+      o = compile_cuda(variant_build(sp, v), arch);
     }
     return py::bytes(o.image);
   }
@@ -488,6 +526,7 @@ class Kernel {
       sp->build = build_kernel(with_function_args(source_for_compile(src_, snapshot_), types), types, debug_);
       sp->build.nvrtc_flags = nvrtc_flags_;
       sp->restrict_candidate = restrict_enabled() && kernel_restrict_candidate(sp->build.arg_types);
+      sp->narrow_candidate = sp->restrict_candidate && narrow_enabled();
       return sp;
     });
   }
@@ -499,35 +538,39 @@ class Kernel {
       const std::string what = "kernel " + describe_call(sp.build.name, sp.build.arg_types);
       if (sp.restrict_candidate && debug_level() >= 1)
         std::cerr << "cujit: " << what
-                  << (variant ? ": restrict variant (no two array arguments overlap)\n"
-                              : ": plain variant (array arguments may overlap)\n");
-      slot = load_build(variant ? restrict_build(sp) : sp.build, b, what);
+                  << ((variant & 1) ? ": restrict variant (no two array arguments overlap)"
+                                    : ": plain variant (array arguments may overlap)")
+                  << ((variant & Specialization::kNarrow) ? ", 32-bit indexing\n" : "\n");
+      slot = load_build(variant_build(sp, variant), b, what);
     }
     return *slot;
   }
 
-  /// The build of the restrict variant: the same, with CJ_RESTRICT defined (made once; the
-  /// caller holds mu_ or the GIL, as specs_ is read).
-  static const KernelBuild& restrict_build(Specialization& sp) {
-    if (!sp.restrict_build) {
+  /// The build of variant v: the plain one for 0, else a copy with CJ_RESTRICT (bit 1) and
+  /// CJ_INDEX32 (kNarrow) defined (made once; the caller holds mu_ or the GIL, as specs_ is read).
+  static const KernelBuild& variant_build(Specialization& sp, int v) {
+    if (v == 0) return sp.build;
+    if (!sp.variant_builds[v]) {
       auto b = std::make_unique<KernelBuild>(sp.build);
-      b->cuda_source = restrict_cuda_source(sp.build.cuda_source);
-      sp.restrict_build = std::move(b);
+      kernel_variant_sources(*b, (v & 1) != 0, (v & Specialization::kNarrow) != 0);
+      sp.variant_builds[v] = std::move(b);
     }
-    return *sp.restrict_build;
+    return *sp.variant_builds[v];
   }
 
-  /// 1 (the restrict variant) when the specialisation has one and no two of the marshalled arrays
-  /// share a byte; else 0.
-  static int restrict_variant(const Specialization& sp, const std::vector<KArg>& karg) {
+  /// The variant for the marshalled arguments when the specialisation has variants: bit 1 when
+  /// no two arrays share a byte, kNarrow when every array is narrow (narrow_array); else 0.
+  static int launch_variant(const Specialization& sp, const std::vector<KArg>& karg) {
     if (!sp.restrict_candidate) return 0;
     std::vector<ByteSpan> spans;
+    bool narrow = sp.narrow_candidate;
     for (const KArg& a : karg) {
       if (!a.type.is_array()) continue;
       const int64_t itemsize = a.type.record ? a.type.record->size : scalar_size(a.type.scalar);
       spans.push_back(array_span(a.bytes.data(), a.type.ndim, itemsize));
+      narrow = narrow && narrow_array(a.bytes.data(), a.type.ndim, itemsize);
     }
-    return spans_disjoint(spans.data(), spans.size()) ? 1 : 0;
+    return (spans_disjoint(spans.data(), spans.size()) ? 1 : 0) | (narrow ? Specialization::kNarrow : 0);
   }
 
   /// The block size the backend allows (the device's attribute is cached). The dynamic shared
@@ -604,7 +647,7 @@ class Kernel {
     p.generation = backend == rt::Backend::GPU ? rt::context_generation() : rt::sim_generation(rt::current_device());
     p.sp = &sp;
     const int slot = module_slot(backend);
-    for (int v = 0; v < 2; ++v)  // a variant not loaded yet is loaded by the general path
+    for (int v = 0; v < Specialization::kVariants; ++v)  // a variant not loaded yet is loaded by the general path
       if (sp.functions[v][slot] && !sp.modules[v][slot]->stale()) {
         p.module[v] = sp.modules[v][slot].get();
         p.function[v] = sp.functions[v][slot];
@@ -866,13 +909,19 @@ void define_kernel(py::module_& m) {
       .def("_annotations", [](py::handle self) { return kernel_of(self.ptr())->annotations(); })
       .def("_info", [](py::handle self, size_t i, bool gpu) { return kernel_of(self.ptr())->info(i, gpu); },
            py::arg("index"), py::arg("gpu"))
-      .def("_image", [](py::handle self, size_t i, const std::string& arch, bool restrict_variant) {
-             return kernel_of(self.ptr())->image(i, arch, restrict_variant);
-           }, py::arg("index"), py::arg("arch"), py::arg("restrict_variant") = false,
+      .def("_image", [](py::handle self, size_t i, const std::string& arch, bool restrict_variant, bool narrow) {
+             return kernel_of(self.ptr())->image(i, arch, restrict_variant, narrow);
+           }, py::arg("index"), py::arg("arch"), py::arg("restrict_variant") = false, py::arg("narrow") = false,
            "PTX or CUBIN of specialisation `index`; restrict_variant: the program launched when no two array "
-           "arguments overlap")
-      .def_property_readonly("_last_variant", [](py::handle self) { return kernel_of(self.ptr())->last_variant; },
-                             "1 when the last launch ran the restrict variant, 0 the plain one, -1 before any")
+           "arguments overlap; narrow: the one launched when every array lies within 2^31 bytes (32-bit indexing)")
+      .def_property_readonly("_last_variant", [](py::handle self) {
+             const int v = kernel_of(self.ptr())->last_variant;
+             return v < 0 ? v : (v & 1);
+           }, "1 when the last launch ran the restrict variant, 0 the plain one, -1 before any")
+      .def_property_readonly("_last_narrow", [](py::handle self) {
+             const int v = kernel_of(self.ptr())->last_variant;
+             return v < 0 ? v : (v & Specialization::kNarrow) ? 1 : 0;
+           }, "1 when the last launch ran a narrow variant (32-bit indexing), 0 when not, -1 before any")
       .def("_set_extensions", [](py::handle self, py::object l) { kernel_of(self.ptr())->extensions = std::move(l); })
       .def("inspect_source", [](py::handle self, const std::vector<std::string>& arg_types, bool cuda) {
              return kernel_of(self.ptr())->inspect_source(arg_types, cuda);

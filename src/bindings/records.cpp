@@ -53,6 +53,9 @@ RecordPtr build(const py::dtype& dt) {
       f.type = Type::record_of(record_from_dtype(ft));
     } else if (scalar_from_numpy_dtype(ft, &s)) {
       f.type = Type::scalar_of(s);
+    } else if ((ft.kind() == 'S' || ft.kind() == 'U') && f.shape.empty() && ft.itemsize() > 0) {
+      // Numba's CharSeq / UnicodeCharSeq: NumPy's bytes, or UCS-4 code points (4 bytes each).
+      f.type = ft.kind() == 'U' ? Type::charseq(true, (int)(ft.itemsize() / 4)) : Type::charseq(false, (int)ft.itemsize());
     } else {
       const char k = ft.kind();
       if (k == 'O' || k == 'V')

@@ -171,6 +171,7 @@ std::string const_repr(const ConstValue& v) {
     case ConstValue::Tag::Float: return float_repr(v.f);
     case ConstValue::Tag::Imag: return float_repr(v.f) + "j";
     case ConstValue::Tag::Str: return str_repr(v.s);
+    case ConstValue::Tag::Bytes: return "b" + str_repr(v.s);
   }
   return "?";
 }

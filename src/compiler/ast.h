@@ -50,6 +50,16 @@ constexpr uint64_t role_mask(Kind k) {
   return 0;
 }
 
+/// Whether kind `k` is a statement (its row's category in ast_nodes.def is Stmt).
+constexpr bool is_statement(Kind k) {
+  switch (k) {
+#define NODE(name, category, children, doc) case Kind::name: return #category[0] == 'S';
+#include "compiler/ast_nodes.def"
+#undef NODE
+  }
+  return false;
+}
+
 /// Throws InternalError: node of kind `k` read through a role it does not have (a pass bug).
 [[noreturn]] void role_error(Kind k, Role r);
 
@@ -67,7 +77,7 @@ const char* kind_name(Kind k);
 
 /// A literal's value.
 struct ConstValue {
-  enum class Tag { None, Bool, Int, Float, Imag, Str } tag = Tag::None;  // Imag: 2j, its value in f
+  enum class Tag { None, Bool, Int, Float, Imag, Str, Bytes } tag = Tag::None;  // Imag: 2j, its value in f; Bytes: b'..', its bytes in s
   bool b = false;
   int64_t i = 0;   // also holds the low 64 bits of an int that overflows int64 (see big_int)
   double f = 0.0;

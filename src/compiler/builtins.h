@@ -24,7 +24,7 @@ enum class Builtin {
 
 /// The typing rule of a builtin (the third column of builtins.def).
 enum class Rule {
-  MathUnary, MathToInt, MathPredicate, MathBinary, MathFrexp, MathModf, MathLdexp, IntGcd, IntBitCount, Conjugate, Abs, MinMax, Round, CastInt, CastFloat,
+  MathUnary, MathToInt, MathPredicate, MathBinary, MathFrexp, MathModf, MathLdexp, IntGcd, IntBitCount, Conjugate, Abs, MinMax, Round, Divmod, CastInt, CastFloat,
   CastBool, Range, Len, Print, CudaGrid, CudaGridsize, CudaBarrier, CudaGroup, CudaVote, CudaFence, CudaShfl, CudaWarpVote, CudaMatch, CudaWarpMask, CudaBits,
   CudaBitsSame, CudaFma, CudaSelp, CacheLoad, CacheStore, ConstArray, ArrayAlloc, Atomic, AtomicInt, AtomicUnsigned, AtomicCas, Random, ArrayNew, ArrayView, ArrayReduce, ThreadId,
   Iterate, Operator, Complex, Fp16, Fp16Compare, TupleOf, LiteralUnroll, Ufunc, Time, ListOp, StrOp, DictOp, Elementwise, NpFunc,

@@ -81,7 +81,7 @@ std::string cpp_type(const Type& t);
 
 /// Whether call `e` was given its argument `i`: an optional argument left out (or passed as None)
 /// is typed None.
-inline bool arg_given(const ast::Node& e, size_t i) { return i < e.list.size() && e.list[i]->type.tag != Type::Tag::None; }
+inline bool arg_given(const ast::Node& e, size_t i) { return i < e.args().size() && e.args()[i]->type.tag != Type::Tag::None; }
 
 // Records in generated code (codegen_records.cpp): a record is `cj::Rec<size, align>` bytes
 // (prelude common.h), a record value a pointer to them, a field read and written at its offset.
@@ -89,11 +89,24 @@ inline bool arg_given(const ast::Node& e, size_t i) { return i < e.list.size() &
 std::string raise_code(const Program& prog, const FunctionInstance& fn, const ast::Node& s,
                        const std::function<std::string(const ast::Node&)>& value);
 
+/// The raise site (Program::raise_sites) of a check codegen adds at `line` of `fn`, one per `key`:
+/// builtin class `cls` with message `msg` (codegen_exc.cpp).
+int named_raise_site(const Program& prog, const FunctionInstance& fn, const std::string& key, const std::string& cls,
+                     const std::string& msg, int line);
+
 /// `a op b` (/, // or %, of scalar type `t`, operands converted to it) in GPU code built with
 /// debug=True (codegen_exc.cpp): a zero divisor raises as numba-cuda's debug mode does,
 /// ZeroDivisionError on the GPU and NumPy's FloatingPointError on the simulator (`sim`).
 std::string zero_division_code(const Program& prog, const FunctionInstance& fn, ast::Op op, const Type& t, int line,
                                bool sim, const std::string& a, const std::string& b);
+
+/// divmod(a, b) (codegen_exc.cpp), `a` and `b` converted to the element type of `t`, the
+/// result's UniTuple (C++ type `tuple_type`): Python's floor quotient and remainder, each operand
+/// evaluated once. A zero divisor raises ZeroDivisionError in @jit code (`python_errors`, Numba's
+/// messages), as zero_division_code in GPU code built with debug=True, and else gives what NumPy's
+/// error model gives (numba-cuda's): (0, 0) for integers, (a / 0, nan) for floats.
+std::string divmod_code(const Program& prog, const FunctionInstance& fn, const Type& t, int line, bool python_errors,
+                        bool sim, const std::string& a, const std::string& b, const std::string& tuple_type);
 
 /// `tuple[index]` of a UniTuple in GPU code built with debug=True (codegen_exc.cpp): an index
 /// past its end raises IndexError("tuple index out of range") as numba-cuda's debug mode does
@@ -117,6 +130,17 @@ std::string record_field_read(const Record& r, const RecordField& f, const std::
 /// or an array / scalar for a nested array) into field `f` of the record at `rec`.
 std::string record_field_store(const Record& r, const RecordField& f, const std::string& rec, const std::string& value,
                                const Type& value_type, bool host_only);
+
+// Char sequences (codegen_charseq.cpp): a record's 'S'/'U' field as a cj::CharSeq value.
+/// "cj::CharSeq<uint32_t, 12>".
+std::string charseq_cpp(const Type& t);
+/// A str or bytes literal typed as a char sequence (typeinfer_charseq.cpp retyped it).
+std::string charseq_literal_code(const ast::Node& c);
+/// == != < <= > >= between char sequences of one kind.
+std::string charseq_compare_code(const std::string& l, ast::Op op, const std::string& r);
+/// The field's value read from, and a statement storing `value` into, its bytes at `at` (a char*).
+std::string charseq_field_read(const RecordField& f, const std::string& at);
+std::string charseq_field_store(const RecordField& f, const std::string& at, const std::string& value);
 
 /// How prelude code reports a run-time error (a shape that does not fit): raised in the caller
 /// in @jit code, stopping the launch in kernels (prelude/ufuncs.h, host_arrays.h).

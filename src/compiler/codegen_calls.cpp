@@ -20,17 +20,17 @@ namespace detail {
 
 std::string Emitter::call(const ast::Node& e) {
   const Type& callee = e.func()->type;
-  if (callee.tag == Type::Tag::DType) return convert(expr(*e.list[0]), e.list[0]->type, e.type);
+  if (callee.tag == Type::Tag::DType) return convert(expr(*e.args()[0]), e.args()[0]->type, e.type);
   if (e.type.is_named_tuple() && callee.tag == Type::Tag::Module) return emit_named_tuple_call(e, resolved(e)->items, values());
   if (callee.user_fn >= 0) {
     const Resolved* r = resolved(e);
     if (!r || r->instance < 0) throw InternalError("codegen: unresolved call");
     const FunctionInstance& f = *prog_.fns[r->instance];
     std::string s = f.cpp_name + "(";
-    for (size_t i = 0; i < e.list.size(); ++i)
+    for (size_t i = 0; i < e.args().size(); ++i)
       s += (i ? ", " : "") + (f.arg_types[i].tag == Type::Tag::None
-                                  ? "((void)(" + expr(*e.list[i]) + "), cj::Unit{})"  // None: no value (param_type)
-                                  : convert(expr(*e.list[i]), e.list[i]->type, f.arg_types[i]));
+                                  ? "((void)(" + expr(*e.args()[i]) + "), cj::Unit{})"  // None: no value (param_type)
+                                  : convert(expr(*e.args()[i]), e.args()[i]->type, f.arg_types[i]));
     return s + ")";
   }
   if (const LibdeviceFn* ld = callee.name.rfind("cuda.libdevice.", 0) ? nullptr : find_libdevice(callee.name.substr(15))) {
@@ -44,7 +44,7 @@ std::string Emitter::call(const ast::Node& e) {
     const GlobalValue& decl = *prog_.foreign.at(callee.name.substr(std::string(kForeignPrefix).size())).decl;
     const Signature sig = parse_signature(decl.type_name);
     std::vector<std::string> args;
-    for (size_t i = 0; i < e.list.size(); ++i) args.push_back(arg(e, i, sig.args[i]));
+    for (size_t i = 0; i < e.args().size(); ++i) args.push_back(arg(e, i, sig.args[i]));
     return foreign_call(decl, sig, args);
   }
   // An intrinsic called by its name, or through a variable or parameter that holds it.
@@ -54,7 +54,7 @@ std::string Emitter::call(const ast::Node& e) {
 }
 
 std::string Emitter::arg(const ast::Node& e, size_t i, const Type& to) {
-  return convert(expr(*e.list[i]), e.list[i]->type, to);
+  return convert(expr(*e.args()[i]), e.args()[i]->type, to);
 }
 
 std::string Emitter::builtin(const ast::Node& e, Builtin b) {
@@ -63,7 +63,7 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
   const Rule rule = builtin_row(b).rule;
   if (rule == Rule::Ufunc) {  // codegen_ufunc.cpp
     std::vector<std::string> args;
-    for (const auto& a : e.list) args.push_back(expr(*a));
+    for (const auto& a : e.args()) args.push_back(expr(*a));
     bool alloc = false;
     std::string s = ufunc_code(*fn_, e, b, args, prog_.host_only, &alloc);
     allocates_ = allocates_ || alloc;
@@ -72,7 +72,7 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
   if (rule == Rule::Elementwise) return elementwise_call(e, b);  // codegen_arrayexpr.cpp
   if (rule == Rule::ArrayReduce) {
     if (e.args().size() > 1) return numpy_reduce(e, b);  // axis= / dtype= (codegen_numpy.cpp)
-    return reduce_code(e, b, expr(*e.list[0]), prog_.host_only);
+    return reduce_code(e, b, expr(*e.args()[0]), prog_.host_only);
   }
   if (rule == Rule::NpFunc) {  // codegen_numpy.cpp (a scalar result may make arrays too: np.median;
     allocates_ = true;         // type(): a tuple result's struct, np.linalg.eig's)
@@ -97,22 +97,22 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
     case Builtin::Abs: return sp + "(" + arg(e, 0, r) + ")";
     case Builtin::Min: case Builtin::Max: {
       std::vector<std::string> items;
-      if (e.list.size() == 1 && e.list[0]->type.is_list())  // prelude/host_list.h
-        return std::string(b == Builtin::Min ? "cj::list_min(" : "cj::list_max(") + expr(*e.list[0]) + ")";
-      if (e.list.size() == 1 && e.list[0]->type.tag == Type::Tag::String)  // prelude/host_str.h
-        return "cj::str_minmax(" + expr(*e.list[0]) + (b == Builtin::Max ? ", true)" : ", false)");
-      if (e.list.size() == 1) {
-        const Type& t = e.list[0]->type;
+      if (e.args().size() == 1 && e.args()[0]->type.is_list())  // prelude/host_list.h
+        return std::string(b == Builtin::Min ? "cj::list_min(" : "cj::list_max(") + expr(*e.args()[0]) + ")";
+      if (e.args().size() == 1 && e.args()[0]->type.tag == Type::Tag::String)  // prelude/host_str.h
+        return "cj::str_minmax(" + expr(*e.args()[0]) + (b == Builtin::Max ? ", true)" : ", false)");
+      if (e.args().size() == 1) {
+        const Type& t = e.args()[0]->type;
         const std::string tup = "cj_mt" + std::to_string(tmp_++);  // the tuple evaluated once
         for (size_t i = 0; i < t.elems.size(); ++i)
           items.push_back(convert(tup + ".f" + std::to_string(i), t.elems[i], r));
         std::string acc = items[0];
         for (size_t i = 1; i < items.size(); ++i) acc = sp + "(" + acc + ", " + items[i] + ")";
-        return "([&]() { auto " + tup + " = " + expr(*e.list[0]) + "; return " + acc + "; }())";
+        return "([&]() { auto " + tup + " = " + expr(*e.args()[0]) + "; return " + acc + "; }())";
       }
-      for (size_t i = 0; i < e.list.size(); ++i) items.push_back(arg(e, i, r));
-      if (!prog_.host_only && e.list.size() == 2 && (r.scalar == Scalar::Float32 || r.scalar == Scalar::Float64) &&
-          r.is_scalar() && is_float(e.list[0]->type.scalar) && is_float(e.list[1]->type.scalar))
+      for (size_t i = 0; i < e.args().size(); ++i) items.push_back(arg(e, i, r));
+      if (!prog_.host_only && e.args().size() == 2 && (r.scalar == Scalar::Float32 || r.scalar == Scalar::Float64) &&
+          r.is_scalar() && is_float(e.args()[0]->type.scalar) && is_float(e.args()[1]->type.scalar))
         return sp + "_float(" + items[0] + ", " + items[1] + ")";  // numba-cuda's fmax/fmin (common.h)
       std::string acc = items[0];
       for (size_t i = 1; i < items.size(); ++i) acc = sp + "(" + acc + ", " + items[i] + ")";
@@ -121,24 +121,28 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
     case Builtin::Round:
       // numba-cuda rounds the scaled value in float64, Numba's CPU code in x's type (they differ
       // for float32: round(float32(0.3425), 3) is 0.343 on the GPU, 0.342 in @jit code).
-      if (e.list.size() == 2)
+      if (e.args().size() == 2)
         return std::string(prog_.host_only ? "cj::round_digits(" : "cj::round_digits_f64(") + arg(e, 0, r) +
-               ", (int64_t)(" + expr(*e.list[1]) + "))";
-      if (is_integral(e.list[0]->type.scalar)) return arg(e, 0, r);
-      return "cj::round_even(" + expr(*e.list[0]) + ")";
+               ", (int64_t)(" + expr(*e.args()[1]) + "))";
+      if (is_integral(e.args()[0]->type.scalar)) return arg(e, 0, r);
+      return "cj::round_even(" + expr(*e.args()[0]) + ")";
+    case Builtin::Divmod:  // codegen_exc.cpp: the zero divisor's error or value as // and % give
+      return divmod_code(prog_, *fn_, r, line_, prog_.python_errors, target_ == Target::Host,
+                         arg(e, 0, r.elems[0]), arg(e, 1, r.elems[0]), type(r));
     case Builtin::BoolFn:
-      if (e.list[0]->type.tag == Type::Tag::String) return "cj::str_truth(" + expr(*e.list[0]) + ")";
+      if (e.args()[0]->type.tag == Type::Tag::String) return "cj::str_truth(" + expr(*e.args()[0]) + ")";
       return arg(e, 0, r);
     case Builtin::Int: case Builtin::Float: return arg(e, 0, r);
     case Builtin::Len: {
-      const Type& t = e.list[0]->type;
-      if (t.is_tuple()) return "((void)(" + expr(*e.list[0]) + "), (int64_t)" + std::to_string(t.elems.size()) + ")";
-      if (t.is_list() || t.is_dict() || t.is_set() || t.tag == Type::Tag::String) return "(" + expr(*e.list[0]) + ").size()";
-      if (is_flat_iter(t)) return "cj::size(" + expr(*e.list[0]) + ")";  // len(a.flat)
-      return "(" + expr(*e.list[0]) + ").shape[0]";
+      const Type& t = e.args()[0]->type;
+      if (t.is_tuple()) return "((void)(" + expr(*e.args()[0]) + "), (int64_t)" + std::to_string(t.elems.size()) + ")";
+      if (t.is_list() || t.is_dict() || t.is_set() || t.tag == Type::Tag::String) return "(" + expr(*e.args()[0]) + ").size()";
+      if (is_flat_iter(t)) return "cj::size(" + expr(*e.args()[0]) + ")";  // len(a.flat)
+      if (t.is_charseq()) return "cj::charseq_len(" + expr(*e.args()[0]) + ")";  // a record's string field
+      return "(" + expr(*e.args()[0]) + ").shape[0]";
     }
     case Builtin::Print: return print(e);
-    case Builtin::TupleOf: return e.list.empty() ? type(e.type) + "{}" : expr(*e.list[0]);
+    case Builtin::TupleOf: return e.args().empty() ? type(e.type) + "{}" : expr(*e.args()[0]);
     case Builtin::CudaGrid: case Builtin::CudaGridsize: {
       std::string base = b == Builtin::CudaGrid ? "cj::grid_" : "cj::gridsize_";
       if (r.is_scalar()) return base + "x()";
@@ -147,7 +151,7 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
       for (size_t i = 0; i < r.elems.size(); ++i) s += (i ? ", " : "") + base + xyz[i] + "()";
       return s + "}";
     }
-    case Builtin::CudaConstArray: case Builtin::LiteralUnroll: case Builtin::CudaLiteralUnroll: return expr(*e.list[0]);
+    case Builtin::CudaConstArray: case Builtin::LiteralUnroll: case Builtin::CudaLiteralUnroll: return expr(*e.args()[0]);
     case Builtin::CudaLocalArray: case Builtin::CudaSharedArray: {
       const std::vector<int64_t>& dims = fn_->array_shapes.at(&e);
       int64_t n = 1;
@@ -173,37 +177,37 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
     case Builtin::AtomicCas: case Builtin::AtomicCas0: case Builtin::CudaLdca: case Builtin::CudaLdcg:
     case Builtin::CudaLdcs: case Builtin::CudaLdlu: case Builtin::CudaLdcv: case Builtin::CudaStcg:
     case Builtin::CudaStcs: case Builtin::CudaStwb: case Builtin::CudaStwt: {  // an element's address
-      std::string ref = "cj::elem(" + expr(*e.list[0]);
+      std::string ref = "cj::elem(" + expr(*e.args()[0]);
       size_t first_value = 2;
       if (b == Builtin::AtomicCas0) {
         ref += ", (int64_t)0)";
         first_value = 1;
-      } else if (e.list[1]->type.is_tuple()) {
-        ref = tuple_indexed(ref, *e.list[1]);  // evaluated once (it may be a call)
+      } else if (e.args()[1]->type.is_tuple()) {
+        ref = tuple_indexed(ref, *e.args()[1]);  // evaluated once (it may be a call)
       } else {
-        ref += ", (int64_t)(" + expr(*e.list[1]) + "))";
+        ref += ", (int64_t)(" + expr(*e.args()[1]) + "))";
       }
       std::string s = sp + "(&" + ref;
-      for (size_t k = first_value; k < e.list.size(); ++k)  // a cache-hinted store casts in the prelude
-        s += ", " + (r.tag == Type::Tag::None ? expr(*e.list[k]) : arg(e, k, r));
+      for (size_t k = first_value; k < e.args().size(); ++k)  // a cache-hinted store casts in the prelude
+        s += ", " + (r.tag == Type::Tag::None ? expr(*e.args()[k]) : arg(e, k, r));
       return s + ")";
     }
     case Builtin::CudaSyncCount: case Builtin::CudaSyncAnd: case Builtin::CudaSyncOr:
       uses_barrier_ = true;
-      return sp + "(" + truth(*e.list[0]) + ")";
+      return sp + "(" + truth(*e.args()[0]) + ")";
     // Warp-synchronous intrinsics: the simulator must run the block's threads as fibers.
     case Builtin::CudaShfl: case Builtin::CudaShflUp: case Builtin::CudaShflDown: case Builtin::CudaShflXor:
       uses_barrier_ = true;
-      return sp + "((uint32_t)(" + expr(*e.list[0]) + "), " + expr(*e.list[1]) + ", (int32_t)(" + expr(*e.list[2]) + "))";
+      return sp + "((uint32_t)(" + expr(*e.args()[0]) + "), " + expr(*e.args()[1]) + ", (int32_t)(" + expr(*e.args()[2]) + "))";
     case Builtin::CudaAllSync: case Builtin::CudaAnySync: case Builtin::CudaEqSync: case Builtin::CudaBallotSync:
       uses_barrier_ = true;
-      return sp + "((uint32_t)(" + expr(*e.list[0]) + "), " + truth(*e.list[1]) + ")";
+      return sp + "((uint32_t)(" + expr(*e.args()[0]) + "), " + truth(*e.args()[1]) + ")";
     case Builtin::CudaMatchAnySync: {
       // CUDA matches 32- or 64-bit values; Numba's signatures widen smaller ints to int32.
-      Scalar s = e.list[1]->type.scalar;
+      Scalar s = e.args()[1]->type.scalar;
       Type vt = Type::scalar_of(is_float(s) ? s : scalar_size(s) == 8 ? s : Scalar::Int32);
       uses_barrier_ = true;
-      return sp + "((uint32_t)(" + expr(*e.list[0]) + "), " + convert(expr(*e.list[1]), e.list[1]->type, vt) + ")";
+      return sp + "((uint32_t)(" + expr(*e.args()[0]) + "), " + convert(expr(*e.args()[1]), e.args()[1]->type, vt) + ")";
     }
     case Builtin::CudaActivemask:
       uses_barrier_ = true;
@@ -211,12 +215,12 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
     case Builtin::CudaLanemaskLt: case Builtin::ThreadId: return sp + "()";
     case Builtin::CudaSyncwarp:
       uses_barrier_ = true;
-      return sp + "(" + (e.list.empty() ? std::string("0xffffffffu") : "(uint32_t)(" + expr(*e.list[0]) + ")") + ")";
+      return sp + "(" + (e.args().empty() ? std::string("0xffffffffu") : "(uint32_t)(" + expr(*e.args()[0]) + ")") + ")";
     case Builtin::CudaFence: case Builtin::CudaFenceBlock: case Builtin::CudaFenceSystem:
       return sp + "()";
-    case Builtin::CudaNanosleep: return sp + "((uint32_t)(" + expr(*e.list[0]) + "))";
+    case Builtin::CudaNanosleep: return sp + "((uint32_t)(" + expr(*e.args()[0]) + "))";
     case Builtin::CudaPopc: case Builtin::CudaClz: case Builtin::CudaFfs:
-      return sp + "(" + expr(*e.list[0]) + ")";
+      return sp + "(" + expr(*e.args()[0]) + ")";
     case Builtin::CudaBrev: return sp + "(" + arg(e, 0, r) + ")";
     case Builtin::CudaFma: case Builtin::CudaSelp:  // selp's test becomes bool in cj::selp
       return sp + "(" + arg(e, 0, r) + ", " + arg(e, 1, r) + ", " + arg(e, 2, r) + ")";
@@ -244,12 +248,12 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
         storage_ << "  " << T << " " << name << "[" << n << "];\n";
         std::string s = "cj::copy_array(cj::c_array<" + T + ", " + std::to_string(dims.size()) + ">(" + name;
         for (auto d : dims) s += ", (int64_t)" + std::to_string(d);
-        return s + "), " + expr(*e.list[0]) + ")";
+        return s + "), " + expr(*e.args()[0]) + ")";
       }
       return array_new(e, b, sp);
     case Builtin::ArrayViewM:
       if (prog_.host_only) sp = "cj::npa_view";  // Numba's messages (prelude/host_numpy.h)
-      return sp + "<" + std::string(scalar_cpp(r.scalar)) + ">(" + expr(*e.list[0]) + ")";
+      return sp + "<" + std::string(scalar_cpp(r.scalar)) + ">(" + expr(*e.args()[0]) + ")";
     case Builtin::NpArange:
       return array_new(e, b, sp);
     case Builtin::CudaSync:
@@ -258,13 +262,13 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
     case Builtin::CgThisGrid: return sp + "()";
     case Builtin::CgGridSync:  // a block barrier on each side: the simulator needs fibers
       uses_barrier_ = true;
-      return sp + "(" + expr(*e.list[0]) + ")";
+      return sp + "(" + expr(*e.args()[0]) + ")";
     case Builtin::MathFrexp: return sp + "<" + type(r) + ">(" + arg(e, 0, r.elems[0]) + ")";
     case Builtin::MathModf: return sp + "<" + type(r) + ">(" + arg(e, 0, r.elems[0]) + ")";
-    case Builtin::MathLdexp: return sp + "(" + arg(e, 0, r) + ", (int64_t)(" + expr(*e.list[1]) + "))";
+    case Builtin::MathLdexp: return sp + "(" + arg(e, 0, r) + ", (int64_t)(" + expr(*e.args()[1]) + "))";
     case Builtin::MathGcd: return sp + "(" + arg(e, 0, r) + ", " + arg(e, 1, r) + ")";
-    case Builtin::IntBitCount: return (prog_.host_only ? sp : sp + "_bits") + "(" + expr(*e.list[0]) + ")";
-    case Builtin::Conjugate: return expr(*e.list[0]);
+    case Builtin::IntBitCount: return (prog_.host_only ? sp : sp + "_bits") + "(" + expr(*e.args()[0]) + ")";
+    case Builtin::Conjugate: return expr(*e.args()[0]);
     case Builtin::MathFloor: case Builtin::MathCeil: case Builtin::MathTrunc:
       if (is_float(r.scalar)) sp += "_f";  // GPU code: numba-cuda's float result
       break;
@@ -275,14 +279,14 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
   Type at = r;
   if (rule == Rule::Fp16Compare) at = Type::scalar_of(Scalar::Float16);
   else if (!r.is_scalar() || !is_inexact(r.scalar)) {
-    const Type& a0 = e.list[0]->type;
+    const Type& a0 = e.args()[0]->type;
     at = Type::scalar_of(is_float(a0.scalar) ? a0.scalar : Scalar::Float64);
     if (b == Builtin::MathFloor || b == Builtin::MathCeil || b == Builtin::MathTrunc) {
-      if (is_integral(a0.scalar)) return convert(expr(*e.list[0]), a0, r);
+      if (is_integral(a0.scalar)) return convert(expr(*e.args()[0]), a0, r);
     }
   }
   std::string s = sp + "(";
-  for (size_t i = 0; i < e.list.size(); ++i) s += (i ? ", " : "") + arg(e, i, at);
+  for (size_t i = 0; i < e.args().size(); ++i) s += (i ? ", " : "") + arg(e, i, at);
   return s + ")";
 }
 
@@ -302,24 +306,24 @@ std::string Emitter::array_new(const ast::Node& e, Builtin b, const std::string&
   using B = Builtin;
   const Type& r = e.type;
   const std::string T = scalar_cpp(r.scalar), N = std::to_string(r.ndim);
-  auto given = [&](size_t i) { return i < e.list.size() && e.list[i]->type.tag != Type::Tag::None; };
+  auto given = [&](size_t i) { return i < e.args().size() && e.args()[i]->type.tag != Type::Tag::None; };
   auto sized = [&](const std::string& pre) {
-    std::string init, dims = shape_sizes(*e.list[0], &init);
+    std::string init, dims = shape_sizes(*e.args()[0], &init);
     std::string call = sp + "<" + T + ", " + N + ">(" + pre + dims + ")";
     return init.empty() ? call : "[&] { " + init + "return " + call + "; }()";
   };
   switch (b) {
     case B::NpEmpty: case B::NpZeros: case B::NpOnes: return sized("");
-    case B::NpFull: return sized("(" + T + ")(" + expr(*e.list[1]) + "), ");
-    case B::NpEmptyLike: return sp + "<" + T + ">(" + expr(*e.list[0]) + ")";
-    case B::NpZerosLike: return "cj::filled(" + sp + "<" + T + ">(" + expr(*e.list[0]) + "), (" + T + ")0)";
-    case B::NpOnesLike: return "cj::filled(" + sp + "<" + T + ">(" + expr(*e.list[0]) + "), (" + T + ")1)";
+    case B::NpFull: return sized("(" + T + ")(" + expr(*e.args()[1]) + "), ");
+    case B::NpEmptyLike: return sp + "<" + T + ">(" + expr(*e.args()[0]) + ")";
+    case B::NpZerosLike: return "cj::filled(" + sp + "<" + T + ">(" + expr(*e.args()[0]) + "), (" + T + ")0)";
+    case B::NpOnesLike: return "cj::filled(" + sp + "<" + T + ">(" + expr(*e.args()[0]) + "), (" + T + ")1)";
     case B::NpFullLike:
-      return "cj::filled(" + sp + "<" + T + ">(" + expr(*e.list[0]) + "), (" + T + ")(" + expr(*e.list[1]) + "))";
-    case B::NpCopy: return sp + "<" + T + ">(" + expr(*e.list[0]) + ", [](" + T + " x) { return x; })";
+      return "cj::filled(" + sp + "<" + T + ">(" + expr(*e.args()[0]) + "), (" + T + ")(" + expr(*e.args()[1]) + "))";
+    case B::NpCopy: return sp + "<" + T + ">(" + expr(*e.args()[0]) + ", [](" + T + " x) { return x; })";
     case B::NpArange: {
       bool ints = true;
-      for (size_t i = 0; i < 3; ++i) ints = ints && (!given(i) || is_integral(e.list[i]->type.scalar));
+      for (size_t i = 0; i < 3; ++i) ints = ints && (!given(i) || is_integral(e.args()[i]->type.scalar));
       const Type w = Type::scalar_of(ints ? Scalar::Int64 : Scalar::Float64);
       std::string start = given(1) ? arg(e, 0, w) : (ints ? "(int64_t)0" : "0.0");
       std::string stop = given(1) ? arg(e, 1, w) : arg(e, 0, w);
@@ -339,7 +343,7 @@ std::string Emitter::random_call(const ast::Node& e, Builtin b, const std::strin
   const bool py = b == B::PyRandom || b == B::PyUniform || b == B::PyGauss || b == B::PyNormalvariate ||
                   b == B::PyRandint || b == B::PyRandrange || b == B::PySeed;
   const Type f64 = Type::scalar_of(Scalar::Float64), i64 = Type::scalar_of(Scalar::Int64);
-  auto given = [&](size_t i) { return i < e.list.size() && e.list[i]->type.tag != Type::Tag::None; };
+  auto given = [&](size_t i) { return i < e.args().size() && e.args()[i]->type.tag != Type::Tag::None; };
   auto num = [&](size_t i, const char* dflt) { return given(i) ? arg(e, i, f64) : std::string(dflt); };
   const std::string which = py ? "0" : "1";
   std::vector<std::string> a;  // the draw's arguments after the generator
@@ -403,9 +407,9 @@ std::string Emitter::random_call(const ast::Node& e, Builtin b, const std::strin
     out += "const auto " + names.back() + " = " + a[i] + "; ";
   }
   if (size_arg == -2) {
-    for (size_t i = 0; i < e.list.size(); ++i) dims += (i ? ", " : "") + std::string("(int64_t)(") + expr(*e.list[i]) + ")";
+    for (size_t i = 0; i < e.args().size(); ++i) dims += (i ? ", " : "") + std::string("(int64_t)(") + expr(*e.args()[i]) + ")";
   } else {
-    dims = shape_sizes(*e.list[size_arg], &init);
+    dims = shape_sizes(*e.args()[size_arg], &init);
   }
   const std::string T = scalar_cpp(e.type.scalar), N = std::to_string(e.type.ndim);
   out += init + "auto cj_r = cj::np_empty<" + T + ", " + N + ">(" + dims + "); ";
@@ -418,7 +422,7 @@ std::string Emitter::random_call(const ast::Node& e, Builtin b, const std::strin
 // array (a list or tuple becomes a float64 one first, as np.array would make it).
 std::string Emitter::vector_draws_call(const ast::Node& e, Builtin b, const std::string& sp) {
   const bool mn = b == Builtin::NpMultinomial;
-  const ast::Node& pv = *e.list[mn ? 1 : 0];
+  const ast::Node& pv = *e.args()[mn ? 1 : 0];
   std::string p = expr(pv);
   if (pv.type.is_tuple()) {
     std::string items;
@@ -432,8 +436,8 @@ std::string Emitter::vector_draws_call(const ast::Node& e, Builtin b, const std:
   out += "const auto cj_p = " + p + "; ";
   const size_t size_at = mn ? 2 : 1;
   std::string init, dims;
-  if (size_at < e.list.size() && e.list[size_at]->type.tag != Type::Tag::None) {
-    dims = shape_sizes(*e.list[size_at], &init);
+  if (size_at < e.args().size() && e.args()[size_at]->type.tag != Type::Tag::None) {
+    dims = shape_sizes(*e.args()[size_at], &init);
     if (!dims.empty()) dims += ", ";
   }
   dims += "cj_p.shape[0]";
@@ -445,21 +449,21 @@ std::string Emitter::vector_draws_call(const ast::Node& e, Builtin b, const std:
 
 // np.random.choice (prelude/host_random.h): one item, or an array of `size` filled by rand_choice_fill.
 std::string Emitter::choice_call(const ast::Node& e, const std::string& sp) {
-  const std::string pop = expr(*e.list[0]);
+  const std::string pop = expr(*e.args()[0]);
   if (!e.type.is_array()) return sp + "(" + pop + ")";
-  const bool replace_given = e.list.size() > 2 && e.list[2]->type.tag != Type::Tag::None;
+  const bool replace_given = e.args().size() > 2 && e.args()[2]->type.tag != Type::Tag::None;
   std::string init;
-  const std::string dims = shape_sizes(*e.list[1], &init);
+  const std::string dims = shape_sizes(*e.args()[1], &init);
   const std::string T = scalar_cpp(e.type.scalar), N = std::to_string(e.type.ndim);
   return "[&] { const auto cj_pop = " + pop + "; const bool cj_rep = " +
-         (replace_given ? "(bool)(" + expr(*e.list[2]) + ")" : std::string("true")) + "; " + init +
+         (replace_given ? "(bool)(" + expr(*e.args()[2]) + ")" : std::string("true")) + "; " + init +
          "auto cj_r = cj::np_empty<" + T + ", " + N + ">(" + dims + "); cj::rand_choice_fill(cj_pop, cj_r, cj_rep); return cj_r; }()";
 }
 
 std::string Emitter::print(const ast::Node& e) {
   std::string fmt, args, binds;  // binds: tuples, evaluated once into temporaries
-  for (size_t i = 0; i < e.list.size(); ++i) {
-    const ast::Node& a = *e.list[i];
+  for (size_t i = 0; i < e.args().size(); ++i) {
+    const ast::Node& a = *e.args()[i];
     if (i) fmt += " ";
     if (a.type.tag == Type::Tag::None) { fmt += "%s"; args += ", ((void)(" + expr(a) + "), \"None\")"; continue; }
     if (a.type.tag == Type::Tag::String && !a.is(ast::Kind::Constant)) {  // a str value (@jit code): its UTF-8

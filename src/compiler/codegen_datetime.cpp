@@ -36,13 +36,13 @@ std::string emit_time_compare(const std::string& l, const Type& lt, ast::Op op, 
 }
 
 std::string emit_time_builtin(const ast::Node& e, Builtin b, const ValueContext& cx) {
-  if (e.list.size() != 1 || !e.list[0]->type.is_scalar() || !is_time(e.list[0]->type.scalar)) return "";
-  const std::string x = cx.expr(*e.list[0]);
+  if (e.args().size() != 1 || !e.args()[0]->type.is_scalar() || !is_time(e.args()[0]->type.scalar)) return "";
+  const std::string x = cx.expr(*e.args()[0]);
   switch (b) {
     case Builtin::Abs: return "cj::time_abs(" + x + ")";
     case Builtin::Int: return "((int64_t)(" + x + ").v)";  // the count (NaT: INT64_MIN), as Numba
     case Builtin::NpIsnat: return "cj::isnat(" + x + ")";
-    default: throw InternalError(std::string("codegen: ") + builtin_row(b).name + " of " + e.list[0]->type.str());
+    default: throw InternalError(std::string("codegen: ") + builtin_row(b).name + " of " + e.args()[0]->type.str());
   }
 }
 

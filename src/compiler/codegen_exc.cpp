@@ -43,6 +43,7 @@ ExcArg constant_arg(const ast::Node& a) {
     case T::Float: r.tag = ExcArg::Tag::Float, r.f = neg ? -c.cval.f : c.cval.f; break;
     case T::Imag: r.tag = ExcArg::Tag::Complex, r.im = neg ? -c.cval.f : c.cval.f; break;
     case T::Str: r.tag = ExcArg::Tag::Str, r.s = c.cval.s; break;
+    case T::Bytes: throw InternalError("codegen: a bytes literal as an exception argument (typing refuses it)");
   }
   return r;
 }
@@ -138,6 +139,29 @@ std::string zero_division_code(const Program& prog, const FunctionInstance& fn, 
   // the numerator is finite and nonzero.
   const std::string when = integer || !sim ? "1" : "0";
   return std::string("cj::dbg_") + kind + "(" + a + ", " + b + ", " + std::to_string(site) + ", " + when + ")";
+}
+
+std::string divmod_code(const Program& prog, const FunctionInstance& fn, const Type& t, int line, bool python_errors,
+                        bool sim, const std::string& a, const std::string& b, const std::string& tuple_type) {
+  const Type& el = t.elems[0];
+  const bool integer = is_integer(el.scalar);
+  std::string check;
+  if (python_errors) {  // Numba's messages (cpython/numbers.py: int_divmod_impl, real_divmod_impl)
+    check = std::string("if (cj_dmb == 0) cj::raise(\"ZeroDivisionError\", \"") +
+            (integer ? "integer divmod by zero" : "modulo by zero") + "\"); ";
+  } else if (prog.debug_checks && !fn.host_only) {
+    // numba-cuda's debug mode: the Python error model on the GPU; its simulator runs Python's
+    // divmod on NumPy scalars under np.seterr(divide='raise').
+    const std::string key = std::string(sim ? "sim:" : "gpu:") + fn.mod.source.filename + ":" + std::to_string(line) +
+                            ":divmod" + (integer ? ":int" : ":float");
+    const int site = named_raise_site(prog, fn, key, sim ? "FloatingPointError" : "ZeroDivisionError",
+                                      sim ? "divide by zero encountered in divmod"
+                                          : integer ? "integer divmod by zero" : "modulo by zero", line);
+    check = std::string("if (cj::dbg_zero(cj_dma, cj_dmb, ") + (integer || !sim ? "1" : "0") + ")) cj::gpu_raise(" +
+            std::to_string(site) + "); ";
+  }
+  return "([&]() { auto cj_dma = " + a + "; auto cj_dmb = " + b + "; " + check + "return " + tuple_type +
+         "{cj::floordiv(cj_dma, cj_dmb), cj::pymod(cj_dma, cj_dmb)}; }())";
 }
 
 }  // namespace cujit

@@ -33,8 +33,15 @@ const Resolved* Emitter::resolved(const ast::Node& e) {
 }
 
 std::string Emitter::expr(const ast::Node& e) {
-  if (!fn_->unwrap.empty() && fn_->unwrap.count(&e))  // an optional used as a value (typeinfer.h)
-    return "cj::unwrap(" + value(e) + ", \"expected " + e.type.str() + ", got None\")";
+  if (!fn_->unwrap.empty() && fn_->unwrap.count(&e)) {  // an optional used as a value (typeinfer.h)
+    const std::string msg = "expected " + e.type.str() + ", got None";
+    if (fn_->host_only) return "cj::unwrap(" + value(e) + ", \"" + msg + "\")";
+    // GPU code: numba-cuda's TypeError, through the raise sites (codegen_exc.cpp).
+    const std::string key = std::string(target_ == Target::Host ? "sim:" : "gpu:") + fn_->mod.source.filename + ":" +
+                            std::to_string(e.loc.line) + ":" + std::to_string(e.loc.col) + ":unwrap:" + e.type.str();
+    const int site = named_raise_site(prog_, *fn_, key, "TypeError", msg, e.loc.line);
+    return "cj::unwrap_or_raise(" + value(e) + ", " + std::to_string(site) + ")";
+  }
   return value(e);
 }
 
@@ -192,7 +199,10 @@ std::string Emitter::constant(const ast::Node& e) {
     case T::Imag: return "cj::complex128(0.0, " + float64_literal(e.cval.f) + ")";
     case T::Bool: return e.cval.b ? "true" : "false";
     case T::None: return "0";
-    case T::Str: return str_literal_code(e.cval.s);  // @jit code only (typing refuses it elsewhere)
+    case T::Str:
+      if (e.type.is_charseq()) return charseq_literal_code(e);  // met a record's 'U' field (typeinfer_charseq.cpp)
+      return str_literal_code(e.cval.s);  // @jit code only (typing refuses it elsewhere)
+    case T::Bytes: return charseq_literal_code(e);
   }
   return "0";
 }

@@ -13,7 +13,7 @@ void plan(const ast::Node& it, const std::string& i, const ValueContext& cx, boo
     const Type T = Type::scalar_of(t.scalar);
     const std::string c = cx.type(T);
     std::vector<std::string> a;
-    for (auto& x : it.list) a.push_back(cx.convert(cx.expr(*x), x->type, T));
+    for (auto& x : it.args()) a.push_back(cx.convert(cx.expr(*x), x->type, T));
     std::string start = a.size() >= 2 ? a[0] : "(" + c + ")0", stop = a.size() >= 2 ? a[1] : a[0];
     std::string step = a.size() == 3 ? (host_only ? "cj::py_range_step(" : "cj::range_step(") + a[2] + ")" : "(" + c + ")1";
     p.setup += "const " + c + " " + v + "_start = " + start + "; const " + c + " " + v + "_stop = " + stop + "; const " +
@@ -51,13 +51,13 @@ void plan(const ast::Node& it, const std::string& i, const ValueContext& cx, boo
   std::vector<IterationPlan> parts;
   for (size_t k = 0; k < t.elems.size(); ++k) {
     parts.emplace_back();
-    plan(*it.list[k], i, cx, host_only, parts.back());
+    plan(*it.args()[k], i, cx, host_only, parts.back());
     p.setup += parts.back().setup;
   }
   std::string start;
   if (en) {
     const Type i64 = Type::scalar_of(Scalar::Int64);
-    start = it.list.size() == 2 ? cx.convert(cx.expr(*it.list[1]), it.list[1]->type, i64) : "(int64_t)0";
+    start = it.args().size() == 2 ? cx.convert(cx.expr(*it.args()[1]), it.args()[1]->type, i64) : "(int64_t)0";
     p.setup += "const int64_t " + v + "_from = " + start + "; ";
   }
   // The shortest iterable's length: each counted once, before the loop.

@@ -19,7 +19,7 @@ std::string fill_from(const std::string& r, const Type& l, const ast::Node& it, 
   if (t.is_set()) return "cj::list_extend(" + r + ", cj::dict_keys(" + expr(it) + "));";  // its order (host_dict.h);
   if (t.tag == Type::Tag::Range) {
     std::vector<std::string> a;
-    for (auto& x : it.list) a.push_back("(int64_t)(" + expr(*x) + ")");
+    for (auto& x : it.args()) a.push_back("(int64_t)(" + expr(*x) + ")");
     const std::string start = a.size() >= 2 ? a[0] : "0", stop = a.size() >= 2 ? a[1] : a[0],
                       step = a.size() == 3 ? "cj::py_range_step(" + a[2] + ")" : "1";
     return "{ const int64_t cj_st = " + step + ", cj_e = " + stop + "; for (int64_t cj_k = " + start +
@@ -57,16 +57,16 @@ std::string list_cpp(const Type& l) { return "cj::List<" + item_cpp(l) + ">"; }
 std::string list_literal_code(const FunctionInstance& fn, const ast::Node& e, const ExprCode& expr, const ConvertCode& conv) {
   check_list_known(fn, e);
   const std::string T = item_cpp(e.type);
-  if (e.list.empty()) return "cj::list_new<" + T + ">()";
+  if (e.elts().empty()) return "cj::list_new<" + T + ">()";
   std::string s = "cj::list_of<" + T + ">({";
-  for (size_t i = 0; i < e.list.size(); ++i) s += (i ? ", " : "") + conv(expr(*e.list[i]), e.list[i]->type, e.type.elems[0]);
+  for (size_t i = 0; i < e.elts().size(); ++i) s += (i ? ", " : "") + conv(expr(*e.elts()[i]), e.elts()[i]->type, e.type.elems[0]);
   return s + "})";
 }
 
 namespace {
 // The reverse= of a sorted() or list.sort() call (its third argument once keywords are bound).
 std::string sort_reverse(const ast::Node& e, const ExprCode& expr) {
-  return e.list.size() > 2 ? "(bool)(" + expr(*e.list[2]) + ")" : "false";
+  return e.args().size() > 2 ? "(bool)(" + expr(*e.args()[2]) + ")" : "false";
 }
 }  // namespace
 
@@ -74,31 +74,31 @@ std::string list_call_code(const FunctionInstance& fn, const ast::Node& e, Built
                            const ConvertCode& conv) {
   const std::string sp = builtin_spelling(b);
   std::vector<std::string> a;
-  if (b == Builtin::TypedListEmpty || (b == Builtin::TypedList && e.list.empty())) {  // the type object is no value
+  if (b == Builtin::TypedListEmpty || (b == Builtin::TypedList && e.args().empty())) {  // the type object is no value
     check_list_known(fn, e);
     return "cj::list_new<" + item_cpp(e.type) + ">()";
   }
   if (b == Builtin::ListOf || b == Builtin::Sorted || b == Builtin::TypedList) {
     const std::string L = list_cpp(e.type);
     std::string s = "([&]() { " + L + " cj_r = " + L + "::make(0); ";
-    if (!e.list.empty()) s += fill_from("cj_r", e.type, *e.list[0], expr) + " ";
+    if (!e.args().empty()) s += fill_from("cj_r", e.type, *e.args()[0], expr) + " ";
     if (b == Builtin::Sorted) s += "cj::list_sort(cj_r, " + sort_reverse(e, expr) + "); ";
     return s + "return cj_r; }())";
   }
-  if (b == Builtin::ListExtend && !e.list[1]->type.is_list())  // by an iterable, as list(x) is filled
-    return "([&]() { auto cj_r = " + expr(*e.list[0]) + "; " + fill_from("cj_r", e.list[0]->type, *e.list[1], expr) + " }())";
-  for (auto& x : e.list) a.push_back(expr(*x));
-  const Type& l = e.list[0]->type;
-  check_list_known(fn, *e.list[0]);
+  if (b == Builtin::ListExtend && !e.args()[1]->type.is_list())  // by an iterable, as list(x) is filled
+    return "([&]() { auto cj_r = " + expr(*e.args()[0]) + "; " + fill_from("cj_r", e.args()[0]->type, *e.args()[1], expr) + " }())";
+  for (auto& x : e.args()) a.push_back(expr(*x));
+  const Type& l = e.args()[0]->type;
+  check_list_known(fn, *e.args()[0]);
   switch (b) {
     case Builtin::ListPop: return a.size() == 2 ? "cj::list_pop_at(" + a[0] + ", " + a[1] + ")" : "cj::list_pop(" + a[0] + ")";
     case Builtin::ListSort:
-      if (a.size() == 3 && e.list[1]->type.is_list())  // by a list of keys (typeinfer_rewrites.cpp)
+      if (a.size() == 3 && e.args()[1]->type.is_list())  // by a list of keys (typeinfer_rewrites.cpp)
         return "cj::list_sort_by(" + a[0] + ", " + a[1] + ", (bool)(" + a[2] + "))";
       return "cj::list_sort(" + a[0] + ", " + (a.size() > 2 ? "(bool)(" + a[2] + ")" : "false") + ")";
     case Builtin::ListAppend: case Builtin::ListInsert: {
       // The stored value in the item type (the list may be wider: [1] then append(2.5)).
-      std::string v = conv(a.back(), e.list.back()->type, l.elems[0]);
+      std::string v = conv(a.back(), e.args().back()->type, l.elems[0]);
       return std::string(sp) + "(" + a[0] + (a.size() == 3 ? ", " + a[1] : "") + ", " + v + ")";
     }
     default: {

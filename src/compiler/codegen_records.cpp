@@ -59,6 +59,7 @@ std::string record_cpp(const Record& r) {
 }
 
 std::string record_field_read(const Record& r, const RecordField& f, const std::string& rec) {
+  if (f.type.is_charseq() && f.shape.empty()) return charseq_field_read(f, at(rec, f.offset));  // codegen_charseq.cpp
   const std::string elem = f.type.is_record() ? record_cpp(*f.type.record) : std::string(scalar_cpp(f.type.scalar));
   if (!f.shape.empty()) {
     std::string s = "cj::c_array<" + elem + ", " + std::to_string(f.shape.size()) + ">((" + elem + "*)" + at(rec, f.offset);
@@ -85,6 +86,7 @@ std::string record_field_store(const Record& r, const RecordField& f, const std:
     return (value_type.is_array() ? "cj::copy_into<" + std::string(error_policy(host_only)) + ">(" : std::string("cj::fill(")) + view + ", " + value + ");";
   }
   if (f.type.is_record()) return "*((" + record_cpp(*f.type.record) + "*)" + at(rec, f.offset) + ") = *(" + value + ");";
+  if (f.type.is_charseq()) return charseq_field_store(f, at(rec, f.offset), value);  // codegen_charseq.cpp
   return "cj::rec_set<" + std::string(scalar_cpp(f.type.scalar)) + ", " + (aligned_field(r, f) ? "true" : "false") + ">(" +
          at(rec, f.offset) + ", " + value + ");";
 }

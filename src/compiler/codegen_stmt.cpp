@@ -44,11 +44,11 @@ void Emitter::stmt(const ast::Node& s) {
       return;
     }
     case K::Assign: {
-      if (s.list.size() == 1) { store(*s.list[0], expr(*s.rhs()), s.rhs()->type); return; }
+      if (s.targets().size() == 1) { store(*s.targets()[0], expr(*s.rhs()), s.rhs()->type); return; }
       std::string t = "cj_t" + std::to_string(tmp_++);
       out("{ auto " + t + " = " + expr(*s.rhs()) + ";");
       ++indent_;
-      for (const auto& tg : s.list) store(*tg, t, s.rhs()->type);
+      for (const auto& tg : s.targets()) store(*tg, t, s.rhs()->type);
       --indent_;
       out("}");
       return;
@@ -192,7 +192,7 @@ void Emitter::loop_end(const ast::Node& s, const std::string& flag) {
 std::vector<std::string> Emitter::range_bounds(const ast::Node& call) {
   const Type t = Type::scalar_of(call.type.scalar);
   std::vector<std::string> a;
-  for (auto& x : call.list) a.push_back(convert(expr(*x), x->type, t));
+  for (auto& x : call.args()) a.push_back(convert(expr(*x), x->type, t));
   return {a.size() >= 2 ? a[0] : "0", a.size() >= 2 ? a[1] : a[0], a.size() == 3 ? a[2] : "1"};
 }
 
@@ -243,9 +243,20 @@ void Emitter::for_stmt(const ast::Node& s) {
     const std::string checked = nargs < 3 ? step : (prog_.host_only ? "cj::py_range_step(" : "cj::range_step(") + step + ")";
     // In a coroutine the counter and bounds are frame members (codegen_simco.cpp co_local).
     out("{ " + co_local("const " + T, T, stop_v) + stop_v + " = " + stop + "; " + co_local("const " + T, T, step_v) + step_v + " = " + checked + ";");
-    std::string cond = nargs == 3 ? "(" + step_v + " > 0 ? " + i + " < " + stop_v + " : " + i + " > " + stop_v + ")"
-                                     : i + " < " + stop_v;
-    out("for (" + co_local(T, T, i) + i + " = " + start + "; " + cond + "; " + i + " += " + step_v + ") {");
+    if (nargs == 3) {
+      // A step the code computes (a grid stride): the items are counted first and the loop runs
+      // on that count, as Numba's range does. Tested as `step > 0 ? i < stop : i > stop` each
+      // time, NVVM cannot count the loop, so it does not unroll it and a grid-stride loop has one
+      // load in flight per thread (benchmarks/NOTES-compile.md, "Tighter kernels"). The value
+      // advances in unsigned arithmetic: the step past the last item may leave the type's range.
+      const std::string n = i + "_n", k = i + "_k";
+      out("  " + co_local(T, T, i) + i + " = " + start + "; " + co_local("const int64_t", "int64_t", n) + n + " = cj::range_count<" + T +
+          ">(" + i + ", " + stop_v + ", " + step_v + ");");
+      out("for (" + co_local("int64_t", "int64_t", k) + k + " = 0; " + k + " < " + n + "; ++" + k + ", " + i + " = (" + T +
+          ")((uint64_t)" + i + " + (uint64_t)" + step_v + ")) {");
+    } else {
+      out("for (" + co_local(T, T, i) + i + " = " + start + "; " + i + " < " + stop_v + "; " + i + " += " + step_v + ") {");
+    }
   } else if (it.is_array()) {
     std::string arr = "cj_a" + std::to_string(tmp_++);
     out("{ auto " + arr + " = " + expr(*s.iter()) + ";");
@@ -302,7 +313,8 @@ void Emitter::store(const ast::Node& target, const std::string& code, const Type
   if (const Type* rec = record_target(target)) {  // r.x = v, r['x'] = v
     const RecordField& f = target.is(K::Attribute) ? *rec->record->find(target.name) : record_field_of(target);
     const Type to = f.shape.empty() || !from.is_scalar() ? record_field_type(f) : f.type;
-    out(record_field_store(*rec->record, f, expr(*target.value()), to.is_array() ? code : convert(code, from, to), from, prog_.host_only));
+    out(record_field_store(*rec->record, f, expr(*target.value()), to.is_array() || to.is_charseq() ? code : convert(code, from, to), from,
+                           prog_.host_only));
     return;
   }
   if (target.is(K::Subscript) && target.type.is_record()) {  // a[i] = r: the record's bytes
@@ -340,8 +352,8 @@ void Emitter::store(const ast::Node& target, const std::string& code, const Type
     std::string t = "cj_u" + std::to_string(tmp_++);
     out("{ auto " + t + " = " + code + ";");
     ++indent_;
-    for (size_t i = 0; i < target.list.size(); ++i)
-      store(*target.list[i], t + ".f" + std::to_string(i), from.elems[i]);
+    for (size_t i = 0; i < target.elts().size(); ++i)
+      store(*target.elts()[i], t + ".f" + std::to_string(i), from.elems[i]);
     --indent_;
     out("}");
     return;

@@ -24,11 +24,11 @@ std::vector<uint32_t> code_points(const std::string& s) {
 }
 
 std::string str_arg(const ast::Node& e, size_t i, const ExprCode& expr) {
-  return i < e.list.size() ? expr(*e.list[i]) : std::string();
+  return i < e.args().size() ? expr(*e.args()[i]) : std::string();
 }
 // An optional integer argument as (has, value): find's start and end.
 std::string opt_int(const ast::Node& e, size_t i, const ExprCode& expr) {
-  if (i < e.list.size()) return "true, (int64_t)(" + expr(*e.list[i]) + ")";
+  if (i < e.args().size()) return "true, (int64_t)(" + expr(*e.args()[i]) + ")";
   return "false, (int64_t)0";
 }
 }  // namespace
@@ -46,8 +46,9 @@ std::string str_call_code(const ast::Node& e, Builtin b, const ExprCode& expr) {
   const std::string s = str_arg(e, 0, expr);
   switch (b) {
     case Builtin::StrOf: {
-      const Type& t = e.list[0]->type;
+      const Type& t = e.args()[0]->type;
       if (t.tag == Type::Tag::String) return s;
+      if (t.is_charseq()) return "cj::charseq_str(" + s + ")";  // a record's 'U' field (host_str.h)
       if (t.scalar == Scalar::Bool) return "cj::str_from_bool(" + s + ")";
       if (is_unsigned(t.scalar)) return "cj::str_from_uint((unsigned long long)(" + s + "))";
       return "cj::str_from_int((long long)(" + s + "))";
@@ -61,28 +62,28 @@ std::string str_call_code(const ast::Node& e, Builtin b, const ExprCode& expr) {
              opt_int(e, 3, expr) + ")";
     case Builtin::StrSplit: case Builtin::StrRsplit: {
       const std::string f = b == Builtin::StrSplit ? "cj::str_split" : "cj::str_rsplit";
-      const std::string maxsplit = e.list.size() > 2 ? "(int64_t)(" + expr(*e.list[2]) + ")" : "(int64_t)-1";
-      if (arg_given(e, 1)) return f + "(" + s + ", " + expr(*e.list[1]) + ", " + maxsplit + ")";
+      const std::string maxsplit = e.args().size() > 2 ? "(int64_t)(" + expr(*e.args()[2]) + ")" : "(int64_t)-1";
+      if (arg_given(e, 1)) return f + "(" + s + ", " + expr(*e.args()[1]) + ", " + maxsplit + ")";
       return f + "_ws(" + s + ", " + maxsplit + ")";  // no separator, or None: runs of whitespace
     }
     case Builtin::StrStrip: case Builtin::StrLstrip: case Builtin::StrRstrip:
-      return std::string(builtin_spelling(b)) + "(" + s + (arg_given(e, 1) ? ", " + expr(*e.list[1]) : "") + ")";
+      return std::string(builtin_spelling(b)) + "(" + s + (arg_given(e, 1) ? ", " + expr(*e.args()[1]) : "") + ")";
     case Builtin::StrReplace:
       return "cj::str_replace(" + s + ", " + str_arg(e, 1, expr) + ", " + str_arg(e, 2, expr) + ", " +
-             (e.list.size() > 3 ? "(int64_t)(" + expr(*e.list[3]) + ")" : "(int64_t)-1") + ")";
+             (e.args().size() > 3 ? "(int64_t)(" + expr(*e.args()[3]) + ")" : "(int64_t)-1") + ")";
     case Builtin::StrZfill: case Builtin::StrCenter: case Builtin::StrLjust: case Builtin::StrRjust:
       return std::string(builtin_spelling(b)) + "(" + s + ", (int64_t)(" + str_arg(e, 1, expr) + ")" +
-             (e.list.size() > 2 ? ", " + expr(*e.list[2]) : "") + ")";
+             (e.args().size() > 2 ? ", " + expr(*e.args()[2]) : "") + ")";
     case Builtin::StrPartition: case Builtin::StrRpartition:  // the three parts into the tuple's struct
       return "([&]() { cj::Str cj_p[3]; " + std::string(builtin_spelling(b)) + "(" + s + ", " + str_arg(e, 1, expr) +
              ", cj_p); return " + cpp_type(e.type) + "{cj_p[0], cj_p[1], cj_p[2]}; }())";
     case Builtin::StrExpandtabs:
-      return "cj::str_expandtabs(" + s + ", " + (e.list.size() > 1 ? "(int64_t)(" + expr(*e.list[1]) + ")" : "(int64_t)8") + ")";
+      return "cj::str_expandtabs(" + s + ", " + (e.args().size() > 1 ? "(int64_t)(" + expr(*e.args()[1]) + ")" : "(int64_t)8") + ")";
     case Builtin::StrSplitlines:
-      return "cj::str_splitlines(" + s + ", " + (e.list.size() > 1 ? "(bool)(" + expr(*e.list[1]) + ")" : "false") + ")";
+      return "cj::str_splitlines(" + s + ", " + (e.args().size() > 1 ? "(bool)(" + expr(*e.args()[1]) + ")" : "false") + ")";
     default: {  // the str alone, or with one str: upper(), isdigit(), join(list)
       std::string c = std::string(builtin_spelling(b)) + "(";
-      for (size_t i = 0; i < e.list.size(); ++i) c += (i ? ", " : "") + expr(*e.list[i]);
+      for (size_t i = 0; i < e.args().size(); ++i) c += (i ? ", " : "") + expr(*e.args()[i]);
       return c + ")";
     }
   }

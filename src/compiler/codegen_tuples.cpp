@@ -79,7 +79,7 @@ std::string emit_named_tuple_call(const ast::Node& e, const std::vector<std::str
   // Positional arguments, then keywords, each into a temporary in that order; then the struct.
   std::string s = "([&]() { ";
   std::vector<std::string> pos, kw;
-  for (const auto& a : e.list) {
+  for (const auto& a : e.args()) {
     pos.push_back(temp(cx, "cj_na"));
     s += "auto " + pos.back() + " = " + cx.expr(*a) + "; ";
   }

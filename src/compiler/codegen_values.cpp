@@ -104,6 +104,11 @@ std::string emit_compare(const ast::Node& e, const ValueContext& cx) {
       }
     } else if (lt.tag == Type::Tag::EnumMember && lt.elems[0].is_tuple()) {  // typing: both of one class
       parts.push_back(emit_tuple_compare(l, lt.elems[0], op, r, rt.elems[0], cx));
+    } else if ((lt.is_charseq() && rt.is_charseq()) && op != ast::Op::In && op != ast::Op::NotIn) {  // a record's string field (codegen_charseq.cpp)
+      parts.push_back(charseq_compare_code(l, op, r));
+    } else if (lt.is_charseq() || rt.is_charseq()) {  // a 'U' field against a str, or `in` (@jit code): as strs
+      parts.push_back(str_compare_code(lt.is_charseq() ? "cj::charseq_str(" + l + ")" : l, op,
+                                       rt.is_charseq() ? "cj::charseq_str(" + r + ")" : r));
     } else if (lt.tag == Type::Tag::String && rt.tag == Type::Tag::String) {  // codegen_strings.cpp
       parts.push_back(str_compare_code(l, op, r));
     } else if (lt.is_dict() || rt.is_dict() || lt.is_set() || rt.is_set()) {  // typeinfer_dicts.cpp

@@ -37,6 +37,7 @@ const OperatorForm* operator_form(const std::string& qualified) {
       {"not_", {K::UnaryOp, O::Not, 1}}, {"getitem", {K::Subscript, O::None, 2}},
       {"setitem", {K::Assign, O::None, 3}},
   };
+  if (qualified == "pow") return &forms.at("pow");  // the builtin pow(a, b) is a ** b, as operator.pow
   if (qualified.rfind("operator.", 0) != 0) return nullptr;
   auto it = forms.find(qualified.substr(9));
   return it == forms.end() ? nullptr : &it->second;
@@ -61,9 +62,13 @@ std::string rewrite_operator_call(ast::Node& call, const std::string& qualified,
   call.args().clear();
   call.func().reset();
   call.kind = f->kind;
+  // A call is evaluated at run time: Python folds `2 ** -1` (0.5) but not pow(2, -1) (int ** int,
+  // 0 in Numba), nor operator.add(2**62, 2**62) (wraps): fold_value leaves a marked node alone.
+  call.name = kOperatorCall;
   switch (f->kind) {
     case ast::Kind::BinOp:
       call.op = f->op;
+      call.name = qualified;  // typing reads it (an in-place form on an array; no constant folding)
       call.lhs() = std::move(args[0]);
       call.rhs() = std::move(args[1]);
       break;

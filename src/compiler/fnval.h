@@ -10,6 +10,10 @@
 
 namespace cujit {
 
+/// The `name` of an operator node rewritten from a call (pow(a, b), operator.add(a, b)): it is
+/// never folded as a literal expression, which Python folds only when written as an operator.
+inline constexpr const char* kOperatorCall = "<operator call>";
+
 /// Rewrites the Call node `call` of the operator-module function `qualified` ("operator.add")
 /// into a BinOp, Compare, UnaryOp or Subscript node in place. Returns an empty string on success,
 /// else the reason it cannot (wrong number of arguments, keywords, operator.setitem outside a

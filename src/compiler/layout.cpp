@@ -26,6 +26,9 @@ Layout value_layout(const Type& t) {
     l.size = std::max<size_t>((off + l.align - 1) / l.align * l.align, 1);  // C++: an empty struct has one byte
   } else if (t.is_record() || t.is_list() || t.is_dict() || t.is_set() || t.tag == Type::Tag::String) {  // a pointer to the record's bytes, a list's, dict's or str's header
     l.size = l.align = 8;
+  } else if (t.is_charseq()) {  // cj::CharSeq<T, N>: N code units (one when N is 0)
+    l.align = (size_t)scalar_size(t.scalar);
+    l.size = l.align * (size_t)std::max(t.ndim, 1);
   } else if (t.is_array()) {
     l.size = 8 + 16 * (size_t)t.ndim;
     l.align = 8;

@@ -111,7 +111,7 @@ class Planner {
       plain_.insert(target.name);
       defined.insert(target.name);
     } else if (target.is(K::Tuple)) {
-      for (const auto& e : target.list) store_target(*e, defined);
+      for (const auto& e : target.elts()) store_target(*e, defined);
     } else {
       expr(target, defined);  // a[i] = v: the array and the index are reads
     }
@@ -143,11 +143,11 @@ class Planner {
       if (commutes && is_x(value.rhs())) { *operand = value.rhs().get(); return op; }
       return "";
     }
-    if (value.is(K::Call) && value.keywords.empty() && value.list.size() >= 2) {
+    if (value.is(K::Call) && value.keywords.empty() && value.args().size() >= 2) {
       auto r = f_.resolved.find(value.func().get());
       if (r == f_.resolved.end() || r->second.kind != Resolved::Kind::Builtin) return "";
       if (r->second.builtin != Builtin::Min && r->second.builtin != Builtin::Max) return "";
-      for (const auto& arg : value.list) {
+      for (const auto& arg : value.args()) {
         if (is_x(arg)) { *operand = arg.get(); return r->second.builtin == Builtin::Min ? "min" : "max"; }
       }
     }
@@ -165,16 +165,16 @@ class Planner {
       case K::Assign: {
         const ast::Node* operand = nullptr;
         std::string op;
-        if (s.list.size() == 1 && s.list[0]->is(K::Name) && !defined.count(s.list[0]->name))
-          op = reduction_form(s.list[0]->name, *s.rhs(), &operand);
+        if (s.targets().size() == 1 && s.targets()[0]->is(K::Name) && !defined.count(s.targets()[0]->name))
+          op = reduction_form(s.targets()[0]->name, *s.rhs(), &operand);
         if (!op.empty()) {
           reduction_operands_.insert(operand);
           expr(*s.rhs(), defined);
-          add_reduction(s.list[0]->name, op, s);
+          add_reduction(s.targets()[0]->name, op, s);
           return;
         }
         expr(*s.rhs(), defined);
-        for (const auto& t : s.list) store_target(*t, defined);
+        for (const auto& t : s.targets()) store_target(*t, defined);
         return;
       }
       case K::AugAssign: {

@@ -300,9 +300,7 @@ class Parser {
       std::vector<NodePtr> outer = std::exchange(lambdas_, {});
       const size_t first = body.size();
       simple_stmts(body);
-      body.insert(body.begin() + (std::ptrdiff_t)first, std::make_move_iterator(lambdas_.begin()),
-                  std::make_move_iterator(lambdas_.end()));
-      lambdas_ = std::move(outer);
+      desugar::hoist_lambdas(body, first, std::exchange(lambdas_, std::move(outer)));
       return;
     }
     next();
@@ -512,30 +510,12 @@ class Parser {
     suite(n.orelse, "'else' statement", kw);
   }
 
-  // assert_stmt = "assert" test ("," test)?, which Python compiles as
-  // `if not test: raise AssertionError(msg)`; the Raise's name "assert" says its class is the
-  // builtin AssertionError whatever the globals hold.
+  // assert_stmt = "assert" test ("," test)?: an `if` that raises (desugar::assert_stmt).
   NodePtr assert_stmt() {
     const Token& kw = next();
     NodePtr cond = test();
     NodePtr msg = accept(T::Comma) ? test() : nullptr;
-    NodePtr raise = ast::make(Kind::Raise, kw.loc);
-    raise->name = "assert";
-    NodePtr cls = ast::make(Kind::Name, kw.loc);
-    cls->name = "AssertionError";
-    if (msg) {
-      NodePtr call = ast::make(Kind::Call, kw.loc);
-      call->func() = std::move(cls);
-      call->args().push_back(std::move(msg));
-      raise->exc() = std::move(call);
-    } else {
-      raise->exc() = std::move(cls);
-    }
-    NodePtr n = ast::make(Kind::If, kw.loc);
-    n->test() = make(Kind::UnaryOp, kw.loc, Op::Not);
-    n->test()->operand() = std::move(cond);
-    n->body.push_back(std::move(raise));
-    return n;
+    return desugar::assert_stmt(kw.loc, std::move(cond), std::move(msg));
   }
 
   // try_stmt = "try" ":" suite ("except" (test ("as" NAME)?)? ":" suite)+ ("else" ":" suite)?
@@ -565,12 +545,7 @@ class Parser {
       expect(T::Colon, "expected ':' after the except clause");
       std::vector<NodePtr> body;
       suite(body, "'except' statement", ex);
-      NodePtr c = cls ? std::move(cls) : ast::make(Kind::Pass, ex.loc);  // Pass: a bare except
-      if (first) {
-        n->handler_class() = c->is(Kind::Pass) ? nullptr : ast::clone(*c);
-        n->orelse = std::move(body);
-      }
-      n->handler_classes().push_back(std::move(c));
+      desugar::add_handler(*n, std::move(cls), ex.loc, std::move(body), first);
       first = false;
     }
     std::vector<NodePtr> else_body;
@@ -905,11 +880,12 @@ class Parser {
   }
 
   // strings = STRING+        (adjacent literals are one constant, as in Python)
+  // A bytes literal is a Bytes constant, typed only where a record's bytes field takes it
+  // (typeinfer_charseq.cpp); Python refuses mixing it with str literals before cujit sees it.
   NodePtr strings() {
-    NodePtr n = constant(tok(), Tag::Str);
+    NodePtr n = constant(tok(), tok().is_bytes ? Tag::Bytes : Tag::Str);
     while (at(T::String)) {
       const Token& t = next();
-      if (t.is_bytes) unsupported(t, "bytes literals are not supported");
       n->cval.s += t.str_value;
     }
     return n;

@@ -1,5 +1,5 @@
 // The parser's desugarings (see parser_desugar.h): lambdas become nested defs, a try's `else:`
-// a flag and an `if`. Each builds its nodes by role, as any pass does.
+// a flag and an `if`, an assert an `if` that raises. Each builds its nodes by role, as any pass does.
 #include "compiler/parser_desugar.h"
 
 #include <iterator>
@@ -51,6 +51,36 @@ void try_else(NodePtr try_stmt, std::vector<NodePtr> else_body, std::vector<Node
   test_else->test() = flag_name();
   test_else->body = std::move(else_body);
   out.push_back(std::move(test_else));
+}
+
+NodePtr assert_stmt(const SourceLoc& kw, NodePtr cond, NodePtr msg) {
+  NodePtr raise = ast::make(Kind::Raise, kw);
+  raise->name = "assert";
+  NodePtr cls = ast::make(Kind::Name, kw);
+  cls->name = "AssertionError";
+  if (msg) {
+    NodePtr call = ast::make(Kind::Call, kw);
+    call->func() = std::move(cls);
+    call->args().push_back(std::move(msg));
+    raise->exc() = std::move(call);
+  } else {
+    raise->exc() = std::move(cls);
+  }
+  NodePtr n = ast::make(Kind::If, kw);
+  n->test() = ast::make(Kind::UnaryOp, kw);
+  n->test()->op = ast::Op::Not;
+  n->test()->operand() = std::move(cond);
+  n->body.push_back(std::move(raise));
+  return n;
+}
+
+void add_handler(ast::Node& try_stmt, NodePtr cls, const SourceLoc& except_kw, std::vector<NodePtr> body, bool first) {
+  NodePtr c = cls ? std::move(cls) : ast::make(Kind::Pass, except_kw);  // Pass: a bare except
+  if (first) {
+    try_stmt.handler_class() = c->is(Kind::Pass) ? nullptr : ast::clone(*c);
+    try_stmt.orelse = std::move(body);
+  }
+  try_stmt.handler_classes().push_back(std::move(c));
 }
 
 }  // namespace cujit::desugar

@@ -1,6 +1,6 @@
 // The parser's desugarings (parser_desugar.cpp): Python written one way turned, while it is
 // parsed, into statements the later passes already handle, so that no pass after the parser
-// sees a lambda or a try's `else:`. Internal to parser.cpp.
+// sees a lambda, a try's `else:` or an assert. Internal to parser.cpp.
 #pragma once
 #include <string>
 #include <vector>
@@ -26,5 +26,17 @@ void hoist_lambdas(std::vector<ast::NodePtr>& out, size_t at, std::vector<ast::N
 /// try and True at the end of its body, and `if flag:` with the else body after it (only the
 /// body's normal end reaches the else clause). Appends the three statements to `out`.
 void try_else(ast::NodePtr try_stmt, std::vector<ast::NodePtr> else_body, std::vector<ast::NodePtr>& out);
+
+/// `assert cond, msg` as Python compiles it: `if not cond: raise AssertionError(msg)` (no msg: the
+/// class alone). The Raise's name "assert" says its class is the builtin AssertionError whatever
+/// the globals hold.
+ast::NodePtr assert_stmt(const SourceLoc& kw, ast::NodePtr cond, ast::NodePtr msg);
+
+/// One `except cls:` handler of `try_stmt` (`cls` null: a bare except, kept as a Pass in
+/// handler_classes). As Numba's nopython mode, the first handler is the only one that runs: its
+/// class and body become the Try's handler_class and orelse; every handler's class is listed for
+/// typing's checks (typeinfer_exc.cpp).
+void add_handler(ast::Node& try_stmt, ast::NodePtr cls, const SourceLoc& except_kw, std::vector<ast::NodePtr> body,
+                 bool first);
 
 }  // namespace cujit::desugar

@@ -57,6 +57,10 @@ bool ends(const ast::Node& s) {
 }
 }  // namespace
 
+bool statement_ends(const ast::Node& s) {
+  return s.is(ast::Kind::Break) || s.is(ast::Kind::Continue) || ends(s);
+}
+
 bool can_fall_through(const std::vector<ast::NodePtr>& stmts) {
   for (const auto& s : stmts)
     if (ends(*s)) return false;

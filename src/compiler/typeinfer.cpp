@@ -52,6 +52,8 @@ Type type_of_global(const GlobalValue& g) {
       return t;
     }
     case GlobalValue::Kind::NoneValue: return Type::none();
+    case GlobalValue::Kind::Opaque:  // a str (a global tuple's item: globals.h)
+      return g.attr.rfind("str:", 0) == 0 ? Type::string() : Type::unknown();
     default: return Type::unknown();
   }
 }

@@ -235,9 +235,11 @@ class Program {
   // ZeroDivisionError. Elsewhere NumPy's model: integers give 0, floats inf or nan.
   bool python_errors = false;
   // @jit functions: a function may return a value or None (Numba's OptionalType), since None
-  // reaches Python and an unwrapped None raises TypeError there. Not in GPU code or ufunc loops,
-  // which have no way to raise.
+  // reaches Python and an unwrapped None raises TypeError there; str values are allowed too. GPU
+  // code has optionals as numba-cuda's device functions do (may_be_optional): an unwrapped None
+  // raises through a raise site. Not in CPU ufunc loops, nor as a ufunc's result.
   bool optionals = false;
+  bool may_be_optional() const { return optionals || !host_only; }
   // CUJIT_SIM_RACECHECK: the simulator's build of this kernel records every shared-memory access
   // and reports races (prelude/host.h). Kernels only; the GPU code is unchanged.
   bool race_check = false;
@@ -319,8 +321,11 @@ std::set<std::string> try_unsettled_names(const FunctionInstance& fn, const ast:
 /// each def statement becomes an assignment of a global in `f.nested`.
 void lift_nested_functions(Program& prog, FunctionInstance& f);
 /// The rewrites before typing that need names but no types (resolve.cpp), after
-/// lift_nested_functions: an exception held in a variable.
+/// lift_nested_functions: an exception held in a variable; the branches Numba prunes.
 void resolve_before_typing(FunctionInstance& f);
+/// Numba's dead-branch pruning for this instance's argument types (prune.cpp): the branch a
+/// test known before typing never takes, and code after a return, are dropped from the tree.
+void prune_dead_branches(FunctionInstance& f);
 
 /// The name of the Function type of a cuda.declare_device global: kForeignPrefix + its C name.
 constexpr const char* kForeignPrefix = "foreign ";
@@ -411,6 +416,9 @@ inline std::string readonly_store_message(const Type& array) { return kReadonlyS
 /// doubt, it can): a return ends a block, so does an if whose branches both end, a `while True:`
 /// without a break of its own, and a loop whose else ends and that has no break.
 bool can_fall_through(const std::vector<ast::NodePtr>& stmts);
+/// Whether control never passes from the statement `s` to the next one of its block (a return,
+/// raise, break or continue on every path; can_fall_through's rules).
+bool statement_ends(const ast::Node& s);
 /// Python folds arithmetic on number literals into one constant before Numba sees the code, so
 /// `1 << 63` is the uint64 literal 2**63, `2**32 - 1` an int64 literal and `10 ** -3` the float
 /// 0.001 (not the int 0 that int64 ** int64 gives at run time). Rewrites a BinOp of int and float
@@ -418,7 +426,11 @@ bool can_fall_through(const std::vector<ast::NodePtr>& stmts);
 /// float to a fractional power, becomes `re + imj`, and 0 is returned); returns 0 where it is not
 /// such an expression or Python would not fold it (a negative shift, a division by zero), and -1
 /// where an int value fits neither int64 nor uint64 (Numba cannot type it either).
+/// The resolve step (resolve.cpp) folds the parsed tree before typing.
 int fold_int_constant(ast::Node& e);
+/// Whether BinOp `e` of number literals, as parsed (not an operator-module call's), is one whose
+/// int value fits neither int64 nor uint64: the one fold_int_constant left for typing to refuse.
+bool int_constant_too_large(const ast::Node& e);
 /// An integer literal, or a negated one.
 bool const_int_literal(const ast::Node& n, int64_t* out);
 
@@ -442,6 +454,15 @@ void check_record_store(const FunctionInstance& fn, const ast::Node& at, const T
 /// record does not have.
 void check_record_operands(const FunctionInstance& fn, const ast::Node& call, const std::string& name,
                            const std::vector<Type>& args);
+
+// Char sequences (typeinfer_charseq.cpp): a record's 'S'/'U' field as a value. A bytes literal's
+// type (its bytes); the check of `l op r` where one side is a char sequence (a literal of its
+// kind on the other side is retyped to one, l and r updated); the check of a store into such a
+// field from a value (a literal, the statement's right side, is retyped).
+Type bytes_literal_type(const FunctionInstance& fn, ast::Node& c);
+void check_charseq_compare(const FunctionInstance& fn, const ast::Node& e, ast::Op op, ast::Node& ln, Type* l,
+                           ast::Node& rn, Type* r);
+void check_charseq_store(const FunctionInstance& fn, const ast::Node& stmt, const Type& target, const Type& value);
 
 // Tuples (typeinfer_tuples.cpp): whether `l op r` compares tuples item by item (`l in r`: r is a
 // tuple of items l compares with); the type of a slice of `base` by constants (else refused) and,

@@ -22,16 +22,16 @@ Type BuiltinTyper::random_call(ast::Node& e, const BuiltinRow& b, const std::vec
   auto given = [&](size_t i) { return i < args.size() && args[i].tag != Type::Tag::None; };
   auto number = [&](size_t i) {
     if (given(i) && (!args[i].is_scalar() || is_complex(args[i].scalar)))
-      error(*e.list[i], std::string(b.name) + "() needs a real number, got " + args[i].str());
+      error(*e.args()[i], std::string(b.name) + "() needs a real number, got " + args[i].str());
   };
   auto integer = [&](size_t i) {
     if (given(i) && (!args[i].is_scalar() || !is_integral(args[i].scalar)))
-      error(*e.list[i], std::string(b.name) + "() needs an integer, got " + args[i].str());
+      error(*e.args()[i], std::string(b.name) + "() needs an integer, got " + args[i].str());
   };
   // With a size (an int or a tuple of ints), an array of that shape filled with draws.
   auto sized = [&](size_t i, Scalar s) {
     if (!given(i)) return Type::scalar_of(s);
-    return Type::array(s, shape_ndim(*e.list[i], b, args[i]), 'C');
+    return Type::array(s, shape_ndim(*e.args()[i], b, args[i]), 'C');
   };
   switch (b.id) {
     case B::PySeed: case B::NpSeed:
@@ -57,7 +57,7 @@ Type BuiltinTyper::random_call(ast::Node& e, const BuiltinRow& b, const std::vec
     case B::PyRandint: arity(e, b, args, 2, 2); integer(0); integer(1); return Type::scalar_of(Scalar::Int64);
     case B::PyRandrange:
       arity(e, b, args, 1, 3); integer(0); integer(1);
-      if (given(2)) unsupported(*e.list[2], "random.randrange() with a step is not supported");
+      if (given(2)) unsupported(*e.args()[2], "random.randrange() with a step is not supported");
       return Type::scalar_of(Scalar::Int64);
     case B::NpRandint:
       arity(e, b, args, 1, 3); integer(0); integer(1);
@@ -96,9 +96,9 @@ Type BuiltinTyper::random_call(ast::Node& e, const BuiltinRow& b, const std::vec
       Scalar item = Scalar::Int64;
       if (args[0].is_array() && !args[0].is_record_array() && args[0].ndim == 1) item = args[0].scalar;
       else if (!(args[0].is_scalar() && is_integer(args[0].scalar)))
-        error(*e.list[0], "np.random.choice() first argument should be int or array, got " + args[0].str());
+        error(*e.args()[0], "np.random.choice() first argument should be int or array, got " + args[0].str());
       if (given(2) && !(args[2].is_scalar() && is_integral(args[2].scalar)))
-        error(*e.list[2], "np.random.choice() needs a bool as replace, got " + args[2].str());
+        error(*e.args()[2], "np.random.choice() needs a bool as replace, got " + args[2].str());
       return sized(1, item);
     }
     case B::NpHypergeometric: case B::NpLogseries: case B::NpZipf: case B::NpNoncentralChisquare: {
@@ -116,13 +116,13 @@ Type BuiltinTyper::random_call(ast::Node& e, const BuiltinRow& b, const std::vec
       arity(e, b, args, v + 1, v + 2);
       const std::string fname = mn ? "np.random.multinomial()" : "np.random.dirichlet()";
       if (mn && !(args[0].is_scalar() && is_integral(args[0].scalar)))
-        error(*e.list[0], fname + ": n should be an integer, got " + args[0].str());
+        error(*e.args()[0], fname + ": n should be an integer, got " + args[0].str());
       const Type& p = args[v];
       const bool numbers = (p.is_array() && !p.record && p.ndim == 1 && !is_complex(p.scalar)) ||
                            ((p.is_list() || (p.is_tuple() && !p.elems.empty())) && iteration_item(p).is_scalar() &&
                             !is_complex(iteration_item(p).scalar));
       if (!numbers)
-        error(*e.list[v], fname + ": " + (mn ? "pvals" : "alpha") + " should be a 1-d array or a sequence of real numbers, got " + p.str());
+        error(*e.args()[v], fname + ": " + (mn ? "pvals" : "alpha") + " should be a 1-d array or a sequence of real numbers, got " + p.str());
       Type r = sized(v + 1, mn ? Scalar::Int64 : Scalar::Float64);
       if (r.is_scalar()) return Type::array(r.scalar, 1, 'C');
       if (r.ndim >= 8) unsupported(e, fname + " would make more than 8 dimensions");
@@ -184,21 +184,21 @@ Type BuiltinTyper::array_new(ast::Node& e, const BuiltinRow& b, const std::vecto
   if (b.id == B::NpCopy && !fn().host_only) return gpu_copy(e, b, args);
   host_only(e, b, kArraysOnGpu);
   auto given = [&](size_t i) { return i < args.size() && args[i].tag != Type::Tag::None; };
-  auto dtype_or = [&](size_t i, Scalar dflt) { return given(i) ? dtype_arg(*e.list[i], b, args[i]) : dflt; };
+  auto dtype_or = [&](size_t i, Scalar dflt) { return given(i) ? dtype_arg(*e.args()[i], b, args[i]) : dflt; };
   auto need_array = [&](size_t i) {
-    if (!given(i) || !args[i].is_array()) error(i < e.list.size() ? *e.list[i] : e, std::string(b.name) + "() needs an array");
+    if (!given(i) || !args[i].is_array()) error(i < e.args().size() ? *e.args()[i] : e, std::string(b.name) + "() needs an array");
   };
   auto need_scalar = [&](size_t i) {
-    if (!given(i) || !args[i].is_scalar()) error(i < e.list.size() ? *e.list[i] : e, std::string(b.name) + "() needs a fill value (a number)");
+    if (!given(i) || !args[i].is_scalar()) error(i < e.args().size() ? *e.args()[i] : e, std::string(b.name) + "() needs a fill value (a number)");
   };
   switch (b.id) {
     case B::NpEmpty: case B::NpZeros: case B::NpOnes:
       arity(e, b, args, 1, 2);
-      return Type::array(dtype_or(1, Scalar::Float64), shape_ndim(*e.list[0], b, args[0]), 'C');
+      return Type::array(dtype_or(1, Scalar::Float64), shape_ndim(*e.args()[0], b, args[0]), 'C');
     case B::NpFull: {
       arity(e, b, args, 2, 3); need_scalar(1);
       Scalar fill = args[1].scalar;  // NumPy: the fill value's own dtype
-      return Type::array(dtype_or(2, fill), shape_ndim(*e.list[0], b, args[0]), 'C');
+      return Type::array(dtype_or(2, fill), shape_ndim(*e.args()[0], b, args[0]), 'C');
     }
     case B::NpEmptyLike: case B::NpZerosLike: case B::NpOnesLike:
       arity(e, b, args, 1, 2); need_array(0);
@@ -214,7 +214,7 @@ Type BuiltinTyper::array_new(ast::Node& e, const BuiltinRow& b, const std::vecto
       bool any_float = false;
       for (size_t i = 0; i < 3; ++i) {
         if (!given(i)) continue;
-        if (!args[i].is_scalar() || is_complex(args[i].scalar)) error(*e.list[i], "numpy.arange() needs real numbers, got " + args[i].str());
+        if (!args[i].is_scalar() || is_complex(args[i].scalar)) error(*e.args()[i], "numpy.arange() needs real numbers, got " + args[i].str());
         any_float = any_float || is_float(args[i].scalar);
       }
       if (!given(0)) error(e, "numpy.arange() needs a stop");
@@ -229,7 +229,7 @@ Type BuiltinTyper::array_new(ast::Node& e, const BuiltinRow& b, const std::vecto
 // local array of the thread (numba-cuda allocates; GPU code here has no heap).
 Type BuiltinTyper::gpu_copy(ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args) {
   arity(e, b, args, 1, 1);
-  const GlobalValue* g = global_named(*e.list[0]);
+  const GlobalValue* g = global_named(*e.args()[0]);
   if (!g || g->kind != GlobalValue::Kind::Array)
     unsupported(e, std::string(b.name) + "() in " + fn().compiled_as + " copies only a global NumPy array (its shape is "
                    "a constant); copy other arrays into a cuda.local.array or cuda.shared.array element by element");
@@ -250,22 +250,22 @@ Type BuiltinTyper::array_view(ast::Node& e, const BuiltinRow& b, const std::vect
   arity(e, b, args, 2, 2);
   if (!args[0].is_array()) error(e, "view() is a method of arrays, not of " + args[0].str());
   Type r = args[0];
-  r.scalar = dtype_arg(*e.list[1], b, args[1]);
+  r.scalar = dtype_arg(*e.args()[1], b, args[1]);
   return r;
 }
 
 // cuda.local.array(shape, dtype[, alignment]) / cuda.shared.array(...), positional or by keyword.
 Type BuiltinTyper::array_alloc(ast::Node& e, const BuiltinRow& b) {
-  const ast::Node* shape = e.list.size() > 0 ? e.list[0].get() : nullptr;
-  const ast::Node* dtype = e.list.size() > 1 ? e.list[1].get() : nullptr;
-  const ast::Node* align = e.list.size() > 2 ? e.list[2].get() : nullptr;
+  const ast::Node* shape = e.args().size() > 0 ? e.args()[0].get() : nullptr;
+  const ast::Node* dtype = e.args().size() > 1 ? e.args()[1].get() : nullptr;
+  const ast::Node* align = e.args().size() > 2 ? e.args()[2].get() : nullptr;
   for (auto& kw : e.keywords) {
     if (kw.name == "shape") shape = kw.value.get();
     else if (kw.name == "dtype") dtype = kw.value.get();
     else if (kw.name == "alignment") align = kw.value.get();
     else error(*kw.value, std::string(b.name) + "() got an unexpected keyword argument '" + kw.name + "'");
   }
-  if (!shape || !dtype || e.list.size() > 3) error(e, std::string(b.name) + "() takes a shape, a dtype and an optional alignment");
+  if (!shape || !dtype || e.args().size() > 3) error(e, std::string(b.name) + "() takes a shape, a dtype and an optional alignment");
   // A record type (a global made by numba.from_dtype, or a structured np.dtype) gives an array
   // of records; any other dtype a scalar one.
   const RecordPtr record = dtype->type.tag == Type::Tag::DType ? dtype->type.record : nullptr;
@@ -299,7 +299,7 @@ Type BuiltinTyper::array_alloc(ast::Node& e, const BuiltinRow& b) {
     }
   } else {
     std::vector<const ast::Node*> parts;
-    if (shape->is(ast::Kind::Tuple)) for (auto& x : shape->list) parts.push_back(x.get());
+    if (shape->is(ast::Kind::Tuple)) for (auto& x : shape->elts()) parts.push_back(x.get());
     else parts.push_back(shape);
     for (auto* p : parts) {
       int64_t v;

@@ -38,14 +38,14 @@ void BuiltinTyper::arity(const ast::Node& e, const BuiltinRow& b, const std::vec
 void BuiltinTyper::need_numbers(const ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args, bool complex_ok) {
   for (size_t i = 0; i < args.size(); ++i) {
     if (!args[i].is_scalar())
-      error(*e.list[i], std::string(b.name) + "() needs a number, got " + args[i].str());
+      error(*e.args()[i], std::string(b.name) + "() needs a number, got " + args[i].str());
     if (!complex_ok && is_complex(args[i].scalar)) error(e, no_implementation(b, args));
   }
 }
 
 void BuiltinTyper::need_int(const ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args, size_t i) {
   if (!args[i].is_scalar() || !is_integer(args[i].scalar))
-    error(*e.list[i], std::string(b.name) + "() needs an integer " + (i == 0 ? "mask" : "lane") + ", got " + args[i].str());
+    error(*e.args()[i], std::string(b.name) + "() needs an integer " + (i == 0 ? "mask" : "lane") + ", got " + args[i].str());
 }
 
 Type BuiltinTyper::builtin_call(ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args) {
@@ -98,13 +98,13 @@ Type BuiltinTyper::builtin_call(ast::Node& e, const BuiltinRow& b, const std::ve
       arity(e, b, args, 2, 2); need_numbers(e, b, args);
       // Python refuses a float exponent (Numba truncates it in silence).
       if (is_float(args[1].scalar))
-        error(*e.list[1], std::string(b.name) + "() needs an integer exponent, got " + args[1].str());
+        error(*e.args()[1], std::string(b.name) + "() needs an integer exponent, got " + args[1].str());
       return Type::scalar_of(float_of(args[0].scalar));
     case Rule::IntGcd: {
       arity(e, b, args, 2, 2);
       for (size_t i = 0; i < 2; ++i)
         if (!args[i].is_scalar() || !(is_integer(args[i].scalar) || args[i].scalar == Scalar::Bool))
-          error(*e.list[i], std::string(b.name) + "() needs integers, got " + args[i].str());
+          error(*e.args()[i], std::string(b.name) + "() needs integers, got " + args[i].str());
       // Numba: the two integer types' promotion (uint8 and int32 give int32); int64 where that
       // is a float (int64 with uint64).
       Scalar r = promote(args[0].scalar, args[1].scalar);
@@ -155,6 +155,22 @@ Type BuiltinTyper::builtin_call(ast::Node& e, const BuiltinRow& b, const std::ve
       arity(e, b, args, 1, 2); need_numbers(e, b, args);
       if (args.size() == 2) return Type::scalar_of(float_of(args[0].scalar));
       return Type::scalar_of(Scalar::Int64);
+    case Rule::Divmod: {
+      // Numba's DivMod template has (int64, int64), (uint64, uint64), float32 and float64 pairs:
+      // the arguments convert to the first that holds both (int64 with uint64 gives float64).
+      arity(e, b, args, 2, 2); need_numbers(e, b, args);
+      const Scalar x = args[0].scalar, y = args[1].scalar;
+      if (is_time(x) || is_time(y) || x == Scalar::Float16 || y == Scalar::Float16) error(e, no_implementation(b, args));
+      Scalar t = arith_result(x, y);
+      if (is_integral(x) && is_integral(y)) {  // bool goes either way
+        const bool sig = (x != Scalar::Bool && !is_unsigned(x)) || (y != Scalar::Bool && !is_unsigned(y));
+        const bool uns = is_unsigned(x) || is_unsigned(y);
+        t = sig && uns ? (x == Scalar::UInt64 || y == Scalar::UInt64 ? Scalar::Float64 : Scalar::Int64)
+            : uns      ? Scalar::UInt64
+                       : Scalar::Int64;
+      }
+      return Type::tuple({Type::scalar_of(t), Type::scalar_of(t)});
+    }
     case Rule::CastInt:
       arity(e, b, args, 1, 1); need_numbers(e, b, args);
       // Numba's int() keeps an integer's type (int(uint64) stays unsigned); bool and floats give int64.
@@ -182,7 +198,7 @@ Type BuiltinTyper::builtin_call(ast::Node& e, const BuiltinRow& b, const std::ve
       bool all_u64 = true;
       for (size_t i = 0; i < args.size(); ++i) {
         if (!args[i].is_scalar() || !is_integral(args[i].scalar))
-          error(*e.list[i], "range() arguments must be integers, not " + args[i].str());
+          error(*e.args()[i], "range() arguments must be integers, not " + args[i].str());
         all_u64 = all_u64 && args[i].scalar == Scalar::UInt64;
       }
       Type r = Type::range();
@@ -199,16 +215,16 @@ Type BuiltinTyper::builtin_call(ast::Node& e, const BuiltinRow& b, const std::ve
       const size_t n = en ? 1 : args.size();
       for (size_t i = 0; i < n; ++i) {
         const Type& t = args[i];
-        if (t.tag == Type::Tag::String) refuse_gpu_string(fn_, *e.list[i]);
+        if (t.tag == Type::Tag::String) refuse_gpu_string(fn_, *e.args()[i]);
         if (t.tag != Type::Tag::Range && !t.is_array() && !t.is_tuple() && !t.is_list() && t.tag != Type::Tag::Iterator &&
             t.tag != Type::Tag::String)
-          error(*e.list[i], std::string(b.name) + "() needs an iterable (a range, an array, a tuple, enumerate or zip), not " + t.str());
-        if (t.is_array() && t.ndim == 0) error(*e.list[i], "iteration over a 0-d array");
+          error(*e.args()[i], std::string(b.name) + "() needs an iterable (a range, an array, a tuple, enumerate or zip), not " + t.str());
+        if (t.is_array() && t.ndim == 0) error(*e.args()[i], "iteration over a 0-d array");
         if (!iteration_item(t).known())
-          unsupported(*e.list[i], std::string(b.name) + "() of a heterogeneous tuple is not supported");
+          unsupported(*e.args()[i], std::string(b.name) + "() of a heterogeneous tuple is not supported");
       }
       if (en && args.size() == 2 && !(args[1].is_scalar() && (is_integer(args[1].scalar) || args[1].scalar == Scalar::Bool)))
-        error(*e.list[1], "enumerate() start must be an integer, not " + args[1].str());
+        error(*e.args()[1], "enumerate() start must be an integer, not " + args[1].str());
       return Type::iterator(b.name, std::vector<Type>(args.begin(), args.begin() + n));
     }
     case Rule::Operator: throw InternalError("typeinfer: operator-module call not rewritten");
@@ -216,7 +232,7 @@ Type BuiltinTyper::builtin_call(ast::Node& e, const BuiltinRow& b, const std::ve
       arity(e, b, args, 1, 1);
       if (args[0].tag == Type::Tag::String) refuse_gpu_string(fn_, e);  // typeinfer_strings.cpp
       else if (!args[0].is_array() && !args[0].is_tuple() && !args[0].is_list() && !args[0].is_dict() && !args[0].is_set() &&
-               !is_flat_iter(args[0]))
+               !is_flat_iter(args[0]) && !args[0].is_charseq())
         error(e, "len() of a " + args[0].str() + " is not supported");
       return Type::scalar_of(Scalar::Int64);
     case Rule::ListOp: return type_list_call(fn_, e, b, args);  // typeinfer_lists.cpp
@@ -238,7 +254,7 @@ Type BuiltinTyper::builtin_call(ast::Node& e, const BuiltinRow& b, const std::ve
       auto container = [&](const Type& t) { return fn().host_only && print_needs_text(t) && print_text_supported(t); };
       for (size_t i = 0; i < args.size(); ++i)
         if (!printable(args[i]) && args[i].tag != Type::Tag::String && !container(args[i]))
-          unsupported(*e.list[i], "print() of a " + args[i].str() + " is not supported" +
+          unsupported(*e.args()[i], "print() of a " + args[i].str() + " is not supported" +
                                       (args[i].is_scalar() ? " in GPU code (numba-cuda prints no complex number; @jit code does)" : ""));
       return Type::none();
     }
@@ -248,11 +264,11 @@ Type BuiltinTyper::builtin_call(ast::Node& e, const BuiltinRow& b, const std::ve
       const ast::Node* culprit;
       // numba-cuda raises RequireLiteralValue for a non-constant argument; its name is in the
       // text, as numba-cuda's TypingError carries it (tests match on it).
-      if (fold_int(*e.list[0], &n, &culprit) != Fold::Ok)
-        error(*e.list[0], std::string(b.name) + "() needs the constant 1, 2 or 3 (RequireLiteralValue: got a value of "
+      if (fold_int(*e.args()[0], &n, &culprit) != Fold::Ok)
+        error(*e.args()[0], std::string(b.name) + "() needs the constant 1, 2 or 3 (RequireLiteralValue: got a value of "
                           "type " + args[0].str() + ", not a literal)");
       if (n < 1 || n > 3)
-        error(*e.list[0], std::string(b.name) + "() needs the constant 1, 2 or 3");
+        error(*e.args()[0], std::string(b.name) + "() needs the constant 1, 2 or 3");
       if (n == 1) return Type::scalar_of(Scalar::Int64);
       return Type::tuple(std::vector<Type>(n, Type::scalar_of(Scalar::Int64)));
     }
@@ -283,7 +299,7 @@ Type BuiltinTyper::builtin_call(ast::Node& e, const BuiltinRow& b, const std::ve
       need_int(e, b, args, 0);
       Scalar v = args[1].is_scalar() ? args[1].scalar : Scalar::Bool;
       if (!args[1].is_scalar() || !(v == Scalar::Int32 || v == Scalar::Int64 || v == Scalar::Float32 || v == Scalar::Float64))
-        error(*e.list[1], std::string(b.name) + "() only supports 32- and 64-bit ints and floats, got " + args[1].str());
+        error(*e.args()[1], std::string(b.name) + "() only supports 32- and 64-bit ints and floats, got " + args[1].str());
       need_int(e, b, args, 2);
       return args[1];
     }
@@ -291,7 +307,7 @@ Type BuiltinTyper::builtin_call(ast::Node& e, const BuiltinRow& b, const std::ve
       arity(e, b, args, 2, 2);
       need_int(e, b, args, 0);
       if (!args[1].is_scalar() || !is_integral(args[1].scalar))
-        error(*e.list[1], std::string(b.name) + "() needs an integer or boolean predicate, got " + args[1].str());
+        error(*e.args()[1], std::string(b.name) + "() needs an integer or boolean predicate, got " + args[1].str());
       return Type::scalar_of(b.id == Builtin::CudaBallotSync ? Scalar::Int32 : Scalar::Bool);
     case Rule::CudaMatch:
       arity(e, b, args, 2, 2);
@@ -304,7 +320,7 @@ Type BuiltinTyper::builtin_call(ast::Node& e, const BuiltinRow& b, const std::ve
     case Rule::CudaBits: case Rule::CudaBitsSame:
       arity(e, b, args, 1, 1);
       if (!args[0].is_scalar() || !is_integer(args[0].scalar))
-        error(*e.list[0], std::string(b.name) + "() needs an integer, got " + args[0].str());
+        error(*e.args()[0], std::string(b.name) + "() needs an integer, got " + args[0].str());
       if (b.id == Builtin::CudaBrev)
         return Type::scalar_of(scalar_size(args[0].scalar) <= 4 ? Scalar::UInt32 : Scalar::UInt64);
       if (b.rule == Rule::CudaBitsSame) return args[0];
@@ -333,31 +349,31 @@ Type BuiltinTyper::builtin_call(ast::Node& e, const BuiltinRow& b, const std::ve
       arity(e, b, args, store ? 3 : 2, store ? 3 : 2);
       const std::string op = std::string(b.name).substr(5);
       const Type& a = args[0];
-      if (!a.is_array()) error(*e.list[0], op + " operates on arrays or pointers. Got type " + a.str());
+      if (!a.is_array()) error(*e.args()[0], op + " operates on arrays or pointers. Got type " + a.str());
       const Type& ix = args[1];
       bool valid = false;
       if (ix.is_scalar() && is_integer(ix.scalar)) {
-        if (a.ndim != 1) error(*e.list[1], "Expected " + std::to_string(a.ndim) + " indices, got a scalar");
+        if (a.ndim != 1) error(*e.args()[1], "Expected " + std::to_string(a.ndim) + " indices, got a scalar");
         valid = true;
       } else if (ix.is_tuple()) {
         if ((int)ix.elems.size() != a.ndim)
-          error(*e.list[1], "Expected " + std::to_string(a.ndim) + " indices, got " + std::to_string(ix.elems.size()));
+          error(*e.args()[1], "Expected " + std::to_string(a.ndim) + " indices, got " + std::to_string(ix.elems.size()));
         valid = true;
         for (auto& t : ix.elems) valid = valid && t.is_scalar() && is_integer(t.scalar);
       }
-      if (!valid) error(*e.list[1], ix.str() + " is not a valid index");
+      if (!valid) error(*e.args()[1], ix.str() + " is not a valid index");
       if (!is_integer(a.scalar) && !is_float(a.scalar))
-        error(*e.list[0], op + " requires array of integer or float type, got " + scalar_name(a.scalar));
+        error(*e.args()[0], op + " requires array of integer or float type, got " + scalar_name(a.scalar));
       if (!store) return Type::scalar_of(a.scalar);
-      if (a.readonly) error(*e.list[0], readonly_store_message(a));
-      if (!args[2].is_scalar()) error(*e.list[2], op + "() needs a number to store, got " + args[2].str());
+      if (a.readonly) error(*e.args()[0], readonly_store_message(a));
+      if (!args[2].is_scalar()) error(*e.args()[2], op + "() needs a number to store, got " + args[2].str());
       return Type::none();
     }
     case Rule::ConstArray:
       arity(e, b, args, 1, 1);
-      if (!args[0].is_array() || !fn().resolved.count(e.list[0].get()) ||
-          fn().resolved[e.list[0].get()].kind != Resolved::Kind::Constant)
-        error(*e.list[0], "cuda.const.array_like() needs a global NumPy array");
+      if (!args[0].is_array() || !fn().resolved.count(e.args()[0].get()) ||
+          fn().resolved[e.args()[0].get()].kind != Resolved::Kind::Constant)
+        error(*e.args()[0], "cuda.const.array_like() needs a global NumPy array");
       return args[0];
     case Rule::ArrayAlloc: return array_alloc(e, b);
     case Rule::Random: return random_call(e, b, args);
@@ -378,27 +394,27 @@ Type BuiltinTyper::builtin_call(ast::Node& e, const BuiltinRow& b, const std::ve
       const size_t nargs = b.rule == Rule::AtomicCas && !cas0 ? 4 : 3;
       arity(e, b, args, nargs, nargs);
       const Type& a = args[0];
-      if (!a.is_array()) error(*e.list[0], std::string(b.name) + "() needs an array as its first argument, got " + a.str());
+      if (!a.is_array()) error(*e.args()[0], std::string(b.name) + "() needs an array as its first argument, got " + a.str());
       // An atomic writes its array (Numba's typing does not check this; the store would land in
       // read-only memory, or in a constant array's copy, in silence).
-      if (a.readonly) error(*e.list[0], readonly_store_message(a));
+      if (a.readonly) error(*e.args()[0], readonly_store_message(a));
       Scalar d = a.scalar;
       bool ints = d == Scalar::Int32 || d == Scalar::Int64 || d == Scalar::UInt32 || d == Scalar::UInt64;
       bool ok = b.rule == Rule::AtomicUnsigned ? (d == Scalar::UInt32 || d == Scalar::UInt64)
               : b.rule == Rule::Atomic ? (ints || d == Scalar::Float32 || d == Scalar::Float64)
               : ints;
-      if (!ok) error(*e.list[0], std::string(b.name) + "() does not support arrays of " + scalar_name(d));
+      if (!ok) error(*e.args()[0], std::string(b.name) + "() does not support arrays of " + scalar_name(d));
       if (cas0) {
-        if (a.ndim != 1) error(*e.list[0], std::string(b.name) + "() needs a 1-d array");
+        if (a.ndim != 1) error(*e.args()[0], std::string(b.name) + "() needs a 1-d array");
       } else {
         std::vector<Type> idx = args[1].is_tuple() ? args[1].elems : std::vector<Type>{args[1]};
         if ((int)idx.size() != a.ndim)
-          error(*e.list[1], std::string(b.name) + "() needs " + std::to_string(a.ndim) + " index(es) for " + a.str());
+          error(*e.args()[1], std::string(b.name) + "() needs " + std::to_string(a.ndim) + " index(es) for " + a.str());
         for (auto& t : idx)
-          if (!t.is_scalar() || !is_integer(t.scalar)) error(*e.list[1], "atomic indices must be integers, not " + t.str());
+          if (!t.is_scalar() || !is_integer(t.scalar)) error(*e.args()[1], "atomic indices must be integers, not " + t.str());
       }
       for (size_t k = cas0 ? 1 : 2; k < nargs; ++k)
-        if (!args[k].is_scalar()) error(*e.list[k], std::string(b.name) + "() needs a number, got " + args[k].str());
+        if (!args[k].is_scalar()) error(*e.args()[k], std::string(b.name) + "() needs a number, got " + args[k].str());
       return Type::scalar_of(d);
     }
   }
@@ -545,9 +561,9 @@ bool bind_builtin_keywords(FunctionInstance& fn, ast::Node& call, const BuiltinR
   if (!spec) return false;
   if (call.keywords.empty()) return true;
   const auto& ps = spec->params;
-  if (call.list.size() > ps.size()) return true;  // the rule reports the arity
+  if (call.args().size() > ps.size()) return true;  // the rule reports the arity
   std::vector<ast::NodePtr> slots(ps.size());
-  for (size_t i = 0; i < call.list.size(); ++i) slots[i] = std::move(call.list[i]);
+  for (size_t i = 0; i < call.args().size(); ++i) slots[i] = std::move(call.args()[i]);
   for (auto& kw : call.keywords) {
     size_t k = 0;
     while (k < ps.size() && kw.name != ps[k].name) ++k;
@@ -561,7 +577,7 @@ bool bind_builtin_keywords(FunctionInstance& fn, ast::Node& call, const BuiltinR
   size_t last = 0;
   for (size_t k = 0; k < slots.size(); ++k)
     if (slots[k]) last = k + 1;
-  call.list.clear();
+  call.args().clear();
   for (size_t k = 0; k < last; ++k) {
     if (!slots[k]) {
       slots[k] = ast::make(ast::Kind::Constant, call.loc);
@@ -570,7 +586,7 @@ bool bind_builtin_keywords(FunctionInstance& fn, ast::Node& call, const BuiltinR
       slots[k]->cval.i = (int64_t)ps[k].value;
       slots[k]->cval.b = ps[k].value != 0;
     }
-    call.list.push_back(std::move(slots[k]));
+    call.args().push_back(std::move(slots[k]));
   }
   return true;
 }

@@ -43,7 +43,7 @@ bool literal_default(const Node& n) {
   if (n.is(K::Constant)) return n.cval.tag != ast::ConstValue::Tag::Str;
   if (n.is(K::UnaryOp) && (n.op == ast::Op::USub || n.op == ast::Op::UAdd)) return literal_default(*n.operand());
   if (n.is(K::Tuple)) {
-    for (const auto& e : n.list)
+    for (const auto& e : n.elts())
       if (!literal_default(*e)) return false;
     return true;
   }
@@ -93,18 +93,18 @@ NodePtr default_argument(FunctionInstance& fn, const Node& call, const FunctionS
 
 bool expand_starred(FunctionInstance& fn, Node& call, const std::function<Type(Node&)>& type_of) {
   bool any = false;
-  for (const auto& a : call.list) any = any || a->is(K::Starred);
+  for (const auto& a : call.args()) any = any || a->is(K::Starred);
   if (!any) return true;
   std::vector<NodePtr> out;
   bool done = true;
-  for (auto& a : call.list) {
+  for (auto& a : call.args()) {
     if (!a->is(K::Starred)) {
       out.push_back(std::move(a));
       continue;
     }
     Node& value = *a->value();
     if (value.is(K::Tuple)) {  // f(*(x, y)): the items themselves
-      for (auto& item : value.list) out.push_back(std::move(item));
+      for (auto& item : value.elts()) out.push_back(std::move(item));
       continue;
     }
     const Type t = type_of(value);
@@ -130,7 +130,7 @@ bool expand_starred(FunctionInstance& fn, Node& call, const std::function<Type(N
       out.push_back(std::move(item));
     }
   }
-  call.list = std::move(out);
+  call.args() = std::move(out);
   return done;
 }
 
@@ -142,20 +142,20 @@ void bind_user_call(FunctionInstance& fn, Node& call, const FunctionSource& call
     if (params[i].star) star = i;
   const size_t positional = star;  // parameters a positional argument can fill
   // The common case: as many positional arguments as parameters, no *args, no keywords.
-  if (star == params.size() && call.keywords.empty() && call.list.size() == params.size()) {
+  if (star == params.size() && call.keywords.empty() && call.args().size() == params.size()) {
     fn.bound_calls.insert(&call);
     return;
   }
   const std::string who = callee.name + "()";
   std::vector<NodePtr> slots(params.size());
   std::vector<NodePtr> extra;
-  for (size_t i = 0; i < call.list.size(); ++i) {
-    if (i < positional) slots[i] = std::move(call.list[i]);
-    else if (star < params.size()) extra.push_back(std::move(call.list[i]));
+  for (size_t i = 0; i < call.args().size(); ++i) {
+    if (i < positional) slots[i] = std::move(call.args()[i]);
+    else if (star < params.size()) extra.push_back(std::move(call.args()[i]));
     else
       typing_error(fn, call, who + " takes " + std::to_string(positional) + " positional argument" +
-                                 (positional == 1 ? "" : "s") + " but " + std::to_string(call.list.size()) +
-                                 (call.list.size() == 1 ? " was" : " were") + " given");
+                                 (positional == 1 ? "" : "s") + " but " + std::to_string(call.args().size()) +
+                                 (call.args().size() == 1 ? " was" : " were") + " given");
   }
   for (auto& kw : call.keywords) {
     size_t i = 0;
@@ -169,7 +169,7 @@ void bind_user_call(FunctionInstance& fn, Node& call, const FunctionSource& call
     if (slots[i]) continue;
     if (i == star) {  // the extra positional arguments, as one tuple (Numba's StarArgTuple)
       slots[i] = ast::make(K::Tuple, call.loc);
-      for (auto& e : extra) slots[i]->list.push_back(std::move(e));
+      for (auto& e : extra) slots[i]->elts().push_back(std::move(e));
     } else if (params[i].dflt) {
       slots[i] = default_argument(fn, call, callee, params[i]);
     } else {
@@ -183,7 +183,7 @@ void bind_user_call(FunctionInstance& fn, Node& call, const FunctionSource& call
     typing_error(fn, call, who + " missing " + std::to_string(missing.size()) + " required positional argument" +
                                (missing.size() == 1 ? "" : "s") + ": " + names);
   }
-  call.list = std::move(slots);
+  call.args() = std::move(slots);
   call.keywords.clear();
   fn.bound_calls.insert(&call);
 }
@@ -210,7 +210,7 @@ Type Typer::call_user(ast::Node& e, const Type& callee, const std::vector<Type>&
   // Keywords, defaults and *args: one argument per parameter from here on.
   bind_user_call(fn(), e, *src, *callee_mod.func);
   std::vector<Type> args;
-  for (auto& a : e.list) {
+  for (auto& a : e.args()) {
     // An optional argument is unwrapped (TypeError where it is None). Numba passes it on to a
     // compiled callee, which could test it for None; cujit's parameters are never optional.
     Type t = operand(*a);
@@ -227,15 +227,15 @@ Type Typer::call_user(ast::Node& e, const Type& callee, const std::vector<Type>&
     args.push_back(t);
   }
   for (size_t i = 0; i < args.size(); ++i)
-    if (args[i].tag == Type::Tag::String) refuse_gpu_string(fn(), *e.list[i]);  // a str: @jit code only
+    if (args[i].tag == Type::Tag::String) refuse_gpu_string(fn(), *e.args()[i]);  // a str: @jit code only
     else if (args[i].tag == Type::Tag::Module || args[i].tag == Type::Tag::Iterator)
-      unsupported(*e.list[i], "passing a " + args[i].str() + " to a function is not supported");
+      unsupported(*e.args()[i], "passing a " + args[i].str() + " to a function is not supported");
   // A constant passed for a parameter that sizes an array is known to the callee (fnval.h).
   std::map<std::string, GlobalValue> consts;
   const std::set<std::string> sizing = shape_params(*callee_mod.func);
   for (size_t i = 0; i < params.size(); ++i) {
     GlobalValue g;
-    if (sizing.count(params[i].name) && fold_constant_argument(fn(), *e.list[i], &g)) consts[params[i].name] = g;
+    if (sizing.count(params[i].name) && fold_constant_argument(fn(), *e.args()[i], &g)) consts[params[i].name] = g;
   }
   Type declared_ret = Type::unknown();  // cuda.jit(sigs, device=True): Numba casts to the chosen one
   std::string why;
@@ -255,7 +255,7 @@ Type Typer::call_user(ast::Node& e, const Type& callee, const std::vector<Type>&
         size_t i = 0;
         while (params[i].name != p) ++i;
         GlobalValue g;
-        if (!consts.count(p) && fold_constant_argument(fn(), *e.list[i], &g)) consts[p] = g, retry = true;
+        if (!consts.count(p) && fold_constant_argument(fn(), *e.args()[i], &g)) consts[p] = g, retry = true;
       }
       if (!retry) throw;
       try {
@@ -312,7 +312,7 @@ bool Typer::partial_return() {
     if (u.known()) r = u;
   }
   Type p = r;
-  if (r.known() && none && prog_.optionals && !r.is_optional()) p = Type::optional(r);
+  if (r.known() && none && prog_.may_be_optional() && !r.is_optional()) p = Type::optional(r);
   if (!r.known() && none && f.role != Role::Kernel) p = Type::none();
   if (f.role == Role::Kernel) p = Type::none();
   const bool changed = !(p == f.partial_ret);

@@ -21,6 +21,7 @@ int fixed_equality(const Type& l, ast::Op op, const Type& r) {
       op != ast::Op::IsNot)
     return 0;
   if (op != ast::Op::Eq && op != ast::Op::NotEq) return -1;
+  if (l.is_charseq() || r.is_charseq()) return -1;  // a record's string field compares by value (typeinfer_charseq.cpp)
   const int differ = op == ast::Op::Eq ? 0 : 1;
   // Numba's unicode equality: one side a str (optional or not), the other anything else.
   if (is_str(l) != is_str(r)) return differ;

@@ -100,8 +100,8 @@ void type_raise(Program& prog, FunctionInstance& fn, ast::Node& s, const std::fu
   if (!call) return;
   if (!call->keywords.empty())
     unsupported_error(fn, *call, "keyword arguments of an exception class are not supported; pass them by position");
-  if (call->list.size() > 8) unsupported_error(fn, *call->list[8], "an exception with more than 8 arguments is not supported");
-  for (auto& a : call->list) {
+  if (call->args().size() > 8) unsupported_error(fn, *call->args()[8], "an exception with more than 8 arguments is not supported");
+  for (auto& a : call->args()) {
     if (a->is(ast::Kind::Name) && !is_local(a->name)) {  // a global or free str: its value, as a literal
       auto g = fn.src->globals.find(a->name);
       if (g != fn.src->globals.end() && g->second.kind == GlobalValue::Kind::Opaque && g->second.attr.rfind("str:", 0) == 0) {
@@ -128,7 +128,7 @@ void check_try(const Program& prog, FunctionInstance& fn, const ast::Node& s) {
   (void)prog;
   if (!fn.host_only)
     unsupported_error(fn, s, "'try' statements are not supported in GPU code (" + gpu_decorator(fn) + ")");
-  for (const auto& h : s.list) {
+  for (const auto& h : s.handler_classes()) {
     if (h->is(ast::Kind::Pass)) continue;  // a bare except
     ExcClass c;
     if (h->is(ast::Kind::Name) && resolve_class(fn, h->name, &c) && c.key == "builtins.Exception") continue;
@@ -147,13 +147,13 @@ namespace {
 void target_types(const ast::Node& t, const ast::Node& stmt, std::map<std::string, std::vector<std::pair<Type, const ast::Node*>>>& out) {
   if (t.is(ast::Kind::Name)) out[t.name].push_back({stmt.is(ast::Kind::AugAssign) ? stmt.type : t.type, &t});
   if (t.is(ast::Kind::Tuple))
-    for (const auto& e : t.list) target_types(*e, stmt, out);
+    for (const auto& e : t.elts()) target_types(*e, stmt, out);
 }
 void assigned_types(const std::vector<ast::NodePtr>& stmts,
                     std::map<std::string, std::vector<std::pair<Type, const ast::Node*>>>& out) {
   for (const auto& s : stmts) {
     if (s->is(ast::Kind::Assign))
-      for (const auto& t : s->list) target_types(*t, *s, out);
+      for (const auto& t : s->targets()) target_types(*t, *s, out);
     if (s->is(ast::Kind::AugAssign) || s->is(ast::Kind::For)) target_types(*s->target(), *s, out);
     assigned_types(s->body, out);
     assigned_types(s->orelse, out);

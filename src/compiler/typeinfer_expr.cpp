@@ -16,8 +16,18 @@
 #include "compiler/overloads.h"
 #include "compiler/fnval.h"
 #include "compiler/parallel.h"
+#include "compiler/codegen.h"  // str_literal_code: a str item's constant
 
 namespace cujit {
+namespace {
+bool holds_string(const Type& t) {
+  if (t.tag == Type::Tag::String) return true;
+  if (t.is_tuple())
+    for (const auto& e : t.elems) if (holds_string(e)) return true;
+  return false;
+}
+}  // namespace
+
 std::string constant_literal(const GlobalValue& g) {
   switch (g.kind) {
     case GlobalValue::Kind::Int: return int_literal(Scalar::Int64, g.i, 0);
@@ -37,6 +47,9 @@ std::string constant_literal(const GlobalValue& g) {
       for (size_t i = 0; i < g.elems.size(); ++i) s += (i ? ", " : "") + constant_literal(g.elems[i]);
       return s + "}";
     }
+    case GlobalValue::Kind::Opaque:  // a str item of a global tuple: its text (CPU code only)
+      if (g.attr.rfind("str:", 0) == 0) return str_literal_code(g.attr.substr(4));
+      throw InternalError("constant_literal of a non-constant");
     default: throw InternalError("constant_literal of a non-constant");
   }
 }
@@ -59,19 +72,22 @@ Type Typer::expr(ast::Node& e) {
     case K::Name: return set(e, name(e));
     case K::Attribute: return set(e, attribute(e));
     case K::BinOp: {
-      if (int f = fold_int_constant(e)) {  // Python's constant folding (`1 << 63` is uint64)
-        if (f < 0) error(e, "integer constant too large for int64 or uint64");
-        return set(e, constant(e));
-      }
+      // Python's constant folding ran before typing (resolve.cpp); what it left is no constant
+      // Numba can type.
+      if (int_constant_too_large(e)) error(e, "integer constant too large for int64 or uint64");
       Type a = operand(*e.lhs()), b = operand(*e.rhs());
       if (!a.known() || !b.known()) return set(e, Type::unknown());
+      // operator.iadd(a, b) and the other in-place forms compute what the plain ones do on
+      // numbers; on an array they would update it in place (the BinOp keeps the function's name).
+      if (e.name.rfind("operator.i", 0) == 0 && e.name != "operator.invert" && !a.is_scalar())
+        unsupported(e, e.name + "() is supported on numbers only (on a " + a.str() + " it would update it in place)");
       return set(e, binop_type(e, e.op, a, b));
     }
     case K::UnaryOp: return set(e, unary(e));
     case K::BoolOp: {
       Type r = Type::unknown();
       bool all_known = true;
-      for (auto& v : e.list) {
+      for (auto& v : e.values()) {
         Type t = expr(*v);
         if (!t.known()) { all_known = false; continue; }
         if (!t.is_scalar()) error(*v, "'and'/'or' on a " + t.str() + " is not supported");
@@ -83,23 +99,30 @@ Type Typer::expr(ast::Node& e) {
       Type l = expr(*e.lhs());
       bool ok = l.known();
       ast::Node* ln = e.lhs().get();
-      for (size_t i = 0; i < e.list.size(); ++i) {
-        Type r = expr(*e.list[i]);
+      for (size_t i = 0; i < e.comparators().size(); ++i) {
+        Type r = expr(*e.comparators()[i]);
         ast::Op op = e.ops[i];
+        if (l.is_charseq() || r.is_charseq()) {  // a record's string field (typeinfer_charseq.cpp)
+          check_charseq_compare(fn(), e, op, *ln, &l, *e.comparators()[i], &r);
+          ok = ok && r.known();
+          ln = e.comparators()[i].get();
+          l = r;
+          continue;
+        }
         if (fixed_equality(l, op, r) >= 0 || fixed_contains(l, op, r) >= 0 || none_against_optional(l, op, r)) {
           if (l.tag == Type::Tag::String || r.tag == Type::Tag::String) refuse_gpu_string(fn(), e);
-          ln = e.list[i].get();  // typeinfer_compare.cpp: known from the types, no value unwrapped
+          ln = e.comparators()[i].get();  // typeinfer_compare.cpp: known from the types, no value unwrapped
           l = r;
           continue;
         }
         if (op != ast::Op::Is && op != ast::Op::IsNot) {  // x < y uses the values: unwrapped
           l = unwrapped(*ln, l);
-          r = unwrapped(*e.list[i], r);
+          r = unwrapped(*e.comparators()[i], r);
         }
-        ln = e.list[i].get();
+        ln = e.comparators()[i].get();
         if (l.known() && r.known() && (l.is_array() || r.is_array()) && op != ast::Op::Is && op != ast::Op::IsNot &&
             op != ast::Op::In && op != ast::Op::NotIn) {  // a < b on arrays is np.less (typeinfer_arrayexpr.cpp)
-          if (e.list.size() != 1)  // a < b < c needs the truth of an array, which has none
+          if (e.comparators().size() != 1)  // a < b < c needs the truth of an array, which has none
             error(e, "the truth value of an array is ambiguous: chained comparisons of arrays are not supported");
           return set(e, type_array_operator(fn(), e, op, false, {l, r}, false));
         }
@@ -144,14 +167,14 @@ Type Typer::expr(ast::Node& e) {
       Type a = expr(*e.if_true()), b = expr(*e.if_false());
       if (!a.known() || !b.known()) return set(e, a.known() ? a : b);
       Type u = unify(a, b);
-      if (u.is_optional() && !prog_.optionals) u = Type::unknown();  // None and a value: @jit code only
+      if (u.is_optional() && !prog_.may_be_optional()) u = Type::unknown();  // None and a value: @jit code only
       if (!u.known()) error(e, "the two branches of this conditional expression have types " + a.str() + " and " + b.str() + ", which cannot be unified");
       return set(e, u);
     }
     case K::Tuple: {
       std::vector<Type> el;
       bool ok = true;
-      for (auto& x : e.list) {
+      for (auto& x : e.elts()) {
         Type t = expr(*x);
         ok = ok && t.known();
         // Tuples hold values: numbers, arrays, tuples (a string or a module has no run-time form).
@@ -168,7 +191,7 @@ Type Typer::expr(ast::Node& e) {
     case K::Call: return set(e, call(e));
     case K::List: {  // typeinfer_lists.cpp (refused in GPU code)
       std::vector<Type> items;
-      for (auto& x : e.list) items.push_back(fn().host_only ? operand(*x) : Type::unknown());
+      for (auto& x : e.elts()) items.push_back(fn().host_only ? operand(*x) : Type::unknown());
       return set(e, type_list_literal(fn(), e, items));
     }
     case K::Dict: case K::Set: {  // typeinfer_dicts.cpp (refused in GPU code)
@@ -198,6 +221,7 @@ Type Typer::constant(ast::Node& e) {
     case T::Bool: return Type::scalar_of(Scalar::Bool);
     case T::None: return Type::none();
     case T::Str: return Type::string();
+    case T::Bytes: return bytes_literal_type(fn(), e);  // only a record's bytes field takes one
   }
   return Type::unknown();
 }
@@ -236,8 +260,8 @@ Type Typer::name(ast::Node& e) {
 // A Python builtin cujit lacks exists all the same: "not supported", never "not defined".
 void Typer::python_builtin(const ast::Node& e) {
   static const std::set<std::string> numba_supports = {  // Numba's supported builtins
-      "chr", "dict", "divmod", "enumerate", "filter", "getattr", "hasattr", "hash",
-      "isinstance", "iter", "list", "map", "next", "ord", "pow", "repr", "set", "slice",
+      "chr", "dict", "enumerate", "filter", "getattr", "hasattr", "hash",
+      "isinstance", "iter", "list", "map", "next", "ord", "repr", "set", "slice",
       "sorted", "str", "sum", "tuple", "type", "zip"};
   static const std::set<std::string> others = {
       "aiter", "all", "anext", "any", "ascii", "bin", "breakpoint", "bytearray", "bytes", "callable",
@@ -307,7 +331,9 @@ Type Typer::global(ast::Node& e, const GlobalValue& g) {
         items.push_back(type_of_global(x));
       }
       f.resolved[&e] = r;
-      return Type::named_tuple(g.tclass, items);  // a plain tuple where tclass is null
+      Type t = Type::named_tuple(g.tclass, items);  // a plain tuple where tclass is null
+      if (holds_string(t)) refuse_gpu_string(f, e);  // strs are CPU code's
+      return t;
     }
     case GK::Foreign: {  // a call types it (type_foreign_call); it is no value of its own
       record_foreign(prog_, f, e, g);
@@ -379,12 +405,8 @@ Type Typer::module_attr(ast::Node& e, const std::string& module, const std::stri
     f.resolved[&e] = Resolved{Resolved::Kind::DType};
     return Type::dtype(sc);
   }
-  if (module == "numpy" && attr == "newaxis") {  // None, as in NumPy: the node becomes that constant
-    e.value().reset();
-    e.kind = ast::Kind::Constant;
-    e.cval = ast::ConstValue{};
-    return Type::none();
-  }
+  if (module == "numpy" && attr == "newaxis")  // the constant None before typing (resolve.cpp)
+    throw InternalError("np.newaxis was not resolved before typing");
   if (module == "numpy" && (attr == "random" || attr == "linalg")) {
     Resolved r{Resolved::Kind::Module};
     r.name = "numpy." + attr;

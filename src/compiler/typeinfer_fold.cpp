@@ -7,6 +7,7 @@
 #include "compiler/builtins.h"
 #include "compiler/diagnostics.h"
 #include "compiler/typeinfer.h"
+#include "compiler/fnval.h"
 
 namespace cujit {
 bool const_int_literal(const ast::Node& n, int64_t* out) {
@@ -95,6 +96,7 @@ int fold_float(ast::Op op, double a, double b, FoldNum* out) {
 // 1 folded, 0 not a constant Python folds, -1 an int too large for Numba.
 int fold_value(const ast::Node& e, FoldNum* out) {
   using O = ast::Op;
+  if ((e.is(ast::Kind::BinOp) || e.is(ast::Kind::UnaryOp)) && e.name == kOperatorCall) return 0;  // fnval.h
   if (e.is(ast::Kind::Constant)) {
     if (e.cval.tag == ast::ConstValue::Tag::Float) {
       out->tag = FoldNum::Float;
@@ -176,6 +178,13 @@ ast::NodePtr fold_float_node(double v, SourceLoc loc, bool imag) {
   return c;
 }
 }  // namespace
+
+bool int_constant_too_large(const ast::Node& e) {
+  if (!e.is(ast::Kind::BinOp) || !e.name.empty()) return false;
+  FoldNum v;
+  const int r = fold_value(e, &v);
+  return r == -1 || (r == 1 && v.tag == FoldNum::Int && (v.i < (i128)INT64_MIN || v.i >= kU64End));
+}
 
 int fold_int_constant(ast::Node& e) {
   if (!e.is(ast::Kind::BinOp)) return 0;

@@ -293,8 +293,8 @@ Type type_list_literal(FunctionInstance& fn, ast::Node& e, const std::vector<Typ
   Type item = Type::unknown();
   for (size_t i = 0; i < items.size(); ++i) {
     if (!items[i].known()) return Type::unknown();
-    if (!list_item_ok(items[i])) refuse(src, *e.list[i], "a list cannot hold a " + items[i].str() + " in compiled code");
-    item = unify_items(src, *e.list[i], item, items[i]);
+    if (!list_item_ok(items[i])) refuse(src, *e.elts()[i], "a list cannot hold a " + items[i].str() + " in compiled code");
+    item = unify_items(src, *e.elts()[i], item, items[i]);
   }
   if (!e.name.empty()) {
     Type& hint = fn.list_items[e.name];
@@ -355,15 +355,15 @@ Type type_list_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
   // sorted's and list.sort's key= and reverse= (bound to positions 1 and 2 by their keyword spec).
   auto sort_options = [&](size_t first) {
     if (args.size() > first && args[first].tag != Type::Tag::None)
-      refuse(src, *call.list[first], name + "() with a key function is not supported yet; sort the keys (or tuples of key and value) instead");
+      refuse(src, *call.args()[first], name + "() with a key function is not supported yet; sort the keys (or tuples of key and value) instead");
     if (args.size() > first + 1 && !(args[first + 1].is_scalar() && !is_complex(args[first + 1].scalar)))
-      typing(src, *call.list[first + 1], name + "() takes a boolean reverse=, not " + args[first + 1].str());
+      typing(src, *call.args()[first + 1], name + "() takes a boolean reverse=, not " + args[first + 1].str());
   };
   if (name == "list" || name == "sorted") {
     if (name == "list") arity(0, 1);
     else arity(1, 3), sort_options(1);
     if (args.empty()) typing(src, call, "cannot infer the type of list(): give it an iterable");
-    Type item = iterable_item(*call.list[0], args[0]);
+    Type item = iterable_item(*call.args()[0], args[0]);
     if (!list_item_ok(item)) refuse(src, call, "a list cannot hold a " + item.str() + " in compiled code");
     if (name == "sorted" && !item.is_scalar() && item.tag != Type::Tag::String)
       refuse(src, call, "sorted() is supported on numbers and strings only");
@@ -376,14 +376,14 @@ Type type_list_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
   const std::string m = name.substr(5);
   auto value_arg = [&](size_t i) {
     if (l.typed) {
-      if (!typed_list_item_ok(args[i])) typing(src, *call.list[i], "cannot store a " + args[i].str() + " in a " + l.str());
-      typed_item_store(src, *call.list[i], m.c_str(), l, args[i]);
+      if (!typed_list_item_ok(args[i])) typing(src, *call.args()[i], "cannot store a " + args[i].str() + " in a " + l.str());
+      typed_item_store(src, *call.args()[i], m.c_str(), l, args[i]);
       return;
     }
     if (!list_item_ok(args[i]))
-      typing(src, *call.list[i], "cannot store a " + args[i].str() + " in a " + l.str());
+      typing(src, *call.args()[i], "cannot store a " + args[i].str() + " in a " + l.str());
     if (item.known() && (item.is_scalar() || item.tag == Type::Tag::String) && item.is_scalar() != args[i].is_scalar())
-      typing(src, *call.list[i], "cannot store a " + args[i].str() + " in a " + l.str());
+      typing(src, *call.args()[i], "cannot store a " + args[i].str() + " in a " + l.str());
   };
   auto comparable_arg = [&](size_t i) {
     const bool strs = item.tag == Type::Tag::String && args[i].tag == Type::Tag::String;  // prelude/host_str.h's ==
@@ -393,32 +393,32 @@ Type type_list_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
   if (m == "append") {
     arity(2, 2);
     value_arg(1);
-    widen_hint(fn, *call.list[0], call, args[1], l);
+    widen_hint(fn, *call.args()[0], call, args[1], l);
     return Type::none();
   }
   if (m == "insert") {
     arity(3, 3);
-    if (!is_int(args[1])) typing(src, *call.list[1], "list.insert() takes an integer index, not " + args[1].str());
+    if (!is_int(args[1])) typing(src, *call.args()[1], "list.insert() takes an integer index, not " + args[1].str());
     value_arg(2);
-    widen_hint(fn, *call.list[0], call, args[2], l);
+    widen_hint(fn, *call.args()[0], call, args[2], l);
     return Type::none();
   }
   if (m == "extend") {
     arity(2, 2);
-    Type it = iterable_item(*call.list[1], args[1]);
-    widen_hint(fn, *call.list[0], call, it, l);
-    if (l.typed) typed_item_store(src, *call.list[1], "extend", l, it);
+    Type it = iterable_item(*call.args()[1], args[1]);
+    widen_hint(fn, *call.args()[0], call, it, l);
+    if (l.typed) typed_item_store(src, *call.args()[1], "extend", l, it);
     // A list, or what list(x) takes (codegen_lists.cpp's fill_from): a tuple of one type, a range,
     // an array, a str, a set.
     if (!args[1].is_list() && !args[1].is_tuple() && args[1].tag != Type::Tag::Range && !args[1].is_array() &&
         args[1].tag != Type::Tag::String && !args[1].is_set())
-      refuse(src, *call.list[1], "list.extend() of a " + args[1].str() + " is not supported yet; extend by a list (list(x))");
+      refuse(src, *call.args()[1], "list.extend() of a " + args[1].str() + " is not supported yet; extend by a list (list(x))");
     return Type::none();
   }
   if (!item.known()) return Type::unknown();  // an empty literal's type, not known yet
   if (m == "pop") {
     arity(1, 2);
-    if (args.size() == 2 && !is_int(args[1])) typing(src, *call.list[1], "list.pop() takes an integer index, not " + args[1].str());
+    if (args.size() == 2 && !is_int(args[1])) typing(src, *call.args()[1], "list.pop() takes an integer index, not " + args[1].str());
     return item;
   }
   if (m == "sort" && args.size() == 3 && args[1].is_list()) {  // a sort with key= (typeinfer_rewrites.cpp): by its keys
@@ -432,7 +432,7 @@ Type type_list_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
     if (!orderable(k))
       refuse(src, call, "a sort key function returning " + k.str() + " is not supported (keys of numbers, strings and tuples of them are)");
     if (!(args[2].is_scalar() && !is_complex(args[2].scalar)))
-      typing(src, *call.list[2], "an integer is required for 'reverse' (got type " + args[2].str() + ")");
+      typing(src, *call.args()[2], "an integer is required for 'reverse' (got type " + args[2].str() + ")");
     return Type::none();
   }
   if (m == "sort") {

@@ -382,9 +382,8 @@ Type Typer::call(ast::Node& e) {
     if (const LibdeviceFn* ld = find_libdevice(callee.name.substr(15))) return type_libdevice_call(fn(), e, *ld, args);
   const BuiltinRow* b = find_builtin(callee.name);
   if (!b) error(e, "unknown function " + callee.name);
-  if (b->rule == Rule::Operator) {  // operator.add(a, b) is a + b (fnval.h)
-    if (callee.name.rfind("operator.i", 0) == 0 && callee.name != "operator.invert" && !args.empty() && !args[0].is_scalar())
-      unsupported(e, callee.name + "() is supported on numbers only (on a " + args[0].str() + " it would update it in place)");
+  if (b->rule == Rule::Operator) {  // operator.add(a, b) is a + b (fnval.h), named by a function value
+    // (one the names decide was rewritten before typing: resolve.cpp)
     forget_nodes(fn(), *e.func());
     std::string why = rewrite_operator_call(e, callee.name, false);
     if (!why.empty()) error(e, why);

@@ -67,6 +67,9 @@ bool record_array_field(const FunctionInstance& fn, const ast::Node& at, const T
                         Type* out) {
   if (!arr.is_record_array() || !arr.record->find(name)) return false;
   const RecordField& f = checked_field(fn, at, Type::record_of(arr.record), name, false);
+  if (f.type.is_charseq())  // Numba's array of char sequences: no such array type here
+    unsupported_error(fn, at, "field '" + name + "' of type " + f.type.str() +
+                                  " cannot be viewed as an array; read it record by record (a[i]." + name + ")");
   // Items at offset + i * itemsize: aligned only where the record's size and the offset keep
   // them so. Such a view is read in place, which faults on the GPU (the nested array check in
   // record_field says why), so GPU code (and the simulator, which predicts it) refuses it.
@@ -99,6 +102,7 @@ void check_record_store(const FunctionInstance& fn, const ast::Node& at, const T
   if (base.readonly)  // Numba's TypingError for a read-only array; a record of one is read-only too
     typing_error(fn, at, base.is_record() ? "Cannot modify a record of a readonly array: " + base.str() : readonly_store_message(base));
   if (!value.known() || !target.known()) return;
+  if (target.is_charseq()) return check_charseq_store(fn, at, target, value);  // typeinfer_charseq.cpp
   if (target.is_record()) {
     if (!(value.is_record() && value == target))
       typing_error(fn, at, "cannot store a " + value.str() + " into a " + target.str());

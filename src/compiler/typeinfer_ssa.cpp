@@ -128,8 +128,8 @@ int Versions::define(const void* site, const std::string& name, const Type& t, i
 int Versions::assign(const ast::Node& target, const Type& t) {
   const std::string& name = target.name;
   // A function or a type object may be held (`f = cuda.atomic.add`): it is known at compile time.
-  // A str is a value in @jit code (the program that has optionals: prelude/host_str.h).
-  if (t.tag == Type::Tag::String && !optionals_)
+  // A str is a value in @jit code only (prelude/host_str.h).
+  if (t.tag == Type::Tag::String && !strings_)
     user_error(src_, target.loc, ErrorKind::Unsupported,
                "strings are not supported in GPU code (as in numba-cuda, str values exist in @jit code only): '" + name + "'");
   if (t.known() && (t.tag == Type::Tag::Module || t.tag == Type::Tag::Range ||

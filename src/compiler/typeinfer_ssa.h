@@ -45,7 +45,9 @@ void assigned_names(const std::vector<ast::NodePtr>& stmts, std::set<std::string
 
 class Versions {
  public:
-  Versions(const SourceFile& src, bool optionals) : src_(src), optionals_(optionals) {}
+  // `optionals`: a variable may hold Numba's OptionalType (@jit code, numba-cuda's device functions);
+  // `strings`: a variable may hold a str (@jit code only).
+  Versions(const SourceFile& src, bool optionals, bool strings) : src_(src), optionals_(optionals), strings_(strings) {}
 
   /// The version each name holds where the walk is.
   Env cur;
@@ -116,6 +118,7 @@ class Versions {
   };
   const SourceFile& src_;
   bool optionals_;
+  bool strings_;
   bool changed_ = false;
   std::vector<Version> vers_;
   std::map<const void*, int> defs_;

@@ -61,7 +61,7 @@ bool has_array_index(const ast::Node& e) {
   const ast::Node& ix = *e.index();
   if (ix.type.is_array()) return true;
   if (ix.is(ast::Kind::Tuple))
-    for (const auto& i : ix.list)
+    for (const auto& i : ix.elts())
       if (i->type.is_array()) return true;
   return false;
 }
@@ -86,11 +86,11 @@ void Typer::stmt(ast::Node& s) {
     case K::Assign: {
       Type v = expr(*s.rhs());
       // A variable may hold an optional value; an array element holds the value (unwrapped).
-      for (auto& t : s.list)
+      for (auto& t : s.targets())
         if (!t->is(K::Name)) v = unwrapped(*s.rhs(), v);
       long double c;  // `a = 1`: a test of this version of a is known (static_truth)
       const bool constant = static_number(*s.rhs(), fn(), ssa_, &c);
-      for (auto& t : s.list) {
+      for (auto& t : s.targets()) {
         assign(*t, v, s);
         if (constant && t->is(K::Name)) ssa_.set_constant(t->name, c);
       }
@@ -304,15 +304,15 @@ void Typer::assign(ast::Node& target, const Type& v, const ast::Node& stmt) {
     }
     case K::Tuple: {
       if (!v.known()) {
-        for (auto& e : target.list) assign(*e, Type::unknown(), stmt);
+        for (auto& e : target.elts()) assign(*e, Type::unknown(), stmt);
         return;
       }
       if (!v.is_tuple())
         error(stmt, "cannot unpack a non-tuple value of type " + v.str());
-      if (v.elems.size() != target.list.size())
+      if (v.elems.size() != target.elts().size())
         error(stmt, "cannot unpack " + std::to_string(v.elems.size()) + " values into " +
-                        std::to_string(target.list.size()) + " targets");
-      for (size_t i = 0; i < target.list.size(); ++i) assign(*target.list[i], v.elems[i], stmt);
+                        std::to_string(target.elts().size()) + " targets");
+      for (size_t i = 0; i < target.elts().size(); ++i) assign(*target.elts()[i], v.elems[i], stmt);
       target.type = v;
       return;
     }
@@ -399,7 +399,7 @@ void Typer::finish_return(const ast::Node& def) {
     if (f.role == Role::Ufunc)
       error(def, "No conversion from none to " + ret.str() + ": " + def.name + "() " + where +
                      ", and a ufunc needs a value for every element; return a value on every path");
-    if (!prog_.optionals)
+    if (!prog_.may_be_optional())
       unsupported(def, def.name + "() " + where + " and returns " + ret.str() +
                            " on others: Numba makes its result optional (" + Type::optional(ret).str() +
                            "), which cujit supports in @jit code only (not in GPU code or ufuncs); "

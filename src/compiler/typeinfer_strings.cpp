@@ -72,19 +72,19 @@ Type type_str_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, c
   if (name == "str") {
     one_arg();
     const Type& t = args[0];
-    if (t.tag == Type::Tag::String) return str;
+    if (t.tag == Type::Tag::String || t.is_unicode_charseq()) return str;  // a record's 'U' field (typeinfer_charseq.cpp)
     if (t.is_scalar() && t.name.empty() && (is_integer(t.scalar) || t.scalar == Scalar::Bool)) return str;
     // Numba's str() of a float gives no digits ('<object type:float64>'): refused, not mimicked.
     refuse(src, call, "str() of a " + t.str() + " is not supported (integers, booleans and strings are)");
   }
   if (name == "ord") {
     one_arg();
-    if (args[0].tag != Type::Tag::String) typing(src, *call.list[0], "ord() expected string of length 1, but " + args[0].str() + " found");
+    if (args[0].tag != Type::Tag::String) typing(src, *call.args()[0], "ord() expected string of length 1, but " + args[0].str() + " found");
     return Type::scalar_of(Scalar::Int64);
   }
   if (name == "chr") {
     one_arg();
-    if (!is_int(args[0])) typing(src, *call.list[0], "an integer is required (got type " + args[0].str() + ")");
+    if (!is_int(args[0])) typing(src, *call.args()[0], "an integer is required (got type " + args[0].str() + ")");
     return str;
   }
   if (name == "hash") {
@@ -102,7 +102,7 @@ Type type_str_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, c
                           " argument(s), " + std::to_string(given) + " given");
   for (size_t i = 0; i < given; ++i) {
     const Type& t = args[i + 1];
-    const Node& at = *call.list[i + 1];
+    const Node& at = *call.args()[i + 1];
     const char k = sm.args[i];
     const bool ok = k == 'S'   ? t.tag == Type::Tag::String
                     : k == 'N' ? t.tag == Type::Tag::String || t.tag == Type::Tag::None

@@ -21,7 +21,7 @@ namespace detail {
 class Typer {
  public:
   Typer(Program& prog, int self)
-      : prog_(prog), self_(self), ssa_(prog.fns[self]->mod.source, prog.optionals) {}
+      : prog_(prog), self_(self), ssa_(prog.fns[self]->mod.source, prog.may_be_optional(), prog.optionals) {}
   void run();
 
  private:

@@ -63,11 +63,11 @@ bool bind_ufunc_keywords(FunctionInstance& fn, ast::Node& call, const BuiltinRow
       user_error(fn.mod.source, kw.loc, ErrorKind::Unsupported,
                  std::string(b.name) + "() got the keyword argument '" + kw.name +
                      "': only out= is supported in compiled code");
-    if (call.list.size() != nin)
+    if (call.args().size() != nin)
       user_error(fn.mod.source, kw.loc, ErrorKind::Typing,
                  std::string(b.name) + "() got its output both by position and as out=, or too few inputs (it takes " +
                      std::to_string(nin) + ")");
-    call.list.push_back(std::move(kw.value));
+    call.args().push_back(std::move(kw.value));
   }
   call.keywords.clear();
   return true;
@@ -87,13 +87,13 @@ Type type_ufunc_call(FunctionInstance& fn, ast::Node& e, const BuiltinRow& b, co
   for (size_t i = 0; i < nin; ++i) {
     const Type& t = args[i];
     if (!t.is_scalar() && !t.is_array())
-      fail(*e.list[i], ErrorKind::Typing, std::string(b.name) + "() needs numbers or arrays, got " + t.str());
+      fail(*e.args()[i], ErrorKind::Typing, std::string(b.name) + "() needs numbers or arrays, got " + t.str());
     if (t.is_array() && t.ndim > ndim) ndim = t.ndim;
     in.push_back(t.scalar);
   }
   std::vector<Type> outs(args.begin() + nin, args.end());
   for (size_t i = 0; i < outs.size(); ++i) {
-    const ast::Node& at = *e.list[nin + i];
+    const ast::Node& at = *e.args()[nin + i];
     if (!outs[i].is_array())
       fail(at, ErrorKind::Typing, std::string(b.name) + "(): the output (out=) must be an array, got " + outs[i].str());
     if (outs[i].readonly) fail(at, ErrorKind::Typing, readonly_store_message(outs[i]));
@@ -130,16 +130,16 @@ Type type_reduce_call(FunctionInstance& fn, ast::Node& e, const BuiltinRow& b, c
   if (args.size() != 1)
     fail(e, args.size() > 1 ? ErrorKind::Unsupported : ErrorKind::Typing,
          std::string(b.name) + "() takes one array" + (args.size() > 1 ? " (axis=, dtype= and out= are not supported)" : ""));
-  if (!args[0].is_array()) fail(*e.list[0], ErrorKind::Typing, std::string(b.name) + "() needs an array, got " + args[0].str());
+  if (!args[0].is_array()) fail(*e.args()[0], ErrorKind::Typing, std::string(b.name) + "() needs an array, got " + args[0].str());
   const Scalar d = args[0].scalar;
   const char k = scalar_kind(d);
   using B = Builtin;
   // Complex arrays: sum/prod/mean in their own type, var/std in float64 (Numba's).
   const bool complex_ok = b.id == B::NpSum || b.id == B::NpProd || b.id == B::NpMean || b.id == B::NpVar || b.id == B::NpStd;
   if (k == 'c' && !complex_ok)
-    fail(*e.list[0], ErrorKind::Unsupported, std::string(b.name) + "() of a complex array is not supported yet");
+    fail(*e.args()[0], ErrorKind::Unsupported, std::string(b.name) + "() of a complex array is not supported yet");
   if (k == 'M' || k == 'm')  // the reductions compute in numbers, which NaT and units are not
-    fail(*e.list[0], ErrorKind::Unsupported, std::string(b.name) + "() of " + args[0].str() + " is not supported yet");
+    fail(*e.args()[0], ErrorKind::Unsupported, std::string(b.name) + "() of " + args[0].str() + " is not supported yet");
   switch (b.id) {
     // Numba's: integers and bool sum in int64 (unsigned in uint64), floats in their own type.
     case B::NpSum: case B::NpProd: case B::NpNansum: case B::NpNanprod:

@@ -118,6 +118,7 @@ bool Type::operator==(const Type& o) const {
     case Tag::List: return typed == o.typed && elems == o.elems;  // ListType is not a reflected list
     case Tag::Optional: case Tag::Dict: case Tag::Set: return elems == o.elems;
     case Tag::Iterator: return name == o.name && elems == o.elems;
+    case Tag::CharSeq: return scalar == o.scalar && ndim == o.ndim;
     case Tag::Module: return name == o.name;
     case Tag::Function: return name == o.name && user_fn == o.user_fn;
     default: return true;
@@ -163,6 +164,8 @@ std::string spell(const Type& t, bool keyed) {
       return std::string("class(") + (t.record ? t.record->spelling : scalar_name(t.scalar)) + ")";
     case Tag::Range: return "range_state64";
     case Tag::String: return "unicode_type";
+    case Tag::CharSeq:  // Numba's CharSeq / UnicodeCharSeq
+      return std::string(t.scalar == Scalar::UInt32 ? "[unichr x " : "[char x ") + std::to_string(t.ndim) + "]";
     case Tag::GridGroup: return "GridGroup";
     case Tag::Record: return t.record->spelling;
     case Tag::Optional: return "OptionalType(" + sub(t.elems[0]) + ")";

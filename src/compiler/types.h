@@ -126,6 +126,9 @@ struct Type {
                // cj::Dict<K, V> handle in C++.
     Set,       // a set (CPU code only; Numba's Set): elems[0] = the item type; `reflected`: a Python
                // set passed in. A cj::Set<T> handle in C++.
+    CharSeq,   // a record's 'S'/'U' field read as a value, or a bytes literal (Numba's CharSeq and
+               // UnicodeCharSeq): scalar = the code unit (UInt8 for bytes, UInt32 for str), ndim
+               // = the count of code units. A cj::CharSeq<T, N> value in C++ (typeinfer_charseq.cpp).
   };
   Tag tag = Tag::Unknown;
   Scalar scalar = Scalar::Int64;
@@ -201,6 +204,11 @@ struct Type {
     Type t; t.tag = Tag::Set; t.elems = {std::move(item)}; t.reflected = reflected; return t;
   }
   bool is_set() const { return tag == Tag::Set; }
+  static Type charseq(bool unicode, int count) {
+    Type t; t.tag = Tag::CharSeq; t.scalar = unicode ? Scalar::UInt32 : Scalar::UInt8; t.ndim = count; return t;
+  }
+  bool is_charseq() const { return tag == Tag::CharSeq; }
+  bool is_unicode_charseq() const { return tag == Tag::CharSeq && scalar == Scalar::UInt32; }
 
   bool known() const { return tag != Tag::Unknown; }
   bool is_scalar() const { return tag == Tag::Scalar; }
@@ -229,7 +237,7 @@ struct Type {
 struct RecordField {
   std::string name;
   int64_t offset = 0;
-  Type type;                    // a scalar or a Record
+  Type type;                    // a scalar, a Record or a CharSeq ('S'/'U' field)
   std::vector<int64_t> shape;   // a nested array's dimensions, or empty
   std::string unsupported;      // the Numba name of a type cujit lacks ("complex64"), or empty
   std::string type_str() const;  // "int32", "nestedarray(uint8, (5,))"

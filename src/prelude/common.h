@@ -13,18 +13,46 @@ CJ_FN int64_t size(const Array<T, N>& a) {
   return n;
 }
 
+// The index width of the program: IndexWidth<D>::narrow is true in a kernel's narrow variant,
+// launched when every array argument's elements lie within 2^31 bytes of its data pointer
+// (bindings/kernel.cpp). Declared here and defined by the generated text (compiler/codegen.cpp)
+// after the prelude, where the variant's CJ_INDEX32 is known, so one precompiled prelude serves
+// every variant; D is any int, so that the name depends on a template parameter.
+template <int D>
+struct IndexWidth;
+
+// The byte offset of element ix of an array whose dimensions are shorter than 2^31 and whose
+// elements all lie in (-2^31, 2^31) bytes from its data pointer (the narrow variant): an
+// in-bounds index, its wrapped value, each term and every partial sum then fit int32 exactly.
+// The wrap stays in int64, where NVVM knows more ranges (a loop's counter is not negative).
+template <int N, class... I>
+CJ_FN int64_t offset32(const int64_t* shape, const int64_t* strides, I... ix) {
+  const int64_t idx[] = {(int64_t)ix...};
+  int32_t off = 0;
+  for (int k = 0; k < N; ++k) {
+    int64_t i = idx[k];
+    if (i < 0) i += shape[k];  // in int64, where NVVM knows more ranges (a loop's counter)
+    off += (int32_t)i * (int32_t)strides[k];
+  }
+  return off;
+}
+
 // Negative indices count from the end, as in Python (Numba wraps them too).
 template <class T, int N, class... I>
 CJ_FN T& elem(const Array<T, N>& a, I... ix) {
   static_assert(sizeof...(I) == N, "one index per dimension");
-  const int64_t idx[] = {(int64_t)ix...};
-  char* p = (char*)a.data;
-  for (int k = 0; k < N; ++k) {
-    int64_t i = idx[k];
-    if (i < 0) i += a.shape[k];
-    p += i * a.strides[k];
+  if constexpr (IndexWidth<N>::narrow) {
+    return *(T*)((char*)a.data + offset32<N>(a.shape, a.strides, ix...));
+  } else {
+    const int64_t idx[] = {(int64_t)ix...};
+    char* p = (char*)a.data;
+    for (int k = 0; k < N; ++k) {
+      int64_t i = idx[k];
+      if (i < 0) i += a.shape[k];
+      p += i * a.strides[k];
+    }
+    return *(T*)p;
   }
-  return *(T*)p;
 }
 
 /// A record's bytes (an element of a structured dtype): S bytes aligned to A, laid out as NumPy
@@ -46,6 +74,42 @@ template <class T, bool Aligned>
 CJ_FN void rec_set(char* p, T v) {
   if (Aligned) { *(T*)p = v; return; }
   for (int i = 0; i < (int)sizeof(T); ++i) p[i] = (char)((const unsigned char*)&v)[i];
+}
+
+/// A record's 'S' or 'U' field as a value (Numba's CharSeq / UnicodeCharSeq, codegen_charseq.cpp):
+/// N code units (uint8_t bytes, or uint32_t code points as NumPy's UCS-4), NUL-padded. Its
+/// length is Numba's and NumPy's: up to the last non-NUL unit. A literal is one of its length.
+template <class T, int N>
+struct CharSeq {
+  T c[N > 0 ? N : 1];
+};
+template <class T, int N>
+CJ_FN int64_t charseq_len(const CharSeq<T, N>& s) {
+  int64_t n = N;
+  while (n > 0 && s.c[n - 1] == 0) --n;
+  return n;
+}
+/// <0, 0 or >0 as a orders before, with or after b (Numba's: code by code, then the shorter first).
+template <class T, int N, int M>
+CJ_FN int charseq_cmp(const CharSeq<T, N>& a, const CharSeq<T, M>& b) {
+  const int64_t na = charseq_len(a), nb = charseq_len(b);
+  for (int64_t i = 0; i < na && i < nb; ++i)
+    if (a.c[i] != b.c[i]) return a.c[i] < b.c[i] ? -1 : 1;
+  return na < nb ? -1 : na > nb ? 1 : 0;
+}
+/// A field's value, copied from the record's bytes (byte by byte: a packed record may misalign it).
+template <class T, int N>
+CJ_FN CharSeq<T, N> rec_chars(const char* p) {
+  CharSeq<T, N> s;
+  for (int i = 0; i < (int)(N * sizeof(T)); ++i) ((unsigned char*)s.c)[i] = (unsigned char)p[i];
+  return s;
+}
+/// Stores v into a field of N units: cut to N, or NUL-padded (Numba's cast to the field's type).
+template <class T, int N, int M>
+CJ_FN void rec_set_chars(char* p, const CharSeq<T, M>& v) {
+  CharSeq<T, N> s;
+  for (int i = 0; i < N; ++i) s.c[i] = i < M ? v.c[i] : (T)0;
+  for (int i = 0; i < (int)(N * sizeof(T)); ++i) p[i] = (char)((const unsigned char*)s.c)[i];
 }
 
 /// a.x of an array of records (compiler/codegen_records.cpp): field F at byte `offset` of each
@@ -116,13 +180,17 @@ CJ_FN Array<T, N> npa_transpose(const Array<T, N>& a) {
 template <class T, int N, class... I>
 CJ_FN Array<T, N - (int)sizeof...(I)> subarray(const Array<T, N>& a, I... ix) {
   constexpr int K = (int)sizeof...(I);
-  const int64_t idx[] = {(int64_t)ix...};
   Array<T, N - K> r;
   char* p = (char*)a.data;
-  for (int k = 0; k < K; ++k) {
-    int64_t i = idx[k];
-    if (i < 0) i += a.shape[k];
-    p += i * a.strides[k];
+  if constexpr (IndexWidth<N>::narrow) {
+    p += offset32<K>(a.shape, a.strides, ix...);
+  } else {
+    const int64_t idx[] = {(int64_t)ix...};
+    for (int k = 0; k < K; ++k) {
+      int64_t i = idx[k];
+      if (i < 0) i += a.shape[k];
+      p += i * a.strides[k];
+    }
   }
   r.data = (T*)p;
   for (int k = K; k < N; ++k) {
@@ -435,7 +503,9 @@ CJ_FN double fuse_barrier(double x) { asm volatile("add.rn.f64 %0, %0, 0d8000000
 // floats give inf or nan, nothing traps.
 CJ_FN int64_t floordiv(int64_t a, int64_t b) {
   if (b == 0) return 0;
-  if (b == -1) return (int64_t)(0ULL - (uint64_t)a);  // INT64_MIN // -1 wraps as in NumPy
+  // INT64_MIN // -1 overflows: Numba's // and divmod give 0 there (numbers.py, int_divmod_signed,
+  // on the CPU and in numba-cuda alike); NumPy's floor_divide wraps (uf_floor_divide).
+  if (b == -1) return a == (int64_t)(-9223372036854775807LL - 1) ? 0 : -a;
   int64_t q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
   return q;
@@ -818,6 +888,21 @@ template <class Rf, class... Ps, class... As>
 CJ_FN void foreign_c_void(Rf (*f)(Ps...), As... as) {
   static_assert(sizeof...(Ps) == sizeof...(As), "the foreign function's parameters differ from its declared signature");
   f(((Ps)as)...);
+}
+// Numba's OptionalType: what a function returns where some paths return None (@jit code, and
+// numba-cuda's device functions). Unwrapped where it is used as a value: @jit code raises
+// TypeError (host_services.h, unwrap); GPU code raises site `site` (unwrap_or_raise: numba-cuda's
+// TypeError, reported after the launch with debug=True and on the simulator; without debug the
+// thread ends, as numba-cuda's unreported exceptions end it).
+template <class T>
+struct Optional {
+  bool valid;
+  T value;
+};
+template <class T>
+CJ_FN T unwrap_or_raise(const Optional<T>& o, int32_t site) {
+  if (!o.valid) gpu_raise(site);
+  return o.value;
 }
 // Division in GPU code built with debug=True (codegen_exc.cpp zero_division_code): a zero divisor
 // raises raise site `site` (gpu_raise, cuda.h / host.h); `always` 0 (the simulator's floats):

@@ -105,13 +105,7 @@ template <class... A>
   ((e.args[k++] = args), ...);
   throw e;
 }
-// Numba's OptionalType: what a @jit function returns where some paths return None. Unwrapped where
-// it is used as a value, raising TypeError as Numba does where it is None.
-template <class T>
-struct Optional {
-  bool valid;
-  T value;
-};
+// An optional (common.h) used as a value in @jit code: TypeError where it is None, as Numba raises.
 template <class T>
 inline T unwrap(const Optional<T>& o, const char* msg) {
   if (!o.valid) raise("TypeError", msg);

@@ -60,6 +60,10 @@ inline Str str_char(uint32_t cp) { return str_from_cps(&cp, 1); }
 /// A literal: made once, on first use (the code points are written by codegen).
 inline Str str_lit(const uint32_t* p, int64_t n) { return str_from_cps(p, n); }
 
+/// A record's 'U' field (prelude/common.h's CharSeq) as a str: up to its last non-NUL code point.
+template <int N>
+inline Str charseq_str(const CharSeq<uint32_t, N>& s) { return str_from_cps(s.c, charseq_len(s)); }
+
 inline int64_t str_len(const Str& s) { return s.size(); }
 inline bool str_truth(const Str& s) { return s.size() != 0; }
 

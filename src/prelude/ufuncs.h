@@ -146,7 +146,10 @@ template <class F> CJ_FN Complex<F> uf_rint(Complex<F> a) { return {uf_rint(a.re
 // floor_divide / remainder: Python's signs (the divisor's), 0 for a zero integer divisor, as
 // NumPy gives (with a warning); computed in 64 bits and wrapped back (int8 -128 // -1 is -128).
 template <class T> CJ_FN T uf_floor_divide(T a, T b) {
-  if ((T)-1 < 0) return (T)floordiv((int64_t)a, (int64_t)b);
+  if ((T)-1 < 0) {
+    if (b == (T)-1) return (T)(0ULL - (uint64_t)(int64_t)a);  // NumPy: INT64_MIN // -1 wraps
+    return (T)floordiv((int64_t)a, (int64_t)b);
+  }
   return (T)floordiv((uint64_t)a, (uint64_t)b);
 }
 CJ_FN float uf_floor_divide(float a, float b) { return floordiv(a, b); }

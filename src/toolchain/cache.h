@@ -74,6 +74,21 @@ std::string cache_adopt_file(const std::string& key, const std::string& ext,
 /// .sum or with a wrong one is removed (with its .sum) and false is returned.
 bool cache_file_valid(const std::string& key, const std::string& ext);
 
+// ---- The seed: a read-only folder laid out as the cache, made when cujit was built (the host
+// compiler's precompiled prelude and its flag probes' answers for the compiler found then;
+// tools/build_host_seed.py), so that an empty cache's first @jit compile finds them ready.
+
+/// $CUJIT_HOST_PCH_SEED when set ("0": no seed), else `_host_pch` beside the extension; "" for none.
+std::string seed_dir();
+/// A blob entry (cache_put's format) from the seed; nullopt when absent or damaged.
+std::optional<std::string> seed_get(const std::string& key, const std::string& ext);
+/// The path of the seed's raw file for (key, ext) when it matches the checksum in its .sum
+/// (it is read whole: a precompiled header with a damaged body can compile without an error);
+/// "" when absent, unchecked or damaged.
+std::string seed_file_valid(const std::string& key, const std::string& ext);
+/// Writes `<path>.sum` for the (large) file at `path`, the checksum seed_file_valid checks.
+void cache_put_sum(const std::string& path);
+
 // ---- small file helpers shared by the toolchain (all throw rt::ToolchainError on failure) ----
 
 /// Whole file as bytes; nullopt if it does not exist.

@@ -473,6 +473,8 @@ bool compiler_accepts(const std::vector<std::string>& cmd, const std::string& fl
   const std::string key = cache_key({"cujit-flag-probe-1", id});
   std::optional<bool> ok;
   if (auto hit = cache_get(key, "flag"); hit && (*hit == "1" || *hit == "0")) ok = *hit == "1";
+  // Asked when cujit was built, of the same compiler (its command and version are in the key).
+  if (auto hit = seed_get(key, "flag"); !ok && hit && (*hit == "1" || *hit == "0")) ok = *hit == "1";
   if (!ok) {
     TempDir dir;
     std::string src = dir.file("probe.cpp"), out = dir.file("probe.so");
@@ -510,7 +512,7 @@ std::map<std::string, bool> g_pch_refused;  // compiler identity -> its PCH fail
 bool host_pch_enabled(const std::string& version) {
   const char* env = std::getenv("CUJIT_HOST_PCH");
   if (env && std::string(env) == "0") return false;
-  return cache_enabled() && version.find("clang") == std::string::npos;
+  return version.find("clang") == std::string::npos;
 }
 
 // CUJIT_HOST_PCH=wait: a missing precompiled prelude is built before the module that needs it
@@ -594,26 +596,61 @@ std::vector<std::string> pch_flags(const std::vector<std::string>& flags, const 
   return out;
 }
 
-// The header to include for `prelude` (its .gch beside it), or "" when no precompiled header can
-// be used now: where it is missing, it is built in the background (or now, CUJIT_HOST_PCH=wait).
-std::string prelude_pch(const std::vector<std::string>& cmd, const std::vector<std::string>& flags,
-                        const std::vector<std::string>& extra, std::string_view prelude) {
-  const std::string version = version_of(cmd);
-  const std::string identity = show_command(cmd) + "\n" + version;
-  if (!host_pch_enabled(version)) return "";
+// The precompiled header a module includes: `header` (its .gch beside it) under `key`, from the
+// seed (made when cujit was built) or the cache; `header` "" when none can be used now.
+struct PreludePch {
+  std::string header, key;
+  bool seeded = false;
+};
+
+// The seed's header for `key`, unless a compile through it failed before on this machine (the
+// seed is read only, so the failure is remembered in the cache): "" then, or when it has none.
+// Its checksum is checked once per process and header (~20 MB, mapped: ~3 ms).
+std::map<std::string, std::string> g_seed_checked;  // key -> header or "", guarded by g_pch_mutex
+
+std::string seeded_pch(const std::string& key) {
+  if (cache_get(key, "seedbad")) return "";
   {
     std::lock_guard<std::mutex> lock(g_pch_mutex);
-    if (g_pch_refused.count(identity)) return "";
+    if (auto it = g_seed_checked.find(key); it != g_seed_checked.end()) return it->second;
+  }
+  std::string header;
+  if (!seed_file_valid(key, "h.gch").empty()) {  // checksummed: a damaged body may compile
+    header = seed_dir() + "/" + key.substr(0, 2) + "/" + key + ".h";
+    struct stat st {};
+    if (::stat(header.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) header.clear();
+  }
+  std::lock_guard<std::mutex> lock(g_pch_mutex);
+  g_seed_checked[key] = header;
+  return header;
+}
+
+// The header to use for `prelude`: where neither the seed nor the cache has it, it is built into
+// the cache in the background (or now, CUJIT_HOST_PCH=wait), and "" is returned meanwhile.
+PreludePch prelude_pch(const std::vector<std::string>& cmd, const std::vector<std::string>& flags,
+                       const std::vector<std::string>& extra, std::string_view prelude) {
+  const std::string version = version_of(cmd);
+  const std::string identity = show_command(cmd) + "\n" + version;
+  if (!host_pch_enabled(version)) return {};
+  {
+    std::lock_guard<std::mutex> lock(g_pch_mutex);
+    if (g_pch_refused.count(identity)) return {};
   }
   const std::vector<std::string> hflags = pch_flags(flags, extra);
   std::vector<std::string> parts{"cujit-host-pch-1", std::string(prelude), identity};
   parts.insert(parts.end(), hflags.begin(), hflags.end());
   const std::string key = cache_key_list(parts);
+  if (!cache_enabled()) {  // CUJIT_DISABLE_CACHE: the seed's header, read only, or none
+    std::string seeded = seeded_pch(key);
+    return {seeded, key, !seeded.empty()};
+  }
   const std::string header = cache_path(key, "h"), gch = cache_path(key, "h.gch");
   struct stat st {};
   if (::stat(gch.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
       ::stat(header.c_str(), &st) == 0)
-    return header;
+    return {header, key, false};
+  if (!host_pch_wait())
+    if (std::string seeded = seeded_pch(key); !seeded.empty()) return {seeded, key, true};
   write_file_atomic(header, std::string(prelude));
   const std::string tmp = unique_temp_name(gch);
   std::vector<std::string> argv = cmd;
@@ -623,16 +660,18 @@ std::string prelude_pch(const std::vector<std::string>& cmd, const std::vector<s
     // The first module of this prelude compiles from the whole text now while the header is
     // precompiled beside it for later modules (building it first cost ~2 whole compiles).
     build_pch_detached(argv, tmp, gch);
-    return "";
+    return {};
   }
   ProcessResult r = run_process(argv, compile_timeout_s(cmd, kCompileTimeoutS));
-  if (r.exited && r.code == 0 && ::stat(tmp.c_str(), &st) == 0 && ::rename(tmp.c_str(), gch.c_str()) == 0)
-    return header;
+  if (r.exited && r.code == 0 && ::stat(tmp.c_str(), &st) == 0 && ::rename(tmp.c_str(), gch.c_str()) == 0) {
+    cache_put_sum(gch);  // what a seed needs (tools/build_host_seed.py copies it from here)
+    return {header, key, false};
+  }
   remove_file_quietly(tmp);
   if (interrupted()) throw rt::Interrupted();
   std::lock_guard<std::mutex> lock(g_pch_mutex);
   g_pch_refused[identity] = true;  // the whole text still compiles: only slower
-  return "";
+  return {};
 }
 
 // Builds `source` into `out_path` through the precompiled prelude where one can be had; any
@@ -640,19 +679,24 @@ std::string prelude_pch(const std::vector<std::string>& cmd, const std::vector<s
 void run_compiler_pch(const std::vector<std::string>& cmd, const std::vector<std::string>& flags,
                       const std::vector<std::string>& extra, const std::string& source,
                       std::size_t prelude_len, const std::string& src_path, const std::string& out_path) {
-  std::string header;
+  PreludePch pch;
   if (prelude_len > 0 && prelude_len <= source.size()) {
     try {
-      header = prelude_pch(cmd, flags, extra, std::string_view(source).substr(0, prelude_len));
+      pch = prelude_pch(cmd, flags, extra, std::string_view(source).substr(0, prelude_len));
     } catch (const ToolchainError&) {
-      header.clear();  // an unwritable cache: the whole text below reports it, or works
+      pch = {};  // an unwritable cache: the whole text below reports it, or works
     }
   }
-  if (!header.empty()) {
+  if (!pch.header.empty()) {
     const std::string unit = unique_temp_name(src_path);
+    // A .gch that GCC finds unusable (another compiler binary with the same --version line, other
+    // options) makes it parse the header's text instead, which is correct but slow: an error here
+    // instead, so that the fallback below forgets the header.
+    std::vector<std::string> with_check = extra;
+    with_check.push_back("-Werror=invalid-pch");
     try {
-      write_file_atomic(unit, "#include \"" + header + "\"\n" + source.substr(prelude_len));
-      run_compiler(cmd, flags, extra, unit, out_path);
+      write_file_atomic(unit, "#include \"" + pch.header + "\"\n" + source.substr(prelude_len));
+      run_compiler(cmd, flags, with_check, unit, out_path);
       remove_file_quietly(unit);
       return;
     } catch (const rt::Interrupted&) {
@@ -663,8 +707,21 @@ void run_compiler_pch(const std::vector<std::string>& cmd, const std::vector<std
       if (interrupted()) throw rt::Interrupted();
     }
     run_compiler(cmd, flags, extra, src_path, out_path);
-    // The whole text compiled where the header did not: the header is at fault; not again here.
-    remove_file_quietly(header + ".gch");
+    // The whole text compiled where the header did not: the header is at fault. The seed's is
+    // read only: the cache remembers not to use it (and the next module builds the cache's own);
+    // the cache's is removed, and no header is used again in this process.
+    if (pch.seeded) {
+      {
+        std::lock_guard<std::mutex> lock(g_pch_mutex);
+        g_seed_checked[pch.key] = "";
+      }
+      try {
+        cache_put(pch.key, "seedbad", "1");  // a no-op where the cache is disabled
+      } catch (const ToolchainError&) {
+      }
+      return;
+    }
+    remove_file_quietly(pch.header + ".gch");
     std::lock_guard<std::mutex> lock(g_pch_mutex);
     g_pch_refused[show_command(cmd) + "\n" + version_of(cmd)] = true;
     return;
@@ -720,7 +777,7 @@ std::shared_ptr<HostLibrary> host_compile(const std::string& source,
     TempDir dir;
     std::string src = dir.file("module.cpp"), out = dir.file("module.so");
     write_file_atomic(src, source);
-    run_compiler(cmd, flags, extra_flags, src, out);
+    run_compiler_pch(cmd, flags, extra_flags, source, prelude_len, src, out);  // the seed's header only
     return load_library(out, openmp);  // the file may go once loaded: the mapping stays
   }
 

@@ -1,3 +1,13 @@
+namespace cj {
+template <int D>
+struct IndexWidth {
+#ifdef CJ_INDEX32
+  static constexpr bool narrow = true;
+#else
+  static constexpr bool narrow = false;
+#endif
+};
+}  // namespace cj
 CJ_DEVICE static void cj_f0_axpy(float p_a, cj::Array<float, 1> p_x, cj::Array<float, 1> p_y, cj::Array<float, 1> p_out);
 #line 30 "FILE"
 CJ_DEVICE static void cj_f0_axpy(float p_a, cj::Array<float, 1> p_x, cj::Array<float, 1> p_y, cj::Array<float, 1> p_out) {

@@ -1,3 +1,13 @@
+namespace cj {
+template <int D>
+struct IndexWidth {
+#ifdef CJ_INDEX32
+  static constexpr bool narrow = true;
+#else
+  static constexpr bool narrow = false;
+#endif
+};
+}  // namespace cj
 struct cj_T_float32_float32_E { float f0; float f1;
   CJ_METHOD float at(int64_t i) const { if (i < 0) i += 2; switch (i) { case 0: return f0; case 1: return f1; default: cj::tuple_index_error(); return f0; } }
  };
