@@ -510,6 +510,9 @@ def _module_name(value):
         return "numba"
     if value is _t:  # `from numba import types`: types.float32 as a dtype
         return "numba.types"
+    from . import typed as _typed
+    if value is _typed:  # typed.List() / typed.Dict.empty(...) in compiled code
+        return "numba.typed"
     from . import cuda as _cuda
     from .cuda import libdevice as _libdevice
     if value is _libdevice:
@@ -666,6 +669,13 @@ def _classify(value, seen):
         return ("dtype", "record", value)
     if isinstance(value, _t.ScalarType):
         return ("dtype", value.name)
+    if isinstance(value, (_t._UnicodeType, _t.ListType, _t.DictType, _t.BaseTuple)):
+        # A type object of no scalar (types.unicode_type, ListType(int64), UniTuple(int64, 2)):
+        # typed.List.empty_list's and typed.Dict.empty's argument, by its spelling.
+        return ("dtype", str(value))
+    from . import typed as _typed
+    if value is _typed.List or value is _typed.Dict:  # `from numba.typed import List`
+        return ("attr", "numba.typed", value.__name__)
     if isinstance(value, type) and issubclass(value, np.generic):
         try:
             return ("dtype", _t.from_dtype(value).name)

@@ -60,8 +60,14 @@ GlobalValue to_global(const std::string& name, const py::tuple& t) {
   } else if (kind == "dtype") {
     g.kind = K::DType;
     if (t[1].cast<std::string>() == "record") g.record = record_from_dtype(py::dtype::from_args(t[2]));
-    else if (!scalar_from_name(t[1].cast<std::string>(), &g.scalar))
-      throw std::invalid_argument("global '" + name + "': unsupported type " + t[1].cast<std::string>());
+    else if (!scalar_from_name(t[1].cast<std::string>(), &g.scalar)) {
+      try {  // a type object of no scalar, by its spelling ("unicode_type", "ListType[int64]")
+        g.of = parse_type(t[1].cast<std::string>());
+      } catch (const std::invalid_argument&) {
+        g.kind = K::Opaque;  // an error only where the function uses it
+        g.type_name = "type object " + t[1].cast<std::string>();
+      }
+    }
   } else if (kind == "array") {
     g.kind = K::Array;
     if (t[1].cast<std::string>() == "record") g.record = record_from_dtype(py::dtype::from_args(t[4]));

@@ -126,12 +126,14 @@ py::object result_value(const Type& t, const char* p, ResultOwners& owners) {
     ListHead* head;
     std::memcpy(&head, p, sizeof head);
     py::object r;
-    if (owners.share && owners.share->known(head))  // a typed.List's storage: a new wrapper of it, as Numba's
+    // Lists and str inside it are its own: read, not released (the outer list's release drops them).
+    ++owners.list_depth;
+    // A typed.List's storage (an argument's, or one the compiled code made: a new storage): a
+    // new typed.List wrapper of it, as Numba's.
+    if (owners.share && (t.typed || owners.share->known(head)))
       r = owners.share->wrap(head, t, [&](const Type& it, const char* q) { return result_value(it, q, owners); });
     for (const KArg& a : *owners.kargs)
       if (!r && a.type.is_list() && (ListHead*)(intptr_t)a.bytes[0] == head) r = a.list_source;  // as Numba: the same list
-    // Lists inside it are its own: read, not released (the outer list's release drops them).
-    ++owners.list_depth;
     if (!r) r = list_items(head, t, [&](const char* q) { return result_value(t.elems[0], q, owners); });
     --owners.list_depth;
     if (owners.list_depth == 0) release_list(head);
@@ -141,11 +143,11 @@ py::object result_value(const Type& t, const char* p, ResultOwners& owners) {
     DictHead* head;
     std::memcpy(&head, p, sizeof head);
     py::object r;
+    ++owners.list_depth;  // what it holds is its own: read, not released
     if (owners.share && owners.share->known(head))  // a typed.Dict's storage: a new wrapper of it, as Numba's
       r = owners.share->wrap(head, t, [&](const Type& it, const char* q) { return result_value(it, q, owners); });
     for (const KArg& a : *owners.kargs)
       if (!r && a.type.is_set() && (DictHead*)(intptr_t)a.bytes[0] == head) r = a.list_source;  // the same set
-    ++owners.list_depth;
     if (!r)
       r = dict_value(head, t, [&](const char* q) { return result_value(t.elems[0], q, owners); },
                      [&](const char* q) { return result_value(t.elems[1], q, owners); });

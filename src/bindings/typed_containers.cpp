@@ -65,6 +65,64 @@ void destroy_dict(DictHead* h) {
   std::free(h);
 }
 
+// Tuples holding handles (str, typed containers): the header made here keeps the item types
+// after itself, which its destroy reads (a destroy is a plain function pointer, with no context).
+bool holds_handles(const Type& t) {
+  if (item_kind(t) != 0) return true;
+  if (!t.is_tuple()) return false;
+  for (const auto& e : t.elems)
+    if (holds_handles(e)) return true;
+  return false;
+}
+
+// Drops the references a value of type `t` at `slot` holds (null handles: none).
+void release_value(const Type& t, char* slot) {
+  switch (item_kind(t)) {
+    case 1: release_item<1>(slot); return;
+    case 2: release_item<2>(slot); return;
+    case 3: release_item<3>(slot); return;
+    default: break;
+  }
+  if (!t.is_tuple()) return;
+  const Layout l = value_layout(t);
+  for (size_t i = 0; i < t.elems.size(); ++i) release_value(t.elems[i], slot + l.offsets[i]);
+}
+
+struct ListBox {  // a list header whose items are tuples holding handles
+  ListHead head;  // first: the ListHead* the compiled code holds is the box's address
+  Type* item;
+};
+void destroy_boxed_list(ListHead* h) {
+  auto* box = reinterpret_cast<ListBox*>(h);
+  const size_t size = value_layout(*box->item).size;
+  for (int64_t i = 0; i < h->size; ++i) release_value(*box->item, static_cast<char*>(h->data) + size * (size_t)i);
+  std::free(h->data);
+  delete box->item;
+  std::free(box);
+}
+
+struct DictBox {  // a dict header whose keys or values are tuples holding handles
+  DictHead head;
+  Type* key;
+  Type* value;
+};
+void destroy_boxed_dict(DictHead* h) {
+  auto* box = reinterpret_cast<DictBox*>(h);
+  const size_t ks = value_layout(*box->key).size, vs = value_layout(*box->value).size;
+  for (int64_t i = 0; i < h->used; ++i) {
+    release_value(*box->key, static_cast<char*>(h->keys) + ks * (size_t)i);
+    release_value(*box->value, static_cast<char*>(h->vals) + vs * (size_t)i);
+  }
+  std::free(h->keys);
+  std::free(h->vals);
+  std::free(h->live);
+  std::free(h->hashes);
+  std::free(h->index);
+  delete box->key;
+  delete box->value;
+  std::free(box);
+}
+
 using DictDestroy = void (*)(DictHead*);
 template <int K>
 DictDestroy dict_destroy_for(int v) {
@@ -87,7 +145,7 @@ Type parse_item_type(const py::handle& t, const char* what, int index) {
   if (!r.known() || !typed_item_supported(r))
     throw py::type_error("argument " + std::to_string(index) + ": a " + std::string(what) + " of " +
                          py::str(t).cast<std::string>() +
-                         " is not supported as an argument of a @jit function yet (numbers, tuples of numbers, str "
+                         " is not supported as an argument of a @jit function yet (numbers, str, tuples of those "
                          "and typed containers of those are)");
   return r;
 }
@@ -120,6 +178,11 @@ void (*list_destroy_for(const Type& item))(ListHead*) {
 
 bool typed_item_supported(const Type& t) {
   if (plain(t) || t.tag == Type::Tag::String) return true;
+  if (t.is_tuple()) {  // of numbers and str (and such tuples)
+    for (const auto& e : t.elems)
+      if (!(e.is_scalar() || e.tag == Type::Tag::String || (e.is_tuple() && typed_item_supported(e)))) return false;
+    return !t.elems.empty();
+  }
   if (t.is_list()) return typed_item_supported(t.elems[0]);
   if (t.is_dict()) return typed_item_supported(t.elems[0]) && typed_item_supported(t.elems[1]);
   return false;
@@ -140,7 +203,7 @@ KArg TypedShare::marshal(const py::handle& wrapper, int index) {
       throw py::type_error("argument " + std::to_string(index) +
                            ": a typed.List whose item type is not known yet (append to it first, or make it with "
                            "List.empty_list(item_type))");
-    t = Type::list(it, true);
+    t = Type::typed_list(it);
   } else {
     Type kt = parse_item_type(wrapper.attr("_key_type"), "typed.Dict", index);
     Type vt = parse_item_type(wrapper.attr("_value_type"), "typed.Dict", index);
@@ -169,10 +232,12 @@ void* TypedShare::head_for(const py::handle& wrapper, const Type& t, int index) 
   if (t.is_list()) {
     py::list items = storage;
     const size_t n = items.size(), size = value_layout(t.elems[0]).size;
-    auto* h = static_cast<ListHead*>(std::malloc(sizeof(ListHead)));
+    const bool boxed = t.elems[0].is_tuple() && holds_handles(t.elems[0]);
+    auto* h = static_cast<ListHead*>(std::malloc(boxed ? sizeof(ListBox) : sizeof(ListHead)));
     char* data = static_cast<char*>(std::calloc(n ? n : 1, size));
     if (!h || !data) throw std::bad_alloc();
-    void (*destroy)(ListHead*) = list_destroy_for(t.elems[0]);
+    if (boxed) reinterpret_cast<ListBox*>(h)->item = new Type(t.elems[0]);
+    void (*destroy)(ListHead*) = boxed ? &destroy_boxed_list : list_destroy_for(t.elems[0]);
     // Two references: the argument's or slot's, and this call's (dropped by ~TypedShare, so a
     // container the call dropped can still be written back).
     *h = ListHead{2, 0, (int64_t)(n ? n : 1), data, destroy};
@@ -185,15 +250,22 @@ void* TypedShare::head_for(const py::handle& wrapper, const Type& t, int index) 
     py::dict d = storage;
     const Type &kt = t.elems[0], &vt = t.elems[1];
     const size_t n = d.size(), cap = n ? n : 1, ks = value_layout(kt).size, vs = value_layout(vt).size;
-    auto* h = static_cast<DictHead*>(std::malloc(sizeof(DictHead)));
+    const bool boxed = (kt.is_tuple() && holds_handles(kt)) || (vt.is_tuple() && holds_handles(vt));
+    auto* h = static_cast<DictHead*>(std::malloc(boxed ? sizeof(DictBox) : sizeof(DictHead)));
     char* kd = static_cast<char*>(std::calloc(cap, ks));
     char* vd = static_cast<char*>(std::calloc(cap, vs));
     auto* live = static_cast<uint8_t*>(std::calloc(cap, 1));
     if (!h || !kd || !vd || !live) throw std::bad_alloc();
     DictDestroy destroy = nullptr;
-    switch (item_kind(kt)) {
-      case 1: destroy = dict_destroy_for<1>(item_kind(vt)); break;
-      default: destroy = dict_destroy_for<0>(item_kind(vt));
+    if (boxed) {
+      reinterpret_cast<DictBox*>(h)->key = new Type(kt);
+      reinterpret_cast<DictBox*>(h)->value = new Type(vt);
+      destroy = &destroy_boxed_dict;
+    } else {
+      switch (item_kind(kt)) {
+        case 1: destroy = dict_destroy_for<1>(item_kind(vt)); break;
+        default: destroy = dict_destroy_for<0>(item_kind(vt));
+      }
     }
     // No index: the generated code builds it (and the hashes) on first use (cujit_abi.h). Two
     // references, as a list's: the holder's and this call's (dropped by ~TypedShare).
@@ -224,6 +296,12 @@ void TypedShare::put(const py::handle& v, const Type& t, char* slot, int index) 
       throw py::type_error("argument " + std::to_string(index) + ": an item of a container of " + typed_spelling(t) +
                            " is not a typed container");
     p = head_for(v, t, index);
+  } else if (t.is_tuple() && holds_handles(t)) {  // item by item, each at its offset
+    if (!PyTuple_Check(v.ptr()) || (size_t)PyTuple_GET_SIZE(v.ptr()) != t.elems.size())
+      throw py::type_error("argument " + std::to_string(index) + ": a typed container's " + t.str() + " item is not such a tuple");
+    const Layout l = value_layout(t);
+    for (size_t i = 0; i < t.elems.size(); ++i) put(py::reinterpret_borrow<py::tuple>(v)[i], t.elems[i], slot + l.offsets[i], index);
+    return;
   } else {
     KArg k = plain_as(v, t, index);
     std::memcpy(slot, k.bytes.data(), value_layout(t).size);
@@ -242,6 +320,12 @@ py::object TypedShare::get(const Type& t, const char* slot, const PlainReader& p
     void* h;
     std::memcpy(&h, slot, sizeof h);
     return wrap(h, t, plain);
+  }
+  if (t.is_tuple() && holds_handles(t)) {
+    const Layout l = value_layout(t);
+    py::tuple out(t.elems.size());
+    for (size_t i = 0; i < t.elems.size(); ++i) out[i] = get(t.elems[i], slot + l.offsets[i], plain);
+    return std::move(out);
   }
   return plain(t, slot);
 }

@@ -6,7 +6,7 @@
 // `_d`): for a call each storage reachable from the arguments becomes one header (ListHead,
 // DictHead; one per storage, however many wrappers or slots hold it), and after the call, raised
 // or not, each header's contents are written back into its storage, the containers the compiled
-// code made becoming new storages. Items: numbers, tuples of them, str, and typed containers.
+// code made becoming new storages. Items: numbers, str, tuples of those, and typed containers.
 #pragma once
 #include <pybind11/pybind11.h>
 

@@ -71,6 +71,10 @@ std::string dict_call_code(const FunctionInstance& fn, const ast::Node& e, Built
                            const ConvertCode& conv) {
   const std::string sp = builtin_spelling(b);
   if (b == Builtin::Hash) return "cj::py_hash(" + expr(*e.args()[0]) + ")";
+  if (b == Builtin::TypedDict || b == Builtin::TypedDictEmpty) {  // a new dict; the type objects are no values
+    check_dicts_known(fn, e);
+    return dict_cpp(e.type) + "::make()";
+  }
   if (b == Builtin::DictOf || b == Builtin::SetOf) {
     check_dicts_known(fn, e);
     const std::string C = dict_cpp(e.type);
@@ -99,6 +103,10 @@ std::string dict_call_code(const FunctionInstance& fn, const ast::Node& e, Built
       for (size_t i = 0; i < it.elems.size(); ++i) s += " cj_d.entry(" + K + "(cj_t.f" + std::to_string(i) + "));";
       return s + " return cj_d; }())";
     }
+    if (it.tag == Type::Tag::String)  // set(s): its characters, in order (host_str.h)
+      return "([&]() { auto cj_s = " + expr(*e.args()[0]) + "; " + C + " cj_d = " + C +
+             "::make_set(cj_s.size()); for (int64_t cj_k = 0; cj_k < cj_s.size(); ++cj_k) cj_d.entry(cj::str_char(cj_s.at(cj_k))); "
+             "return cj_d; }())";
     throw InternalError("codegen: set() of " + it.str());
   }
   const Type& c = e.args()[0]->type;

@@ -74,13 +74,19 @@ std::string list_call_code(const FunctionInstance& fn, const ast::Node& e, Built
                            const ConvertCode& conv) {
   const std::string sp = builtin_spelling(b);
   std::vector<std::string> a;
-  if (b == Builtin::ListOf || b == Builtin::Sorted) {
+  if (b == Builtin::TypedListEmpty || (b == Builtin::TypedList && e.args().empty())) {  // the type object is no value
+    check_list_known(fn, e);
+    return "cj::list_new<" + item_cpp(e.type) + ">()";
+  }
+  if (b == Builtin::ListOf || b == Builtin::Sorted || b == Builtin::TypedList) {
     const std::string L = list_cpp(e.type);
     std::string s = "([&]() { " + L + " cj_r = " + L + "::make(0); ";
     if (!e.args().empty()) s += fill_from("cj_r", e.type, *e.args()[0], expr) + " ";
     if (b == Builtin::Sorted) s += "cj::list_sort(cj_r, " + sort_reverse(e, expr) + "); ";
     return s + "return cj_r; }())";
   }
+  if (b == Builtin::ListExtend && !e.args()[1]->type.is_list())  // by an iterable, as list(x) is filled
+    return "([&]() { auto cj_r = " + expr(*e.args()[0]) + "; " + fill_from("cj_r", e.args()[0]->type, *e.args()[1], expr) + " }())";
   for (auto& x : e.args()) a.push_back(expr(*x));
   const Type& l = e.args()[0]->type;
   check_list_known(fn, *e.args()[0]);

@@ -62,6 +62,7 @@ struct GlobalValue {
   std::vector<int64_t> shape;          // Array: C-ordered shape
   std::string bytes;                   // Array: the elements, C order
   RecordPtr record;                    // Array: its dtype when a structured one (scalar unused)
+  Type of;                             // DType: the type a type object of no scalar names (unicode_type)
   std::vector<GlobalValue> elems;      // Tuple: its items
   TupleClassPtr tclass;                // Tuple (a named tuple), NamedTupleClass
   /// Foreign, Link: code to link, as numba-cuda's link= names it. kind: "cu" (CUDA C++, put into

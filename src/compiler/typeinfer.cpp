@@ -34,6 +34,7 @@ Type type_of_global(const GlobalValue& g) {
     case GlobalValue::Kind::Scalar: return Type::scalar_of(g.scalar);
     case GlobalValue::Kind::Module: return Type::module(g.module);
     case GlobalValue::Kind::DType: {
+      if (g.of.known()) return Type::type_object(g.of);
       Type t = Type::dtype(g.scalar);
       t.record = g.record;  // a record type: only an array allocation's dtype (BuiltinTyper::array_alloc)
       return t;

@@ -491,6 +491,16 @@ void check_lists_known(const FunctionInstance& fn);
 const char* list_method_builtin(const std::string& method);
 /// list(), sorted() and the list methods (Rule::ListOp; a method's list is args[0]).
 Type type_list_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args);
+// numba.typed.List / Dict made in compiled code (typeinfer_typed.cpp).
+/// typed.List(), List(iterable), List.empty_list(t): a ListType (Type::typed_list).
+Type type_typed_list_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args);
+/// typed.Dict.empty(k, v): dict(k, v); typed.Dict(): unknown (typed as dict(), by its first insertion).
+Type type_typed_dict_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args);
+/// What a typed.List can hold (Numba's ListType: typed lists, not reflected ones; dicts).
+bool typed_list_item_ok(const Type& t);
+/// Whether a value of type `from` goes into a typed container's slot of type `to` (the same type,
+/// or a number Numba's cast widens: 1 into float64, True into int64; never 2.5 into int64).
+bool typed_stores_into(const Type& from, const Type& to);
 /// l[i] and l[a:b:c].
 Type type_list_subscript(FunctionInstance& fn, ast::Node& e, const Type& l, const Type& index);
 /// l[i] = v and l[a:b] = other (target typed already).

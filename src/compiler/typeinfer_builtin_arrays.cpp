@@ -152,6 +152,7 @@ Scalar BuiltinTyper::dtype_arg(const ast::Node& at, const BuiltinRow& b, const T
   if (t.tag == Type::Tag::DType && t.record)
     unsupported(at, std::string(b.name) + "() of a record dtype is not supported (records are supported in "
                                           "cuda.local.array and cuda.shared.array, and as arguments)");
+  if (t.is_type_object()) error(at, std::string(b.name) + "() got the type " + t.elems[0].str() + ", which is no NumPy dtype");
   if (t.tag == Type::Tag::DType) return t.scalar;
   Scalar sc;
   if (at.is(ast::Kind::Constant) && at.cval.tag == ast::ConstValue::Tag::Str) {

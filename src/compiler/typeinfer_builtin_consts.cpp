@@ -178,6 +178,8 @@ std::string BuiltinTyper::not_constant(const BuiltinRow& b, const ast::Node& at)
 // The dtype of cuda.local/shared.array, written any way Numba takes it: np.float32,
 // numba.float32, numba.types.float32, float32 imported from numba or cujit, or 'float32'.
 Scalar BuiltinTyper::alloc_dtype(const ast::Node& dtype, const BuiltinRow& b) {
+  if (dtype.type.is_type_object())
+    error(dtype, std::string(b.name) + "() got the type " + dtype.type.elems[0].str() + ", which is no NumPy dtype");
   if (dtype.type.tag == Type::Tag::DType) return dtype.type.scalar;
   Scalar sc;
   if (dtype.is(ast::Kind::Constant) && dtype.cval.tag == ast::ConstValue::Tag::Str) {

@@ -450,6 +450,8 @@ const std::vector<KwSpec>& keyword_specs() {
       // l.sort(...): the list is the first argument (typeinfer_ops.cpp's method rewrite).
       {Builtin::ListSort, {{"self", T::None, 0}, {"key", T::None, 0}, {"reverse", T::Bool, 0}}},
       {Builtin::Sorted, {{"iterable", T::None, 0}, {"key", T::None, 0}, {"reverse", T::Bool, 0}}},
+      {Builtin::TypedListEmpty, {{"item_type", T::None, 0}, {"allocated", T::Int, 0}}},
+      {Builtin::TypedDictEmpty, {{"key_type", T::None, 0}, {"value_type", T::None, 0}, {"n_keys", T::Int, 0}}},
       {Builtin::PyNormalvariate, {{"mu", T::Float, 0.0}, {"sigma", T::Float, 1.0}}},
       {Builtin::PyUniform, {{"a", T::None, 0}, {"b", T::None, 0}}},
       {Builtin::PyRandint, {{"a", T::None, 0}, {"b", T::None, 0}}},

@@ -16,6 +16,7 @@
 #include "compiler/typeinfer.h"
 #include "compiler/typeinfer_typer.h"
 
+#include <functional>
 #include <algorithm>
 #include <exception>
 #include <map>
@@ -213,7 +214,16 @@ Type Typer::call_user(ast::Node& e, const Type& callee, const std::vector<Type>&
     // An optional argument is unwrapped (TypeError where it is None). Numba passes it on to a
     // compiled callee, which could test it for None; cujit's parameters are never optional.
     Type t = operand(*a);
-    if (!t.known()) return Type::unknown();
+    // A list, dict or set whose items a later append or insertion types (`l = []`, `List()`):
+    // the callee is typed once they are known, not instantiated for the undefined item type.
+    std::function<bool(const Type&)> complete = [&](const Type& x) {
+      if (!x.known()) return false;
+      if (x.is_list() || x.is_set() || x.is_dict() || x.is_tuple())
+        for (const auto& y : x.elems)
+          if (!complete(y)) return false;
+      return true;
+    };
+    if (!complete(t)) return Type::unknown();
     args.push_back(t);
   }
   for (size_t i = 0; i < args.size(); ++i)

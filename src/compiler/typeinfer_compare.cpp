@@ -14,7 +14,13 @@ bool is_str(const Type& t) {
 }  // namespace
 
 int fixed_equality(const Type& l, ast::Op op, const Type& r) {
-  if ((op != ast::Op::Eq && op != ast::Op::NotEq) || !l.known() || !r.known()) return -1;
+  if (!l.known() || !r.known()) return -1;
+  // Numba's ListType comparisons (==, !=, <, ... alike) answer False for anything on the right
+  // that is no ListType: `typed_list == [1, 2]` and `typed_list != [1, 2]` are both False.
+  if (l.is_typed_list() && !r.is_typed_list() && op != ast::Op::In && op != ast::Op::NotIn && op != ast::Op::Is &&
+      op != ast::Op::IsNot)
+    return 0;
+  if (op != ast::Op::Eq && op != ast::Op::NotEq) return -1;
   if (l.is_charseq() || r.is_charseq()) return -1;  // a record's string field compares by value (typeinfer_charseq.cpp)
   const int differ = op == ast::Op::Eq ? 0 : 1;
   // Numba's unicode equality: one side a str (optional or not), the other anything else.

@@ -33,11 +33,13 @@ bool key_ok(const Type& t) {
   return true;
 }
 bool value_ok(const Type& t) {
-  return t.is_scalar() || t.is_tuple() || t.is_array() || t.is_dict() || t.is_set() || t.is_record() || t.tag == Type::Tag::String;
+  return t.is_scalar() || t.is_tuple() || t.is_array() || t.is_dict() || t.is_set() || t.is_record() || t.tag == Type::Tag::String ||
+         t.is_typed_list();
 }
 
-// Whether a value of type `from` is stored into a slot of type `to`: the same type, or a number
-// that widens into it (Numba casts 1 into a float64 dict, refuses 2.5 into an int64 one).
+// Whether a key of type `from` is looked up in (or an item added to a set of) type `to`: the
+// same type, or a number that widens into it. A stored key or value is cast as Numba's typed
+// dict casts it (typed_stores_into: 5 into an int32 dict too; 2.5 into an int64 one refused).
 bool stores_into(const Type& from, const Type& to) {
   if (from == to) return true;
   if (from.is_scalar() && to.is_scalar()) return unify(from, to) == to;
@@ -61,7 +63,7 @@ void check_key(const SourceFile& src, const Node& at, const Type& k) {
                         " is not supported in compiled code (numbers, bools, str and tuples of them are)");
 }
 void check_value(const SourceFile& src, const Node& at, const Type& v) {
-  if (v.is_list()) typing(src, at, v.str() + " as value is forbidden");  // Numba's words
+  if (v.is_list() && !v.typed) typing(src, at, v.str() + " as value is forbidden");  // Numba's words (a typed.List is fine)
   if (!value_ok(v)) refuse(src, at, "a dict cannot hold a " + v.str() + " value in compiled code");
 }
 
@@ -168,6 +170,16 @@ Type type_dict_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
     check_key(src, *call.args()[0], args[0]);
     return Type::scalar_of(Scalar::Int64);
   }
+  if (b.id == Builtin::TypedDictEmpty) {  // typeinfer_typed.cpp
+    Type t = type_typed_dict_call(fn, call, b, args);
+    check_key(src, *call.args()[0], t.elems[0]);
+    check_value(src, *call.args()[1], t.elems[1]);
+    return t;
+  }
+  if (b.id == Builtin::TypedDict) {  // typed.Dict(): as dict(), typed by its first insertion
+    type_typed_dict_call(fn, call, b, args);
+    return hinted(fn, call, Type::dict(Type::unknown(), Type::unknown()));
+  }
   if (name == "dict") {
     if (!call.keywords.empty()) typing(src, call, sig("dict", args) + " (dict() with keywords is not supported)");
     arity(0, 1);
@@ -201,7 +213,7 @@ Type type_dict_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
       widen(fn, *call.args()[0], args[1], args[2]);
       if (!K.known() || !V.known()) return Type::unknown();
       key_arg(1);
-      if (!stores_into(args[2], V)) typing(src, *call.args()[2], sig(name, args));
+      if (!typed_stores_into(args[1], K) || !typed_stores_into(args[2], V)) typing(src, *call.args()[2], sig(name, args));
       return V;
     }
     if (m == "update") {
@@ -209,7 +221,7 @@ Type type_dict_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
       if (!args[1].is_dict()) typing(src, *call.args()[1], sig(name, args) + " (update() takes a dict)");
       widen(fn, *call.args()[0], args[1].elems[0], args[1].elems[1]);
       if (K.known() && V.known() && args[1].elems[0].known() &&
-          !(stores_into(args[1].elems[0], K) && stores_into(args[1].elems[1], V)))
+          !(typed_stores_into(args[1].elems[0], K) && typed_stores_into(args[1].elems[1], V)))
         typing(src, call, sig(name, args));
       return Type::none();
     }
@@ -306,7 +318,7 @@ void check_dict_store(FunctionInstance& fn, const ast::Node& stmt, ast::Node& ta
   check_key(src, *target.index(), key);
   check_value(src, stmt, value);
   widen(fn, *target.value(), key, value);
-  if (d.elems[0].known() && d.elems[1].known() && !(stores_into(key, d.elems[0]) && stores_into(value, d.elems[1])))
+  if (d.elems[0].known() && d.elems[1].known() && !(typed_stores_into(key, d.elems[0]) && typed_stores_into(value, d.elems[1])))
     typing(src, stmt, sig("setitem", {d, key, value}));
 }
 

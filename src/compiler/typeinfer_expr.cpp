@@ -388,6 +388,16 @@ Type Typer::module_attr(ast::Node& e, const std::string& module, const std::stri
     f.resolved[&e] = r;
     return Type::module("numba.types");
   }
+  if (module == "numba" && attr == "typed") {  // numba.typed.List() (typeinfer_lists.cpp)
+    Resolved r{Resolved::Kind::Module};
+    r.name = "numba.typed";
+    f.resolved[&e] = r;
+    return Type::module("numba.typed");
+  }
+  if (module == "numba.types" && attr == "unicode_type") {  // typed.List.empty_list(types.unicode_type)
+    f.resolved[&e] = Resolved{Resolved::Kind::DType};
+    return Type::type_object(Type::string());
+  }
   Scalar sc;
   if (module == "numpy" ? scalar_from_numpy_name(attr, &sc) && attr != "int" && attr != "float" && attr != "bool"
                         : (module == "cuda" || module == "numba" || module == "numba.types") && scalar_from_name(attr, &sc) &&
@@ -462,6 +472,8 @@ Type Typer::attribute(ast::Node& e) {
     if (e.name != "value") error(e, "Unknown attribute '" + e.name + "' of type " + v.str());
     return v.tag == Type::Tag::EnumMember ? v.elems[0] : Type::scalar_of(v.scalar);
   }
+  if (v.tag == Type::Tag::Function && (v.name == "numba.typed.List" || v.name == "numba.typed.Dict"))
+    return module_attr(e, v.name, e.name);  // typed.List.empty_list, typed.Dict.empty (builtins.def)
   if (v.tag == Type::Tag::Module) {
     const std::string& m = v.name;
     if (m == "cuda.local" || m == "cuda.shared" || m == "cuda.atomic" || m == "cuda.const" || m == "cuda.random" ||

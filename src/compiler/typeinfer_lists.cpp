@@ -66,8 +66,13 @@ struct Desugar {
   static void name_literal(Node& s) {
     if (!s.is(Kind::Assign) || s.targets().size() != 1 || !s.targets()[0]->is(Kind::Name) || !s.rhs()->name.empty()) return;
     Node& v = *s.rhs();
-    const bool empty_call = v.is(Kind::Call) && v.args().empty() && v.func()->is(Kind::Name) &&
-                            (v.func()->name == "dict" || v.func()->name == "set");
+    // typed.List() / typed.Dict() (or List() / Dict() imported from numba.typed): the typer
+    // reads the name only where the call is one of those (typeinfer_typed.cpp).
+    const bool typed_call = v.is(Kind::Call) && v.args().empty() && v.keywords.empty() &&
+                            (v.func()->is(Kind::Name) || v.func()->is(Kind::Attribute)) &&
+                            (v.func()->name == "List" || v.func()->name == "Dict");
+    const bool empty_call = typed_call || (v.is(Kind::Call) && v.args().empty() && v.func()->is(Kind::Name) &&
+                                           (v.func()->name == "dict" || v.func()->name == "set"));
     if (v.is(Kind::List) || v.is(Kind::Dict) || v.is(Kind::Set) || empty_call) v.name = s.targets()[0]->name;
   }
 
@@ -242,12 +247,26 @@ Type unify_items(const SourceFile& src, const Node& at, const Type& a, const Typ
   return u;
 }
 
-// The hint of the list named by `self` (a Name whose literal is tracked), widened by `item`.
-void widen_hint(FunctionInstance& fn, const Node& self, const Node& at, const Type& item) {
+// The hint of the list named by `self` (a Name whose literal is tracked), widened by `item`. A
+// typed.List's (`l`: ListType[undefined] from `List()`) is its first item's type, as Numba
+// refines it; later items are cast into it (typed_item_store).
+void widen_hint(FunctionInstance& fn, const Node& self, const Node& at, const Type& item, const Type& l) {
   if (!self.is(Kind::Name)) return;
   auto it = fn.list_items.find(self.name);
   if (it == fn.list_items.end()) return;
+  if (l.typed) {
+    if (!it->second.known()) it->second = item;
+    return;
+  }
   it->second = unify_items(fn.mod.source, at, it->second, item);
+}
+
+// Numba's refusal of an item that does not cast into a typed.List's item type.
+void typed_item_store(const SourceFile& src, const Node& at, const char* method, const Type& l, const Type& v) {
+  if (!l.typed || !l.elems[0].known() || !v.known() || typed_stores_into(v, l.elems[0])) return;
+  typing(src, at, std::string("No implementation of function impl_") + method + " found for signature: impl_" + method + "(" +
+                      l.str() + ", " + v.str() + "): cannot safely cast " + v.str() + " to " + l.elems[0].str() +
+                      ". Please cast explicitly.");
 }
 
 using detail::is_int;
@@ -289,6 +308,10 @@ Type type_list_literal(FunctionInstance& fn, ast::Node& e, const std::vector<Typ
 }
 
 void check_list_known(const FunctionInstance& fn, const ast::Node& e) {
+  if (e.type.is_typed_list() && !e.type.elems[0].known())  // Numba's words
+    typing(fn.mod.source, e, "Cannot infer the type of variable" + (e.name.empty() ? std::string() : " '" + e.name + "'") +
+                                 ", have imprecise type: " + e.type.str() + " (nothing is appended to it: append to it, or make "
+                                 "it with List.empty_list(item_type))");
   if (e.type.is_list() && !e.type.elems[0].known())
     typing(fn.mod.source, e, "cannot infer the type of the empty list '" + e.name +
                                  "': nothing is appended to it (Numba needs the item type; append to it, or give it an item)");
@@ -296,7 +319,7 @@ void check_list_known(const FunctionInstance& fn, const ast::Node& e) {
 
 void check_lists_known(const FunctionInstance& fn) {
   std::function<void(const Node&)> walk = [&](const Node& n) {
-    if (n.is(Kind::List)) check_list_known(fn, n);
+    if (n.is(Kind::List) || (n.is(Kind::Call) && n.type.is_typed_list())) check_list_known(fn, n);
     // And a `{}`, dict() or set() nothing typed (typeinfer_dicts.cpp).
     if (n.is(Kind::Dict) || n.is(Kind::Set) || (n.is(Kind::Call) && (n.type.is_dict() || n.type.is_set()))) check_dicts_known(fn, n);
     ast::for_each_child(n, walk);
@@ -346,11 +369,17 @@ Type type_list_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
       refuse(src, call, "sorted() is supported on numbers and strings only");
     return Type::list(item);
   }
+  if (b.id == Builtin::TypedList || b.id == Builtin::TypedListEmpty) return type_typed_list_call(fn, call, b, args);
   // Methods: args[0] is the list.
   const Type& l = args[0];
   const Type item = l.elems[0];
   const std::string m = name.substr(5);
   auto value_arg = [&](size_t i) {
+    if (l.typed) {
+      if (!typed_list_item_ok(args[i])) typing(src, *call.args()[i], "cannot store a " + args[i].str() + " in a " + l.str());
+      typed_item_store(src, *call.args()[i], m.c_str(), l, args[i]);
+      return;
+    }
     if (!list_item_ok(args[i]))
       typing(src, *call.args()[i], "cannot store a " + args[i].str() + " in a " + l.str());
     if (item.known() && (item.is_scalar() || item.tag == Type::Tag::String) && item.is_scalar() != args[i].is_scalar())
@@ -364,21 +393,25 @@ Type type_list_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
   if (m == "append") {
     arity(2, 2);
     value_arg(1);
-    widen_hint(fn, *call.args()[0], call, args[1]);
+    widen_hint(fn, *call.args()[0], call, args[1], l);
     return Type::none();
   }
   if (m == "insert") {
     arity(3, 3);
     if (!is_int(args[1])) typing(src, *call.args()[1], "list.insert() takes an integer index, not " + args[1].str());
     value_arg(2);
-    widen_hint(fn, *call.args()[0], call, args[2]);
+    widen_hint(fn, *call.args()[0], call, args[2], l);
     return Type::none();
   }
   if (m == "extend") {
     arity(2, 2);
     Type it = iterable_item(*call.args()[1], args[1]);
-    widen_hint(fn, *call.args()[0], call, it);
-    if (!args[1].is_list())
+    widen_hint(fn, *call.args()[0], call, it, l);
+    if (l.typed) typed_item_store(src, *call.args()[1], "extend", l, it);
+    // A list, or what list(x) takes (codegen_lists.cpp's fill_from): a tuple of one type, a range,
+    // an array, a str, a set.
+    if (!args[1].is_list() && !args[1].is_tuple() && args[1].tag != Type::Tag::Range && !args[1].is_array() &&
+        args[1].tag != Type::Tag::String && !args[1].is_set())
       refuse(src, *call.args()[1], "list.extend() of a " + args[1].str() + " is not supported yet; extend by a list (list(x))");
     return Type::none();
   }
@@ -416,7 +449,7 @@ Type type_list_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
   }
   if (m == "copy") {
     arity(1, 1);
-    return Type::list(item);
+    return l.typed ? Type::typed_list(item) : Type::list(item);
   }
   if (m == "index" || m == "count" || m == "remove") {
     arity(2, 2);
@@ -427,7 +460,7 @@ Type type_list_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
 }
 
 Type type_list_subscript(FunctionInstance& fn, ast::Node& e, const Type& l, const Type& index) {
-  if (e.index()->is(Kind::Slice)) return Type::list(l.elems[0]);
+  if (e.index()->is(Kind::Slice)) return l.typed ? Type::typed_list(l.elems[0]) : Type::list(l.elems[0]);
   if (!is_int(index)) typing(fn.mod.source, *e.index(), "list indices must be integers or slices, not " + index.str());
   return l.elems[0];
 }
@@ -442,12 +475,17 @@ void check_list_store(FunctionInstance& fn, const ast::Node& stmt, ast::Node& ta
     return;
   }
   if (!value.known() || !l.elems[0].known()) return;
+  if (l.typed) return typed_item_store(src, stmt, "setitem", l, value);
   if (l.elems[0].is_scalar() != value.is_scalar() || (!value.is_scalar() && unify(l.elems[0], value) != l.elems[0]))
     typing(src, stmt, "cannot store a " + value.str() + " in a " + l.str());
 }
 
 Type list_binop_type(FunctionInstance& fn, const ast::Node& at, ast::Op op, const Type& a, const Type& b) {
   const SourceFile& src = fn.mod.source;
+  if ((a.is_list() && a.typed) || (b.is_list() && b.typed))  // Numba's ListType has neither + nor *
+    typing(src, at, std::string("No implementation of function Function(<built-in function ") +
+                        (op == ast::Op::Add ? "add" : op == ast::Op::Mult ? "mul" : ast::op_spelling(op)) +
+                        ">) found for signature: (" + a.str() + ", " + b.str() + ")");
   if (op == ast::Op::Add && a.is_list() && b.is_list()) {
     if (!a.elems[0].known()) return b;
     if (!b.elems[0].known()) return a;
@@ -463,6 +501,8 @@ bool list_comparison_ok(const Type& l, ast::Op op, const Type& r) {
   auto strs = [](const Type& a, const Type& b) { return a.tag == Type::Tag::String && b.tag == Type::Tag::String; };
   if (op == ast::Op::In || op == ast::Op::NotIn)
     return r.is_list() && ((l.is_scalar() && r.elems[0].is_scalar()) || strs(l, r.elems[0]));
+  if (l.is_list() && r.is_list() && l.typed != r.typed) return false;  // Numba: no eq(list(int64), ListType[int64])
+  if (l.is_list() && r.is_list() && (!l.elems[0].known() || !r.elems[0].known())) return true;  // typed once an append types it
   return l.is_list() && r.is_list() && ((l.elems[0].is_scalar() && r.elems[0].is_scalar()) || strs(l.elems[0], r.elems[0]));
 }
 

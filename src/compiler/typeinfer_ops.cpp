@@ -365,6 +365,7 @@ Type Typer::call(ast::Node& e) {
     return type_foreign_call(prog_, fn(), e, *prog_.foreign.at(callee.name.substr(std::string(kForeignPrefix).size())).decl, args);
   }
   if (callee.tag == Type::Tag::DType && callee.record) error(e, "a record type (" + callee.record->spelling + ") cannot be called");
+  if (callee.is_type_object()) error(e, "the type " + callee.elems[0].str() + " cannot be called in compiled code");
   if (callee.tag == Type::Tag::DType) {
     if (args.size() != 1 || !e.keywords.empty()) error(e, std::string(scalar_name(callee.scalar)) + "() takes exactly one argument");
     if (!args[0].is_scalar()) error(*e.args()[0], std::string("cannot convert a ") + args[0].str() + " to " + scalar_name(callee.scalar));

@@ -106,7 +106,8 @@ bool Type::operator==(const Type& o) const {
   switch (tag) {
     case Tag::Scalar: return scalar == o.scalar && name == o.name;  // name: an IntEnum's key
     case Tag::EnumMember: return elems == o.elems && name == o.name;
-    case Tag::DType: return scalar == o.scalar && (record ? o.record && record->spelling == o.record->spelling : !o.record);
+    case Tag::DType:
+      return scalar == o.scalar && elems == o.elems && (record ? o.record && record->spelling == o.record->spelling : !o.record);
     case Tag::Array:
       if ((record == nullptr) != (o.record == nullptr) || (record && record->spelling != o.record->spelling)) return false;
       return scalar == o.scalar && ndim == o.ndim && layout == o.layout && readonly == o.readonly && unaligned == o.unaligned;
@@ -114,7 +115,8 @@ bool Type::operator==(const Type& o) const {
     case Tag::Tuple:  // a named tuple's class is part of its type
       if ((tclass == nullptr) != (o.tclass == nullptr) || (tclass && tclass->key != o.tclass->key)) return false;
       return elems == o.elems;
-    case Tag::Optional: case Tag::List: case Tag::Dict: case Tag::Set: return elems == o.elems;
+    case Tag::List: return typed == o.typed && elems == o.elems;  // ListType is not a reflected list
+    case Tag::Optional: case Tag::Dict: case Tag::Set: return elems == o.elems;
     case Tag::Iterator: return name == o.name && elems == o.elems;
     case Tag::CharSeq: return scalar == o.scalar && ndim == o.ndim;
     case Tag::Module: return name == o.name;
@@ -157,7 +159,9 @@ std::string spell(const Type& t, bool keyed) {
     case Tag::Module: return "Module(" + t.name + ")";
     case Tag::Function:  // a function argument's key ("g@<id>") in keys only: two functions of one name differ
       return "Function(" + (keyed ? t.name : t.name.substr(0, t.name.find('@'))) + ")";
-    case Tag::DType: return std::string("class(") + (t.record ? t.record->spelling : scalar_name(t.scalar)) + ")";
+    case Tag::DType:
+      if (!t.elems.empty()) return "class(" + sub(t.elems[0]) + ")";
+      return std::string("class(") + (t.record ? t.record->spelling : scalar_name(t.scalar)) + ")";
     case Tag::Range: return "range_state64";
     case Tag::String: return "unicode_type";
     case Tag::CharSeq:  // Numba's CharSeq / UnicodeCharSeq
@@ -166,6 +170,7 @@ std::string spell(const Type& t, bool keyed) {
     case Tag::Record: return t.record->spelling;
     case Tag::Optional: return "OptionalType(" + sub(t.elems[0]) + ")";
     case Tag::List:
+      if (t.typed) return "ListType[" + (t.elems[0].known() ? sub(t.elems[0]) : "undefined") + "]";
       return std::string(t.reflected ? "reflected " : "") + "list(" + (t.elems[0].known() ? sub(t.elems[0]) : "undefined") + ")";
     case Tag::Dict: {
       auto part = [&](const Type& e) { return e.known() ? sub(e) : std::string("undefined"); };
@@ -380,6 +385,7 @@ Type unify(const Type& a, const Type& b) {
   // A list whose item type is not known yet (an empty literal) takes the other's; lists of
   // different item types do not unify (Numba neither).
   if ((a.is_list() && b.is_list()) || (a.is_set() && b.is_set())) {
+    if (a.is_list() && a.typed != b.typed) return Type::unknown();  // a ListType is no reflected list
     if (!a.elems[0].known()) return b;
     if (!b.elems[0].known()) return a;
     return Type::unknown();
@@ -459,7 +465,7 @@ struct SigParser {
         b = type();
       }
       if (!eat(']')) fail("expected ']' to close " + n + "[...]");
-      if (n == "ListType") return Type::list(std::move(a), true);
+      if (n == "ListType") return Type::typed_list(std::move(a));
       if (s.compare(p, 9, "<iv=None>") == 0) p += 9;
       return Type::dict(std::move(a), std::move(b));
     }

@@ -99,7 +99,9 @@ struct Type {
     Void,      // a function that returns nothing
     Module,    // name = "math", "cmath", "numpy", "cuda", "random"
     Function,  // name = qualified builtin ("math.sqrt", "abs", "cuda.grid") or user function
-    DType,     // a type object used as a value: np.float32, cujit.int64; scalar = that type
+    DType,     // a type object used as a value: np.float32, cujit.int64; scalar = that type. A
+               // type object of another type (types.unicode_type, a global ListType(int64)): elems[0]
+               // is that type (Type::type_object), the item type of typed.List.empty_list & co.
     Range,     // range(...) object, iterated by for
     String,    // a string literal (docstrings, print)
     GridGroup, // cuda.cg.this_grid()'s value: a handle whose sync() is a barrier of the grid
@@ -116,7 +118,9 @@ struct Type {
                  // IntEnumMember is an integer everywhere but its identity), as enum_member makes.
     List,      // a list (CPU code only; Numba's List): elems[0] = the item type (Unknown while only an
                // empty literal types it: appends then give it, typeinfer_lists.cpp); `reflected`: a
-               // Python list passed in, whose changes the caller sees. A cj::List<T> handle in C++.
+               // Python list passed in, whose changes the caller sees; `typed`: Numba's ListType (a
+               // numba.typed.List, its own type: another type than a reflected list of the same items).
+               // A cj::List<T> handle in C++ either way.
     Dict,      // a dict (CPU code only; Numba's DictType, a typed dict): elems = {key, value} (Unknown
                // while only `{}` types it: the first insertion gives them, typeinfer_dicts.cpp). A
                // cj::Dict<K, V> handle in C++.
@@ -137,6 +141,7 @@ struct Type {
   RecordPtr record;          // Record; an Array whose dtype is a record (then `scalar` is unused)
   bool unaligned = false;    // Array: NumPy's flags.aligned is false (Numba: "unaligned array(...)")
   bool reflected = false;    // List: an argument's (spelling only: the same C++ type either way)
+  bool typed = false;        // List: a numba.typed.List (ListType[item]): part of the type
   TupleClassPtr tclass;      // Tuple: a named tuple's class, or null for a plain tuple
 
   static Type unknown() { return Type{}; }
@@ -184,7 +189,13 @@ struct Type {
   static Type list(Type item, bool reflected = false) {
     Type t; t.tag = Tag::List; t.elems = {std::move(item)}; t.reflected = reflected; return t;
   }
+  /// numba.typed.List's type, ListType[item].
+  static Type typed_list(Type item) { Type t = list(std::move(item)); t.typed = true; return t; }
   bool is_list() const { return tag == Tag::List; }
+  bool is_typed_list() const { return tag == Tag::List && typed; }
+  /// A type object of a type that is no scalar (types.unicode_type): a DType holding it.
+  static Type type_object(Type of) { Type t; t.tag = Tag::DType; t.elems = {std::move(of)}; return t; }
+  bool is_type_object() const { return tag == Tag::DType && !elems.empty(); }
   static Type dict(Type key, Type value) {
     Type t; t.tag = Tag::Dict; t.elems = {std::move(key), std::move(value)}; return t;
   }
