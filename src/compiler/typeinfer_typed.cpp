@@ -26,7 +26,7 @@ Type named_type(const FunctionInstance& fn, const ast::Node& at, const Type& t, 
   typing(fn.mod.source, at, std::string(what) + " must be a type (types.int64, types.unicode_type, ...), not " + t.str());
 }
 
-void not_in_gpu_code(const FunctionInstance& fn, const ast::Node& at, const std::string& what) {
+void typed_not_in_gpu_code(const FunctionInstance& fn, const ast::Node& at, const std::string& what) {
   if (!fn.host_only)
     refuse(fn.mod.source, at, what + "() is not supported in " + fn.compiled_as +
                                   " (typed containers exist in CPU code only, as in numba-cuda)");
@@ -61,7 +61,7 @@ bool typed_stores_into(const Type& from, const Type& to) {
 
 Type type_typed_list_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args) {
   const SourceFile& src = fn.mod.source;
-  not_in_gpu_code(fn, call, b.name);
+  typed_not_in_gpu_code(fn, call, b.name);
   if (b.id == Builtin::TypedListEmpty) {
     if (args.empty() || args.size() > 2)
       typing(src, call, "empty_list() takes the item type (and an optional allocated=), " + std::to_string(args.size()) + " given");
@@ -84,7 +84,7 @@ Type type_typed_list_call(FunctionInstance& fn, ast::Node& call, const BuiltinRo
 
 Type type_typed_dict_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args) {
   const SourceFile& src = fn.mod.source;
-  not_in_gpu_code(fn, call, b.name);
+  typed_not_in_gpu_code(fn, call, b.name);
   if (b.id == Builtin::TypedDictEmpty) {
     if (args.size() < 2 || args.size() > 3)
       typing(src, call, "Dict.empty() takes the key and value types (and an optional n_keys=), " + std::to_string(args.size()) + " given");
