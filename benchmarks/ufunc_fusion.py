@@ -15,7 +15,7 @@ each timed up to and including cuda.synchronize() (which runs the pending fused 
 more than the fused one (two intermediates written and read back).
 
 Prints one JSON line: {"tool": "cujit", "n", "backend", "out_fused_s", "out_unfused_s",
-"chain_fused_s", "chain_unfused_s", "out_speedup", "chain_speedup", "identical"}; identical: the
+"chain_fused_s", "chain_unfused_s", "out_speedup", "chain_speedup", "identical", "correct"}; identical: the
 fused results equal the unfused ones bit for bit.
 """
 import json
@@ -88,7 +88,7 @@ def main():
     print(json.dumps({"tool": "cujit", "n": n, "backend": "sim" if _core.simulator_enabled() else "gpu",
                       "out_fused_s": out_f, "out_unfused_s": out_u, "chain_fused_s": chain_f,
                       "chain_unfused_s": chain_u, "out_speedup": out_u / out_f, "chain_speedup": chain_u / chain_f,
-                      "identical": identical}))
+                      "identical": identical, "correct": identical}))
 
 
 if __name__ == "__main__":
