@@ -186,8 +186,16 @@ void Typer::stmt(ast::Node& s) {
         refuse_gpu_string(fn(), *s.iter());
         elem = it;
       } else if (it.is_tuple()) {
-        for (const auto& e : it.elems) elem = unify(elem, e);
-        if (!elem.known() && !it.elems.empty()) unsupported(*s.iter(), "iterating over a heterogeneous tuple is not supported");
+        // Only a homogeneous tuple iterates (Numba's UniTuple; `getiter` of Tuple(float64, int64) is
+        // refused there): codegen reads items by index from the one item type.
+        bool same = true;
+        for (const auto& e : it.elems) {
+          same = same && e == it.elems[0];
+          elem = unify(elem, e);
+        }
+        if (!it.elems.empty() && (!elem.known() || !same))
+          unsupported(*s.iter(), "iterating over a heterogeneous tuple (" + it.str() +
+                                     ") is not supported; use literal_unroll(t), as in Numba");
       } else if (it.known()) {
         error(*s.iter(), "cannot iterate over a value of type " + it.str());
       }
