@@ -10,9 +10,7 @@ namespace py = pybind11;
 
 namespace cujit {
 
-namespace {
-// Keys and values made here are plain bytes (numbers, tuples of them): freeing is enough.
-void free_plain(DictHead* h) {
+void free_dict_storage(DictHead* h) {
   std::free(h->keys);
   std::free(h->vals);
   std::free(h->live);
@@ -20,6 +18,8 @@ void free_plain(DictHead* h) {
   std::free(h->index);
   std::free(h);
 }
+
+namespace {
 
 bool plain(const Type& t) {
   if (t.is_scalar()) return true;
@@ -44,7 +44,7 @@ DictHead* make_head(const std::vector<KArg>& keys, const std::vector<KArg>& vals
     live[i] = 1;
   }
   // No index: the generated code builds it (and the hashes) on first use (cujit_abi.h).
-  *h = DictHead{1, (int64_t)n, (int64_t)n, (int64_t)cap, kd, vd, live, nullptr, nullptr, 0, &free_plain, 0, 0};
+  *h = DictHead{1, (int64_t)n, (int64_t)n, (int64_t)cap, kd, vd, live, nullptr, nullptr, 0, &free_dict_storage, 0, 0};  // keys and values here are plain bytes: freeing is enough
   return h;
 }
 

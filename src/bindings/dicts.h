@@ -29,4 +29,8 @@ void reflect_dict(const KArg& a, const ItemReader& key, const ItemReader& value)
 /// Drops one reference to a dict or set.
 void release_dict(DictHead* head);
 
+/// Frees a DictHead made by this side and its five buffers; its items must be released first
+/// (plain bytes need nothing; typed_containers.cpp's destroy releases handles).
+void free_dict_storage(DictHead* head);
+
 }  // namespace cujit

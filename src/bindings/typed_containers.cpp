@@ -57,12 +57,7 @@ void destroy_dict(DictHead* h) {
     release_item<K>(static_cast<char*>(h->keys) + sizeof(void*) * (size_t)i);
     release_item<V>(static_cast<char*>(h->vals) + sizeof(void*) * (size_t)i);
   }
-  std::free(h->keys);
-  std::free(h->vals);
-  std::free(h->live);
-  std::free(h->hashes);
-  std::free(h->index);
-  std::free(h);
+  free_dict_storage(h);
 }
 
 // Tuples holding handles (str, typed containers): the header made here keeps the item types
