@@ -281,8 +281,11 @@ std::string Emitter::binop(ast::Op op, const std::string& a, const Type& ta, con
     case O::Mod: return std::string(prog_.python_errors ? "cj::py_mod(" : "cj::pymod(") + c(a, ta) + ", " + c(b, tb) + ")";
     case O::Pow:
       if (is_float(result.scalar) && tb.is_scalar() && is_integral(tb.scalar))
-        return std::string(prog_.host_only ? "cj::py_powi(" : "cj::powi(") + c(a, ta) + ", (int64_t)(" + b + "))";
-      if (is_integral(result.scalar)) return std::string(prog_.python_errors ? "cj::py_ipow(" : "cj::ipow(") + c(a, ta) + ", " + c(b, tb) + ")";
+        return std::string(prog_.host_only ? "cj::py_powi(" : "cj::powi(") + c(a, ta) + ", " + b + ")";
+      // The exponent in its own type: a uint64 above 2**63 is not negative (Numba's int_power).
+      if (is_integral(result.scalar))
+        return std::string(prog_.python_errors ? "cj::py_ipow(" : "cj::ipow(") + c(a, ta) + ", " +
+               (tb.is_scalar() && is_integral(tb.scalar) ? b : c(b, tb)) + ")";
       return "cj::pow(" + c(a, ta) + ", " + c(b, tb) + ")";
     case O::BitAnd: return "((" + T + ")(" + c(a, ta) + " & " + c(b, tb) + "))";
     case O::BitOr: return "((" + T + ")(" + c(a, ta) + " | " + c(b, tb) + "))";

@@ -553,17 +553,31 @@ CJ_FN float floordiv(float a, float b) {
   return f;
 }
 
+// Numba's int_power (cpython/numbers.py) for int ** int and float ** int: the exponent keeps its
+// own type (a uint64 above 2**63 is not negative), and an exponent above 0x10000 is not squared
+// but handed to math.pow(a, float(b)) in double, rounded to the result type (squaring a float32
+// 70000 times drifts by 0.15%; an int64 result out of range is the target's conversion of the
+// double, INT64_MIN on x86 as Numba's, saturated on the GPU as numba-cuda's).
+template <class U>
+CJ_FN bool pow_exp_negative(U b) {
+  if constexpr ((U)-1 < (U)0) return b < 0;
+  else return false;
+}
+template <class U>
+CJ_FN bool pow_exp_large(U b) {
+  return pow_exp_negative(b) ? (uint64_t)0 - (uint64_t)b > 0x10000u : (uint64_t)b > 0x10000u;
+}
 // Integer ** integer by squaring, wrapping like NumPy; a negative exponent gives 0 unless the
 // base is 1 or -1, and 0 ** -n gives the type's smallest value, as Numba's NumPy error model (GPU
 // code, error_model='numpy'; host_services.h's py_ipow raises instead).
-template <class T>
-CJ_FN T ipow(T a, T b) {
-  if (b < 0) {
+template <class T, class U>
+CJ_FN T ipow(T a, U b) {
+  if (pow_exp_negative(b)) {
     if (a == 0) return (T)((uint64_t)1 << (8 * sizeof(T) - 1));
-    if (a == 1) return 1;
-    if (a == (T)-1) return (b % 2) ? (T)-1 : (T)1;
-    return 0;
+    if (a != 1 && a != (T)-1) return 0;
   }
+  if (pow_exp_large(b)) return (T)CJ_LIBM_D(pow)((double)a, (double)b);
+  if (pow_exp_negative(b)) return (a == 1 || (b % 2) == 0) ? (T)1 : (T)-1;
   uint64_t base = (uint64_t)a, r = 1;
   uint64_t e = (uint64_t)b;
   while (e) {
@@ -574,9 +588,10 @@ CJ_FN T ipow(T a, T b) {
   return (T)r;
 }
 // float ** integer: Numba multiplies by squaring rather than calling pow, so x**2 is exactly x*x.
-template <class F>
-CJ_FN F powi(F x, int64_t n) {
-  bool inv = n < 0;
+template <class F, class U>
+CJ_FN F powi(F x, U n) {
+  if (pow_exp_large(n)) return (F)CJ_LIBM_D(pow)((double)x, (double)n);
+  bool inv = pow_exp_negative(n);
   uint64_t e = inv ? (uint64_t)0 - (uint64_t)n : (uint64_t)n;
   F r = 1;
   while (e) {

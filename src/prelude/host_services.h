@@ -152,16 +152,17 @@ inline T py_range_step(T step) {
   return step;
 }
 // int ** negative int: 0 unless the base is 1 or -1; a zero base raises (error_model='python').
-template <class T>
-inline T py_ipow(T a, T b) {
-  if (b < 0 && a == 0) raise("ZeroDivisionError", "0 cannot be raised to a negative power");
+template <class T, class U>
+inline T py_ipow(T a, U b) {
+  if (pow_exp_negative(b) && a == 0) raise("ZeroDivisionError", "0 cannot be raised to a negative power");
   return ipow(a, b);
 }
 // float ** negative int is 1 / (x ** n), and Numba's 1 / 0 there raises even with
-// error_model='numpy' (0.0 ** -1, or 1e-200 ** -2 whose power underflows).
-template <class F>
-inline F py_powi(F x, int64_t n) {
-  if (n >= 0) return powi(x, n);
+// error_model='numpy' (0.0 ** -1, or 1e-200 ** -2 whose power underflows); an exponent beyond
+// 0x10000 goes to pow() without the division (0.0 ** -70000 is inf in Numba).
+template <class F, class U>
+inline F py_powi(F x, U n) {
+  if (!pow_exp_negative(n) || pow_exp_large(n)) return powi(x, n);
   F r = 1;
   for (uint64_t e = (uint64_t)0 - (uint64_t)n; e; e >>= 1) {  // powi's squaring, before its 1 / r
     if (e & 1) r *= x;

@@ -169,14 +169,16 @@ template <class T> CJ_FN T uf_fmod(T a, T b) {
 }
 CJ_FN float uf_fmod(float a, float b) { return CJ_LIBM_F(fmod)(a, b); }
 CJ_FN double uf_fmod(double a, double b) { return CJ_LIBM_D(fmod)(a, b); }
-// Integer powers stay integers; a negative exponent gives 1 / a**-b truncated (0 unless a is 1
-// or -1), as Numba's @njit computes it (NumPy raises ValueError instead).
+// Integer powers stay integers, as Numba's int_power (common.h's ipow): a negative exponent gives
+// 1 / a**-b truncated (0 unless a is 1 or -1) and 0 ** -n the type's smallest value (NumPy raises
+// ValueError instead); an exponent beyond 0x10000 is math.pow in double, converted.
 template <class T> CJ_FN T uf_power(T a, T b) {
-  if ((T)-1 < 0 && b < (T)0) {
-    if (a == (T)1) return (T)1;
-    if ((T)-1 < 0 && a == (T)-1) return (b & 1) ? a : (T)1;
-    return (T)0;
+  if (pow_exp_negative(b)) {
+    if (a == (T)0) return (T)((uint64_t)1 << (8 * sizeof(T) - 1));
+    if (a != (T)1 && a != (T)-1) return (T)0;
   }
+  if (pow_exp_large(b)) return (T)CJ_LIBM_D(pow)((double)a, (double)b);
+  if (pow_exp_negative(b)) return (a == (T)1 || (b & 1) == 0) ? (T)1 : (T)-1;
   typedef typename UfWide<T>::type W;
   W r = 1, x = (W)a;
   for (uint64_t e = (uint64_t)b; e; e >>= 1) {
