@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "compiler/diagnostics.h"
+#include "compiler/overloads.h"
 
 namespace cujit {
 
@@ -177,5 +178,31 @@ std::string int_literal(Scalar s, int64_t i, uint64_t u) {
 }
 
 const char* builtin_spelling(Builtin b) { return builtin_row(b).spelling; }
+
+MathCase math_binary_case(Builtin b, Scalar x, Scalar y, bool gpu) {
+  using S = Scalar;
+  struct Case { S a, b, r; };
+  static const std::vector<Case> floats = {{S::Float32, S::Float32, S::Float32}, {S::Float64, S::Float64, S::Float64}};
+  static const std::vector<Case> ints_then_floats = {{S::Int64, S::Int64, S::Float64}, {S::UInt64, S::UInt64, S::Float64},
+                                                     floats[0], floats[1]};
+  static const std::vector<Case> pow_cpu = {{S::Float64, S::Int64, S::Float64}, {S::Float64, S::UInt64, S::Float64},
+                                            floats[0], floats[1]};
+  static const std::vector<Case> pow_gpu = {floats[0], floats[1], {S::Float32, S::Int32, S::Float32},
+                                            {S::Float64, S::Int32, S::Float64}};
+  const std::vector<Case>& cases = b == Builtin::MathPow ? (gpu ? pow_gpu : pow_cpu)
+                                   : (b == Builtin::MathAtan2 || b == Builtin::MathHypot) ? ints_then_floats
+                                                                                          : floats;
+  std::vector<std::vector<Type>> declared;
+  for (const Case& c : cases) declared.push_back({Type::scalar_of(c.a), Type::scalar_of(c.b)});
+  const OverloadChoice choice = choose_overload(declared, {Type::scalar_of(x), Type::scalar_of(y)});
+  MathCase out;
+  if (choice.best < 0) return out;
+  const Case& c = cases[choice.best];
+  out.ok = true;
+  out.params[0] = c.a;
+  out.params[1] = c.b;
+  out.ret = c.r;
+  return out;
+}
 
 }  // namespace cujit

@@ -59,6 +59,20 @@ const std::vector<UfuncLoop>& ufunc_loops(Builtin id);
 bool can_cast_safe(Scalar from, Scalar to);
 bool can_cast_same_kind(Scalar from, Scalar to);
 
+/// Numba's typing of a two-argument math function (math.pow, atan2, hypot, copysign, fmod,
+/// nextafter, remainder): the case of its declared list (Numba's core/typing/mathdecl.py for the
+/// CPU, numba-cuda's cudamath.py for GPU code) that Numba's overload resolution picks for these
+/// argument types (overloads.h: fewest unsafe, then safe, then promoting conversions; the first
+/// on a tie). math.hypot(int8, float32) is float32 (int8 converts safely to float32), while
+/// math.pow(float64, int64) on the CPU is the (float64, int64) case: `**`'s squaring, not pow().
+/// `ok` is false where no case fits (a complex argument).
+struct MathCase {
+  bool ok = false;
+  Scalar params[2] = {Scalar::Float64, Scalar::Float64};
+  Scalar ret = Scalar::Float64;
+};
+MathCase math_binary_case(Builtin b, Scalar x, Scalar y, bool gpu);
+
 /// The generated-code spelling of a builtin.
 const char* builtin_spelling(Builtin b);
 

@@ -83,9 +83,11 @@ Type BuiltinTyper::builtin_call(ast::Node& e, const BuiltinRow& b, const std::ve
     case Rule::MathBinary:
       arity(e, b, args, 2, 2); need_numbers(e, b, args);
       if (numpy) return Type::scalar_of(float_of(promote(args[0].scalar, args[1].scalar)));
-      return Type::scalar_of(scalar_size(args[0].scalar) <= 4 && is_float(args[0].scalar) &&  // float16 too
-                                     scalar_size(args[1].scalar) <= 4 && is_float(args[1].scalar)
-                                 ? Scalar::Float32 : Scalar::Float64);
+      {  // Numba's declared cases and its overload resolution (a float16 promotes to float32)
+        const MathCase c = math_binary_case(b.id, args[0].scalar, args[1].scalar, !fn().host_only);
+        if (!c.ok) error(e, no_implementation(b, args));
+        return Type::scalar_of(c.ret);
+      }
     case Rule::MathFrexp:
       arity(e, b, args, 1, 1); need_numbers(e, b, args);
       return Type::tuple({Type::scalar_of(float_of(args[0].scalar)), Type::scalar_of(Scalar::Int32)});
