@@ -199,3 +199,21 @@ def test_pruning_in_kernels(target):
     out = np.zeros(4, dtype=np.int64)
     pruned_kernel[1, 4](out, np.arange(4, dtype=np.int64))
     np.testing.assert_array_equal(out, [10, 12, 14, 16])
+
+
+def test_a_test_of_literal_arithmetic_is_folded_then_pruned():
+    # CPython folds `1 >> 5` to 0 before Numba sees the bytecode, so only one branch is typed:
+    # the int branch stays an int (it was unified with the float64 of the other, and
+    # `(f > 1) if -1 >> 5 else n` gave the int 0 for Numba's False). Pinned from Numba 0.68.
+    @njit
+    def f(j, d):
+        return (7 if j else d) if (1 >> 5) else 2**40 + 1
+
+    @njit
+    def g(x, n):
+        return (x > 1) if (+(-1 >> 5)) else n
+
+    r = f(5, np.uint64(3))
+    assert r == 2**40 + 1 and type(r) is int
+    r = g(0.5, np.int16(3))
+    assert r is False

@@ -105,6 +105,8 @@ struct Pruner {
         default: return k;
       }
     }
+    // `1 >> 5`, `+(-1 >> 5)`: CPython folds literal arithmetic before Numba sees the bytecode.
+    if (long double folded = 0; fold_literal_number(e, &folded)) return number(folded);
     if (e.is(Kind::UnaryOp) && e.op == Op::USub) {  // `-1`: one constant in CPython's bytecode
       Known v = value(*e.operand());
       if (v.tag == Known::Tag::Number) v.num = -v.num;

@@ -434,6 +434,10 @@ int fold_int_constant(ast::Node& e);
 /// Whether BinOp `e` of number literals, as parsed (not an operator-module call's), is one whose
 /// int value fits neither int64 nor uint64: the one fold_int_constant left for typing to refuse.
 bool int_constant_too_large(const ast::Node& e);
+/// The number a literal expression folds to (a BinOp or UnaryOp of number literals, as CPython
+/// folds them before Numba sees the bytecode: `1 >> 5` is 0), without changing the tree: the
+/// dead-branch pruner's test of `x if 1 >> 5 else y`. False where it does not fold (complex too).
+bool fold_literal_number(const ast::Node& e, long double* out);
 /// An integer literal, or a negated one.
 bool const_int_literal(const ast::Node& n, int64_t* out);
 

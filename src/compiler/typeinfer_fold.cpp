@@ -186,6 +186,16 @@ bool int_constant_too_large(const ast::Node& e) {
   return r == -1 || (r == 1 && v.tag == FoldNum::Int && (v.i < (i128)INT64_MIN || v.i >= kU64End));
 }
 
+bool fold_literal_number(const ast::Node& e, long double* out) {
+  if (!e.is(ast::Kind::BinOp) && !e.is(ast::Kind::UnaryOp)) return false;
+  FoldNum v;
+  if (fold_value(e, &v) != 1) return false;
+  if (v.tag == FoldNum::Int) *out = (long double)v.i;
+  else if (v.tag == FoldNum::Float) *out = (long double)v.f;
+  else return false;
+  return true;
+}
+
 int fold_int_constant(ast::Node& e) {
   if (!e.is(ast::Kind::BinOp)) return 0;
   FoldNum v;
