@@ -124,7 +124,7 @@ py::object ufunc_host_path(const std::vector<UfuncInput>& in, const UfuncVariant
     result_dev = rt::new_device_array(backend, v.output, shape, 'C', stream);
     ops.back().data = result_dev->data;
   } else if (!out_dev && !have_out_host) {
-    result_host = py::array(out_dtype, std::vector<py::ssize_t>(shape.begin(), shape.end()));
+    result_host = new_host_array(out_dtype, shape);
     ops.back().data = static_cast<char*>(result_host.mutable_data());
   }
   bool done = false;
