@@ -163,6 +163,8 @@ void define_ufunc_host(py::module_& m) {
       py::arg("small_max"), py::arg("split_min"), py::arg("split_max"), py::arg("first_chunk"), py::arg("max_chunk"), py::arg("gpu"), py::arg("simulator"),
       "Sets the host path's settings (tests: small chunks, and the simulator running the same chunks; "
       "benchmarks: gpu=False for the general path). ValueError for sizes the staging set cannot hold.");
+  m.def("_set_ufunc_host_path_drain_failure", &rt::set_host_path_drain_failure, py::arg("chunk"),
+        "Tests: draining this chunk of a split call raises RuntimeError (-1: never).");
   m.def(
       "_ufunc_host_path_stats",
       []() {
