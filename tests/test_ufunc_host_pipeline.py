@@ -310,8 +310,8 @@ def test_threads_share_the_staging_set(small_chunks):
 
 
 def test_many_threads_with_split_host_results(small_chunks):
-    # The drain thread serves one call at a time; calls that find it busy drain inline. Results
-    # of every thread's calls are whole and in place, with host out= too.
+    # Split calls with host results (and host out=) from several threads at once: on the GPU one
+    # holds the staging set and the others take the general path; every result is whole.
     errors = []
 
     def work(seed):

@@ -4,19 +4,13 @@
 #include "runtime/ufunc_pipeline.h"
 
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
 #include <cstring>
-#include <exception>
-#include <functional>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
-#include <thread>
 
 #include "runtime/driver.h"
 #include "runtime/launch.h"
@@ -91,6 +85,10 @@ HostPathConfig g_config = {size_t(64) << 10, size_t(2) << 20, size_t(48) << 20, 
                            true, false};
 
 std::atomic<int64_t> g_calls{0}, g_split_calls{0}, g_chunks{0};
+
+// Tests: the drain of this chunk throws (-1: none), to check that a failure part-way returns the
+// staging set and leaves the next call working.
+std::atomic<int> g_fail_drain_chunk{-1};
 
 // ---- Engines: what a step means on each backend ------------------------------------------------
 
@@ -231,98 +229,6 @@ class GpuEngine final : public Engine {
   bool recorded_[StagingLease::kBuffers] = {};
 };
 
-// The drain thread of split calls with a host result: it waits for each chunk's copy out and
-// memcpys the piece into the result, chunk by chunk in order, while the calling thread stages the
-// next chunks' inputs, so a chunk's two host memcpys no longer run one after the other on one
-// thread. On the H200 machine the four memcpys of gaussian_pdf over 1e6 float32 (2 MiB each way
-// per chunk) took 460 of the call's 507 us, one after another on the calling thread (the pool's
-// threads wake too late to help with pieces this small). One call uses the thread at a time (on
-// the GPU the staging lease already serialises calls); a call that finds it busy drains inline.
-// Made on first use and kept for the process, like the thread pool; a fork()ed child makes its own.
-class DrainThread {
- public:
-  DrainThread() : pid_(getpid()) { std::thread([this] { loop(); }).detach(); }
-  int pid() const { return pid_; }
-  std::unique_lock<std::mutex> acquire() { return std::unique_lock<std::mutex>(user_mu_, std::try_to_lock); }
-
-  /// Starts a call whose chunk c is drained by job(c) (user_mu_ held).
-  void begin(const std::function<void(int)>* job) {
-    std::lock_guard<std::mutex> g(mu_);
-    job_ = job;
-    posted_ = taken_ = drained_ = 0;
-    error_ = nullptr;
-  }
-  /// Chunk `c` (the next one in order) may be drained once its copy out is done.
-  void post() {
-    {
-      std::lock_guard<std::mutex> g(mu_);
-      ++posted_;
-    }
-    cv_.notify_one();
-  }
-  /// Waits until `count` chunks are drained; false as soon as one failed.
-  bool wait_drained(int count) {
-    std::unique_lock<std::mutex> g(mu_);
-    done_cv_.wait(g, [&] { return drained_ >= count || error_; });
-    return !error_;
-  }
-  /// Waits until every posted chunk is drained or skipped (after a failure, the rest are
-  /// skipped); returns the first failure. The call's buffers are then the caller's again.
-  std::exception_ptr finish() {
-    std::unique_lock<std::mutex> g(mu_);
-    done_cv_.wait(g, [&] { return drained_ == posted_; });
-    job_ = nullptr;
-    return error_;
-  }
-
- private:
-  void loop() {
-    for (;;) {
-      const std::function<void(int)>* job = nullptr;
-      int c = 0;
-      {
-        std::unique_lock<std::mutex> g(mu_);
-        cv_.wait(g, [&] { return taken_ < posted_; });
-        c = taken_++;
-        job = error_ ? nullptr : job_;
-      }
-      std::exception_ptr e;
-      if (job) {
-        try {
-          (*job)(c);
-        } catch (...) {
-          e = std::current_exception();
-        }
-      }
-      {
-        std::lock_guard<std::mutex> g(mu_);
-        if (e && !error_) error_ = e;
-        ++drained_;
-      }
-      done_cv_.notify_all();
-    }
-  }
-
-  const int pid_;
-  std::mutex user_mu_, mu_;
-  std::condition_variable cv_, done_cv_;
-  const std::function<void(int)>* job_ = nullptr;
-  int posted_ = 0, taken_ = 0, drained_ = 0;
-  std::exception_ptr error_;
-};
-
-DrainThread& drain_thread() {
-  static std::mutex mu;
-  static DrainThread* t = nullptr;
-  std::lock_guard<std::mutex> g(mu);
-  if (!t || t->pid() != getpid()) t = new DrainThread();  // never freed: detached thread uses it
-  return *t;
-}
-
-// Tests: the drain of this chunk throws (-1: none), to check that a failure part-way returns the
-// staging set and leaves the next call working.
-std::atomic<int> g_fail_drain_chunk{-1};
-
 // The loop's view of chunk `ch` with slot `slot`: staged operands at their offsets in the slot,
 // device operands in place (at the chunk's offset when split).
 std::vector<int64_t> pack_chunk(const std::vector<HostOperand>& ops, const std::vector<int64_t>& shape,
@@ -456,54 +362,25 @@ bool run_host_path(LoadedModule& mod, const std::string& symbol, const std::vect
   else
     engine = std::make_unique<SimEngine>(mod, symbol, nbuf, plan.slot_bytes);
 
-  // Drains chunk c out of its buffer: waits for its copy out, then memcpys the result piece (the
-  // drain thread's pieces of up to 4 MiB with one memcpy: it runs beside the caller's).
-  const int device = backend == Backend::GPU ? current_device() : 0;
-  auto drain_chunk = [&](int c, bool own_thread) {
-    const int b = c % nbuf;
-    if (own_thread && backend == Backend::GPU) {
-      DeviceScope scope(device);
-      ensure_context();
-      engine->wait(b);
-    } else {
-      engine->wait(b);
-    }
-    if (c == g_fail_drain_chunk.load(std::memory_order_relaxed))
+  // on_buffer[b]: the chunk whose result piece buffer b holds (or will hold), -1 when none.
+  std::vector<int> on_buffer(nbuf, -1);
+  auto drain = [&](int b) {
+    engine->wait(b);
+    const int c = on_buffer[b];
+    on_buffer[b] = -1;
+    if (c >= 0 && c == g_fail_drain_chunk.load(std::memory_order_relaxed))
       throw std::runtime_error("ufunc host path: injected failure draining chunk " + std::to_string(c));
-    if (!result.host) return;
+    if (c < 0 || !result.host) return;
     const HostPathPlan::Chunk& ch = plan.chunks[c];
     char* dst = result.data + (plan.split ? ch.begin * result.itemsize : 0);
-    const char* src = engine->staging(b) + ch.offset.back();
-    if (own_thread && ch.bytes.back() <= (size_t(4) << 20))
-      std::memcpy(dst, src, ch.bytes.back());
-    else
-      chunk_memcpy(dst, src, ch.bytes.back());
+    chunk_memcpy(dst, engine->staging(b) + ch.offset.back(), ch.bytes.back());
   };
-  const std::function<void(int)> drain_job = [&](int c) { drain_chunk(c, true); };
-  std::unique_lock<std::mutex> drainer_lock;
-  DrainThread* drainer = nullptr;
-  if (plan.split && result.host && nchunks > 1) {
-    DrainThread& t = drain_thread();
-    drainer_lock = t.acquire();
-    if (drainer_lock.owns_lock()) {
-      drainer = &t;
-      drainer->begin(&drain_job);
-    }
-  }
-  int drained = 0;  // without the drain thread: chunks drained inline
   try {
     engine->begin();
     for (int c = 0; c < nchunks; ++c) {
       const HostPathPlan::Chunk& ch = plan.chunks[c];
       const int b = c % nbuf;
-      // Buffer b held chunk c - nbuf: its result piece must be out before the buffer is refilled.
-      if (c >= nbuf) {
-        if (drainer) {
-          if (!drainer->wait_drained(c - nbuf + 1)) break;  // the drain failed: finish() rethrows
-        } else {
-          drain_chunk(drained++, false);
-        }
-      }
+      if (on_buffer[b] >= 0) drain(b);
       char* staging = engine->staging(b);
       char* slot = slots->data() + size_t(b) * plan.slot_bytes;
       for (size_t k = 0; k + 1 < ops.size(); ++k) {
@@ -517,17 +394,11 @@ bool run_host_path(LoadedModule& mod, const std::string& symbol, const std::vect
       std::vector<int64_t> packed = pack_chunk(ops, shape, plan, ch, slot, &n);
       engine->launch(b, packed, n);
       if (result.host) engine->copy_out(b, staging + ch.offset.back(), slot + ch.offset.back(), ch.bytes.back());
-      if (drainer) drainer->post();
+      on_buffer[b] = c;
     }
-    // The last chunks, oldest first (its copy out was queued first).
-    if (drainer) {
-      if (std::exception_ptr e = drainer->finish()) std::rethrow_exception(e);
-    } else {
-      while (drained < nchunks) drain_chunk(drained++, false);
-    }
+    // The last buffers, oldest chunk first (its copy out was queued first).
+    for (int c = std::max(0, nchunks - nbuf); c < nchunks; ++c) drain(c % nbuf);
   } catch (...) {
-    // The drain thread lets go of the buffers before anything else: its memcpys read them.
-    if (drainer) drainer->finish();
     engine->abort();
     throw;
   }
