@@ -23,7 +23,8 @@ def add(a, b):
 def small_blocks(target):
     was = _core._host_block_config()
     _core._trim_host_blocks()
-    _core._set_host_block_config(min_bytes=MIB, cache_bytes=16 * MIB, populate=True)
+    _core._set_host_block_config(**dict(was, min_bytes=MIB, cache_bytes=16 * MIB, pinned_min_bytes=MIB,
+                                        pinned_cache_bytes=8 * MIB))
     try:
         yield target
     finally:
@@ -46,6 +47,7 @@ def test_defaults_start_at_32_mib():
     assert c["min_bytes"] == 32 * MIB
     assert 0 < c["cache_bytes"] <= 2 << 30
     assert c["populate"] is True
+    assert c["pinned_min_bytes"] == MIB and 0 < c["pinned_cache_bytes"] <= 256 * MIB
 
 
 def test_copy_to_host_result_owns_its_block_and_reuses_it(small_blocks):
@@ -73,7 +75,7 @@ def test_results_below_the_threshold_and_with_the_path_off_are_plain(small_block
     r = d.copy_to_host()
     np.testing.assert_array_equal(r, h)
     big = cuda.to_device(np.ones(MIB, dtype=np.float32))
-    _core._set_host_block_config(min_bytes=0, cache_bytes=16 * MIB, populate=True)
+    _core._set_host_block_config(**dict(_core._host_block_config(), min_bytes=0))
     r2 = big.copy_to_host()
     np.testing.assert_array_equal(r2, 1.0)
     assert delta(before) == {"fresh": 0, "reused": 0, "unmapped": 0}
@@ -172,3 +174,97 @@ def test_a_failing_copy_leaves_no_live_block(small_blocks):
         d.copy_to_host(np.empty(3, dtype=np.float32))
     gc.collect()
     assert stats()["live"] == 0
+
+
+@pytest.fixture
+def pinned_results(small_blocks):
+    """The ufunc host path on the simulator too, with chunks small enough to split a few MiB."""
+    was = _core._ufunc_host_path_config()
+    _core._set_ufunc_host_path_config(small_max=4096, split_min=0, split_max=1 << 62, first_chunk=300_000,
+                                      max_chunk=1 << 20, gpu=True, simulator=True)
+    try:
+        yield small_blocks
+    finally:
+        _core._set_ufunc_host_path_config(**was)
+
+
+@pytest.mark.parametrize("n", [MIB // 4, MIB // 4 + 13, 3 * MIB // 4 - 1])
+def test_split_ufunc_results_are_pinned_blocks_written_directly(pinned_results, n):
+    rng = np.random.default_rng(n)
+    a, b = rng.random(n).astype(np.float32), rng.random(n).astype(np.float32)
+    before_p = _core._ufunc_host_path_stats()
+    before = stats()
+    r = add(a, b)
+    after_p = _core._ufunc_host_path_stats()
+    assert after_p["split_calls"] - before_p["split_calls"] == 1
+    assert after_p["direct_out_calls"] - before_p["direct_out_calls"] == 1
+    assert stats()["live_pinned"] == 1
+    assert delta(before)["fresh"] + delta(before)["reused"] == 1
+    assert r.flags.owndata and r.base is None
+    np.testing.assert_array_equal(r, a + b)
+    del r
+    assert stats()["live_pinned"] == 0
+    # Reused for the next result of that size, and written whole again.
+    before = stats()
+    r2 = add(b, b)
+    assert delta(before) == {"fresh": 0, "reused": 1, "unmapped": 0}
+    np.testing.assert_array_equal(r2, b + b)
+
+
+def test_small_and_unsplit_ufunc_results_are_not_pinned(pinned_results):
+    before_p = _core._ufunc_host_path_stats()
+    a = np.arange(1000, dtype=np.float32)  # 8 KB staged: one chunk
+    np.testing.assert_array_equal(add(a, a), a + a)
+    big = np.ones(MIB // 8, dtype=np.float64)  # split, a result of exactly 1 MiB: pinned
+    np.testing.assert_array_equal(add(big, big), 2.0)
+    small = np.ones(MIB // 8 - 1, dtype=np.float64)  # split, result just under 1 MiB: plain
+    np.testing.assert_array_equal(add(small, small), 2.0)
+    d = {k: _core._ufunc_host_path_stats()[k] - before_p[k] for k in before_p}
+    assert d["calls"] == 3 and d["direct_out_calls"] == 1
+
+
+def test_pinned_blocks_are_not_handed_out_as_pageable_ones(pinned_results):
+    a = np.ones(MIB // 2, dtype=np.float32)  # 2 MiB result
+    r = add(a, a)
+    del r
+    assert stats()["cached"] == 1
+    before = stats()
+    c = cuda.to_device(np.ones(MIB // 2, dtype=np.float32)).copy_to_host()  # 2 MiB, pageable
+    assert delta(before) == {"fresh": 1, "reused": 0, "unmapped": 0}
+    assert stats()["live_pinned"] == 0
+    np.testing.assert_array_equal(c, 1.0)
+
+
+def test_pinned_cache_stays_within_its_bytes(pinned_results):
+    a = np.ones(3 * MIB // 4, dtype=np.float32)  # 3 MiB results: 4 MiB blocks, 8 MiB of pinned cache
+    rs = [add(a, a) for _ in range(4)]
+    assert stats()["live_pinned"] == 4
+    del rs
+    s = stats()
+    assert s["live_pinned"] == 0 and s["cached"] == 2 and s["unmapped"] >= 2
+
+
+@pytest.mark.gpu
+def test_gpu_pinned_result_keeps_pageable_copy_semantics():
+    """On the GPU a split call's result is page-locked for the pipeline's DMA, yet copies of it
+    complete before they return (it is not in the pinned registry), cuda.pinned/cuda.mapped
+    accept it, and the values equal NumPy's."""
+    was = _core.simulator_enabled()
+    _core.set_simulator(False)
+    try:
+        x = np.random.default_rng(0).uniform(-3, 3, 1_000_000).astype(np.float32)
+        before = _core._ufunc_host_path_stats()
+        r = add(x, x)
+        assert _core._ufunc_host_path_stats()["direct_out_calls"] - before["direct_out_calls"] == 1
+        np.testing.assert_array_equal(r, x + x)
+        s = cuda.stream()
+        d = cuda.to_device(r, stream=s)
+        r[:] = -1  # the copy was complete when to_device returned
+        np.testing.assert_array_equal(d.copy_to_host(), x + x)
+        with cuda.pinned(r):
+            d.copy_to_host(r)
+        np.testing.assert_array_equal(r, x + x)
+        with cuda.mapped(r) as m:
+            assert m.shape == r.shape
+    finally:
+        _core.set_simulator(was)

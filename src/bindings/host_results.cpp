@@ -39,7 +39,18 @@ struct HrHandler {
   HrAllocator allocator;
 };
 
+// Set around the creation of a pinned result: the allocation of that size is a pinned block.
+struct HrPinned {
+  size_t bytes = 0;
+  rt::Backend backend = rt::Backend::GPU;
+};
+thread_local HrPinned t_hr_pinned;
+
 void* hr_malloc(void*, size_t n) {
+  if (n > 0 && n == t_hr_pinned.bytes) {
+    t_hr_pinned.bytes = 0;  // that one array only
+    if (void* p = rt::host_block_alloc(n, true, t_hr_pinned.backend)) return p;
+  }
   if (n >= rt::host_block_config().min_bytes && n > 0)
     if (void* p = rt::host_block_alloc(n)) return p;
   return std::malloc(n ? n : 1);
@@ -116,12 +127,14 @@ py::array hr_plain(const py::dtype& dt, const std::vector<py::ssize_t>& shape, b
 
 }  // namespace
 
-py::array new_host_array(const py::dtype& dt, const std::vector<int64_t>& shape, bool fortran) {
+py::array new_host_array(const py::dtype& dt, const std::vector<int64_t>& shape, bool fortran, bool pinned,
+                         rt::Backend backend) {
   const std::vector<py::ssize_t> sh(shape.begin(), shape.end());
   size_t nbytes = size_t(dt.itemsize());
   for (int64_t d : shape) nbytes *= size_t(d);
   const rt::HostBlockConfig config = rt::host_block_config();
-  if (config.min_bytes == 0 || nbytes < config.min_bytes) return hr_plain(dt, sh, fortran);
+  pinned = pinned && config.pinned_min_bytes != 0 && nbytes >= config.pinned_min_bytes;
+  if (!pinned && (config.min_bytes == 0 || nbytes < config.min_bytes)) return hr_plain(dt, sh, fortran);
   const HrApi& api = hr_api();
   if (!api.set) return hr_plain(dt, sh, fortran);
   PyObject* old = api.set(api.capsule);
@@ -133,10 +146,12 @@ py::array new_host_array(const py::dtype& dt, const std::vector<int64_t>& shape,
     const HrApi& api;
     PyObject* old;
     ~Restore() {
+      t_hr_pinned.bytes = 0;
       Py_XDECREF(api.set(old));
       Py_DECREF(old);
     }
   } restore{api, old};
+  if (pinned) t_hr_pinned = {nbytes, backend};
   return hr_plain(dt, sh, fortran);
 }
 
@@ -148,14 +163,19 @@ void define_host_results(py::module_& m) {
         py::dict d;
         d["min_bytes"] = c.min_bytes;
         d["cache_bytes"] = c.cache_bytes;
+        d["pinned_min_bytes"] = c.pinned_min_bytes;
+        d["pinned_cache_bytes"] = c.pinned_cache_bytes;
         d["populate"] = c.populate;
         return d;
       },
       "Settings of the host blocks that large result arrays come from (runtime/host_blocks.h), as a dict.");
   m.def(
       "_set_host_block_config",
-      [](size_t min_bytes, size_t cache_bytes, bool populate) { rt::set_host_block_config({min_bytes, cache_bytes, populate}); },
-      py::arg("min_bytes"), py::arg("cache_bytes"), py::arg("populate"),
+      [](size_t min_bytes, size_t cache_bytes, size_t pinned_min_bytes, size_t pinned_cache_bytes, bool populate) {
+        rt::set_host_block_config({min_bytes, cache_bytes, pinned_min_bytes, pinned_cache_bytes, populate});
+      },
+      py::arg("min_bytes"), py::arg("cache_bytes"), py::arg("pinned_min_bytes"), py::arg("pinned_cache_bytes"),
+      py::arg("populate"),
       "Sets them (tests: small blocks; min_bytes=0 turns the blocks off).");
   m.def(
       "_host_block_stats",
@@ -166,6 +186,7 @@ void define_host_results(py::module_& m) {
         d["reused"] = s.reused;
         d["unmapped"] = s.unmapped;
         d["live"] = s.live;
+        d["live_pinned"] = s.live_pinned;
         d["cached"] = s.cached;
         d["cached_bytes"] = s.cached_bytes;
         return d;

@@ -47,7 +47,10 @@ std::shared_ptr<rt::DeviceArray> device_array_from_numpy(pybind11::array arr, bo
 /// `fortran`). From 32 MiB up (HostBlockConfig::min_bytes) its data is a block of
 /// runtime/host_blocks.h, mapped and faulted in already, reused from an earlier result when one
 /// fits; the array owns it as np.empty's array owns its data (bindings/host_results.cpp).
-pybind11::array new_host_array(const pybind11::dtype& dt, const std::vector<int64_t>& shape, bool fortran = false);
+/// `pinned` (the ufunc host path's split calls): from pinned_min_bytes (1 MiB) up the block is
+/// page-locked on `backend`'s GPU, so the pipeline DMAs the result straight into it.
+pybind11::array new_host_array(const pybind11::dtype& dt, const std::vector<int64_t>& shape, bool fortran = false,
+                               bool pinned = false, rt::Backend backend = rt::Backend::GPU);
 /// _core's functions of the host blocks (settings, counters; for tests and benchmarks).
 void define_host_results(pybind11::module_& m);
 

@@ -124,7 +124,7 @@ py::object ufunc_host_path(const std::vector<UfuncInput>& in, const UfuncVariant
     result_dev = rt::new_device_array(backend, v.output, shape, 'C', stream);
     ops.back().data = result_dev->data;
   } else if (!out_dev && !have_out_host) {
-    result_host = new_host_array(out_dtype, shape);
+    result_host = new_host_array(out_dtype, shape, false, /*pinned=*/plan.split, backend);
     ops.back().data = static_cast<char*>(result_host.mutable_data());
   }
   bool done = false;
@@ -173,6 +173,7 @@ void define_ufunc_host(py::module_& m) {
         d["calls"] = s.calls;
         d["split_calls"] = s.split_calls;
         d["chunks"] = s.chunks;
+        d["direct_out_calls"] = s.direct_out_calls;
         return d;
       },
       "Counters of the host path since the process started: calls, split_calls, chunks.");

@@ -11,6 +11,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "runtime/driver.h"
+#include "runtime/memory.h"
 #include "runtime/simulator.h"
 
 #ifndef MADV_POPULATE_WRITE
@@ -27,27 +29,34 @@ constexpr size_t kHbGranule = size_t(2) << 20;  // block sizes are multiples of 
 //    is a fresh mapping; below it glibc reuses freed heap memory, already faulted in.
 //  - cache_bytes: 2 GiB, at most an eighth of the machine's memory; a block larger than that is
 //    unmapped when its array dies.
+//  - pinned_min_bytes 1 MiB: the split range of the ufunc host path starts at 2 MiB staged.
+//  - pinned_cache_bytes: 256 MiB, at most 1/64 of the machine's memory: page-locked memory is
+//    memory the kernel cannot take back while it is cached.
 HostBlockConfig hb_default_config() {
   HostBlockConfig c;
   c.min_bytes = size_t(32) << 20;
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
   const size_t phys = pages > 0 && page > 0 ? size_t(pages) * size_t(page) : size_t(16) << 30;
   c.cache_bytes = std::min(size_t(2) << 30, phys / 8);
+  c.pinned_min_bytes = size_t(1) << 20;
+  c.pinned_cache_bytes = std::min(size_t(256) << 20, phys / 64);
   c.populate = true;
   return c;
 }
 
-struct HbCached {
-  char* ptr;
-  size_t bytes;
+struct HbBlock {
+  char* ptr = nullptr;
+  size_t bytes = 0;
+  int pin = 0;               // 0 pageable; 1 registered with the GPU's driver; 2 "pinned" on the simulator
+  uint64_t generation = 0;   // pin 1: driver.h reset_count() when registered
 };
 
 struct HbState {
   std::mutex mu;
   HostBlockConfig config = hb_default_config();
-  std::unordered_map<void*, size_t> live;  // block -> its mapped size
-  std::vector<HbCached> cache;             // dead blocks, oldest first
-  size_t cached_bytes = 0;
+  std::unordered_map<void*, HbBlock> live;
+  std::vector<HbBlock> cache;  // dead blocks, oldest first
+  size_t cached_bytes = 0, cached_pinned_bytes = 0;
   HostBlockStats stats;
 };
 
@@ -103,21 +112,57 @@ void hb_populate(char* p, size_t bytes) noexcept {
   }
 }
 
-// Unmaps the oldest cached blocks until at most `keep` bytes are cached (mu held).
-std::vector<HbCached> hb_evict(HbState& s, size_t keep) {
-  std::vector<HbCached> out;
-  size_t i = 0;
-  while (s.cached_bytes > keep && i < s.cache.size()) {
-    s.cached_bytes -= s.cache[i].bytes;
-    out.push_back(s.cache[i++]);
+// Page-locks a fresh block for DMA (portable, and mapped so cuda.mapped can view it); false when
+// the driver refuses (the block then stays pageable).
+bool hb_register(HbBlock& b) noexcept {
+  try {
+    if (is_shut_down() || driver_shut_down()) return false;
+    ensure_context();
+    const Driver& d = Driver::get();
+    if (!d.api.cuMemHostRegister) return false;
+    b.generation = reset_count();
+    return d.api.cuMemHostRegister(b.ptr, b.bytes, CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP) ==
+           CUDA_SUCCESS;
+  } catch (...) {
+    return false;
   }
-  s.cache.erase(s.cache.begin(), s.cache.begin() + i);
-  s.stats.unmapped += int64_t(out.size());
-  return out;
 }
 
-void hb_unmap(const std::vector<HbCached>& blocks) noexcept {
-  for (const HbCached& b : blocks) munmap(b.ptr, b.bytes);
+// Whether a registered block is still registered: a kernel fault's context reset undid it.
+bool hb_pin_valid(const HbBlock& b) { return b.pin != 1 || b.generation == reset_count(); }
+
+void hb_release(const std::vector<HbBlock>& blocks) noexcept {
+  for (const HbBlock& b : blocks) {
+    if (b.pin == 1 && b.generation == reset_count() && !is_shut_down() && !driver_shut_down()) {
+      try {
+        ensure_context();
+        const Driver& d = Driver::get();
+        if (d.api.cuMemHostUnregister) d.api.cuMemHostUnregister(b.ptr);
+      } catch (...) {
+      }
+    }
+    munmap(b.ptr, b.bytes);
+  }
+}
+
+size_t& hb_cached_of(HbState& s, const HbBlock& b) { return b.pin ? s.cached_pinned_bytes : s.cached_bytes; }
+
+// Takes the oldest cached blocks out until at most `keep` pageable and `keep_pinned` pinned bytes
+// are cached (mu held); the caller releases them outside the lock.
+std::vector<HbBlock> hb_evict(HbState& s, size_t keep, size_t keep_pinned) {
+  std::vector<HbBlock> out, stay;
+  for (const HbBlock& b : s.cache) {
+    size_t& cached = hb_cached_of(s, b);
+    if (cached > (b.pin ? keep_pinned : keep) || !hb_pin_valid(b)) {
+      cached -= b.bytes;
+      out.push_back(b);
+    } else {
+      stay.push_back(b);
+    }
+  }
+  s.cache = std::move(stay);
+  s.stats.unmapped += int64_t(out.size());
+  return out;
 }
 
 }  // namespace
@@ -130,13 +175,13 @@ HostBlockConfig host_block_config() {
 
 void set_host_block_config(const HostBlockConfig& c) {
   HbState& s = hb_state();
-  std::vector<HbCached> gone;
+  std::vector<HbBlock> gone;
   {
     std::lock_guard<std::mutex> g(s.mu);
     s.config = c;
-    gone = hb_evict(s, c.cache_bytes);
+    gone = hb_evict(s, c.cache_bytes, c.pinned_cache_bytes);
   }
-  hb_unmap(gone);
+  hb_release(gone);
 }
 
 HostBlockStats host_block_stats() {
@@ -145,76 +190,86 @@ HostBlockStats host_block_stats() {
   HostBlockStats r = s.stats;
   r.live = int64_t(s.live.size());
   r.cached = int64_t(s.cache.size());
-  r.cached_bytes = s.cached_bytes;
+  r.cached_bytes = s.cached_bytes + s.cached_pinned_bytes;
+  for (const auto& kv : s.live) r.live_pinned += kv.second.pin ? 1 : 0;
   return r;
 }
 
-void* host_block_alloc(size_t nbytes) noexcept {
+void* host_block_alloc(size_t nbytes, bool pinned, Backend backend) noexcept {
   if (nbytes == 0 || nbytes > (SIZE_MAX >> 1)) return nullptr;
   const size_t want = hb_round(nbytes);
+  const int pin = !pinned ? 0 : backend == Backend::GPU ? 1 : 2;
   HbState& s = hb_state();
   bool populate = true;
   {
     std::lock_guard<std::mutex> g(s.mu);
     populate = s.config.populate;
-    // The smallest cached block that fits and wastes at most a quarter of what it holds.
+    // The smallest cached block of the kind asked for that fits and wastes at most a quarter of
+    // what it holds.
     int best = -1;
     for (size_t i = 0; i < s.cache.size(); ++i) {
-      const size_t b = s.cache[i].bytes;
-      if (b >= want && b - want <= b / 4 && (best < 0 || b < s.cache[size_t(best)].bytes)) best = int(i);
+      const HbBlock& c = s.cache[i];
+      if (c.pin != pin || !hb_pin_valid(c)) continue;
+      if (c.bytes >= want && c.bytes - want <= c.bytes / 4 && (best < 0 || c.bytes < s.cache[size_t(best)].bytes))
+        best = int(i);
     }
     if (best >= 0) {
-      HbCached c = s.cache[size_t(best)];
+      HbBlock c = s.cache[size_t(best)];
       s.cache.erase(s.cache.begin() + best);
-      s.cached_bytes -= c.bytes;
-      s.live.emplace(c.ptr, c.bytes);
+      hb_cached_of(s, c) -= c.bytes;
+      s.live.emplace(c.ptr, c);
       ++s.stats.reused;
       return c.ptr;
     }
   }
-  char* p = hb_map(want);
-  if (p == nullptr) {
+  HbBlock b;
+  b.bytes = want;
+  b.ptr = hb_map(want);
+  if (b.ptr == nullptr) {
     // The cache may be what stands in the way: give it back and try once more.
     trim_host_blocks();
-    p = hb_map(want);
-    if (p == nullptr) return nullptr;
+    b.ptr = hb_map(want);
+    if (b.ptr == nullptr) return nullptr;
   }
-  if (populate) hb_populate(p, want);
+  if (populate || pin == 1) hb_populate(b.ptr, want);  // registering faults every page in anyway
+  if (pin == 1) b.pin = hb_register(b) ? 1 : 0;
+  else b.pin = pin;
   std::lock_guard<std::mutex> g(s.mu);
-  s.live.emplace(p, want);
+  s.live.emplace(b.ptr, b);
   ++s.stats.fresh;
-  return p;
+  return b.ptr;
 }
 
 bool host_block_free(void* p) noexcept {
   if (p == nullptr) return false;
   HbState& s = hb_state();
-  size_t bytes = 0, limit = 0;
+  HbBlock b;
+  size_t limit = 0;
   {
     std::lock_guard<std::mutex> g(s.mu);
     auto it = s.live.find(p);
     if (it == s.live.end()) return false;
-    bytes = it->second;
+    b = it->second;
     s.live.erase(it);
-    limit = s.config.cache_bytes;
+    limit = b.pin ? s.config.pinned_cache_bytes : s.config.cache_bytes;
+    if (b.bytes > limit || !hb_pin_valid(b)) ++s.stats.unmapped;
   }
-  if (bytes > limit) {
-    munmap(p, bytes);
-    std::lock_guard<std::mutex> g(s.mu);
-    ++s.stats.unmapped;
+  if (b.bytes > limit || !hb_pin_valid(b)) {
+    hb_release({b});
     return true;
   }
   // Outside the lock: it walks the block's page tables. With 4 KiB pages (no THP) MADV_FREE cost
-  // as much as unmapping and the pages faulted in again on reuse, so they are kept as they are.
-  if (hb_thp()) madvise(p, bytes, MADV_FREE);
-  std::vector<HbCached> gone;
+  // as much as unmapping and the pages faulted in again on reuse, so they are kept as they are;
+  // page-locked blocks stay locked and are kept as they are too.
+  if (b.pin == 0 && hb_thp()) madvise(p, b.bytes, MADV_FREE);
+  std::vector<HbBlock> gone;
   {
     std::lock_guard<std::mutex> g(s.mu);
-    s.cache.push_back({static_cast<char*>(p), bytes});
-    s.cached_bytes += bytes;
-    gone = hb_evict(s, s.config.cache_bytes);
+    s.cache.push_back(b);
+    hb_cached_of(s, b) += b.bytes;
+    gone = hb_evict(s, s.config.cache_bytes, s.config.pinned_cache_bytes);
   }
-  hb_unmap(gone);
+  hb_release(gone);
   return true;
 }
 
@@ -222,17 +277,30 @@ size_t host_block_size(const void* p) noexcept {
   HbState& s = hb_state();
   std::lock_guard<std::mutex> g(s.mu);
   auto it = s.live.find(const_cast<void*>(p));
-  return it == s.live.end() ? 0 : it->second;
+  return it == s.live.end() ? 0 : it->second.bytes;
+}
+
+bool host_block_pinned(const void* p, size_t n, Backend backend) noexcept {
+  HbState& s = hb_state();
+  std::lock_guard<std::mutex> g(s.mu);
+  const auto a = reinterpret_cast<uintptr_t>(p);
+  for (const auto& kv : s.live) {  // a handful of live blocks
+    const HbBlock& b = kv.second;
+    const auto start = reinterpret_cast<uintptr_t>(b.ptr);
+    if (a >= start && a - start <= b.bytes && n <= b.bytes - (a - start))
+      return b.pin == (backend == Backend::GPU ? 1 : 2) && hb_pin_valid(b);
+  }
+  return false;
 }
 
 void trim_host_blocks() noexcept {
   HbState& s = hb_state();
-  std::vector<HbCached> gone;
+  std::vector<HbBlock> gone;
   {
     std::lock_guard<std::mutex> g(s.mu);
-    gone = hb_evict(s, 0);
+    gone = hb_evict(s, 0, 0);
   }
-  hb_unmap(gone);
+  hb_release(gone);
 }
 
 }  // namespace cujit::rt

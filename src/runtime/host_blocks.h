@@ -23,11 +23,15 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "runtime/memory.h"
+
 namespace cujit::rt {
 
 struct HostBlockConfig {
   size_t min_bytes = 0;    // arrays of at least this many bytes come from blocks (0: none do)
-  size_t cache_bytes = 0;  // at most this many bytes of dead blocks are kept for reuse
+  size_t cache_bytes = 0;  // at most this many bytes of dead pageable blocks are kept for reuse
+  size_t pinned_min_bytes = 0;    // pinned results (the ufunc host path's) of at least this many bytes
+  size_t pinned_cache_bytes = 0;  // at most this many bytes of dead pinned blocks are kept
   bool populate = true;    // fault a fresh block's pages in, in parallel, before returning it
 };
 HostBlockConfig host_block_config();
@@ -38,6 +42,7 @@ struct HostBlockStats {
   int64_t reused = 0;        // allocations served from the cache
   int64_t unmapped = 0;      // blocks given back to the system
   int64_t live = 0;          // blocks in use now
+  int64_t live_pinned = 0;   // of which pinned
   int64_t cached = 0;        // blocks in the cache now
   size_t cached_bytes = 0;
 };
@@ -45,12 +50,19 @@ HostBlockStats host_block_stats();
 
 /// A block of at least `nbytes` (page-aligned, contents undefined), or null when the system has no
 /// memory for it (the caller falls back to malloc, which will fail the same way). Thread-safe.
-void* host_block_alloc(size_t nbytes) noexcept;
+/// `pinned`: page-locked for DMA on `backend`'s GPU (cuMemHostRegister; on the simulator only
+/// marked), reused only as such; if the driver refuses, the block is pageable (host_block_pinned
+/// says which). Pinned blocks are not in host_memory.h's registry, so copies of them keep
+/// pageable memory's semantics (complete before they return); only cujit's own pipelines DMA
+/// straight into them.
+void* host_block_alloc(size_t nbytes, bool pinned = false, Backend backend = Backend::GPU) noexcept;
 /// Returns `p` to the cache (or the system) when it is a live block: true; false for any other
 /// pointer, which the caller frees itself.
 bool host_block_free(void* p) noexcept;
 /// The usable size of live block `p`, 0 when `p` is not one.
 size_t host_block_size(const void* p) noexcept;
+/// Whether [p, p + n) lies in a live block pinned for `backend` (on the GPU: still registered).
+bool host_block_pinned(const void* p, size_t n, Backend backend) noexcept;
 /// Gives every cached block back to the system (tests; cuda.close()).
 void trim_host_blocks() noexcept;
 

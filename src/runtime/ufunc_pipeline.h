@@ -51,6 +51,7 @@ struct HostPathStats {
   int64_t calls = 0;        // calls that took the host path
   int64_t split_calls = 0;  // of which split into more than one chunk
   int64_t chunks = 0;       // chunks run, over all calls
+  int64_t direct_out_calls = 0;  // calls whose host result was DMA'd into directly (a pinned block)
 };
 HostPathStats host_path_stats();
 /// Tests: draining chunk `chunk` of every split call throws std::runtime_error (-1: never), to
