@@ -309,6 +309,47 @@ def test_threads_share_the_staging_set(small_chunks):
     assert errors == []
 
 
+def test_many_threads_with_split_host_results(small_chunks):
+    # Split calls with host results (and host out=) from several threads at once: on the GPU one
+    # holds the staging set and the others take the general path; every result is whole.
+    errors = []
+
+    def work(seed):
+        rng = np.random.default_rng(seed)
+        for n in (700, 3001, 4099, 1):
+            a, b = rng.random(n).astype(np.float32), rng.random(n).astype(np.float32)
+            out = np.full(n, -1, dtype=np.float32)
+            add(a, b, out=out)
+            if not (np.array_equal(add(a, b), a + b) and np.array_equal(out, a + b)):
+                errors.append((seed, n))
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+
+
+@pytest.mark.parametrize("chunk", [0, 1, 5])
+def test_a_failure_while_draining_leaves_the_next_call_working(small_chunks, chunk):
+    n = 1000  # float32 add: 12 bytes per element, 8 uneven chunks
+    assert expected_chunks(n, 12, 3 * ALIGN) > 5
+    a = np.arange(n, dtype=np.float32)
+    b = np.full(n, 0.5, dtype=np.float32)
+    before = stats()
+    _core._set_ufunc_host_path_drain_failure(chunk)
+    try:
+        with pytest.raises(RuntimeError, match="injected failure draining chunk %d" % chunk):
+            add(a, b)
+    finally:
+        _core._set_ufunc_host_path_drain_failure(-1)
+    for _ in range(3):
+        np.testing.assert_array_equal(add(a, b), a + b)
+    d = delta(before)
+    assert d["calls"] == 3 and d["split_calls"] == 3
+
+
 def test_simulator_reads_host_arrays_in_place_by_default(target):
     assert _core._ufunc_host_path_config()["simulator"] is False
     a = np.arange(1000, dtype=np.float64)  # 24 KB staged: one chunk on the GPU

@@ -60,6 +60,7 @@ std::shared_ptr<void> hold(py::object o) {
 
 void define_host_memory(py::module_& m) {
   using namespace py::literals;
+  define_host_results(m);
   py::class_<HostAllocation, std::shared_ptr<HostAllocation>>(m, "HostAllocation", py::buffer_protocol(),
                                                               "Page-locked host memory (pinned or mapped), as a writable byte buffer.")
       .def_buffer([](HostAllocation& a) {

@@ -141,14 +141,7 @@ py::array device_array_to_numpy(const DeviceArray& a, py::object out, void* stre
   fuse::observe(a);  // every read of device memory by the host comes here
   py::array result;
   if (out.is_none()) {
-    std::vector<py::ssize_t> shape(a.shape.begin(), a.shape.end());
-    if (a.is_f_contiguous() && !a.is_c_contiguous()) {
-      using namespace py::literals;
-      result = py::array(py::module_::import("numpy").attr("empty")(tuple_of(shape), numpy_dtype(a.dtype),
-                                                                    "order"_a = "F"));
-    } else {
-      result = py::array(numpy_dtype(a.dtype), shape);
-    }
+    result = new_host_array(numpy_dtype(a.dtype), a.shape, a.is_f_contiguous() && !a.is_c_contiguous());
   } else {
     if (!py::isinstance<py::array>(out))
       throw py::type_error("copy_to_host: ary must be a NumPy array, not " +

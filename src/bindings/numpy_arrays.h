@@ -43,6 +43,17 @@ std::shared_ptr<rt::DeviceArray> device_array_from_numpy(pybind11::array arr, bo
 std::shared_ptr<rt::DeviceArray> device_array_from_numpy(pybind11::array arr, bool copy, rt::Backend backend,
                                                      void* stream = nullptr);
 
+/// A new, uninitialised NumPy array for a result cujit fills (C order, or Fortran order when
+/// `fortran`). From 32 MiB up (HostBlockConfig::min_bytes) its data is a block of
+/// runtime/host_blocks.h, mapped and faulted in already, reused from an earlier result when one
+/// fits; the array owns it as np.empty's array owns its data (bindings/host_results.cpp).
+/// `pinned` (the ufunc host path's split calls): from pinned_min_bytes (1 MiB) up the block is
+/// page-locked on `backend`'s GPU, so the pipeline DMAs the result straight into it.
+pybind11::array new_host_array(const pybind11::dtype& dt, const std::vector<int64_t>& shape, bool fortran = false,
+                               bool pinned = false, rt::Backend backend = rt::Backend::GPU);
+/// _core's functions of the host blocks (settings, counters; for tests and benchmarks).
+void define_host_results(pybind11::module_& m);
+
 /// Copies `a` to the host: into `out` (a NumPy array of the same shape and dtype, any layout) or,
 /// when `out` is None, into a new array (Fortran order if `a` is F- and not C-contiguous, else C).
 /// Returns the array written. Non-contiguous device views are copied correctly.

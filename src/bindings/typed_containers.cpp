@@ -14,11 +14,11 @@ namespace py = pybind11;
 namespace cujit {
 
 namespace {
-bool plain(const Type& t) {
+bool tc_plain(const Type& t) {
   if (t.is_scalar()) return true;
   if (!t.is_tuple()) return false;
   for (const auto& e : t.elems)
-    if (!plain(e)) return false;
+    if (!tc_plain(e)) return false;
   return true;
 }
 
@@ -172,7 +172,7 @@ void (*list_destroy_for(const Type& item))(ListHead*) {
 }
 
 bool typed_item_supported(const Type& t) {
-  if (plain(t) || t.tag == Type::Tag::String) return true;
+  if (tc_plain(t) || t.tag == Type::Tag::String) return true;
   if (t.is_tuple()) {  // of numbers and str (and such tuples)
     for (const auto& e : t.elems)
       if (!(e.is_scalar() || e.tag == Type::Tag::String || (e.is_tuple() && typed_item_supported(e)))) return false;

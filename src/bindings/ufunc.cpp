@@ -300,7 +300,7 @@ class CudaUfunc {
     } else if (device_result || backend == rt::Backend::GPU) {
       result_dev = rt::new_device_array(backend, v.output, shape, 'C', stream);
     } else {
-      result_host = py::array(py::dtype(scalar_dtype_str(v.output)), std::vector<py::ssize_t>(shape.begin(), shape.end()));
+      result_host = new_host_array(py::dtype(scalar_dtype_str(v.output)), shape);
     }
     if (result_dev) {
       o.data = result_dev->data;

@@ -124,7 +124,7 @@ py::object ufunc_host_path(const std::vector<UfuncInput>& in, const UfuncVariant
     result_dev = rt::new_device_array(backend, v.output, shape, 'C', stream);
     ops.back().data = result_dev->data;
   } else if (!out_dev && !have_out_host) {
-    result_host = py::array(out_dtype, std::vector<py::ssize_t>(shape.begin(), shape.end()));
+    result_host = new_host_array(out_dtype, shape, false, /*pinned=*/plan.split, backend);
     ops.back().data = static_cast<char*>(result_host.mutable_data());
   }
   bool done = false;
@@ -163,6 +163,8 @@ void define_ufunc_host(py::module_& m) {
       py::arg("small_max"), py::arg("split_min"), py::arg("split_max"), py::arg("first_chunk"), py::arg("max_chunk"), py::arg("gpu"), py::arg("simulator"),
       "Sets the host path's settings (tests: small chunks, and the simulator running the same chunks; "
       "benchmarks: gpu=False for the general path). ValueError for sizes the staging set cannot hold.");
+  m.def("_set_ufunc_host_path_drain_failure", &rt::set_host_path_drain_failure, py::arg("chunk"),
+        "Tests: draining this chunk of a split call raises RuntimeError (-1: never).");
   m.def(
       "_ufunc_host_path_stats",
       []() {
@@ -171,6 +173,7 @@ void define_ufunc_host(py::module_& m) {
         d["calls"] = s.calls;
         d["split_calls"] = s.split_calls;
         d["chunks"] = s.chunks;
+        d["direct_out_calls"] = s.direct_out_calls;
         return d;
       },
       "Counters of the host path since the process started: calls, split_calls, chunks.");

@@ -1,5 +1,6 @@
 // See host_memory.h.
 #include "runtime/host_memory.h"
+#include "runtime/host_blocks.h"
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -200,6 +201,17 @@ std::shared_ptr<HostAllocation> host_register(Backend backend, void* ptr, size_t
       // Fails (CUDA_ERROR_INVALID_VALUE) when that memory was pinned without mapping.
       CUJIT_CU(cuMemHostGetDevicePointer, &dp, reinterpret_cast<void*>(have.first), 0);
       a->device_ptr = reinterpret_cast<void*>(uintptr_t(dp) + (uintptr_t(ptr) - have.first));
+    }
+    return a;
+  }
+  if (host_block_pinned(ptr, nbytes, Backend::GPU)) {
+    // A result array that cujit page-locked itself (host_blocks.h, portable and mapped): the
+    // driver refuses a second registration. It stays out of the registry, so its copies keep
+    // pageable semantics; a mapped view gets its device address.
+    if (flags & kHostMapped) {
+      CUdeviceptr dp = 0;
+      CUJIT_CU(cuMemHostGetDevicePointer, &dp, ptr, 0);
+      a->device_ptr = reinterpret_cast<void*>(uintptr_t(dp));
     }
     return a;
   }

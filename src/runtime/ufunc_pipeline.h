@@ -51,8 +51,12 @@ struct HostPathStats {
   int64_t calls = 0;        // calls that took the host path
   int64_t split_calls = 0;  // of which split into more than one chunk
   int64_t chunks = 0;       // chunks run, over all calls
+  int64_t direct_out_calls = 0;  // calls whose host result was DMA'd into directly (a pinned block)
 };
 HostPathStats host_path_stats();
+/// Tests: draining chunk `chunk` of every split call throws std::runtime_error (-1: never), to
+/// check that a failure part-way lets go of the staging set and the drain thread.
+void set_host_path_drain_failure(int chunk);
 
 /// One operand of a call (an input, or the result), as the loop reads it.
 struct HostOperand {
