@@ -7,6 +7,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <mutex>
 
 #include "bindings/common.h"
@@ -75,6 +76,55 @@ Arg classify(const py::handle& h) {
   return a;
 }
 
+PyTypeObject* uplan_device_array_type() {
+  static PyTypeObject* t = (PyTypeObject*)py::type::of<rt::DeviceArray>().ptr();
+  return t;
+}
+
+/// The last call's plan (issue 23's per-call cost): a call on cujit device arrays into a device
+/// out= that fusion deferred, recorded so that the same call again (the same array objects, the
+/// same stream object) skips classification, selection, the new tree and the packing and runs
+/// fuse::repeat. Arrays are held weakly: the plan keeps nothing alive, and an array freed since
+/// cannot be mistaken for a new one at the same address.
+struct UfuncPlan {
+  static constexpr int kMaxInputs = 4;
+  bool valid = false;
+  size_t nargs = 0;            // positional arguments (out= given positionally: nin + 1)
+  PyObject* stream = nullptr;  // the stream= object (compared while the pending write holds it), or null: none given
+  std::weak_ptr<rt::DeviceArray> in[kMaxInputs], out;
+  fuse::Repeat rep;
+};
+
+bool g_uplans_enabled = true;  // _core._set_ufunc_plans (benchmarks compare the general path)
+
+/// Keyword arguments of a planned call: `out` and `stream` only, read without string copies.
+bool uplan_kwargs(PyObject* kw, PyObject** out, PyObject** stream) {
+  *out = *stream = nullptr;
+  if (!kw) return true;
+  PyObject *k, *v;
+  Py_ssize_t pos = 0;
+  while (PyDict_Next(kw, &pos, &k, &v)) {
+    if (!PyUnicode_Check(k)) return false;
+    if (PyUnicode_CompareWithASCIIString(k, "out") == 0) *out = v;
+    else if (PyUnicode_CompareWithASCIIString(k, "stream") == 0) *stream = v;
+    else return false;
+  }
+  return true;
+}
+
+/// Whether `o` is exactly the plan's array `w` (alive) and still usable as the slow path checks.
+bool uplan_same(PyObject* o, const std::weak_ptr<rt::DeviceArray>& w) {
+  if (Py_TYPE(o) != uplan_device_array_type()) return false;
+  const rt::DeviceArray* d = reinterpret_cast<py::detail::instance*>(o)->get_value_and_holder().value_ptr<rt::DeviceArray>();
+  std::shared_ptr<rt::DeviceArray> p = w.lock();
+  if (!p || p.get() != d) return false;
+  if (d->buf) {
+    d->buf->check_live();  // as classify: an array of a context a fault destroyed raises
+    d->buf->check_device("a device array argument", "CUDA ufunc");
+  }
+  return true;
+}
+
 class CudaUfunc {
  public:
   CudaUfunc(std::shared_ptr<FunctionSource> src, const std::vector<std::string>& sigs)
@@ -105,6 +155,11 @@ class CudaUfunc {
   const UfuncBuild& build() const { return build_; }
 
   py::object call(const py::args& args, const py::kwargs& kw) {
+    if (plan_.valid && g_uplans_enabled) {
+      PyObject* r = try_plan(args, kw);
+      if (r) return py::reinterpret_borrow<py::object>(r);
+    }
+    plan_.valid = false;
     py::object out = py::none(), stream = py::int_(0);
     for (auto item : kw) {
       std::string k = item.first.cast<std::string>();
@@ -123,13 +178,62 @@ class CudaUfunc {
     const UfuncVariant& v = select(in);
     void* handle = stream_handle(stream);
     check_launch_stream_device(stream_device(stream));
-    return run(v, in, out, stream, handle);
+    bool deferred = false;
+    py::object r = run(v, in, out, stream, handle, &deferred);
+    if (deferred && g_uplans_enabled) record_plan(args, kw, in, out);
+    return r;
   }
 
  private:
   std::shared_ptr<UfuncCore> core_;  // shared with the pending calls that name this ufunc
   UfuncBuild& build_;
   int nin_ = 0;
+  UfuncPlan plan_;  // read and written with the GIL held
+
+  // The planned call again: returns the result (a borrowed out=), or null when the call differs
+  // from the plan in anything, or the pending write is no longer the only one (the general path).
+  PyObject* try_plan(const py::args& args, const py::kwargs& kw) {
+    const size_t n = args.size();
+    if (n != plan_.nargs) return nullptr;
+    PyObject *out, *stream;
+    if (!uplan_kwargs(kw.ptr(), &out, &stream)) return nullptr;
+    if (n == size_t(nin_) + 1) {
+      if (out) return nullptr;
+      out = PyTuple_GET_ITEM(args.ptr(), nin_);
+    }
+    if (!out || stream != plan_.stream) return nullptr;
+    for (int i = 0; i < nin_; ++i)
+      if (!uplan_same(PyTuple_GET_ITEM(args.ptr(), i), plan_.in[i])) return nullptr;
+    if (!uplan_same(out, plan_.out)) return nullptr;
+    if (!fuse::repeat(plan_.rep)) return nullptr;
+    return out;
+  }
+
+  // After a call that fusion deferred into a device out=: the plan for the same call again, when
+  // it reads only cujit device arrays none of which share out='s memory (such a call would extend
+  // the pending tree instead: x = f(x, out=x) fuses).
+  void record_plan(const py::args& args, const py::kwargs& kw, const std::vector<Arg>& in, const py::object& out) {
+    if (nin_ > UfuncPlan::kMaxInputs || Py_TYPE(out.ptr()) != uplan_device_array_type()) return;
+    PyObject *kout, *kstream;
+    if (!uplan_kwargs(kw.ptr(), &kout, &kstream)) return;
+    std::shared_ptr<rt::DeviceArray> o = out.cast<std::shared_ptr<rt::DeviceArray>>();
+    if (!o->buf) return;
+    for (int i = 0; i < nin_; ++i) {
+      if (in[i].kind != Arg::Kind::Device || Py_TYPE(args[i].ptr()) != uplan_device_array_type() || !in[i].dev->buf ||
+          in[i].dev->buf == o->buf)
+        return;
+      const uintptr_t lo = uintptr_t(in[i].dev->buf->ptr), olo = uintptr_t(o->buf->ptr);
+      if (lo < olo + std::max<size_t>(o->buf->nbytes, 1) && olo < lo + std::max<size_t>(in[i].dev->buf->nbytes, 1)) return;
+    }
+    UfuncPlan p;
+    if (!fuse::describe_last(*o, &p.rep)) return;
+    p.nargs = args.size();
+    p.stream = kstream;
+    for (int i = 0; i < nin_; ++i) p.in[i] = in[i].dev;
+    p.out = o;
+    p.valid = true;
+    plan_ = std::move(p);
+  }
 
   // Numba's rule: first look for a signature that matches every argument exactly (a scalar by
   // the dtype NumPy gives it); failing that, one where the arrays match exactly and scalars
@@ -183,7 +287,8 @@ class CudaUfunc {
 
   rt::LoadedModule& module(rt::Backend b) { return core_->module(b); }
 
-  py::object run(const UfuncVariant& v, std::vector<Arg>& in, py::object out, const py::object& stream_obj, void* stream) {
+  py::object run(const UfuncVariant& v, std::vector<Arg>& in, py::object out, const py::object& stream_obj, void* stream,
+                 bool* deferred) {
     // Where the work happens: the backend of the device arrays involved, else the current one.
     rt::Backend backend = rt::current_backend();
     bool device_result = false;
@@ -223,7 +328,10 @@ class CudaUfunc {
       for (const Arg& a : in) fin.push_back({a.dev, a.scalar, a.kind == Arg::Kind::Host});
       py::object r = fuse::try_defer(core_, int(&v - build_.variants.data()), fin, out_dev, have_out && !out_dev,
                                      backend, stream_obj, stream);
-      if (r) return have_out ? out_ret : r;
+      if (r) {
+        *deferred = bool(out_dev);
+        return have_out ? out_ret : r;
+      }
     }
     for (const Arg& a : in)
       if (a.dev) fuse::observe(*a.dev);
@@ -344,6 +452,9 @@ CudaUfunc& live_ufunc(py::handle u) { return initialized<CudaUfunc>(u, "CUDA ufu
 void define_ufunc(py::module_& m) {
   define_ufunc_host(m);
   fuse::define_fusion(m);
+  m.def("_set_ufunc_plans", [](bool on) { g_uplans_enabled = on; },
+        "Whether CUDA ufunc calls record plans for an identical next call (the default); benchmarks "
+        "turn it off to measure the general path.");
   py::class_<CudaUfunc>(m, "CudaUfunc", py::dynamic_attr(),
                         "A CUDA ufunc: compiled loops for each signature, called on arrays and scalars.")
       .def(py::init<std::shared_ptr<FunctionSource>, const std::vector<std::string>&>())

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "runtime/ufunc.h"
+#include "runtime/ufunc_mapped.h"
 #include "runtime/ufunc_pipeline.h"
 
 namespace py = pybind11;
@@ -130,7 +131,9 @@ py::object ufunc_host_path(const std::vector<UfuncInput>& in, const UfuncVariant
   bool done = false;
   {
     py::gil_scoped_release nogil;
-    done = rt::run_host_path(mod, v.symbol, ops, shape, plan, stream);
+    // A tiny call with a host result: one launch through mapped pinned memory (ufunc_mapped.h).
+    if (rt::mapped_fits(ops, plan, backend)) done = rt::run_mapped(mod, v.symbol, ops, shape, plan, stream);
+    if (!done) done = rt::run_host_path(mod, v.symbol, ops, shape, plan, stream);
   }
   if (!done) return {};
   if (out_dev || have_out_host) return py::none();  // the caller returns its own out= object
@@ -164,13 +167,31 @@ void define_ufunc_host(py::module_& m) {
       "Sets the host path's settings (tests: small chunks, and the simulator running the same chunks; "
       "benchmarks: gpu=False for the general path). ValueError for sizes the staging set cannot hold.");
   m.def(
+      "_ufunc_mapped_config",
+      []() {
+        rt::MappedConfig c = rt::mapped_config();
+        py::dict d;
+        d["max_bytes"] = c.max_bytes;
+        d["simulator"] = c.simulator;
+        return d;
+      },
+      "The mapped path's settings of tiny CUDA ufunc calls (runtime/ufunc_mapped.h), as a dict.");
+  m.def(
+      "_set_ufunc_mapped_config",
+      [](size_t max_bytes, bool simulator) { rt::set_mapped_config({max_bytes, simulator}); },
+      py::arg("max_bytes"), py::arg("simulator"),
+      "Sets the mapped path's bound in staged bytes (0: off; benchmarks compare) and whether the "
+      "simulator takes it (tests). ValueError past the staging buffer size.");
+  m.def("_ufunc_mapped_calls", &rt::mapped_calls, "Calls that took the mapped path since the process started.");
+  m.def(
       "_ufunc_host_path_stats",
       []() {
         rt::HostPathStats s = rt::host_path_stats();
         py::dict d;
-        d["calls"] = s.calls;
+        // A call of the mapped path (ufunc_mapped.h) is a host-path call of one chunk.
+        d["calls"] = s.calls + rt::mapped_calls();
         d["split_calls"] = s.split_calls;
-        d["chunks"] = s.chunks;
+        d["chunks"] = s.chunks + rt::mapped_calls();
         return d;
       },
       "Counters of the host path since the process started: calls, split_calls, chunks.");

@@ -123,6 +123,10 @@ def _writeable(a):
 class Reduce:
     """A reduction built from a binary function (a Python function or a lambda)."""
 
+    # The result comes back through mapped memory (see _scratch); False: copied back from a
+    # device array, as before (benchmarks/ufunc_paths.py compares the two).
+    _mapped_result = True
+
     def __init__(self, functor):
         self._functor = functor
         self._device = functor if isinstance(functor, DeviceFunction) else DeviceFunction(functor)
@@ -149,15 +153,27 @@ class Reduce:
         return k
 
     def _scratch(self, dtype, stream):
-        """Per-block partials, the arrival counter (zero between calls) and a one-element result,
-        kept per dtype, stream and backend: calls on one stream are ordered, so they can share."""
+        """The per-call state of (dtype, stream, backend, device): the per-block partials, the
+        arrival counter (zero between calls), a one-element device result, the host result (a
+        mapped array: the kernel writes it over the bus, so a call is one launch and one
+        synchronise, with no copy back) and its device view, the stream to synchronise, and the
+        kernel configured for a full grid. Calls on one stream are ordered, so they can share."""
         from cujit import cuda
-        key = (dtype, getattr(stream, "handle", stream), cuda.simulator_enabled())
+        from .. import _core
+        sim = _core.simulator_enabled()
+        key = (dtype, getattr(stream, "handle", stream), sim, _core.current_device_id())
         s = self._buffers.get(key)
         if s is None:
-            s = self._buffers[key] = (cuda.device_array(_max_blocks(), dtype=dtype),
-                                      cuda.to_device(np.zeros(1, np.int32)),
-                                      cuda.device_array(1, dtype=dtype), np.empty(1, dtype))
+            blocks = _max_blocks()
+            host = cuda.mapped_array(1, dtype=dtype)
+            kernel = self._kernel(dtype)
+            s = self._buffers[key] = _State(
+                partials=cuda.device_array(blocks, dtype=dtype), count=cuda.to_device(np.zeros(1, np.int32)),
+                out=cuda.device_array(1, dtype=dtype), host=host,
+                host_dev=_core.mapped_device_array(host, host._cujit_alloc),
+                # A raw stream handle (an int) has no synchronize(): its result is copied back.
+                sync=getattr(stream, "synchronize", None) if stream else cuda.default_stream().synchronize,
+                blocks=blocks, kernel=kernel, full=kernel[blocks, _BLOCK, stream])
         return s
 
     def __call__(self, arr, size=None, res=None, init=0, stream=0):
@@ -180,12 +196,27 @@ class Reduce:
             return init
         if not cuda.is_cuda_array(arr):
             arr = cuda.to_device(np.ascontiguousarray(arr[:n]), stream=stream)
-        partials, count, out, host = self._scratch(dtype, stream)
-        blocks = min((n + _BLOCK - 1) // _BLOCK, _max_blocks())
-        self._kernel(dtype)[blocks, _BLOCK, stream](arr, n, partials, count, out if res is None else res, init)
+        s = self._scratch(dtype, stream)
+        blocks = (n + _BLOCK - 1) // _BLOCK
+        launch = s.full if blocks >= s.blocks else s.kernel[blocks, _BLOCK, stream]
         if res is not None:
+            launch(arr, n, s.partials, s.count, res, init)
             return None
-        return out.copy_to_host(host, stream=stream)[0]
+        if s.sync is None or not self._mapped_result:
+            launch(arr, n, s.partials, s.count, s.out, init)
+            return s.out.copy_to_host(s.host, stream=stream)[0]
+        launch(arr, n, s.partials, s.count, s.host_dev, init)
+        s.sync()
+        return s.host[0]
+
+
+class _State:
+    """What Reduce._scratch keeps per (dtype, stream, backend, device)."""
+    __slots__ = ("partials", "count", "out", "host", "host_dev", "sync", "blocks", "kernel", "full")
+
+    def __init__(self, **kw):
+        for k, v in kw.items():
+            setattr(self, k, v)
 
 
 reduce = Reduce

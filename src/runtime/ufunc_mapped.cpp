@@ -1,0 +1,132 @@
+// See ufunc_mapped.h.
+#include "runtime/ufunc_mapped.h"
+
+#include <atomic>
+#include <cstring>
+#include <mutex>
+#include <stdexcept>
+
+#include "runtime/driver.h"
+#include "runtime/launch.h"
+#include "runtime/memory.h"
+#include "runtime/ufunc.h"
+
+namespace cujit::rt {
+namespace {
+
+// The default bound, from benchmarks/ufunc_mapped.py on the H100 (docs/ARCHITECTURE.md, "Data
+// flow of a CUDA ufunc call"): see that section for the figures behind it.
+std::mutex g_mapped_mu;
+MappedConfig g_mapped = {size_t(16) << 10, false};
+std::atomic<int64_t> g_mapped_calls{0};
+
+std::vector<int64_t> mapped_c_strides(const std::vector<int64_t>& shape, int64_t itemsize) {
+  std::vector<int64_t> s(shape.size());
+  int64_t step = itemsize;
+  for (size_t i = shape.size(); i-- > 0;) {
+    s[i] = step;
+    step *= shape[i];
+  }
+  return s;
+}
+
+// The device address of pinned buffer `host` (the same address where the device has unified
+// addressing), asked once per buffer and context.
+char* mapped_device_pointer(char* host) {
+  static std::mutex mu;
+  static char* last_host = nullptr;
+  static char* last_dev = nullptr;
+  static uint64_t last_gen = 0;
+  std::lock_guard<std::mutex> g(mu);
+  const uint64_t gen = context_generation();
+  if (host != last_host || gen != last_gen) {
+    CUdeviceptr d = 0;
+    const Driver& drv = Driver::get();
+    if (!drv.api.cuMemHostGetDevicePointer || drv.api.cuMemHostGetDevicePointer(&d, host, 0) != CUDA_SUCCESS)
+      return nullptr;
+    last_host = host;
+    last_dev = reinterpret_cast<char*>(uintptr_t(d));
+    last_gen = gen;
+  }
+  return last_dev;
+}
+
+}  // namespace
+
+MappedConfig mapped_config() {
+  std::lock_guard<std::mutex> g(g_mapped_mu);
+  return g_mapped;
+}
+
+void set_mapped_config(const MappedConfig& c) {
+  if (c.max_bytes > StagingLease::kBytes)
+    throw std::invalid_argument("ufunc mapped path: max_bytes can be at most the staging buffer size, " +
+                                std::to_string(StagingLease::kBytes) + " bytes");
+  std::lock_guard<std::mutex> g(g_mapped_mu);
+  g_mapped = c;
+}
+
+int64_t mapped_calls() { return g_mapped_calls.load(); }
+
+bool mapped_fits(const std::vector<HostOperand>& ops, const HostPathPlan& plan, Backend backend) {
+  const MappedConfig c = mapped_config();
+  if (backend == Backend::Sim && !c.simulator) return false;
+  if (plan.split || plan.chunks.size() != 1 || ops.empty() || !ops.back().host) return false;
+  const HostPathPlan::Chunk& ch = plan.chunks[0];
+  return ch.offset.back() + ch.bytes.back() <= c.max_bytes;
+}
+
+bool run_mapped(LoadedModule& mod, const std::string& symbol, const std::vector<HostOperand>& ops,
+                const std::vector<int64_t>& shape, const HostPathPlan& plan, void* stream) {
+  const HostPathPlan::Chunk& ch = plan.chunks[0];
+  const size_t span = ch.offset.back() + ch.bytes.back();
+  StagingLease lease;
+  std::shared_ptr<Buffer> sim_buf;
+  char* host = nullptr;  // where the host writes and reads
+  char* dev = nullptr;   // the same bytes as the loop addresses them
+  if (mod.backend() == Backend::GPU) {
+    lease = lease_staging();
+    if (!lease.ok()) return false;
+    host = lease.buffer(0);
+    dev = mapped_device_pointer(host);
+    if (!dev) return false;
+  } else {
+    sim_buf = allocate(Backend::Sim, span ? span : 1);
+    host = dev = sim_buf->data();
+  }
+  std::vector<Operand> lops(ops.size());
+  for (size_t k = 0; k < ops.size(); ++k) {
+    const HostOperand& o = ops[k];
+    if (o.host && k + 1 < ops.size()) std::memcpy(host + ch.offset[k], o.data, ch.bytes[k]);
+    lops[k].data = o.host ? dev + ch.offset[k] : o.data;
+    lops[k].shape = o.shape;
+    lops[k].strides = o.host ? mapped_c_strides(o.shape, o.itemsize) : o.strides;
+  }
+  int64_t n = 0;
+  std::vector<int64_t> packed = pack_ufunc_args(shape, lops, &n);
+  if (mod.backend() == Backend::GPU) {
+    // The lease's invariant (no work on its buffers when it ends): the loop reads and writes
+    // buffer 0, so the call waits for it, even when the launch or the wait fails.
+    CUevent done = static_cast<CUevent>(lease.done(0));
+    try {
+      mod.launch_ufunc(symbol, packed, n, stream);
+      CUJIT_CU(cuEventRecord, done, static_cast<CUstream>(stream));
+      CUJIT_CU(cuEventSynchronize, done);
+    } catch (...) {
+      try {
+        const Driver& d = Driver::get();
+        if (d.api.cuStreamSynchronize) d.api.cuStreamSynchronize(static_cast<CUstream>(stream));
+      } catch (...) {
+      }
+      throw;
+    }
+  } else {
+    mod.launch_ufunc(symbol, packed, n, stream);
+  }
+  const HostOperand& r = ops.back();
+  std::memcpy(r.data, host + ch.offset.back(), ch.bytes.back());
+  g_mapped_calls.fetch_add(1, std::memory_order_relaxed);
+  return true;
+}
+
+}  // namespace cujit::rt
