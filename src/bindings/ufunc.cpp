@@ -340,7 +340,7 @@ class CudaUfunc {
     for (int i = 0; i < nin_; ++i) {
       Arg& a = in[i];
       if (a.kind == Arg::Kind::Scalar) {
-        py::array s = py::array(py::dtype(scalar_dtype_str(v.inputs[i])), std::vector<py::ssize_t>{1});
+        py::array s = py::array(numpy_dtype(v.inputs[i]), std::vector<py::ssize_t>{1});
         s.attr("__setitem__")(0, a.scalar);
         a.kind = Arg::Kind::Host;
         a.host = s;
@@ -408,7 +408,7 @@ class CudaUfunc {
     } else if (device_result || backend == rt::Backend::GPU) {
       result_dev = rt::new_device_array(backend, v.output, shape, 'C', stream);
     } else {
-      result_host = py::array(py::dtype(scalar_dtype_str(v.output)), std::vector<py::ssize_t>(shape.begin(), shape.end()));
+      result_host = py::array(numpy_dtype(v.output), std::vector<py::ssize_t>(shape.begin(), shape.end()));
     }
     if (result_dev) {
       o.data = result_dev->data;

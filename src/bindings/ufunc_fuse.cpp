@@ -355,7 +355,7 @@ py::object try_defer(const std::shared_ptr<UfuncCore>& core, int variant, const 
   for (size_t i = 0; i < in.size(); ++i) {
     const Input& a = in[i];
     if (!a.dev) {  // a scalar: a 1-element array of the signature's type, as the eager path makes
-      py::array s = py::array(py::dtype(scalar_dtype_str(v.inputs[i])), std::vector<py::ssize_t>{1});
+      py::array s = py::array(numpy_dtype(v.inputs[i]), std::vector<py::ssize_t>{1});
       s.attr("__setitem__")(0, a.scalar);
       kids.push_back(leaf_node(device_array_from_numpy(s, true, backend, stream)));
       kid_from.push_back(nullptr);

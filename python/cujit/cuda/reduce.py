@@ -10,7 +10,8 @@ as in ``numba.cuda.reduce``.
 
 One launch, whatever the size: enough blocks to fill the GPU, each thread folding a grid-stride
 slice of the array (eight loads in flight per step) and each block folding its threads' values in
-shared memory; the last block to finish then folds the per-block partials and `init`.
+shared memory; the last block to finish then folds the per-block partials and `init`, and
+writes the result straight into mapped host memory, so a call is one launch and one synchronise.
 The kernel is written below in the kernel subset itself, with the user's function as a device
 function, and compiled once per dtype.
 """
