@@ -305,3 +305,29 @@ def test_mapped_threshold_and_off(mapped):
     assert mapped_calls() == before
     with pytest.raises(ValueError, match="staging buffer"):
         _core._set_ufunc_mapped_config(max_bytes=1 << 40, simulator=True)
+
+
+# ---- cuda.reduce's result ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.int64])
+def test_reduce_result_through_mapped_memory_and_copied(target, dtype):
+    @cuda.reduce
+    def total(a, b):
+        return a + b
+
+    host = (np.arange(5000) % 13).astype(dtype)
+    d = cuda.to_device(host)
+    want = host.sum()
+    s = cuda.stream()
+    for mapped in (True, False, True):
+        type(total)._mapped_result = mapped
+        try:
+            for stream in (0, s, None):
+                r = total(d, stream=stream)
+                assert type(r) is np.dtype(dtype).type and r == want
+            assert total(d, size=7, init=3) == host[:7].sum() + 3  # fewer blocks than the full grid
+            assert total(host) == want                               # a host array
+        finally:
+            type(total)._mapped_result = True
+    res = cuda.device_array(1, dtype)
+    assert total(d, res=res) is None and res.copy_to_host()[0] == want

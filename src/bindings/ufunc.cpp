@@ -154,11 +154,30 @@ class CudaUfunc {
   }
   const UfuncBuild& build() const { return build_; }
 
-  py::object call(const py::args& args, const py::kwargs& kw) {
-    if (plan_.valid && g_uplans_enabled) {
-      PyObject* r = try_plan(args, kw);
-      if (r) return py::reinterpret_borrow<py::object>(r);
+  // The planned call again (see UfuncPlan), from ufunc_tp_call: returns the result (a borrowed
+  // out=), or null when the call differs from the plan in anything, or the pending write is no
+  // longer the only one. Anything it raises, the general path raises too (with pybind11's
+  // translation), so the caller drops the plan and takes it.
+  PyObject* try_plan(PyObject* args, PyObject* kw) {
+    if (!plan_.valid || !g_uplans_enabled) return nullptr;
+    const size_t n = size_t(PyTuple_GET_SIZE(args));
+    if (n != plan_.nargs) return nullptr;
+    PyObject *out, *stream;
+    if (!uplan_kwargs(kw, &out, &stream)) return nullptr;
+    if (n == size_t(nin_) + 1) {
+      if (out) return nullptr;
+      out = PyTuple_GET_ITEM(args, nin_);
     }
+    if (!out || stream != plan_.stream) return nullptr;
+    for (int i = 0; i < nin_; ++i)
+      if (!uplan_same(PyTuple_GET_ITEM(args, i), plan_.in[i])) return nullptr;
+    if (!uplan_same(out, plan_.out)) return nullptr;
+    if (!fuse::repeat(plan_.rep)) return nullptr;
+    return out;
+  }
+  void drop_plan() { plan_.valid = false; }
+
+  py::object call(const py::args& args, const py::kwargs& kw) {
     plan_.valid = false;
     py::object out = py::none(), stream = py::int_(0);
     for (auto item : kw) {
@@ -189,25 +208,6 @@ class CudaUfunc {
   UfuncBuild& build_;
   int nin_ = 0;
   UfuncPlan plan_;  // read and written with the GIL held
-
-  // The planned call again: returns the result (a borrowed out=), or null when the call differs
-  // from the plan in anything, or the pending write is no longer the only one (the general path).
-  PyObject* try_plan(const py::args& args, const py::kwargs& kw) {
-    const size_t n = args.size();
-    if (n != plan_.nargs) return nullptr;
-    PyObject *out, *stream;
-    if (!uplan_kwargs(kw.ptr(), &out, &stream)) return nullptr;
-    if (n == size_t(nin_) + 1) {
-      if (out) return nullptr;
-      out = PyTuple_GET_ITEM(args.ptr(), nin_);
-    }
-    if (!out || stream != plan_.stream) return nullptr;
-    for (int i = 0; i < nin_; ++i)
-      if (!uplan_same(PyTuple_GET_ITEM(args.ptr(), i), plan_.in[i])) return nullptr;
-    if (!uplan_same(out, plan_.out)) return nullptr;
-    if (!fuse::repeat(plan_.rep)) return nullptr;
-    return out;
-  }
 
   // After a call that fusion deferred into a device out=: the plan for the same call again, when
   // it reads only cujit device arrays none of which share out='s memory (such a call would extend
@@ -447,6 +447,30 @@ class CudaUfunc {
 
 CudaUfunc& live_ufunc(py::handle u) { return initialized<CudaUfunc>(u, "CUDA ufunc"); }
 
+// CudaUfunc's tp_call (a Python subclass inherits the C function): the planned call runs without
+// pybind11's argument dispatch; every other call goes to the bound `_call`.
+PyObject* ufunc_tp_call(PyObject* self, PyObject* args, PyObject* kw) {
+  try {
+    CudaUfunc& u = live_ufunc(self);
+    try {
+      if (PyObject* r = u.try_plan(args, kw)) {
+        Py_INCREF(r);
+        return r;
+      }
+    } catch (...) {
+      u.drop_plan();  // the general path raises it, translated
+    }
+  } catch (...) {
+    // not initialised: `_call` raises it
+  }
+  static PyObject* name = PyUnicode_InternFromString("_call");
+  PyObject* m = PyObject_GetAttr(self, name);
+  if (!m) return nullptr;
+  PyObject* r = PyObject_Call(m, args, kw);
+  Py_DECREF(m);
+  return r;
+}
+
 }  // namespace
 
 void define_ufunc(py::module_& m) {
@@ -456,9 +480,11 @@ void define_ufunc(py::module_& m) {
         "Whether CUDA ufunc calls record plans for an identical next call (the default); benchmarks "
         "turn it off to measure the general path.");
   py::class_<CudaUfunc>(m, "CudaUfunc", py::dynamic_attr(),
-                        "A CUDA ufunc: compiled loops for each signature, called on arrays and scalars.")
+                        "A CUDA ufunc: compiled loops for each signature, called on arrays and scalars.",
+                        py::custom_type_setup([](PyHeapTypeObject* ht) { ht->ht_type.tp_call = ufunc_tp_call; }))
       .def(py::init<std::shared_ptr<FunctionSource>, const std::vector<std::string>&>())
-      .def("__call__", [](py::handle u, const py::args& a, const py::kwargs& kw) { return live_ufunc(u).call(a, kw); })
+      .def("_call", [](py::handle u, const py::args& a, const py::kwargs& kw) { return live_ufunc(u).call(a, kw); },
+           "A call without the plan's shortcut (the type's __call__ tries the plan first).")
       .def_property_readonly("nin", [](py::handle u) { return live_ufunc(u).nin(); })
       .def_property_readonly("nout", [](py::handle u) { return (live_ufunc(u), 1); })
       .def_property_readonly("nargs", [](py::handle u) { return live_ufunc(u).nin() + 1; })

@@ -172,9 +172,10 @@ class Reduce:
                 partials=cuda.device_array(blocks, dtype=dtype), count=cuda.to_device(np.zeros(1, np.int32)),
                 out=cuda.device_array(1, dtype=dtype), host=host,
                 host_dev=_core.mapped_device_array(host, host._cujit_alloc),
-                # A raw stream handle (an int) has no synchronize(): its result is copied back.
-                sync=getattr(stream, "synchronize", None) if stream else cuda.default_stream().synchronize,
-                blocks=blocks, kernel=kernel, full=kernel[blocks, _BLOCK, stream])
+                # The default stream's; a stream given is synchronised through itself (the state
+                # holds no stream object, nor a launcher bound to one, so it keeps none alive).
+                sync=cuda.default_stream().synchronize, blocks=blocks, kernel=kernel,
+                full=kernel[blocks, _BLOCK, 0] if not stream else None)
         return s
 
     def __call__(self, arr, size=None, res=None, init=0, stream=0):
@@ -199,15 +200,20 @@ class Reduce:
             arr = cuda.to_device(np.ascontiguousarray(arr[:n]), stream=stream)
         s = self._scratch(dtype, stream)
         blocks = (n + _BLOCK - 1) // _BLOCK
-        launch = s.full if blocks >= s.blocks else s.kernel[blocks, _BLOCK, stream]
+        if blocks >= s.blocks and s.full is not None:
+            launch = s.full
+        else:
+            launch = s.kernel[min(blocks, s.blocks), _BLOCK, stream]
         if res is not None:
             launch(arr, n, s.partials, s.count, res, init)
             return None
-        if s.sync is None or not self._mapped_result:
+        # A raw stream handle (an int) has no synchronize(): its result is copied back.
+        sync = getattr(stream, "synchronize", None) if stream else s.sync
+        if sync is None or not self._mapped_result:
             launch(arr, n, s.partials, s.count, s.out, init)
             return s.out.copy_to_host(s.host, stream=stream)[0]
         launch(arr, n, s.partials, s.count, s.host_dev, init)
-        s.sync()
+        sync()
         return s.host[0]
 
 
