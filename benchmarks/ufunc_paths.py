@@ -21,7 +21,7 @@ import numpy as np
 
 from cujit import _core, cuda, vectorize
 
-LOOPS = 7
+LOOPS = int(__import__("os").environ.get("UFUNC_PATHS_LOOPS", 7))
 CALLS = 1000
 
 
@@ -50,19 +50,42 @@ def interleave(variants, calls, sync):
     return {k: v * 1e6 for k, v in best.items()}
 
 
+@cuda.jit
+def add_kernel(a, b, c):
+    i = cuda.grid(1)
+    if i < c.size:
+        c[i] = a[i] + b[i]
+
+
 def plan(n=100_000):
+    """Also: the same work as a @cuda.jit kernel (the floor a ufunc call can reach), and the plan's
+    loop timed before its synchronize (what the host spends issuing the calls)."""
     rng = np.random.default_rng(0)
     a, b = rng.random(n, dtype=np.float32), rng.random(n, dtype=np.float32)
     d_a, d_b = cuda.to_device(a), cuda.to_device(b)
     d_c = cuda.device_array(n, np.float32)
+    blocks = (n + 255) // 256
 
     def call():
         add(d_a, d_b, out=d_c)
+
+    def kern():
+        add_kernel[blocks, 256](d_a, d_b, d_c)
     r = interleave([("plan", lambda: _core._set_ufunc_plans(True), call),
-                    ("general", lambda: _core._set_ufunc_plans(False), call)], CALLS, cuda.synchronize)
+                    ("general", lambda: _core._set_ufunc_plans(False), call),
+                    ("kernel", lambda: None, kern)], CALLS, cuda.synchronize)
     _core._set_ufunc_plans(True)
+    issue = float("inf")
+    for _ in range(LOOPS):
+        cuda.synchronize()
+        t0 = time.perf_counter()
+        for _ in range(CALLS):
+            call()
+        issue = min(issue, time.perf_counter() - t0)
+    call()
     correct = bool(np.array_equal(d_c.copy_to_host(), a + b))
-    print(json.dumps({"bench": "plan", "n": n, "plan_us": r["plan"], "general_us": r["general"], "correct": correct}))
+    print(json.dumps({"bench": "plan", "n": n, "plan_us": r["plan"], "general_us": r["general"],
+                      "same_kernel_us": r["kernel"], "plan_issue_us": issue / CALLS * 1e6, "correct": correct}))
 
 
 def mapped():
@@ -83,6 +106,18 @@ def mapped():
         _core._set_ufunc_mapped_config(**was)
         correct = bool(np.array_equal(out["r"], a + b))
         staged_bytes = 3 * a.nbytes
+        if shape == (4, 4):
+            # The floor: the same loop as a kernel on mapped arrays, then a synchronize.
+            m_a, m_b, m_c = (cuda.mapped_array(16, np.int64) for _ in range(3))
+            m_a[:], m_b[:] = a.ravel(), b.ravel()
+            sync = cuda.default_stream().synchronize
+
+            def floor():
+                add_kernel[1, 256](m_a, m_b, m_c)
+                sync()
+            r.update(interleave([("floor", lambda: None, floor)], CALLS, lambda: None))
+            correct = correct and bool(np.array_equal(m_c, (a + b).ravel()))
+            print(json.dumps({"bench": "mapped_floor", "kernel_on_mapped_plus_sync_us": r["floor"]}))
         print(json.dumps({"bench": "mapped", "shape": list(shape), "dtype": np.dtype(dtype).name,
                           "staged_bytes": staged_bytes, "mapped_us": r["mapped"], "staged_us": r["staged"],
                           "correct": correct}))

@@ -190,7 +190,16 @@ def test_plan_with_three_inputs_broadcasting_and_mixed_types(target, fusion):
     o = cuda.device_array((3, 4), np.float32)
     for _ in range(3):
         fma3(d_a, d_b, d_c, out=o)
-    np.testing.assert_array_equal(o.copy_to_host(), a * b + c)
+    planned = o.copy_to_host()
+    # The same loop as the general path's, bit for bit (the GPU may contract a * b + c into an
+    # fma, as numba-cuda's does, so NumPy's float32 arithmetic is only close).
+    _core._set_ufunc_plans(False)
+    try:
+        fma3(d_a, d_b, d_c, out=o)
+    finally:
+        _core._set_ufunc_plans(True)
+    assert planned.tobytes() == o.copy_to_host().tobytes()
+    np.testing.assert_allclose(planned, a * b + c, rtol=1e-6)
     i, x = np.arange(10, dtype=np.int32), vals(10, np.float32, 53)
     d_i, d_x = cuda.to_device(i), cuda.to_device(x)
     o64 = cuda.device_array(10, np.float64)
@@ -331,3 +340,20 @@ def test_reduce_result_through_mapped_memory_and_copied(target, dtype):
             type(total)._mapped_result = True
     res = cuda.device_array(1, dtype)
     assert total(d, res=res) is None and res.copy_to_host()[0] == want
+
+
+def test_reduce_repeated_calls_take_the_fast_path_and_stay_right(target):
+    @cuda.reduce
+    def total(a, b):
+        return a + b
+
+    arrays = [cuda.to_device((np.arange(n) % 7).astype(dt)) for n, dt in
+              [(1000, np.float32), (300, np.float32), (70000, np.float32), (999, np.int64), (1, np.float32), (5, np.int64)]]
+    for _ in range(3):
+        for d in arrays:
+            h = d.copy_to_host()
+            assert total(d) == h.sum()          # the common call: the fast path after the first
+            assert total(d, init=2) == h.sum() + 2
+            assert total(d, size=1) == h[0]
+    assert total._fast is not None
+    assert total(cuda.device_array(0, np.float32)) == 0  # empty: the general path's answer

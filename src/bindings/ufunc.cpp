@@ -43,7 +43,9 @@ struct Arg {
 
 Arg classify(const py::handle& h) {
   Arg a;
-  if (py::isinstance<rt::DeviceArray>(h)) {
+  // An exact ndarray (the usual host operand) is not a DeviceArray: no type-map lookup for it.
+  const bool exact_ndarray = is_exact_ndarray(h);
+  if (!exact_ndarray && py::isinstance<rt::DeviceArray>(h)) {
     a.kind = Arg::Kind::Device;
     a.dev = h.cast<std::shared_ptr<rt::DeviceArray>>();
     if (a.dev->buf) {
@@ -53,7 +55,7 @@ Arg classify(const py::handle& h) {
     a.dtype = scalar_dtype(*a.dev, "a CUDA ufunc");
     return a;
   }
-  if (is_exact_ndarray(h) && py::cast<py::array>(h).ndim() > 0) {
+  if (exact_ndarray && py::cast<py::array>(h).ndim() > 0) {
     a.kind = Arg::Kind::Host;
     a.host = py::reinterpret_borrow<py::array>(h);
   } else if (!is_exact_ndarray(h) && py::hasattr(h, "__cuda_array_interface__")) {

@@ -14,10 +14,12 @@
 namespace cujit::rt {
 namespace {
 
-// The default bound, from benchmarks/ufunc_mapped.py on the H100 (docs/ARCHITECTURE.md, "Data
-// flow of a CUDA ufunc call"): see that section for the figures behind it.
+// The default bound: the whole one-chunk range of the staged path (its small_max, 64 KiB). On
+// an H200 machine (benchmarks/ufunc_paths.py, both paths in one process) the mapped path won at
+// every size measured: 21.0 vs 30.4 us a call at 384 staged bytes (the 4 x 4 int64 add), 21.4 vs
+// 30.6 at 12 KiB, 25.1 vs 32.4 at 48 KiB (float32 add of 4,096 elements).
 std::mutex g_mapped_mu;
-MappedConfig g_mapped = {size_t(16) << 10, false};
+MappedConfig g_mapped = {size_t(64) << 10, false};
 std::atomic<int64_t> g_mapped_calls{0};
 
 std::vector<int64_t> mapped_c_strides(const std::vector<int64_t>& shape, int64_t itemsize) {
@@ -106,12 +108,12 @@ bool run_mapped(LoadedModule& mod, const std::string& symbol, const std::vector<
   std::vector<int64_t> packed = pack_ufunc_args(shape, lops, &n);
   if (mod.backend() == Backend::GPU) {
     // The lease's invariant (no work on its buffers when it ends): the loop reads and writes
-    // buffer 0, so the call waits for it, even when the launch or the wait fails.
-    CUevent done = static_cast<CUevent>(lease.done(0));
+    // buffer 0, so the call waits for its stream (one driver call, where an event would take
+    // two; the buffer's event, recorded by an earlier holder, has completed), even when the
+    // launch or the wait fails.
     try {
       mod.launch_ufunc(symbol, packed, n, stream);
-      CUJIT_CU(cuEventRecord, done, static_cast<CUstream>(stream));
-      CUJIT_CU(cuEventSynchronize, done);
+      stream_synchronize(static_cast<CUstream>(stream));
     } catch (...) {
       try {
         const Driver& d = Driver::get();
