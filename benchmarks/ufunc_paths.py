@@ -4,8 +4,8 @@ interleaved (best of LOOPS loops each):
 - plan: add(d_a, d_b, out=d_c) on n float32 device arrays, CALLS calls a loop, then synchronise;
   with the per-ufunc plan (the default) and without (_core._set_ufunc_plans(False)).
 - mapped: add(a, b) on host arrays of each size below, result to the host: the mapped path of tiny
-  calls (runtime/ufunc_mapped.*, max_bytes large) against the staged path (max_bytes 0). The row
-  with the smallest staged bytes where staged wins bounds mapped_max.
+  calls (runtime/ufunc_mapped.*, max_bytes large) with its host plan, without it, and the staged
+  path (max_bytes 0). The row with the smallest staged bytes where staged wins bounds mapped_max.
 - reduce: cuda.reduce sum over 1e8 float32 on the device, result to the host, with the result
   through mapped memory (the default) and copied back from a device array (Reduce._mapped_result).
 
@@ -100,10 +100,15 @@ def mapped():
 
         def call():
             out["r"] = add(a, b)
-        r = interleave([("mapped", lambda: _core._set_ufunc_mapped_config(max_bytes=16 << 20, simulator=False), call),
-                        ("staged", lambda: _core._set_ufunc_mapped_config(max_bytes=0, simulator=False), call)],
-                       CALLS, lambda: None)
+        def mode(max_bytes, plans):
+            def setup():
+                _core._set_ufunc_mapped_config(max_bytes=max_bytes, simulator=False)
+                _core._set_ufunc_plans(plans)
+            return setup
+        r = interleave([("mapped", mode(16 << 20, True), call), ("mapped_noplan", mode(16 << 20, False), call),
+                        ("staged", mode(0, True), call)], CALLS, lambda: None)
         _core._set_ufunc_mapped_config(**was)
+        _core._set_ufunc_plans(True)
         correct = bool(np.array_equal(out["r"], a + b))
         staged_bytes = 3 * a.nbytes
         if shape == (4, 4):
@@ -119,7 +124,8 @@ def mapped():
             correct = correct and bool(np.array_equal(m_c, (a + b).ravel()))
             print(json.dumps({"bench": "mapped_floor", "kernel_on_mapped_plus_sync_us": r["floor"]}))
         print(json.dumps({"bench": "mapped", "shape": list(shape), "dtype": np.dtype(dtype).name,
-                          "staged_bytes": staged_bytes, "mapped_us": r["mapped"], "staged_us": r["staged"],
+                          "staged_bytes": staged_bytes, "mapped_us": r["mapped"],
+                          "mapped_without_host_plan_us": r["mapped_noplan"], "staged_us": r["staged"],
                           "correct": correct}))
 
 

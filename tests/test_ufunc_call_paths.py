@@ -316,6 +316,58 @@ def test_mapped_threshold_and_off(mapped):
         _core._set_ufunc_mapped_config(max_bytes=1 << 40, simulator=True)
 
 
+def test_host_plan_repeats_with_new_data_and_steps_aside(mapped):
+    # The host plan: the same call on host arrays of the same dtypes and shapes stages the new
+    # data; anything else (dtype, shape, layout, a scalar, a list, out=, stream=) takes the
+    # general path. Every result is NumPy's.
+    rng = np.random.default_rng(70)
+    before = mapped_calls()
+    calls = 0
+    for k in range(5):
+        a = rng.integers(-100, 100, (4, 4)).astype(np.int64)
+        b = rng.integers(-100, 100, (4, 4)).astype(np.int64)
+        r = add(a, b)
+        calls += 1
+        assert r.dtype == np.int64 and r.shape == (4, 4)
+        np.testing.assert_array_equal(r, a + b)
+        r[:] = 0  # the result is the caller's own array, not a buffer the next call reuses
+    assert mapped_calls() == before + calls
+    x = np.arange(16, dtype=np.int64).reshape(4, 4)
+    cases = [
+        (lambda: add(x, x), x + x),
+        (lambda: add(x.astype(np.float64), x.astype(np.float64)), (x + x).astype(np.float64)),  # dtype
+        (lambda: add(x.ravel(), x.ravel()), (x + x).ravel()),                                    # shape
+        (lambda: add(x[:, ::2].copy(), x[:, ::2].copy()), x[:, ::2] * 2),
+        (lambda: add(x.T.copy(order="F"), x.T.copy(order="F")), x.T * 2),                       # F order
+        (lambda: add(x, x[0]), x + x[0]),                                                        # broadcast
+        (lambda: add(x, np.int64(3)), x + 3),                                                    # a scalar
+        (lambda: add(x.tolist(), x), x + x),                                                     # a list
+        (lambda: add(x, x, out=np.empty((4, 4), np.int64)), x + x),                              # out=
+        (lambda: add(x, x, stream=cuda.stream()), x + x),                                        # stream=
+        (lambda: add(x, x), x + x),
+        (lambda: add(x, x), x + x),
+    ]
+    for f, want in cases:
+        got = f()
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(got, want)
+
+
+def test_host_plan_follows_the_settings(mapped):
+    x = np.arange(16, dtype=np.float32)
+    np.testing.assert_array_equal(add(x, x), x + x)
+    before = mapped_calls()
+    np.testing.assert_array_equal(add(x, x), x + x)
+    assert mapped_calls() == before + 1
+    _core._set_ufunc_mapped_config(max_bytes=0, simulator=True)  # off: the staged path
+    np.testing.assert_array_equal(add(x, x), x + x)
+    assert mapped_calls() == before + 1
+    _core._set_ufunc_mapped_config(max_bytes=16 << 10, simulator=True)
+    np.testing.assert_array_equal(add(x, x), x + x)
+    np.testing.assert_array_equal(add(x, x), x + x)
+    assert mapped_calls() == before + 3
+
+
 # ---- cuda.reduce's result ------------------------------------------------------------------------
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.int64])

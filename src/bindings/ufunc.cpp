@@ -90,7 +90,6 @@ PyTypeObject* uplan_device_array_type() {
 /// cannot be mistaken for a new one at the same address.
 struct UfuncPlan {
   static constexpr int kMaxInputs = 4;
-  bool valid = false;
   size_t nargs = 0;            // positional arguments (out= given positionally: nin + 1)
   PyObject* stream = nullptr;  // the stream= object (compared while the pending write holds it), or null: none given
   std::weak_ptr<rt::DeviceArray> in[kMaxInputs], out;
@@ -98,6 +97,22 @@ struct UfuncPlan {
 };
 
 bool g_uplans_enabled = true;  // _core._set_ufunc_plans (benchmarks compare the general path)
+
+/// The last call's host plan (issue 23): a call on host arrays alone that took the mapped path
+/// (runtime/ufunc_mapped.h), recorded so that the same call on arrays of the same dtype objects
+/// (NumPy shares them) and shapes, C-contiguous, with no keywords, on the same backend and device,
+/// skips classification, selection, planning and packing: it stages the new inputs where the
+/// recorded words read them, launches, and copies the result into a new array.
+struct UfuncHostPlan {
+  int variant = 0;
+  rt::Backend backend = rt::Backend::Sim;
+  int device = 0;
+  py::object dtypes[UfuncPlan::kMaxInputs];  // held: compared by identity
+  std::vector<int64_t> shapes[UfuncPlan::kMaxInputs];
+  py::dtype out_dtype;
+  std::vector<py::ssize_t> out_shape;
+  rt::MappedRepeat rep;
+};
 
 /// Keyword arguments of a planned call: `out` and `stream` only, read without string copies.
 bool uplan_kwargs(PyObject* kw, PyObject** out, PyObject** stream) {
@@ -161,26 +176,65 @@ class CudaUfunc {
   // longer the only one. Anything it raises, the general path raises too (with pybind11's
   // translation), so the caller drops the plan and takes it.
   PyObject* try_plan(PyObject* args, PyObject* kw) {
-    if (!plan_.valid || !g_uplans_enabled) return nullptr;
+    // Held for the call: the launch releases the GIL, and another thread's call may replace the plan.
+    const std::shared_ptr<UfuncPlan> p = plan_;
+    if (!p || !g_uplans_enabled) return nullptr;
+    const UfuncPlan& plan = *p;
     const size_t n = size_t(PyTuple_GET_SIZE(args));
-    if (n != plan_.nargs) return nullptr;
+    if (n != plan.nargs) return nullptr;
     PyObject *out, *stream;
     if (!uplan_kwargs(kw, &out, &stream)) return nullptr;
     if (n == size_t(nin_) + 1) {
       if (out) return nullptr;
       out = PyTuple_GET_ITEM(args, nin_);
     }
-    if (!out || stream != plan_.stream) return nullptr;
+    if (!out || stream != plan.stream) return nullptr;
     for (int i = 0; i < nin_; ++i)
-      if (!uplan_same(PyTuple_GET_ITEM(args, i), plan_.in[i])) return nullptr;
-    if (!uplan_same(out, plan_.out)) return nullptr;
-    if (!fuse::repeat(plan_.rep)) return nullptr;
+      if (!uplan_same(PyTuple_GET_ITEM(args, i), plan.in[i])) return nullptr;
+    if (!uplan_same(out, plan.out)) return nullptr;
+    if (!fuse::repeat(p->rep)) return nullptr;
     return out;
   }
-  void drop_plan() { plan_.valid = false; }
+
+  // The host plan's call again (see UfuncHostPlan): returns the new result (a new reference), or
+  // null when the call differs from the plan or the mapped path cannot take it now.
+  PyObject* try_host_plan(PyObject* args, PyObject* kw) {
+    const std::shared_ptr<UfuncHostPlan> p = hplan_;  // held for the call, as in try_plan
+    if (!p || !g_uplans_enabled || (kw && PyDict_GET_SIZE(kw) != 0) || PyTuple_GET_SIZE(args) != nin_) return nullptr;
+    if (rt::current_backend() != p->backend || (p->backend == rt::Backend::GPU && rt::current_device() != p->device))
+      return nullptr;
+    const char* data[UfuncPlan::kMaxInputs];
+    for (int i = 0; i < nin_; ++i) {
+      PyObject* o = PyTuple_GET_ITEM(args, i);
+      if (!is_exact_ndarray(o)) return nullptr;
+      const auto* a = py::detail::array_proxy(o);
+      if (a->descr != p->dtypes[i].ptr() || !(a->flags & py::detail::npy_api::NPY_ARRAY_C_CONTIGUOUS_) ||
+          a->nd != int(p->shapes[i].size()))
+        return nullptr;
+      for (int d = 0; d < a->nd; ++d)
+        if (a->dimensions[d] != p->shapes[i][d]) return nullptr;
+      data[i] = a->data;
+    }
+    py::array result(p->out_dtype, p->out_shape);
+    rt::LoadedModule& mod = module(p->backend);
+    char* const dst = static_cast<char*>(result.mutable_data());
+    bool done = false;
+    {
+      // An error (a simulated IndexError, a fault) leaves the general path to raise it, named.
+      py::gil_scoped_release nogil;
+      done = rt::run_mapped_again(mod, build_.variants[p->variant].symbol, p->rep, data, dst, nullptr);
+    }
+    return done ? result.release().ptr() : nullptr;
+  }
+  void drop_plan() {
+    plan_.reset();
+    hplan_.reset();
+  }
 
   py::object call(const py::args& args, const py::kwargs& kw) {
-    plan_.valid = false;
+    plan_.reset();
+    hplan_.reset();
+    host_rep_.valid = false;
     py::object out = py::none(), stream = py::int_(0);
     for (auto item : kw) {
       std::string k = item.first.cast<std::string>();
@@ -202,6 +256,7 @@ class CudaUfunc {
     bool deferred = false;
     py::object r = run(v, in, out, stream, handle, &deferred);
     if (deferred && g_uplans_enabled) record_plan(args, kw, in, out);
+    if (host_rep_.valid && g_uplans_enabled) record_host_plan(args, kw, in, v, r);
     return r;
   }
 
@@ -209,7 +264,34 @@ class CudaUfunc {
   std::shared_ptr<UfuncCore> core_;  // shared with the pending calls that name this ufunc
   UfuncBuild& build_;
   int nin_ = 0;
-  UfuncPlan plan_;  // read and written with the GIL held
+  std::shared_ptr<UfuncPlan> plan_;       // the device plan; read and written with the GIL held
+  std::shared_ptr<UfuncHostPlan> hplan_;  // the host plan; likewise
+  rt::MappedRepeat host_rep_;             // filled by a call that took the mapped path
+
+  // After a call on host arrays alone (exact, C-contiguous ndarrays, no keywords) that took the
+  // mapped path: the plan for the same call again on arrays of the same dtype objects and shapes.
+  void record_host_plan(const py::args& args, const py::kwargs& kw, const std::vector<Arg>& in,
+                        const UfuncVariant& v, const py::object& r) {
+    if (nin_ > UfuncPlan::kMaxInputs || kw.size() != 0 || (int)args.size() != nin_ || !is_exact_ndarray(r)) return;
+    auto p = std::make_shared<UfuncHostPlan>();
+    for (int i = 0; i < nin_; ++i) {
+      PyObject* o = args[i].ptr();
+      if (in[i].kind != Arg::Kind::Host || !is_exact_ndarray(o) || in[i].host.ptr() != o ||
+          !(in[i].host.flags() & py::array::c_style))
+        return;
+      p->dtypes[i] = in[i].host.dtype();
+      p->shapes[i] = shape_of(in[i].host);
+    }
+    py::array res = py::reinterpret_borrow<py::array>(r);
+    p->out_dtype = res.dtype();
+    p->out_shape.assign(res.shape(), res.shape() + res.ndim());
+    p->variant = int(&v - build_.variants.data());
+    p->backend = rt::current_backend();
+    p->device = p->backend == rt::Backend::GPU ? rt::current_device() : 0;
+    p->rep = std::move(host_rep_);
+    host_rep_ = rt::MappedRepeat{};
+    hplan_ = std::move(p);
+  }
 
   // After a call that fusion deferred into a device out=: the plan for the same call again, when
   // it reads only cujit device arrays none of which share out='s memory (such a call would extend
@@ -227,13 +309,12 @@ class CudaUfunc {
       const uintptr_t lo = uintptr_t(in[i].dev->buf->ptr), olo = uintptr_t(o->buf->ptr);
       if (lo < olo + std::max<size_t>(o->buf->nbytes, 1) && olo < lo + std::max<size_t>(in[i].dev->buf->nbytes, 1)) return;
     }
-    UfuncPlan p;
-    if (!fuse::describe_last(*o, &p.rep)) return;
-    p.nargs = args.size();
-    p.stream = kstream;
-    for (int i = 0; i < nin_; ++i) p.in[i] = in[i].dev;
-    p.out = o;
-    p.valid = true;
+    auto p = std::make_shared<UfuncPlan>();
+    if (!fuse::describe_last(*o, &p->rep)) return;
+    p->nargs = args.size();
+    p->stream = kstream;
+    for (int i = 0; i < nin_; ++i) p->in[i] = in[i].dev;
+    p->out = o;
     plan_ = std::move(p);
   }
 
@@ -354,7 +435,7 @@ class CudaUfunc {
       for (const Arg& a : in) staged.push_back({a.host, a.dev});
       py::object r = naming_simulator_errors([&] {
         return ufunc_host_path(staged, v, out_dev, out_dev ? py::object(py::none()) : out, device_result, backend, stream,
-                               [&]() -> rt::LoadedModule& { return module(backend); });
+                               [&]() -> rt::LoadedModule& { return module(backend); }, &host_rep_);
       });
       if (r) return have_out ? out_ret : r;
     }
@@ -459,6 +540,7 @@ PyObject* ufunc_tp_call(PyObject* self, PyObject* args, PyObject* kw) {
         Py_INCREF(r);
         return r;
       }
+      if (PyObject* r = u.try_host_plan(args, kw)) return r;  // a new reference
     } catch (...) {
       u.drop_plan();  // the general path raises it, translated
     }

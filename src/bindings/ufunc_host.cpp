@@ -50,7 +50,7 @@ rt::HostOperand host_operand(const py::array& a) {
 py::object ufunc_host_path(const std::vector<UfuncInput>& in, const UfuncVariant& v,
                            const std::shared_ptr<rt::DeviceArray>& out_dev, const py::object& out_obj,
                            bool device_result, rt::Backend backend, void* stream,
-                           const std::function<rt::LoadedModule&()>& module) {
+                           const std::function<rt::LoadedModule&()>& module, rt::MappedRepeat* rep) {
   // Device operands and a device (or no) result: nothing to stage. Returning before anything is
   // built keeps the device-only call, the common case in a loop, as cheap as it was.
   bool any_host_input = false;
@@ -132,7 +132,7 @@ py::object ufunc_host_path(const std::vector<UfuncInput>& in, const UfuncVariant
   {
     py::gil_scoped_release nogil;
     // A tiny call with a host result: one launch through mapped pinned memory (ufunc_mapped.h).
-    if (rt::mapped_fits(ops, plan, backend)) done = rt::run_mapped(mod, v.symbol, ops, shape, plan, stream);
+    if (rt::mapped_fits(ops, plan, backend)) done = rt::run_mapped(mod, v.symbol, ops, shape, plan, stream, rep);
     if (!done) done = rt::run_host_path(mod, v.symbol, ops, shape, plan, stream);
   }
   if (!done) return {};

@@ -35,11 +35,33 @@ int64_t mapped_calls();
 /// `backend`: one chunk, a host result, within max_bytes.
 bool mapped_fits(const std::vector<HostOperand>& ops, const HostPathPlan& plan, Backend backend);
 
+/// A mapped call as it ran, for running the same call again on other host data (the host plan
+/// of bindings/ufunc.cpp): the loop's words, which address the staged operands in `dev`.
+struct MappedRepeat {
+  bool valid = false;   // every operand was staged (no device operand) and this describes the call
+  char* host = nullptr;  // the buffer the operands were staged in (staging buffer 0, or the simulator's)
+  char* dev = nullptr;   // its device address, which the words hold
+  std::vector<int64_t> packed;
+  int64_t n = 0;
+  std::vector<size_t> offset, bytes;  // per operand (the inputs, then the result)
+  size_t span = 0;                    // the staged bytes (mapped_fits's measure)
+  size_t slot_bytes = 0;              // plan_host_path's measure of a one-chunk call
+};
+
 /// Runs ufunc loop `symbol` of `mod` over the one chunk of `plan` through mapped pinned memory,
 /// on `stream`; the host result is written when it returns. False, having done nothing, when
 /// another thread holds the staging set or the device cannot map it (the caller then takes the
-/// staged path). Throws what the launch and the synchronisation throw.
+/// staged path). Throws what the launch and the synchronisation throw. `rep`, when given, is
+/// filled to describe the call.
 bool run_mapped(LoadedModule& mod, const std::string& symbol, const std::vector<HostOperand>& ops,
-                const std::vector<int64_t>& shape, const HostPathPlan& plan, void* stream);
+                const std::vector<int64_t>& shape, const HostPathPlan& plan, void* stream,
+                MappedRepeat* rep = nullptr);
+
+/// The call `r` describes again, on the inputs' bytes at `inputs` (one per operand but the
+/// result) into `result`, on `stream`. False, having done nothing, when the staging set is busy,
+/// is not the buffer `r` used (a lost context made a new one), or the settings no longer send such
+/// a call here (mapped_config, host_path_config's gpu / simulator and small_max).
+bool run_mapped_again(LoadedModule& mod, const std::string& symbol, MappedRepeat& r, const char* const* inputs,
+                      char* result, void* stream);
 
 }  // namespace cujit::rt
