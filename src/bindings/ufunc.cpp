@@ -234,7 +234,6 @@ class CudaUfunc {
   py::object call(const py::args& args, const py::kwargs& kw) {
     plan_.reset();
     hplan_.reset();
-    host_rep_.valid = false;
     py::object out = py::none(), stream = py::int_(0);
     for (auto item : kw) {
       std::string k = item.first.cast<std::string>();
@@ -254,9 +253,10 @@ class CudaUfunc {
     void* handle = stream_handle(stream);
     check_launch_stream_device(stream_device(stream));
     bool deferred = false;
-    py::object r = run(v, in, out, stream, handle, &deferred);
+    rt::MappedRepeat rep;  // the call's own: the GIL is released while the mapped path fills it
+    py::object r = run(v, in, out, stream, handle, &deferred, &rep);
     if (deferred && g_uplans_enabled) record_plan(args, kw, in, out);
-    if (host_rep_.valid && g_uplans_enabled) record_host_plan(args, kw, in, v, r);
+    if (rep.valid && g_uplans_enabled) record_host_plan(args, kw, in, v, r, std::move(rep));
     return r;
   }
 
@@ -266,12 +266,11 @@ class CudaUfunc {
   int nin_ = 0;
   std::shared_ptr<UfuncPlan> plan_;       // the device plan; read and written with the GIL held
   std::shared_ptr<UfuncHostPlan> hplan_;  // the host plan; likewise
-  rt::MappedRepeat host_rep_;             // filled by a call that took the mapped path
 
   // After a call on host arrays alone (exact, C-contiguous ndarrays, no keywords) that took the
   // mapped path: the plan for the same call again on arrays of the same dtype objects and shapes.
   void record_host_plan(const py::args& args, const py::kwargs& kw, const std::vector<Arg>& in,
-                        const UfuncVariant& v, const py::object& r) {
+                        const UfuncVariant& v, const py::object& r, rt::MappedRepeat rep) {
     if (nin_ > UfuncPlan::kMaxInputs || kw.size() != 0 || (int)args.size() != nin_ || !is_exact_ndarray(r)) return;
     auto p = std::make_shared<UfuncHostPlan>();
     for (int i = 0; i < nin_; ++i) {
@@ -288,8 +287,7 @@ class CudaUfunc {
     p->variant = int(&v - build_.variants.data());
     p->backend = rt::current_backend();
     p->device = p->backend == rt::Backend::GPU ? rt::current_device() : 0;
-    p->rep = std::move(host_rep_);
-    host_rep_ = rt::MappedRepeat{};
+    p->rep = std::move(rep);
     hplan_ = std::move(p);
   }
 
@@ -371,7 +369,7 @@ class CudaUfunc {
   rt::LoadedModule& module(rt::Backend b) { return core_->module(b); }
 
   py::object run(const UfuncVariant& v, std::vector<Arg>& in, py::object out, const py::object& stream_obj, void* stream,
-                 bool* deferred) {
+                 bool* deferred, rt::MappedRepeat* rep) {
     // Where the work happens: the backend of the device arrays involved, else the current one.
     rt::Backend backend = rt::current_backend();
     bool device_result = false;
@@ -435,7 +433,7 @@ class CudaUfunc {
       for (const Arg& a : in) staged.push_back({a.host, a.dev});
       py::object r = naming_simulator_errors([&] {
         return ufunc_host_path(staged, v, out_dev, out_dev ? py::object(py::none()) : out, device_result, backend, stream,
-                               [&]() -> rt::LoadedModule& { return module(backend); }, &host_rep_);
+                               [&]() -> rt::LoadedModule& { return module(backend); }, rep);
       });
       if (r) return have_out ? out_ret : r;
     }
