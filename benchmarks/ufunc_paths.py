@@ -2,7 +2,8 @@
 interleaved (best of LOOPS loops each):
 
 - plan: add(d_a, d_b, out=d_c) on n float32 device arrays, CALLS calls a loop, then synchronise;
-  with the per-ufunc plan (the default) and without (_core._set_ufunc_plans(False)).
+  with the per-ufunc plan (the default) and without (_core._set_ufunc_plans(False)), beside the
+  same work as a @cuda.jit kernel launch, and the planned loop's time before its synchronise.
 - mapped: add(a, b) on host arrays of each size below, result to the host: the mapped path of tiny
   calls (runtime/ufunc_mapped.*, max_bytes large) with its host plan, without it, and the staged
   path (max_bytes 0). The row with the smallest staged bytes where staged wins bounds mapped_max.
@@ -100,6 +101,7 @@ def mapped():
 
         def call():
             out["r"] = add(a, b)
+
         def mode(max_bytes, plans):
             def setup():
                 _core._set_ufunc_mapped_config(max_bytes=max_bytes, simulator=False)
@@ -111,18 +113,6 @@ def mapped():
         _core._set_ufunc_plans(True)
         correct = bool(np.array_equal(out["r"], a + b))
         staged_bytes = 3 * a.nbytes
-        if shape == (4, 4):
-            # The floor: the same loop as a kernel on mapped arrays, then a synchronize.
-            m_a, m_b, m_c = (cuda.mapped_array(16, np.int64) for _ in range(3))
-            m_a[:], m_b[:] = a.ravel(), b.ravel()
-            sync = cuda.default_stream().synchronize
-
-            def floor():
-                add_kernel[1, 256](m_a, m_b, m_c)
-                sync()
-            r.update(interleave([("floor", lambda: None, floor)], CALLS, lambda: None))
-            correct = correct and bool(np.array_equal(m_c, (a + b).ravel()))
-            print(json.dumps({"bench": "mapped_floor", "kernel_on_mapped_plus_sync_us": r["floor"]}))
         print(json.dumps({"bench": "mapped", "shape": list(shape), "dtype": np.dtype(dtype).name,
                           "staged_bytes": staged_bytes, "mapped_us": r["mapped"],
                           "mapped_without_host_plan_us": r["mapped_noplan"], "staged_us": r["staged"],

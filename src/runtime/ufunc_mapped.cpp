@@ -15,10 +15,11 @@
 namespace cujit::rt {
 namespace {
 
-// The default bound: the whole one-chunk range of the staged path (its small_max, 64 KiB). On
-// an H200 machine (benchmarks/ufunc_paths.py, both paths in one process) the mapped path won at
-// every size measured: 21.0 vs 30.4 us a call at 384 staged bytes (the 4 x 4 int64 add), 21.4 vs
-// 30.6 at 12 KiB, 25.1 vs 32.4 at 48 KiB (float32 add of 4,096 elements).
+// The default bound: the whole one-chunk range of the staged path (its small_max, 64 KiB). The
+// mapped path won at every size measured (benchmarks/ufunc_paths.py, both paths in one process):
+// on the H100 15.1 vs 25.9 us a call at 384 staged bytes (the 4 x 4 int64 add), 16.6 vs 28.5 at
+// 12 KiB, 20.2 vs 33.9 at 48 KiB (float32 add of 4,096 elements); on an H200 machine 21.0 vs
+// 30.4, 21.4 vs 30.6, 25.1 vs 32.4 us.
 std::mutex g_mapped_mu;
 MappedConfig g_mapped = {size_t(64) << 10, false};
 std::atomic<int64_t> g_mapped_calls{0};
