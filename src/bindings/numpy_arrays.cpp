@@ -63,8 +63,20 @@ py::array sim_view(const DeviceArray& a) {
   return strided_view(a, a.data, owner);
 }
 
-bool scalar_from_numpy_dtype(py::dtype dt, Scalar* out) {
-  if (!dt || out == nullptr) return false;
+namespace {
+// scalar_from_numpy_dtype's answers by dtype object (issue 23: four attribute lookups were a
+// visible part of a small CUDA ufunc call). NumPy shares dtype objects among arrays (the builtin
+// ones are singletons), and a dtype is immutable in what is read here. Entries hold their dtype,
+// so an address is never reused by another; the first kSeenDtypes dtypes seen are remembered.
+constexpr int kSeenDtypes = 32;
+struct SeenDtype {
+  PyObject* dtype;
+  int scalar;  // -1: not a scalar dtype
+};
+SeenDtype g_seen_dtypes[kSeenDtypes];
+int g_nseen_dtypes = 0;
+
+bool scalar_from_numpy_dtype_uncached(const py::dtype& dt, Scalar* out) {
   std::string bo = dt.attr("byteorder").cast<std::string>();
   if (bo != "=" && bo != "|") return false;  // the device only reads native byte order
   if (!dt.attr("fields").is_none() || !dt.attr("subdtype").is_none()) return false;
@@ -80,8 +92,30 @@ bool scalar_from_numpy_dtype(py::dtype dt, Scalar* out) {
   }
   return false;
 }
+}  // namespace
 
-py::dtype numpy_dtype(Scalar s) { return py::dtype(std::string(scalar_dtype_str(s))); }
+bool scalar_from_numpy_dtype(py::dtype dt, Scalar* out) {
+  if (!dt || out == nullptr) return false;
+  for (int i = 0; i < g_nseen_dtypes; ++i) {
+    if (g_seen_dtypes[i].dtype != dt.ptr()) continue;
+    if (g_seen_dtypes[i].scalar < 0) return false;
+    *out = Scalar(g_seen_dtypes[i].scalar);
+    return true;
+  }
+  Scalar s = Scalar::Float64;
+  const bool ok = scalar_from_numpy_dtype_uncached(dt, &s);
+  if (g_nseen_dtypes < kSeenDtypes) g_seen_dtypes[g_nseen_dtypes++] = {dt.inc_ref().ptr(), ok ? int(s) : -1};
+  if (ok) *out = s;
+  return ok;
+}
+
+py::dtype numpy_dtype(Scalar s) {
+  // Made once per scalar (leaked, as Python objects must not be released after the interpreter).
+  static py::dtype* made[kNumScalars] = {};
+  py::dtype*& d = made[int(s)];
+  if (!d) d = new py::dtype(std::string(scalar_dtype_str(s)));
+  return *d;
+}
 
 bool dtype_from_numpy(py::dtype dt, Dtype* out) {
   if (dt && is_structured_dtype(dt)) {

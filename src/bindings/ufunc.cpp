@@ -7,6 +7,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <mutex>
 
 #include "bindings/common.h"
@@ -42,7 +43,9 @@ struct Arg {
 
 Arg classify(const py::handle& h) {
   Arg a;
-  if (py::isinstance<rt::DeviceArray>(h)) {
+  // An exact ndarray (the usual host operand) is not a DeviceArray: no type-map lookup for it.
+  const bool exact_ndarray = is_exact_ndarray(h);
+  if (!exact_ndarray && py::isinstance<rt::DeviceArray>(h)) {
     a.kind = Arg::Kind::Device;
     a.dev = h.cast<std::shared_ptr<rt::DeviceArray>>();
     if (a.dev->buf) {
@@ -52,7 +55,7 @@ Arg classify(const py::handle& h) {
     a.dtype = scalar_dtype(*a.dev, "a CUDA ufunc");
     return a;
   }
-  if (is_exact_ndarray(h) && py::cast<py::array>(h).ndim() > 0) {
+  if (exact_ndarray && py::cast<py::array>(h).ndim() > 0) {
     a.kind = Arg::Kind::Host;
     a.host = py::reinterpret_borrow<py::array>(h);
   } else if (!is_exact_ndarray(h) && py::hasattr(h, "__cuda_array_interface__")) {
@@ -73,6 +76,70 @@ Arg classify(const py::handle& h) {
   if (!scalar_from_numpy_dtype(a.host.dtype(), &a.dtype))
     throw py::type_error("unsupported array dtype " + py::str(a.host.dtype()).cast<std::string>() + " for a CUDA ufunc");
   return a;
+}
+
+PyTypeObject* uplan_device_array_type() {
+  static PyTypeObject* t = (PyTypeObject*)py::type::of<rt::DeviceArray>().ptr();
+  return t;
+}
+
+/// The last call's plan (issue 23's per-call cost): a call on cujit device arrays into a device
+/// out= that fusion deferred, recorded so that the same call again (the same array objects, the
+/// same stream object) skips classification, selection, the new tree and the packing and runs
+/// fuse::repeat. Arrays are held weakly: the plan keeps nothing alive, and an array freed since
+/// cannot be mistaken for a new one at the same address.
+struct UfuncPlan {
+  static constexpr int kMaxInputs = 4;
+  size_t nargs = 0;            // positional arguments (out= given positionally: nin + 1)
+  PyObject* stream = nullptr;  // the stream= object (compared while the pending write holds it), or null: none given
+  std::weak_ptr<rt::DeviceArray> in[kMaxInputs], out;
+  fuse::Repeat rep;
+};
+
+bool g_uplans_enabled = true;  // _core._set_ufunc_plans (benchmarks compare the general path)
+
+/// The last call's host plan (issue 23): a call on host arrays alone that took the mapped path
+/// (runtime/ufunc_mapped.h), recorded so that the same call on arrays of the same dtype objects
+/// (NumPy shares them) and shapes, C-contiguous, with no keywords, on the same backend and device,
+/// skips classification, selection, planning and packing: it stages the new inputs where the
+/// recorded words read them, launches, and copies the result into a new array.
+struct UfuncHostPlan {
+  int variant = 0;
+  rt::Backend backend = rt::Backend::Sim;
+  int device = 0;
+  py::object dtypes[UfuncPlan::kMaxInputs];  // held: compared by identity
+  std::vector<int64_t> shapes[UfuncPlan::kMaxInputs];
+  py::dtype out_dtype;
+  std::vector<py::ssize_t> out_shape;
+  rt::MappedRepeat rep;
+};
+
+/// Keyword arguments of a planned call: `out` and `stream` only, read without string copies.
+bool uplan_kwargs(PyObject* kw, PyObject** out, PyObject** stream) {
+  *out = *stream = nullptr;
+  if (!kw) return true;
+  PyObject *k, *v;
+  Py_ssize_t pos = 0;
+  while (PyDict_Next(kw, &pos, &k, &v)) {
+    if (!PyUnicode_Check(k)) return false;
+    if (PyUnicode_CompareWithASCIIString(k, "out") == 0) *out = v;
+    else if (PyUnicode_CompareWithASCIIString(k, "stream") == 0) *stream = v;
+    else return false;
+  }
+  return true;
+}
+
+/// Whether `o` is exactly the plan's array `w` (alive) and still usable as the slow path checks.
+bool uplan_same(PyObject* o, const std::weak_ptr<rt::DeviceArray>& w) {
+  if (Py_TYPE(o) != uplan_device_array_type()) return false;
+  const rt::DeviceArray* d = reinterpret_cast<py::detail::instance*>(o)->get_value_and_holder().value_ptr<rt::DeviceArray>();
+  std::shared_ptr<rt::DeviceArray> p = w.lock();
+  if (!p || p.get() != d) return false;
+  if (d->buf) {
+    d->buf->check_live();  // as classify: an array of a context a fault destroyed raises
+    d->buf->check_device("a device array argument", "CUDA ufunc");
+  }
+  return true;
 }
 
 class CudaUfunc {
@@ -104,7 +171,69 @@ class CudaUfunc {
   }
   const UfuncBuild& build() const { return build_; }
 
+  // The planned call again (see UfuncPlan), from ufunc_tp_call: returns the result (a borrowed
+  // out=), or null when the call differs from the plan in anything, or the pending write is no
+  // longer the only one. Anything it raises, the general path raises too (with pybind11's
+  // translation), so the caller drops the plan and takes it.
+  PyObject* try_plan(PyObject* args, PyObject* kw) {
+    // Held for the call: the launch releases the GIL, and another thread's call may replace the plan.
+    const std::shared_ptr<UfuncPlan> p = plan_;
+    if (!p || !g_uplans_enabled) return nullptr;
+    const UfuncPlan& plan = *p;
+    const size_t n = size_t(PyTuple_GET_SIZE(args));
+    if (n != plan.nargs) return nullptr;
+    PyObject *out, *stream;
+    if (!uplan_kwargs(kw, &out, &stream)) return nullptr;
+    if (n == size_t(nin_) + 1) {
+      if (out) return nullptr;
+      out = PyTuple_GET_ITEM(args, nin_);
+    }
+    if (!out || stream != plan.stream) return nullptr;
+    for (int i = 0; i < nin_; ++i)
+      if (!uplan_same(PyTuple_GET_ITEM(args, i), plan.in[i])) return nullptr;
+    if (!uplan_same(out, plan.out)) return nullptr;
+    if (!fuse::repeat(p->rep)) return nullptr;
+    return out;
+  }
+
+  // The host plan's call again (see UfuncHostPlan): returns the new result (a new reference), or
+  // null when the call differs from the plan or the mapped path cannot take it now.
+  PyObject* try_host_plan(PyObject* args, PyObject* kw) {
+    const std::shared_ptr<UfuncHostPlan> p = hplan_;  // held for the call, as in try_plan
+    if (!p || !g_uplans_enabled || (kw && PyDict_GET_SIZE(kw) != 0) || PyTuple_GET_SIZE(args) != nin_) return nullptr;
+    if (rt::current_backend() != p->backend || (p->backend == rt::Backend::GPU && rt::current_device() != p->device))
+      return nullptr;
+    const char* data[UfuncPlan::kMaxInputs];
+    for (int i = 0; i < nin_; ++i) {
+      PyObject* o = PyTuple_GET_ITEM(args, i);
+      if (!is_exact_ndarray(o)) return nullptr;
+      const auto* a = py::detail::array_proxy(o);
+      if (a->descr != p->dtypes[i].ptr() || !(a->flags & py::detail::npy_api::NPY_ARRAY_C_CONTIGUOUS_) ||
+          a->nd != int(p->shapes[i].size()))
+        return nullptr;
+      for (int d = 0; d < a->nd; ++d)
+        if (a->dimensions[d] != p->shapes[i][d]) return nullptr;
+      data[i] = a->data;
+    }
+    py::array result(p->out_dtype, p->out_shape);
+    rt::LoadedModule& mod = module(p->backend);
+    char* const dst = static_cast<char*>(result.mutable_data());
+    bool done = false;
+    {
+      // An error (a simulated IndexError, a fault) leaves the general path to raise it, named.
+      py::gil_scoped_release nogil;
+      done = rt::run_mapped_again(mod, build_.variants[p->variant].symbol, p->rep, data, dst, nullptr);
+    }
+    return done ? result.release().ptr() : nullptr;
+  }
+  void drop_plan() {
+    plan_.reset();
+    hplan_.reset();
+  }
+
   py::object call(const py::args& args, const py::kwargs& kw) {
+    plan_.reset();
+    hplan_.reset();
     py::object out = py::none(), stream = py::int_(0);
     for (auto item : kw) {
       std::string k = item.first.cast<std::string>();
@@ -123,13 +252,69 @@ class CudaUfunc {
     const UfuncVariant& v = select(in);
     void* handle = stream_handle(stream);
     check_launch_stream_device(stream_device(stream));
-    return run(v, in, out, stream, handle);
+    bool deferred = false;
+    rt::MappedRepeat rep;  // the call's own: the GIL is released while the mapped path fills it
+    py::object r = run(v, in, out, stream, handle, &deferred, &rep);
+    if (deferred && g_uplans_enabled) record_plan(args, kw, in, out);
+    if (rep.valid && g_uplans_enabled) record_host_plan(args, kw, in, v, r, std::move(rep));
+    return r;
   }
 
  private:
   std::shared_ptr<UfuncCore> core_;  // shared with the pending calls that name this ufunc
   UfuncBuild& build_;
   int nin_ = 0;
+  std::shared_ptr<UfuncPlan> plan_;       // the device plan; read and written with the GIL held
+  std::shared_ptr<UfuncHostPlan> hplan_;  // the host plan; likewise
+
+  // After a call on host arrays alone (exact, C-contiguous ndarrays, no keywords) that took the
+  // mapped path: the plan for the same call again on arrays of the same dtype objects and shapes.
+  void record_host_plan(const py::args& args, const py::kwargs& kw, const std::vector<Arg>& in,
+                        const UfuncVariant& v, const py::object& r, rt::MappedRepeat rep) {
+    if (nin_ > UfuncPlan::kMaxInputs || kw.size() != 0 || (int)args.size() != nin_ || !is_exact_ndarray(r)) return;
+    auto p = std::make_shared<UfuncHostPlan>();
+    for (int i = 0; i < nin_; ++i) {
+      PyObject* o = args[i].ptr();
+      if (in[i].kind != Arg::Kind::Host || !is_exact_ndarray(o) || in[i].host.ptr() != o ||
+          !(in[i].host.flags() & py::array::c_style))
+        return;
+      p->dtypes[i] = in[i].host.dtype();
+      p->shapes[i] = shape_of(in[i].host);
+    }
+    py::array res = py::reinterpret_borrow<py::array>(r);
+    p->out_dtype = res.dtype();
+    p->out_shape.assign(res.shape(), res.shape() + res.ndim());
+    p->variant = int(&v - build_.variants.data());
+    p->backend = rt::current_backend();
+    p->device = p->backend == rt::Backend::GPU ? rt::current_device() : 0;
+    p->rep = std::move(rep);
+    hplan_ = std::move(p);
+  }
+
+  // After a call that fusion deferred into a device out=: the plan for the same call again, when
+  // it reads only cujit device arrays none of which share out='s memory (such a call would extend
+  // the pending tree instead: x = f(x, out=x) fuses).
+  void record_plan(const py::args& args, const py::kwargs& kw, const std::vector<Arg>& in, const py::object& out) {
+    if (nin_ > UfuncPlan::kMaxInputs || Py_TYPE(out.ptr()) != uplan_device_array_type()) return;
+    PyObject *kout, *kstream;
+    if (!uplan_kwargs(kw.ptr(), &kout, &kstream)) return;
+    std::shared_ptr<rt::DeviceArray> o = out.cast<std::shared_ptr<rt::DeviceArray>>();
+    if (!o->buf) return;
+    for (int i = 0; i < nin_; ++i) {
+      if (in[i].kind != Arg::Kind::Device || Py_TYPE(args[i].ptr()) != uplan_device_array_type() || !in[i].dev->buf ||
+          in[i].dev->buf == o->buf)
+        return;
+      const uintptr_t lo = uintptr_t(in[i].dev->buf->ptr), olo = uintptr_t(o->buf->ptr);
+      if (lo < olo + std::max<size_t>(o->buf->nbytes, 1) && olo < lo + std::max<size_t>(in[i].dev->buf->nbytes, 1)) return;
+    }
+    auto p = std::make_shared<UfuncPlan>();
+    if (!fuse::describe_last(*o, &p->rep)) return;
+    p->nargs = args.size();
+    p->stream = kstream;
+    for (int i = 0; i < nin_; ++i) p->in[i] = in[i].dev;
+    p->out = o;
+    plan_ = std::move(p);
+  }
 
   // Numba's rule: first look for a signature that matches every argument exactly (a scalar by
   // the dtype NumPy gives it); failing that, one where the arrays match exactly and scalars
@@ -183,7 +368,8 @@ class CudaUfunc {
 
   rt::LoadedModule& module(rt::Backend b) { return core_->module(b); }
 
-  py::object run(const UfuncVariant& v, std::vector<Arg>& in, py::object out, const py::object& stream_obj, void* stream) {
+  py::object run(const UfuncVariant& v, std::vector<Arg>& in, py::object out, const py::object& stream_obj, void* stream,
+                 bool* deferred, rt::MappedRepeat* rep) {
     // Where the work happens: the backend of the device arrays involved, else the current one.
     rt::Backend backend = rt::current_backend();
     bool device_result = false;
@@ -223,7 +409,10 @@ class CudaUfunc {
       for (const Arg& a : in) fin.push_back({a.dev, a.scalar, a.kind == Arg::Kind::Host});
       py::object r = fuse::try_defer(core_, int(&v - build_.variants.data()), fin, out_dev, have_out && !out_dev,
                                      backend, stream_obj, stream);
-      if (r) return have_out ? out_ret : r;
+      if (r) {
+        *deferred = bool(out_dev);
+        return have_out ? out_ret : r;
+      }
     }
     for (const Arg& a : in)
       if (a.dev) fuse::observe(*a.dev);
@@ -232,7 +421,7 @@ class CudaUfunc {
     for (int i = 0; i < nin_; ++i) {
       Arg& a = in[i];
       if (a.kind == Arg::Kind::Scalar) {
-        py::array s = py::array(py::dtype(scalar_dtype_str(v.inputs[i])), std::vector<py::ssize_t>{1});
+        py::array s = py::array(numpy_dtype(v.inputs[i]), std::vector<py::ssize_t>{1});
         s.attr("__setitem__")(0, a.scalar);
         a.kind = Arg::Kind::Host;
         a.host = s;
@@ -244,7 +433,7 @@ class CudaUfunc {
       for (const Arg& a : in) staged.push_back({a.host, a.dev});
       py::object r = naming_simulator_errors([&] {
         return ufunc_host_path(staged, v, out_dev, out_dev ? py::object(py::none()) : out, device_result, backend, stream,
-                               [&]() -> rt::LoadedModule& { return module(backend); });
+                               [&]() -> rt::LoadedModule& { return module(backend); }, rep);
       });
       if (r) return have_out ? out_ret : r;
     }
@@ -300,7 +489,7 @@ class CudaUfunc {
     } else if (device_result || backend == rt::Backend::GPU) {
       result_dev = rt::new_device_array(backend, v.output, shape, 'C', stream);
     } else {
-      result_host = new_host_array(py::dtype(scalar_dtype_str(v.output)), shape);
+      result_host = new_host_array(numpy_dtype(v.output), shape);
     }
     if (result_dev) {
       o.data = result_dev->data;
@@ -339,15 +528,45 @@ class CudaUfunc {
 
 CudaUfunc& live_ufunc(py::handle u) { return initialized<CudaUfunc>(u, "CUDA ufunc"); }
 
+// CudaUfunc's tp_call (a Python subclass inherits the C function): the planned call runs without
+// pybind11's argument dispatch; every other call goes to the bound `_call`.
+PyObject* ufunc_tp_call(PyObject* self, PyObject* args, PyObject* kw) {
+  try {
+    CudaUfunc& u = live_ufunc(self);
+    try {
+      if (PyObject* r = u.try_plan(args, kw)) {
+        Py_INCREF(r);
+        return r;
+      }
+      if (PyObject* r = u.try_host_plan(args, kw)) return r;  // a new reference
+    } catch (...) {
+      u.drop_plan();  // the general path raises it, translated
+    }
+  } catch (...) {
+    // not initialised: `_call` raises it
+  }
+  static PyObject* name = PyUnicode_InternFromString("_call");
+  PyObject* m = PyObject_GetAttr(self, name);
+  if (!m) return nullptr;
+  PyObject* r = PyObject_Call(m, args, kw);
+  Py_DECREF(m);
+  return r;
+}
+
 }  // namespace
 
 void define_ufunc(py::module_& m) {
   define_ufunc_host(m);
   fuse::define_fusion(m);
+  m.def("_set_ufunc_plans", [](bool on) { g_uplans_enabled = on; },
+        "Whether CUDA ufunc calls record plans for an identical next call (the default); benchmarks "
+        "turn it off to measure the general path.");
   py::class_<CudaUfunc>(m, "CudaUfunc", py::dynamic_attr(),
-                        "A CUDA ufunc: compiled loops for each signature, called on arrays and scalars.")
+                        "A CUDA ufunc: compiled loops for each signature, called on arrays and scalars.",
+                        py::custom_type_setup([](PyHeapTypeObject* ht) { ht->ht_type.tp_call = ufunc_tp_call; }))
       .def(py::init<std::shared_ptr<FunctionSource>, const std::vector<std::string>&>())
-      .def("__call__", [](py::handle u, const py::args& a, const py::kwargs& kw) { return live_ufunc(u).call(a, kw); })
+      .def("_call", [](py::handle u, const py::args& a, const py::kwargs& kw) { return live_ufunc(u).call(a, kw); },
+           "A call without the plan's shortcut (the type's __call__ tries the plan first).")
       .def_property_readonly("nin", [](py::handle u) { return live_ufunc(u).nin(); })
       .def_property_readonly("nout", [](py::handle u) { return (live_ufunc(u), 1); })
       .def_property_readonly("nargs", [](py::handle u) { return live_ufunc(u).nin() + 1; })

@@ -355,7 +355,7 @@ py::object try_defer(const std::shared_ptr<UfuncCore>& core, int variant, const 
   for (size_t i = 0; i < in.size(); ++i) {
     const Input& a = in[i];
     if (!a.dev) {  // a scalar: a 1-element array of the signature's type, as the eager path makes
-      py::array s = py::array(py::dtype(scalar_dtype_str(v.inputs[i])), std::vector<py::ssize_t>{1});
+      py::array s = py::array(numpy_dtype(v.inputs[i]), std::vector<py::ssize_t>{1});
       s.attr("__setitem__")(0, a.scalar);
       kids.push_back(leaf_node(device_array_from_numpy(s, true, backend, stream)));
       kid_from.push_back(nullptr);
@@ -475,6 +475,45 @@ py::object try_defer(const std::shared_ptr<UfuncCore>& core, int variant, const 
   return py::cast(dest);
 }
 
+bool describe_last(const rt::DeviceArray& out, Repeat* r) {
+  auto& reg = registry();
+  if (reg.empty()) return false;
+  const std::shared_ptr<Pending>& p = reg.back();
+  if (p->buf.lock() != out.buf || !same_view(p->view, out)) return false;
+  for (const auto& k : p->root->kids)
+    if (!k->leaf) return false;
+  const Node& n = *p->root;
+  UfuncCore& c = *n.fn;
+  std::vector<rt::Operand> operands;
+  for (const auto& k : n.kids) operands.push_back({k->leaf->data, k->leaf->shape, k->leaf->strides});
+  operands.push_back({p->view.data, p->view.shape, p->view.strides});
+  r->packed = rt::pack_ufunc_args(p->view.shape, operands, &r->n);
+  c.module(p->backend);  // loaded (it is by now: the call built the variant)
+  r->module = c.modules[p->backend == rt::Backend::GPU ? rt::current_device() : rt::kMaxDevices];
+  if (!r->module) return false;
+  r->symbol = &c.build.variants[n.variant].symbol;
+  r->files = &c.build.file_order;
+  r->pending = p;
+  return true;
+}
+
+int64_t g_repeats = 0;  // calls that fuse::repeat ran (tests)
+
+bool repeat(Repeat& r) {
+  auto& reg = registry();
+  if (reg.size() != 1 || reg[0] != r.pending.lock()) return false;
+  const Pending& p = *reg[0];
+  if (p.buf.expired() || r.module->stale()) return false;
+  if (p.backend == rt::Backend::GPU && rt::current_device() != p.device) return false;
+  naming_simulator_errors(*r.files, [&] {
+    py::gil_scoped_release nogil;
+    r.module->launch_ufunc(*r.symbol, r.packed, r.n, p.stream);
+    return 0;
+  });
+  ++g_repeats;
+  return true;
+}
+
 void define_fusion(py::module_& m) {
   m.def("_set_fusion", [](bool on) {
     flush_all();
@@ -487,6 +526,8 @@ void define_fusion(py::module_& m) {
   }, "How many deferred CUDA ufunc writes are waiting (observable ones); for tests.");
   m.def("_fusion_force_fallback", [](bool on) { g_force_fallback = on; },
         "Tests: fused loops act as if they failed to build, so chains run one call at a time.");
+  m.def("_fusion_repeats", [] { return g_repeats; },
+        "Calls that repeated the last call's plan (a CUDA ufunc's per-call fast path) since the process started; for tests.");
   m.def("_fusion_flush", &flush_all, "Runs every deferred CUDA ufunc write.");
   m.def("_fusion_kernels", [] {
     py::list r;

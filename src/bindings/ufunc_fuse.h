@@ -62,6 +62,26 @@ pybind11::object try_defer(const std::shared_ptr<UfuncCore>& core, int variant, 
                            const std::shared_ptr<rt::DeviceArray>& out, bool host_out, rt::Backend backend,
                            const pybind11::object& stream_obj, void* stream);
 
+/// A deferred call that an identical next call can stand on (issue 23: the per-call cost of a
+/// loop like `add(d_a, d_b, out=d_c)`). Such a call runs the previous call's pending write into
+/// d_c and registers an identical one; when that write is the only pending one, `repeat` does
+/// the same by launching it and leaving it registered, with no new tree, registry scan or packing.
+struct Repeat {
+  std::weak_ptr<const void> pending;           // the registered write (a Pending)
+  std::shared_ptr<rt::LoadedModule> module;    // its loop's module, when it was described
+  const std::string* symbol = nullptr;         // the loop (the core's variant, alive with the ufunc)
+  const std::vector<std::string>* files = nullptr;  // for simulator errors
+  std::vector<int64_t> packed;                 // the loop's UfuncArgs words (pack_ufunc_args)
+  int64_t n = 0;
+};
+/// After try_defer deferred a call into `out` (its result): describes the write it registered
+/// when that write reads only leaves (a single call). False when it cannot be repeated.
+bool describe_last(const rt::DeviceArray& out, Repeat* r);
+/// When the registry holds exactly `r`'s write and nothing else, its device and module still
+/// current: launches it (what the next identical call's try_defer would run) and keeps it
+/// registered, standing for the new call's write. False, having done nothing, otherwise.
+bool repeat(Repeat& r);
+
 void define_fusion(pybind11::module_& m);
 
 }  // namespace fuse

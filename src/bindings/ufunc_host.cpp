@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "runtime/ufunc.h"
+#include "runtime/ufunc_mapped.h"
 #include "runtime/ufunc_pipeline.h"
 
 namespace py = pybind11;
@@ -49,7 +50,7 @@ rt::HostOperand host_operand(const py::array& a) {
 py::object ufunc_host_path(const std::vector<UfuncInput>& in, const UfuncVariant& v,
                            const std::shared_ptr<rt::DeviceArray>& out_dev, const py::object& out_obj,
                            bool device_result, rt::Backend backend, void* stream,
-                           const std::function<rt::LoadedModule&()>& module) {
+                           const std::function<rt::LoadedModule&()>& module, rt::MappedRepeat* rep) {
   // Device operands and a device (or no) result: nothing to stage. Returning before anything is
   // built keeps the device-only call, the common case in a loop, as cheap as it was.
   bool any_host_input = false;
@@ -130,7 +131,9 @@ py::object ufunc_host_path(const std::vector<UfuncInput>& in, const UfuncVariant
   bool done = false;
   {
     py::gil_scoped_release nogil;
-    done = rt::run_host_path(mod, v.symbol, ops, shape, plan, stream);
+    // A tiny call with a host result: one launch through mapped pinned memory (ufunc_mapped.h).
+    if (rt::mapped_fits(ops, plan, backend)) done = rt::run_mapped(mod, v.symbol, ops, shape, plan, stream, rep);
+    if (!done) done = rt::run_host_path(mod, v.symbol, ops, shape, plan, stream);
   }
   if (!done) return {};
   if (out_dev || have_out_host) return py::none();  // the caller returns its own out= object
@@ -166,13 +169,31 @@ void define_ufunc_host(py::module_& m) {
   m.def("_set_ufunc_host_path_drain_failure", &rt::set_host_path_drain_failure, py::arg("chunk"),
         "Tests: draining this chunk of a split call raises RuntimeError (-1: never).");
   m.def(
+      "_ufunc_mapped_config",
+      []() {
+        rt::MappedConfig c = rt::mapped_config();
+        py::dict d;
+        d["max_bytes"] = c.max_bytes;
+        d["simulator"] = c.simulator;
+        return d;
+      },
+      "The mapped path's settings of tiny CUDA ufunc calls (runtime/ufunc_mapped.h), as a dict.");
+  m.def(
+      "_set_ufunc_mapped_config",
+      [](size_t max_bytes, bool simulator) { rt::set_mapped_config({max_bytes, simulator}); },
+      py::arg("max_bytes"), py::arg("simulator"),
+      "Sets the mapped path's bound in staged bytes (0: off; benchmarks compare) and whether the "
+      "simulator takes it (tests). ValueError past the staging buffer size.");
+  m.def("_ufunc_mapped_calls", &rt::mapped_calls, "Calls that took the mapped path since the process started.");
+  m.def(
       "_ufunc_host_path_stats",
       []() {
         rt::HostPathStats s = rt::host_path_stats();
         py::dict d;
-        d["calls"] = s.calls;
+        // A call of the mapped path (ufunc_mapped.h) is a host-path call of one chunk.
+        d["calls"] = s.calls + rt::mapped_calls();
         d["split_calls"] = s.split_calls;
-        d["chunks"] = s.chunks;
+        d["chunks"] = s.chunks + rt::mapped_calls();
         d["direct_out_calls"] = s.direct_out_calls;
         return d;
       },

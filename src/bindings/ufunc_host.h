@@ -11,6 +11,7 @@
 #include "pipeline.h"
 #include "bindings/numpy_arrays.h"
 #include "runtime/launch.h"
+#include "runtime/ufunc_mapped.h"
 
 namespace cujit {
 
@@ -28,10 +29,11 @@ struct UfuncInput {
 /// the result, or a null object when the call does not fit or the staging set is busy: the
 /// caller then takes the general path, which also raises whatever error the call deserves.
 /// `out_dev` / `out_host`: the out= argument as a device array, or as a host array (None: no out=).
+/// `rep`, when given, describes a call that took the mapped path (runtime/ufunc_mapped.h).
 pybind11::object ufunc_host_path(const std::vector<UfuncInput>& in, const UfuncVariant& v,
                                  const std::shared_ptr<rt::DeviceArray>& out_dev, const pybind11::object& out_host,
                                  bool device_result, rt::Backend backend, void* stream,
-                                 const std::function<rt::LoadedModule&()>& module);
+                                 const std::function<rt::LoadedModule&()>& module, rt::MappedRepeat* rep = nullptr);
 
 /// _core's private knobs of the host path, for the tests and the benchmarks.
 void define_ufunc_host(pybind11::module_& m);

@@ -10,7 +10,8 @@ as in ``numba.cuda.reduce``.
 
 One launch, whatever the size: enough blocks to fill the GPU, each thread folding a grid-stride
 slice of the array (eight loads in flight per step) and each block folding its threads' values in
-shared memory; the last block to finish then folds the per-block partials and `init`.
+shared memory; the last block to finish then folds the per-block partials and `init`, and
+writes the result straight into mapped host memory, so a call is one launch and one synchronise.
 The kernel is written below in the kernel subset itself, with the user's function as a device
 function, and compiled once per dtype.
 """
@@ -19,7 +20,10 @@ import operator
 import numpy as np
 
 from .dispatcher import DeviceFunction, Dispatcher
+from .. import _core
 from ..types import from_dtype
+
+_DeviceNDArray = _core.DeviceNDArray
 
 _BLOCK = 256        # threads per block; a power of two (the in-block tree halves it)
 _BLOCKS_PER_SM = 4  # resident on any GPU (1,024 threads per SM) whatever the kernel's registers,
@@ -123,7 +127,12 @@ def _writeable(a):
 class Reduce:
     """A reduction built from a binary function (a Python function or a lambda)."""
 
+    # The result comes back through mapped memory (see _scratch); False: copied back from a
+    # device array, as before (benchmarks/ufunc_paths.py compares the two).
+    _mapped_result = True
+
     def __init__(self, functor):
+        self._fast = None  # (dtype, stream, simulator, device, _State) of the last common call
         self._functor = functor
         self._device = functor if isinstance(functor, DeviceFunction) else DeviceFunction(functor)
         self._kernels = {}
@@ -149,21 +158,48 @@ class Reduce:
         return k
 
     def _scratch(self, dtype, stream):
-        """Per-block partials, the arrival counter (zero between calls) and a one-element result,
-        kept per dtype, stream and backend: calls on one stream are ordered, so they can share."""
+        """The per-call state of (dtype, stream, backend, device): the per-block partials, the
+        arrival counter (zero between calls), a one-element device result, the host result (a
+        mapped array: the kernel writes it over the bus, so a call is one launch and one
+        synchronise, with no copy back) and its device view, the stream to synchronise, and the
+        kernel configured for a full grid. Calls on one stream are ordered, so they can share."""
         from cujit import cuda
-        key = (dtype, getattr(stream, "handle", stream), cuda.simulator_enabled())
+        sim = _core.simulator_enabled()
+        key = (dtype, getattr(stream, "handle", stream), sim, _core.current_device_id())
         s = self._buffers.get(key)
         if s is None:
-            s = self._buffers[key] = (cuda.device_array(_max_blocks(), dtype=dtype),
-                                      cuda.to_device(np.zeros(1, np.int32)),
-                                      cuda.device_array(1, dtype=dtype), np.empty(1, dtype))
+            blocks = _max_blocks()
+            host = cuda.mapped_array(1, dtype=dtype)
+            kernel = self._kernel(dtype)
+            s = self._buffers[key] = _State(
+                partials=cuda.device_array(blocks, dtype=dtype), count=cuda.to_device(np.zeros(1, np.int32)),
+                out=cuda.device_array(1, dtype=dtype), host=host,
+                host_dev=_core.mapped_device_array(host, host._cujit_alloc),
+                # The default stream's; a stream given is synchronised through itself (the state
+                # holds no stream object, nor a launcher bound to one, so it keeps none alive).
+                sync=cuda.default_stream().synchronize, blocks=blocks, kernel=kernel,
+                full=kernel[blocks, _BLOCK, 0] if not stream else None, zero=dtype.type(0))
         return s
 
     def __call__(self, arr, size=None, res=None, init=0, stream=0):
         """Reduces `arr` (host or device, 1-d; its first `size` elements if given) and returns the
         result as a NumPy scalar, or writes it to `res[0]` (a device array) and returns None."""
         from cujit import cuda
+        # The common call again (a cujit device array reduced whole into a NumPy scalar, init 0,
+        # the same dtype object, stream object, backend and device as the last such call): its
+        # state without the lookups below.
+        f = self._fast
+        plain = res is None and size is None and type(init) is int and init == 0 and type(arr) is _DeviceNDArray
+        if (f is not None and plain and self._mapped_result and stream is f[1] and arr.dtype is f[0] and arr.ndim == 1
+                and _core.simulator_enabled() is f[2] and _core.current_device_id() == f[3]):
+            s = f[4]
+            n = arr.shape[0]
+            if n >= 1:
+                blocks = (n + _BLOCK - 1) // _BLOCK
+                launch = s.full if blocks >= s.blocks else s.kernel[blocks, _BLOCK, 0]
+                launch(arr, n, s.partials, s.count, s.host_dev, s.zero)
+                s.sync()
+                return s.host[0]
         if getattr(arr, "ndim", None) != 1:
             raise TypeError("only 1-d arrays can be reduced, got %s with %s dimension(s)"
                             % (type(arr).__name__, getattr(arr, "ndim", "no")))
@@ -180,12 +216,36 @@ class Reduce:
             return init
         if not cuda.is_cuda_array(arr):
             arr = cuda.to_device(np.ascontiguousarray(arr[:n]), stream=stream)
-        partials, count, out, host = self._scratch(dtype, stream)
-        blocks = min((n + _BLOCK - 1) // _BLOCK, _max_blocks())
-        self._kernel(dtype)[blocks, _BLOCK, stream](arr, n, partials, count, out if res is None else res, init)
+        s = self._scratch(dtype, stream)
+        blocks = (n + _BLOCK - 1) // _BLOCK
+        if blocks >= s.blocks and s.full is not None:
+            launch = s.full
+        else:
+            launch = s.kernel[min(blocks, s.blocks), _BLOCK, stream]
         if res is not None:
+            launch(arr, n, s.partials, s.count, res, init)
             return None
-        return out.copy_to_host(host, stream=stream)[0]
+        # A raw stream handle (an int) has no synchronize(): its result is copied back.
+        sync = getattr(stream, "synchronize", None) if stream else s.sync
+        if sync is None or not self._mapped_result:
+            self._fast = None
+            launch(arr, n, s.partials, s.count, s.out, init)
+            return s.out.copy_to_host(s.host, stream=stream)[0]
+        if plain and not stream and arr.dtype == dtype:
+            # The fast path above takes this call next time (stream 0 only: it holds the object).
+            self._fast = (arr.dtype, stream, _core.simulator_enabled(), _core.current_device_id(), s)
+        launch(arr, n, s.partials, s.count, s.host_dev, init)
+        sync()
+        return s.host[0]
+
+
+class _State:
+    """What Reduce._scratch keeps per (dtype, stream, backend, device)."""
+    __slots__ = ("partials", "count", "out", "host", "host_dev", "sync", "blocks", "kernel", "full", "zero")
+
+    def __init__(self, **kw):
+        for k, v in kw.items():
+            setattr(self, k, v)
 
 
 reduce = Reduce
