@@ -9,6 +9,7 @@
 //
 // All functions are thread-safe (NVRTC itself is, per program; the library is loaded once).
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -68,6 +69,21 @@ NvrtcOutput nvrtc_compile(const std::string& source, const std::string& program_
                           const std::string& arch, const std::vector<std::string>& extra_options,
                           const std::string& header = std::string(), bool allow_pch = true,
                           bool allow_minimal = true);
+
+/// Starts writing the precompiled header of `header` for compiles with the arch `arch` returns,
+/// `extra_options` and `allow_minimal` (as nvrtc_compile takes them) on the background thread,
+/// which calls `arch` and loads NVRTC there: the warm-up a process's first GPU context starts. Nothing happens when PCH is off, when
+/// that PCH exists or is being made, or at exit; errors are dropped (a compile reports its own).
+void nvrtc_prepare_pch(const std::string& header, std::function<std::string()> arch,
+                       const std::vector<std::string>& extra_options = {}, bool allow_minimal = true);
+
+/// Interpreter exit: no new background job; the queued ones are dropped, the running one is
+/// cancelled (NVRTC 12.8+'s flow callback; an older NVRTC finishes it) and its thread joined.
+void nvrtc_background_shutdown();
+
+/// Tests and benchmarks: waits until the background thread has nothing queued or running; false
+/// after `max_seconds`.
+bool nvrtc_background_idle(double max_seconds);
 
 /// Interpreter exit: waits (at most `max_seconds`) until no compile runs in any thread (those
 /// Ctrl-C left running included), so that none is inside NVRTC when exit() unloads it. False when

@@ -11,6 +11,7 @@
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <map>
 #include <mutex>
 
@@ -146,21 +147,53 @@ bool pch_enabled() {
   return t.owner == 0 || t.owner == getpid();
 }
 
+namespace {
+// How long a compile waits for a PCH another thread is making (CUJIT_NVRTC_PCH_WAIT, ms): the
+// background maker (nvrtc.cpp) writes it while compiles go on without it.
+int pch_wait_ms() {
+  const char* v = std::getenv("CUJIT_NVRTC_PCH_WAIT");
+  if (v == nullptr || *v == '\0') return kDefaultPchWaitMs;
+  char* end = nullptr;
+  long ms = std::strtol(v, &end, 10);
+  return (end && *end == '\0' && ms >= 0) ? int(std::min<long>(ms, 60000)) : kDefaultPchWaitMs;
+}
+
+std::string ticket_key(const std::string& header, const std::vector<std::string>& options) {
+  std::vector<std::string> parts{"nvrtc-pch-1", header};
+  parts.insert(parts.end(), options.begin(), options.end());
+  return cache_key_list(parts);
+}
+
+// A Create ticket for `key` with a new file name (the caller holds the table's mutex and knows the
+// key has no entry); None when the folder cannot be made.
+PchTicket reserve_locked(Table& t, const std::string& key) {
+  PchTicket ticket;
+  ticket.key = key;
+  const std::string& folder = t.ensure_folder();
+  if (folder.empty()) return ticket;
+  ticket.role = PchTicket::Role::Create;
+  // A new name per file, so a discarded file NVRTC may still have mapped is never overwritten.
+  ticket.path = folder + "/" + key + "-" + std::to_string(++t.serial) + ".pch";
+  t.entries[key] = Entry{State::Creating, ticket.path, {}};
+  return ticket;
+}
+}  // namespace
+
 PchTicket pch_begin(const std::string& header, const std::vector<std::string>& options) {
   PchTicket ticket;
   if (!pch_enabled()) return ticket;
-  std::vector<std::string> parts{"nvrtc-pch-1", header};
-  parts.insert(parts.end(), options.begin(), options.end());
-  ticket.key = cache_key_list(parts);
+  ticket.key = ticket_key(header, options);
 
   Table& t = table();
   std::unique_lock<std::mutex> lock(t.mutex);
-  // Another thread making this PCH (the warm-up a GPU context starts, bindings/common.cpp) will
-  // be done sooner than this compile could parse the header itself: wait for it, within reason.
-  t.made.wait_for(lock, std::chrono::seconds(2), [&] {
-    auto i = t.entries.find(ticket.key);
-    return i == t.entries.end() || i->second.state != State::Creating;
-  });
+  // Another thread making this PCH (the background maker, or a compile creating it in the
+  // foreground): wait for it only as long as CUJIT_NVRTC_PCH_WAIT allows.
+  const int wait_ms = pch_wait_ms();
+  if (wait_ms > 0)
+    t.made.wait_for(lock, std::chrono::milliseconds(wait_ms), [&] {
+      auto i = t.entries.find(ticket.key);
+      return i == t.entries.end() || i->second.state != State::Creating;
+    });
   auto it = t.entries.find(ticket.key);
   if (it != t.entries.end()) {
     Entry& e = it->second;
@@ -177,13 +210,24 @@ PchTicket pch_begin(const std::string& header, const std::vector<std::string>& o
     t.entries.erase(it);
     ++t.stats.discarded;
   }
-  const std::string& folder = t.ensure_folder();
-  if (folder.empty()) return ticket;
-  ticket.role = PchTicket::Role::Create;
-  // A new name per file, so a discarded file NVRTC may still have mapped is never overwritten.
-  ticket.path = folder + "/" + ticket.key + "-" + std::to_string(++t.serial) + ".pch";
-  t.entries[ticket.key] = Entry{State::Creating, ticket.path, {}};
-  return ticket;
+  return reserve_locked(t, ticket.key);
+}
+
+PchTicket pch_reserve(const std::string& header, const std::vector<std::string>& options) {
+  PchTicket ticket;
+  if (!pch_enabled()) return ticket;
+  ticket.key = ticket_key(header, options);
+  Table& t = table();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  auto it = t.entries.find(ticket.key);
+  if (it != t.entries.end()) {
+    FileId now;
+    if (it->second.state != State::Ready || (file_id(it->second.path, now) && now == it->second.id)) return ticket;
+    remove_file_quietly(it->second.path);
+    t.entries.erase(it);
+    ++t.stats.discarded;
+  }
+  return reserve_locked(t, ticket.key);
 }
 
 void pch_created(const PchTicket& t_, bool ok) {
