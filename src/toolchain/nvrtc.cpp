@@ -581,7 +581,11 @@ NvrtcOutput nvrtc_compile_here(const std::string& source, const std::string& pro
     // but later compiles should not pay for reading it again.
     if (first.rc == NVRTC_SUCCESS && first.log.find("precompiled header") != std::string::npos) pch_discard(ticket);
   } else {
+    const auto t0 = std::chrono::steady_clock::now();
     run_program(a, first, main_source, program_name, header, options);
+    // What a compile without the PCH costs: pch_begin's estimate for waiting on one.
+    if (modern && allow_pch && !header.empty() && first.rc == NVRTC_SUCCESS)
+      pch_note_compile(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   }
   Attempt* done = &first;
   if (first.rc == NVRTC_ERROR_INVALID_OPTION && modern) {

@@ -33,15 +33,12 @@ struct PchTicket {
 /// child of the process that first used PCH.
 bool pch_enabled();
 
-/// How long (ms) a compile waits by default for a PCH another thread is making before it compiles
-/// without it (CUJIT_NVRTC_PCH_WAIT overrides; benchmarks/NOTES-compile.md has the measurements).
-constexpr int kDefaultPchWaitMs = 2000;
-
 /// The role of a compile whose header is `header` and whose options are exactly `options`
 /// (NVRTC refuses a PCH made with other options): Use when a checked file exists; Create when
 /// there is none and no other thread is making it (the caller makes it, or hands the ticket to
 /// the background maker, nvrtc.cpp); None when disabled, when making it failed before, when
-/// another thread is still making it after waiting for it (CUJIT_NVRTC_PCH_WAIT ms), or when the
+/// another thread is still making it (a compile waits for it only where that is expected to be
+/// faster than compiling without, or as long as CUJIT_NVRTC_PCH_WAIT ms says), or when the
 /// folder cannot be created.
 PchTicket pch_begin(const std::string& header, const std::vector<std::string>& options);
 
@@ -52,6 +49,10 @@ PchTicket pch_reserve(const std::string& header, const std::vector<std::string>&
 /// After a Create compile: `ok` says whether NVRTC wrote the file (nvrtcGetPCHCreateStatus).
 /// A failure is remembered: that key is compiled without PCH for the rest of the process.
 void pch_created(const PchTicket& t, bool ok);
+
+/// The duration of a compile that had a header but used no PCH: the estimate of what writing
+/// one costs and of what a compile without one costs, for the wait in pch_begin.
+void pch_note_compile(double ms);
 
 /// After a Use compile that NVRTC did not accept the file for (a warning in its log, or an
 /// error the same program without PCH does not have): the file is removed and forgotten, and the
