@@ -96,19 +96,15 @@ def test_the_background_thread_writes_the_pch_the_next_compile_uses(tmp_path):
     assert not os.path.exists(out["stats"]["folder"])
 
 
-@pytest.mark.parametrize("wait", ["0", "auto"])
-def test_a_compile_waits_for_the_pch_being_written_as_long_as_CUJIT_NVRTC_PCH_WAIT_says(tmp_path, wait):
+def test_a_compile_waits_for_the_pch_being_written_as_long_as_CUJIT_NVRTC_PCH_WAIT_says(tmp_path):
     # The warm-up's job is queued first, so the compile finds the PCH being made (or not yet
-    # reserved, and then hands its own creation over): with no wait it never uses it. Unset
-    # (auto), a compile waits only where the rest of the writing is expected to take less than
-    # what the PCH saves, which a process that has measured nothing yet cannot expect.
-    env = {"CUJIT_NVRTC_PCH_WAIT": "0"} if wait == "0" else {}
+    # reserved, and then hands its own creation over): with no wait it never uses it.
     out = run('''
         _core._nvrtc_warmup("compute_90", wait=False)
         out["roles"] = [compile("add")["pch"]]
         out["idle"] = _core._nvrtc_background_idle(300)
         out["roles"].append(compile("hyp")["pch"])
-    ''', tmp_path, CUJIT_NVRTC_PCH_BACKGROUND="1", **env)
+    ''', tmp_path, CUJIT_NVRTC_PCH_BACKGROUND="1", CUJIT_NVRTC_PCH_WAIT="0")
     assert out["idle"] and out["roles"] == ["", "used"]
     assert out["stats"]["created"] == 1 and out["stats"]["used"] == 1
     # With a long wait, a compile that finds it being made waits and uses it.

@@ -3,9 +3,7 @@
 
 #include <dlfcn.h>
 #include <limits.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -377,8 +375,7 @@ namespace {
 // what a compile without PCH costs, and later ones use the file once it is there). Its jobs come
 // from nvrtc_compile_here (a compile that found no PCH for its header hands its Create ticket
 // over) and from nvrtc_prepare_pch (the warm-up a process's first GPU context starts, which also
-// loads NVRTC here rather than in the first kernel's compile). The thread runs niced, so a
-// compile the program waits for comes first on a busy machine. Each job compiles the header and
+// loads NVRTC here rather than in the first kernel's compile). Each job compiles the header and
 // an empty kernel with --create-pch: the PCH holds the state after the header, which any program
 // with that header and those options can load. At exit (nvrtc_background_shutdown) the queue is
 // dropped and the running job cancelled through NVRTC's flow callback, so that exit does not
@@ -443,8 +440,8 @@ void make_pch(PchMaker& m, PchJob& job) {
 }
 
 void maker_loop(PchMaker* m) {
-  // Below the program's own threads: on a busy machine the compile it waits for comes first.
-  setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
+  // Not niced: a compile may be waiting for this thread's PCH (pch_begin), and a niced thread on
+  // a busy machine would keep it waiting (an unprivileged process cannot raise it back).
   for (;;) {
     PchJob job;
     {
@@ -581,11 +578,7 @@ NvrtcOutput nvrtc_compile_here(const std::string& source, const std::string& pro
     // but later compiles should not pay for reading it again.
     if (first.rc == NVRTC_SUCCESS && first.log.find("precompiled header") != std::string::npos) pch_discard(ticket);
   } else {
-    const auto t0 = std::chrono::steady_clock::now();
     run_program(a, first, main_source, program_name, header, options);
-    // What a compile without the PCH costs: pch_begin's estimate for waiting on one.
-    if (modern && allow_pch && !header.empty() && first.rc == NVRTC_SUCCESS)
-      pch_note_compile(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   }
   Attempt* done = &first;
   if (first.rc == NVRTC_ERROR_INVALID_OPTION && modern) {

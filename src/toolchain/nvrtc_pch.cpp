@@ -45,13 +45,10 @@ bool file_id(const std::string& path, FileId& id) {
 
 enum class State { Creating, Ready, Failed };
 
-using Clock = std::chrono::steady_clock;
-
 struct Entry {
   State state;
   std::string path;
   FileId id;
-  Clock::time_point started{};  // when it was reserved (Creating)
 };
 
 // Removes a folder of .pch files (no subfolders are ever made), best effort.
@@ -102,8 +99,6 @@ struct Table {
   pid_t owner = 0;     // the process that made the folder: only it uses and removes it
   unsigned serial = 0; // numbers the files
   PchStats stats;
-  double plain_ms = 0;   // the last compile with a header but no PCH (pch_note_compile)
-  double create_ms = 0;  // the last PCH written
 
   ~Table() {
     if (!folder.empty() && owner == getpid()) remove_folder(folder);
@@ -153,26 +148,21 @@ bool pch_enabled() {
 }
 
 namespace {
-// How long a compile that finds its PCH being written waits for it. CUJIT_NVRTC_PCH_WAIT (ms)
-// fixes it (0: never); unset, the compile waits only where that is expected to be faster than
-// compiling without: when what is left of the writing, estimated from the last PCH this process
-// wrote (else from the last compile without one: writing one costs about that), is under the
-// share of a compile that a PCH saves (kPchSavedShare; benchmarks/NOTES-compile.md), and then
-// for that long and a little more.
-constexpr double kPchSavedShare = 0.2;
+// How long a compile that finds its PCH being written waits for it before it compiles without
+// (CUJIT_NVRTC_PCH_WAIT, ms; 0: never). Waiting is the default: the PCH of a prelude and an empty
+// kernel is written in about half the time a kernel compiles without one, a compile with it
+// costs about two thirds of one without, and two NVRTC compiles running at once slow each other
+// by a quarter or more (benchmarks/NOTES-compile.md, measured on the H200's host), so a compile
+// that goes on without loses to one that waits however far the writing has got.
+constexpr double kDefaultWaitMs = 2000;
 
-double pch_wait_ms(const Table& t, const Entry& e) {
+double pch_wait_ms() {
   if (const char* v = std::getenv("CUJIT_NVRTC_PCH_WAIT"); v && *v) {
     char* end = nullptr;
     long ms = std::strtol(v, &end, 10);
     if (end && *end == '\0' && ms >= 0) return double(std::min<long>(ms, 600000));
   }
-  const double estimate = t.create_ms > 0 ? t.create_ms : t.plain_ms;
-  if (estimate <= 0) return 0;  // nothing measured yet: a first compile goes on without
-  const double elapsed = std::chrono::duration<double, std::milli>(Clock::now() - e.started).count();
-  const double left = std::max(0.0, estimate - elapsed);
-  const double compile = t.plain_ms > 0 ? t.plain_ms : estimate;
-  return left <= kPchSavedShare * compile ? left * 1.5 + 1.0 : 0;
+  return kDefaultWaitMs;
 }
 
 std::string ticket_key(const std::string& header, const std::vector<std::string>& options) {
@@ -191,7 +181,7 @@ PchTicket reserve_locked(Table& t, const std::string& key) {
   ticket.role = PchTicket::Role::Create;
   // A new name per file, so a discarded file NVRTC may still have mapped is never overwritten.
   ticket.path = folder + "/" + key + "-" + std::to_string(++t.serial) + ".pch";
-  t.entries[key] = Entry{State::Creating, ticket.path, {}, Clock::now()};
+  t.entries[key] = Entry{State::Creating, ticket.path, {}};
   return ticket;
 }
 }  // namespace
@@ -204,10 +194,10 @@ PchTicket pch_begin(const std::string& header, const std::vector<std::string>& o
   Table& t = table();
   std::unique_lock<std::mutex> lock(t.mutex);
   // Another thread making this PCH (the background maker, or a compile creating it in the
-  // foreground): wait for it only where that pays (pch_wait_ms).
+  // foreground): wait for it (pch_wait_ms).
   auto it = t.entries.find(ticket.key);
   if (it != t.entries.end() && it->second.state == State::Creating) {
-    const double wait_ms = pch_wait_ms(t, it->second);
+    const double wait_ms = pch_wait_ms();
     if (wait_ms > 0)
       t.made.wait_for(lock, std::chrono::duration<double, std::milli>(wait_ms), [&] {
         auto i = t.entries.find(ticket.key);
@@ -259,7 +249,6 @@ void pch_created(const PchTicket& t_, bool ok) {
   if (ok && file_id(e.path, e.id)) {
     e.state = State::Ready;
     ++t.stats.created;
-    t.create_ms = std::chrono::duration<double, std::milli>(Clock::now() - e.started).count();
   } else {
     remove_file_quietly(e.path);
     e.state = State::Failed;
@@ -276,12 +265,6 @@ void pch_discard(const PchTicket& t_) {
   remove_file_quietly(it->second.path);
   t.entries.erase(it);
   ++t.stats.discarded;
-}
-
-void pch_note_compile(double ms) {
-  Table& t = table();
-  std::lock_guard<std::mutex> lock(t.mutex);
-  t.plain_ms = ms;
 }
 
 PchStats pch_stats() {

@@ -37,9 +37,8 @@ bool pch_enabled();
 /// (NVRTC refuses a PCH made with other options): Use when a checked file exists; Create when
 /// there is none and no other thread is making it (the caller makes it, or hands the ticket to
 /// the background maker, nvrtc.cpp); None when disabled, when making it failed before, when
-/// another thread is still making it (a compile waits for it only where that is expected to be
-/// faster than compiling without, or as long as CUJIT_NVRTC_PCH_WAIT ms says), or when the
-/// folder cannot be created.
+/// another thread is still making it after waiting for it (2 s, or CUJIT_NVRTC_PCH_WAIT ms), or
+/// when the folder cannot be created.
 PchTicket pch_begin(const std::string& header, const std::vector<std::string>& options);
 
 /// A Create ticket when no PCH of (header, options) exists or is being made, else None; never
@@ -49,10 +48,6 @@ PchTicket pch_reserve(const std::string& header, const std::vector<std::string>&
 /// After a Create compile: `ok` says whether NVRTC wrote the file (nvrtcGetPCHCreateStatus).
 /// A failure is remembered: that key is compiled without PCH for the rest of the process.
 void pch_created(const PchTicket& t, bool ok);
-
-/// The duration of a compile that had a header but used no PCH: the estimate of what writing
-/// one costs and of what a compile without one costs, for the wait in pch_begin.
-void pch_note_compile(double ms);
 
 /// After a Use compile that NVRTC did not accept the file for (a warning in its log, or an
 /// error the same program without PCH does not have): the file is removed and forgotten, and the
