@@ -95,7 +95,8 @@ std::string nvrtc_version();
 
 /// The NVRTC that would be loaded, without loading it (its real path, size and time; the version
 /// when only the system loader finds it): part of cache keys, so that a new NVRTC recompiles
-/// everything while a cache hit never pays for loading a 100 MB library.
+/// everything while a cache hit never waits for loading a 100 MB library (the warm-up at the first
+/// GPU context loads it on NVRTC's background thread, nvrtc_prepare_pch).
 std::string nvrtc_identity();
 
 /// The architectures the loaded NVRTC can target, as numbers (75, 80, ..., 120), ascending.
@@ -109,7 +110,7 @@ std::vector<int> nvrtc_supported_archs();
 std::string best_arch(int cc_major, int cc_minor, bool cubin);
 
 /// best_arch through the disk cache (keyed by nvrtc_identity), so a process whose kernels are all
-/// cached never loads NVRTC.
+/// cached does not load NVRTC for it.
 std::string best_arch_cached(int cc_major, int cc_minor, bool cubin);
 
 }  // namespace cujit::toolchain
