@@ -396,6 +396,7 @@ struct PchMaker {
   std::deque<PchJob> jobs;   // guarded by mu
   bool busy = false;         // a job is running (guarded by mu)
   bool closed = false;       // exit began: no new job (guarded by mu)
+  int unreserved = 0;        // warm-up jobs queued or running whose PCH is not reserved yet (mu)
   std::thread* thread = nullptr;
   pid_t owner = 0;           // the process that started the thread: only it joins it
   std::atomic<bool> cancel{false};
@@ -417,17 +418,31 @@ void give_up(PchJob& job) {
   if (job.ticket.role == PchTicket::Role::Create) pch_created(job.ticket, false);
 }
 
+// A warm-up job has reserved its PCH (or given up): compiles waiting in
+// wait_warmups_reserved go on.
+void warmup_reserved(PchMaker& m) {
+  std::lock_guard<std::mutex> lock(m.mu);
+  --m.unreserved;
+  m.cv.notify_all();
+}
+
 void make_pch(PchMaker& m, PchJob& job) {
   RunningCompile running;
+  const bool warmup = job.ticket.role != PchTicket::Role::Create;
   try {
-    const NvrtcApi& a = api();
-    if (job.ticket.role != PchTicket::Role::Create) {
+    if (warmup) {
+      struct Reserved {  // on every path out of the reservation
+        PchMaker& m;
+        ~Reserved() { warmup_reserved(m); }
+      } reserved{m};
+      const NvrtcApi& a = api();
       const CompileOptions co = compile_options(a, job.arch(), job.extra, job.allow_minimal);
       if (!co.modern) return;
       job.options = co.options;
       job.ticket = pch_reserve(job.header, job.options);
       if (job.ticket.role != PchTicket::Role::Create) return;  // made or being made already
     }
+    const NvrtcApi& a = api();
     Attempt at(a);
     const std::string source = std::string("#include \"") + kPreludeName +
                                "\"\n#pragma nv_diag_suppress 20283\nextern \"C\" __global__ void cj_pch_seed() {}\n";
@@ -457,7 +472,10 @@ void maker_loop(PchMaker* m) {
     make_pch(*m, job);
   }
   std::lock_guard<std::mutex> lock(m->mu);
-  for (PchJob& job : m->jobs) give_up(job);
+  for (PchJob& job : m->jobs) {
+    if (job.ticket.role != PchTicket::Role::Create) --m->unreserved;
+    give_up(job);
+  }
   m->jobs.clear();
   m->busy = false;
   m->cv.notify_all();
@@ -478,9 +496,21 @@ bool submit(PchJob&& job) {
       return false;
     }
   }
+  if (job.ticket.role != PchTicket::Role::Create) ++m.unreserved;
   m.jobs.push_back(std::move(job));
   m.cv.notify_all();
   return true;
+}
+
+// A compile about to look for its PCH first lets a warm-up that is loading NVRTC or finding the
+// arch reserve the PCH it is about to write: the compile then finds it being written and waits
+// for it, instead of writing its own alongside (two compiles at once slow each other). The wait
+// is short: this compile has loaded NVRTC already, which is most of what the warm-up does first.
+void wait_warmups_reserved() {
+  PchMaker& m = maker();
+  std::unique_lock<std::mutex> lock(m.mu);
+  if (m.unreserved > 0 && !m.closed)
+    m.cv.wait_for(lock, std::chrono::seconds(1), [&m] { return m.unreserved <= 0 || m.closed; });
 }
 
 void PchMaker::shutdown() {
@@ -548,7 +578,10 @@ NvrtcOutput nvrtc_compile_here(const std::string& source, const std::string& pro
       header.empty() ? source
                      : std::string("#include \"") + kPreludeName + "\"\n#pragma nv_diag_suppress 20283\n" + source;
   PchTicket ticket;
-  if (modern && allow_pch && !header.empty()) ticket = pch_begin(header, options);
+  if (modern && allow_pch && !header.empty()) {
+    wait_warmups_reserved();
+    ticket = pch_begin(header, options);
+  }
   if (ticket.role == PchTicket::Role::Create && background_enabled()) {
     // No PCH for this header yet: the maker writes it while this program compiles without it
     // (writing it here would cost this compile more than the PCH saves it).
