@@ -30,7 +30,8 @@ namespace {
 // A program makes its GPU context before its first kernel compiles, so when the first context
 // exists NVRTC's background thread (toolchain nvrtc_prepare_pch) loads NVRTC and writes the
 // prelude's PCH for the device's arch and the default options, while the program goes on; a
-// kernel that compiles meanwhile does not wait for it beyond CUJIT_NVRTC_PCH_WAIT. On by default;
+// kernel that compiles meanwhile waits for that PCH (2 s at most, CUJIT_NVRTC_PCH_WAIT) rather
+// than compile alongside it (benchmarks/NOTES-compile.md has the H100's figures). On by default;
 // CUJIT_NVRTC_WARMUP=0 turns it off (then the first kernel's compile loads NVRTC and hands the
 // PCH to the background thread itself), CUJIT_NVRTC_PCH=0 too.
 //
