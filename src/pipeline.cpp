@@ -616,6 +616,11 @@ toolchain::NvrtcOutput nvrtc_compile_source(const std::string& source, const std
   return toolchain::nvrtc_compile(source, name, arch, extra_options, std::string(), allow_pch, allow_minimal);
 }
 
+void nvrtc_prepare_prelude_pch(std::function<std::string()> arch) {
+  const std::string& prelude = cuda_prelude();
+  toolchain::nvrtc_prepare_pch(prelude.substr(0, cuda_prelude_size(prelude)), std::move(arch));
+}
+
 toolchain::NvrtcOutput compile_cuda(const Build& b, const std::string& arch) {
   StageTimer t{"nvrtc", b.name + " for " + arch};
   const bool cubin = arch.rfind("sm_", 0) == 0;

@@ -3,6 +3,7 @@
 // each prints what it did (1: stages and times, 2: the typed trees, 3: the generated code). The
 // runtime loads what this hands it.
 #pragma once
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -159,6 +160,11 @@ toolchain::NvrtcOutput nvrtc_compile_source(const std::string& source, const std
                                             const std::string& arch,
                                             const std::vector<std::string>& extra_options = {},
                                             bool allow_pch = true, bool allow_minimal = true);
+
+/// The precompiled header of cuda_prelude() (what a program using no optional part includes)
+/// for the arch `arch` returns (called on that thread) and the default options, written by NVRTC's
+/// background thread (toolchain::nvrtc_prepare_pch): the warm-up at a process's first GPU context.
+void nvrtc_prepare_prelude_pch(std::function<std::string()> arch);
 
 /// NVRTC for `arch` ("sm_90": CUBIN; "compute_90": PTX), through the disk cache. Errors in the
 /// generated code are reported at the user's line (cujit.errors.TypingError).

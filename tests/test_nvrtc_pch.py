@@ -1,8 +1,10 @@
-"""NVRTC's precompiled header for the prelude (src/toolchain/nvrtc_pch.h): the first compile of a
-process writes it, later ones load it, the output is the same as without it, a changed file is
+"""NVRTC's precompiled header for the prelude (src/toolchain/nvrtc_pch.h): NVRTC's background
+thread writes it while the first compile of a prelude goes on without it (toolchain/nvrtc.cpp's
+PCH maker), later compiles load it, the output is the same as without it, a changed file is
 dropped without failing the compile, and the files are process scratch (gone at exit, not in the
-disk cache). Each test runs in a fresh process: the PCH table is per process. Needs NVRTC 12.8+
-(no GPU)."""
+disk cache). The table's own tests run with CUJIT_NVRTC_PCH_BACKGROUND=0 (the compile that finds
+no PCH writes it itself), which makes them deterministic. Each test runs in a fresh process: the
+PCH table is per process. Needs NVRTC 12.8+ (no GPU)."""
 import json
 import os
 import subprocess
@@ -49,8 +51,11 @@ HARNESS = textwrap.dedent('''
 def run(steps, tmp_path, **env):
     script = HARNESS + textwrap.dedent(steps) + "\nout['stats'] = _core.nvrtc_pch_stats()\nprint(json.dumps(out))\n"
     full_env = dict(os.environ, TMPDIR=str(tmp_path), PYTHONPATH=PACKAGE_PARENT, **env)
-    if "CUJIT_NVRTC_PCH" not in env:
-        full_env.pop("CUJIT_NVRTC_PCH", None)
+    for name, default in (("CUJIT_NVRTC_PCH", None), ("CUJIT_NVRTC_PCH_BACKGROUND", "0"), ("CUJIT_NVRTC_PCH_WAIT", None)):
+        if name not in env:
+            full_env.pop(name, None)
+            if default is not None:
+                full_env[name] = default
     r = subprocess.run([sys.executable, "-c", script], env=full_env, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     result = json.loads(r.stdout.strip().splitlines()[-1])
@@ -75,6 +80,65 @@ def test_first_compile_creates_the_pch_and_the_next_uses_it(tmp_path):
     assert out["stats"]["created"] == 1 and out["stats"]["used"] == 1
     # Process scratch: the folder goes with the process.
     assert not os.path.exists(folder)
+
+
+def test_the_background_thread_writes_the_pch_the_next_compile_uses(tmp_path):
+    # The default: the first compile of a prelude does not pay for writing its PCH.
+    out = run('''
+        a = compile("add")
+        out["idle"] = _core._nvrtc_background_idle(300)
+        b = compile("hyp")
+        out["roles"] = [a["pch"], b["pch"]]
+        out["same_output"] = b["image"] == compile("hyp", pch=False)["image"]
+    ''', tmp_path, CUJIT_NVRTC_PCH_BACKGROUND="1")
+    assert out["idle"] and out["roles"] == ["", "used"] and out["same_output"]
+    assert out["stats"]["created"] == 1 and out["stats"]["used"] == 1 and out["stats"]["failed"] == 0
+    assert not os.path.exists(out["stats"]["folder"])
+
+
+def test_a_compile_waits_for_the_pch_being_written_as_long_as_CUJIT_NVRTC_PCH_WAIT_says(tmp_path):
+    # The warm-up's job is queued first, so the compile finds the PCH being made (or not yet
+    # reserved, and then hands its own creation over): with no wait it never uses it.
+    out = run('''
+        _core._nvrtc_warmup("compute_90", wait=False)
+        out["roles"] = [compile("add")["pch"]]
+        out["idle"] = _core._nvrtc_background_idle(300)
+        out["roles"].append(compile("hyp")["pch"])
+    ''', tmp_path, CUJIT_NVRTC_PCH_BACKGROUND="1", CUJIT_NVRTC_PCH_WAIT="0")
+    assert out["idle"] and out["roles"] == ["", "used"]
+    assert out["stats"]["created"] == 1 and out["stats"]["used"] == 1
+    # With a long wait, a compile that finds it being made waits and uses it.
+    out = run('''
+        a = compile("add")
+        out["roles"] = [a["pch"], compile("hyp")["pch"]]
+    ''', tmp_path, CUJIT_NVRTC_PCH_BACKGROUND="1", CUJIT_NVRTC_PCH_WAIT="60000")
+    assert out["roles"] == ["", "used"]
+
+
+def test_compiles_after_shutdown_write_their_own_pch(tmp_path):
+    # Exit began: the background thread takes no new job, so a compile writes the PCH itself.
+    out = run('''
+        _core._shutdown()
+        out["roles"] = [compile("add")["pch"], compile("hyp")["pch"]]
+    ''', tmp_path, CUJIT_NVRTC_PCH_BACKGROUND="1")
+    assert out["roles"] == ["created", "used"]
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.05])
+def test_exit_cancels_the_pch_being_written(tmp_path, delay):
+    # _core._shutdown (atexit) cancels the running job through NVRTC's flow callback instead of
+    # letting exit wait for a PCH nobody will use; the job ends either way, recorded as made or
+    # failed, and nothing is left behind.
+    out = run('''
+        import time
+        _core._nvrtc_warmup("compute_90", wait=False)
+        time.sleep(%r)
+        _core._shutdown()
+        out["idle"] = _core._nvrtc_background_idle(0)
+    ''' % delay, tmp_path, CUJIT_NVRTC_PCH_BACKGROUND="1")
+    assert out["idle"]
+    assert out["stats"]["created"] + out["stats"]["failed"] <= 1
+    assert not any(p.name.startswith("cujit-pch-") for p in tmp_path.iterdir())
 
 
 def test_each_arch_has_its_own_pch(tmp_path):
@@ -156,8 +220,10 @@ def test_kernels_use_it_with_the_disk_cache_off(tmp_path):
     ''')
     cache = tmp_path / "cache"
     env = dict(os.environ, TMPDIR=str(tmp_path), PYTHONPATH=PACKAGE_PARENT, CUJIT_ENABLE_CUDASIM="1",
-               CUJIT_CHECK_PTX="1", CUJIT_DEBUG="1", CUJIT_DISABLE_CACHE="1", CUJIT_CACHE_DIR=str(cache))
+               CUJIT_CHECK_PTX="1", CUJIT_DEBUG="1", CUJIT_DISABLE_CACHE="1", CUJIT_CACHE_DIR=str(cache),
+               CUJIT_NVRTC_PCH_WAIT="60000")  # the second kernel waits for the PCH the first one handed over
     env.pop("CUJIT_NVRTC_PCH", None)
+    env.pop("CUJIT_NVRTC_PCH_BACKGROUND", None)
     path = tmp_path / "prog.py"  # cujit reads kernels' source from their file
     path.write_text(program)
     r = subprocess.run([sys.executable, str(path)], env=env, capture_output=True, text=True)
@@ -168,7 +234,8 @@ def test_kernels_use_it_with_the_disk_cache_off(tmp_path):
                                  env=env, capture_output=True, text=True).stdout.strip()
         if tuple(int(p) for p in version.split(".")) < (12, 8):
             pytest.skip("NVRTC %s has no precompiled headers" % version)
-    assert [l.split()[-1] for l in lines] == ["created", "used"], r.stderr
+    # The first kernel's compile handed its PCH to the background thread (nothing to report).
+    assert [l.split()[-1] for l in lines] == ["used"], r.stderr
     assert not cache.exists() or not any(cache.rglob("*"))
 
 
@@ -203,17 +270,17 @@ def test_warmup_is_off_with_CUJIT_NVRTC_PCH_0(tmp_path):
 
 
 def test_a_compile_during_the_warmup_waits_for_its_pch(tmp_path):
-    # The kernel's compile waits for the PCH the warm-up is writing (or, if it came first, the
-    # warm-up waits for the kernel's): one file is made, and the compile that did not make it uses it.
+    # The kernel's compile first lets the warm-up reserve the PCH it is about to write (the
+    # warm-up may still be loading NVRTC), then waits for it and uses it: one file is made, and a
+    # second warm-up finds it.
     out = run('''
         _core._nvrtc_warmup("compute_90", wait=False)
         out["roles"] = [compile("add")["pch"]]
-        _core._nvrtc_warmup("compute_90")  # joins the first one
-    ''', tmp_path)
-    assert out["roles"][0] in ("used", "created")
-    # One file; the two compiles that did not make it (a warm-up or the kernel, and the second
-    # warm-up) used it.
-    assert out["stats"]["created"] == 1 and out["stats"]["used"] == 2
+        _core._nvrtc_warmup("compute_90")  # waits until the thread is idle
+        out["roles"].append(compile("hyp")["pch"])
+    ''', tmp_path, CUJIT_NVRTC_PCH_BACKGROUND="1")
+    assert out["roles"] == ["used", "used"]
+    assert out["stats"]["created"] == 1 and out["stats"]["failed"] == 0 and out["stats"]["used"] == 2
 
 
 def test_a_process_that_loads_nvrtc_in_the_warmup_may_end_while_it_runs(tmp_path):

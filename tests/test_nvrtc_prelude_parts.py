@@ -101,8 +101,11 @@ def test_each_prelude_has_its_own_precompiled_header(tmp_path):
         roles = [_core.nvrtc_compile(src[k], "compute_90")["pch"] for k in ("plain", "atomic", "plain", "atomic")]
         print(json.dumps({"roles": roles, "stats": _core.nvrtc_pch_stats()}))
     ''' % ([os.path.dirname(os.path.abspath(__file__))] + sys.path,))
-    env = dict(os.environ, TMPDIR=str(tmp_path))
+    # CUJIT_NVRTC_PCH_BACKGROUND=0: each first compile writes its PCH itself (the default hands
+    # it to a background thread, test_nvrtc_pch.py), so the roles are deterministic.
+    env = dict(os.environ, TMPDIR=str(tmp_path), CUJIT_NVRTC_PCH_BACKGROUND="0")
     env.pop("CUJIT_NVRTC_PCH", None)
+    env.pop("CUJIT_NVRTC_PCH_WAIT", None)
     r = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout.strip().splitlines()[-1])

@@ -25,39 +25,25 @@ std::atomic<bool> g_check_ptx{false};
 void set_check_ptx(bool on) { g_check_ptx = on; }
 
 namespace {
-// The first GPU compile of a process also pays for loading NVRTC's libraries and for writing the
-// prelude's precompiled header (toolchain/nvrtc_pch.h): ~10-20 ms of a first kernel's NVRTC time
-// (benchmarks/NOTES-compile.md). A program makes its GPU context, then moves data, before its first
-// kernel compiles, so when the first context exists a thread compiles an empty kernel with the
-// prelude and the default options for the device's arch: NVRTC is loaded and the PCH written
-// while the program goes on, and the first kernel uses the PCH. A kernel that compiles while the
-// warm-up writes the PCH waits for it (nvrtc_pch.h pch_begin). Opt-in (CUJIT_NVRTC_WARMUP=1); off
-// with CUJIT_NVRTC_PCH=0 too.
+// The first GPU compile of a process also pays for loading NVRTC's libraries (benchmarks/
+// NOTES-compile.md), and a compile without the prelude's precompiled header parses the prelude.
+// A program makes its GPU context before its first kernel compiles, so when the first context
+// exists NVRTC's background thread (toolchain nvrtc_prepare_pch) loads NVRTC and writes the
+// prelude's PCH for the device's arch and the default options, while the program goes on; a
+// kernel that compiles meanwhile waits for that PCH (2 s at most, CUJIT_NVRTC_PCH_WAIT) rather
+// than compile alongside it (benchmarks/NOTES-compile.md has the H100's figures). On by default;
+// CUJIT_NVRTC_WARMUP=0 turns it off (then the first kernel's compile loads NVRTC and hands the
+// PCH to the background thread itself), CUJIT_NVRTC_PCH=0 too.
 //
-// The exit path: the thread must never be inside NVRTC when exit() runs static destructors. Where
-// the disk cache answered best_arch (a GPU process whose kernels are cached), the warm-up thread is
-// what loads libnvrtc, so libnvrtc's static destructors are registered after this file's and run
-// first: a short process that ended during the warm-up crashed with SIGSEGV
-// (tests/test_nvrtc_pch.py reproduces it without a GPU). So _core._shutdown (an atexit handler,
-// before any static destructor) closes the warm-up and waits for every compile still running
-// (toolchain wait_running_compiles, 60 s at most), then joins the thread; the destructor's join
-// is a fallback for a process that never ran _shutdown. A forked child never joins its parent's
-// thread (it does not exist there).
-struct Warmup {
-  std::mutex mu;
-  std::thread* thread = nullptr;  // never detached while it runs; leaked in a forked child
-  pid_t owner = 0;                // the process that started it
-  bool closed = false;            // interpreter exit began: no new warm-up
-  void join_locked() {
-    if (thread && owner == getpid() && thread->joinable()) thread->join();
-    if (owner == getpid()) delete thread;
-    thread = nullptr;
-  }
-  ~Warmup() { join_locked(); }  // at exit: the thread must not outlive the PCH table (made before this)
-};
-Warmup& warmup_state() {
-  static Warmup w;
-  return w;
+// The exit path: no NVRTC compile may run when exit() runs libnvrtc's static destructors (they
+// are registered after this file's where the warm-up thread is what loads libnvrtc: a short
+// process that ended during the warm-up crashed with SIGSEGV; tests/test_nvrtc_pch.py reproduces
+// it without a GPU). So _core._shutdown (an atexit handler, before any static destructor) cancels
+// the background job, joins its thread, and waits for every other compile still running
+// (toolchain wait_running_compiles, 60 s at most).
+bool warmup_enabled() {
+  const char* v = std::getenv("CUJIT_NVRTC_WARMUP");
+  return !(v && (std::string(v) == "0" || std::string(v) == "off" || std::string(v) == "false"));
 }
 
 // CUJIT_NVRTC_PTX=1 (off by default; read at each compile, so a benchmark can switch it): GPU
@@ -79,41 +65,24 @@ std::string gpu_arch(int major, int minor) {
 }
 
 void start_nvrtc_warmup(int major, int minor) {
-  const char* on = std::getenv("CUJIT_NVRTC_WARMUP");
-  if (!on || std::string(on) != "1") return;
+  if (!warmup_enabled()) return;
   try {
-    nvrtc_warmup(gpu_arch(major, minor), false);
+    // The arch is found on the background thread: where the disk cache does not know it yet,
+    // finding it loads NVRTC.
+    nvrtc_prepare_prelude_pch([major, minor] { return gpu_arch(major, minor); });
   } catch (...) {  // a courtesy: the first kernel compiles as it would have without it
   }
 }
 }  // namespace
 
 void nvrtc_warmup(const std::string& arch, bool wait) {
-  if (!toolchain::pch_enabled()) return;  // also makes the PCH table before warmup_state()
-  Warmup& w = warmup_state();
-  std::lock_guard<std::mutex> g(w.mu);
-  if (w.closed) return;
-  w.join_locked();
-  w.owner = getpid();
-  w.thread = new std::thread([arch] {
-    try {
-      nvrtc_compile_source(cuda_prelude() + "extern \"C\" __global__ void cj_nvrtc_warmup() {}\n", "cujit_warmup.cu", arch);
-    } catch (...) {
-    }
-  });
-  if (wait) w.join_locked();
+  nvrtc_prepare_prelude_pch([arch] { return arch; });
+  if (wait) toolchain::nvrtc_background_idle(60);
 }
 
 void nvrtc_warmup_shutdown() {
-  Warmup& w = warmup_state();
-  {
-    std::lock_guard<std::mutex> g(w.mu);
-    w.closed = true;
-  }
-  // The warm-up's compile is one of the running ones; once none runs, its thread only returns.
-  if (!toolchain::wait_running_compiles(60)) return;  // NVRTC stuck for a minute: exit as before
-  std::lock_guard<std::mutex> g(w.mu);
-  w.join_locked();
+  toolchain::nvrtc_background_shutdown();
+  toolchain::wait_running_compiles(60);  // NVRTC stuck for a minute: exit as before
 }
 
 void register_nvrtc_warmup() { rt::on_first_context(&start_nvrtc_warmup); }

@@ -152,9 +152,9 @@ void set_check_ptx(bool on);
 /// context; and, for tests and benchmarks, started for `arch` now (wait: until it is done).
 void register_nvrtc_warmup();
 void nvrtc_warmup(const std::string& arch, bool wait);
-/// Interpreter exit (_core._shutdown): no new warm-up; waits (60 s at most) for every NVRTC compile
-/// still running, the warm-up's included, and joins its thread, so none is inside NVRTC when exit()
-/// runs libnvrtc's static destructors.
+/// Interpreter exit (_core._shutdown): no new warm-up; cancels NVRTC's background job and joins
+/// its thread, then waits (60 s at most) for every other NVRTC compile still running, so none is
+/// inside NVRTC when exit() runs libnvrtc's static destructors.
 void nvrtc_warmup_shutdown();
 
 }  // namespace cujit

@@ -304,6 +304,11 @@ void define_compiler(py::module_& m) {
     d["enabled"] = toolchain::pch_enabled();
     return d;
   }, "This process's NVRTC precompiled headers: counters, their folder and files (toolchain/nvrtc_pch.h).");
+  m.def("_nvrtc_background_idle", [](double seconds) {
+    py::gil_scoped_release nogil;
+    return toolchain::nvrtc_background_idle(seconds);
+  }, py::arg("seconds") = 60.0,
+        "Waits until NVRTC's background thread (the PCH it writes) has nothing to do; False after `seconds`.");
 }
 
 }  // namespace cujit

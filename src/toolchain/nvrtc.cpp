@@ -12,7 +12,9 @@
 #include <cstdlib>
 #include <chrono>
 #include <condition_variable>
+#include <deque>
 #include <exception>
+#include <functional>
 #include <mutex>
 #include <thread>
 
@@ -210,9 +212,13 @@ struct Attempt {
   std::string log;
 };
 
+// `cancel` (optional): NVRTC asks it at points of the compile whether to stop (nvrtcSetFlowCallback,
+// 12.8+; older libraries run to the end); the background PCH maker's flag, set at exit.
+int cancel_requested(void* flag, void*) { return static_cast<std::atomic<bool>*>(flag)->load() ? 1 : 0; }
+
 void run_program(const NvrtcApi& a, Attempt& at, const std::string& source,
                  const std::string& program_name, const std::string& header,
-                 const std::vector<std::string>& options) {
+                 const std::vector<std::string>& options, std::atomic<bool>* cancel = nullptr) {
   const char* header_text = header.c_str();
   const char* header_name = kPreludeName;
   const bool has_header = !header.empty();
@@ -221,6 +227,7 @@ void run_program(const NvrtcApi& a, Attempt& at, const std::string& source,
                                 has_header ? 1 : 0, has_header ? &header_text : nullptr,
                                 has_header ? &header_name : nullptr),
         "nvrtcCreateProgram");
+  if (cancel && a.nvrtcSetFlowCallback) a.nvrtcSetFlowCallback(at.guard.prog, &cancel_requested, cancel);
   std::vector<const char*> option_ptrs;
   option_ptrs.reserve(options.size());
   for (const std::string& o : options) option_ptrs.push_back(o.c_str());
@@ -231,6 +238,40 @@ void run_program(const NvrtcApi& a, Attempt& at, const std::string& source,
 std::vector<std::string> with(std::vector<std::string> options, std::initializer_list<std::string> more) {
   options.insert(options.end(), more.begin(), more.end());
   return options;
+}
+
+// The options of a compile: `plain` (what every NVRTC takes) and `options` (plain, and where the
+// library is 12.8+ the ones that make compiles cheaper without changing what the user's code
+// becomes; benchmarks/NOTES-compile.md has the measurements).
+struct CompileOptions {
+  std::vector<std::string> plain, options;
+  bool modern = false;  // 12.8+ (the PCH API is there) and no option refused before
+};
+
+CompileOptions compile_options(const NvrtcApi& a, const std::string& arch,
+                               const std::vector<std::string>& extra_options, bool allow_minimal) {
+  CompileOptions co;
+  co.plain = {
+      // The generated code and the prelude are written to C++17; pin it rather than depend on
+      // the NVRTC version's default.
+      "--std=c++17",
+      // A real arch makes NVRTC finish the job (CUBIN, no driver JIT at load); a virtual one
+      // stops at PTX, which the driver can JIT for GPUs newer than this NVRTC.
+      "-arch=" + arch,
+      // NVRTC would add the folder of the "source" (program_name: the user's .py) to the include
+      // path. Generated code includes nothing from disk, so nothing there may be picked up.
+      "-no-source-include",
+  };
+  // No -lineinfo or -default-device by default: the first costs compile time and is asked for by
+  // the pipeline when profiling; generated code marks its functions __device__/__global__ itself.
+  co.plain.insert(co.plain.end(), extra_options.begin(), extra_options.end());
+  co.modern = a.nvrtcGetPCHCreateStatus != nullptr && !g_plain_only.load();
+  co.options = co.plain;
+  // -minimal leaves textures, surfaces, the device runtime (cudaMalloc, launches from device
+  // code) and the runtime API's types out of NVRTC's built-in header, none of which generated
+  // code uses: the front end parses 2-4 ms less per program.
+  if (co.modern && allow_minimal) co.options.push_back("-minimal");
+  return co;
 }
 
 }  // namespace
@@ -329,6 +370,187 @@ NvrtcOutput nvrtc_compile(const std::string& source, const std::string& program_
 
 namespace {
 
+// The background PCH maker: one thread that writes precompiled headers while compiles go on
+// without them, so that no compile pays for writing one (the first compile of a prelude costs
+// what a compile without PCH costs, and later ones use the file once it is there). Its jobs come
+// from nvrtc_compile_here (a compile that found no PCH for its header hands its Create ticket
+// over) and from nvrtc_prepare_pch (the warm-up a process's first GPU context starts, which also
+// loads NVRTC here rather than in the first kernel's compile). Each job compiles the header and
+// an empty kernel with --create-pch: the PCH holds the state after the header, which any program
+// with that header and those options can load. At exit (nvrtc_background_shutdown) the queue is
+// dropped and the running job cancelled through NVRTC's flow callback, so that exit does not
+// wait for a PCH nobody will use.
+struct PchJob {
+  PchTicket ticket;                    // reserved by a compile (Role::Create), or None: reserve here
+  std::string header;
+  std::vector<std::string> options;    // with a reserved ticket: the compile's exact options
+  std::function<std::string()> arch;   // without one: what compile_options needs (the arch is
+                                       // found in the thread: it may load NVRTC)
+  std::vector<std::string> extra;
+  bool allow_minimal = true;
+};
+
+struct PchMaker {
+  std::mutex mu;
+  std::condition_variable cv;
+  std::deque<PchJob> jobs;   // guarded by mu
+  bool busy = false;         // a job is running (guarded by mu)
+  bool closed = false;       // exit began: no new job (guarded by mu)
+  int unreserved = 0;        // warm-up jobs queued or running whose PCH is not reserved yet (mu)
+  std::thread* thread = nullptr;
+  pid_t owner = 0;           // the process that started the thread: only it joins it
+  std::atomic<bool> cancel{false};
+  ~PchMaker() { shutdown(); }  // fallback for a process that never ran nvrtc_background_shutdown
+  void shutdown();
+};
+
+PchMaker& maker() {
+  static PchMaker m;
+  return m;
+}
+
+bool background_enabled() {
+  const char* v = std::getenv("CUJIT_NVRTC_PCH_BACKGROUND");
+  return !(v && (std::string(v) == "0" || std::string(v) == "off" || std::string(v) == "false"));
+}
+
+void give_up(PchJob& job) {
+  if (job.ticket.role == PchTicket::Role::Create) pch_created(job.ticket, false);
+}
+
+// A warm-up job has reserved its PCH (or given up): compiles waiting in
+// wait_warmups_reserved go on.
+void warmup_reserved(PchMaker& m) {
+  std::lock_guard<std::mutex> lock(m.mu);
+  --m.unreserved;
+  m.cv.notify_all();
+}
+
+void make_pch(PchMaker& m, PchJob& job) {
+  RunningCompile running;
+  const bool warmup = job.ticket.role != PchTicket::Role::Create;
+  try {
+    if (warmup) {
+      struct Reserved {  // on every path out of the reservation
+        PchMaker& m;
+        ~Reserved() { warmup_reserved(m); }
+      } reserved{m};
+      const NvrtcApi& a = api();
+      const CompileOptions co = compile_options(a, job.arch(), job.extra, job.allow_minimal);
+      if (!co.modern) return;
+      job.options = co.options;
+      job.ticket = pch_reserve(job.header, job.options);
+      if (job.ticket.role != PchTicket::Role::Create) return;  // made or being made already
+    }
+    const NvrtcApi& a = api();
+    Attempt at(a);
+    const std::string source = std::string("#include \"") + kPreludeName +
+                               "\"\n#pragma nv_diag_suppress 20283\nextern \"C\" __global__ void cj_pch_seed() {}\n";
+    run_program(a, at, source, "cujit_pch.cu", job.header,
+                with(job.options, {"--create-pch=" + job.ticket.path, "-pch-messages=false"}), &m.cancel);
+    pch_created(job.ticket, at.rc == NVRTC_SUCCESS && a.nvrtcGetPCHCreateStatus(at.guard.prog) == NVRTC_SUCCESS);
+  } catch (...) {  // NVRTC missing or failing: the compiles that need it report that themselves
+    give_up(job);
+  }
+}
+
+void maker_loop(PchMaker* m) {
+  // Not niced: a compile may be waiting for this thread's PCH (pch_begin), and a niced thread on
+  // a busy machine would keep it waiting (an unprivileged process cannot raise it back).
+  for (;;) {
+    PchJob job;
+    {
+      std::unique_lock<std::mutex> lock(m->mu);
+      m->busy = false;
+      m->cv.notify_all();
+      m->cv.wait(lock, [m] { return m->closed || !m->jobs.empty(); });
+      if (m->closed) break;
+      job = std::move(m->jobs.front());
+      m->jobs.pop_front();
+      m->busy = true;
+    }
+    make_pch(*m, job);
+  }
+  std::lock_guard<std::mutex> lock(m->mu);
+  for (PchJob& job : m->jobs) {
+    if (job.ticket.role != PchTicket::Role::Create) --m->unreserved;
+    give_up(job);
+  }
+  m->jobs.clear();
+  m->busy = false;
+  m->cv.notify_all();
+}
+
+// Queues `job`; false (and the job untouched) when the maker is closed or its thread cannot start.
+bool submit(PchJob&& job) {
+  PchMaker& m = maker();
+  std::lock_guard<std::mutex> lock(m.mu);
+  if (m.closed) return false;
+  if (m.thread == nullptr || m.owner != getpid()) {
+    // In a forked child the parent's thread does not exist (pch_enabled is false there anyway).
+    try {
+      m.thread = new std::thread(maker_loop, &m);
+      m.owner = getpid();
+    } catch (...) {
+      m.thread = nullptr;
+      return false;
+    }
+  }
+  if (job.ticket.role != PchTicket::Role::Create) ++m.unreserved;
+  m.jobs.push_back(std::move(job));
+  m.cv.notify_all();
+  return true;
+}
+
+// A compile about to look for its PCH first lets a warm-up that is loading NVRTC or finding the
+// arch reserve the PCH it is about to write: the compile then finds it being written and waits
+// for it, instead of writing its own alongside (two compiles at once slow each other). The wait
+// is short: this compile has loaded NVRTC already, which is most of what the warm-up does first.
+void wait_warmups_reserved() {
+  PchMaker& m = maker();
+  std::unique_lock<std::mutex> lock(m.mu);
+  if (m.unreserved > 0 && !m.closed)
+    m.cv.wait_for(lock, std::chrono::seconds(1), [&m] { return m.unreserved <= 0 || m.closed; });
+}
+
+void PchMaker::shutdown() {
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    closed = true;
+    cancel = true;
+    cv.notify_all();
+  }
+  if (thread && owner == getpid() && thread->joinable()) {
+    thread->join();
+    delete thread;
+  }
+  thread = nullptr;
+}
+
+}  // namespace
+
+void nvrtc_prepare_pch(const std::string& header, std::function<std::string()> arch,
+                       const std::vector<std::string>& extra_options, bool allow_minimal) {
+  if (header.empty() || !arch || !pch_enabled()) return;
+  PchJob job;
+  job.header = header;
+  job.arch = std::move(arch);
+  job.extra = extra_options;
+  job.allow_minimal = allow_minimal;
+  submit(std::move(job));
+}
+
+void nvrtc_background_shutdown() { maker().shutdown(); }
+
+bool nvrtc_background_idle(double max_seconds) {
+  PchMaker& m = maker();
+  std::unique_lock<std::mutex> lock(m.mu);
+  return m.cv.wait_for(lock, std::chrono::duration<double>(max_seconds),
+                       [&m] { return m.jobs.empty() && !m.busy; });
+}
+
+namespace {
+
 NvrtcOutput nvrtc_compile_here(const std::string& source, const std::string& program_name,
                                const std::string& arch, const std::vector<std::string>& extra_options,
                                const std::string& header, bool allow_pch, bool allow_minimal) {
@@ -343,30 +565,10 @@ NvrtcOutput nvrtc_compile_here(const std::string& source, const std::string& pro
                          "not \"" + arch + "\"");
   }
   const NvrtcApi& a = api();
-
-  std::vector<std::string> plain = {
-      // The generated code and the prelude are written to C++17; pin it rather than depend on
-      // the NVRTC version's default.
-      "--std=c++17",
-      // A real arch makes NVRTC finish the job (CUBIN, no driver JIT at load); a virtual one
-      // stops at PTX, which the driver can JIT for GPUs newer than this NVRTC.
-      "-arch=" + arch,
-      // NVRTC would add the folder of the "source" (program_name: the user's .py) to the include
-      // path. Generated code includes nothing from disk, so nothing there may be picked up.
-      "-no-source-include",
-  };
-  // No -lineinfo or -default-device by default: the first costs compile time and is asked for by
-  // the pipeline when profiling; generated code marks its functions __device__/__global__ itself.
-  plain.insert(plain.end(), extra_options.begin(), extra_options.end());
-
-  // 12.8+ (the PCH API is there): the options that make compiles cheaper without changing what the
-  // user's code becomes (benchmarks/NOTES-compile.md has the measurements).
-  const bool modern = a.nvrtcGetPCHCreateStatus != nullptr && !g_plain_only.load();
-  std::vector<std::string> options = plain;
-  // -minimal leaves textures, surfaces, the device runtime (cudaMalloc, launches from device
-  // code) and the runtime API's types out of NVRTC's built-in header, none of which generated
-  // code uses: the front end parses 2-4 ms less per program.
-  if (modern && allow_minimal) options.push_back("-minimal");
+  const CompileOptions co = compile_options(a, arch, extra_options, allow_minimal);
+  const std::vector<std::string>& plain = co.plain;
+  const std::vector<std::string>& options = co.options;
+  const bool modern = co.modern;
 
   // The prelude as a header, so that the state after it can be precompiled (nvrtc_pch.h). The
   // pragma silences warning 20283 ("PCH creation disabled because #line directive encountered"),
@@ -376,7 +578,19 @@ NvrtcOutput nvrtc_compile_here(const std::string& source, const std::string& pro
       header.empty() ? source
                      : std::string("#include \"") + kPreludeName + "\"\n#pragma nv_diag_suppress 20283\n" + source;
   PchTicket ticket;
-  if (modern && allow_pch && !header.empty()) ticket = pch_begin(header, options);
+  if (modern && allow_pch && !header.empty()) {
+    wait_warmups_reserved();
+    ticket = pch_begin(header, options);
+  }
+  if (ticket.role == PchTicket::Role::Create && background_enabled()) {
+    // No PCH for this header yet: the maker writes it while this program compiles without it
+    // (writing it here would cost this compile more than the PCH saves it).
+    PchJob job;
+    job.ticket = ticket;
+    job.header = header;
+    job.options = options;
+    if (submit(std::move(job))) ticket = PchTicket{};
+  }
 
   Attempt first(a);
   std::unique_ptr<Attempt> retry;  // set when the first attempt's result is not used

@@ -9,6 +9,7 @@
 //
 // All functions are thread-safe (NVRTC itself is, per program; the library is loaded once).
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,21 @@ NvrtcOutput nvrtc_compile(const std::string& source, const std::string& program_
                           const std::string& header = std::string(), bool allow_pch = true,
                           bool allow_minimal = true);
 
+/// Starts writing the precompiled header of `header` for compiles with the arch `arch` returns,
+/// `extra_options` and `allow_minimal` (as nvrtc_compile takes them) on the background thread,
+/// which calls `arch` and loads NVRTC there: the warm-up a process's first GPU context starts. Nothing happens when PCH is off, when
+/// that PCH exists or is being made, or at exit; errors are dropped (a compile reports its own).
+void nvrtc_prepare_pch(const std::string& header, std::function<std::string()> arch,
+                       const std::vector<std::string>& extra_options = {}, bool allow_minimal = true);
+
+/// Interpreter exit: no new background job; the queued ones are dropped, the running one is
+/// cancelled (NVRTC 12.8+'s flow callback; an older NVRTC finishes it) and its thread joined.
+void nvrtc_background_shutdown();
+
+/// Tests and benchmarks: waits until the background thread has nothing queued or running; false
+/// after `max_seconds`.
+bool nvrtc_background_idle(double max_seconds);
+
 /// Interpreter exit: waits (at most `max_seconds`) until no compile runs in any thread (those
 /// Ctrl-C left running included), so that none is inside NVRTC when exit() unloads it. False when
 /// one still runs after that.
@@ -79,7 +95,8 @@ std::string nvrtc_version();
 
 /// The NVRTC that would be loaded, without loading it (its real path, size and time; the version
 /// when only the system loader finds it): part of cache keys, so that a new NVRTC recompiles
-/// everything while a cache hit never pays for loading a 100 MB library.
+/// everything while a cache hit never waits for loading a 100 MB library (the warm-up at the first
+/// GPU context loads it on NVRTC's background thread, nvrtc_prepare_pch).
 std::string nvrtc_identity();
 
 /// The architectures the loaded NVRTC can target, as numbers (75, 80, ..., 120), ascending.
@@ -93,7 +110,7 @@ std::vector<int> nvrtc_supported_archs();
 std::string best_arch(int cc_major, int cc_minor, bool cubin);
 
 /// best_arch through the disk cache (keyed by nvrtc_identity), so a process whose kernels are all
-/// cached never loads NVRTC.
+/// cached does not load NVRTC for it.
 std::string best_arch_cached(int cc_major, int cc_minor, bool cubin);
 
 }  // namespace cujit::toolchain

@@ -11,6 +11,7 @@
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <map>
 #include <mutex>
 
@@ -146,22 +147,64 @@ bool pch_enabled() {
   return t.owner == 0 || t.owner == getpid();
 }
 
+namespace {
+// How long a compile that finds its PCH being written waits for it before it compiles without
+// (CUJIT_NVRTC_PCH_WAIT, ms; 0: never). Waiting is the default: the PCH of a prelude and an empty
+// kernel is written in about half the time a kernel compiles without one, a compile with it
+// costs about two thirds of one without, and two NVRTC compiles running at once slow each other
+// by a quarter or more (benchmarks/NOTES-compile.md, measured on the H200's host), so a compile
+// that goes on without loses to one that waits however far the writing has got.
+constexpr double kDefaultWaitMs = 2000;
+
+double pch_wait_ms() {
+  if (const char* v = std::getenv("CUJIT_NVRTC_PCH_WAIT"); v && *v) {
+    char* end = nullptr;
+    long ms = std::strtol(v, &end, 10);
+    if (end && *end == '\0' && ms >= 0) return double(std::min<long>(ms, 600000));
+  }
+  return kDefaultWaitMs;
+}
+
+std::string ticket_key(const std::string& header, const std::vector<std::string>& options) {
+  std::vector<std::string> parts{"nvrtc-pch-1", header};
+  parts.insert(parts.end(), options.begin(), options.end());
+  return cache_key_list(parts);
+}
+
+// A Create ticket for `key` with a new file name (the caller holds the table's mutex and knows the
+// key has no entry); None when the folder cannot be made.
+PchTicket reserve_locked(Table& t, const std::string& key) {
+  PchTicket ticket;
+  ticket.key = key;
+  const std::string& folder = t.ensure_folder();
+  if (folder.empty()) return ticket;
+  ticket.role = PchTicket::Role::Create;
+  // A new name per file, so a discarded file NVRTC may still have mapped is never overwritten.
+  ticket.path = folder + "/" + key + "-" + std::to_string(++t.serial) + ".pch";
+  t.entries[key] = Entry{State::Creating, ticket.path, {}};
+  return ticket;
+}
+}  // namespace
+
 PchTicket pch_begin(const std::string& header, const std::vector<std::string>& options) {
   PchTicket ticket;
   if (!pch_enabled()) return ticket;
-  std::vector<std::string> parts{"nvrtc-pch-1", header};
-  parts.insert(parts.end(), options.begin(), options.end());
-  ticket.key = cache_key_list(parts);
+  ticket.key = ticket_key(header, options);
 
   Table& t = table();
   std::unique_lock<std::mutex> lock(t.mutex);
-  // Another thread making this PCH (the warm-up a GPU context starts, bindings/common.cpp) will
-  // be done sooner than this compile could parse the header itself: wait for it, within reason.
-  t.made.wait_for(lock, std::chrono::seconds(2), [&] {
-    auto i = t.entries.find(ticket.key);
-    return i == t.entries.end() || i->second.state != State::Creating;
-  });
+  // Another thread making this PCH (the background maker, or a compile creating it in the
+  // foreground): wait for it (pch_wait_ms).
   auto it = t.entries.find(ticket.key);
+  if (it != t.entries.end() && it->second.state == State::Creating) {
+    const double wait_ms = pch_wait_ms();
+    if (wait_ms > 0)
+      t.made.wait_for(lock, std::chrono::duration<double, std::milli>(wait_ms), [&] {
+        auto i = t.entries.find(ticket.key);
+        return i == t.entries.end() || i->second.state != State::Creating;
+      });
+    it = t.entries.find(ticket.key);
+  }
   if (it != t.entries.end()) {
     Entry& e = it->second;
     if (e.state != State::Ready) return ticket;  // Failed, or another thread is still making it
@@ -177,13 +220,24 @@ PchTicket pch_begin(const std::string& header, const std::vector<std::string>& o
     t.entries.erase(it);
     ++t.stats.discarded;
   }
-  const std::string& folder = t.ensure_folder();
-  if (folder.empty()) return ticket;
-  ticket.role = PchTicket::Role::Create;
-  // A new name per file, so a discarded file NVRTC may still have mapped is never overwritten.
-  ticket.path = folder + "/" + ticket.key + "-" + std::to_string(++t.serial) + ".pch";
-  t.entries[ticket.key] = Entry{State::Creating, ticket.path, {}};
-  return ticket;
+  return reserve_locked(t, ticket.key);
+}
+
+PchTicket pch_reserve(const std::string& header, const std::vector<std::string>& options) {
+  PchTicket ticket;
+  if (!pch_enabled()) return ticket;
+  ticket.key = ticket_key(header, options);
+  Table& t = table();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  auto it = t.entries.find(ticket.key);
+  if (it != t.entries.end()) {
+    FileId now;
+    if (it->second.state != State::Ready || (file_id(it->second.path, now) && now == it->second.id)) return ticket;
+    remove_file_quietly(it->second.path);
+    t.entries.erase(it);
+    ++t.stats.discarded;
+  }
+  return reserve_locked(t, ticket.key);
 }
 
 void pch_created(const PchTicket& t_, bool ok) {

@@ -35,10 +35,15 @@ bool pch_enabled();
 
 /// The role of a compile whose header is `header` and whose options are exactly `options`
 /// (NVRTC refuses a PCH made with other options): Use when a checked file exists; Create when
-/// there is none and no other thread is making it; None when disabled, when making it failed
-/// before, when another thread is still making it after 2 s of waiting for it, or when the
-/// folder cannot be created.
+/// there is none and no other thread is making it (the caller makes it, or hands the ticket to
+/// the background maker, nvrtc.cpp); None when disabled, when making it failed before, when
+/// another thread is still making it after waiting for it (2 s, or CUJIT_NVRTC_PCH_WAIT ms), or
+/// when the folder cannot be created.
 PchTicket pch_begin(const std::string& header, const std::vector<std::string>& options);
+
+/// A Create ticket when no PCH of (header, options) exists or is being made, else None; never
+/// waits and never counts a use (the background maker's warm-up job).
+PchTicket pch_reserve(const std::string& header, const std::vector<std::string>& options);
 
 /// After a Create compile: `ok` says whether NVRTC wrote the file (nvrtcGetPCHCreateStatus).
 /// A failure is remembered: that key is compiled without PCH for the rest of the process.
