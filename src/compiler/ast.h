@@ -171,6 +171,31 @@ void for_each_child(N& n, F&& fn) {
   }
 }
 
+/// Calls fn(NodePtr&) for each child slot of `n` that holds a node, in for_each_child's order:
+/// a pass that replaces children (lower.cpp's apply_typing_rewrites) puts the new node there.
+template <class F>
+void for_each_child_slot(Node& n, F&& fn) {
+  auto one = [&](NodePtr& p) { if (p) fn(p); };
+  auto many = [&](std::vector<NodePtr>& v) { for (auto& p : v) one(p); };
+  auto visit = [&](auto& x) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(x)>, NodePtr>) one(x);
+    else many(x);
+  };
+  switch (n.kind) {
+#define C(role) visit(n.role());
+#define BODY many(n.body);
+#define ORELSE many(n.orelse);
+#define KEYWORDS for (auto& k : n.keywords) one(k.value);
+#define NODE(name, category, children, doc) case Kind::name: { children } return;
+#include "compiler/ast_nodes.def"
+#undef NODE
+#undef C
+#undef BODY
+#undef ORELSE
+#undef KEYWORDS
+  }
+}
+
 /// Makes a node of kind `k` at `loc`.
 inline NodePtr make(Kind k, SourceLoc loc) { return std::make_unique<Node>(k, loc); }
 
