@@ -14,8 +14,9 @@
 //         ...
 //
 // and types the function again from the start (RestartTyping), so every pass sees the rewritten
-// tree: the walk itself never changes the tree it walks. Each copy assigns its own versions of x (typeinfer_ssa.h), so the copies never unify their
-// types unless x is read after the loop, where Numba unifies them too. The names start with
+// tree: the walk itself never changes the tree it walks. Each copy assigns its own versions of x
+// (typeinfer_ssa.h), so the copies never unify their types unless x is read after the loop,
+// where Numba unifies them too. The names start with
 // "__cj_", which no user code of this project's users names.
 #include "compiler/typeinfer.h"
 
