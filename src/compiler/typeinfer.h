@@ -406,6 +406,33 @@ Type type_libdevice_call(FunctionInstance& fn, ast::Node& call, const LibdeviceF
 /// into parameter order, filling skipped parameters with their defaults. False for intrinsics
 /// without keyword parameters (the call's keywords are then the caller's to reject).
 bool bind_builtin_keywords(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b);
+/// What the typers of one NumPy call share (typeinfer_numpy.cpp's NpTyper, typeinfer_linalg.cpp's
+/// LinalgTyper, typeinfer_npshape.cpp's ShapeTyper): the call (a BinOp for `x @ y`), its row, its
+/// arguments' types, and errors with the caret at an argument.
+struct CallTyper {
+  FunctionInstance& fn;
+  const ast::Node& e;
+  const BuiltinRow& b;
+  const std::vector<Type>& args;
+  const std::string name = b.name;
+
+  [[noreturn]] void error(const ast::Node& n, const std::string& msg) const {
+    user_error(fn.mod.source, n.loc, ErrorKind::Typing, msg);
+  }
+  [[noreturn]] void unsupported(const ast::Node& n, const std::string& msg) const {
+    user_error(fn.mod.source, n.loc, ErrorKind::Unsupported, msg);
+  }
+  /// Argument i's node, for its caret (the call itself where there is none, and for `x @ y`).
+  const ast::Node& at(size_t i) const { return e.is(ast::Kind::Call) && i < e.args().size() ? *e.args()[i] : e; }
+  /// Whether argument i is there and not None.
+  bool given(size_t i) const { return i < args.size() && args[i].tag != Type::Tag::None; }
+  /// "<name>() takes lo to hi arguments, got n" where the count is outside [lo, hi].
+  void arity(size_t lo, size_t hi) const {
+    if (args.size() < lo || args.size() > hi)
+      error(e, name + "() takes " + (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
+                   " arguments, got " + std::to_string(args.size()));
+  }
+};
 /// A NumPy ufunc call (typeinfer_ufunc.cpp): out= moved after the inputs; the loop NumPy (and
 /// Numba) picks for the argument types, recorded in fn.ufunc_loops; the result's type.
 bool bind_ufunc_keywords(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b);
