@@ -334,3 +334,18 @@ def prange_local_op(a):
 def test_prange_reduction_through_local_operator():
     a = np.arange(100.0)
     assert prange_local_op(a) == a.sum()
+
+
+@cuda.jit
+def k_big_local_view(out):
+    # A method's receiver is typed once through the call's new form: its 320,000 bytes of local
+    # memory count once against the 512 KiB limit (twice they would pass it).
+    q = cuda.local.array(40000, np.float64).view(np.int64)
+    q[0] = 7
+    out[0] = q[0]
+
+
+def test_method_receiver_sizes_count_once(target):
+    out = np.zeros(1, np.int64)
+    k_big_local_view[1, 1](out)
+    assert out[0] == 7

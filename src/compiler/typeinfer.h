@@ -150,6 +150,8 @@ struct FunctionInstance {
 /// A copy of `n` for a new form typing builds (FunctionInstance::rewrites): calls in it that
 /// typing bound to their parameters already (bound_calls) stay bound.
 ast::NodePtr clone_for_rewrite(FunctionInstance& fn, const ast::Node& n);
+/// Records `form` as the new form of `n` (fn.rewrites), which typing types in n's place from now on.
+void record_form(FunctionInstance& fn, const ast::Node& n, ast::NodePtr form);
 /// The form typing gave `n`: `n` itself, or the new form recorded in fn.rewrites (followed to
 /// the last one). Walks over the typed tree that run before the lowering stage go through it.
 const ast::Node& typed_form(const FunctionInstance& fn, const ast::Node& n);

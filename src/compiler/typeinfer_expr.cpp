@@ -63,7 +63,7 @@ Type Typer::set(ast::Node& e, Type t) {
 
 Type Typer::expr_as(ast::Node& e, ast::NodePtr form) {
   ast::Node& f = *form;
-  fn().rewrites[&e] = std::move(form);
+  record_form(fn(), e, std::move(form));
   return set(e, expr(f));
 }
 

@@ -54,6 +54,20 @@ ast::NodePtr clone_for_rewrite(FunctionInstance& fn, const ast::Node& n) {
   return copy;
 }
 
+void record_form(FunctionInstance& fn, const ast::Node& n, ast::NodePtr form) {
+  // n's children are typed through the form's copies from now on: the array sizes their calls
+  // recorded (cuda.local/shared.array as a method's receiver) would count twice in the totals
+  // checked against the limits. Their other entries stay, bound calls among them, for a run that
+  // types the tree again from the start (reset_typing drops the forms).
+  std::function<void(const ast::Node&)> sizes = [&](const ast::Node& c) {
+    fn.local_bytes.erase(&c);
+    fn.shared_bytes.erase(&c);
+    ast::for_each_child(c, sizes);
+  };
+  ast::for_each_child(n, sizes);
+  fn.rewrites[&n] = std::move(form);
+}
+
 const ast::Node& typed_form(const FunctionInstance& fn, const ast::Node& n) {
   const ast::Node* at = &n;
   for (auto r = fn.rewrites.find(at); r != fn.rewrites.end(); r = fn.rewrites.find(at)) at = r->second.get();

@@ -292,7 +292,7 @@ void Typer::array_method(ast::Node& e) {
     f->name = callee;
     form->func() = std::move(f);
     form->args().insert(form->args().begin(), std::move(self));
-    fn().rewrites[&e] = std::move(form);
+    record_form(fn(), e, std::move(form));
   };
   const std::string& m_name = e.func()->name;
   if (m_name == "sync" && expr(*e.func()->value()).tag == Type::Tag::GridGroup)  // g.sync() of cuda.cg.this_grid()

@@ -70,7 +70,7 @@ bool has_array_index(const ast::Node& e) {
 
 void Typer::stmt_as(ast::Node& s, ast::NodePtr form) {
   ast::Node& f = *form;
-  fn().rewrites[&s] = std::move(form);
+  record_form(fn(), s, std::move(form));
   stmt(f);
 }
 
