@@ -144,23 +144,20 @@ struct Node {
   }
 };
 
-/// Calls fn(Node&) for each child of `n` that is there, in the order of its row in ast_nodes.def
-/// (role children, list elements, keyword values, then body and orelse statements). The default
-/// traversal of every pass that cares about a few kinds only: a new kind is walked with no change.
+/// Calls fn(slot) for each child slot of `n` (a NodePtr, const where `n` is; null where the row
+/// allows it), in the order of its row in ast_nodes.def (role children, list elements, keyword
+/// values, then body and orelse statements). for_each_child and for_each_child_slot walk with it.
 template <class N, class F>
-void for_each_child(N& n, F&& fn) {
-  using Elem = std::conditional_t<std::is_const_v<N>, const Node, Node>;
-  auto one = [&](auto& p) { if (p) fn(static_cast<Elem&>(*p)); };
-  auto many = [&](auto& v) { for (auto& p : v) one(p); };
+void for_each_slot(N& n, F&& fn) {
   auto visit = [&](auto& x) {
-    if constexpr (std::is_same_v<std::decay_t<decltype(x)>, NodePtr>) one(x);
-    else many(x);
+    if constexpr (std::is_same_v<std::decay_t<decltype(x)>, NodePtr>) fn(x);
+    else for (auto& p : x) fn(p);
   };
   switch (n.kind) {
 #define C(role) visit(n.role());
-#define BODY many(n.body);
-#define ORELSE many(n.orelse);
-#define KEYWORDS for (auto& k : n.keywords) one(k.value);
+#define BODY visit(n.body);
+#define ORELSE visit(n.orelse);
+#define KEYWORDS for (auto& k : n.keywords) fn(k.value);
 #define NODE(name, category, children, doc) case Kind::name: { children } return;
 #include "compiler/ast_nodes.def"
 #undef NODE
@@ -169,6 +166,21 @@ void for_each_child(N& n, F&& fn) {
 #undef ORELSE
 #undef KEYWORDS
   }
+}
+
+/// Calls fn(Node&) for each child of `n` that is there, in for_each_slot's order. The default
+/// traversal of every pass that cares about a few kinds only: a new kind is walked with no change.
+template <class N, class F>
+void for_each_child(N& n, F&& fn) {
+  using Elem = std::conditional_t<std::is_const_v<N>, const Node, Node>;
+  for_each_slot(n, [&](auto& p) { if (p) fn(static_cast<Elem&>(*p)); });
+}
+
+/// Calls fn(NodePtr&) for each child slot of `n` that holds a node: a pass that replaces
+/// children (lower.cpp's apply_typing_rewrites) puts the new node there.
+template <class F>
+void for_each_child_slot(Node& n, F&& fn) {
+  for_each_slot(n, [&](NodePtr& p) { if (p) fn(p); });
 }
 
 /// Makes a node of kind `k` at `loc`.

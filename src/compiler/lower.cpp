@@ -16,6 +16,32 @@ using ast::Kind;
 using ast::Node;
 using ast::NodePtr;
 
+// ---- apply_typing_rewrites -------------------------------------------------------------------
+
+// Puts each new form typing recorded (FunctionInstance::rewrites: an operator called through a
+// local variable, f(*t), `a[idx] op= v` with an array index, a method named by its receiver's
+// type) in its node's place. The form was typed in the node's place, so its nodes carry their
+// types and resolutions already; what the node's parent decided about its value (a conversion,
+// an unwrapped optional) moves to the form, and the node, never generated, is forgotten.
+void lower_apply_slot(FunctionInstance& fn, ast::NodePtr& slot) {
+  for (auto r = fn.rewrites.find(slot.get()); r != fn.rewrites.end(); r = fn.rewrites.find(slot.get())) {
+    NodePtr form = std::move(r->second);
+    fn.rewrites.erase(r);
+    form->type = slot->type;  // the form's type, as the parent may have changed it (unwrapped)
+    form->conv = slot->conv;
+    if (fn.unwrap.count(slot.get())) fn.unwrap.insert(form.get());
+    forget_typing_of(fn, *slot);
+    slot = std::move(form);
+  }
+  ast::for_each_child_slot(*slot, [&fn](NodePtr& c) { lower_apply_slot(fn, c); });
+}
+
+void apply_typing_rewrites(Program&, FunctionInstance& fn) {
+  lower_apply_slot(fn, fn.mod.func);
+  // What is left belonged to nodes no longer in the tree (inside a node given a form itself).
+  drop_rewrites(fn);
+}
+
 // ---- fuse_array_expressions ------------------------------------------------------------------
 
 // Fuses the whole-array expressions of one instance. An expression is element-wise where it
@@ -205,12 +231,15 @@ struct Pass {
 
 // The passes, in order.
 const Pass kPasses[] = {
+    {"apply_typing_rewrites", apply_typing_rewrites},
     {"fuse_array_expressions", fuse_array_expressions},
 };
 
 }  // namespace
 
 void lower(Program& prog, const LowerOptions& options) {
+  if (options.dump)  // the trees as typing left them: each pass's change shows against these
+    for (const auto& f : prog.fns) std::cerr << "cujit: before lowering, " << f->cpp_name << ":\n" << ast::dump(*f->mod.func, 2);
   for (const Pass& p : kPasses) {
     for (auto& f : prog.fns) p.run(prog, *f);
     if (!options.dump) continue;

@@ -12,6 +12,10 @@ struct LowerOptions {
 };
 
 /// Runs the lowering passes over every instance of `prog`, in order:
+///  - apply_typing_rewrites: each new form typing recorded for a node (FunctionInstance::rewrites:
+///    `op(a, b)` through a local `op = operator.add` is a + b, f(*t) takes t's items, `a[idx] op= v`
+///    with an array index is a[idx] = a[idx] op v, `l.append(x)` is list.append(l, x)) takes the
+///    node's place in the tree;
 ///  - fuse_array_expressions: each maximal whole-array expression (operators on arrays, NumPy
 ///    ufuncs, np.where, np.clip) becomes one ArrayExpr node: one loop over the broadcast shape
 ///    with no temporary arrays, as Numba's array-expression rewrite makes; `a += expr` on an

@@ -159,14 +159,17 @@ class Planner {
     for (const auto& s : body) statement(*s, defined, depth);
   }
 
-  void statement(const ast::Node& s, std::set<std::string>& defined, int depth) {
+  // The walk sees each node in the form typing gave it (typed_form): it runs before the lowering
+  // stage puts those forms in the tree.
+  void statement(const ast::Node& s_node, std::set<std::string>& defined, int depth) {
+    const ast::Node& s = typed_form(f_, s_node);
     switch (s.kind) {
       case K::Expr: expr(*s.value(), defined); return;
       case K::Assign: {
         const ast::Node* operand = nullptr;
         std::string op;
         if (s.targets().size() == 1 && s.targets()[0]->is(K::Name) && !defined.count(s.targets()[0]->name))
-          op = reduction_form(s.targets()[0]->name, *s.rhs(), &operand);
+          op = reduction_form(s.targets()[0]->name, typed_form(f_, *s.rhs()), &operand);
         if (!op.empty()) {
           reduction_operands_.insert(operand);
           expr(*s.rhs(), defined);
@@ -228,7 +231,8 @@ class Planner {
     loads_.emplace_back(&n, defined.count(n.name) > 0);
   }
 
-  void expr(const ast::Node& e, const std::set<std::string>& defined) {
+  void expr(const ast::Node& e_node, const std::set<std::string>& defined) {
+    const ast::Node& e = typed_form(f_, e_node);
     if (e.is(K::Name)) {
       auto r = f_.resolved.find(&e);
       if (r != f_.resolved.end() && r->second.kind == Resolved::Kind::Local) read(e, defined);

@@ -188,8 +188,9 @@ int Program::instantiate(const std::shared_ptr<FunctionSource>& src, const std::
       try {
         detail::Typer(*this, idx).run();
         break;
-      } catch (const RestartTyping&) {  // the tree was rewritten (literal_unroll): type it again
+      } catch (const RestartTyping&) {  // a literal_unroll loop to unroll: rewritten, then typed again
         reset_typing(*fns[idx]);
+        apply_unroll_decisions(*fns[idx]);
       }
     }
   } catch (CompileError&) {

@@ -131,7 +131,40 @@ struct FunctionInstance {
   // Calls of compiled functions whose arguments are in parameter order (bind_user_call): bound
   // once, as the rewrite is kept when typing starts again.
   std::unordered_set<const ast::Node*> bound_calls;
+  // Typing's decisions to give a node another form (ARCHITECTURE.md, deviation 1): an operator
+  // called through a local variable (`op(a, b)` is a + b; `op(a, i, v)` as a statement a[i] = v),
+  // `f(*t)` (t's items), `a[idx] op= v` with an array index (a[idx] = a[idx] op v) and a method
+  // named by its receiver's type (`l.append(x)` is list.append(l, x)). Typing never changes the
+  // tree it walks: it builds the new form beside it, from copies of the node's children
+  // (clone_for_rewrite), and types that in the node's place (the node's own type is the new
+  // form's). The lowering stage's first pass, apply_typing_rewrites (lower.cpp), puts each new
+  // form in its node's place; codegen never sees this table.
+  std::unordered_map<const ast::Node*, ast::NodePtr> rewrites;
+  // literal_unroll loops typing decided to unroll (typeinfer_unroll.cpp): the For node -> the
+  // number of body copies (0: a tuple of one type, looped over as it is). The walk that decides
+  // stops (RestartTyping); Program::instantiate rewrites the loops (apply_unroll_decisions) and
+  // types the function again, since the copies are new code with new variables to type.
+  std::unordered_map<const ast::Node*, size_t> unrolls;
 };
+
+/// A copy of `n` for a new form typing builds (FunctionInstance::rewrites): calls in it that
+/// typing bound to their parameters already (bound_calls) stay bound.
+ast::NodePtr clone_for_rewrite(FunctionInstance& fn, const ast::Node& n);
+/// Records `form` as the new form of `n` (fn.rewrites), which typing types in n's place from now on.
+void record_form(FunctionInstance& fn, const ast::Node& n, ast::NodePtr form);
+/// The form typing gave `n`: `n` itself, or the new form recorded in fn.rewrites (followed to
+/// the last one). Walks over the typed tree that run before the lowering stage go through it.
+const ast::Node& typed_form(const FunctionInstance& fn, const ast::Node& n);
+ast::Node& typed_form(FunctionInstance& fn, ast::Node& n);
+/// Erases what typing recorded for `n` and the nodes under it from every table of `fn` keyed by
+/// node (and their new forms, which go), before `n` is freed: a node made later at the same
+/// address must not find it.
+void forget_typing_of(FunctionInstance& fn, const ast::Node& n);
+/// Drops every new form of fn.rewrites (before `fn` is typed again from the start).
+void drop_rewrites(FunctionInstance& fn);
+/// Rewrites the literal_unroll loops recorded in fn.unrolls (rewrite_literal_unroll), between
+/// two typing runs of `fn`.
+void apply_unroll_decisions(FunctionInstance& fn);
 
 /// TypingError at `at` in `fn`'s source: Numba refuses the program too.
 [[noreturn]] inline void typing_error(const FunctionInstance& fn, const ast::Node& at, const std::string& msg) {
@@ -149,8 +182,8 @@ struct PendingRecursion {
   int waits_on;
 };
 
-/// Thrown by the typer after it rewrote the instance's tree (literal_unroll): the instance is
-/// typed again from the start (Program::instantiate).
+/// Thrown by the typer after it decided to unroll a literal_unroll loop (FunctionInstance::unrolls):
+/// Program::instantiate rewrites the loop and types the instance again from the start.
 struct RestartTyping {};
 
 /// literal_unroll (typeinfer_unroll.cpp): replaces the `for` loop `stmts[at]`, whose iterable is
@@ -292,10 +325,12 @@ constexpr int kMaxRecursiveInstances = 16;
 /// converge" at the first that was not.
 void check_recursive_uses(Program& prog, int idx);
 
-/// Calls (typeinfer_calls.cpp). `f(*t)`: each starred tuple (a tuple literal, or a name whose
-/// type `type_of` finds) is replaced by its items; false while some starred value's type is not
-/// known yet.
-bool expand_starred(FunctionInstance& fn, ast::Node& call, const std::function<Type(ast::Node&)>& type_of);
+/// Calls (typeinfer_calls.cpp). `f(*t)`: the call's new form (FunctionInstance::rewrites), with
+/// each starred tuple (a tuple literal, or a name whose type `type_of` finds) replaced by its
+/// items; null where no argument is starred, or while some starred value's type is not known yet
+/// (`*known` false then).
+ast::NodePtr starred_form(FunctionInstance& fn, const ast::Node& call, const std::function<Type(ast::Node&)>& type_of,
+                          bool* known);
 /// Puts the arguments of `call`, a call of `callee` (whose definition is `def`), in parameter
 /// order as Python binds them: keywords to the parameters they name, defaults for parameters left
 /// out, extra positional arguments into one tuple for a `*args` parameter; Python's TypeError
@@ -373,6 +408,33 @@ Type type_libdevice_call(FunctionInstance& fn, ast::Node& call, const LibdeviceF
 /// into parameter order, filling skipped parameters with their defaults. False for intrinsics
 /// without keyword parameters (the call's keywords are then the caller's to reject).
 bool bind_builtin_keywords(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b);
+/// What the typers of one NumPy call share (typeinfer_numpy.cpp's NpTyper, typeinfer_linalg.cpp's
+/// LinalgTyper, typeinfer_npshape.cpp's ShapeTyper): the call (a BinOp for `x @ y`), its row, its
+/// arguments' types, and errors with the caret at an argument.
+struct CallTyper {
+  FunctionInstance& fn;
+  const ast::Node& e;
+  const BuiltinRow& b;
+  const std::vector<Type>& args;
+  const std::string name = b.name;
+
+  [[noreturn]] void error(const ast::Node& n, const std::string& msg) const {
+    user_error(fn.mod.source, n.loc, ErrorKind::Typing, msg);
+  }
+  [[noreturn]] void unsupported(const ast::Node& n, const std::string& msg) const {
+    user_error(fn.mod.source, n.loc, ErrorKind::Unsupported, msg);
+  }
+  /// Argument i's node, for its caret (the call itself where there is none, and for `x @ y`).
+  const ast::Node& at(size_t i) const { return e.is(ast::Kind::Call) && i < e.args().size() ? *e.args()[i] : e; }
+  /// Whether argument i is there and not None.
+  bool given(size_t i) const { return i < args.size() && args[i].tag != Type::Tag::None; }
+  /// "<name>() takes lo to hi arguments, got n" where the count is outside [lo, hi].
+  void arity(size_t lo, size_t hi) const {
+    if (args.size() < lo || args.size() > hi)
+      error(e, name + "() takes " + (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
+                   " arguments, got " + std::to_string(args.size()));
+  }
+};
 /// A NumPy ufunc call (typeinfer_ufunc.cpp): out= moved after the inputs; the loop NumPy (and
 /// Numba) picks for the argument types, recorded in fn.ufunc_loops; the result's type.
 bool bind_ufunc_keywords(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b);

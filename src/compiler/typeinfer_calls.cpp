@@ -91,13 +91,31 @@ NodePtr default_argument(FunctionInstance& fn, const Node& call, const FunctionS
 
 }  // namespace
 
-bool expand_starred(FunctionInstance& fn, Node& call, const std::function<Type(Node&)>& type_of) {
+NodePtr starred_form(FunctionInstance& fn, const Node& call, const std::function<Type(Node&)>& type_of, bool* known) {
+  *known = true;
   bool any = false;
   for (const auto& a : call.args()) any = any || a->is(K::Starred);
-  if (!any) return true;
+  if (!any) return nullptr;
+  // Every starred value's type first: the form is made once, when all of them are known.
+  for (const auto& a : call.args()) {
+    if (!a->is(K::Starred) || a->value()->is(K::Tuple)) continue;
+    Node& value = *a->value();
+    const Type t = type_of(value);
+    if (!t.known()) {
+      *known = false;
+      continue;
+    }
+    if (!t.is_tuple())
+      typing_error(fn, value, "argument unpacking (*) of a " + t.str() + ": only tuples can be unpacked into a call");
+    if (!value.is(K::Name))  // its items are read one by one: evaluating it once each would repeat its effects
+      user_error(fn.mod.source, value.loc, ErrorKind::Unsupported,
+                 "argument unpacking (*) of an expression is not supported; assign the tuple to a variable first");
+  }
+  if (!*known) return nullptr;
+  NodePtr form = clone_for_rewrite(fn, call);
   std::vector<NodePtr> out;
-  bool done = true;
-  for (auto& a : call.args()) {
+  for (size_t k = 0; k < form->args().size(); ++k) {
+    NodePtr& a = form->args()[k];
     if (!a->is(K::Starred)) {
       out.push_back(std::move(a));
       continue;
@@ -107,18 +125,7 @@ bool expand_starred(FunctionInstance& fn, Node& call, const std::function<Type(N
       for (auto& item : value.elts()) out.push_back(std::move(item));
       continue;
     }
-    const Type t = type_of(value);
-    if (!t.known()) {
-      done = false;
-      out.push_back(std::move(a));
-      continue;
-    }
-    if (!t.is_tuple())
-      typing_error(fn, value, "argument unpacking (*) of a " + t.str() + ": only tuples can be unpacked into a call");
-    if (!value.is(K::Name))  // its items are read one by one: evaluating it once each would repeat its effects
-      user_error(fn.mod.source, value.loc, ErrorKind::Unsupported,
-                 "argument unpacking (*) of an expression is not supported; assign the tuple to a variable first");
-    forget_nodes(fn, value);
+    const Type t = call.args()[k]->value()->type;  // typed above, on the call's own node
     for (size_t i = 0; i < t.elems.size(); ++i) {
       NodePtr item = ast::make(K::Subscript, value.loc);
       item->value() = ast::clone(value);
@@ -130,8 +137,8 @@ bool expand_starred(FunctionInstance& fn, Node& call, const std::function<Type(N
       out.push_back(std::move(item));
     }
   }
-  call.args() = std::move(out);
-  return done;
+  form->args() = std::move(out);
+  return form;
 }
 
 void bind_user_call(FunctionInstance& fn, Node& call, const FunctionSource& callee, const Node& def) {

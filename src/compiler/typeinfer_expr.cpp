@@ -61,12 +61,20 @@ Type Typer::set(ast::Node& e, Type t) {
   return t;
 }
 
+Type Typer::expr_as(ast::Node& e, ast::NodePtr form) {
+  ast::Node& f = *form;
+  record_form(fn(), e, std::move(form));
+  return set(e, expr(f));
+}
+
 // Every node kind has a case here and there is no `default:`: a new kind fails to compile until
 // it is handled (ast_cases.inc names the other category's kinds).
 #pragma GCC diagnostic push
 #pragma GCC diagnostic error "-Wswitch"
 Type Typer::expr(ast::Node& e) {
   using K = ast::Kind;
+  // A node typing gave a new form on an earlier pass is typed as that form (typed_form).
+  if (auto r = fn().rewrites.find(&e); r != fn().rewrites.end()) return set(e, expr(*r->second));
   switch (e.kind) {
     case K::Constant: return set(e, constant(e));
     case K::Name: return set(e, name(e));

@@ -14,24 +14,8 @@ namespace cujit {
 
 namespace {
 
-struct LinalgTyper {
-  FunctionInstance& fn;
-  const ast::Node& e;
-  const BuiltinRow& b;
-  const std::vector<Type>& args;
-
-  [[noreturn]] void error(const ast::Node& at, const std::string& msg) const {
-    user_error(fn.mod.source, at.loc, ErrorKind::Typing, msg);
-  }
-  const ast::Node& at(size_t i) const { return i < e.args().size() ? *e.args()[i] : e; }
-  bool given(size_t i) const { return i < args.size() && args[i].tag != Type::Tag::None; }
+struct LinalgTyper : CallTyper {
   std::string fname() const { return std::string(b.name).substr(std::string("numpy.linalg.").size()); }
-  void arity(size_t lo, size_t hi) const {
-    if (args.size() < lo || args.size() > hi)
-      error(e, std::string(b.name) + "() takes " +
-                   (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) + " arguments, got " +
-                   std::to_string(args.size()));
-  }
   bool float_or_complex(Scalar s) const { return is_inexact(s) && s != Scalar::Float16; }
   // _check_linalg_matrix: a 2-d float or complex array.
   const Type& matrix(size_t i) const {
@@ -148,7 +132,7 @@ struct LinalgTyper {
 }  // namespace
 
 Type type_linalg_call(FunctionInstance& fn, const ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args) {
-  return LinalgTyper{fn, call, b, args}.run();
+  return LinalgTyper{{fn, call, b, args}}.run();
 }
 
 }  // namespace cujit

@@ -318,7 +318,8 @@ void check_list_known(const FunctionInstance& fn, const ast::Node& e) {
 }
 
 void check_lists_known(const FunctionInstance& fn) {
-  std::function<void(const Node&)> walk = [&](const Node& n) {
+  std::function<void(const Node&)> walk = [&](const Node& n_node) {
+    const Node& n = typed_form(fn, n_node);  // before the lowering stage puts the forms in the tree
     if (n.is(Kind::List) || (n.is(Kind::Call) && n.type.is_typed_list())) check_list_known(fn, n);
     // And a `{}`, dict() or set() nothing typed (typeinfer_dicts.cpp).
     if (n.is(Kind::Dict) || n.is(Kind::Set) || (n.is(Kind::Call) && (n.type.is_dict() || n.type.is_set()))) check_dicts_known(fn, n);

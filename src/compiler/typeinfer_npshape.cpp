@@ -14,26 +14,7 @@ namespace cujit {
 
 namespace {
 
-struct ShapeTyper {
-  FunctionInstance& fn;
-  const ast::Node& e;
-  const BuiltinRow& b;
-  const std::vector<Type>& args;
-  const std::string name = b.name;
-
-  [[noreturn]] void error(const ast::Node& n, const std::string& msg) const {
-    user_error(fn.mod.source, n.loc, ErrorKind::Typing, msg);
-  }
-  [[noreturn]] void unsupported(const ast::Node& n, const std::string& msg) const {
-    user_error(fn.mod.source, n.loc, ErrorKind::Unsupported, msg);
-  }
-  const ast::Node& at(size_t i) const { return i < e.args().size() ? *e.args()[i] : e; }
-  bool given(size_t i) const { return i < args.size() && args[i].tag != Type::Tag::None; }
-  void arity(size_t lo, size_t hi) const {
-    if (args.size() < lo || args.size() > hi)
-      error(e, name + "() takes " + (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
-                   " arguments, got " + std::to_string(args.size()));
-  }
+struct ShapeTyper : CallTyper {
   // Numba's "No implementation of function ... found for signature" for these arguments.
   [[noreturn]] void no_impl() const {
     std::string sig;
@@ -162,7 +143,7 @@ struct ShapeTyper {
 }  // namespace
 
 Type type_npshape_call(FunctionInstance& fn, const ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args) {
-  return ShapeTyper{fn, call, b, args}.call();
+  return ShapeTyper{{fn, call, b, args}}.call();
 }
 
 }  // namespace cujit

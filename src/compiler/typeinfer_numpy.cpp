@@ -28,23 +28,8 @@ Scalar widened(Scalar d) {
 }
 
 // One call's typing: its arguments' checks, then the result by the builtin's id.
-struct NpTyper {
+struct NpTyper : CallTyper {
   BuiltinTyper& t;
-  FunctionInstance& fn;
-  const ast::Node& e;
-  const BuiltinRow& b;
-  const std::vector<Type>& args;
-  const std::string name = b.name;
-
-  [[noreturn]] void error(const ast::Node& n, const std::string& msg) const {
-    user_error(fn.mod.source, n.loc, ErrorKind::Typing, msg);
-  }
-  [[noreturn]] void unsupported(const ast::Node& n, const std::string& msg) const {
-    user_error(fn.mod.source, n.loc, ErrorKind::Unsupported, msg);
-  }
-  // Argument i's node, for its caret (the call itself for `x @ y`, a BinOp).
-  const ast::Node& at(size_t i) const { return e.is(ast::Kind::Call) && i < e.args().size() ? *e.args()[i] : e; }
-  bool given(size_t i) const { return i < args.size() && args[i].tag != Type::Tag::None; }
   void arity(size_t lo, size_t hi) const { t.arity(e, b, args, lo, hi); }
   void need_int(size_t i) const {
     if (given(i) && !int_scalar(args[i])) error(at(i), name + "() needs an integer, got " + args[i].str());
@@ -538,7 +523,7 @@ struct NpTyper {
 
 Type BuiltinTyper::numpy_call(ast::Node& e, const BuiltinRow& b, const std::vector<Type>& args) {
   host_only(e, b, kArraysOnGpu);
-  return NpTyper{*this, fn_, e, b, args}.call();
+  return NpTyper{{fn_, e, b, args}, *this}.call();
 }
 
 // np.sum(a, axis[, dtype]), np.argmin/argmax(a, axis), np.count_nonzero(a, axis): Numba's only
@@ -612,14 +597,14 @@ Type type_matmul(FunctionInstance& fn, const ast::Node& at, const Type& x, const
   if (!fn.host_only)
     user_error(fn.mod.source, at.loc, ErrorKind::Unsupported, "the @ operator is only supported in CPU code (@jit)");
   detail::BuiltinTyper t(fn);
-  return detail::NpTyper{t, fn, at, row, args}.linalg();
+  return detail::NpTyper{{fn, at, row, args}, t}.linalg();
 }
 
 /// np.where(cond) with one argument: np.nonzero's typing (a tuple of index arrays).
 Type type_nonzero(FunctionInstance& fn, const ast::Node& call, const std::vector<Type>& args) {
   detail::BuiltinTyper t(fn);
   t.host_only(call, builtin_row(Builtin::NpWhere), detail::BuiltinTyper::kArraysOnGpu);
-  return detail::NpTyper{t, fn, call, builtin_row(Builtin::NpWhere), args}.nonzero();
+  return detail::NpTyper{{fn, call, builtin_row(Builtin::NpWhere), args}, t}.nonzero();
 }
 
 }  // namespace cujit

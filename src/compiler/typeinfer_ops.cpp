@@ -271,10 +271,11 @@ Type Typer::subscript(ast::Node& e) {
   return v;
 }
 
-// a.sum(), a.mean(), a.min(), a.max(), a.copy() on an array are np.sum(a) and so on: the call
-// is rewritten in this instance's own tree to that function with the array first.
+// a.sum(), a.mean(), a.min(), a.max(), a.copy() on an array are np.sum(a) and so on: the call's
+// new form (FunctionInstance::rewrites) is a call of that function with the array first. Typing
+// records it and types it in the call's place; the lowering stage puts it in the tree.
 void Typer::array_method(ast::Node& e) {
-  if (!e.func()->is(ast::Kind::Attribute)) return;
+  if (!e.func()->is(ast::Kind::Attribute) || fn().rewrites.count(&e)) return;
   static const std::map<std::string, std::string> methods = {
       {"sum", "numpy.sum"}, {"mean", "numpy.mean"}, {"min", "numpy.min"}, {"max", "numpy.max"},
       {"prod", "numpy.prod"}, {"var", "numpy.var"}, {"std", "numpy.std"}, {"argmin", "numpy.argmin"},
@@ -283,46 +284,31 @@ void Typer::array_method(ast::Node& e) {
       {"reshape", "numpy.reshape"}, {"ravel", "numpy.ravel"}, {"flatten", "array.flatten"},
       {"transpose", "numpy.transpose"}, {"astype", "array.astype"}, {"fill", "array.fill"}, {"item", "array.item"},
       {"nonzero", "numpy.nonzero"}, {"repeat", "numpy.repeat"}, {"take", "numpy.take"}};
-  if (e.func()->name == "sync" && expr(*e.func()->value()).tag == Type::Tag::GridGroup) {  // g.sync() of cuda.cg.this_grid()
-    ast::NodePtr self = std::move(e.func()->value());
-    ast::NodePtr callee = ast::make(ast::Kind::Name, e.func()->loc);
-    callee->name = "cuda.cg.GridGroup.sync";
-    e.func() = std::move(callee);
-    e.args().insert(e.args().begin(), std::move(self));
-    return;
-  }
+  // The call of builtin `callee` with the receiver first, recorded as e's form.
+  auto method_form = [&](const std::string& callee) {
+    ast::NodePtr form = clone_for_rewrite(fn(), e);
+    ast::NodePtr self = std::move(form->func()->value());
+    ast::NodePtr f = ast::make(ast::Kind::Name, e.func()->loc);
+    f->name = callee;
+    form->func() = std::move(f);
+    form->args().insert(form->args().begin(), std::move(self));
+    record_form(fn(), e, std::move(form));
+  };
+  const std::string& m_name = e.func()->name;
+  if (m_name == "sync" && expr(*e.func()->value()).tag == Type::Tag::GridGroup)  // g.sync() of cuda.cg.this_grid()
+    return method_form("cuda.cg.GridGroup.sync");
   // l.append(x) and the other list methods: list.append(l, x) (typeinfer_lists.cpp).
-  if (const char* lm = list_method_builtin(e.func()->name); lm && expr(*e.func()->value()).is_list()) {
-    ast::NodePtr self = std::move(e.func()->value());
-    ast::NodePtr callee = ast::make(ast::Kind::Name, e.func()->loc);
-    callee->name = lm;
-    e.func() = std::move(callee);
-    e.args().insert(e.args().begin(), std::move(self));
-    return;
-  }
+  if (const char* lm = list_method_builtin(m_name); lm && expr(*e.func()->value()).is_list()) return method_form(lm);
   // s.upper() and the other str methods: str.upper(s) (typeinfer_strings.cpp).
-  if (const char* sm = str_method_builtin(e.func()->name); sm && expr(*e.func()->value()).tag == Type::Tag::String) {
-    ast::NodePtr self = std::move(e.func()->value());
-    ast::NodePtr callee = ast::make(ast::Kind::Name, e.func()->loc);
-    callee->name = sm;
-    e.func() = std::move(callee);
-    e.args().insert(e.args().begin(), std::move(self));
-    return;
-  }
+  if (const char* sm = str_method_builtin(m_name); sm && expr(*e.func()->value()).tag == Type::Tag::String)
+    return method_form(sm);
   // d.get(k) and the other dict and set methods: dict.get(d, k) (typeinfer_dicts.cpp).
-  if (const char* dm = dict_method_builtin(expr(*e.func()->value()), e.func()->name)) {
-    ast::NodePtr self = std::move(e.func()->value());
-    ast::NodePtr callee = ast::make(ast::Kind::Name, e.func()->loc);
-    callee->name = dm;
-    e.func() = std::move(callee);
-    e.args().insert(e.args().begin(), std::move(self));
-    return;
-  }
+  if (const char* dm = dict_method_builtin(expr(*e.func()->value()), m_name)) return method_form(dm);
   // Methods of numbers: x.bit_count(), x.conjugate() (Numba's; is_integer() it has not).
   static const std::map<std::string, std::string> number_methods = {
       {"bit_count", "int.bit_count"}, {"conjugate", "float.conjugate"}};
-  auto m = methods.find(e.func()->name);
-  auto nm = number_methods.find(e.func()->name);
+  auto m = methods.find(m_name);
+  auto nm = number_methods.find(m_name);
   if (m == methods.end() && nm == number_methods.end()) return;
   Type v = expr(*e.func()->value());
   if (nm != number_methods.end()) {
@@ -331,18 +317,18 @@ void Typer::array_method(ast::Node& e) {
   } else if (!v.is_array()) {
     return;
   }
-  ast::NodePtr self = std::move(e.func()->value());
-  ast::NodePtr callee = ast::make(ast::Kind::Name, e.func()->loc);
-  callee->name = m->second;
-  e.func() = std::move(callee);
-  e.args().insert(e.args().begin(), std::move(self));
+  method_form(m->second);
 }
 
 Type Typer::call(ast::Node& e) {
   array_method(e);
+  if (auto r = fn().rewrites.find(&e); r != fn().rewrites.end()) return set(e, expr(*r->second));  // its method's form
   Type callee = expr(*e.func());
-  // f(*t): t's items become arguments once its type is known (typeinfer_calls.cpp).
-  if (!expand_starred(fn(), e, [this](ast::Node& n) { return expr(n); })) return Type::unknown();
+  // f(*t): the call with t's items as arguments, once t's type is known (typeinfer_calls.cpp).
+  bool known_items = true;
+  if (ast::NodePtr form = starred_form(fn(), e, [this](ast::Node& n) { return expr(n); }, &known_items))
+    return expr_as(e, std::move(form));
+  if (!known_items) return Type::unknown();
   bool keywords_bound = false;
   if (callee.tag == Type::Tag::Function && callee.user_fn < 0)
     if (const BuiltinRow* b = find_builtin(callee.name)) keywords_bound = bind_builtin_keywords(fn(), e, *b);
@@ -384,10 +370,11 @@ Type Typer::call(ast::Node& e) {
   if (!b) error(e, "unknown function " + callee.name);
   if (b->rule == Rule::Operator) {  // operator.add(a, b) is a + b (fnval.h), named by a function value
     // (one the names decide was rewritten before typing: resolve.cpp)
-    forget_nodes(fn(), *e.func());
-    std::string why = rewrite_operator_call(e, callee.name, false);
+    // (typing records the BinOp, Compare, UnaryOp or Subscript as the call's new form)
+    ast::NodePtr form = clone_for_rewrite(fn(), e);
+    std::string why = rewrite_operator_call(*form, callee.name, false);
     if (!why.empty()) error(e, why);
-    return expr(e);
+    return expr_as(e, std::move(form));
   }
   check_record_operands(fn(), e, callee.name, args);
   return type_builtin_call(fn(), e, *b, args);

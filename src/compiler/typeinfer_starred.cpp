@@ -1,10 +1,10 @@
 // `f(*expr)` where expr is not a name or a tuple display (`complex(*cmath.polar(x))`): before
 // typing, the statement that evaluates it is preceded by `__cj_starN = expr` and the argument
-// becomes `*__cj_starN`, whose items expand_starred (typeinfer_calls.cpp) reads one by one, so
+// becomes `*__cj_starN`, whose items starred_form (typeinfer_calls.cpp) reads one by one, so
 // the expression runs once. Only where that keeps Python's order of effects: the expression is
 // evaluated exactly once where the statement runs (not in a conditional branch, a later operand
 // of and/or, or a while test), and nothing evaluated before it in the statement can have an
-// effect or raise (names, constants, attributes only). Elsewhere expand_starred refuses it.
+// effect or raise (names, constants, attributes only). Elsewhere starred_form refuses it.
 #include <string>
 #include <vector>
 

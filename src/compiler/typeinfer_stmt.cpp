@@ -46,8 +46,9 @@ void Typer::unroll_literal(std::vector<ast::NodePtr>& stmts, size_t i) {
   for (const auto& p : fn().mod.func->params) param = param || (arg.is(ast::Kind::Name) && p.name == arg.name);
   if (!t.is_tuple() && param && !any)
     unsupported(arg, "Invalid use of literal_unroll with a function argument, only tuples are supported as function arguments, found " + t.str());
-  if (same) s.iter() = std::move(s.iter()->args()[0]);
-  else rewrite_literal_unroll(stmts, i, t.elems.size(), fn().unrolled++);
+  // Recorded only: Program::instantiate rewrites the loop (apply_unroll_decisions) and types the
+  // function again, since the copies of the body are new code.
+  fn().unrolls[&s] = same ? 0 : t.elems.size();
   throw RestartTyping{};
 }
 
@@ -67,17 +68,27 @@ bool has_array_index(const ast::Node& e) {
 }
 }  // namespace
 
+void Typer::stmt_as(ast::Node& s, ast::NodePtr form) {
+  ast::Node& f = *form;
+  record_form(fn(), s, std::move(form));
+  stmt(f);
+}
+
 void Typer::stmt(ast::Node& s) {
   using K = ast::Kind;
+  // A statement typing gave a new form on an earlier pass is typed as that form (typed_form).
+  if (auto r = fn().rewrites.find(&s); r != fn().rewrites.end()) return stmt(*r->second);
   switch (s.kind) {
     case K::Expr: {
       if (s.value()->is(K::Constant) && s.value()->cval.tag == ast::ConstValue::Tag::Str) return;  // docstring
       if (s.value()->is(K::Call)) {  // operator.setitem(a, i, v) on a line of its own is a[i] = v
-        array_method(*s.value());  // g.sync(), a.sum(): the method's rewrite first (its callee is no attribute)
-        Type c = expr(*s.value()->func());
+        array_method(*s.value());  // g.sync(), a.sum(): the method's form first (its callee is no attribute)
+        ast::Node& call = typed_form(fn(), *s.value());
+        Type c = call.is(K::Call) ? expr(*call.func()) : Type::unknown();
         if (c.tag == Type::Tag::Function && c.name == "operator.setitem") {
-          forget_nodes(fn(), *s.value());  // the call's nodes go: no resolution may outlive them
-          if (rewrite_setitem_statement(s, c.name)) return stmt(s);
+          ast::NodePtr form = ast::make(K::Expr, s.loc);
+          form->value() = clone_for_rewrite(fn(), call);
+          if (rewrite_setitem_statement(*form, c.name)) return stmt_as(s, std::move(form));
         }
       }
       expr(*s.value());
@@ -101,20 +112,16 @@ void Typer::stmt(ast::Node& s) {
       // a[idx] op= v with an integer or boolean array index: a[idx] is a new array
       // (typeinfer_numpy.cpp), so changing it in place would change that copy only, a lost update.
       // Numba's meaning is getitem, op, setitem: the statement becomes a[idx] = a[idx] op v.
+      // Typing records that form (FunctionInstance::rewrites); the lowering stage puts it in.
       if (s.target()->is(K::Subscript) && has_array_index(*s.target())) {
-        ast::NodePtr target = std::move(s.target());
-        ast::NodePtr value = std::move(s.rhs());
         ast::NodePtr combined = ast::make(K::BinOp, s.loc);
         combined->op = s.op;
-        combined->lhs() = ast::clone(*target);
-        combined->rhs() = std::move(value);
-        s.kind = K::Assign;
-        s.op = ast::Op::None;
-        s.targets().clear();
-        s.targets().push_back(std::move(target));
-        s.rhs() = std::move(combined);
-        stmt(s);
-        return;
+        combined->lhs() = clone_for_rewrite(fn(), *s.target());
+        combined->rhs() = clone_for_rewrite(fn(), *s.rhs());
+        ast::NodePtr form = ast::make(K::Assign, s.loc);
+        form->targets().push_back(clone_for_rewrite(fn(), *s.target()));
+        form->rhs() = std::move(combined);
+        return stmt_as(s, std::move(form));
       }
       if (cur.is_optional())
         unsupported(*s.target(), "augmented assignment to a variable that may be None (" + cur.str() + ") is not supported; assign it a value first");

@@ -65,6 +65,10 @@ class Typer {
   // ---- expressions ----------------------------------------------------------------------------
   Type set(ast::Node& e, Type t);
   Type expr(ast::Node& e);
+  // Records `form` as the new form of `e` (FunctionInstance::rewrites: the tree keeps `e`, the
+  // lowering stage puts `form` there) and types it in e's place.
+  Type expr_as(ast::Node& e, ast::NodePtr form);
+  void stmt_as(ast::Node& s, ast::NodePtr form);
   Type constant(ast::Node& e);
   Type name(ast::Node& e);
   void python_builtin(const ast::Node& e);

@@ -1,6 +1,7 @@
 // literal_unroll: `for x in literal_unroll(tup)` over a heterogeneous tuple compiles the loop's body
 // once per item, each copy typed with that item's type (Numba's versioned loop body). The typer
-// (typeinfer_stmt.cpp, Typer::block) rewrites such a loop, once the tuple's type is known, into
+// (typeinfer_stmt.cpp, Typer::block) decides, once the tuple's type is known, that such a loop is
+// unrolled (FunctionInstance::unrolls), and Program::instantiate rewrites it into
 //
 //     __cj_unroll_t<k> = tup                 # the tuple evaluated once
 //     for __cj_unroll_i<k> in range(n):      # break, continue and else keep their meaning
@@ -13,8 +14,9 @@
 //         ...
 //
 // and types the function again from the start (RestartTyping), so every pass sees the rewritten
-// tree. Each copy assigns its own versions of x (typeinfer_ssa.h), so the copies never unify their
-// types unless x is read after the loop, where Numba unifies them too. The names start with
+// tree: the walk itself never changes the tree it walks. Each copy assigns its own versions of x
+// (typeinfer_ssa.h), so the copies never unify their types unless x is read after the loop,
+// where Numba unifies them too. The names start with
 // "__cj_", which no user code of this project's users names.
 #include "compiler/typeinfer.h"
 
@@ -58,6 +60,7 @@ void reset_typing(FunctionInstance& f) {
   f.parallel_loops.clear();
   f.unwrap.clear();
   f.dead_returns.clear();
+  drop_rewrites(f);  // decided again by the next run, on the tree as it is then
 }
 
 void rewrite_literal_unroll(std::vector<ast::NodePtr>& stmts, size_t at, size_t count, int id) {
