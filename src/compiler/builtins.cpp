@@ -199,8 +199,8 @@ MathCase math_binary_case(Builtin b, Scalar x, Scalar y, bool gpu) {
   if (choice.best < 0) return out;
   const Case& c = cases[choice.best];
   out.ok = true;
-  out.params[0] = c.a;
-  out.params[1] = c.b;
+  out.param_types[0] = c.a;
+  out.param_types[1] = c.b;
   out.ret = c.r;
   return out;
 }

@@ -68,7 +68,7 @@ bool can_cast_same_kind(Scalar from, Scalar to);
 /// `ok` is false where no case fits (a complex argument).
 struct MathCase {
   bool ok = false;
-  Scalar params[2] = {Scalar::Float64, Scalar::Float64};
+  Scalar param_types[2] = {Scalar::Float64, Scalar::Float64};
   Scalar ret = Scalar::Float64;
 };
 MathCase math_binary_case(Builtin b, Scalar x, Scalar y, bool gpu);

@@ -272,11 +272,11 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
       // Each argument converted to the case typing chose (builtins.h); an integer parameter of
       // atan2/hypot is computed in the result's float type, as Numba's lowering does.
       const MathCase c = math_binary_case(b, e.args()[0]->type.scalar, e.args()[1]->type.scalar, !prog_.host_only);
-      auto param = [&](int i) { return Type::scalar_of(is_float(c.params[i]) ? c.params[i] : r.scalar); };
+      auto param = [&](int i) { return Type::scalar_of(is_float(c.param_types[i]) ? c.param_types[i] : r.scalar); };
       // Numba's CPU math.pow(float, int) is `**` (cpython/numbers.py int_power: squaring).
-      if (b == Builtin::MathPow && prog_.host_only && !is_float(c.params[1]))
+      if (b == Builtin::MathPow && prog_.host_only && !is_float(c.param_types[1]))
         return std::string(prog_.python_errors ? "cj::py_powi(" : "cj::powi(") + arg(e, 0, param(0)) + ", " +
-               arg(e, 1, Type::scalar_of(c.params[1])) + ")";
+               arg(e, 1, Type::scalar_of(c.param_types[1])) + ")";
       return sp + "(" + arg(e, 0, param(0)) + ", " + arg(e, 1, param(1)) + ")";
     }
     case Builtin::IntBitCount: return (prog_.host_only ? sp : sp + "_bits") + "(" + expr(*e.args()[0]) + ")";
