@@ -14,7 +14,7 @@ import warnings
 import numpy as np
 import pytest
 
-from cujit import cuda, njit
+from cujit import cuda, njit, prange
 from cujit.errors import NumbaTypeSafetyWarning, TypingError, UnsupportedError
 from cujit.typed import List, Dict
 from cujit import types
@@ -210,7 +210,8 @@ def b28(n):
     vals = [3.5, -1.0, 2.0]
     vals.sort(reverse=True)
     t = [(v, i) for i, v in enumerate(vals)]
-    return t, sorted(t) == [(v, i) for i, v in sorted(enumerate(vals), key=lambda p: p[1])]
+    e = [(i, v) for i, v in enumerate(vals)]
+    return t, sorted(t) == [(v, i) for i, v in sorted(e, key=lambda p: p[1])]
 
 
 def b29(n):
@@ -574,3 +575,33 @@ def test_type_safety_warning_as_numba():
     assert _safety_warnings(typed_dict_store, 300) == (300, ["unsafe cast from int64 to int16. Precision may be lost."])
     with pytest.raises(TypingError, match="cannot safely cast float64 to int32"):
         njit(typed_append)(2.5)  # float to integer: Numba's hard error
+
+
+def walrus_in_prange(n):
+    s = 0
+    for i in prange(n):
+        if (k := i * 2) > 3:
+            s += k
+    return s
+
+
+def test_walrus_in_a_prange_loop_is_refused():
+    # Its name would be shared by the loop's threads (parallel.cpp plans from statements).
+    with pytest.raises(UnsupportedError, match="prange"):
+        njit(parallel=True)(walrus_in_prange)(10)
+
+
+def walrus_in_try(n):
+    x = 0
+    try:
+        if (x := n * 2) > 100:
+            raise ValueError
+        y = 10 // (n - 6)
+    except Exception:
+        return -x
+    return x + y
+
+
+def test_walrus_in_a_try_body():
+    f = njit(walrus_in_try)
+    assert [f(v) for v in (6, 5, 60)] == [walrus_in_try(v) for v in (6, 5, 60)] == [-12, 0, -120]  # Python's

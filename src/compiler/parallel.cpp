@@ -229,6 +229,9 @@ class Planner {
   }
 
   void expr(const ast::Node& e, const std::set<std::string>& defined) {
+    // The plan's private and reduction names come from assignment statements: a name bound
+    // inside an expression would be shared by the threads.
+    if (e.is(K::NamedExpr)) fail(e, "an assignment expression (:=) inside a prange loop is not supported; assign the name on a line of its own");
     if (e.is(K::Name)) {
       auto r = f_.resolved.find(&e);
       if (r != f_.resolved.end() && r->second.kind == Resolved::Kind::Local) read(e, defined);
