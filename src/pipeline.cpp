@@ -241,6 +241,10 @@ void emit_stage(Build& b, const Program& prog, const std::vector<EntryPoint>& en
   b.file_order = program_files(prog);
   b.exc_classes = prog.exc_classes;
   b.raise_sites = prog.raise_sites;
+  for (const auto& f : prog.fns)
+    for (const auto& w : f->type_safety_warnings)
+      if (std::find(b.type_safety_warnings.begin(), b.type_safety_warnings.end(), w) == b.type_safety_warnings.end())
+        b.type_safety_warnings.push_back(w);
 }
 
 

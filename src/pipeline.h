@@ -29,6 +29,7 @@ struct Build {
   bool debug = false;                       // @cuda.jit(debug=True): the GPU code checks indices
   std::vector<CheckSite> check_sites;       // debug: the GPU code's checked accesses, by number
   std::vector<ExcClass> exc_classes;        // the classes raise statements name (typeinfer_exc.cpp)
+  std::vector<std::string> type_safety_warnings;  // NumbaTypeSafetyWarning messages (warn_unsafe_store), each once
   std::vector<RaiseSite> raise_sites;       // GPU code's raise statements, by number (codegen_exc.cpp)
   bool cooperative = false;                 // a kernel using cuda.cg.this_grid(): launched cooperatively
   // Linked code other than CUDA C++ sources (those are in the program's text): PTX, cubins, ...

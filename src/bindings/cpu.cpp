@@ -367,6 +367,11 @@ class CpuFunction {
         sp->lib = compile_host(sp->build);
       }
       sp->fn = reinterpret_cast<CpuEntry>(sp->lib->symbol(sp->build.symbol));
+      // Numba warns while typing; here once the specialisation is built (a filter that makes
+      // the warning an error raises it from this call, as Numba's compile would).
+      for (const auto& w : sp->build.type_safety_warnings)
+        if (PyErr_WarnEx(py::module_::import("cujit.errors").attr("NumbaTypeSafetyWarning").ptr(), w.c_str(), 1) < 0)
+          throw py::error_already_set();
       return sp;
     });
   }

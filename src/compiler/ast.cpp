@@ -90,6 +90,12 @@ void target_names(const Node& t, std::set<std::string>& out) {
     for (const auto& e : t.list) target_names(*e, out);
 }
 
+void named_expr_targets(const Node& n, std::set<std::string>& out) {
+  if (n.is(Kind::FunctionDef)) return;
+  if (n.is(Kind::NamedExpr)) out.insert(n.target()->name);
+  for_each_child(n, [&](const Node& c) { named_expr_targets(c, out); });
+}
+
 NodePtr clone(const Node& n) {
   NodePtr c = make(n.kind, n.loc);
   c->name = n.name;

@@ -196,6 +196,10 @@ inline NodePtr make_name(const std::string& name, SourceLoc loc) {
 /// The names an assignment target binds: a name, or the names inside a (nested) tuple target.
 void target_names(const Node& t, std::set<std::string>& out);
 
+/// The names the assignment expressions (`(x := v)`) in `n` bind, `n`'s blocks included but not
+/// nested defs (a lambda's or def's walrus binds in its own scope).
+void named_expr_targets(const Node& n, std::set<std::string>& out);
+
 /// A deep copy of `n` and its children, types included (a tree rewrite that repeats a body:
 /// literal_unroll, typeinfer_unroll.cpp).
 NodePtr clone(const Node& n);

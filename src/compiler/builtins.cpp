@@ -181,7 +181,7 @@ const char* builtin_spelling(Builtin b) { return builtin_row(b).spelling; }
 
 MathCase math_binary_case(Builtin b, Scalar x, Scalar y, bool gpu) {
   using S = Scalar;
-  struct Case { S a, b, r; };
+  struct Case { S x, y, r; };
   static const std::vector<Case> floats = {{S::Float32, S::Float32, S::Float32}, {S::Float64, S::Float64, S::Float64}};
   static const std::vector<Case> ints_then_floats = {{S::Int64, S::Int64, S::Float64}, {S::UInt64, S::UInt64, S::Float64},
                                                      floats[0], floats[1]};
@@ -193,14 +193,14 @@ MathCase math_binary_case(Builtin b, Scalar x, Scalar y, bool gpu) {
                                    : (b == Builtin::MathAtan2 || b == Builtin::MathHypot) ? ints_then_floats
                                                                                           : floats;
   std::vector<std::vector<Type>> declared;
-  for (const Case& c : cases) declared.push_back({Type::scalar_of(c.a), Type::scalar_of(c.b)});
+  for (const Case& c : cases) declared.push_back({Type::scalar_of(c.x), Type::scalar_of(c.y)});
   const OverloadChoice choice = choose_overload(declared, {Type::scalar_of(x), Type::scalar_of(y)});
   MathCase out;
   if (choice.best < 0) return out;
   const Case& c = cases[choice.best];
   out.ok = true;
-  out.param_types[0] = c.a;
-  out.param_types[1] = c.b;
+  out.param_types[0] = c.x;
+  out.param_types[1] = c.y;
   out.ret = c.r;
   return out;
 }

@@ -131,6 +131,10 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
                          arg(e, 0, r.elems[0]), arg(e, 1, r.elems[0]), type(r));
     case Builtin::BoolFn:
       if (e.args()[0]->type.tag == Type::Tag::String) return "cj::str_truth(" + expr(*e.args()[0]) + ")";
+      if (const Type& t = e.args()[0]->type; t.is_tuple())  // not empty: known from the type
+        return "((void)(" + expr(*e.args()[0]) + "), " + (t.elems.empty() ? "false" : "true") + ")";
+      else if (t.is_list() || t.is_dict() || t.is_set())
+        return "((" + expr(*e.args()[0]) + ").size() != 0)";
       return arg(e, 0, r);
     case Builtin::Int: case Builtin::Float: return arg(e, 0, r);
     case Builtin::Len: {

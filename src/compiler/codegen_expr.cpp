@@ -75,6 +75,11 @@ std::string Emitter::value(const ast::Node& e) {
     case K::IfExp:
       return "(" + truth(*e.test()) + " ? " + convert(expr(*e.if_true()), e.if_true()->type, e.type) + " : " +
              convert(expr(*e.if_false()), e.if_false()->type, e.type) + ")";
+    case K::NamedExpr: {  // `(x := v)`: the store as a C++ assignment expression, whose value is x's
+      const LocalVar& to = fn_->stores.at(e.target().get());
+      if (to.cpp.empty()) return expr(*e.rhs());  // None: no value to keep
+      return "(" + to.cpp + " = " + convert(expr(*e.rhs()), e.rhs()->type, to.type) + ")";
+    }
     case K::Tuple: {
       std::string s = type(e.type) + "{";
       for (size_t i = 0; i < e.elts().size(); ++i) s += (i ? ", " : "") + expr(*e.elts()[i]);

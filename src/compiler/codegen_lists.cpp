@@ -16,7 +16,7 @@ std::string fill_from(const std::string& r, const Type& l, const ast::Node& it, 
   const std::string T = item_cpp(l);
   const Type& t = it.type;
   if (t.is_list()) return "cj::list_extend(" + r + ", " + expr(it) + ");";
-  if (t.is_set()) return "cj::list_extend(" + r + ", cj::dict_keys(" + expr(it) + "));";  // its order (host_dict.h);
+  if (t.is_set() || t.is_dict()) return "cj::list_extend(" + r + ", cj::dict_keys(" + expr(it) + "));";  // its order (host_dict.h);
   if (t.tag == Type::Tag::Range) {
     std::vector<std::string> a;
     for (auto& x : it.args()) a.push_back("(int64_t)(" + expr(*x) + ")");

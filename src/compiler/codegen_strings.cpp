@@ -28,7 +28,7 @@ std::string str_arg(const ast::Node& e, size_t i, const ExprCode& expr) {
 }
 // An optional integer argument as (has, value): find's start and end.
 std::string opt_int(const ast::Node& e, size_t i, const ExprCode& expr) {
-  if (i < e.args().size()) return "true, (int64_t)(" + expr(*e.args()[i]) + ")";
+  if (i < e.args().size() && e.args()[i]->type.tag != Type::Tag::None) return "true, (int64_t)(" + expr(*e.args()[i]) + ")";
   return "false, (int64_t)0";
 }
 }  // namespace
@@ -56,7 +56,22 @@ std::string str_call_code(const ast::Node& e, Builtin b, const ExprCode& expr) {
     case Builtin::Ord: return "cj::str_ord(" + s + ")";
     case Builtin::Chr: return "cj::str_chr((int64_t)(" + s + "))";
     case Builtin::Hash: return "cj::str_hash(" + s + ")";
-    case Builtin::StrStartswith: case Builtin::StrEndswith: case Builtin::StrFind: case Builtin::StrRfind:
+    case Builtin::StrStartswith: case Builtin::StrEndswith:
+      if (e.args()[1]->type.is_tuple()) {  // s.startswith(("a", "b"), ...): any of them, each argument evaluated once
+        const std::string f = builtin_spelling(b);
+        auto bound = [&](size_t i) {
+          const bool has = i < e.args().size() && e.args()[i]->type.tag != Type::Tag::None;
+          return std::string(has ? "true" : "false") + "; const int64_t cj_v" + std::to_string(i) + " = " +
+                 (has ? "(int64_t)(" + expr(*e.args()[i]) + ")" : "(int64_t)0") + "; ";
+        };
+        std::string c = "([&]() { const cj::Str cj_s = " + s + "; const auto cj_p = " + expr(*e.args()[1]) +
+                        "; const bool cj_h2 = " + bound(2) + "const bool cj_h3 = " + bound(3) + "return false";
+        for (size_t i = 0; i < e.args()[1]->type.elems.size(); ++i)
+          c += " || " + f + "(cj_s, cj_p.f" + std::to_string(i) + ", cj_h2, cj_v2, cj_h3, cj_v3)";
+        return c + "; }())";
+      }
+      [[fallthrough]];
+    case Builtin::StrFind: case Builtin::StrRfind:
     case Builtin::StrIndex: case Builtin::StrRindex: case Builtin::StrCount:
       return std::string(builtin_spelling(b)) + "(" + s + ", " + str_arg(e, 1, expr) + ", " + opt_int(e, 2, expr) + ", " +
              opt_int(e, 3, expr) + ")";

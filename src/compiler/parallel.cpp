@@ -233,6 +233,9 @@ class Planner {
 
   void expr(const ast::Node& e_node, const std::set<std::string>& defined) {
     const ast::Node& e = typed_form(f_, e_node);
+    // The plan's private and reduction names come from assignment statements: a name bound
+    // inside an expression would be shared by the threads.
+    if (e.is(K::NamedExpr)) fail(e, "an assignment expression (:=) inside a prange loop is not supported; assign the name on a line of its own");
     if (e.is(K::Name)) {
       auto r = f_.resolved.find(&e);
       if (r != f_.resolved.end() && r->second.kind == Resolved::Kind::Local) read(e, defined);

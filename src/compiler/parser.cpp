@@ -632,7 +632,14 @@ class Parser {
     Nest nest(*this, tok());
     if (at(T::Lambda)) return lambda_expr();
     NodePtr body = or_test();
-    if (at(T::ColonEqual)) unsupported(tok(), "assignment expressions (:=) are not supported");
+    if (at(T::ColonEqual)) {  // named_expression = NAME ":=" test (Python parsed the source: where it may stand is checked)
+      const Token& op = next();
+      if (!body->is(Kind::Name)) user_error(src_, body->loc, ErrorKind::Syntax, "cannot use assignment expressions with this target");
+      NodePtr n = make(Kind::NamedExpr, op.loc, Op::None);
+      n->target() = std::move(body);
+      n->rhs() = test();
+      return seal(std::move(n));
+    }
     if (!at(T::If)) return body;
     const Token& kw = next();
     NodePtr n = make(Kind::IfExp, kw.loc, Op::None);

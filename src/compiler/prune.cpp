@@ -58,7 +58,7 @@ struct Pruner {
     if (n.is(Kind::Assign)) {
       const bool one = n.targets().size() == 1;
       for (const auto& t : n.targets()) count_target(*t, one ? n.rhs().get() : nullptr);
-    } else if (n.is(Kind::AugAssign) || n.is(Kind::For) || n.is(Kind::Comprehension)) {
+    } else if (n.is(Kind::AugAssign) || n.is(Kind::For) || n.is(Kind::Comprehension) || n.is(Kind::NamedExpr)) {
       if (n.target()) count_target(*n.target(), nullptr);
     }
     ast::for_each_child(n, [&](const ast::Node& c) { count(c); });

@@ -99,6 +99,9 @@ struct FunctionInstance {
   std::unordered_set<const ast::Node*> unwrap;
   // Return statements no path reaches (typeinfer_ssa.h): their values do not type the result.
   std::unordered_set<const ast::Node*> dead_returns;
+  // Numba's NumbaTypeSafetyWarning messages typing met (warn_unsafe_store), each once, in order:
+  // the dispatcher warns them after the compile (bindings/cpu.cpp).
+  std::vector<std::string> type_safety_warnings;
   // Parameters that size a cuda.local/shared.array and were passed a constant (an int, or a tuple
   // of ints): Numba types such an argument as a literal where the plain type fails, so the
   // callee is specialised per value. They fold as constants do (fnval.h, shape_params). Also,
@@ -567,6 +570,10 @@ bool typed_list_item_ok(const Type& t);
 /// Whether a value of type `from` goes into a typed container's slot of type `to` (the same type,
 /// or a number Numba's cast widens: 1 into float64, True into int64; never 2.5 into int64).
 bool typed_stores_into(const Type& from, const Type& to);
+/// A store typed_stores_into allows that Numba's casting rules call unsafe (int64 into int32,
+/// float64 into float32, int64 into float32, uint64 into int64, ...): Numba's
+/// NumbaTypeSafetyWarning "unsafe cast from A to B. Precision may be lost.", recorded on fn.
+void warn_unsafe_store(FunctionInstance& fn, const Type& from, const Type& to);
 /// l[i] and l[a:b:c].
 Type type_list_subscript(FunctionInstance& fn, ast::Node& e, const Type& l, const Type& index);
 /// l[i] = v and l[a:b] = other (target typed already).
@@ -583,6 +590,9 @@ void refuse_gpu_string(const FunctionInstance& fn, const ast::Node& at);
 const char* str_method_builtin(const std::string& method);
 /// str(x), ord, chr, hash and the str methods (Rule::StrOp; a method's str is args[0]).
 Type type_str_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args);
+/// float("1.5"), float("nan"), float(" -inf "): Numba's float() of a string literal, a constant
+/// float64 (the literal node becomes that number); of any other str refused as Numba does.
+Type type_float_of_str(FunctionInstance& fn, ast::Node& call);
 /// s[i] and s[a:b:c].
 Type type_str_subscript(FunctionInstance& fn, ast::Node& e, const Type& index);
 /// a + b, s * n and n * s with a str.

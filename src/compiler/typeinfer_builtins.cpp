@@ -174,12 +174,16 @@ Type BuiltinTyper::builtin_call(ast::Node& e, const BuiltinRow& b, const std::ve
       return Type::tuple({Type::scalar_of(t), Type::scalar_of(t)});
     }
     case Rule::CastInt:
-      arity(e, b, args, 1, 1); need_numbers(e, b, args);
+      arity(e, b, args, 1, 1);
+      if (args[0].tag == Type::Tag::String) unsupported(e, "int() of a str is not supported (as in Numba)");
+      need_numbers(e, b, args);
       // Numba's int() keeps an integer's type (int(uint64) stays unsigned); bool and floats give int64.
       if (is_integer(args[0].scalar)) return args[0];
       return Type::scalar_of(Scalar::Int64);
     case Rule::CastFloat:
-      arity(e, b, args, 1, 1); need_numbers(e, b, args);
+      arity(e, b, args, 1, 1);
+      if (args[0].tag == Type::Tag::String) return type_float_of_str(fn_, e);  // typeinfer_strings.cpp
+      need_numbers(e, b, args);
       // Numba's float(): of a bool there is no implementation ("only support for numbers"); a
       // float32 stays float32 (and in numba-cuda's GPU code a float16 float16); others float64.
       if (args[0].is_scalar(Scalar::Bool)) error(e, no_implementation(b, args));
@@ -193,6 +197,8 @@ Type BuiltinTyper::builtin_call(ast::Node& e, const BuiltinRow& b, const std::ve
         refuse_gpu_string(fn_, e);
         return Type::scalar_of(Scalar::Bool);
       }
+      // bool(l) of a list, dict, set or tuple: not empty (codegen_calls.cpp), as Numba's len() != 0
+      if (args[0].is_list() || args[0].is_dict() || args[0].is_set() || args[0].is_tuple()) return Type::scalar_of(Scalar::Bool);
       need_numbers(e, b, args, true);
       return Type::scalar_of(Scalar::Bool);
     case Rule::Range: {

@@ -320,6 +320,10 @@ void check_dict_store(FunctionInstance& fn, const ast::Node& stmt, ast::Node& ta
   widen(fn, *target.value(), key, value);
   if (d.elems[0].known() && d.elems[1].known() && !(typed_stores_into(key, d.elems[0]) && typed_stores_into(value, d.elems[1])))
     typing(src, stmt, sig("setitem", {d, key, value}));
+  if (d.elems[0].known() && d.elems[1].known()) {  // stores Numba casts with a NumbaTypeSafetyWarning
+    warn_unsafe_store(fn, key, d.elems[0]);
+    warn_unsafe_store(fn, value, d.elems[1]);
+  }
 }
 
 void check_dict_delete(FunctionInstance& fn, const ast::Node& target) {

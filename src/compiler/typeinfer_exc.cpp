@@ -1,6 +1,7 @@
 // Exceptions when typing: raise (and assert, which the parser writes as a raise of
 // AssertionError) and try/except, with Numba's rules (typeinfer.h). The typer (typeinfer.cpp)
 // calls these from its statement walk; codegen_exc.cpp writes the code.
+#include <functional>
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -155,6 +156,12 @@ void assigned_types(const std::vector<ast::NodePtr>& stmts,
     if (s->is(ast::Kind::Assign))
       for (const auto& t : s->targets()) target_types(*t, *s, out);
     if (s->is(ast::Kind::AugAssign) || s->is(ast::Kind::For)) target_types(*s->target(), *s, out);
+    std::function<void(const ast::Node&)> walrus = [&](const ast::Node& n) {  // `(x := v)` in its expressions
+      if (n.is(ast::Kind::FunctionDef)) return;
+      if (n.is(ast::Kind::NamedExpr)) target_types(*n.target(), n, out);
+      ast::for_each_child(n, walrus);
+    };
+    if (!s->is(ast::Kind::FunctionDef)) ast::for_each_child(*s, walrus);
     assigned_types(s->body, out);
     assigned_types(s->orelse, out);
   }

@@ -96,7 +96,9 @@ Type Typer::expr(ast::Node& e) {
       Type r = Type::unknown();
       bool all_known = true;
       for (auto& v : e.values()) {
+        conditional_ += v != e.values()[0];  // later operands may not run (a walrus in them: NamedExpr)
         Type t = expr(*v);
+        conditional_ -= v != e.values()[0];
         if (!t.known()) { all_known = false; continue; }
         if (!t.is_scalar()) error(*v, "'and'/'or' on a " + t.str() + " is not supported");
         r = unify(r, t);
@@ -172,12 +174,27 @@ Type Typer::expr(ast::Node& e) {
     }
     case K::IfExp: {
       truth(*e.test());
+      ++conditional_;
       Type a = expr(*e.if_true()), b = expr(*e.if_false());
+      --conditional_;
       if (!a.known() || !b.known()) return set(e, a.known() ? a : b);
       Type u = unify(a, b);
       if (u.is_optional() && !prog_.may_be_optional()) u = Type::unknown();  // None and a value: @jit code only
       if (!u.known()) error(e, "the two branches of this conditional expression have types " + a.str() + " and " + b.str() + ", which cannot be unified");
       return set(e, u);
+    }
+    case K::NamedExpr: {  // `(x := v)`: an assignment of v to x whose value is x's
+      Type v = expr(*e.rhs());
+      auto before = ssa_.cur.vars.find(e.target()->name);
+      // Where it may not run, x keeps its earlier value in its earlier C++ variable, which
+      // holds it only while the type is the same.
+      if (conditional_ && v.known() && before != ssa_.cur.vars.end() && ssa_.type(before->second).known() &&
+          ssa_.type(before->second) != v)
+        unsupported(e, "an assignment expression that may not run (in an operand of and/or, or a branch of a conditional "
+                       "expression) cannot give '" + e.target()->name + "' another type (" + ssa_.type(before->second).str() +
+                       " before, " + v.str() + " here); assign it before the expression");
+      assign(*e.target(), v, e);
+      return set(e, e.target()->type);
     }
     case K::Tuple: {
       std::vector<Type> el;

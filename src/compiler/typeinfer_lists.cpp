@@ -15,6 +15,8 @@
 
 namespace cujit {
 
+bool lists_items_compare(const Type& a, const Type& b, bool order);
+
 namespace {
 using ast::Kind;
 using ast::Node;
@@ -234,6 +236,14 @@ struct Desugar {
   }
 };
 
+// What Python's sort orders (prelude's py_less): numbers but complex ones, strs, and tuples and
+// lists of those (item by item, as Numba's sort compares them).
+static bool lists_sort_orderable(const Type& t) {
+  if (t.is_tuple()) return std::all_of(t.elems.begin(), t.elems.end(), lists_sort_orderable);
+  if (t.is_list()) return t.elems[0].known() && lists_sort_orderable(t.elems[0]);  // list_cmp
+  return (t.is_scalar() && !is_complex(t.scalar)) || t.tag == Type::Tag::String;
+}
+
 bool list_item_ok(const Type& t) {
   return t.is_scalar() || t.is_tuple() || t.is_array() || t.is_list() || t.is_record() || t.tag == Type::Tag::String;
 }
@@ -262,8 +272,10 @@ void widen_hint(FunctionInstance& fn, const Node& self, const Node& at, const Ty
 }
 
 // Numba's refusal of an item that does not cast into a typed.List's item type.
-void typed_item_store(const SourceFile& src, const Node& at, const char* method, const Type& l, const Type& v) {
-  if (!l.typed || !l.elems[0].known() || !v.known() || typed_stores_into(v, l.elems[0])) return;
+void typed_item_store(FunctionInstance& fn, const Node& at, const char* method, const Type& l, const Type& v) {
+  const SourceFile& src = fn.mod.source;
+  if (!l.typed || !l.elems[0].known() || !v.known()) return;
+  if (typed_stores_into(v, l.elems[0])) return warn_unsafe_store(fn, v, l.elems[0]);
   typing(src, at, std::string("No implementation of function impl_") + method + " found for signature: impl_" + method + "(" +
                       l.str() + ", " + v.str() + "): cannot safely cast " + v.str() + " to " + l.elems[0].str() +
                       ". Please cast explicitly.");
@@ -348,7 +360,8 @@ Type type_list_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
                             " argument(s), " + std::to_string(args.size()) + " given");
   };
   auto iterable_item = [&](const ast::Node& at, const Type& t) {
-    Type it = t.tag == Type::Tag::Iterator ? Type::unknown() : iteration_item(t);
+    // A dict gives its keys, in insertion order (list(d), sorted(d): codegen_lists.cpp's fill_from).
+    Type it = t.tag == Type::Tag::Iterator ? Type::unknown() : t.is_dict() ? t.elems[0] : iteration_item(t);
     if (!it.known())
       typing(src, at, "No implementation of function " + name + "() for a " + t.str() + " (it takes an iterable: a list, range, array or tuple of one type)");
     return it;
@@ -364,10 +377,13 @@ Type type_list_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
     if (name == "list") arity(0, 1);
     else arity(1, 3), sort_options(1);
     if (args.empty()) typing(src, call, "cannot infer the type of list(): give it an iterable");
+    const Type& a0 = args[0];  // a list, dict or set whose items a later append types: a later pass
+    if ((a0.is_list() || a0.is_set() || a0.is_dict()) && !std::all_of(a0.elems.begin(), a0.elems.end(), [](const Type& t) { return t.known(); }))
+      return Type::unknown();
     Type item = iterable_item(*call.args()[0], args[0]);
     if (!list_item_ok(item)) refuse(src, call, "a list cannot hold a " + item.str() + " in compiled code");
-    if (name == "sorted" && !item.is_scalar() && item.tag != Type::Tag::String)
-      refuse(src, call, "sorted() is supported on numbers and strings only");
+    if (name == "sorted" && item.known() && !lists_sort_orderable(item))
+      refuse(src, call, "sorted() is supported on numbers, strings and tuples of them only (here " + item.str() + ")");
     return Type::list(item);
   }
   if (b.id == Builtin::TypedList || b.id == Builtin::TypedListEmpty) return type_typed_list_call(fn, call, b, args);
@@ -378,7 +394,7 @@ Type type_list_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
   auto value_arg = [&](size_t i) {
     if (l.typed) {
       if (!typed_list_item_ok(args[i])) typing(src, *call.args()[i], "cannot store a " + args[i].str() + " in a " + l.str());
-      typed_item_store(src, *call.args()[i], m.c_str(), l, args[i]);
+      typed_item_store(fn, *call.args()[i], m.c_str(), l, args[i]);
       return;
     }
     if (!list_item_ok(args[i]))
@@ -388,8 +404,9 @@ Type type_list_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
   };
   auto comparable_arg = [&](size_t i) {
     const bool strs = item.tag == Type::Tag::String && args[i].tag == Type::Tag::String;  // prelude/host_str.h's ==
-    if (!(item.is_scalar() && args[i].is_scalar()) && !strs)
-      refuse(src, call, "list." + m + "() is supported on lists of numbers only (here " + l.str() + ")");
+    if (!strs && !lists_items_compare(item, args[i], false))
+      refuse(src, call, "list." + m + "() of a " + args[i].str() + " in a " + l.str() +
+                            " is not supported (numbers, strings, and lists and tuples of them are)");
   };
   if (m == "append") {
     arity(2, 2);
@@ -408,7 +425,7 @@ Type type_list_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
     arity(2, 2);
     Type it = iterable_item(*call.args()[1], args[1]);
     widen_hint(fn, *call.args()[0], call, it, l);
-    if (l.typed) typed_item_store(src, *call.args()[1], "extend", l, it);
+    if (l.typed) typed_item_store(fn, *call.args()[1], "extend", l, it);
     // A list, or what list(x) takes (codegen_lists.cpp's fill_from): a tuple of one type, a range,
     // an array, a str, a set.
     if (!args[1].is_list() && !args[1].is_tuple() && args[1].tag != Type::Tag::Range && !args[1].is_array() &&
@@ -426,11 +443,7 @@ Type type_list_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
     // (only that rewrite passes a list there: a key given by the user is a function or None)
     const Type k = args[1].is_list() ? args[1].elems[0] : Type::unknown();
     if (!k.known()) return Type::unknown();
-    std::function<bool(const Type&)> orderable = [&](const Type& t) {
-      if (t.is_tuple()) return std::all_of(t.elems.begin(), t.elems.end(), orderable);  // prelude's py_less
-      return (t.is_scalar() && !is_complex(t.scalar)) || t.tag == Type::Tag::String;
-    };
-    if (!orderable(k))
+    if (!lists_sort_orderable(k))
       refuse(src, call, "a sort key function returning " + k.str() + " is not supported (keys of numbers, strings and tuples of them are)");
     if (!(args[2].is_scalar() && !is_complex(args[2].scalar)))
       typing(src, *call.args()[2], "an integer is required for 'reverse' (got type " + args[2].str() + ")");
@@ -439,9 +452,9 @@ Type type_list_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
   if (m == "sort") {
     arity(1, 3);
     sort_options(1);
-    if (!item.is_scalar() && item.tag != Type::Tag::String)
-      refuse(src, call, "list.sort() is supported on lists of numbers and strings only (here " + l.str() + ")");
-    if (is_complex(item.scalar)) typing(src, call, "list.sort() of complex numbers: they have no order");
+    if (item.is_scalar() && is_complex(item.scalar)) typing(src, call, "list.sort() of complex numbers: they have no order");
+    if (!lists_sort_orderable(item))
+      refuse(src, call, "list.sort() is supported on lists of numbers, strings and tuples of them only (here " + l.str() + ")");
     return Type::none();
   }
   if (m == "reverse" || m == "clear") {
@@ -453,8 +466,10 @@ Type type_list_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, 
     return l.typed ? Type::typed_list(item) : Type::list(item);
   }
   if (m == "index" || m == "count" || m == "remove") {
-    arity(2, 2);
+    arity(2, m == "index" ? 4 : 2);  // l.index(x, start, stop), negative bounds as Python's (cj::list_index_of)
     comparable_arg(1);
+    for (size_t i = 2; i < args.size(); ++i)
+      if (!is_int(args[i])) typing(src, *call.args()[i], std::string("arg \"") + (i == 2 ? "start" : "stop") + "\" must be an Integer. Got " + args[i].str());
     return m == "remove" ? Type::none() : Type::scalar_of(Scalar::Int64);
   }
   typing(src, call, "Unknown attribute '" + m + "' of type " + l.str());
@@ -476,7 +491,7 @@ void check_list_store(FunctionInstance& fn, const ast::Node& stmt, ast::Node& ta
     return;
   }
   if (!value.known() || !l.elems[0].known()) return;
-  if (l.typed) return typed_item_store(src, stmt, "setitem", l, value);
+  if (l.typed) return typed_item_store(fn, stmt, "setitem", l, value);
   if (l.elems[0].is_scalar() != value.is_scalar() || (!value.is_scalar() && unify(l.elems[0], value) != l.elems[0]))
     typing(src, stmt, "cannot store a " + value.str() + " in a " + l.str());
 }
@@ -498,13 +513,27 @@ Type list_binop_type(FunctionInstance& fn, const ast::Node& at, ast::Op op, cons
   typing(src, at, std::string("unsupported operand type(s) for ") + ast::op_spelling(op) + ": '" + a.str() + "' and '" + b.str() + "'");
 }
 
+// Whether items of types a and b compare as prelude/host_list.h's py_eq (and, `order`, py_less)
+// do: numbers (real ones for an order), strs, lists of those (reflected with reflected), and
+// tuples of one type holding those.
+bool lists_items_compare(const Type& a, const Type& b, bool order) {
+  if (a.is_scalar() && b.is_scalar())
+    return !order || (!is_complex(a.scalar) && !is_complex(b.scalar) && !is_time(a.scalar) && !is_time(b.scalar));
+  if (a.tag == Type::Tag::String && b.tag == Type::Tag::String) return true;
+  if (a.is_list() && b.is_list())
+    return a.typed == b.typed && a.elems[0].known() && b.elems[0].known() && lists_items_compare(a.elems[0], b.elems[0], order);
+  if (a.is_tuple() && b.is_tuple() && a == b)
+    return std::all_of(a.elems.begin(), a.elems.end(), [&](const Type& x) { return x.known() && lists_items_compare(x, x, order); });
+  return false;
+}
+
 bool list_comparison_ok(const Type& l, ast::Op op, const Type& r) {
-  auto strs = [](const Type& a, const Type& b) { return a.tag == Type::Tag::String && b.tag == Type::Tag::String; };
   if (op == ast::Op::In || op == ast::Op::NotIn)
-    return r.is_list() && ((l.is_scalar() && r.elems[0].is_scalar()) || strs(l, r.elems[0]));
+    return r.is_list() && (!r.elems[0].known() || lists_items_compare(l, r.elems[0], false));  // unknown: typed later
   if (l.is_list() && r.is_list() && l.typed != r.typed) return false;  // Numba: no eq(list(int64), ListType[int64])
   if (l.is_list() && r.is_list() && (!l.elems[0].known() || !r.elems[0].known())) return true;  // typed once an append types it
-  return l.is_list() && r.is_list() && ((l.elems[0].is_scalar() && r.elems[0].is_scalar()) || strs(l.elems[0], r.elems[0]));
+  const bool order = op != ast::Op::Eq && op != ast::Op::NotEq;
+  return l.is_list() && r.is_list() && lists_items_compare(l.elems[0], r.elems[0], order);
 }
 
 }  // namespace cujit

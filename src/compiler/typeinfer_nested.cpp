@@ -40,6 +40,7 @@ void bound(const std::vector<NodePtr>& stmts, std::set<std::string>& out) {
     if (s->is(K::FunctionDef)) { out.insert(s->name); continue; }
     if (s->is(K::Assign)) for (const auto& t : s->targets()) target_names(*t, out);
     if (s->is(K::AugAssign) || s->is(K::For)) target_names(*s->target(), out);
+    ast::named_expr_targets(*s, out);
     bound(s->body, out);
     bound(s->orelse, out);
   }
@@ -105,6 +106,9 @@ int definitions(const Node& def, const std::string& name, const Node** value) {
         target_names(*s->target(), t);
         if (t.count(name)) { ++n; *value = nullptr; }
       }
+      t.clear();
+      for_each_child(*s, [&](const Node& c) { if (!c.is(K::FunctionDef)) ast::named_expr_targets(c, t); });
+      if (t.count(name)) { n += 2; *value = nullptr; }  // `(name := v)`: not a constant (counted as two: it may run more than once)
       todo.push_back(&s->body);
       todo.push_back(&s->orelse);
     }

@@ -31,6 +31,10 @@ Type Typer::unary(ast::Node& e) {
   Type a = e.op == ast::Op::Not ? expr(*e.operand()) : operand(*e.operand());
   if (!a.known()) return a;
   if (e.op == ast::Op::Not) {
+    if (a.is_list() || a.is_dict() || a.is_set() || a.is_tuple()) {  // not l: len(l) == 0 (truth() rewrites l)
+      truth(*e.operand());
+      return Type::scalar_of(Scalar::Bool);
+    }
     if (a.tag == Type::Tag::String) {  // not s: s is empty
       refuse_gpu_string(fn(), e);
       return Type::scalar_of(Scalar::Bool);

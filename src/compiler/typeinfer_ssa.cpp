@@ -72,6 +72,7 @@ void assigned_names(const std::vector<ast::NodePtr>& stmts, std::set<std::string
     if (s->is(ast::Kind::Assign))
       for (const auto& t : s->targets()) target_names(*t, out);
     if (s->is(ast::Kind::AugAssign) || s->is(ast::Kind::For)) target_names(*s->target(), out);
+    ast::named_expr_targets(*s, out);  // `(x := v)` in any of its expressions
     assigned_names(s->body, out);
     assigned_names(s->orelse, out);
   }
@@ -192,6 +193,7 @@ void Versions::enter_loop(const ast::Node& loop) {
   std::set<std::string> names;
   assigned_names(loop.body, names);
   if (loop.is(ast::Kind::For)) target_names(*loop.target(), names);
+  if (loop.is(ast::Kind::While)) ast::named_expr_targets(*loop.test(), names);  // the test runs each iteration
   Loop l;
   l.dead = cur.dead;
   for (const auto& n : names) {

@@ -283,7 +283,7 @@ Type Typer::unwrapped(ast::Node& e, Type t) {
 
 void Typer::truth(ast::Node& e) {
   Type t = expr(e);
-  if (t.is_list()) {  // `if l:` is `if len(l) != 0:`, as in Python
+  if (t.is_list() || t.is_dict() || t.is_set() || t.is_tuple()) {  // `if l:` is `if len(l) != 0:`, as in Python
     forget_nodes(fn(), e);
     ast::NodePtr l = std::make_unique<ast::Node>(std::move(e));
     ast::NodePtr len = ast::make(ast::Kind::Call, l->loc), callee = ast::make(ast::Kind::Name, l->loc),

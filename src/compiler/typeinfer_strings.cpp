@@ -2,10 +2,17 @@
 // typing of str operations that typeinfer.cpp hands over. codegen_strings.cpp writes their code;
 // prelude/host_str.h runs it. A str literal stays a Constant node, so the places that need its
 // value at compile time (print, exception arguments, record field names) still see it.
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <functional>
 #include <map>
+#include <set>
 #include <string>
 
 #include "compiler/diagnostics.h"
+#include "compiler/fnval.h"
 #include "compiler/typeinfer.h"
 #include "compiler/typeinfer_refusals.h"
 
@@ -104,6 +111,12 @@ Type type_str_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, c
     const Type& t = args[i + 1];
     const Node& at = *call.args()[i + 1];
     const char k = sm.args[i];
+    // startswith/endswith: a prefix may be a tuple of str (any of them), start and end None.
+    const bool affix = m == "startswith" || m == "endswith";
+    if (affix && i == 0 && t.is_tuple() && !t.elems.empty() &&
+        std::all_of(t.elems.begin(), t.elems.end(), [](const Type& x) { return x.tag == Type::Tag::String; }))
+      continue;
+    if (affix && i > 0 && t.tag == Type::Tag::None) continue;
     const bool ok = k == 'S'   ? t.tag == Type::Tag::String
                     : k == 'N' ? t.tag == Type::Tag::String || t.tag == Type::Tag::None
                     : k == 'I' ? is_int(t)
@@ -124,6 +137,91 @@ Type type_str_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, c
     case 'T': return Type::tuple({str, str, str});
     default: return Type::list(str);
   }
+}
+
+namespace {
+// The str literal a local assigned exactly once (`s = "1.5"`, nothing else binding s) holds:
+// Numba types such a name as the literal (Literal[str]); null where it is not one.
+const Node* strings_single_literal(const Node& def, const std::string& name) {
+  int n = 0;
+  const Node* value = nullptr;
+  std::function<void(const Node&)> walk = [&](const Node& x) {
+    if (x.is(Kind::FunctionDef) && &x != &def) return;
+    if (x.is(Kind::Assign))
+      for (const auto& t : x.targets()) {
+        std::set<std::string> names;
+        ast::target_names(*t, names);
+        if (names.count(name)) { ++n; value = t->is(Kind::Name) ? x.rhs().get() : nullptr; }
+      }
+    if ((x.is(Kind::AugAssign) || x.is(Kind::For)) && x.target()) {
+      std::set<std::string> names;
+      ast::target_names(*x.target(), names);
+      n += (int)names.count(name);
+    }
+    if (x.is(Kind::NamedExpr) && x.target()->name == name) ++n;
+    ast::for_each_child(x, walk);
+  };
+  walk(def);
+  for (const auto& p : def.params) n += p.name == name;
+  return n == 1 && value && value->is(Kind::Constant) && value->cval.tag == ast::ConstValue::Tag::Str ? value : nullptr;
+}
+}  // namespace
+
+Type type_float_of_str(FunctionInstance& fn, ast::Node& call) {
+  Node& arg = *call.args()[0];
+  if (arg.is(Kind::Name) && fn.locals.count(arg.name))  // s = "1.5"; float(s): the literal, as Numba's
+    if (const Node* lit = strings_single_literal(*fn.mod.func, arg.name)) {
+      const SourceLoc loc = arg.loc;
+      forget_nodes(fn, arg);  // no resolution may outlive the Name
+      arg = Node(Kind::Constant, loc);
+      arg.cval = lit->cval;
+    }
+  if (!arg.is(Kind::Constant) || arg.cval.tag != ast::ConstValue::Tag::Str)
+    refuse(fn.mod.source, arg, "float() of a str is supported for a string literal only (Numba: argument must be a string literal)");
+  // Python's float() syntax: surrounding whitespace, a sign, then digits with single underscores
+  // between them, a point and an exponent, or inf/infinity/nan in any case (strtod alone would
+  // also take hex and "nan(...)").
+  std::string t = arg.cval.s;
+  const char* ws = " \t\n\r\f\v";
+  t.erase(0, std::min(t.size(), t.find_first_not_of(ws)));
+  t.erase(t.find_last_not_of(ws) + 1);
+  std::string body = t.substr(!t.empty() && (t[0] == '+' || t[0] == '-'));
+  std::string lower;
+  for (char c : body) lower += (char)std::tolower((unsigned char)c);
+  bool ok = lower == "inf" || lower == "infinity" || lower == "nan";
+  if (!ok) {
+    std::string plain;  // the digits without their underscores, each between two digits
+    bool digits = false, point = false, exp = false, exp_digits = false, prev_digit = false;
+    ok = !body.empty();
+    for (size_t i = 0; ok && i < body.size(); ++i) {
+      const char c = body[i];
+      if (std::isdigit((unsigned char)c)) { (exp ? exp_digits : digits) = true; prev_digit = true; plain += c; continue; }
+      if (c == '_') { ok = prev_digit && i + 1 < body.size() && std::isdigit((unsigned char)body[i + 1]); prev_digit = false; continue; }
+      prev_digit = false;
+      if (c == '.' && !point && !exp) point = true;
+      else if ((c == 'e' || c == 'E') && digits && !exp) exp = true;
+      else if ((c == '+' || c == '-') && exp && (body[i - 1] == 'e' || body[i - 1] == 'E')) {}
+      else ok = false;
+      plain += c;
+    }
+    ok = ok && digits && (!exp || exp_digits);
+    body = plain;
+  }
+  if (!ok) {
+    std::string quoted;
+    for (char c : arg.cval.s) quoted += c == '\'' ? std::string("\\'") : std::string(1, c);
+    typing(fn.mod.source, arg, "could not convert string to float: '" + quoted + "'");
+  }
+  double v;
+  if (lower == "nan") v = std::nan("");
+  else if (lower == "inf" || lower == "infinity") v = HUGE_VAL;
+  else v = std::strtod(body.c_str(), nullptr);  // the C locale's '.': the library never sets another
+  if (!t.empty() && t[0] == '-') v = -v;
+  arg.cval.tag = ast::ConstValue::Tag::Float;
+  arg.cval.f = v;
+  arg.cval.s.clear();
+  arg.type = Type::scalar_of(Scalar::Float64);
+  return arg.type;
 }
 
 Type type_str_subscript(FunctionInstance& fn, ast::Node& e, const Type& index) {

@@ -6,6 +6,7 @@
 // ListType[undefined]; later insertions are cast into them or refused as Numba refuses them
 // (typeinfer_lists.cpp's widen_hint and typed_item_store). Returned to Python, the bindings
 // wrap the container in a typed.List / typed.Dict (bindings/cpu.cpp, typed_containers.cpp).
+#include <algorithm>
 #include <string>
 
 #include "compiler/diagnostics.h"
@@ -57,6 +58,41 @@ bool typed_stores_into(const Type& from, const Type& to) {
     return true;
   }
   return false;
+}
+
+namespace {
+// Numba's safe and promoting conversions between numbers (numba/core/typeconv/rules.py); a
+// conversion is safe where a chain of these leads from one type to the other.
+bool typed_numba_safe_cast(Scalar from, Scalar to) {
+  using S = Scalar;
+  static const std::pair<S, S> edges[] = {
+      {S::Bool, S::Int8},      {S::Bool, S::UInt8},      {S::Int8, S::Int16},      {S::UInt8, S::UInt16},
+      {S::Int16, S::Int32},    {S::UInt16, S::UInt32},   {S::Int32, S::Int64},     {S::UInt32, S::UInt64},
+      {S::UInt8, S::Int16},    {S::UInt16, S::Int32},    {S::UInt32, S::Int64},    {S::Int8, S::Float16},
+      {S::Int16, S::Float32},  {S::Int32, S::Float64},   {S::Int64, S::Float64},   {S::UInt64, S::Float64},
+      {S::Float16, S::Float32}, {S::Float32, S::Float64}, {S::Float32, S::Complex64}, {S::Float64, S::Complex128},
+      {S::Complex64, S::Complex128}};
+  std::vector<S> todo{from}, seen{from};
+  while (!todo.empty()) {
+    const S s = todo.back();
+    todo.pop_back();
+    if (s == to) return true;
+    for (const auto& [a, b] : edges)
+      if (a == s && std::find(seen.begin(), seen.end(), b) == seen.end()) {
+        seen.push_back(b);
+        todo.push_back(b);
+      }
+  }
+  return false;
+}
+}  // namespace
+
+void warn_unsafe_store(FunctionInstance& fn, const Type& from, const Type& to) {
+  if (!from.is_scalar() || !to.is_scalar() || !from.name.empty() || !to.name.empty()) return;
+  if (from.scalar == to.scalar || typed_numba_safe_cast(from.scalar, to.scalar)) return;
+  const std::string m = "unsafe cast from " + from.str() + " to " + to.str() + ". Precision may be lost.";
+  auto& w = fn.type_safety_warnings;
+  if (std::find(w.begin(), w.end(), m) == w.end()) w.push_back(m);
 }
 
 Type type_typed_list_call(FunctionInstance& fn, ast::Node& call, const BuiltinRow& b, const std::vector<Type>& args) {

@@ -49,6 +49,7 @@ class Typer {
 
   // `for x in literal_unroll(t)`: a heterogeneous tuple t is rewritten into one copy of the body
   // per item (typeinfer_unroll.cpp), and typing starts again; anything else loops as usual.
+  int conditional_ = 0;   // inside an operand of and/or after the first, or a branch of `a if c else b`
   int unroll_depth_ = 0;  // rewritten loops around the statement being typed
   void unroll_literal(std::vector<ast::NodePtr>& stmts, size_t i);
   void stmt(ast::Node& s);

@@ -163,54 +163,34 @@ inline void list_irepeat(const List<T>& l, int64_t k) {
   list_clear(l);
   for (int64_t j = 0; j < k; ++j) list_extend(l, once);
 }
-template <class T, class V>
-inline int64_t list_find(const List<T>& l, const V& v) {
-  for (int64_t i = 0; i < l.size(); ++i)
-    if (l.at(i) == v) return i;
-  return -1;
-}
-template <class T, class V>
-inline bool list_contains(const List<T>& l, const V& v) { return list_find(l, v) >= 0; }
-template <class T, class V>
-inline int64_t list_count(const List<T>& l, const V& v) {
-  int64_t c = 0;
-  for (int64_t i = 0; i < l.size(); ++i) c += l.at(i) == v;
-  return c;
-}
-template <class T, class V>
-inline int64_t list_index_of(const List<T>& l, const V& v) {
-  const int64_t i = list_find(l, v);
-  if (i < 0) raise("ValueError", "value not in list");
-  return i;
-}
-template <class T, class V>
-inline void list_remove(const List<T>& l, const V& v) {
-  const int64_t i = list_find(l, v);
-  if (i < 0) raise("ValueError", "list.remove(x): x not in list");
-  list_pop_at(l, i);
-}
-/// l.sort() (stable, as Python's; NaN compares as Python's < does: not less).
 template <class T>
-inline void list_sort(const List<T>& l, bool reverse) {
-  const int64_t n = l.size();
-  for (int64_t i = 1; i < n; ++i) {  // insertion sort by binary search: stable, no <algorithm>
-    T v(std::move(l.at(i)));
-    int64_t lo = 0, hi = i;
-    while (lo < hi) {
-      const int64_t mid = (lo + hi) / 2;
-      const bool before = reverse ? (l.at(mid) < v) : (v < l.at(mid));
-      if (before) hi = mid;
-      else lo = mid + 1;
-    }
-    for (int64_t k = i; k > lo; --k) l.at(k) = std::move(l.at(k - 1));
-    l.at(lo) = std::move(v);
+inline constexpr bool is_list_v = false;
+template <class T>
+inline constexpr bool is_list_v<List<T>> = true;
+template <class T, class U>
+inline int list_cmp(const List<T>& a, const List<U>& b);
+/// a == b as Python compares items: lists item by item, tuples (the generated structs, with
+/// cj_arity and cj_zip; one struct type) item by item, numbers and strs by `==`.
+template <class A, class B>
+inline bool py_eq(const A& a, const B& b) {
+  if constexpr (is_list_v<A> && is_list_v<B>) {
+    if (a.size() != b.size()) return false;
+    for (int64_t i = 0; i < a.size(); ++i)
+      if (!py_eq(a.at(i), b.at(i))) return false;
+    return true;
+  } else if constexpr (requires { A::cj_arity; }) {
+    return a.cj_zip(b, [](const auto& x, const auto& y) { return py_eq(x, y); });
+  } else {
+    return a == b;
   }
 }
-/// a < b as Python orders sort keys: numbers and strs by `<`, tuples (the generated structs, with
-/// cj_arity and cj_zip) item by item, the first unequal pair deciding.
-template <class K>
-inline bool py_less(const K& a, const K& b) {
-  if constexpr (requires { K::cj_arity; }) {
+/// a < b as Python orders sort keys and list items: numbers and strs by `<`, tuples item by item
+/// (the first unequal pair deciding), lists as list_cmp.
+template <class A, class B>
+inline bool py_less(const A& a, const B& b) {
+  if constexpr (is_list_v<A> && is_list_v<B>) {
+    return list_cmp(a, b) < 0;
+  } else if constexpr (requires { A::cj_arity; }) {
     int order = 0;
     a.cj_zip(b, [&](const auto& x, const auto& y) {
       if (py_less(x, y)) order = -1;
@@ -220,6 +200,61 @@ inline bool py_less(const K& a, const K& b) {
     return order < 0;
   } else {
     return a < b;
+  }
+}
+template <class T, class V>
+inline int64_t list_find(const List<T>& l, const V& v) {
+  for (int64_t i = 0; i < l.size(); ++i)
+    if (py_eq(l.at(i), v)) return i;
+  return -1;
+}
+template <class T, class V>
+inline bool list_contains(const List<T>& l, const V& v) { return list_find(l, v) >= 0; }
+template <class T, class V>
+inline int64_t list_count(const List<T>& l, const V& v) {
+  int64_t c = 0;
+  for (int64_t i = 0; i < l.size(); ++i) c += py_eq(l.at(i), v);
+  return c;
+}
+template <class T, class V>
+inline int64_t list_index_of(const List<T>& l, const V& v) {
+  const int64_t i = list_find(l, v);
+  if (i < 0) raise("ValueError", "value not in list");
+  return i;
+}
+/// l.index(x, start[, stop]): Numba's bounds (a negative one counts from the end, start clamped
+/// at 0, stop at len(l)).
+template <class T, class V>
+inline int64_t list_index_of(const List<T>& l, const V& v, int64_t start, int64_t stop = 9223372036854775807LL) {
+  const int64_t n = l.size();
+  if (start < 0) start = start + n < 0 ? 0 : start + n;
+  if (stop < 0) stop += n;
+  if (stop > n) stop = n;
+  for (int64_t i = start; i < stop; ++i)
+    if (py_eq(l.at(i), v)) return i;
+  raise("ValueError", "value not in list");
+}
+template <class T, class V>
+inline void list_remove(const List<T>& l, const V& v) {
+  const int64_t i = list_find(l, v);
+  if (i < 0) raise("ValueError", "list.remove(x): x not in list");
+  list_pop_at(l, i);
+}
+/// l.sort() (stable, as Python's; NaN compares as Python's < does: not less; tuples item by item).
+template <class T>
+inline void list_sort(const List<T>& l, bool reverse) {
+  const int64_t n = l.size();
+  for (int64_t i = 1; i < n; ++i) {  // insertion sort by binary search: stable, no <algorithm>
+    T v(std::move(l.at(i)));
+    int64_t lo = 0, hi = i;
+    while (lo < hi) {
+      const int64_t mid = (lo + hi) / 2;
+      const bool before = reverse ? py_less(l.at(mid), v) : py_less(v, l.at(mid));
+      if (before) hi = mid;
+      else lo = mid + 1;
+    }
+    for (int64_t k = i; k > lo; --k) l.at(k) = std::move(l.at(k - 1));
+    l.at(lo) = std::move(v);
   }
 }
 /// l.sort(key=f, reverse=r) once the keys are computed, one per item in order (as Numba calls
@@ -346,15 +381,15 @@ template <class T, class U>
 inline bool list_eq(const List<T>& a, const List<U>& b) {
   if (a.size() != b.size()) return false;
   for (int64_t i = 0; i < a.size(); ++i)
-    if (!(a.at(i) == b.at(i))) return false;
+    if (!py_eq(a.at(i), b.at(i))) return false;
   return true;
 }
 /// a < b by Python's lexicographic order (-1, 0, 1).
 template <class T, class U>
 inline int list_cmp(const List<T>& a, const List<U>& b) {
   for (int64_t i = 0; i < a.size() && i < b.size(); ++i) {
-    if (a.at(i) < b.at(i)) return -1;
-    if (b.at(i) < a.at(i)) return 1;
+    if (py_less(a.at(i), b.at(i))) return -1;
+    if (py_less(b.at(i), a.at(i))) return 1;
   }
   return a.size() < b.size() ? -1 : a.size() > b.size() ? 1 : 0;
 }
