@@ -225,6 +225,17 @@ std::string Emitter::function(const FunctionInstance& f) {
   fn_ = &f;
   body_.str("");
   storage_.str("");
+  shared_layouts_.clear();
+  if (target_ == Target::CUDA && !f.host_only) {
+    // Padding may add to the static shared memory of any kernel that reaches f: each function
+    // with shared arrays gets an equal part of what the whole program leaves under 48 KiB.
+    int64_t total = 0, holders = 0;
+    for (const auto& g : prog_.fns) {
+      for (const auto& [node, bytes] : g->shared_bytes) total += bytes;
+      holders += g->shared_bytes.empty() ? 0 : 1;
+    }
+    shared_layouts_ = plan_shared_layouts(f, holders ? (48 * 1024 - total) / holders : 0);
+  }
   indent_ = 1;
   const ast::Node& def = *f.mod.func;
   std::ostringstream os;
