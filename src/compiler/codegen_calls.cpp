@@ -166,8 +166,12 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
       if (al != fn_->array_alignment.end()) where = "alignas(" + std::to_string(al->second) + ") " + where;
       auto lay = shared_layouts_.find(&e);  // GPU only: rows padded against bank conflicts (shared_layout.h)
       const int64_t row = lay == shared_layouts_.end() ? 0 : lay->second.row;
+      const int64_t pitch = lay == shared_layouts_.end() ? 0 : lay->second.col_pitch;
       if (lay != shared_layouts_.end()) storage_ << "  // cuda.shared.array at line " << e.loc.line << ": " << lay->second.reason << "\n";
-      storage_ << "  " << where << T << " " << name << "[" << (row ? n / dims.back() * row : n) << "];\n";
+      if (pitch && al == fn_->array_alignment.end()) where = "alignas(16) " + where;
+      storage_ << "  " << where << T << " " << name << "[" << (row ? n / dims.back() * row : pitch ? dims[1] * pitch : n) << "];\n";
+      if (pitch) return "cj::c_array_cols<" + T + ">(" + name + ", (int64_t)" + std::to_string(pitch) + ", (int64_t)" +
+                        std::to_string(dims[0]) + ", (int64_t)" + std::to_string(dims[1]) + ")";
       // The race check knows shared memory by its address: the storage registers itself.
       if (b == Builtin::CudaSharedArray && race_checked()) name = "cj::sim_race_shared(" + name + ", (int64_t)" + std::to_string(n) + ")";
       std::string s = row ? "cj::c_array_rows<" + T + ", " + std::to_string(dims.size()) + ">(" + name + ", (int64_t)" + std::to_string(row)
