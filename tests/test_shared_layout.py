@@ -117,6 +117,33 @@ def test_float64_rows_pad_by_one_element(target):
     assert _shared_bytes(float64_tile, "void(float64[:, ::1], float64[:, ::1])") == [16 * 17 * 8]
 
 
+@cuda.jit
+def three_dims(x, out):
+    # t[k, tx, j]: the middle index varies with threadIdx.x, so the rows of 8 become 9.
+    t = cuda.shared.array((2, T, 8), int32)
+    tx = cuda.threadIdx.x
+    for k in range(2):
+        for j in range(8):
+            t[k, tx, j] = x[tx] * (k + 1) + j
+    cuda.syncwarp()
+    s = 0
+    for k in range(2):
+        for j in range(8):
+            s += t[k, (tx + 1) % T, j] * (j + 1)
+    out[tx] = s
+
+
+def test_three_dimensional_array_pads_its_last_dimension(target):
+    x = np.arange(T, dtype=np.int32) * 3
+    out = np.zeros(T, np.int32)
+    three_dims[1, T](x, out)
+    nxt = np.roll(x, -1).astype(np.int64)
+    j = np.arange(8)
+    want = sum(((nxt[:, None] * (k + 1) + j) * (j + 1)).sum(axis=1) for k in range(2))
+    np.testing.assert_array_equal(out, want)
+    assert _shared_bytes(three_dims, "void(int32[::1], int32[::1])") == [2 * T * 9 * 4]
+
+
 # ---- what keeps the plain layout ----------------------------------------------------------------
 
 @cuda.jit(device=True)
