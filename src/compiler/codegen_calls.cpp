@@ -1,6 +1,7 @@
 // Code generation of calls (Emitter, codegen_emitter.h): calls of user functions and function
 // values, and of intrinsics (builtins.def: one case per Builtin), with NumPy's array
 // allocation, random numbers and print. Split from codegen.cpp.
+#include <cstdlib>
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -196,6 +197,11 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
         ref += ", (int64_t)(" + expr(*e.args()[1]) + "))";
       }
       std::string s = sp + "(&" + ref;
+      if (b == Builtin::AtomicAdd && &e == discarded_ && target_ == Target::CUDA && is_integer(r.scalar) &&
+          e.args()[2]->is(ast::Kind::Constant)) {  // measurements: CUJIT_ATOMIC_AGG=1 (prelude atomic_add_agg)
+        const char* agg = std::getenv("CUJIT_ATOMIC_AGG");
+        if (agg && std::string(agg) == "1") s = "cj::atomic_add_agg(&" + ref;
+      }
       for (size_t k = first_value; k < e.args().size(); ++k)  // a cache-hinted store casts in the prelude
         s += ", " + (r.tag == Type::Tag::None ? expr(*e.args()[k]) : arg(e, k, r));
       return s + ")";

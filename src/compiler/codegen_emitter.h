@@ -44,6 +44,7 @@ class Emitter {
   int tmp_ = 0;
   std::vector<std::string> loop_flags_;  // for/while ... else: the "broke out" flag of each loop
   int line_ = 0;  // the line of the statement being emitted (debug division sites)
+  const ast::Node* discarded_ = nullptr;  // the call an expression statement evaluates for its effect
 
   // ---- types ----------------------------------------------------------------------------------
   std::string type(const Type& t);
