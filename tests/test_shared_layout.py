@@ -260,34 +260,3 @@ def test_the_decision_and_its_reason_are_in_the_generated_code():
     forced = _debug_listing(CUJIT_SHARED_PAD="0")
     assert forced and not any("rows padded" in s for s in forced), forced
 
-
-_COLUMNS_SCRIPT = r"""
-import sys
-import numpy as np
-sys.path.insert(0, %r)
-import test_shared_layout as t
-from cujit import cuda
-cuda.compile_ptx(t.rows_only.py_func, "void(float32[:, ::1], float32[:, ::1])")
-if cuda.is_available():  # the GPU runs the re-laid program: the same bits as the plain one
-    a = np.random.default_rng(5).random((16, 16), dtype=np.float32)
-    out = np.zeros((16, 16), np.float32)
-    t.rows_only[1, (16, 16)](a, out)
-    np.save(%r, out)
-"""
-
-
-def test_columns_layout_for_a_walk_down_each_threads_column(tmp_path):
-    # CUJIT_SHARED_COLUMNS=1 (a measurement switch): s[j, tx] in `for j in range(16)` is stored by
-    # columns, 20 float32 apart; the result is the default layout's, bit for bit.
-    saved = str(tmp_path / "out.npy")
-    env = dict(os.environ, CUJIT_DEBUG="3", CUJIT_ENABLE_CUDASIM="0", CUJIT_SHARED_COLUMNS="1")
-    r = subprocess.run([sys.executable, "-c", _COLUMNS_SCRIPT % (os.path.dirname(__file__), saved)],
-                       capture_output=True, text=True, env=env, timeout=600)
-    assert r.returncode == 0, r.stderr
-    listing = r.stdout + r.stderr
-    assert "stored by columns, 20 elements apart: line" in listing and "walks down a column in a loop" in listing
-    if cuda.is_available():
-        a = np.random.default_rng(5).random((16, 16), dtype=np.float32)
-        out = np.zeros((16, 16), np.float32)
-        rows_only[1, (16, 16)](a, out)
-        np.testing.assert_array_equal(np.load(saved), out)

@@ -110,6 +110,13 @@ std::string Emitter::run(const std::vector<EntryPoint>& entries) {
   for (int i : order) fns << function(*prog_.fns[i]);
   std::ostringstream ents;
   EntryContext cx{target_, uses_barrier_, allocates_, [this](const Type& t) { return param_type(t); }};
+  std::function<bool(const ast::Node&)> strides_read = [&](const ast::Node& n) {
+    if (n.is(ast::Kind::Attribute) && (n.name == "strides" || n.name == "flags")) return true;
+    bool any = false;
+    ast::for_each_child(n, [&](const ast::Node& c) { any = any || strides_read(c); });
+    return any;
+  };
+  for (int i : order) cx.reads_strides = cx.reads_strides || strides_read(*prog_.fns[i]->mod.func);
   for (auto& e : entries) {
     cx.co_frame = prog_.fns[e.instance].get() == co_fn_ ? co_frame(*co_fn_) : "";
     ents << (e.kind == EntryPoint::Kind::FusedUfunc ? emit_fused_entry(e, prog_, cx) : emit_entry(e, *prog_.fns[e.instance], cx));

@@ -101,6 +101,7 @@ class Emitter {
   std::string subscript(const ast::Node& e);
   std::string call(const ast::Node& e);
   std::string arg(const ast::Node& e, size_t i, const Type& to);
+  bool global_param(const ast::Node& a) const;
   std::string builtin(const ast::Node& e, Builtin b);
   std::string shape_sizes(const ast::Node& sh, std::string* init);
   std::string vector_draws_call(const ast::Node& e, Builtin b, const std::string& sp);

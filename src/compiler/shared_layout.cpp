@@ -18,7 +18,6 @@
 #include <functional>
 #include <memory>
 #include <unordered_set>
-#include <vector>
 
 #include "compiler/builtins.h"
 
@@ -138,8 +137,6 @@ struct ArrayUses {
   int ndim;
   std::string unsafe;       // why the layout must stay plain, or ""
   std::string column;       // an access that reads down a column, or ""
-  std::string walks;        // a load where each thread walks down its own column, or ""
-  std::vector<std::string> loops;  // C++ variables of the enclosing loops over a constant range
 
   void refuse(const std::string& why, const ast::Node& at) {
     if (unsafe.empty()) unsafe = why + " at line " + std::to_string(at.loc.line);
@@ -148,22 +145,6 @@ struct ArrayUses {
     const auto& es = ix.elts();
     for (int k = 0; k + 1 < ndim && column.empty(); ++k)
       if (tx.varies(*es[k])) column = "line " + std::to_string(at.loc.line) + " indexes a leading dimension with threadIdx.x";
-    // s[j, tx] with j the counter of an enclosing loop of constant length: NVVM unrolls it, and
-    // stored by columns the thread's elements are adjacent, to be read four at a time.
-    if (ndim == 2 && walks.empty() && tx.varies(*es[1]) && !tx.varies(*es[0])) {
-      std::string j = sl_local(f, *es[0]);
-      for (const auto& l : loops)
-        if (!j.empty() && l == j) walks = "line " + std::to_string(at.loc.line) + " walks down a column in a loop";
-    }
-  }
-  // `for j in range(c)` / range(a, b) with constant bounds: its variable, else "".
-  std::string constant_loop(const ast::Node& s) const {
-    if (!s.target()->is(Kind::Name) || !s.iter()->is(Kind::Call) || sl_builtin(*s.iter()) != Builtin::RangeFn) return "";
-    for (const auto& a : s.iter()->args()) {
-      const Resolved* r = sl_resolved(f, *a);
-      if (!a->is(Kind::Constant) && !(r && r->kind == Resolved::Kind::Constant)) return "";
-    }
-    return sl_store(f, *s.target());
   }
   bool is_var(const ast::Node& n) const { return !var.empty() && sl_local(f, n) == var; }
 
@@ -199,10 +180,7 @@ struct ArrayUses {
         return;
       }
     }
-    std::string loop = n.is(Kind::For) ? constant_loop(n) : "";
-    if (!loop.empty()) loops.push_back(loop);
     ast::for_each_child(n, [&](const ast::Node& c) { walk(c, &n); });
-    if (!loop.empty()) loops.pop_back();
   }
 };
 
@@ -224,8 +202,6 @@ std::unordered_map<const ast::Node*, SharedLayout> plan_shared_layouts(const Fun
   std::unordered_map<const ast::Node*, SharedLayout> plan;
   const char* env = std::getenv("CUJIT_SHARED_PAD");
   const int64_t forced = env && *env ? std::atoll(env) : -1;  // -1: the rule
-  const char* cols_env = std::getenv("CUJIT_SHARED_COLUMNS");
-  const bool by_columns = cols_env && *cols_env && std::string(cols_env) != "0";
   const ast::Node& def = *f.mod.func;
   std::unique_ptr<TxVars> tx;
   for (const auto& [node, dims] : f.array_shapes) {
@@ -235,7 +211,7 @@ std::unordered_map<const ast::Node*, SharedLayout> plan_shared_layouts(const Fun
     if (n == 0) continue;  // dynamic shared memory: its layout is the launch's
     if (!tx) tx = std::make_unique<TxVars>(f, def);
     SharedLayout& out = plan[node];
-    ArrayUses uses{f, *tx, *node, sl_assigned_name(def, *node), "", (int)dims.size(), "", "", "", {}};
+    ArrayUses uses{f, *tx, *node, sl_assigned_name(def, *node), "", (int)dims.size(), "", ""};
     if (!uses.target) {
       out.reason = "plain layout: not assigned to a variable of its own";
     } else if (!f.nested.empty()) {
@@ -255,14 +231,6 @@ std::unordered_map<const ast::Node*, SharedLayout> plan_shared_layouts(const Fun
       } else if (forced > 0) {
         out.row = last + forced;
         out.reason = "rows padded " + std::to_string(last) + " -> " + std::to_string(out.row) + " elements (CUJIT_SHARED_PAD)";
-      } else if (by_columns && uses.column.empty() && !uses.walks.empty() && !node->type.record && (elem == 4 || elem == 8)) {
-        // Columns 16-byte aligned, and an odd number of 16-byte chunks apart: the vector loads of
-        // eight threads (one phase of LDS.128) fall in distinct banks.
-        const int64_t per = 16 / elem;
-        int64_t p = (dims[0] + per - 1) / per * per;
-        if ((p / per) % 2 == 0) p += per;
-        out.col_pitch = p;
-        out.reason = "stored by columns, " + std::to_string(p) + " elements apart: " + uses.walks;
       } else if (uses.column.empty()) {
         out.reason = "plain layout: no access reads down a column";
       } else if (node->type.record || elem < 4) {
@@ -273,9 +241,9 @@ std::unordered_map<const ast::Node*, SharedLayout> plan_shared_layouts(const Fun
         out.row = last + 1;
         out.reason = "rows padded " + std::to_string(last) + " -> " + std::to_string(out.row) + " elements: " + uses.column;
       }
-      const int64_t extra = out.row ? n / last * (out.row - last) * elem : out.col_pitch ? last * (out.col_pitch - dims[0]) * elem : 0;
+      const int64_t extra = out.row ? n / last * (out.row - last) * elem : 0;
       if (extra > spare_bytes) {
-        out.row = out.col_pitch = 0;
+        out.row = 0;
         out.reason = "plain layout: padding would pass the 48 KiB of static shared memory a kernel may hold";
       }
       spare_bytes -= extra;

@@ -17,18 +17,14 @@ namespace cujit {
 
 /// How one static cuda.shared.array call is laid out on the GPU.
 struct SharedLayout {
-  int64_t row = 0;         // elements per row of the storage (> the last dimension); 0: plain C layout
-  int64_t col_pitch = 0;   // 2-D only: stored column by column, each column `col_pitch` elements
-                           // apart, 16-byte aligned (a thread's walk down a column in vector loads)
-  std::string reason;      // one line for the generated code's comment (CUJIT_DEBUG=3, inspect_llvm)
+  int64_t row = 0;      // elements per row of the storage (> the last dimension); 0: plain C layout
+  std::string reason;   // one line for the generated code's comment (CUJIT_DEBUG=3, inspect_llvm)
 };
 
 /// For each static cuda.shared.array call of `f` with two or more dimensions: its GPU layout and
 /// why. The rule: an even row length of 4-byte or wider elements read down a column gets one
 /// element more (16 -> 17 float32). CUJIT_SHARED_PAD (read at each compile) overrides it for
 /// measurements: "0" never pads, k > 0 pads every array that is safe to pad by k elements.
-/// CUJIT_SHARED_COLUMNS=1 (measurements) stores column by column a 2-D array that each thread
-/// walks down its own column (`s[j, tx]` in a loop over j of constant length).
 /// `spare_bytes`: how much static shared memory the padding of this function may add (the
 /// program must stay within the 48 KiB a kernel's static shared memory may hold).
 std::unordered_map<const ast::Node*, SharedLayout> plan_shared_layouts(const FunctionInstance& f, int64_t spare_bytes);

@@ -167,19 +167,6 @@ CJ_FN Array<T, N> c_array_rows(T* data, int64_t row, D... dims) {
   return r;
 }
 
-/// 2-D cuda.shared.array storage kept column by column, `pitch` elements from one column to the
-/// next (compiler/shared_layout.h), GPU code only.
-template <class T>
-CJ_FN Array<T, 2> c_array_cols(T* data, int64_t pitch, int64_t d0, int64_t d1) {
-  Array<T, 2> r;
-  r.data = data;
-  r.shape[0] = d0;
-  r.shape[1] = d1;
-  r.strides[0] = (int64_t)sizeof(T);
-  r.strides[1] = pitch * (int64_t)sizeof(T);
-  return r;
-}
-
 /// a.copy() of an array into C-ordered storage `dst` of the same shape (GPU code); returns dst.
 template <class T, class U, int N>
 CJ_FN Array<T, N> copy_array(Array<T, N> dst, const Array<U, N>& src) {
