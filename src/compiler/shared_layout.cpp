@@ -151,7 +151,7 @@ struct ArrayUses {
   void walk(const ast::Node& n, const ast::Node* parent) {
     if (&n == target) return;
     if (n.is(Kind::Name)) {
-      if (sl_store(f, n) == var) refuse("it is assigned again", n);
+      if (!var.empty() && sl_store(f, n) == var) refuse("it is assigned again", n);
       if (is_var(n)) {
         std::string how = !parent ? "used as a value"
                           : parent->is(Kind::Call) ? "passed to a call"
