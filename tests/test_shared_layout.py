@@ -193,6 +193,28 @@ def aliased(a, out):
     out[tx] = other[tx, 0]
 
 
+@cuda.jit
+def assigned_twice(a, out):
+    tx = cuda.threadIdx.x
+    tile = cuda.shared.array((T, T), float32)
+    tile[tx, 0] = a[tx, 0]
+    cuda.syncthreads()
+    out[tx] = tile[tx, 0]
+    cuda.syncthreads()
+    tile = cuda.shared.array((T, T), float32)
+    tile[tx, 1] = a[tx, 1]
+    cuda.syncthreads()
+    out[tx] += tile[(tx + 1) % T, 1]
+
+
+def test_a_variable_assigned_twice_keeps_the_plain_layout(target):
+    a = np.random.default_rng(6).random((T, T), dtype=np.float32)
+    out = np.zeros(T, np.float32)
+    assigned_twice[1, T](a, out)
+    np.testing.assert_array_equal(out, a[:, 0] + np.roll(a[:, 1], -1))
+    assert _shared_bytes(assigned_twice, "void(float32[:, ::1], float32[::1])") == [T * T * 4, T * T * 4]
+
+
 def test_unsafe_uses_keep_the_plain_layout(target):
     a = np.random.default_rng(4).random((T, T), dtype=np.float32)
     sig = "void(float32[:, ::1], float32[::1])"
