@@ -1,7 +1,6 @@
 // Code generation of calls (Emitter, codegen_emitter.h): calls of user functions and function
 // values, and of intrinsics (builtins.def: one case per Builtin), with NumPy's array
 // allocation, random numbers and print. Split from codegen.cpp.
-#include <cstdlib>
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -52,21 +51,6 @@ std::string Emitter::call(const ast::Node& e) {
   const BuiltinRow* b = find_builtin(callee.name);
   if (callee.tag != Type::Tag::Function || !b) throw InternalError("codegen: call of " + callee.str());
   return builtin(e, b->id);
-}
-
-// A kernel's array parameter, never assigned in it: global memory. (Shared memory's atomics are
-// aggregated by ptxas itself, ATOMS.POPC.INC, and __match_any_sync there made the shared
-// histogram 7x slower on the H200.)
-bool Emitter::global_param(const ast::Node& a) const {
-  if (fn_->role != Role::Kernel || !a.is(ast::Kind::Name)) return false;
-  auto r = fn_->resolved.find(&a);
-  if (r == fn_->resolved.end() || r->second.kind != Resolved::Kind::Local) return false;
-  const std::string& v = r->second.name;
-  bool param = false;
-  for (const auto& p : fn_->param_vars) param = param || p.cpp == v;
-  for (const auto& [node, store] : fn_->stores)
-    if (store.cpp == v) return false;
-  return param;
 }
 
 std::string Emitter::arg(const ast::Node& e, size_t i, const Type& to) {
@@ -208,11 +192,6 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
         ref += ", (int64_t)(" + expr(*e.args()[1]) + "))";
       }
       std::string s = sp + "(&" + ref;
-      if (b == Builtin::AtomicAdd && &e == discarded_ && target_ == Target::CUDA && is_integer(r.scalar) &&
-          e.args()[2]->is(ast::Kind::Constant) && global_param(*e.args()[0])) {  // measurements: CUJIT_ATOMIC_AGG=1
-        const char* agg = std::getenv("CUJIT_ATOMIC_AGG");
-        if (agg && std::string(agg) == "1") s = "cj::atomic_add_agg(&" + ref;
-      }
       for (size_t k = first_value; k < e.args().size(); ++k)  // a cache-hinted store casts in the prelude
         s += ", " + (r.tag == Type::Tag::None ? expr(*e.args()[k]) : arg(e, k, r));
       return s + ")";

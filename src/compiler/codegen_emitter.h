@@ -44,7 +44,6 @@ class Emitter {
   int tmp_ = 0;
   std::vector<std::string> loop_flags_;  // for/while ... else: the "broke out" flag of each loop
   int line_ = 0;  // the line of the statement being emitted (debug division sites)
-  const ast::Node* discarded_ = nullptr;  // the call an expression statement evaluates for its effect
 
   // ---- types ----------------------------------------------------------------------------------
   std::string type(const Type& t);
@@ -101,7 +100,6 @@ class Emitter {
   std::string subscript(const ast::Node& e);
   std::string call(const ast::Node& e);
   std::string arg(const ast::Node& e, size_t i, const Type& to);
-  bool global_param(const ast::Node& a) const;
   std::string builtin(const ast::Node& e, Builtin b);
   std::string shape_sizes(const ast::Node& sh, std::string* init);
   std::string vector_draws_call(const ast::Node& e, Builtin b, const std::string& sp);

@@ -41,9 +41,7 @@ void Emitter::stmt(const ast::Node& s) {
       // nothing, in Python and here.
       const Type::Tag t = s.value()->type.tag;
       if (t == Type::Tag::Module || t == Type::Tag::Function || t == Type::Tag::DType) return;
-      discarded_ = s.value().get();  // a discarded atomic may be aggregated (builtin())
       out("(void)(" + expr(*s.value()) + ");");
-      discarded_ = nullptr;
       return;
     }
     case K::Assign: {

@@ -49,15 +49,6 @@ CJ_FN int64_t atomic_add(int64_t* p, int64_t v) { return (int64_t)atomicAdd((uns
 CJ_FN float atomic_add(float* p, float v) { return atomicAdd(p, v); }
 CJ_FN double atomic_add(double* p, double v) { return atomicAdd(p, v); }
 template <class T> CJ_FN T atomic_sub(T* p, T v) { return atomic_add(p, (T)(0 - v)); }
-// A discarded atomic add of an integer the same in every thread (a constant), warp-aggregated:
-// the threads of the warp that add to one address send one add of the value times their count
-// (__match_any_sync on the address). The same final value; fewer atomics where addresses repeat.
-// Unsigned arithmetic: the product wraps as the repeated adds would (codegen: CUJIT_ATOMIC_AGG).
-template <class T>
-CJ_FN void atomic_add_agg(T* p, T v) {
-  const unsigned peers = __match_any_sync(__activemask(), (unsigned long long)p);
-  if ((peers & lanemask_lt()) == 0) atomic_add(p, (T)((unsigned long long)v * (unsigned long long)__popc(peers)));
-}
 CJ_FN float atomic_sub(float* p, float v) { return atomicAdd(p, -v); }
 CJ_FN double atomic_sub(double* p, double v) { return atomicAdd(p, -v); }
 CJ_FN int32_t atomic_max(int32_t* p, int32_t v) { return atomicMax(p, v); }
