@@ -74,7 +74,7 @@ bool sl_full_index(const ast::Node& ix, int ndim) {
 // The C++ variables whose value varies with threadIdx.x (the index the threads of a warp differ
 // in first): assigned from cuda.threadIdx.x, cuda.laneid, cuda.grid's first coordinate, or an
 // expression of such a variable, to a fixed point. Over-approximating only costs padding.
-struct TxVars {
+struct SlTxVars {
   const FunctionInstance& f;
   std::unordered_set<std::string> vars;
   bool grew = false;
@@ -119,7 +119,7 @@ struct TxVars {
     }
     ast::for_each_child(n, [&](const ast::Node& c) { walk(c); });
   }
-  TxVars(const FunctionInstance& fn, const ast::Node& def) : f(fn) {
+  SlTxVars(const FunctionInstance& fn, const ast::Node& def) : f(fn) {
     do {
       grew = false;
       walk(def);
@@ -128,9 +128,9 @@ struct TxVars {
 };
 
 // The uses of one shared array's variable.
-struct ArrayUses {
+struct SlArrayUses {
   const FunctionInstance& f;
-  const TxVars& tx;
+  const SlTxVars& tx;
   const ast::Node& call;    // the cuda.shared.array call
   const ast::Node* target;  // the Name it is assigned to
   std::string var;          // that Name's C++ variable
@@ -203,15 +203,15 @@ std::unordered_map<const ast::Node*, SharedLayout> plan_shared_layouts(const Fun
   const char* env = std::getenv("CUJIT_SHARED_PAD");
   const int64_t forced = env && *env ? std::atoll(env) : -1;  // -1: the rule
   const ast::Node& def = *f.mod.func;
-  std::unique_ptr<TxVars> tx;
+  std::unique_ptr<SlTxVars> tx;
   for (const auto& [node, dims] : f.array_shapes) {
     if (dims.size() < 2 || !node->is(Kind::Call) || sl_builtin(*node) != Builtin::CudaSharedArray) continue;
     int64_t n = 1;
     for (auto d : dims) n *= d;
     if (n == 0) continue;  // dynamic shared memory: its layout is the launch's
-    if (!tx) tx = std::make_unique<TxVars>(f, def);
+    if (!tx) tx = std::make_unique<SlTxVars>(f, def);
     SharedLayout& out = plan[node];
-    ArrayUses uses{f, *tx, *node, sl_assigned_name(def, *node), "", (int)dims.size(), "", ""};
+    SlArrayUses uses{f, *tx, *node, sl_assigned_name(def, *node), "", (int)dims.size(), "", ""};
     if (!uses.target) {
       out.reason = "plain layout: not assigned to a variable of its own";
     } else if (!f.nested.empty()) {
