@@ -69,6 +69,9 @@ BENCHMARKS = [
     Benchmark("histogram.py", "histogram, n = {n:,} int32 into 256 bins, shared-memory privatised "
               "bins, device arrays, kernel time (best of 5)", "gelems", "%.2f Gelem/s",
               "-", 100_000_000, 1024, ("shared",)),
+    Benchmark("transpose.py", "transpose through a 32 x 32 shared tile read down its columns, {n} x {n} "
+              "float32, device arrays, kernel time (best of 5)", "gbps", "%.0f GB/s",
+              "cujit pads the tile's rows (33 float32); numba-cuda keeps 32", 8192, 64),
     Benchmark("reduce.py", "cuda.reduce sum, n = {n:,} float32 on the device, result to the host "
               "(best of 20 calls)", "gbps", "%.0f GB/s",
               "above 2,500 GB/s (numba-cuda about 232 GB/s)", 100_000_000, 100_000),

@@ -110,6 +110,13 @@ std::string Emitter::run(const std::vector<EntryPoint>& entries) {
   for (int i : order) fns << function(*prog_.fns[i]);
   std::ostringstream ents;
   EntryContext cx{target_, uses_barrier_, allocates_, [this](const Type& t) { return param_type(t); }};
+  std::function<bool(const ast::Node&)> strides_read = [&](const ast::Node& n) {
+    if (n.is(ast::Kind::Attribute) && (n.name == "strides" || n.name == "flags")) return true;
+    bool any = false;
+    ast::for_each_child(n, [&](const ast::Node& c) { any = any || strides_read(c); });
+    return any;
+  };
+  for (int i : order) cx.reads_strides = cx.reads_strides || strides_read(*prog_.fns[i]->mod.func);
   for (auto& e : entries) {
     cx.co_frame = prog_.fns[e.instance].get() == co_fn_ ? co_frame(*co_fn_) : "";
     ents << (e.kind == EntryPoint::Kind::FusedUfunc ? emit_fused_entry(e, prog_, cx) : emit_entry(e, *prog_.fns[e.instance], cx));
@@ -225,6 +232,17 @@ std::string Emitter::function(const FunctionInstance& f) {
   fn_ = &f;
   body_.str("");
   storage_.str("");
+  shared_layouts_.clear();
+  if (target_ == Target::CUDA && !f.host_only) {
+    // Padding may add to the static shared memory of any kernel that reaches f: each function
+    // with shared arrays gets an equal part of what the whole program leaves under 48 KiB.
+    int64_t total = 0, holders = 0;
+    for (const auto& g : prog_.fns) {
+      for (const auto& [node, bytes] : g->shared_bytes) total += bytes;
+      holders += g->shared_bytes.empty() ? 0 : 1;
+    }
+    shared_layouts_ = plan_shared_layouts(f, holders ? (48 * 1024 - total) / holders : 0);
+  }
   indent_ = 1;
   const ast::Node& def = *f.mod.func;
   std::ostringstream os;

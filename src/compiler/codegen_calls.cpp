@@ -168,10 +168,14 @@ std::string Emitter::builtin(const ast::Node& e, Builtin b) {
       std::string where = b == Builtin::CudaLocalArray ? "" : target_ == Target::CUDA ? "__shared__ " : "static thread_local ";
       auto al = fn_->array_alignment.find(&e);  // alignment=n (a power of 2, checked when typing)
       if (al != fn_->array_alignment.end()) where = "alignas(" + std::to_string(al->second) + ") " + where;
-      storage_ << "  " << where << T << " " << name << "[" << n << "];\n";
+      auto lay = shared_layouts_.find(&e);  // GPU only: rows padded against bank conflicts (shared_layout.h)
+      const int64_t row = lay == shared_layouts_.end() ? 0 : lay->second.row;
+      if (lay != shared_layouts_.end()) storage_ << "  // cuda.shared.array at line " << e.loc.line << ": " << lay->second.reason << "\n";
+      storage_ << "  " << where << T << " " << name << "[" << (row ? n / dims.back() * row : n) << "];\n";
       // The race check knows shared memory by its address: the storage registers itself.
       if (b == Builtin::CudaSharedArray && race_checked()) name = "cj::sim_race_shared(" + name + ", (int64_t)" + std::to_string(n) + ")";
-      std::string s = "cj::c_array<" + T + ", " + std::to_string(dims.size()) + ">(" + name;
+      std::string s = row ? "cj::c_array_rows<" + T + ", " + std::to_string(dims.size()) + ">(" + name + ", (int64_t)" + std::to_string(row)
+                          : "cj::c_array<" + T + ", " + std::to_string(dims.size()) + ">(" + name;
       for (auto d : dims) s += ", (int64_t)" + std::to_string(d);
       return s + ")";
     }

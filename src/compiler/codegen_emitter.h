@@ -17,6 +17,7 @@
 #include "compiler/codegen_entry.h"
 #include "compiler/codegen_values.h"
 #include "compiler/parallel.h"
+#include "compiler/shared_layout.h"
 
 namespace cujit {
 namespace detail {
@@ -38,6 +39,7 @@ class Emitter {
   const FunctionInstance* fn_ = nullptr;
   std::ostringstream body_;
   std::ostringstream storage_;  // cuda.local/shared.array storage of the function being emitted
+  std::unordered_map<const ast::Node*, SharedLayout> shared_layouts_;  // its shared arrays' GPU layouts
   int indent_ = 1;
   int tmp_ = 0;
   std::vector<std::string> loop_flags_;  // for/while ... else: the "broke out" flag of each loop

@@ -3,6 +3,7 @@
 // NumPy inner loops. codegen.cpp writes the typed functions they call.
 #include "compiler/codegen_entry.h"
 
+#include <cstdlib>
 #include <algorithm>
 #include <sstream>
 
@@ -178,6 +179,15 @@ std::string emit_entry(const EntryPoint& ep, const FunctionInstance& f, const En
     // no two array arguments overlap: each data pointer passes through a __restrict__ pointer,
     // so NVVM may keep values in registers across stores and read the arrays the kernel never
     // writes through the read-only cache (ld.global.nc). It infers which those are itself.
+    // Measurements (CUJIT_C_STRIDE=1): a C-contiguous array's last stride is its item size
+    // (NumPy's rule where that dimension has two or more items; with one, index 0 is the only
+    // valid one and the stride multiplies 0), so NVVM folds the multiply of every access. Not
+    // where the program reads strides, which must stay the array's own.
+    const char* cs = std::getenv("CUJIT_C_STRIDE");
+    if (cs && std::string(cs) == "1" && !cx.reads_strides)
+      for (size_t i = 0; i < params.size(); ++i)
+        if (f.arg_types[i].is_array() && f.arg_types[i].layout == 'C' && f.arg_types[i].ndim > 0)
+          os << "  cj_p" << i << ".strides[" << f.arg_types[i].ndim - 1 << "] = (int64_t)sizeof(*cj_p" << i << ".data);\n";
     if (kernel_restrict_candidate(f.arg_types)) {
       os << "#ifdef CJ_RESTRICT\n";
       for (size_t i = 0; i < params.size(); ++i)

@@ -14,6 +14,7 @@ struct EntryContext {
   bool allocates;     // some function makes arrays: NumPy loops free them after each element
   std::function<std::string(const Type&)> type;  // C++ spelling, defining tuple structs on demand
   std::string co_frame = "";  // the simulator's kernel is a coroutine on frames of this struct (codegen_simco.cpp)
+  bool reads_strides = false;  // some function reads an array's .strides or .flags
 };
 
 /// The extern "C" wrapper of `ep` around its typed function `f`; "" where `ep` has none on

@@ -1,6 +1,7 @@
 // Code generation of statements (Emitter, codegen_emitter.h): blocks, if/while/for and their
 // else clauses, range and prange loops (OpenMP for parallel code), and the targets of
 // assignments. Split from codegen.cpp.
+#include <cstdlib>
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -252,6 +253,10 @@ void Emitter::for_stmt(const ast::Node& s) {
       const std::string n = i + "_n", k = i + "_k";
       out("  " + co_local(T, T, i) + i + " = " + start + "; " + co_local("const int64_t", "int64_t", n) + n + " = cj::range_count<" + T +
           ">(" + i + ", " + stop_v + ", " + step_v + ");");
+      if (target_ == Target::CUDA && !prog_.host_only) {  // measurements: CUJIT_GRIDSTRIDE_UNROLL=k
+        const char* u = std::getenv("CUJIT_GRIDSTRIDE_UNROLL");
+        if (u && std::atoi(u) > 0) out("#pragma unroll " + std::to_string(std::atoi(u)));
+      }
       out("for (" + co_local("int64_t", "int64_t", k) + k + " = 0; " + k + " < " + n + "; ++" + k + ", " + i + " = (" + T +
           ")((uint64_t)" + i + " + (uint64_t)" + step_v + ")) {");
     } else {

@@ -151,6 +151,22 @@ CJ_FN Array<T, N> c_array(T* data, D... dims) {
   return c_array_of<T, N>(data, d);
 }
 
+/// cuda.shared.array storage whose rows hold `row` elements, the last dimension's d[N-1] of them
+/// the array's: padding against bank conflicts (compiler/shared_layout.h), GPU code only.
+template <class T, int N, class... D>
+CJ_FN Array<T, N> c_array_rows(T* data, int64_t row, D... dims) {
+  const int64_t d[] = {(int64_t)dims...};
+  Array<T, N> r;
+  r.data = data;
+  int64_t stride = (int64_t)sizeof(T);
+  for (int k = N - 1; k >= 0; --k) {
+    r.shape[k] = d[k];
+    r.strides[k] = stride;
+    stride *= k == N - 1 ? row : d[k];
+  }
+  return r;
+}
+
 /// a.copy() of an array into C-ordered storage `dst` of the same shape (GPU code); returns dst.
 template <class T, class U, int N>
 CJ_FN Array<T, N> copy_array(Array<T, N> dst, const Array<U, N>& src) {
