@@ -54,7 +54,7 @@ CJ_DEVICE static float cj_f0_polar_distance(float p_rho1, float p_theta1, float 
     v_y2 = cj_u1.f1;
   }
 #line 26 "FILE"
-  return ((float)(cj::pow(((double)((cj::powi((v_x1 - v_x2), (int64_t)(((int64_t)2LL))) + cj::powi((v_y1 - v_y2), (int64_t)(((int64_t)2LL)))))), 0.5)));
+  return ((float)(cj::pow(((double)((cj::powi((v_x1 - v_x2), ((int64_t)2LL)) + cj::powi((v_y1 - v_y2), ((int64_t)2LL))))), 0.5)));
 }
 CJ_DEVICE static void cj_ufunc_polar_distance_0_elem(char** a) {
   *(float*)a[4] = cj_f0_polar_distance(*(const float*)a[0], *(const float*)a[1], *(const float*)a[2], *(const float*)a[3]);
