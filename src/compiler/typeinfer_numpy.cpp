@@ -192,7 +192,11 @@ struct NpTyper {
       case B::ArrAstype: {
         arity(2, 2);
         const Type& a = need_array(0);
-        return Type::array(t.dtype_arg(*e.args()[1], b, args[1]), a.ndim, 'C');
+        const Scalar to = t.dtype_arg(*e.args()[1], b, args[1]);
+        if (is_complex(a.scalar) && !is_complex(to))  // Numba: no conversion drops the imaginary part
+          error(*e.args()[1], std::string("astype(") + scalar_name(to) + ") not supported on " + a.str() +
+                                  ": cannot convert from " + scalar_name(a.scalar) + " to " + scalar_name(to));
+        return Type::array(to, a.ndim, 'C');
       }
       case B::ArrFill: {
         arity(2, 2);

@@ -356,7 +356,7 @@ CJ_FN double npa_average(const Array<T, N>& a, const Array<W, M>& w) {
       idx[k] = 0;
     }
   }
-  if (ws == 0) raise("ZeroDivisionError", "Weights sum to zero, can't be normalized");
+  if (ws == 0) raise("ZeroDivisionError", "Weights sum to zero, can't be normalized.");
   return s / ws;
 }
 

@@ -392,6 +392,11 @@ template <class E, class R, class T, int N> CJ_FN R red_std(const Array<T, N>& a
 // min/max: the first NaN wins; an empty array has none (ValueError, NumPy's and Numba's message).
 // One body for both: `Max` picks the comparison.
 template <bool Max, class T> CJ_FN bool red_beats(T x, T m) { return Max ? x > m : x < m; }
+// Complex numbers order by real part, then imaginary part (Numba's min/max/nanmin/nanmax); a
+// comparison with a NaN part is false, so a NaN neither beats nor is beaten.
+template <bool Max, class F> CJ_FN bool red_beats(Complex<F> x, Complex<F> m) {
+  return Max ? x.re > m.re || (x.re == m.re && x.im > m.im) : x.re < m.re || (x.re == m.re && x.im < m.im);
+}
 template <bool Max, class E, class R, class T, int N> CJ_FN R red_extreme(const Array<T, N>& a) {
   if (size(a) == 0)
     E::fail(Max ? "ValueError: zero-size array to reduction operation maximum which has no identity"
@@ -400,7 +405,8 @@ template <bool Max, class E, class R, class T, int N> CJ_FN R red_extreme(const 
   T m = 0;
   red_each(a, [&](T x) {
     if (nan) return;
-    if (red_nan(x)) { nan = true; m = x; return; }
+    // Numba has no NaN rule for complex min/max: a NaN is kept only where it comes first.
+    if (!UfIsComplex<T>::value && red_nan(x)) { nan = true; m = x; return; }
     if (first || red_beats<Max>(x, m)) m = x;
     first = false;
   });
@@ -411,6 +417,17 @@ template <class E, class R, class T, int N> CJ_FN R red_max(const Array<T, N>& a
 // nanmin/nanmax skip NaN; all NaN gives NaN.
 template <bool Max, class E, class R, class T, int N> CJ_FN R red_nanextreme(const Array<T, N>& a) {
   if (size(a) == 0) E::fail("ValueError: zero-size array to reduction operation not possible");
+  if constexpr (UfIsComplex<T>::value) {
+    // Numba's complex nanmin/nanmax: the first element, replaced by a later one whose real part
+    // is a number while the kept one's is NaN, or which beats it; a NaN imaginary part is no NaN.
+    bool first = true;
+    T m = 0;
+    red_each(a, [&](T x) {
+      if (first || (m.re != m.re && x.re == x.re) || red_beats<Max>(x, m)) m = x;
+      first = false;
+    });
+    return (R)m;
+  }
   bool any = false;
   T m = (T)CJ_NAN;
   red_each(a, [&](T x) {
