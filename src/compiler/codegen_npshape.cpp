@@ -43,7 +43,7 @@ std::string npshape_call_code(const ast::Node& e, Builtin b, const ExprCode& exp
         s += "0}; ";
         k[i - 1] = std::to_string(t.elems.size());
       }
-      return s + "return cj::np_moveaxes<" + k[0] + ", " + k[1] + ">(cj_a, cj_ax1, cj_ax2); }()";
+      return s + "return cj::np_moveaxis_tuples<" + k[0] + ", " + k[1] + ">(cj_a, cj_ax1, cj_ax2); }()";
     }
     case B::NpRepeat: {
       const bool counts = e.args()[1]->type.is_array();

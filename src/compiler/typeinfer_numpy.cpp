@@ -239,11 +239,14 @@ struct NpTyper {
       }
       case B::NpLinspace: {
         arity(2, 3);
-        for (size_t i = 0; i < 2; ++i)
-          if (!args[i].is_scalar() || is_complex(args[i].scalar))
-            unsupported(*e.args()[i], name + "() needs real numbers, got " + args[i].str());
+        bool complex_ends = false;
+        for (size_t i = 0; i < 2; ++i) {
+          if (!args[i].is_scalar() || !(is_number(args[i].scalar) || is_bool(args[i].scalar)))
+            unsupported(*e.args()[i], name + "() needs numbers, got " + args[i].str());
+          complex_ends = complex_ends || is_complex(args[i].scalar);
+        }
         need_int(2);
-        return Type::array(Scalar::Float64, 1, 'C');
+        return Type::array(complex_ends ? Scalar::Complex128 : Scalar::Float64, 1, 'C');  // Numba's
       }
       case B::NpEye: case B::NpTri: {
         arity(1, 4);

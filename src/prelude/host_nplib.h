@@ -444,7 +444,7 @@ CJ_FN void fancy_set(const Array<T, N>& a, const Array<I, M>& ix, const Array<U,
   const int64_t want = selected_count(a, ix) * per, have = size(v);
   if (have != want && have != 1 && !(have == per && !elems)) {
     if constexpr (elems) {  // Numba's words: the selection's shape, then the value's
-      char msg[320];
+      static thread_local char msg[320];  // PyError keeps the pointer: the text must outlive the throw
       int w = std::snprintf(msg, sizeof msg, "cannot assign slice of shape (%lld,) from input of shape (", (long long)want);
       for (int k = 0; k < K; ++k)
         w += std::snprintf(msg + w, sizeof msg - w, k + 1 < K ? "%lld, " : K == 1 ? "%lld," : "%lld", (long long)v.shape[k]);

@@ -95,7 +95,7 @@ CJ_FN void np_axes_normalize(int64_t* ax, const char* bounds, const char* repeat
       if (ax[i] == ax[j]) raise("ValueError", repeated);
 }
 template <int K1, int K2, class T, int N>
-CJ_FN Array<T, N> np_moveaxes(const Array<T, N>& a, const int64_t (&source)[K1 + 1], const int64_t (&dest)[K2 + 1]) {
+CJ_FN Array<T, N> np_moveaxis_tuples(const Array<T, N>& a, const int64_t (&source)[K1 + 1], const int64_t (&dest)[K2 + 1]) {
   int64_t s[K1 + 1], d[K2 + 1];
   for (int i = 0; i < K1; ++i) s[i] = source[i];
   for (int i = 0; i < K2; ++i) d[i] = dest[i];
@@ -132,7 +132,7 @@ CJ_FN Array<std::remove_cv_t<T>, N> np_take_axis(const Array<T, N>& a, const Arr
   const int64_t ax = axis;
   if (axis < 0) axis += N;
   if (axis < 0 || axis >= N) {
-    char msg[96];
+    static thread_local char msg[96];  // PyError keeps the pointer: the text must outlive the throw
     std::snprintf(msg, sizeof msg, "axis %lld is out of bounds for array of dimension %d", (long long)ax, N);
     raise("ValueError", msg);
   }
@@ -188,7 +188,7 @@ template <class T>
 struct KronOperand {
   const T* p;
   int64_t m, n, s0, s1;
-  CJ_FN T at(int64_t i, int64_t j) const { return *(const T*)((const char*)p + i * s0 + j * s1); }
+  CJ_METHOD T at(int64_t i, int64_t j) const { return *(const T*)((const char*)p + i * s0 + j * s1); }
 };
 template <class T> CJ_FN KronOperand<T> kron_operand(const Array<T, 2>& a) {
   return {a.data, a.shape[0], a.shape[1], a.strides[0], a.strides[1]};

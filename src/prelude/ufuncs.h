@@ -417,23 +417,20 @@ template <class E, class R, class T, int N> CJ_FN R red_max(const Array<T, N>& a
 // nanmin/nanmax skip NaN; all NaN gives NaN.
 template <bool Max, class E, class R, class T, int N> CJ_FN R red_nanextreme(const Array<T, N>& a) {
   if (size(a) == 0) E::fail("ValueError: zero-size array to reduction operation not possible");
-  if constexpr (UfIsComplex<T>::value) {
-    // Numba's complex nanmin/nanmax: the first element, replaced by a later one whose real part
-    // is a number while the kept one's is NaN, or which beats it; a NaN imaginary part is no NaN.
-    bool first = true;
-    T m = 0;
-    red_each(a, [&](T x) {
-      if (first || (m.re != m.re && x.re == x.re) || red_beats<Max>(x, m)) m = x;
-      first = false;
-    });
-    return (R)m;
-  }
-  bool any = false;
-  T m = (T)CJ_NAN;
+  // Numba's: the first element, then each later one in turn. A real number replaces the kept
+  // value unless the kept one beats it (so NaN is replaced, and of equals the last is kept:
+  // -0.0 after 0.0); all NaN gives the first. A complex number replaces it where the kept real
+  // part is NaN and its own is not, or where it beats it (a NaN imaginary part is no NaN).
+  bool first = true;
+  T m = 0;
   red_each(a, [&](T x) {
-    if (red_nan(x)) return;
-    if (!any || red_beats<Max>(x, m)) m = x;
-    any = true;
+    if (first) m = x;
+    else if constexpr (UfIsComplex<T>::value) {
+      if ((m.re != m.re && x.re == x.re) || red_beats<Max>(x, m)) m = x;
+    } else if (!red_nan(x) && !red_beats<Max>(m, x)) {
+      m = x;
+    }
+    first = false;
   });
   return (R)m;
 }
