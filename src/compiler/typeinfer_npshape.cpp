@@ -98,6 +98,9 @@ struct ShapeTyper {
         arity(3, 3);
         const Type& a = array(0);
         for (size_t i = 1; i < 3; ++i) {
+          if (given(i) && args[i].is_tuple() && args[i].elems.empty())  // Numba: () is no sequence of ints
+            error(at(i), std::string(i == 1 ? "The second argument \"source\"" : "The third argument \"destination\"") +
+                             " must be an integer or sequence of integers");
           if (!given(i) || !args[i].is_tuple()) {
             if (!int_scalar(i))
               error(at(i), std::string(i == 1 ? "The second argument \"source\"" : "The third argument \"destination\"") +

@@ -264,6 +264,20 @@ CJ_FN double npa_quantile_sorted(const double* v, int64_t n, double q) {
   const double m = rank - (double)lo;
   return v[lo] + (v[hi] - v[lo]) * m;
 }
+// The p-th percentile (p in [0, 100]; a quantile times 100) as Numba computes it: the largest
+// value for 100, the smallest for 0 (Numba's extra rules for infinities are not copied), else
+// rank = 1 + (n - 1) * (p / 100) and lower * (1 - m) + upper * m between the values at its floor
+// (m the fraction): another spelling of the interpolation differs in the last bit.
+CJ_FN double npa_percentile_sorted(const double* v, int64_t n, double p) {
+  if (n == 0) return CJ_NAN;
+  if (n == 1) return v[0];
+  if (p == 100) return v[n - 1];
+  if (p == 0) return v[0];
+  const double rank = 1 + (double)(n - 1) * (p / 100.0);
+  const double f = std::floor(rank), m = rank - f;
+  const int64_t k = (int64_t)(f - 1);
+  return v[k] * (1 - m) + v[k + 1 < n ? k + 1 : k] * m;
+}
 // median / percentile / quantile and their nan forms: Scale is 100 for percentiles, 1 for
 // quantiles. A NaN among the values gives NaN (unless SkipNan).
 // npa_sort_values is std::sort, defined in host_numpy_sort.h, which only programs that call these
@@ -289,11 +303,12 @@ CJ_FN double npa_median(const Array<T, N>& a) {
 }
 template <bool SkipNan, class T, int N>
 CJ_FN double npa_percentile(const Array<T, N>& a, double q, double scale) {
-  q = npa_check_q(q, scale);
+  npa_check_q(q, scale);
+  if (scale != 100) q *= 100.0;  // Numba's: a quantile times 100, a percentile as given
   bool nan;
   Array<double, 1> v = npa_sorted<SkipNan>(a, &nan);
   if (nan && !SkipNan) return CJ_NAN;
-  return npa_quantile_sorted(v.data, v.shape[0], q);
+  return npa_percentile_sorted(v.data, v.shape[0], q);
 }
 template <bool SkipNan, class T, int N, class Q, int M>
 CJ_FN Array<double, M> npa_percentiles(const Array<T, N>& a, const Array<Q, M>& qs, double scale) {
@@ -301,11 +316,14 @@ CJ_FN Array<double, M> npa_percentiles(const Array<T, N>& a, const Array<Q, M>& 
   for (int k = 0; k < M; ++k) d[k] = qs.shape[k];
   Array<double, M> r = new_c_array<double, M>(d);
   int64_t i = 0;
-  red_each(qs, [&](Q q) { r.data[i++] = npa_check_q((double)q, scale); });
+  red_each(qs, [&](Q q) {
+    npa_check_q((double)q, scale);
+    r.data[i++] = scale == 100 ? (double)q : (double)q * 100.0;
+  });
   bool nan;
   Array<double, 1> v = npa_sorted<SkipNan>(a, &nan);
   for (int64_t j = 0; j < i; ++j)
-    r.data[j] = (nan && !SkipNan) ? CJ_NAN : npa_quantile_sorted(v.data, v.shape[0], r.data[j]);
+    r.data[j] = (nan && !SkipNan) ? CJ_NAN : npa_percentile_sorted(v.data, v.shape[0], r.data[j]);
   return r;
 }
 

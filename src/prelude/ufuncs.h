@@ -124,7 +124,8 @@ CJ_FN float uf_absolute(float a) { return CJ_LIBM_F(fabs)(a); }
 CJ_FN double uf_absolute(double a) { return CJ_LIBM_D(fabs)(a); }
 template <class F> CJ_FN F uf_absolute(Complex<F> a) { return abs(a); }  // |z|, a real (NumPy's F->f, D->d)
 // sign: -1, 0, 1 in the loop's type; NaN stays NaN.
-template <class T> CJ_FN T uf_sign(T a) { return a != a ? a : (T)((a > 0) - (a < 0)); }
+// Numba's: 1 above zero, -1 below, else the value itself (NaN, and -0.0 keeps its sign).
+template <class T> CJ_FN T uf_sign(T a) { return a > 0 ? (T)1 : a < 0 ? (T)-1 : a; }
 // Of a complex, NumPy 2's z / |z| (0 for 0), as Numba: hypot and the division in the loop's type.
 template <class F> CJ_FN Complex<F> uf_sign(Complex<F> a) {
   const F m = hypot(a.re, a.im);
