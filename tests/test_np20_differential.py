@@ -4,8 +4,11 @@ non-contiguous views, small-integer accumulators, empty reductions, float32 accu
 sort stability, NaN in unique/searchsorted/min/max, histogram edges, linspace/arange lengths,
 casts of out-of-range floats, boolean-mask assignment). Each case is data: (name, source of `f`,
 arguments as an expression). Numba's results are pinned in tests/golden/np20_differential.json,
-compared bit for bit: dtype, shape, every value's bits (NaN, -0.0), the exception's type and
-message, or a refusal at compile time. Regenerate the expectations with the reference:
+compared bit for bit: dtype, shape, every value's bits (-0.0; NaN's sign and payload count as one
+NaN), the exception's type and first line of its message, or a refusal at compile time. Three
+tables below name the exceptions: NUMPY_WINS (Numba itself wrong: compared with NumPy),
+REFUSED_HERE (cujit's clear refusals), KNOWN_WRONG (differences not fixed yet: strict xfails).
+Regenerate the expectations with the reference (cases unchanged keep their pinned result):
     /work/refvenv/bin/python tests/test_np20_differential.py
 (the cujit side is this file under pytest)."""
 import json
@@ -396,6 +399,37 @@ CASES = [
     ("tril_k", "def f(a): return np.tril(a, -1), np.triu(a, 1)", "(np.arange(9.0).reshape(3, 3),)"),
     ("flat_iter", "def f(a):\n    s = 0.0\n    for x in a.flat:\n        s = s * 10 + x\n    return s", "(np.arange(6.0).reshape(2, 3).T,)"),
     ("nditer_order", "def f(a):\n    s = 0.0\n    for x in np.nditer(a):\n        s = s * 10 + x.item()\n    return s", "(np.asfortranarray(np.arange(6.0).reshape(2, 3)),)"),
+    # --- views against copies, and layouts along an axis ------------------------------------
+    ("alias_ravel_view", "def f(a):\n    b = a.ravel()\n    b[0] = 99\n    return a", "(np.arange(6.0).reshape(2, 3),)"),
+    ("alias_ravel_copy", "def f(a):\n    b = a.T.ravel()\n    b[0] = 99\n    return a", "(np.arange(6.0).reshape(2, 3),)"),
+    ("alias_reshape_view", "def f(a):\n    b = a.reshape(3, 2)\n    b[2, 1] = -1\n    return a", "(np.arange(6.0).reshape(2, 3),)"),
+    ("alias_flatten_copy", "def f(a):\n    b = a.flatten()\n    b[0] = 99\n    return a", "(np.arange(6.0).reshape(2, 3),)"),
+    ("alias_asarray", "def f(a):\n    b = np.asarray(a)\n    b[0] = 7\n    return a", "(np.arange(3.0),)"),
+    ("alias_array_copy", "def f(a):\n    b = np.array(a)\n    b[0] = 7\n    return a", "(np.arange(3.0),)"),
+    ("alias_transpose_write", "def f(a):\n    a.T[0, 1] = 50\n    return a", "(np.arange(6.0).reshape(2, 3),)"),
+    ("alias_astype_same", "def f(a):\n    b = a.astype(np.float64)\n    b[0] = 7\n    return a", "(np.arange(3.0),)"),
+    ("alias_swap_rows", "def f(a):\n    a[0], a[1] = a[1], a[0]\n    return a", "(np.arange(6.0).reshape(2, 3),)"),
+    ("alias_swap_rows_copy", "def f(a):\n    a[0], a[1] = a[1].copy(), a[0].copy()\n    return a", "(np.arange(6.0).reshape(2, 3),)"),
+    ("alias_inplace_T", "def f(a):\n    a += a.T\n    return a", "(np.arange(9.0).reshape(3, 3),)"),
+    ("sum_axis_f_i8", "def f(a): return np.sum(a, axis=0), np.sum(a, axis=1)", "(np.asfortranarray(np.full((3, 2), 100, dtype=np.int8)),)"),
+    ("cumsum_axis1_f", "def f(a): return np.cumsum(a, axis=1)", "(np.asfortranarray(np.arange(6.0).reshape(2, 3)),)"),
+    ("argmin_axis0_nan_mid", "def f(a): return np.argmin(a, axis=0), np.argmax(a, axis=0)", "(np.array([[1.0, 2.0], [np.nan, 0.0], [0.0, np.nan]]),)"),
+    ("mean_axis_i64_big", "def f(a): return np.mean(a, axis=0)", "(np.array([[2**62, 1], [2**62, 2]]),)"),
+    ("concat_forder", "def f(a, b): return np.concatenate((a, b), axis=0)", "(np.asfortranarray(np.arange(6.0).reshape(2, 3)), np.arange(3.0).reshape(1, 3))"),
+    ("reshape_forder", "def f(a): return np.reshape(a, (3, 2))", "(np.asfortranarray(np.arange(6.0).reshape(2, 3)),)"),
+    ("diff_2d", "def f(a): return np.diff(a)", "(np.asfortranarray(np.array([[1, 4, 9], [2, 2, 0]], dtype=np.uint8)),)"),
+    ("repeat_2d", "def f(a): return np.repeat(a, 2)", "(np.arange(4).reshape(2, 2).T,)"),
+    ("where_forder_out", "def f(c, a): return np.where(c, a, -a)", "(np.asfortranarray(np.array([[True, False], [False, True]])), np.asfortranarray(np.arange(4.0).reshape(2, 2)))"),
+    ("clip_out_inplace", "def f(a):\n    np.clip(a, 1, 2, a)\n    return a", "(np.arange(4.0),)"),
+    ("ufunc_out_alias", "def f(a):\n    np.add(a[:-1], a[1:], a[1:])\n    return a", "(np.arange(5.0),)"),
+    ("round_neg_dec_f", "def f(a): return np.round(a, -1)", "(np.array([15.0, 25.0, -15.0, 14.999]),)"),
+    ("hist_wide_int", "def f(a): return np.histogram(a, bins=3)", "(np.array([0, 2**40, 2**41]),)"),
+    ("searchsorted_v_2d", "def f(a, v): return np.searchsorted(a, v)", "(np.array([1.0, 2.0, 3.0]), np.array([[0.5, 2.0], [3.5, 2.5]]))"),
+    ("bincount_w_min", "def f(a, w): return np.bincount(a, w, 5)", "(np.array([1, 1]), np.array([0.1, 0.2]))"),
+    ("astype_negzero_int", "def f(a): return a.astype(np.int32)", "(np.array([-0.0, -0.9, 0.9], dtype=np.float32),)"),
+    ("cumprod_f32", "def f(a): return np.cumprod(a)", "(np.full(50, 1.1, dtype=np.float32),)"),
+    ("sum_empty_axis_f32", "def f(a): return np.sum(a, axis=1)", "(np.zeros((2, 0), dtype=np.float32),)"),
+    ("prod_bool_axis", "def f(a): return np.prod(a, axis=0)", "(np.array([[True, False], [True, True]]),)"),
 ]
 
 
@@ -410,6 +444,7 @@ NUMPY_WINS = {
     "fancy_get_oob": "Numba reads out of bounds; NumPy raises IndexError",
     "take_axis_oob_idx": "Numba reads out of bounds; NumPy raises IndexError",
     "ew_shift": "Numba's shift by the width or more is the CPU's (x86 masks the count); NumPy's is 0",
+    "alias_array_copy": "Numba refuses np.array of an array; cujit copies it, as NumPy",
 }
 
 # What cujit refuses at compile time with a clear message where Numba gives a result: pinned as
@@ -419,6 +454,7 @@ REFUSED_HERE = {
     "take_axis_2d_idx": "np.take(axis=) of a 2-d index array: Numba fails assigning a 2-d slice, NumPy gives 3-d",
     "kron_empty": "cujit types a size-0 array as layout A (bindings' marshal), which np.kron refuses as Numba does",
     "nditer_order": "np.nditer is not supported yet",
+    "clip_out_inplace": "np.clip's out as a fourth positional argument is not supported yet",
 }
 
 # Differences from Numba known and not fixed yet: each an expected failure (strict, so a fix
@@ -428,7 +464,6 @@ KNOWN_WRONG = {
                      "and stores float64; cujit adds in float64 (2**64 - 1 + 1 gives 2**64, Numba 0.0)",
     "median_negzero": "np.median picks its middle by Numba's quickselect: of 0.0 and -0.0 another one than cujit's sort",
     "dot_f32": "np.dot of float32 vectors: Numba's BLAS sdot sums in another order than cujit's",
-    "ew_pow_int_neg": "0 ** -1 of int64 arrays: Numba gives -2**63, cujit 0 (NumPy raises ValueError)",
     "empty_percentile": "np.percentile of an empty array: cujit gives NaN; Numba fails an assertion, NumPy raises IndexError",
 }
 

@@ -171,9 +171,11 @@ template <class T> CJ_FN T uf_fmod(T a, T b) {
 CJ_FN float uf_fmod(float a, float b) { return CJ_LIBM_F(fmod)(a, b); }
 CJ_FN double uf_fmod(double a, double b) { return CJ_LIBM_D(fmod)(a, b); }
 // Integer powers stay integers; a negative exponent gives 1 / a**-b truncated (0 unless a is 1
-// or -1), as Numba's @njit computes it (NumPy raises ValueError instead).
+// or -1), as Numba's @njit computes it (NumPy raises ValueError instead); 0 to a negative power
+// is Numba's ufunc error model's value, the type's smallest (0x80...0).
 template <class T> CJ_FN T uf_power(T a, T b) {
   if ((T)-1 < 0 && b < (T)0) {
+    if (a == (T)0) return (T)((uint64_t)1 << (8 * sizeof(T) - 1));
     if (a == (T)1) return (T)1;
     if ((T)-1 < 0 && a == (T)-1) return (b & 1) ? a : (T)1;
     return (T)0;
