@@ -34,7 +34,10 @@ std::string Emitter::numpy_reduce(const ast::Node& e, Builtin b) {
   if (!arg_given(e, 1)) return whole + "(" + a + ")";  // dtype= only
   const std::string axis = "(int64_t)(" + expr(*e.args()[1]) + ")";
   const int n = e.args()[0]->type.ndim;
-  if (n == 1) return "(cj::npa_axis<1>(" + axis + "), " + whole + "(" + a + "))";
+  if (n == 1) {  // the axis checked first, with the function's own error (Numba's)
+    const bool arg = b == Builtin::NpArgmin || b == Builtin::NpArgmax;
+    return std::string("(cj::npa_axis<1") + (arg ? ", 1" : "") + ">(" + axis + "), " + whole + "(" + a + "))";
+  }
   // In memory order (prelude/host_numpy.h): sums, and argmin/argmax.
   if (b == Builtin::NpSum) return "cj::npa_sum_axis<" + R + ">(" + a + ", " + axis + ")";
   if (b == Builtin::NpArgmin || b == Builtin::NpArgmax)
@@ -103,7 +106,10 @@ std::string Emitter::numpy_call(const ast::Node& e, Builtin b) {
       if (x.is_tuple()) return spread("cj::npa_from_values<" + R + ">", "", expr(*e.args()[0]), x);
       return std::string(r.ndim == 2 ? "cj::npa_from_seq2<" : "cj::npa_from_seq<") + R + ">(" + a0() + ")";
     }
-    case B::NpLinspace: return sp + "(" + arg(e, 0, f64) + ", " + arg(e, 1, f64) + ", " + int_or(2, "(int64_t)50") + ")";
+    case B::NpLinspace: {
+      const Type t = is_complex(r.scalar) ? Type::scalar_of(Scalar::Complex128) : f64;
+      return sp + "(" + arg(e, 0, t) + ", " + arg(e, 1, t) + ", " + int_or(2, "(int64_t)50") + ")";
+    }
     case B::NpEye: case B::NpTri: {
       // M defaults to N: N evaluated once.
       const std::string n = arg(e, 0, i64), k = int_or(2, "(int64_t)0");

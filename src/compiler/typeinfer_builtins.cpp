@@ -543,6 +543,7 @@ const std::vector<KwSpec>& keyword_specs() {
       {Builtin::NpRepeat, {{"a", T::None, 0}, {"repeats", T::None, 0}}},
       {Builtin::NpTake, {{"a", T::None, 0}, {"indices", T::None, 0}, {"axis", T::None, 0}}},
       {Builtin::NpFlatnonzero, {{"a", T::None, 0}}},
+      {Builtin::NpKron, {{"a", T::None, 0}, {"b", T::None, 0}}},
       {Builtin::NpArrayEqual, {{"a1", T::None, 0}, {"a2", T::None, 0}}},
       {Builtin::NpDigitize, {{"x", T::None, 0}, {"bins", T::None, 0}, {"right", T::Bool, 0}}},
       {Builtin::NpConvolve, {{"a", T::None, 0}, {"v", T::None, 0}, {"mode", T::None, 0}}},

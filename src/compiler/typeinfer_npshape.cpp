@@ -1,5 +1,5 @@
 // Typing of np.expand_dims, np.atleast_1d/2d/3d, np.swapaxes, np.moveaxis (views), np.repeat and
-// np.take (also as methods), np.flatnonzero, np.array_equal, np.digitize, np.convolve and
+// np.take (also as methods), np.kron, np.flatnonzero, np.array_equal, np.digitize, np.convolve and
 // np.correlate in CPU code (Rule::NpFunc rows of builtins.def; typeinfer_numpy.cpp hands them
 // here, codegen_npshape.cpp writes the calls, prelude/host_npshape.h runs them). Result types
 // and refusals are Numba 0.68's (numba/np/arrayobj.py, arraymath.py).
@@ -75,13 +75,24 @@ struct ShapeTyper : CallTyper {
         need_int(1); need_int(2);
         return view(a, a.ndim);
       }
-      case B::NpMoveaxis: {
+      case B::NpMoveaxis: {  // source and destination: an int or a tuple of ints each
         arity(3, 3);
         const Type& a = array(0);
-        for (size_t i = 1; i < 3; ++i)
-          if (given(i) && args[i].is_tuple())
-            unsupported(at(i), name + "() with a tuple of axes is not supported (move one axis at a time)");
-        need_int(1); need_int(2);
+        for (size_t i = 1; i < 3; ++i) {
+          if (given(i) && args[i].is_tuple() && args[i].elems.empty())  // Numba: () is no sequence of ints
+            error(at(i), std::string(i == 1 ? "The second argument \"source\"" : "The third argument \"destination\"") +
+                             " must be an integer or sequence of integers");
+          if (!given(i) || !args[i].is_tuple()) {
+            if (!int_scalar(i))
+              error(at(i), std::string(i == 1 ? "The second argument \"source\"" : "The third argument \"destination\"") +
+                               " must be an integer or sequence of integers");
+            continue;
+          }
+          for (const Type& t : args[i].elems)
+            if (!t.is_scalar() || !is_integral(t.scalar))
+              error(at(i), std::string(i == 1 ? "The second argument \"source\"" : "The third argument \"destination\"") +
+                               " must be an integer or sequence of integers");
+        }
         return view(a, a.ndim);
       }
       case B::NpRepeat: {
@@ -92,9 +103,21 @@ struct ShapeTyper : CallTyper {
         return Type::array(args[0].scalar, 1, 'C');
       }
       case B::NpTake: {
-        if (args.size() == 3 && given(2)) unsupported(at(2), name + "() with an axis is not supported");
         arity(2, 3);
         const Type& a = array(0);
+        if (given(2)) {  // Numba: along one axis, a new C array (an int index drops the axis)
+          need_int(2);
+          if (int_scalar(1) && !is_bool(args[1].scalar))
+            return a.ndim == 1 ? Type::scalar_of(a.scalar) : Type::array(a.scalar, a.ndim - 1, 'C');
+          const bool idx_array = plain_array(1) && is_integer(args[1].scalar) && args[1].ndim == 1;
+          bool idx_tuple = args[1].is_tuple() && !args[1].elems.empty();
+          if (idx_tuple)
+            for (const Type& t : args[1].elems) idx_tuple = idx_tuple && t.is_scalar() && is_integer(t.scalar);
+          if (plain_array(1) && is_integer(args[1].scalar) && args[1].ndim != 1)
+            unsupported(at(1), name + "() along an axis takes a 1-d array of indices, got " + args[1].str());
+          if (!idx_array && !idx_tuple) no_impl();
+          return Type::array(a.scalar, a.ndim, 'C');
+        }
         if (int_scalar(1) && !is_bool(args[1].scalar)) return Type::scalar_of(a.scalar);
         if (plain_array(1) && is_integer(args[1].scalar)) {
           if (args[1].ndim == 0) unsupported(at(1), name + "() of a 0-d array of indices is not supported (index with an int)");
@@ -103,6 +126,23 @@ struct ShapeTyper : CallTyper {
         if (args[1].is_list() || args[1].is_tuple())
           unsupported(at(1), name + "() of a list or tuple of indices is not supported (pass an array of them)");
         no_impl();
+      }
+      case B::NpKron: {  // Numba's: 1-d/2-d arrays of layout C or F, or numbers; a's dtype
+        arity(2, 2);
+        int nd = 1;
+        for (size_t i = 0; i < 2; ++i) {
+          if (number(i)) continue;
+          if (!plain_array(i)) no_impl();
+          if (args[i].ndim > 2) error(at(i), "np.kron() only supported on 1 and 2-D arrays ");
+          if (args[i].layout != 'C' && args[i].layout != 'F')
+            error(at(i), std::string("np.linalg.kron only supports 'C' or 'F' layout input arrays. Received an input of layout '") +
+                             args[i].layout + "'.");
+          nd = std::max(nd, args[i].ndim);
+        }
+        // Each block is a[i, j] * b's row in the two dtypes' promotion, stored into a's dtype, so
+        // a complex b with a real a has nowhere to go (Numba refuses the store).
+        if (is_complex(args[1].scalar) && !is_complex(args[0].scalar)) no_impl();
+        return Type::array(args[0].scalar, nd, 'C');
       }
       case B::NpFlatnonzero:
         arity(1, 1);

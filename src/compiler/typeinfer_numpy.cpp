@@ -177,7 +177,11 @@ struct NpTyper : CallTyper {
       case B::ArrAstype: {
         arity(2, 2);
         const Type& a = need_array(0);
-        return Type::array(t.dtype_arg(*e.args()[1], b, args[1]), a.ndim, 'C');
+        const Scalar to = t.dtype_arg(*e.args()[1], b, args[1]);
+        if (is_complex(a.scalar) && !is_complex(to))  // Numba: no conversion drops the imaginary part
+          error(*e.args()[1], std::string("astype(") + scalar_name(to) + ") not supported on " + a.str() +
+                                  ": cannot convert from " + scalar_name(a.scalar) + " to " + scalar_name(to));
+        return Type::array(to, a.ndim, 'C');
       }
       case B::ArrFill: {
         arity(2, 2);
@@ -220,11 +224,14 @@ struct NpTyper : CallTyper {
       }
       case B::NpLinspace: {
         arity(2, 3);
-        for (size_t i = 0; i < 2; ++i)
-          if (!args[i].is_scalar() || is_complex(args[i].scalar))
-            unsupported(*e.args()[i], name + "() needs real numbers, got " + args[i].str());
+        bool complex_ends = false;
+        for (size_t i = 0; i < 2; ++i) {
+          if (!args[i].is_scalar() || !(is_number(args[i].scalar) || is_bool(args[i].scalar)))
+            unsupported(*e.args()[i], name + "() needs numbers, got " + args[i].str());
+          complex_ends = complex_ends || is_complex(args[i].scalar);
+        }
         need_int(2);
-        return Type::array(Scalar::Float64, 1, 'C');
+        return Type::array(complex_ends ? Scalar::Complex128 : Scalar::Float64, 1, 'C');  // Numba's
       }
       case B::NpEye: case B::NpTri: {
         arity(1, 4);

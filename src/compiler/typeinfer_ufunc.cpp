@@ -135,11 +135,13 @@ Type type_reduce_call(FunctionInstance& fn, ast::Node& e, const BuiltinRow& b, c
   const char k = scalar_kind(d);
   using B = Builtin;
   // Complex arrays: sum/prod/mean/nansum/nanprod in their own type, var/std in float64, nanmean
-  // in complex128, all/any/count_nonzero by "either part nonzero" (Numba's). min/max and their nan
-  // forms order complex numbers by real part then imaginary part, skipping NaN: not here yet.
+  // in complex128, all/any/count_nonzero by "either part nonzero" (Numba's); min/max and their nan
+  // forms order complex numbers by real part then imaginary part (prelude's red_beats).
   const bool complex_ok = b.id == B::NpSum || b.id == B::NpProd || b.id == B::NpMean || b.id == B::NpVar ||
                           b.id == B::NpStd || b.id == B::NpNansum || b.id == B::NpNanprod || b.id == B::NpNanmean ||
-                          b.id == B::NpAll || b.id == B::NpAny || b.id == B::NpCountNonzero;
+                          b.id == B::NpAll || b.id == B::NpAny || b.id == B::NpCountNonzero || b.id == B::NpMin ||
+                          b.id == B::NpMax || b.id == B::NpAmin || b.id == B::NpAmax || b.id == B::NpNanmin ||
+                          b.id == B::NpNanmax;
   if (k == 'c' && !complex_ok)
     fail(*e.args()[0], ErrorKind::Unsupported, std::string(b.name) + "() of a complex array is not supported yet");
   if (k == 'M' || k == 'm')  // the reductions compute in numbers, which NaT and units are not

@@ -72,17 +72,72 @@ CJ_FN Array<std::remove_cv_t<T>, N> c_copy(const Array<T, N>& a) {
   return r;
 }
 
-// a.sort(): each row along the last axis, in place.
+// Numba's quicksort (numba/misc/quicksort.py) step for step, so that what compares equal ends
+// where Numba puts it: ties of np.argsort, -0.0 beside 0.0, NaNs of different payloads (any
+// other unstable sort gives another order, a silent difference). Median-of-three partitions,
+// the larger side stacked, down to 15 elements or fewer, then an insertion sort. `r` holds the
+// elements (np.sort) or their indices (np.argsort); lt(x, y) compares their keys.
+template <class R, class Less>
+CJ_FN void numba_quicksort(R* r, int64_t n, Less lt) {
+  auto insertion = [&](int64_t low, int64_t high) {
+    for (int64_t i = low + 1; i <= high; ++i) {
+      const R k = r[i];
+      int64_t j = i;
+      for (; j > low && lt(k, r[j - 1]); --j) r[j] = r[j - 1];
+      r[j] = k;
+    }
+  };
+  auto swap = [&](int64_t i, int64_t j) { const R t = r[i]; r[i] = r[j]; r[j] = t; };
+  auto partition = [&](int64_t low, int64_t high) {
+    const int64_t mid = (low + high) >> 1;
+    if (lt(r[mid], r[low])) swap(low, mid);
+    if (lt(r[high], r[mid])) swap(high, mid);
+    if (lt(r[mid], r[low])) swap(low, mid);
+    const R pivot = r[mid];
+    swap(high, mid);
+    int64_t i = low, j = high - 1;
+    while (true) {
+      while (i < high && lt(r[i], pivot)) ++i;
+      while (j >= low && lt(pivot, r[j])) --j;
+      if (i >= j) break;
+      swap(i, j);
+      ++i, --j;
+    }
+    swap(i, high);
+    return i;
+  };
+  if (n < 2) return;
+  int64_t stack[100][2];  // the smaller side is sorted first, so the depth stays under log2(n)
+  stack[0][0] = 0, stack[0][1] = n - 1;
+  int depth = 1;
+  while (depth > 0) {
+    --depth;
+    int64_t low = stack[depth][0], high = stack[depth][1];
+    while (high - low >= 15) {
+      const int64_t i = partition(low, high);
+      if (high - i > i - low) {
+        if (high > i) stack[depth][0] = i + 1, stack[depth][1] = high, ++depth;
+        high = i - 1;
+      } else {
+        if (i > low) stack[depth][0] = low, stack[depth][1] = i - 1, ++depth;
+        low = i + 1;
+      }
+    }
+    insertion(low, high);
+  }
+}
+
+// a.sort(): each row along the last axis, in place, by Numba's quicksort.
 template <class T, int N>
 CJ_FN void array_sort(const Array<T, N>& a) {
   for_each_row(a, [&](T* p, int64_t n, int64_t stride) {
     if (stride == (int64_t)sizeof(T)) {
-      std::sort(p, p + n, np_less<T>);
+      numba_quicksort(p, n, np_less<T>);
       return;
     }
     T* tmp = (T*)host_services.alloc(n * (int64_t)sizeof(T));
     for (int64_t i = 0; i < n; ++i) tmp[i] = at_stride(p, i, stride);
-    std::sort(tmp, tmp + n, np_less<T>);
+    numba_quicksort(tmp, n, np_less<T>);
     for (int64_t i = 0; i < n; ++i) at_stride(p, i, stride) = tmp[i];
   });
 }
@@ -94,18 +149,19 @@ CJ_FN Array<std::remove_cv_t<T>, N> np_sort(const Array<T, N>& a) {
   return r;
 }
 
-// np.argsort of a 1-d array. Always a stable sort: 'mergesort' must be, and Numba's 'quicksort'
-// gives the stable order on the short arrays where ties are visible to a test (its insertion
-// sort); on longer ones any order of equal keys is a valid quicksort result.
+// np.argsort of a 1-d array: 'mergesort' (and 'stable') a stable sort, as Numba's mergesort is;
+// 'quicksort' Numba's quicksort, whose order of ties is its own.
 template <class T>
-CJ_FN Array<int64_t, 1> np_argsort(const Array<T, 1>& a, bool /*stable*/) {
+CJ_FN Array<int64_t, 1> np_argsort(const Array<T, 1>& a, bool stable) {
   const int64_t n = a.shape[0];
   Array<int64_t, 1> r = np_empty<int64_t, 1>(n);
   for (int64_t i = 0; i < n; ++i) r.data[i] = i;
   const int64_t s = a.strides[0];
-  std::stable_sort(r.data, r.data + n, [&](int64_t i, int64_t j) {
+  auto lt = [&](int64_t i, int64_t j) {
     return np_less<std::remove_cv_t<T>>(at_stride(a.data, i, s), at_stride(a.data, j, s));
-  });
+  };
+  if (stable) std::stable_sort(r.data, r.data + n, lt);
+  else numba_quicksort(r.data, n, lt);
   return r;
 }
 
@@ -115,7 +171,7 @@ CJ_FN Array<std::remove_cv_t<T>, 1> np_unique(const Array<T, N>& a) {
   using V = std::remove_cv_t<T>;
   auto c = c_copy(a);
   const int64_t n = size(c);
-  std::sort(c.data, c.data + n, np_less<V>);
+  numba_quicksort(c.data, n, np_less<V>);  // np.sort's order, so a run's first is Numba's
   int64_t m = 0;
   for (int64_t i = 0; i < n; ++i)
     if (m == 0 || !np_same(c.data[m - 1], c.data[i])) c.data[m++] = c.data[i];
@@ -386,8 +442,17 @@ CJ_FN void fancy_set(const Array<T, N>& a, const Array<I, M>& ix, const Array<U,
   constexpr bool elems = N == 1 || (std::is_same_v<std::remove_cv_t<I>, bool> && M == N);
   const int64_t per = elems ? 1 : size(sub_row(a, (char*)a.data));
   const int64_t want = selected_count(a, ix) * per, have = size(v);
-  if (have != want && have != 1 && !(have == per && !elems))
+  if (have != want && have != 1 && !(have == per && !elems)) {
+    if constexpr (elems) {  // Numba's words: the selection's shape, then the value's
+      static thread_local char msg[320];  // PyError keeps the pointer: the text must outlive the throw
+      int w = std::snprintf(msg, sizeof msg, "cannot assign slice of shape (%lld,) from input of shape (", (long long)want);
+      for (int k = 0; k < K; ++k)
+        w += std::snprintf(msg + w, sizeof msg - w, k + 1 < K ? "%lld, " : K == 1 ? "%lld," : "%lld", (long long)v.shape[k]);
+      std::snprintf(msg + w, sizeof msg - w, ")");
+      raise("ValueError", msg);
+    }
     raise("ValueError", "cannot assign slice from input of different size");
+  }
   auto vals = c_copy(v);  // read before writing: v may alias a
   int64_t k = 0;
   for_each_selected(a, ix, [&](char* p) {

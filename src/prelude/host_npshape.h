@@ -81,6 +81,144 @@ CJ_FN Array<T, N> np_moveaxis(const Array<T, N>& a, int64_t s, int64_t d) {
   for (int k = 0; k < N; ++k) v.shape[k] = a.shape[order[k]], v.strides[k] = a.strides[order[k]];
   return v;
 }
+// np.moveaxis(a, source, destination) with tuples of K1 and K2 axes (each array one slot longer):
+// each normalised in turn (out of bounds, then repeated: ValueError), then their lengths compared;
+// the moved axes land at their destinations, the others fill the rest in their order.
+template <int K, int N>
+CJ_FN void np_axes_normalize(int64_t* ax, const char* bounds, const char* repeated) {
+  for (int i = 0; i < K; ++i) {
+    if (ax[i] < 0) ax[i] += N;
+    if (ax[i] < 0 || ax[i] >= N) raise("ValueError", bounds);
+  }
+  for (int i = 0; i < K; ++i)
+    for (int j = 0; j < i; ++j)
+      if (ax[i] == ax[j]) raise("ValueError", repeated);
+}
+template <int K1, int K2, class T, int N>
+CJ_FN Array<T, N> np_moveaxis_tuples(const Array<T, N>& a, const int64_t (&source)[K1 + 1], const int64_t (&dest)[K2 + 1]) {
+  int64_t s[K1 + 1], d[K2 + 1];
+  for (int i = 0; i < K1; ++i) s[i] = source[i];
+  for (int i = 0; i < K2; ++i) d[i] = dest[i];
+  np_axes_normalize<K1, N>(s, "np.moveaxis: Argument source out of bounds for dimensions of the array",
+                           "np.moveaxis: repeated axis in source argument");
+  np_axes_normalize<K2, N>(d, "np.moveaxis: Argument destination out of bounds for dimensions of the array",
+                           "np.moveaxis: repeated axis in destination argument");
+  if constexpr (K1 != K2) {
+    raise("ValueError", "`source` and `destination` arguments must have the same number of parameters");
+    return a;
+  } else {
+    int64_t order[N > 0 ? N : 1];
+    bool moved[N > 0 ? N : 1], taken[N > 0 ? N : 1];
+    for (int k = 0; k < N; ++k) order[k] = -1, moved[k] = false, taken[k] = false;
+    for (int i = 0; i < K1; ++i) order[d[i]] = s[i], moved[s[i]] = true, taken[d[i]] = true;
+    for (int k = 0, j = 0; k < N; ++k) {
+      if (taken[k]) continue;
+      while (moved[j]) ++j;
+      order[k] = j++;
+    }
+    Array<T, N> v;
+    v.data = a.data;
+    for (int k = 0; k < N; ++k) v.shape[k] = a.shape[order[k]], v.strides[k] = a.strides[order[k]];
+    return v;
+  }
+}
+
+// np.take(a, indices, axis=) / a.take(...): a new C array of a's shape with the axis as long as
+// the 1-d indices; slab i is a's slab indices[i] (negative counts from the end; out of range is
+// IndexError, checked in order as Numba's a[..., i] does).
+template <class T, int N, class I>
+CJ_FN Array<std::remove_cv_t<T>, N> np_take_axis(const Array<T, N>& a, const Array<I, 1>& idx, int64_t axis) {
+  using V = std::remove_cv_t<T>;
+  const int64_t ax = axis;
+  if (axis < 0) axis += N;
+  if (axis < 0 || axis >= N) {
+    static thread_local char msg[96];  // PyError keeps the pointer: the text must outlive the throw
+    std::snprintf(msg, sizeof msg, "axis %lld is out of bounds for array of dimension %d", (long long)ax, N);
+    raise("ValueError", msg);
+  }
+  const int64_t n = idx.shape[0], len = a.shape[axis];
+  int64_t nd[1] = {n};
+  int64_t* at = new_c_array<int64_t, 1>(nd).data;
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t j = (int64_t) * (const I*)((const char*)idx.data + i * idx.strides[0]);
+    if (j < 0) j += len;
+    if (j < 0 || j >= len) raise("IndexError", "index out of bounds");
+    at[i] = j;
+  }
+  int64_t d[N];
+  for (int k = 0; k < N; ++k) d[k] = k == axis ? n : a.shape[k];
+  Array<V, N> r = new_c_array<V, N>(d);
+  V* o = r.data;
+  const int64_t total = size(r);
+  int64_t pos[N];
+  for (int k = 0; k < N; ++k) pos[k] = 0;
+  for (int64_t e = 0; e < total; ++e) {
+    const char* p = (const char*)a.data;
+    for (int k = 0; k < N; ++k) p += (k == axis ? at[pos[k]] : pos[k]) * a.strides[k];
+    *o++ = *(const T*)p;
+    for (int k = N - 1; k >= 0; --k) {
+      if (++pos[k] < d[k]) break;
+      pos[k] = 0;
+    }
+  }
+  return r;
+}
+// np.take(a, i, axis=) with one int: the slab without the axis (a 1-d array's element).
+template <class T, int N>
+CJ_FN auto np_take_axis_one(const Array<T, N>& a, int64_t i, int64_t axis) {
+  const int64_t one[1] = {i};
+  auto r = np_take_axis(a, Array<const int64_t, 1>{one, {1}, {8}}, axis);
+  if constexpr (N == 1) {
+    return r.data[0];
+  } else {
+    if (axis < 0) axis += N;
+    Array<std::remove_cv_t<T>, N - 1> v;
+    v.data = r.data;
+    for (int k = 0, j = 0; k < N; ++k)
+      if (k != axis) v.shape[j] = r.shape[k], v.strides[j] = r.strides[k], ++j;
+    return v;
+  }
+}
+
+// np.kron(a, b) (Numba's): each operand as a matrix (a 1-d array is one row, a number 1 x 1);
+// block (i, j) of the (am * bm, an * bn) result is a[i, j] * b, multiplied in P (the dtypes'
+// promotion) and stored as D (a's dtype); the result has R dimensions (a 1-d result is the
+// matrix flattened, as Numba's reshapes).
+template <class T>
+struct KronOperand {
+  const T* p;
+  int64_t m, n, s0, s1;
+  CJ_METHOD T at(int64_t i, int64_t j) const { return *(const T*)((const char*)p + i * s0 + j * s1); }
+};
+template <class T> CJ_FN KronOperand<T> kron_operand(const Array<T, 2>& a) {
+  return {a.data, a.shape[0], a.shape[1], a.strides[0], a.strides[1]};
+}
+template <class T> CJ_FN KronOperand<T> kron_operand(const Array<T, 1>& a) { return {a.data, 1, a.shape[0], 0, a.strides[0]}; }
+template <class T> CJ_FN KronOperand<T> kron_operand(const T& x) { return {&x, 1, 1, 0, 0}; }
+template <class D, class P, int R, class A, class B>
+CJ_FN Array<D, R> np_kron(const A& a_in, const B& b_in) {
+  const auto a = kron_operand(a_in);
+  const auto b = kron_operand(b_in);
+  int64_t d[2] = {a.m * b.m, a.n * b.n};
+  Array<D, 2> c = new_c_array<D, 2>(d);
+  for (int64_t i = 0; i < a.m; ++i)
+    for (int64_t j = 0; j < a.n; ++j) {
+      const P x = (P)a.at(i, j);
+      for (int64_t k = 0; k < b.m; ++k) {
+        D* row = c.data + (i * b.m + k) * d[1] + j * b.n;
+        for (int64_t l = 0; l < b.n; ++l) row[l] = (D)uf_multiply(x, (P)b.at(k, l));
+      }
+    }
+  if constexpr (R == 2) {
+    return c;
+  } else {
+    Array<D, 1> v;
+    v.data = c.data;
+    v.shape[0] = d[0] * d[1];
+    v.strides[0] = (int64_t)sizeof(D);
+    return v;
+  }
+}
 
 // np.repeat(a, n) / a.repeat(n): each element of the flattened array (C order) n times.
 template <class T, int N>

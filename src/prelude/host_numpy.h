@@ -6,11 +6,20 @@
 
 namespace cj {
 
-// An axis in [-N, N): NumPy's AxisError is a ValueError (Numba raises numpy's AxisError).
-template <int N>
+// An axis in [-N, N), else the error Numba's function raises: Kind 0 numpy's AxisError "axis 2
+// is out of bounds for array of dimension 2" (sum, count_nonzero), 1 argmin/argmax's ValueError,
+// 2 cumsum/cumprod's ValueError in AxisError's words, 3 np.concatenate's IndexError, 4 np.stack's.
+template <int N, int Kind = 0>
 CJ_FN int64_t npa_axis(int64_t axis) {
+  const int64_t given = axis;
   if (axis < 0) axis += N;
-  if (axis < 0 || axis >= N) raise("ValueError", "axis is out of bounds for the array's dimension");
+  if (axis >= 0 && axis < N) return axis;
+  if constexpr (Kind == 1) raise("ValueError", "axis is out of bounds");
+  if constexpr (Kind == 3) raise("IndexError", "np.concatenate(): axis out of bounds");
+  if constexpr (Kind == 4) raise("IndexError", "np.stack(): axis out of bounds");
+  static thread_local char msg[96];  // PyError keeps the pointer: the text must outlive the throw
+  std::snprintf(msg, sizeof msg, "axis %lld is out of bounds for array of dimension %d", (long long)given, N);
+  raise(Kind == 0 ? "numpy.exceptions.AxisError" : "ValueError", msg);
   return axis;
 }
 
@@ -43,7 +52,7 @@ CJ_FN bool npa_next(int64_t* idx, const int64_t* shape, int64_t axis) {
 template <class R, class T, int N, class F>
 CJ_FN Array<R, N - 1> npa_reduce_axis(const Array<T, N>& a, int64_t axis, F f) {
   static_assert(N >= 2, "a 1-d array reduces to a number");
-  axis = npa_axis<N>(axis);
+  axis = npa_axis<N>(axis);  // argmin/argmax come normalised
   int64_t d[N - 1];
   for (int k = 0, j = 0; k < N; ++k)
     if (k != axis) d[j++] = a.shape[k];
@@ -152,7 +161,7 @@ CJ_FN Array<R, N - 1> npa_sum_axis(const Array<T, N>& a, int64_t axis) {
 // (its error), go line by line.
 template <bool Max, class R, class T, int N>
 CJ_FN Array<R, N - 1> npa_arg_axis(const Array<T, N>& a, int64_t axis) {
-  axis = npa_axis<N>(axis);
+  axis = npa_axis<N, 1>(axis);
   auto line = [](const auto& v) { return red_arg_extreme<Max, UfErrPy, R>(v); };
   if (axis == N - 1 || a.shape[axis] == 0) return npa_reduce_axis<R>(a, axis, line);
   int64_t d[N - 1];
@@ -197,7 +206,7 @@ CJ_FN Array<R, 1> npa_cum(const Array<T, N>& a) {
 }
 template <int Op, class R, class T, int N>
 CJ_FN Array<R, N> npa_cum_axis(const Array<T, N>& a, int64_t axis) {
-  axis = npa_axis<N>(axis);
+  axis = npa_axis<N, 2>(axis);
   int64_t d[N];
   for (int k = 0; k < N; ++k) d[k] = a.shape[k];
   Array<R, N> r = new_c_array<R, N>(d);
@@ -255,6 +264,20 @@ CJ_FN double npa_quantile_sorted(const double* v, int64_t n, double q) {
   const double m = rank - (double)lo;
   return v[lo] + (v[hi] - v[lo]) * m;
 }
+// The p-th percentile (p in [0, 100]; a quantile times 100) as Numba computes it: the largest
+// value for 100, the smallest for 0 (Numba's extra rules for infinities are not copied), else
+// rank = 1 + (n - 1) * (p / 100) and lower * (1 - m) + upper * m between the values at its floor
+// (m the fraction): another spelling of the interpolation differs in the last bit.
+CJ_FN double npa_percentile_sorted(const double* v, int64_t n, double p) {
+  if (n == 0) return CJ_NAN;
+  if (n == 1) return v[0];
+  if (p == 100) return v[n - 1];
+  if (p == 0) return v[0];
+  const double rank = 1 + (double)(n - 1) * (p / 100.0);
+  const double f = std::floor(rank), m = rank - f;
+  const int64_t k = (int64_t)(f - 1);
+  return v[k] * (1 - m) + v[k + 1 < n ? k + 1 : k] * m;
+}
 // median / percentile / quantile and their nan forms: Scale is 100 for percentiles, 1 for
 // quantiles. A NaN among the values gives NaN (unless SkipNan).
 // npa_sort_values is std::sort, defined in host_numpy_sort.h, which only programs that call these
@@ -280,11 +303,12 @@ CJ_FN double npa_median(const Array<T, N>& a) {
 }
 template <bool SkipNan, class T, int N>
 CJ_FN double npa_percentile(const Array<T, N>& a, double q, double scale) {
-  q = npa_check_q(q, scale);
+  npa_check_q(q, scale);
+  if (scale != 100) q *= 100.0;  // Numba's: a quantile times 100, a percentile as given
   bool nan;
   Array<double, 1> v = npa_sorted<SkipNan>(a, &nan);
   if (nan && !SkipNan) return CJ_NAN;
-  return npa_quantile_sorted(v.data, v.shape[0], q);
+  return npa_percentile_sorted(v.data, v.shape[0], q);
 }
 template <bool SkipNan, class T, int N, class Q, int M>
 CJ_FN Array<double, M> npa_percentiles(const Array<T, N>& a, const Array<Q, M>& qs, double scale) {
@@ -292,11 +316,14 @@ CJ_FN Array<double, M> npa_percentiles(const Array<T, N>& a, const Array<Q, M>& 
   for (int k = 0; k < M; ++k) d[k] = qs.shape[k];
   Array<double, M> r = new_c_array<double, M>(d);
   int64_t i = 0;
-  red_each(qs, [&](Q q) { r.data[i++] = npa_check_q((double)q, scale); });
+  red_each(qs, [&](Q q) {
+    npa_check_q((double)q, scale);
+    r.data[i++] = scale == 100 ? (double)q : (double)q * 100.0;
+  });
   bool nan;
   Array<double, 1> v = npa_sorted<SkipNan>(a, &nan);
   for (int64_t j = 0; j < i; ++j)
-    r.data[j] = (nan && !SkipNan) ? CJ_NAN : npa_quantile_sorted(v.data, v.shape[0], r.data[j]);
+    r.data[j] = (nan && !SkipNan) ? CJ_NAN : npa_percentile_sorted(v.data, v.shape[0], r.data[j]);
   return r;
 }
 
@@ -356,7 +383,7 @@ CJ_FN double npa_average(const Array<T, N>& a, const Array<W, M>& w) {
       idx[k] = 0;
     }
   }
-  if (ws == 0) raise("ZeroDivisionError", "Weights sum to zero, can't be normalized");
+  if (ws == 0) raise("ZeroDivisionError", "Weights sum to zero, can't be normalized.");
   return s / ws;
 }
 
@@ -535,6 +562,22 @@ CJ_FN Array<double, 1> npa_linspace(double start, double stop, int64_t num) {
   return r;
 }
 
+// Complex ends (Numba's steps): both times 1.0 as complex products, the step NumPy's complex
+// division of their difference by num - 1, element i start + i * step in complex arithmetic.
+CJ_FN Array<Complex<double>, 1> npa_linspace(Complex<double> start, Complex<double> stop, int64_t num) {
+  if (num < 0) raise("ValueError", "Number of samples, -1, must be non-negative.");
+  int64_t d[1] = {num};
+  Array<Complex<double>, 1> r = new_c_array<Complex<double>, 1>(d);
+  start = start * Complex<double>(1.0);
+  stop = stop * Complex<double>(1.0);
+  if (num == 0) return r;
+  if (num == 1) { r.data[0] = start; return r; }
+  const Complex<double> step = uf_divide(stop - start, Complex<double>((double)(num - 1)));
+  for (int64_t i = 0; i < num; ++i) r.data[i] = start + Complex<double>((double)i) * step;
+  r.data[num - 1] = stop;
+  return r;
+}
+
 // np.eye(N, M, k) / np.identity(n) / np.tri(N, M, k): new 2-d arrays.
 template <class T>
 CJ_FN Array<T, 2> npa_eye(int64_t n, int64_t m, int64_t k) {
@@ -602,7 +645,7 @@ CJ_FN Array<T, 1> npa_diag(const Array<T, 2>& a, int64_t k) {
 // shapes must agree except along the axis (Numba's messages).
 template <class R, int N, class... A>
 CJ_FN Array<R, N> npa_concatenate(int64_t axis, const A&... in) {
-  axis = npa_axis<N>(axis);
+  axis = npa_axis<N, 3>(axis);
   int64_t d[N];
   bool first = true;
   auto shape_of = [&](const auto& x) {
@@ -658,7 +701,7 @@ CJ_FN Array<T, N + 1> npa_expand(const Array<T, N>& a, int64_t axis) {
 }
 template <class R, int N, class... A>
 CJ_FN Array<R, N + 1> npa_stack(int64_t axis, const A&... in) {
-  axis = npa_axis<N + 1>(axis);
+  axis = npa_axis<N + 1, 4>(axis);
   int64_t d[N];
   bool first = true;
   auto check = [&](const auto& x) {

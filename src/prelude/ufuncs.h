@@ -124,7 +124,8 @@ CJ_FN float uf_absolute(float a) { return CJ_LIBM_F(fabs)(a); }
 CJ_FN double uf_absolute(double a) { return CJ_LIBM_D(fabs)(a); }
 template <class F> CJ_FN F uf_absolute(Complex<F> a) { return abs(a); }  // |z|, a real (NumPy's F->f, D->d)
 // sign: -1, 0, 1 in the loop's type; NaN stays NaN.
-template <class T> CJ_FN T uf_sign(T a) { return a != a ? a : (T)((a > 0) - (a < 0)); }
+// Numba's: 1 above zero, -1 below, else the value itself (NaN, and -0.0 keeps its sign).
+template <class T> CJ_FN T uf_sign(T a) { return a > 0 ? (T)1 : a < 0 ? (T)-1 : a; }
 // Of a complex, NumPy 2's z / |z| (0 for 0), as Numba: hypot and the division in the loop's type.
 template <class F> CJ_FN Complex<F> uf_sign(Complex<F> a) {
   const F m = hypot(a.re, a.im);
@@ -394,6 +395,11 @@ template <class E, class R, class T, int N> CJ_FN R red_std(const Array<T, N>& a
 // min/max: the first NaN wins; an empty array has none (ValueError, NumPy's and Numba's message).
 // One body for both: `Max` picks the comparison.
 template <bool Max, class T> CJ_FN bool red_beats(T x, T m) { return Max ? x > m : x < m; }
+// Complex numbers order by real part, then imaginary part (Numba's min/max/nanmin/nanmax); a
+// comparison with a NaN part is false, so a NaN neither beats nor is beaten.
+template <bool Max, class F> CJ_FN bool red_beats(Complex<F> x, Complex<F> m) {
+  return Max ? x.re > m.re || (x.re == m.re && x.im > m.im) : x.re < m.re || (x.re == m.re && x.im < m.im);
+}
 template <bool Max, class E, class R, class T, int N> CJ_FN R red_extreme(const Array<T, N>& a) {
   if (size(a) == 0)
     E::fail(Max ? "ValueError: zero-size array to reduction operation maximum which has no identity"
@@ -402,7 +408,8 @@ template <bool Max, class E, class R, class T, int N> CJ_FN R red_extreme(const 
   T m = 0;
   red_each(a, [&](T x) {
     if (nan) return;
-    if (red_nan(x)) { nan = true; m = x; return; }
+    // Numba has no NaN rule for complex min/max: a NaN is kept only where it comes first.
+    if (!UfIsComplex<T>::value && red_nan(x)) { nan = true; m = x; return; }
     if (first || red_beats<Max>(x, m)) m = x;
     first = false;
   });
@@ -413,12 +420,20 @@ template <class E, class R, class T, int N> CJ_FN R red_max(const Array<T, N>& a
 // nanmin/nanmax skip NaN; all NaN gives NaN.
 template <bool Max, class E, class R, class T, int N> CJ_FN R red_nanextreme(const Array<T, N>& a) {
   if (size(a) == 0) E::fail("ValueError: zero-size array to reduction operation not possible");
-  bool any = false;
-  T m = (T)CJ_NAN;
+  // Numba's: the first element, then each later one in turn. A real number replaces the kept
+  // value unless the kept one beats it (so NaN is replaced, and of equals the last is kept:
+  // -0.0 after 0.0); all NaN gives the first. A complex number replaces it where the kept real
+  // part is NaN and its own is not, or where it beats it (a NaN imaginary part is no NaN).
+  bool first = true;
+  T m = 0;
   red_each(a, [&](T x) {
-    if (red_nan(x)) return;
-    if (!any || red_beats<Max>(x, m)) m = x;
-    any = true;
+    if (first) m = x;
+    else if constexpr (UfIsComplex<T>::value) {
+      if ((m.re != m.re && x.re == x.re) || red_beats<Max>(x, m)) m = x;
+    } else if (!red_nan(x) && !red_beats<Max>(m, x)) {
+      m = x;
+    }
+    first = false;
   });
   return (R)m;
 }
