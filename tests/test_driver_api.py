@@ -33,7 +33,10 @@ def test_one_context_per_device_keeps_its_state(target):
     ctx.extra_state = 1
     assert cuda.current_context().extra_state == 1
     assert isinstance(ctx.handle, int) and (ctx.handle != 0) == (target == "gpu")
-    assert ctx.get_memory_info() == ctx.memory_manager.get_memory_info()
+    # Two queries of the device's free memory: other processes on the GPU (the test suite may run
+    # in parallel groups) can allocate between them, so only the total is exact.
+    a, b = ctx.get_memory_info(), ctx.memory_manager.get_memory_info()
+    assert a.total == b.total and 0 < a.free <= a.total and 0 < b.free <= b.total
     # cujit frees its own memory when the last user dies: nothing is ever pending.
     deallocs = ctx.memory_manager.deallocations
     deallocs.clear()
