@@ -605,3 +605,14 @@ def walrus_in_try(n):
 def test_walrus_in_a_try_body():
     f = njit(walrus_in_try)
     assert [f(v) for v in (6, 5, 60)] == [walrus_in_try(v) for v in (6, 5, 60)] == [-12, 0, -120]  # Python's
+
+
+def test_list_and_sorted_of_zip_and_enumerate():
+    # Numba's list() and sorted() take any iterable; pinned from Numba 0.68.
+    @njit
+    def f(n):
+        return (list(zip(range(n), range(10, 20))), sorted(enumerate([3, 1, 2])), list(enumerate(range(n), 5)),
+                sorted(zip([3, 1, 2], [1.5, 2.5, 0.5]), reverse=True))
+
+    assert f(3) == ([(0, 10), (1, 11), (2, 12)], [(0, 3), (1, 1), (2, 2)], [(5, 0), (6, 1), (7, 2)],
+                    [(3, 1.5), (2, 0.5), (1, 2.5)])

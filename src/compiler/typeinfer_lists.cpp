@@ -290,7 +290,32 @@ void desugar_comprehensions(ast::Module& m) {
   d.block(m.func->body);
 }
 
+namespace {
+// `list(zip(a, b))`, `list(enumerate(l))`, `sorted(zip(...), ...)`: Numba's list() and sorted()
+// take any iterable; cujit's take containers, so an iterator argument becomes the comprehension
+// `[t for t in zip(a, b)]`, which the pass below turns into a loop (same items, same order).
+void lists_wrap_iterator_arguments(Node& e, int& count) {
+  ast::for_each_child(e, [&](Node& c) { lists_wrap_iterator_arguments(c, count); });
+  if (!e.is(Kind::Call) || !e.func()->is(Kind::Name) || e.args().empty()) return;
+  if (e.func()->name != "list" && e.func()->name != "sorted") return;
+  NodePtr& it = e.args()[0];
+  if (!it->is(Kind::Call) || !it->func()->is(Kind::Name) || (it->func()->name != "zip" && it->func()->name != "enumerate"))
+    return;
+  const SourceLoc loc = it->loc;
+  const std::string var = "cj_iter" + std::to_string(count++);
+  NodePtr comp = ast::make(Kind::ListComp, loc);
+  comp->elt() = ast::make_name(var, loc);
+  NodePtr gen = ast::make(Kind::Comprehension, loc);
+  gen->target() = ast::make_name(var, loc);
+  gen->iter() = std::move(it);
+  comp->generators().push_back(std::move(gen));
+  it = std::move(comp);
+}
+}  // namespace
+
 void desugar_comprehensions_and_builtins(ast::Module& m, bool sum_builtin) {
+  int wrapped = 0;
+  for (auto& st : m.func->body) lists_wrap_iterator_arguments(*st, wrapped);
   Desugar d{m.source, sum_builtin};
   d.block(m.func->body);
 }
