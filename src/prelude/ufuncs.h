@@ -170,24 +170,10 @@ template <class T> CJ_FN T uf_fmod(T a, T b) {
 }
 CJ_FN float uf_fmod(float a, float b) { return CJ_LIBM_F(fmod)(a, b); }
 CJ_FN double uf_fmod(double a, double b) { return CJ_LIBM_D(fmod)(a, b); }
-// Integer powers stay integers, as Numba's int_power (common.h's ipow): a negative exponent gives
-// 1 / a**-b truncated (0 unless a is 1 or -1) and 0 ** -n the type's smallest value (NumPy raises
-// ValueError instead); an exponent beyond 0x10000 is math.pow in double, converted.
-template <class T> CJ_FN T uf_power(T a, T b) {
-  if (pow_exp_negative(b)) {
-    if (a == (T)0) return (T)((uint64_t)1 << (8 * sizeof(T) - 1));
-    if (a != (T)1 && a != (T)-1) return (T)0;
-  }
-  if (pow_exp_large(b)) return (T)CJ_LIBM_D(pow)((double)a, (double)b);
-  if (pow_exp_negative(b)) return (a == (T)1 || (b & 1) == 0) ? (T)1 : (T)-1;
-  typedef typename UfWide<T>::type W;
-  W r = 1, x = (W)a;
-  for (uint64_t e = (uint64_t)b; e; e >>= 1) {
-    if (e & 1) r *= x;
-    x *= x;
-  }
-  return (T)r;
-}
+// Integer powers stay integers: Numba's int_power, the same as `**` in GPU code (common.h's
+// ipow: 0 ** -n the type's smallest value, an exponent beyond 0x10000 math.pow in double); NumPy
+// raises ValueError for negative exponents instead.
+template <class T> CJ_FN T uf_power(T a, T b) { return ipow(a, b); }
 template <class F> CJ_FN Complex<F> uf_power(Complex<F> a, Complex<F> b) { return pow(a, b); }
 CJ_FN float uf_power(float a, float b) { return CJ_LIBM_F(pow)(a, b); }
 CJ_FN double uf_power(double a, double b) { return CJ_LIBM_D(pow)(a, b); }
